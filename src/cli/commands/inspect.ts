@@ -1,0 +1,98 @@
+// `inspect FILE…`: how each transcript was read — format, artifacts, token counts, pairing.
+import { formatDiagnostic, hasErrors } from '../../core/diagnostics.js';
+import { TRANSCRIPT_FORMATS } from '../../core/types.js';
+import type { Diagnostic } from '../../core/types.js';
+import type { FormatOption } from '../../core/readers/index.js';
+import { TRANSCRIPT_EXTENSIONS, expandInputs } from '../../io/expand-inputs.js';
+import { loadPolicy } from '../../io/load-policy.js';
+import { loadTranscript } from '../../io/load-transcript.js';
+import { loadTokenizer } from '../../tokens/load.js';
+import { PROGRAM, UsageError, parseByteSize, parseChoice, parseOptions } from '../args.js';
+import { EXIT_INPUT, EXIT_OK } from '../command.js';
+import type { CliIO, Command } from '../command.js';
+import { renderFileText } from '../inspect/render-text.js';
+import { summarizeTranscript, unreadableSummary } from '../inspect/summary.js';
+import type { FileSummary } from '../inspect/summary.js';
+
+const FORMATS: readonly FormatOption[] = ['auto', ...TRANSCRIPT_FORMATS];
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  format: { type: 'string' },
+  policy: { type: 'string' },
+  'max-file-size': { type: 'string' },
+} as const;
+
+const HELP = `Usage: ${PROGRAM} inspect FILE… [options]
+
+Shows how each transcript is read: detected format, artifacts (id, kind, role, tokens,
+source line), tool-call pairing and diagnostics. Never prints message content.
+FILE may be a file, a directory (searched for ${TRANSCRIPT_EXTENSIONS.join(', ')})
+or a quoted glob pattern such as 'transcripts/**/*.jsonl'.
+
+Options:
+  --json                  print { files: [...] } as JSON instead of tables
+  --format FORMAT         reader to use: ${FORMATS.join(', ')} (default auto)
+  --policy FILE           policy whose tokenizer and message_overhead count tokens
+                          (default .github/context-policy.yml when present, else built-in)
+  --max-file-size BYTES   refuse larger files (e.g. 52428800 or 50M; default 50M)
+  -h, --help              show this help
+
+Diagnostics go to stderr as file:line:column lines.
+Exit codes: 0 all files read cleanly, 2 bad usage, or any file unreadable or with errors
+(the other files are still inspected).
+
+Examples:
+  ${PROGRAM} inspect session.jsonl
+  ${PROGRAM} inspect --json 'recordings/**/*.json' > inspect.json
+`;
+
+function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+}
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseOptions(args, OPTIONS);
+  if (positionals.length === 0) throw new UsageError('inspect needs at least one FILE.');
+  const format = parseChoice('--format', values.format ?? 'auto', FORMATS);
+  const maxFileBytes =
+    values['max-file-size'] === undefined
+      ? undefined
+      : parseByteSize('--max-file-size', values['max-file-size']);
+
+  const loaded = await loadPolicy(values.policy, { cwd: io.cwd });
+  printDiagnostics(io, loaded.diagnostics);
+  if (!loaded.ok) return EXIT_INPUT;
+  const { policy } = loaded;
+  const tokenizer = await loadTokenizer(policy.tokenizer);
+  const cost = { message_overhead: policy.message_overhead, part_tokens: policy.part_tokens };
+
+  const inputs = await expandInputs(positionals, { cwd: io.cwd });
+  printDiagnostics(io, inputs.diagnostics);
+  let failed = hasErrors(inputs.diagnostics);
+
+  const summaries: FileSummary[] = [];
+  for (const file of inputs.files) {
+    const result = await loadTranscript(file, {
+      format,
+      cwd: io.cwd,
+      ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
+    });
+    const summary = result.ok
+      ? summarizeTranscript(result.transcript, tokenizer, cost)
+      : unreadableSummary(file, tokenizer, result.diagnostics);
+    printDiagnostics(io, summary.diagnostics);
+    if (!result.ok || hasErrors(summary.diagnostics)) failed = true;
+    if (values.json) summaries.push(summary);
+    else io.stdout(renderFileText(summary));
+  }
+  if (values.json) io.stdout(`${JSON.stringify({ files: summaries }, null, 2)}\n`);
+  return failed ? EXIT_INPUT : EXIT_OK;
+}
+
+export const inspectCommand: Command = {
+  path: ['inspect'],
+  summary: 'show the artifacts, token counts and tool pairing of transcripts (no content)',
+  help: HELP,
+  run,
+};

@@ -1,0 +1,166 @@
+// The CLI router: picks the command from the leading words of argv, handles --help/--version,
+// and turns usage errors into a one-line message plus a hint (exit 2), never a stack trace.
+import { createRequire } from 'node:module';
+import { PROGRAM, UsageError, wantsHelp } from './args.js';
+import { EXIT_INPUT, EXIT_OK } from './command.js';
+import type { CliIO, Command } from './command.js';
+import { COMMANDS } from './registry.js';
+import { closest } from './suggest.js';
+
+export type { CliIO } from './command.js';
+
+const DEBUG_ENV = 'CONTEXT_STABILITY_DEBUG';
+
+function defaultIO(): CliIO {
+  // A closed pipe (`… | head`) is not an error of ours: stop writing quietly.
+  const ignoreEpipe = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  };
+  process.stdout.on('error', ignoreEpipe);
+  process.stderr.on('error', ignoreEpipe);
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+  };
+}
+
+export function packageVersion(): string {
+  // Two levels below the package root both in src/cli and in build/cli.
+  const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
+  return pkg.version;
+}
+
+function commandName(command: Command): string {
+  return command.path.join(' ');
+}
+
+/** Top-level help: usage, the command list, global options. */
+export function renderCommandList(commands: readonly Command[]): string {
+  const width = Math.max(...commands.map((c) => commandName(c).length));
+  const rows = commands.map((c) => `  ${commandName(c).padEnd(width)}  ${c.summary}`);
+  return [
+    `Usage: ${PROGRAM} <command> [options]`,
+    '',
+    'Stabilizes long LLM-agent transcripts under a policy and checks them against golden snapshots.',
+    '',
+    'Commands:',
+    ...rows,
+    '',
+    'Options:',
+    '  -h, --help     show help (also after any command)',
+    '  --version      print the version',
+    '',
+    `Exit codes: 0 ok, 1 violations or drift, 2 bad usage or unreadable input.`,
+    `Run '${PROGRAM} <command> --help' for a command's options.`,
+    '',
+  ].join('\n');
+}
+
+/** The command whose path is the longest prefix of argv. */
+function findCommand(argv: readonly string[], commands: readonly Command[]): Command | undefined {
+  let best: Command | undefined;
+  for (const command of commands) {
+    const matches = command.path.every((word, i) => argv[i] === word);
+    if (matches && (!best || command.path.length > best.path.length)) best = command;
+  }
+  return best;
+}
+
+function withTrailingNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+function usageFailure(io: CliIO, message: string, helpCommand: string): number {
+  io.stderr(`${PROGRAM}: ${message}\nRun '${helpCommand} --help' for usage.\n`);
+  return EXIT_INPUT;
+}
+
+/** A word that starts command paths (e.g. `policy`) given without a valid sub-command. */
+function groupHelp(group: string, commands: readonly Command[]): string | undefined {
+  const members = commands.filter((c) => c.path.length > 1 && c.path[0] === group);
+  if (members.length === 0) return undefined;
+  return renderCommandList(members).replace(`${PROGRAM} <command>`, `${PROGRAM} ${group} <command>`);
+}
+
+/** Runs one CLI invocation against an explicit command set (tests inject their own). */
+export async function runCli(
+  argv: readonly string[],
+  io: CliIO,
+  commands: readonly Command[],
+): Promise<number> {
+  const [first, ...restArgs] = argv;
+  if (first === undefined) {
+    io.stderr(renderCommandList(commands));
+    return EXIT_INPUT;
+  }
+  if (first === '--help' || first === '-h') {
+    io.stdout(renderCommandList(commands));
+    return EXIT_OK;
+  }
+  if (first === 'help') {
+    if (restArgs.length === 0) {
+      io.stdout(renderCommandList(commands));
+      return EXIT_OK;
+    }
+    return runCli([...restArgs, '--help'], io, commands);
+  }
+  if (first === '--version') {
+    io.stdout(`${packageVersion()}\n`);
+    return EXIT_OK;
+  }
+  if (first.startsWith('-')) {
+    return usageFailure(io, `Unknown option ${first.split('=')[0]}: options go after the command.`, PROGRAM);
+  }
+
+  const command = findCommand(argv, commands);
+  if (!command) {
+    const group = groupHelp(first, commands);
+    if (group !== undefined) {
+      const sub = argv[1];
+      if (sub === '--help' || sub === '-h') {
+        io.stdout(group);
+        return EXIT_OK;
+      }
+      const names = commands.filter((c) => c.path[0] === first).map((c) => c.path[1] ?? '');
+      const suggestion = sub === undefined ? undefined : closest(sub, names);
+      const what = sub === undefined ? `'${first}' needs a sub-command` : `Unknown ${first} sub-command`;
+      io.stderr(
+        `${PROGRAM}: ${what}.${suggestion ? ` Did you mean '${first} ${suggestion}'?` : ''}\n${group}`,
+      );
+      return EXIT_INPUT;
+    }
+    const suggestion = closest(first, [...new Set(commands.map((c) => c.path[0] ?? ''))]);
+    return usageFailure(
+      io,
+      `Unknown command '${first.slice(0, 40)}'.${suggestion ? ` Did you mean '${suggestion}'?` : ''}`,
+      PROGRAM,
+    );
+  }
+
+  const args = argv.slice(command.path.length);
+  if (wantsHelp(args)) {
+    io.stdout(withTrailingNewline(command.help));
+    return EXIT_OK;
+  }
+  try {
+    return await command.run(args, io);
+  } catch (error) {
+    if (error instanceof UsageError)
+      return usageFailure(io, error.message, `${PROGRAM} ${commandName(command)}`);
+    // Unexpected failures: name the kind only, since an error message may quote input (PII).
+    // The stack is shown on explicit request, for the person debugging their own data.
+    const kind = error instanceof Error ? error.name : 'Error';
+    io.stderr(
+      `${PROGRAM}: internal error (${kind}) in '${commandName(command)}'. Set ${DEBUG_ENV}=1 to print the stack trace; please report the bug.\n`,
+    );
+    if (io.env[DEBUG_ENV] && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    return EXIT_INPUT;
+  }
+}
+
+/** CLI entry point: `bin/context-stability.js` sets the process exit code to its result. */
+export async function main(argv: string[], io: CliIO = defaultIO()): Promise<number> {
+  return runCli(argv, io, COMMANDS);
+}

@@ -1,0 +1,53 @@
+// Payment card numbers: 13–19 digits, contiguous or in the printed groupings (4-4-4-4,
+// 4-4-4-4-3, 4-6-5 / 4-6-4) with one consistent single space or dash, passing Luhn.
+// Extra false-positive guards, each for a common look-alike in agent transcripts:
+// - the first digit must be an ISO/IEC 7812 major industry identifier used by card networks
+//   (2–6): millisecond timestamps (17…) and snowflake ids (1…) start with 1;
+// - all-same-digit numbers are placeholders (`0000 0000 0000 0000`);
+// - a digit run glued to letters is part of a hash, base64 or identifier;
+// - a digit run next to a decimal point is a float (`0.4111111111111111`).
+
+import type { Detector, PiiMatch } from '../types.js';
+import { alnumAt, digitAt, forEachMatch } from './scan.js';
+
+const CARD = /(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?!\d)/g;
+
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+function allSame(digits: string): boolean {
+  for (let i = 1; i < digits.length; i++) if (digits[i] !== digits[0]) return false;
+  return true;
+}
+
+export function findCreditCards(text: string): PiiMatch[] {
+  const out: PiiMatch[] = [];
+  forEachMatch(CARD, text, 0, (m) => {
+    const start = m.index;
+    const end = start + m[0].length;
+    // Bounded by non-alphanumerics (checked here, not by a lookbehind, to keep V8's fast scan).
+    if (alnumAt(text, start - 1) || alnumAt(text, end)) return;
+    if (text[start - 1] === '.' && digitAt(text, start - 2)) return;
+    if (text[end] === '.' && digitAt(text, end + 1)) return;
+    const digits = m[0].replace(/[ -]/g, '');
+    if (digits.length < 13 || digits.length > 19) return;
+    const mii = digits.charCodeAt(0) - 48;
+    if (mii < 2 || mii > 6 || allSame(digits) || !luhnValid(digits)) return;
+    out.push({ type: 'credit_card', start, end });
+  });
+  return out;
+}
+
+export function creditCardDetector(): Detector {
+  return { type: 'credit_card', find: findCreditCards };
+}

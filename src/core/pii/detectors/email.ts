@@ -1,0 +1,84 @@
+// Email addresses: a practical RFC 5322 subset (dot-atom local part of common characters,
+// an ASCII domain with a letter TLD). Scans outward from each '@' instead of running a regex
+// over the whole text: text without '@' costs one indexOf.
+
+import type { Detector, PiiMatch } from '../types.js';
+import { isAsciiAlnum } from './scan.js';
+
+const AT = 64;
+const DOT = 46;
+const HYPHEN = 45;
+const COLON = 58;
+const MAX_LOCAL = 64;
+const MAX_DOMAIN = 253;
+
+// Image/asset names such as `icon@2x.png` look like addresses; these extensions are not TLDs,
+// so refusing them never hides a real address.
+// prettier-ignore
+const FILE_EXTENSIONS = new Set([
+  'png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'ico', 'bmp', 'tiff', 'avif', 'heic',
+  'css', 'scss', 'js', 'mjs', 'cjs', 'ts', 'tsx', 'jsx', 'json', 'map', 'lock',
+  'yml', 'yaml', 'txt', 'log', 'html', 'htm', 'pdf', 'zip', 'tgz', 'gz', 'wasm',
+]);
+
+function isLocalChar(code: number): boolean {
+  // A-Z a-z 0-9 . _ % + -
+  return isAsciiAlnum(code) || code === DOT || code === 95 || code === 37 || code === 43 || code === HYPHEN;
+}
+
+function isDomainChar(code: number): boolean {
+  return isAsciiAlnum(code) || code === DOT || code === HYPHEN;
+}
+
+function isWhitespace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
+}
+
+function validDomain(domain: string): boolean {
+  const labels = domain.split('.');
+  if (labels.length < 2) return false;
+  for (const label of labels) {
+    if (label.length === 0 || label.length > 63) return false;
+    if (label.charCodeAt(0) === HYPHEN || label.charCodeAt(label.length - 1) === HYPHEN) return false;
+  }
+  const tld = labels[labels.length - 1] ?? '';
+  return /^[A-Za-z]{2,63}$/.test(tld) && !FILE_EXTENSIONS.has(tld.toLowerCase());
+}
+
+/** `text[i]` is the letter of a backslash escape (`\n`, `\t`…): an odd run of backslashes before it. */
+function escapeLetterAt(text: string, i: number): boolean {
+  if (!'nrtbf'.includes(text[i] ?? '')) return false;
+  let slashes = 0;
+  while (i - 1 - slashes >= 0 && text.charCodeAt(i - 1 - slashes) === 92) slashes++;
+  return slashes % 2 === 1;
+}
+
+export function findEmails(text: string): PiiMatch[] {
+  const out: PiiMatch[] = [];
+  let floor = 0; // never extend a local part back into the previous match
+  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+    let start = at;
+    while (start > floor && at - start < MAX_LOCAL && isLocalChar(text.charCodeAt(start - 1))) start--;
+    while (start < at && text.charCodeAt(start) === DOT) start++; // a local part cannot open with '.'
+    if (start < at && escapeLetterAt(text, start)) start++; // `\nbob@…` in JSON text: keep the `\n`
+    if (start === at) continue;
+    let end = at + 1;
+    while (end < text.length && end - at - 1 < MAX_DOMAIN && isDomainChar(text.charCodeAt(end))) end++;
+    // Sentence punctuation after an address is not part of it.
+    while (end > at + 1 && (text.charCodeAt(end - 1) === DOT || text.charCodeAt(end - 1) === HYPHEN)) end--;
+    if (end === at + 1 || text.charCodeAt(end) === AT) continue;
+    if (!validDomain(text.slice(at + 1, end))) continue;
+    // `git@github.com:org/repo` and `user@host:port` are SCP remotes / URL authorities, not mailboxes.
+    if (text.charCodeAt(end) === COLON && end + 1 < text.length && !isWhitespace(text.charCodeAt(end + 1))) {
+      continue;
+    }
+    out.push({ type: 'email', start, end });
+    floor = end;
+    at = end - 1;
+  }
+  return out;
+}
+
+export function emailDetector(): Detector {
+  return { type: 'email', find: findEmails };
+}

@@ -1,0 +1,41 @@
+// Small scanning helpers shared by the detectors. Character tests work on UTF-16 code units so
+// that offsets stay the ones the rest of the pipeline uses.
+
+/** Runs a global regex over `text` from `from`, calling `onMatch` for every non-empty match. */
+export function forEachMatch(
+  re: RegExp,
+  text: string,
+  from: number,
+  onMatch: (m: RegExpExecArray) => void,
+): void {
+  re.lastIndex = from;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (m[0].length === 0) {
+      re.lastIndex++;
+      continue;
+    }
+    onMatch(m);
+  }
+}
+
+export function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+export function isAsciiLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+export function isAsciiAlnum(code: number): boolean {
+  return isDigit(code) || isAsciiLetter(code);
+}
+
+/** Digit at `index`, false outside the text. */
+export function digitAt(text: string, index: number): boolean {
+  return index >= 0 && index < text.length && isDigit(text.charCodeAt(index));
+}
+
+/** ASCII letter or digit at `index`, false outside the text. */
+export function alnumAt(text: string, index: number): boolean {
+  return index >= 0 && index < text.length && isAsciiAlnum(text.charCodeAt(index));
+}

@@ -1,0 +1,55 @@
+// The built-in policy (DESIGN §3): what applies when a repository has no policy file, and the
+// commented starting point `context-stability policy print-default` prints.
+import { deepFreeze } from './freeze.js';
+import { PolicySchema } from './schema.js';
+import type { Policy } from './schema.js';
+
+/** Every field at its default; frozen. */
+export const DEFAULT_POLICY: Policy = deepFreeze(PolicySchema.parse({}));
+
+/** DEFAULT_POLICY as commented YAML; parsing it yields exactly DEFAULT_POLICY (tested). */
+export const DEFAULT_POLICY_YAML = `# context-stability policy: .github/context-policy.yml (YAML), or the same keys in JSON.
+# Every key is optional: a key left out takes the value shown here.
+version: 1
+tokenizer: o200k_base        # o200k_base | cl100k_base | p50k_base | r50k_base (gpt-tokenizer)
+budget: 8000                 # max tokens of the stabilized context
+message_overhead: 3          # framing tokens counted per artifact
+keep_recent: 2               # the N most recent user/assistant messages stay verbatim
+# Highest authority first; any of system, policy, task, tool, retrieval, user, assistant, each once.
+authority: [system, policy, tool, retrieval, user]
+# Sections of the stabilized context, in this order; any of these five, each once.
+order: [system, policy, task, conversation, summaries]
+resilience:
+  enabled: true
+  truncation_mode: default   # default | aggressive
+  protected_tools: [bash, read, edit, write, apply_patch]
+  protected_message_kinds: [error, result, decision]
+  notification_level: normal # quiet | normal | verbose
+pii:
+  detectors: [email, phone, ssn, credit_card, iban, ip_address, secret]
+  digit_run: 0               # mask any run of >= N digits (0 = off; 3 = the strict rule)
+  rules: []                  # extra detectors, RE2 syntax (no lookaround; (?i) for any case), e.g.
+  #  - { name: employee_id, pattern: 'EMP-\\d{6}' }
+  allow: []                  # literal values never masked
+  replacement: '[REDACTED_{TYPE}]'   # {TYPE}: the detector or rule name in upper case; no digits, quotes or backslashes
+tool_output:
+  max_tokens: 256            # larger unprotected tool outputs are dropped
+  keep_fields: [result, status, error]   # JSON tool outputs are masked down to these
+dedup: { enabled: true, similarity: 0.9 }   # similarity 0..1: near-duplicates at or above it are folded
+summaries: { ttl: 50 }       # turns a summary stays valid
+guardian: { warning: 0.55, compress: 0.70, critical: 0.85 }   # context pressure 0..1, warning <= compress <= critical
+checks:                      # severity of each violation: error | warning | off
+  budget: error
+  order: error
+  pii: error
+  protected: error
+  pairing: error
+  summaries: error
+  guardian: error
+  drift: error
+part_tokens:                 # declared token cost of each non-text content part, so budgets never rest on a guess
+  image: 765
+  audio: 1000
+  file: 1000
+  other: 256                 # any other part type
+`;

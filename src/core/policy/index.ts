@@ -1,0 +1,37 @@
+// The policy module's public surface (DESIGN §3): schema and types, the built-in default,
+// parsing with positioned diagnostics, and compiled PII rules.
+export {
+  AUTHORITY_KINDS,
+  CHECK_NAMES,
+  CHECK_SEVERITIES,
+  NOTIFICATION_LEVELS,
+  ORDER_SECTIONS,
+  PART_TOKEN_KINDS,
+  PII_DETECTORS,
+  POLICY_LIMITS,
+  POLICY_VERSION,
+  PolicySchema,
+  RULE_NAME_PATTERN,
+  TOKENIZERS,
+  TRUNCATION_MODES,
+  TYPE_PLACEHOLDER,
+} from './schema.js';
+export type {
+  AuthorityKind,
+  CheckName,
+  CheckSeverity,
+  NotificationLevel,
+  OrderSection,
+  PartTokenKind,
+  PiiDetector,
+  PiiRule,
+  Policy,
+  PolicyInput,
+  TokenizerName,
+  TruncationMode,
+} from './schema.js';
+export { DEFAULT_POLICY, DEFAULT_POLICY_YAML } from './default.js';
+export { defaultPolicyResult, parsePolicy, policyFromObject } from './parse.js';
+export type { ParsedPolicy, ParsePolicyOptions, ParsePolicyResult } from './parse.js';
+export { compileRules, replacementText } from './rules.js';
+export type { CompiledRule, CompileRulesOptions, CompileRulesResult } from './rules.js';

@@ -1,0 +1,362 @@
+// The policy contract (DESIGN §3) as a zod schema: every field, its accepted shape and its
+// default. Each schema's `error` text is the "accepted values or shape" a diagnostic shows, so
+// the wording lives next to the rule it describes.
+import { z } from 'zod';
+import { TOKENIZER_NAMES } from '../tokens/tokenizer.js';
+import type { TokenizerName } from '../tokens/tokenizer.js';
+import { showValue } from './format.js';
+
+export const POLICY_VERSION = 1;
+
+/** The encodings gpt-tokenizer ships (the list is owned by the token counter). */
+export const TOKENIZERS = TOKENIZER_NAMES;
+export type { TokenizerName };
+
+export const TRUNCATION_MODES = ['default', 'aggressive'] as const;
+export type TruncationMode = (typeof TRUNCATION_MODES)[number];
+
+export const NOTIFICATION_LEVELS = ['quiet', 'normal', 'verbose'] as const;
+export type NotificationLevel = (typeof NOTIFICATION_LEVELS)[number];
+
+export const CHECK_SEVERITIES = ['error', 'warning', 'off'] as const;
+export type CheckSeverity = (typeof CHECK_SEVERITIES)[number];
+
+export const CHECK_NAMES = [
+  'budget',
+  'order',
+  'pii',
+  'protected',
+  'pairing',
+  'summaries',
+  'guardian',
+  'drift',
+] as const;
+export type CheckName = (typeof CHECK_NAMES)[number];
+
+/** Sections of the stabilized context (DESIGN §4, stage 10). */
+export const ORDER_SECTIONS = ['system', 'policy', 'task', 'conversation', 'summaries'] as const;
+export type OrderSection = (typeof ORDER_SECTIONS)[number];
+
+/** Artifact kinds that can be ranked by authority (a summary's authority is that of its sources). */
+export const AUTHORITY_KINDS = [
+  'system',
+  'policy',
+  'task',
+  'tool',
+  'retrieval',
+  'user',
+  'assistant',
+] as const;
+export type AuthorityKind = (typeof AUTHORITY_KINDS)[number];
+
+export const PII_DETECTORS = [
+  'email',
+  'phone',
+  'ssn',
+  'credit_card',
+  'iban',
+  'ip_address',
+  'secret',
+] as const;
+export type PiiDetector = (typeof PII_DETECTORS)[number];
+
+/** Non-text content part types with a declared token cost; any other type costs `other`. */
+export const PART_TOKEN_KINDS = ['image', 'audio', 'file', 'other'] as const;
+export type PartTokenKind = (typeof PART_TOKEN_KINDS)[number];
+
+/** Size limits that keep a policy cheap to validate and apply. */
+export const POLICY_LIMITS = {
+  maxBudget: 10_000_000,
+  maxRules: 50,
+  maxPatternChars: 500,
+  maxRuleNameChars: 64,
+  maxListItems: 256,
+  maxListItemChars: 200,
+  maxAllowItems: 1000,
+  maxAllowItemChars: 500,
+  maxReplacementChars: 100,
+  maxDigitRun: 64,
+} as const;
+
+/** Rule names become `{TYPE}` in the replacement and keys in reports: keep them plain. */
+export const RULE_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
+
+/** The placeholder in `pii.replacement` that becomes the upper-case detector type. */
+export const TYPE_PLACEHOLDER = '{TYPE}';
+
+const L = POLICY_LIMITS;
+
+type Ctx = z.core.$RefinementCtx<unknown>;
+
+function report(ctx: Ctx, path: PropertyKey[], input: unknown, message: string, hint: string): void {
+  ctx.addIssue({ code: 'custom', path, input, message, params: { hint } });
+}
+
+function integer(min: number, max: number) {
+  return z
+    .number({ error: () => `an integer from ${min} to ${max}` })
+    .int()
+    .min(min)
+    .max(max);
+}
+
+function fraction() {
+  return z
+    .number({ error: () => 'a number from 0 to 1' })
+    .min(0)
+    .max(1);
+}
+
+function flag() {
+  return z.boolean({ error: () => 'true or false' });
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: () => `one of ${values.join(', ')}` });
+}
+
+function nameList(maxItems: number, maxChars: number) {
+  const shape = `a list of non-empty strings (at most ${maxItems}, each at most ${maxChars} characters)`;
+  return z
+    .array(
+      z
+        .string({ error: () => shape })
+        .min(1)
+        .max(maxChars),
+      { error: () => shape },
+    )
+    .max(maxItems);
+}
+
+/** A list drawn from a fixed set, each value at most once. */
+function setOf<const T extends readonly [string, ...string[]]>(values: T, minItems: number) {
+  const shape = `a ${minItems > 0 ? 'non-empty ' : ''}list of ${values.join(', ')} (each at most once)`;
+  return z
+    .array(z.enum(values, { error: () => shape }), { error: () => shape })
+    .min(minItems)
+    .superRefine((list, ctx) => {
+      list.forEach((item, index) => {
+        if (list.indexOf(item) !== index) {
+          report(
+            ctx,
+            [index],
+            item,
+            `${showValue(item)} is listed more than once; each value may appear once.`,
+            'Remove the repeated entry.',
+          );
+        }
+      });
+    });
+}
+
+function mapping<T extends z.core.$ZodLooseShape>(shape: T, keys: string) {
+  return z.strictObject(shape, { error: () => `a mapping with the keys ${keys}` });
+}
+
+const RULE_NAME_SHAPE = `a name of lower-case letters, digits and _ that starts with a letter (at most ${L.maxRuleNameChars} characters)`;
+
+const RuleSchema = mapping(
+  {
+    name: z
+      .string({ error: () => RULE_NAME_SHAPE })
+      .max(L.maxRuleNameChars)
+      .regex(RULE_NAME_PATTERN),
+    pattern: z
+      .string({
+        error: () => `a non-empty RE2 regular expression of at most ${L.maxPatternChars} characters`,
+      })
+      .min(1)
+      .max(L.maxPatternChars),
+  },
+  'name, pattern',
+);
+
+const RulesSchema = z
+  .array(RuleSchema, { error: () => `a list of { name, pattern } rules (at most ${L.maxRules})` })
+  .max(L.maxRules)
+  .superRefine((rules, ctx) => {
+    const first = new Map<string, number>();
+    rules.forEach((rule, index) => {
+      const earlier = first.get(rule.name);
+      if (earlier === undefined) first.set(rule.name, index);
+      else {
+        report(
+          ctx,
+          [index, 'name'],
+          rule.name,
+          `${showValue(rule.name)} is already the name of pii.rules[${earlier}]; rule names must be unique.`,
+          'Rename one of the rules: the name is the `{TYPE}` of its replacements.',
+        );
+      }
+    });
+  });
+
+// The replacement is written inside JSON strings of tool outputs and arguments, and masking
+// must be idempotent (DESIGN §4): a digit could be re-masked by `digit_run`, a quote or
+// backslash would break the JSON it sits in.
+const FORBIDDEN_IN_REPLACEMENT: readonly { test: RegExp; what: string }[] = [
+  { test: /["\\]/, what: 'a quote or backslash' },
+  { test: /[\u0000-\u001f\u007f-\u009f]/, what: 'a control character' },
+  { test: /\p{Nd}/u, what: 'a digit' },
+];
+
+const ReplacementSchema = z
+  .string({ error: () => `a non-empty string of at most ${L.maxReplacementChars} characters` })
+  .min(1)
+  .max(L.maxReplacementChars)
+  .superRefine((text, ctx) => {
+    for (const { test, what } of FORBIDDEN_IN_REPLACEMENT) {
+      if (test.test(text)) {
+        report(
+          ctx,
+          [],
+          text,
+          `${showValue(text)} contains ${what}; a replacement must not contain quotes, backslashes, control characters or digits.`,
+          `Use plain text such as '[REDACTED_${TYPE_PLACEHOLDER}]': it is written inside JSON strings and must not be masked again.`,
+        );
+        return;
+      }
+    }
+  });
+
+const GuardianSchema = mapping(
+  {
+    warning: fraction().default(0.55),
+    compress: fraction().default(0.7),
+    critical: fraction().default(0.85),
+  },
+  'warning, compress, critical',
+).superRefine((g, ctx) => {
+  // Compare only values that passed their own range check, so one bad number is one error.
+  const valid = (n: number) => Number.isFinite(n) && n >= 0 && n <= 1;
+  if (!valid(g.warning) || !valid(g.compress) || !valid(g.critical)) return;
+  const hint = 'Order the thresholds so that warning ≤ compress ≤ critical.';
+  if (g.warning > g.compress) {
+    report(ctx, ['warning'], g.warning, `${g.warning} is above compress (${g.compress}).`, hint);
+  }
+  // warning ≤ critical follows from the two comparisons above it.
+  if (g.compress > g.critical) {
+    report(ctx, ['compress'], g.compress, `${g.compress} is above critical (${g.critical}).`, hint);
+  }
+});
+
+const severity = () => oneOf(CHECK_SEVERITIES).default('error');
+
+export const PolicySchema = mapping(
+  {
+    version: z
+      .literal(POLICY_VERSION, { error: () => `the number ${POLICY_VERSION}` })
+      .default(POLICY_VERSION),
+    tokenizer: oneOf(TOKENIZERS).default('o200k_base'),
+    budget: integer(1, L.maxBudget).default(8000),
+    message_overhead: integer(0, 1000).default(3),
+    keep_recent: integer(0, 100_000).default(2),
+    authority: setOf(AUTHORITY_KINDS, 1).default((): AuthorityKind[] => [
+      'system',
+      'policy',
+      'tool',
+      'retrieval',
+      'user',
+    ]),
+    order: setOf(ORDER_SECTIONS, 1).default((): OrderSection[] => [
+      'system',
+      'policy',
+      'task',
+      'conversation',
+      'summaries',
+    ]),
+    resilience: mapping(
+      {
+        enabled: flag().default(true),
+        truncation_mode: oneOf(TRUNCATION_MODES).default('default'),
+        protected_tools: nameList(L.maxListItems, L.maxListItemChars).default(() => [
+          'bash',
+          'read',
+          'edit',
+          'write',
+          'apply_patch',
+        ]),
+        protected_message_kinds: nameList(L.maxListItems, L.maxListItemChars).default(() => [
+          'error',
+          'result',
+          'decision',
+        ]),
+        notification_level: oneOf(NOTIFICATION_LEVELS).default('normal'),
+      },
+      'enabled, truncation_mode, protected_tools, protected_message_kinds, notification_level',
+    ).prefault({}),
+    pii: mapping(
+      {
+        detectors: setOf(PII_DETECTORS, 0).default(() => [...PII_DETECTORS]),
+        digit_run: z
+          .number({ error: () => `0 (off) or an integer from 2 to ${L.maxDigitRun}` })
+          .int()
+          .min(0)
+          .max(L.maxDigitRun)
+          .refine((n) => n !== 1, {
+            message: `1 would mask every single digit; expected 0 (off) or an integer from 2 to ${L.maxDigitRun}.`,
+            params: { hint: 'Set digit_run to 0 to turn it off, or to 3 for the strict rule.' },
+          })
+          .default(0),
+        rules: RulesSchema.default(() => []),
+        allow: nameList(L.maxAllowItems, L.maxAllowItemChars).default(() => []),
+        replacement: ReplacementSchema.default(`[REDACTED_${TYPE_PLACEHOLDER}]`),
+      },
+      'detectors, digit_run, rules, allow, replacement',
+    ).prefault({}),
+    tool_output: mapping(
+      {
+        max_tokens: integer(1, L.maxBudget).default(256),
+        keep_fields: nameList(L.maxListItems, L.maxListItemChars).default(() => [
+          'result',
+          'status',
+          'error',
+        ]),
+      },
+      'max_tokens, keep_fields',
+    ).prefault({}),
+    dedup: mapping(
+      { enabled: flag().default(true), similarity: fraction().default(0.9) },
+      'enabled, similarity',
+    ).prefault({}),
+    summaries: mapping({ ttl: integer(0, 1_000_000).default(50) }, 'ttl').prefault({}),
+    guardian: GuardianSchema.prefault({}),
+    checks: mapping(
+      {
+        budget: severity(),
+        order: severity(),
+        pii: severity(),
+        protected: severity(),
+        pairing: severity(),
+        summaries: severity(),
+        guardian: severity(),
+        drift: severity(),
+      },
+      CHECK_NAMES.join(', '),
+    ).prefault({}),
+    part_tokens: mapping(
+      {
+        image: integer(0, 1_000_000).default(765),
+        audio: integer(0, 1_000_000).default(1000),
+        file: integer(0, 1_000_000).default(1000),
+        other: integer(0, 1_000_000).default(256),
+      },
+      PART_TOKEN_KINDS.join(', '),
+    ).prefault({}),
+  },
+  'version, tokenizer, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens',
+);
+
+type DeepReadonly<T> = T extends readonly (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** A validated policy with every default filled in. Parsed policies are frozen. */
+export type Policy = DeepReadonly<z.output<typeof PolicySchema>>;
+
+/** What a policy file (or a library caller) may write: every key optional. */
+export type PolicyInput = z.input<typeof PolicySchema>;
+
+export type PiiRule = Policy['pii']['rules'][number];

@@ -1,0 +1,44 @@
+// Builds artifacts without `undefined`-valued keys, so equal inputs give objects that compare and
+// serialize identically whichever reader made them.
+import type { Artifact, Content } from '../types.js';
+
+export type ArtifactDraft = { [K in keyof Artifact]: Artifact[K] | undefined };
+
+/**
+ * Every artifact field, in the order of the DESIGN §2 table: built artifacts get this key order
+ * whatever order the draft had. A Record over keyof Artifact, so a new field cannot be forgotten.
+ */
+const FIELDS: Record<keyof Artifact, true> = {
+  id: true,
+  kind: true,
+  role: true,
+  content: true,
+  tool: true,
+  call_id: true,
+  call_ids: true,
+  tool_calls: true,
+  exit_code: true,
+  is_error: true,
+  tags: true,
+  scope: true,
+  provenance: true,
+  created_at: true,
+  ttl: true,
+  pin: true,
+  pressure: true,
+  sidechain: true,
+  source: true,
+};
+const FIELD_ORDER = Object.keys(FIELDS) as (keyof Artifact)[];
+
+export function buildArtifact(draft: ArtifactDraft): Artifact {
+  const out: Record<string, unknown> = {};
+  for (const key of FIELD_ORDER) {
+    if (draft[key] !== undefined) out[key] = draft[key];
+  }
+  return out as unknown as Artifact;
+}
+
+export function isEmptyContent(content: Content): boolean {
+  return content.length === 0;
+}

@@ -1,0 +1,87 @@
+// Format detection by content (DESIGN §2). Order of the rules, first match wins:
+// JSON:  {artifacts:[...]}                                    → native
+//        messages with a top-level `system`, or content blocks only Anthropic uses
+//        (tool_use, tool_result, thinking, redacted_thinking, image, document)  → anthropic
+//        messages (bare array, `messages`, `traj`, `history`, `trajectory`)      → openai
+//        a single-line record                                  → as JSONL below
+// JSONL: records typed user/assistant/summary with `message`, `summary` or `leafUuid`
+//        → claude-code; records with a string `kind` (or a `{"meta":{}}` line) → native;
+//        when both appear, the more numerous wins (ties go to claude-code).
+import type { TranscriptFormat } from '../types.js';
+import { asJsonl, parseContainer } from './container.js';
+import { findMessageArray } from './message-array.js';
+import type { Container } from './reader-types.js';
+import { isObject } from './values.js';
+
+export interface Detection {
+  format: TranscriptFormat;
+  /** The container the reader gets (a one-line JSON document may have become one JSONL record). */
+  container: Container;
+}
+
+const CLAUDE_TYPES = ['user', 'assistant', 'summary'];
+const ANTHROPIC_BLOCKS = ['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document'];
+
+function isClaudeRecord(value: unknown): boolean {
+  return (
+    isObject(value) &&
+    typeof value['type'] === 'string' &&
+    CLAUDE_TYPES.includes(value['type']) &&
+    ('message' in value || 'summary' in value || 'leafUuid' in value)
+  );
+}
+
+function isNativeRecord(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  if (typeof value['kind'] === 'string') return true;
+  return Object.keys(value).length === 1 && 'meta' in value;
+}
+
+function detectJsonl(container: Extract<Container, { kind: 'jsonl' }>): Detection | null {
+  let claude = 0;
+  let native = 0;
+  for (const { value } of container.lines) {
+    if (isClaudeRecord(value)) claude++;
+    else if (isNativeRecord(value)) native++;
+  }
+  if (claude > 0 && claude >= native) return { format: 'claude-code', container };
+  if (native > 0) return { format: 'native', container };
+  return null;
+}
+
+function hasAnthropicBlocks(messages: unknown[]): boolean {
+  return messages.some((message) => {
+    const content = isObject(message) ? message['content'] : undefined;
+    return (
+      Array.isArray(content) &&
+      content.some((block) => isObject(block) && ANTHROPIC_BLOCKS.includes(block['type'] as string))
+    );
+  });
+}
+
+export function detectContainer(container: Container): Detection | null {
+  if (container.kind === 'jsonl') return detectJsonl(container);
+  const root = container.doc.value;
+  if (isObject(root) && Array.isArray(root['artifacts'])) return { format: 'native', container };
+  const found = findMessageArray(root);
+  if (found) {
+    const hasSystem = isObject(root) && (typeof root['system'] === 'string' || Array.isArray(root['system']));
+    const chatKey = found.key === null || found.key === 'messages';
+    if (chatKey && (hasSystem || hasAnthropicBlocks(found.messages)))
+      return { format: 'anthropic', container };
+    return { format: 'openai', container };
+  }
+  const single = asJsonl(container);
+  return single ? detectJsonl(single) : null;
+}
+
+/** The format and container of a transcript, or null when no reader recognises it. */
+export function detectFormat(
+  text: string,
+  file: string,
+): { format: TranscriptFormat; container: 'json' | 'jsonl' } | null {
+  const parsed = parseContainer(text, file);
+  if (!parsed.ok) return null;
+  const detection = detectContainer(parsed.container);
+  return detection ? { format: detection.format, container: detection.container.kind } : null;
+}

@@ -1,0 +1,83 @@
+// `explain FILE ID`: what happened to one artifact and why, in plain words.
+import type { ContextItem, LedgerEntry, StabilizeResult } from '../stabilize/types.js';
+import type { Artifact } from '../types.js';
+
+const ACTION_WORDS: Record<string, string> = {
+  kept: 'was kept verbatim',
+  masked: 'was kept, with parts masked',
+  compressed: 'was kept in a compressed form',
+  collapsed: 'was collapsed',
+  deduplicated: 'was removed as a duplicate',
+  expired: 'was removed as an expired or invalid summary',
+  dropped: 'was dropped',
+};
+
+const REASON_WORDS: Record<string, string> = {
+  in_budget: 'it fit in the budget after the protected artifacts',
+  protected: 'it is protected',
+  pii: 'personal data or secrets were masked',
+  scope_reset: 'it belongs to an earlier task (scope reset)',
+  verbose_tool_output: 'the tool output was over tool_output.max_tokens',
+  tool_output_fields: 'the JSON tool output was masked to tool_output.keep_fields',
+  superseded: 'a later result of the same command supersedes it',
+  duplicate: 'a later artifact has the same text',
+  near_duplicate: 'a later artifact is nearly the same text',
+  retry_run: 'it was a failed retry of a command that failed again later',
+  budget: 'it did not fit in the token budget',
+  aggressive_chatter: 'aggressive mode drops old assistant chatter',
+  pair_unit: 'it went together with its tool call or result',
+  pair_placeholder: 'its result had to go but its call is kept, so a placeholder keeps the pair valid',
+  summary_expired: 'the summary is older than its ttl',
+  summary_invalid: 'the summary failed validation',
+  unpaired_call: 'its tool calls have no results, which a provider would reject',
+  unpaired_result: 'it answers no tool call, which a provider would reject',
+  sidechain: 'it is a side-chain (sub-agent) record',
+};
+
+function describeProtection(p: string): string {
+  if (p === 'recent') return 'one of the keep_recent newest messages';
+  if (p === 'pinned') return 'pinned by its author';
+  if (p.startsWith('tag:')) return `tagged "${p.slice(4)}" (resilience.protected_message_kinds)`;
+  if (p.startsWith('latest:')) return `the latest invocation or outcome of the command family ${p.slice(7)}`;
+  if (p.startsWith('pair:')) return `it made the call answered by protected result ${p.slice(5)}`;
+  if (p.startsWith('tool:')) return `a result of protected tool ${p.slice(5)}`;
+  return `its kind is ${p}`;
+}
+
+export function explainArtifact(artifact: Artifact, entry: LedgerEntry, result: StabilizeResult): string {
+  const lines: string[] = [];
+  const position = result.context.findIndex((c: ContextItem) => c.id === artifact.id);
+  lines.push(
+    `${artifact.id} (${artifact.kind}, ${artifact.source.file}:${artifact.source.line}:${artifact.source.column})`,
+  );
+  lines.push(
+    `  ${ACTION_WORDS[entry.action] ?? entry.action} at stage "${entry.stage}": ${REASON_WORDS[entry.reason] ?? entry.reason}.`,
+  );
+  if (entry.detail) lines.push(`  Detail: ${entry.detail}.`);
+  if (entry.duplicate_of) lines.push(`  Duplicate of: ${entry.duplicate_of} (the later copy stays).`);
+  const before =
+    entry.tokens_before === null ? 'not counted (certainly dropped)' : String(entry.tokens_before);
+  lines.push(`  Tokens: ${before} before, ${entry.tokens_after} in the context.`);
+  if (entry.pii) {
+    const kinds = Object.entries(entry.pii)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ');
+    lines.push(`  Masked: ${kinds}.`);
+  }
+  if (entry.protected_by?.length) {
+    lines.push(`  Protected because: ${entry.protected_by.map(describeProtection).join('; ')}.`);
+  }
+  const summary = result.summaries.find((s) => s.id === artifact.id);
+  if (summary) {
+    lines.push(
+      `  Summary: ${summary.status}, age ${summary.age} of ttl ${summary.ttl} turns${summary.reasons.length ? `; ${summary.reasons.join(', ')}` : ''}.`,
+    );
+  }
+  lines.push(
+    position >= 0
+      ? `  Position in the stabilized context: ${position + 1} of ${result.context.length}.`
+      : '  Not in the stabilized context.',
+  );
+  lines.push(`  Run status: ${result.status}; budget ${result.budget.used}/${result.budget.limit} tokens.`);
+  return `${lines.join('\n')}\n`;
+}

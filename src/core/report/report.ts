@@ -1,0 +1,26 @@
+// The report of one transcript (DESIGN §7 `stabilize --json`), the unit that goldens, annotations
+// and summaries are made from.
+import type { StabilizeResult } from '../stabilize/types.js';
+import type { CheckResult } from '../validate/types.js';
+
+export interface TranscriptReport extends StabilizeResult {
+  checks: CheckResult[];
+}
+
+export function buildReport(result: StabilizeResult, checks: CheckResult[]): TranscriptReport {
+  return {
+    transcript: result.transcript,
+    status: result.status,
+    budget: result.budget,
+    context: result.context,
+    ledger: result.ledger,
+    summaries: result.summaries,
+    checks,
+    events: result.events,
+  };
+}
+
+/** A check fails the run when it found violations and its severity is `error`. */
+export function failingChecks(checks: readonly CheckResult[]): CheckResult[] {
+  return checks.filter((c) => !c.ok && c.severity === 'error');
+}

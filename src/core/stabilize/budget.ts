@@ -1,0 +1,184 @@
+// Stage 9 (budget): protected artifacts first; then valid summaries; then the rest newest-first while
+// it fits. A tool call and its results are one unit. Counting is lazy: once the conversation no longer
+// fits, everything older is dropped without being counted.
+import type { SuffixDedup } from './dedup.js';
+import type { Final, Masker } from './finalize.js';
+import { finalOf } from './finalize.js';
+import type { TokenMeter } from './meter.js';
+import { recentWindowStart } from './protect.js';
+import type { Status } from './types.js';
+import type { Work, WorkSet } from './work.js';
+import { isAlive, isProtected, placeholderText, remove } from './work.js';
+
+export interface BudgetRules {
+  budget: number;
+  aggressive: boolean;
+  keepRecent: number;
+}
+
+export interface BudgetOutcome {
+  status: Status;
+  protectedTokens: number;
+  dropped: number;
+  chatter: number;
+  placeholders: number;
+}
+
+/** One unit of the context: an artifact, or an assistant with tool calls together with their results. */
+interface Entry {
+  members: Work[];
+  last: number;
+}
+
+export function buildEntries(ws: WorkSet): Entry[] {
+  const entries: Entry[] = [];
+  for (const w of ws.items) {
+    if (!isAlive(w) || (w.owner && isAlive(w.owner))) continue;
+    const members = [w, ...w.results.filter(isAlive)];
+    entries.push({ members, last: Math.max(...members.map((m) => m.index)) });
+  }
+  return entries;
+}
+
+function entryTokens(e: Entry, tokensOf: (w: Work) => Final): number {
+  let sum = 0;
+  for (const m of e.members) sum += tokensOf(m).tokens;
+  return sum;
+}
+
+function dropEntry(e: Entry, reason: string, detail: string): void {
+  for (const m of e.members) remove(m, { stage: 'budget', action: 'dropped', reason, detail });
+}
+
+function dropChatter(ws: WorkSet, keepRecent: number): number {
+  const start = recentWindowStart(ws, keepRecent);
+  let n = 0;
+  for (const w of ws.items) {
+    if (!isAlive(w) || isProtected(w) || w.a.kind !== 'assistant' || w.index >= start) continue;
+    if (w.toolCalls && w.toolCalls.length > 0) continue;
+    remove(w, {
+      stage: 'budget',
+      action: 'dropped',
+      reason: 'aggressive_chatter',
+      detail: 'assistant chatter older than the recent window (aggressive mode)',
+    });
+    n++;
+  }
+  return n;
+}
+
+/**
+ * Unprotected results inside protected units become placeholders, largest first, until the protected
+ * part fits: the calls stay valid and no protected evidence is lost.
+ */
+function shrinkProtected(protectedEntries: Entry[], over: number, tokensOf: (w: Work) => Final): number {
+  const candidates = protectedEntries
+    .flatMap((e) => e.members)
+    .filter((m) => m.owner && !isProtected(m))
+    .map((m) => ({ m, tokens: tokensOf(m).tokens }))
+    .sort((x, y) => y.tokens - x.tokens || x.m.index - y.m.index);
+  let n = 0;
+  for (const { m, tokens } of candidates) {
+    if (over <= 0) break;
+    m.content = placeholderText('budget');
+    m.changed = {
+      stage: 'budget',
+      action: 'compressed',
+      reason: 'pair_placeholder',
+      detail: `budget: replaced by a placeholder because its call in ${m.owner?.a.id ?? '?'} is protected`,
+    };
+    over -= tokens - tokensOf(m).tokens;
+    n++;
+  }
+  return n;
+}
+
+export function applyBudget(
+  ws: WorkSet,
+  rules: BudgetRules,
+  masker: Masker,
+  meter: TokenMeter,
+  dedup?: SuffixDedup,
+): BudgetOutcome {
+  const tokensOf = (w: Work): Final => finalOf(w, masker, meter);
+  const chatter = rules.aggressive ? dropChatter(ws, rules.keepRecent) : 0;
+  const entries = buildEntries(ws);
+  const protectedEntries = entries.filter((e) => e.members.some(isProtected));
+  const rest = entries.filter((e) => !e.members.some(isProtected));
+
+  let status: Status = 'ok';
+  const authorityTokens = ws.items
+    .filter((w) => isAlive(w) && (w.a.kind === 'system' || w.a.kind === 'policy'))
+    .reduce((s, w) => s + tokensOf(w).tokens, 0);
+  let protectedTokens = protectedEntries.reduce((s, e) => s + entryTokens(e, tokensOf), 0);
+  let placeholders = 0;
+  if (protectedTokens > rules.budget) {
+    placeholders = shrinkProtected(protectedEntries, protectedTokens - rules.budget, tokensOf);
+    protectedTokens = protectedEntries.reduce((s, e) => s + entryTokens(e, tokensOf), 0);
+  }
+  let dropped = 0;
+  if (protectedTokens > rules.budget) {
+    status = authorityTokens > rules.budget ? 'escalated' : 'warning';
+    ws.events.push({
+      level: 'safety',
+      code: status === 'escalated' ? 'authority_over_budget' : 'protected_over_budget',
+      message:
+        status === 'escalated'
+          ? `system and policy artifacts alone need ${authorityTokens} tokens, over the budget of ${rules.budget}: the budget cannot be met without violating authority`
+          : `protected artifacts need ${protectedTokens} tokens, over the budget of ${rules.budget}: nothing protected was dropped (recovery warning)`,
+    });
+    for (const e of rest) {
+      dropEntry(e, 'budget', 'no room left after protected artifacts');
+      dropped += e.members.length;
+    }
+    return { status, protectedTokens, dropped, chatter, placeholders };
+  }
+
+  let remaining = rules.budget - protectedTokens;
+  const isSummary = (e: Entry): boolean => e.members.length === 1 && e.members[0]?.a.kind === 'summary';
+  const summaries = rest.filter(isSummary).sort((a, b) => b.last - a.last);
+  for (const e of summaries) {
+    const cost = entryTokens(e, tokensOf);
+    if (cost <= remaining) remaining -= cost;
+    else {
+      dropEntry(e, 'budget', `needs ${cost} tokens, ${remaining} left`);
+      dropped++;
+    }
+  }
+
+  // Newest-first while it fits. Dedup (when on) widens with the part that can still fit: what it
+  // removes frees room, which lets older artifacts in, which are then compared in turn.
+  let fill: { stop: number; remaining: number; need: number };
+  for (;;) {
+    const conversation = buildEntries(ws)
+      .filter((e) => !e.members.some(isProtected) && !isSummary(e))
+      .sort((a, b) => b.last - a.last);
+    const protectedNow = buildEntries(ws)
+      .filter((e) => e.members.some(isProtected))
+      .reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
+    let left = remaining + protectedTokens - protectedNow;
+    let stop = conversation.length;
+    let need = 0;
+    for (let i = 0; i < conversation.length; i++) {
+      const cost = entryTokens(conversation[i] as Entry, tokensOf);
+      if (cost > left) {
+        stop = i;
+        need = cost;
+        break;
+      }
+      left -= cost;
+    }
+    fill = { stop, remaining: left, need };
+    const reached = conversation.slice(0, stop + 1).flatMap((e) => e.members.map((m) => m.index));
+    const from = reached.length > 0 ? Math.min(...reached) : ws.items.length;
+    if (!dedup || !dedup.extendTo(stop === conversation.length ? 0 : from)) {
+      conversation.slice(stop).forEach((e, k) => {
+        if (k === 0) dropEntry(e, 'budget', `needs ${fill.need} tokens, ${fill.remaining} left`);
+        else dropEntry(e, 'budget', 'older than what fits in the budget');
+        dropped += e.members.length;
+      });
+      break;
+    }
+  }
+  return { status, protectedTokens, dropped, chatter, placeholders };
+}

@@ -1,0 +1,114 @@
+// Command families (DESIGN §4 stage 1): what makes two tool calls "the same command", so that a
+// later result supersedes an earlier one and failed retries can be grouped into one run.
+import type { ToolCall } from '../types.js';
+
+const SHELL_TOOLS = new Set([
+  'bash',
+  'shell',
+  'sh',
+  'zsh',
+  'terminal',
+  'run_command',
+  'execute_command',
+  'exec',
+  'run',
+  'execute_bash',
+  'run_shell_command',
+  'container.exec',
+  'local_shell',
+]);
+const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'command_line'];
+const PATH_KEYS = ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file', 'notebook_path'];
+
+function parseArgs(args: string): Record<string, unknown> | null {
+  const t = args.trim();
+  if (!t.startsWith('{')) return null;
+  try {
+    const v: unknown = JSON.parse(t);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The first two words of a shell command, after the noise that does not change what it runs:
+ * a leading `cd DIR &&`, environment assignments and `sudo`/`time` prefixes.
+ */
+export function commandHead(command: string): string {
+  let rest = command.trim();
+  for (;;) {
+    const cd = /^cd\s+\S+\s*(?:&&|;)\s*/.exec(rest);
+    if (cd) {
+      rest = rest.slice(cd[0].length);
+      continue;
+    }
+    const env = /^[A-Za-z_][A-Za-z0-9_]*=\S*\s+/.exec(rest);
+    if (env) {
+      rest = rest.slice(env[0].length);
+      continue;
+    }
+    const prefix = /^(?:sudo|time|exec|nohup)\s+/.exec(rest);
+    if (prefix) {
+      rest = rest.slice(prefix[0].length);
+      continue;
+    }
+    break;
+  }
+  return rest.split(/\s+/).filter(Boolean).slice(0, 2).join(' ');
+}
+
+/** Deterministic JSON with sorted keys, so argument order never changes a family. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    return `{${Object.keys(obj)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export interface CommandKeys {
+  /** `tool:first two words` (shell), `tool:path` (file tools) or the tool name: protection and retry runs. */
+  family: string;
+  /** What makes an earlier result stale: the family for shell and file tools, the exact arguments otherwise. */
+  supersede: string;
+}
+
+/**
+ * Two lookups of different records share a family (the latest outcome of "get_order" is protected,
+ * one per workflow) but never supersede each other: only the same arguments do.
+ */
+export function commandKeys(call: ToolCall): CommandKeys {
+  const args = parseArgs(call.arguments);
+  const tool = call.name;
+  const shell = SHELL_TOOLS.has(tool.toLowerCase());
+  if (args) {
+    for (const key of COMMAND_KEYS) {
+      const v = args[key];
+      const command =
+        typeof v === 'string' && (shell || key !== 'script')
+          ? v
+          : Array.isArray(v) && v.every((x) => typeof x === 'string')
+            ? v.join(' ')
+            : undefined;
+      if (command !== undefined) {
+        const family = `${tool}:${commandHead(command)}`;
+        return { family, supersede: family };
+      }
+    }
+    for (const key of PATH_KEYS) {
+      const v = args[key];
+      if (typeof v === 'string') return { family: `${tool}:${v}`, supersede: `${tool}:${v}` };
+    }
+    return { family: tool, supersede: `${tool}:${canonical(args)}` };
+  }
+  if (shell) {
+    const family = `${tool}:${commandHead(call.arguments)}`;
+    return { family, supersede: family };
+  }
+  return { family: tool, supersede: `${tool}:${call.arguments.trim()}` };
+}

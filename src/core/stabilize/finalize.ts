@@ -1,0 +1,59 @@
+// PII masking and exact counts, applied lazily to what can still reach the context. The visible
+// result is the same as masking every artifact up front (stage 4), at a fraction of the cost: an
+// artifact that leaves the context is never shown, so its text needs neither masking nor counting.
+import { maskText } from '../pii/mask.js';
+import type { Detector } from '../pii/types.js';
+import type { Content, ToolCall } from '../types.js';
+import type { TokenMeter } from './meter.js';
+import type { Work } from './work.js';
+
+export interface Masker {
+  detectors: readonly Detector[];
+  replacement: string;
+  allow: readonly string[];
+}
+
+export interface Final {
+  content: Content;
+  toolCalls: ToolCall[] | undefined;
+  tokens: number;
+  pii: Record<string, number>;
+}
+
+function addCounts(into: Record<string, number>, counts: Record<string, number>): void {
+  for (const [k, v] of Object.entries(counts)) into[k] = (into[k] ?? 0) + v;
+}
+
+export function maskString(text: string, masker: Masker, pii: Record<string, number>): string {
+  if (masker.detectors.length === 0 || text.length === 0) return text;
+  const r = maskText(text, masker.detectors, { replacement: masker.replacement, allow: masker.allow });
+  addCounts(pii, r.counts);
+  return r.text;
+}
+
+export function maskContent(content: Content, masker: Masker, pii: Record<string, number>): Content {
+  if (typeof content === 'string') return maskString(content, masker, pii);
+  // Only text parts are masked: images, files and signed thinking blocks are never altered.
+  return content.map((p) =>
+    p.type === 'text' && typeof p.text === 'string' ? { ...p, text: maskString(p.text, masker, pii) } : p,
+  );
+}
+
+/** Masked content and its exact tokens; recomputed only when a stage changed the content since. */
+export function finalOf(w: Work, masker: Masker, meter: TokenMeter): Final {
+  const known = peekFinal(w);
+  if (known) return known;
+  const pii: Record<string, number> = {};
+  const content = maskContent(w.content, masker, pii);
+  const toolCalls = w.toolCalls?.map((c) => ({ ...c, arguments: maskString(c.arguments, masker, pii) }));
+  const tokens = meter.artifact({ content, tool_calls: toolCalls });
+  const value: Final = { content, toolCalls, tokens, pii };
+  w.final = { content: w.content, toolCalls: w.toolCalls, value };
+  return value;
+}
+
+/** The final state if it was computed for the work's current content, else undefined. */
+export function peekFinal(w: Work): Final | undefined {
+  const f = w.final;
+  return f && f.content === w.content && f.toolCalls === w.toolCalls ? f.value : undefined;
+}

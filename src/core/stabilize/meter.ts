@@ -1,0 +1,61 @@
+// Token counting for the stabilizer: cached by text, and lazy. Artifacts that are certainly dropped
+// are never counted, and "is this over N tokens" stops as soon as the answer is known.
+import { countArtifactTokens } from '../tokens/count.js';
+import type { TokenCostConfig } from '../tokens/count.js';
+import type { Tokenizer } from '../tokens/tokenizer.js';
+import type { Artifact } from '../types.js';
+
+/** Share one across calls (e.g. an agent stabilizing before every model call) to count each text once. */
+export type TokenCache = Map<string, number>;
+
+/** UTF-8 length: an upper bound on BPE tokens (every token is at least one byte). */
+export function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+export class TokenMeter {
+  readonly tokenizer: Tokenizer;
+  private readonly cost: TokenCostConfig;
+  private readonly cache: TokenCache;
+  private readonly cached: Tokenizer;
+
+  constructor(tokenizer: Tokenizer, cost: TokenCostConfig, cache: TokenCache = new Map()) {
+    this.tokenizer = tokenizer;
+    this.cost = cost;
+    this.cache = cache;
+    this.cached = { name: tokenizer.name, version: tokenizer.version, count: (t) => this.count(t) };
+  }
+
+  count(text: string): number {
+    if (text.length === 0) return 0;
+    let n = this.cache.get(text);
+    if (n === undefined) {
+      n = this.tokenizer.count(text);
+      this.cache.set(text, n);
+    }
+    return n;
+  }
+
+  /** True when `text` has more than `limit` tokens; counts only as far as needed. */
+  exceeds(text: string, limit: number): boolean {
+    if (utf8Length(text) <= limit) return false;
+    const known = this.cache.get(text);
+    if (known !== undefined) return known > limit;
+    if (this.tokenizer.countUpTo) return this.tokenizer.countUpTo(text, limit) > limit;
+    return this.count(text) > limit;
+  }
+
+  artifact(a: Pick<Artifact, 'content' | 'tool_calls'>): number {
+    return countArtifactTokens(a as Artifact, this.cached, this.cost);
+  }
+}

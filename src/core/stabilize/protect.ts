@@ -1,0 +1,96 @@
+// Stage 8 (protect), computed before the pruning stages because they may only touch what is not
+// protected (DESIGN §4, seed 002 "Protected artifacts"). Each protection keeps its reason so that
+// `explain` and the ledger can say what protected an artifact, and so that aggressive collapse can
+// lift exactly the `error`-tag protection it is allowed to override.
+import type { WorkSet, Work } from './work.js';
+import { isAlive } from './work.js';
+
+export interface ProtectRules {
+  enabled: boolean;
+  protectedTools: readonly string[];
+  protectedKinds: readonly string[];
+  keepRecent: number;
+}
+
+function add(w: Work, reason: string): void {
+  if (!w.protectedBy.includes(reason)) w.protectedBy.push(reason);
+}
+
+/** Index of the first artifact of the `keepRecent` newest user/assistant messages (Infinity when 0). */
+export function recentWindowStart(ws: WorkSet, keepRecent: number): number {
+  if (keepRecent <= 0) return Number.POSITIVE_INFINITY;
+  let seen = 0;
+  for (let i = ws.items.length - 1; i >= 0; i--) {
+    const w = ws.items[i] as Work;
+    if (!isAlive(w) || (w.a.kind !== 'user' && w.a.kind !== 'assistant')) continue;
+    seen++;
+    if (seen === keepRecent) return w.index;
+  }
+  return 0;
+}
+
+/** The newest result of each command family among the live artifacts: the session's current outcomes. */
+export function latestOfFamilies(ws: WorkSet): Map<string, Work> {
+  const latest = new Map<string, Work>();
+  for (const w of ws.items) if (isAlive(w) && w.family !== undefined) latest.set(w.family, w);
+  return latest;
+}
+
+export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
+  const recentStart = recentWindowStart(ws, rules.keepRecent);
+  const latest = rules.enabled ? latestOfFamilies(ws) : new Map<string, Work>();
+  const latestResults = new Set(latest.values());
+  // The newest call of each family that has no result yet is the latest invocation too.
+  const latestCall = new Map<string, Work>();
+  for (const w of ws.items) {
+    if (!isAlive(w) || !w.toolCalls) continue;
+    for (const c of w.toolCalls) {
+      const f = ws.families.get(c)?.family;
+      if (f !== undefined) latestCall.set(f, w);
+    }
+  }
+  for (const w of ws.items) {
+    if (!isAlive(w)) continue;
+    const a = w.a;
+    if (a.kind === 'system' || a.kind === 'policy' || a.kind === 'task') add(w, a.kind);
+    if (a.pin === true) add(w, 'pinned');
+    if ((a.kind === 'user' || a.kind === 'assistant') && w.index >= recentStart) add(w, 'recent');
+    if (!rules.enabled) continue;
+    for (const t of a.tags ?? []) if (rules.protectedKinds.includes(t)) add(w, `tag:${t}`);
+    if (w.family !== undefined && latestResults.has(w)) add(w, `latest:${w.family}`);
+    if (
+      a.kind === 'tool' &&
+      w.family === undefined &&
+      a.tool !== undefined &&
+      rules.protectedTools.includes(a.tool)
+    ) {
+      add(w, `tool:${a.tool}`);
+    }
+  }
+  if (rules.enabled) {
+    for (const [family, w] of latestCall) add(w, `latest:${family}`);
+  }
+  closePairs(ws);
+}
+
+/** A protected result keeps its call: the assistant that made it is protected with it. */
+export function closePairs(ws: WorkSet): void {
+  for (const w of ws.items) {
+    if (!isAlive(w) || !w.owner) continue;
+    const own = w.protectedBy.filter((p) => !p.startsWith('pair:'));
+    if (own.length > 0) add(w.owner, `pair:${w.a.id}`);
+  }
+}
+
+/**
+ * Aggressive collapse may override the `error` tag (DESIGN §4 stage 7): lift that protection, and
+ * the pair protection its owner got from it, leaving every other reason in place.
+ */
+export function liftTagProtection(w: Work): void {
+  w.protectedBy = w.protectedBy.filter((p) => !p.startsWith('tag:'));
+  if (w.owner) w.owner.protectedBy = w.owner.protectedBy.filter((p) => p !== `pair:${w.a.id}`);
+}
+
+export function isCollapsible(w: Work): boolean {
+  return w.protectedBy.every((p) => p.startsWith('tag:') || p.startsWith('latest:'));
+}

@@ -1,0 +1,243 @@
+// The stabilizer: ten stages in the order of DESIGN §4, each recording its decisions. Pure: the same
+// transcript, policy and tokenizer give a byte-identical result.
+import type { RE2JS } from 're2js';
+import { createDetectors } from '../pii/registry.js';
+import type { Policy } from '../policy/schema.js';
+import type { Tokenizer } from '../tokens/tokenizer.js';
+import type { Transcript } from '../types.js';
+import { applyBudget } from './budget.js';
+import { applyCollapse } from './collapse.js';
+import { SuffixDedup, applySuperseded } from './dedup.js';
+import type { Masker } from './finalize.js';
+import { finalOf } from './finalize.js';
+import { ledgerEntry } from './ledger.js';
+import type { TokenCache } from './meter.js';
+import { TokenMeter } from './meter.js';
+import { normalizeFates } from './normalize.js';
+import { orderItems } from './order.js';
+import { computeProtection } from './protect.js';
+import { applyScopeReset, assignScopes } from './scope.js';
+import { applySummaries } from './summaries.js';
+import { applyToolOutput } from './tool-output.js';
+import type { ContextItem, EventLevel, StabilizeEvent, StabilizeResult, Status } from './types.js';
+import type { WorkSet } from './work.js';
+import { buildWork, isAlive } from './work.js';
+
+export interface StabilizeOptions {
+  policy: Policy;
+  tokenizer: Tokenizer;
+  /** Compiled `pii.rules` (re2js). */
+  rules?: readonly { name: string; re: RE2JS }[];
+  /** Reuse across calls to count each distinct text once. */
+  cache?: TokenCache;
+}
+
+const VISIBLE: Record<Policy['resilience']['notification_level'], ReadonlySet<EventLevel>> = {
+  quiet: new Set(['safety']),
+  normal: new Set(['safety', 'major']),
+  verbose: new Set(['safety', 'major', 'detail']),
+};
+
+function major(ws: WorkSet, code: string, count: number, message: string): void {
+  if (count > 0) ws.events.push({ level: 'major', code, message });
+}
+
+export function createMasker(policy: Policy, rules: readonly { name: string; re: RE2JS }[] = []): Masker {
+  return {
+    detectors: createDetectors({ detectors: policy.pii.detectors, digit_run: policy.pii.digit_run, rules }),
+    replacement: policy.pii.replacement,
+    allow: policy.pii.allow,
+  };
+}
+
+export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptions): StabilizeResult {
+  const { policy } = opts;
+  const res = policy.resilience;
+  const meter = new TokenMeter(opts.tokenizer, policy, opts.cache);
+  const masker = createMasker(policy, opts.rules);
+  const ws = buildWork(transcript);
+  let status: Status = 'ok';
+
+  // 1. normalize
+  const norm = normalizeFates(ws, transcript.pairing);
+  major(
+    ws,
+    'unpaired',
+    norm.unpairedCalls + norm.unpairedResults,
+    `removed ${norm.unpairedCalls} tool calls without results and ${norm.unpairedResults} results without calls`,
+  );
+  major(ws, 'sidechain', norm.sidechain, `left out ${norm.sidechain} side-chain records`);
+
+  // 2. scope
+  const scope = assignScopes(ws);
+  if (scope.ambiguous) {
+    status = 'escalated';
+    ws.events.push({
+      level: 'safety',
+      code: 'scope_ambiguous',
+      message: `scope reset is ambiguous: ${scope.ambiguous}`,
+    });
+  } else {
+    const n = applyScopeReset(ws, scope, res.protected_message_kinds);
+    major(
+      ws,
+      'scope_reset',
+      n,
+      `scope reset to task "${scope.task ?? ''}" dropped ${n} artifacts of earlier tasks`,
+    );
+  }
+
+  // 3. summaries
+  const summaries = applySummaries(ws, scope, { ttl: policy.summaries.ttl, authority: policy.authority });
+  for (const s of summaries) {
+    if (s.status !== 'valid') {
+      ws.events.push({
+        level: 'major',
+        code: `summary_${s.status}`,
+        message: `summary ${s.id} is ${s.status}: ${s.reasons.join(', ')}`,
+        id: s.id,
+      });
+    }
+  }
+
+  // 4. pii: applied lazily to what can reach the context (finalize.ts); the result is the same.
+  // 8. protect is computed here, because stages 5-7 may only touch unprotected artifacts.
+  computeProtection(ws, {
+    enabled: res.enabled,
+    protectedTools: res.protected_tools,
+    protectedKinds: res.protected_message_kinds,
+    keepRecent: policy.keep_recent,
+  });
+
+  // 5. tool output
+  const tool = applyToolOutput(
+    ws,
+    {
+      maxTokens: policy.tool_output.max_tokens,
+      keepFields: policy.tool_output.keep_fields,
+      protectedTools: res.protected_tools,
+    },
+    meter,
+  );
+  major(
+    ws,
+    'tool_output_masked',
+    tool.fieldMasked,
+    `masked ${tool.fieldMasked} JSON tool outputs to ${policy.tool_output.keep_fields.join(', ')}`,
+  );
+  major(
+    ws,
+    'verbose_tool_output',
+    tool.dropped,
+    `dropped ${tool.dropped} tool outputs over ${policy.tool_output.max_tokens} tokens`,
+  );
+
+  // 6. superseded results; duplicates are compared over what can still reach the context, as the
+  // budget stage widens it (dedup.ts, SuffixDedup).
+  const superseded = res.enabled ? applySuperseded(ws) : 0;
+  major(
+    ws,
+    'superseded',
+    superseded,
+    `dropped ${superseded} results superseded by a later run of the same command`,
+  );
+  const dedup = policy.dedup.enabled ? new SuffixDedup(ws, policy.dedup.similarity) : undefined;
+
+  // 7. collapse
+  if (res.enabled && res.truncation_mode === 'aggressive') {
+    const n = applyCollapse(ws);
+    major(ws, 'retry_collapse', n, `collapsed ${n} failed retries`);
+  }
+
+  // 9. budget
+  const budget = applyBudget(
+    ws,
+    {
+      budget: policy.budget,
+      aggressive: res.enabled && res.truncation_mode === 'aggressive',
+      keepRecent: policy.keep_recent,
+    },
+    masker,
+    meter,
+    dedup,
+  );
+  major(
+    ws,
+    'deduplicated',
+    dedup?.removed ?? 0,
+    `removed ${dedup?.removed ?? 0} duplicate or near-duplicate artifacts`,
+  );
+  if (budget.status !== 'ok' && status === 'ok') status = budget.status;
+  if (budget.status === 'escalated') status = 'escalated';
+  major(
+    ws,
+    'aggressive_chatter',
+    budget.chatter,
+    `dropped ${budget.chatter} old assistant messages (aggressive mode)`,
+  );
+  major(
+    ws,
+    'budget',
+    budget.dropped,
+    `dropped ${budget.dropped} artifacts that did not fit the budget of ${policy.budget} tokens`,
+  );
+  major(
+    ws,
+    'placeholders',
+    budget.placeholders,
+    `replaced ${budget.placeholders} results in protected units by placeholders to fit the budget`,
+  );
+
+  // 10. order
+  const kept = orderItems(
+    ws.items.filter(isAlive).map((w) => ({ w, kind: w.a.kind, index: w.index })),
+    policy.order,
+  );
+  const context: ContextItem[] = kept.map(({ w }) => {
+    const f = finalOf(w, masker, meter);
+    const item: ContextItem = {
+      id: w.a.id,
+      kind: w.a.kind,
+      tokens: f.tokens,
+      content: f.content,
+      line: w.a.source.line,
+    };
+    if (w.a.role !== undefined) item.role = w.a.role;
+    if (w.a.tool !== undefined) item.tool = w.a.tool;
+    if (w.a.call_id !== undefined) item.call_id = w.a.call_id;
+    if (w.a.call_ids !== undefined) item.call_ids = w.a.call_ids;
+    if (f.toolCalls && f.toolCalls.length > 0) item.tool_calls = f.toolCalls;
+    if (w.a.is_error === true) item.is_error = true;
+    if (w.changed?.reason === 'pair_placeholder') item.placeholder = true;
+    return item;
+  });
+  const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
+  for (const e of ledger) {
+    if (e.action === 'kept') continue;
+    ws.events.push({
+      level: 'detail',
+      code: `${e.action}:${e.reason}`,
+      message: `${e.id} (line ${e.line}) ${e.action}: ${e.reason}${e.detail ? ` — ${e.detail}` : ''}`,
+      id: e.id,
+    });
+  }
+  const protectedCount = ws.items.filter((w) => isAlive(w) && w.protectedBy.length > 0).length;
+  ws.events.push({
+    level: 'detail',
+    code: 'protected_preserved',
+    message: `${protectedCount} protected artifacts preserved`,
+  });
+
+  const used = context.reduce((s, c) => s + c.tokens, 0);
+  const visible = VISIBLE[res.notification_level];
+  const events: StabilizeEvent[] = ws.events.filter((e) => visible.has(e.level));
+  return {
+    transcript: transcript.file,
+    status,
+    budget: { limit: policy.budget, used },
+    context,
+    ledger,
+    summaries,
+    events,
+  };
+}

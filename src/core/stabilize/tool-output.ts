@@ -1,0 +1,99 @@
+// Stage 5 (tool output): JSON outputs of unprotected tools are masked down to `keep_fields`
+// (seed 000: "keep result/status/error only"), and unprotected outputs still over `max_tokens` leave
+// the context (seed 001, scenario 3) without orphaning their call.
+import type { TokenMeter } from './meter.js';
+import type { WorkSet } from './work.js';
+import { isAlive, isProtected, removeResult, textOf } from './work.js';
+
+export interface ToolOutputRules {
+  maxTokens: number;
+  keepFields: readonly string[];
+  protectedTools: readonly string[];
+}
+
+export interface ToolOutputCounts {
+  fieldMasked: number;
+  dropped: number;
+}
+
+function pick(
+  value: unknown,
+  keep: readonly string[],
+): { value: unknown; removed: number; kept: number } | null {
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value)) {
+    if (!value.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v))) return null;
+    let removed = 0;
+    let kept = 0;
+    const items = value.map((v) => {
+      const p = pick(v, keep);
+      removed += p?.removed ?? 0;
+      kept += p?.kept ?? 0;
+      return p?.value ?? v;
+    });
+    return { value: items, removed, kept };
+  }
+  const obj = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  let removed = 0;
+  let kept = 0;
+  for (const key of Object.keys(obj)) {
+    if (keep.includes(key)) {
+      out[key] = obj[key];
+      kept++;
+    } else removed++;
+  }
+  return { value: out, removed, kept };
+}
+
+/** The output masked to `keep`, or null when it is not a JSON object (or array of objects) or nothing goes. */
+export function maskFields(
+  text: string,
+  keep: readonly string[],
+): { text: string; removed: number; kept: number } | null {
+  const t = text.trim();
+  if (!(t.startsWith('{') || t.startsWith('['))) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(t);
+  } catch {
+    return null;
+  }
+  const picked = pick(parsed, keep);
+  if (!picked || picked.removed === 0) return null;
+  return { text: JSON.stringify(picked.value), removed: picked.removed, kept: picked.kept };
+}
+
+/**
+ * Masking to `keep_fields` is the first resort for a verbose JSON output (seed 000: "mask tool logs"):
+ * a small output is left whole, and a mask that keeps none of the fields is no better than a drop.
+ */
+export function applyToolOutput(ws: WorkSet, rules: ToolOutputRules, meter: TokenMeter): ToolOutputCounts {
+  const counts: ToolOutputCounts = { fieldMasked: 0, dropped: 0 };
+  for (const w of ws.items) {
+    if (w.a.kind !== 'tool' || !isAlive(w) || isProtected(w)) continue;
+    if (!meter.exceeds(textOf(w.content), rules.maxTokens)) continue;
+    const protectedTool = w.a.tool !== undefined && rules.protectedTools.includes(w.a.tool);
+    const masked =
+      !protectedTool && typeof w.content === 'string' ? maskFields(w.content, rules.keepFields) : null;
+    if (masked && masked.kept > 0 && !meter.exceeds(masked.text, rules.maxTokens)) {
+      w.content = masked.text;
+      w.changed = {
+        stage: 'tool_output',
+        action: 'masked',
+        reason: 'tool_output_fields',
+        detail: `verbose JSON output masked to ${rules.keepFields.join(', ')} (${masked.removed} fields removed)`,
+      };
+      counts.fieldMasked++;
+      continue;
+    }
+    removeResult(w, {
+      stage: 'tool_output',
+      action: 'dropped',
+      reason: 'verbose_tool_output',
+      detail: `over tool_output.max_tokens (${rules.maxTokens})${masked && masked.kept > 0 ? ' even when masked to keep_fields' : ''}`,
+    });
+    counts.dropped++;
+  }
+  return counts;
+}

@@ -1,0 +1,109 @@
+// Result model of stabilize() (DESIGN §4, §7). The report JSON and the goldens are built from it.
+import type { ArtifactKind, Content, ToolCall } from '../types.js';
+
+export const STAGES = [
+  'normalize',
+  'scope',
+  'summaries',
+  'pii',
+  'tool_output',
+  'dedup',
+  'collapse',
+  'protect',
+  'budget',
+  'order',
+] as const;
+export type Stage = (typeof STAGES)[number];
+
+export const ACTIONS = [
+  'kept',
+  'masked',
+  'compressed',
+  'collapsed',
+  'deduplicated',
+  'expired',
+  'dropped',
+] as const;
+export type Action = (typeof ACTIONS)[number];
+
+/**
+ * Reason codes. Stable: goldens, semantic diffs and `explain` depend on them.
+ * - kept / masked: `in_budget`, `protected`
+ * - dropped: `scope_reset`, `verbose_tool_output`, `superseded`, `budget`, `aggressive_chatter`,
+ *   `pair_unit` (went with its call or result), `invalid_summary`
+ * - expired: `summary_expired`, `summary_invalid`
+ * - deduplicated: `duplicate`, `near_duplicate`
+ * - collapsed: `retry_run`
+ * - compressed: `pair_placeholder` (result replaced by a placeholder that keeps its call valid)
+ */
+export type Reason = string;
+
+export interface LedgerEntry {
+  id: string;
+  /** The stage that made the final decision. */
+  stage: Stage;
+  action: Action;
+  reason: Reason;
+  /** Plain words; never raw content (no PII). */
+  detail?: string;
+  /** Tokens of the original artifact; null when it was dropped without an exact count (see README). */
+  tokens_before: number | null;
+  /** Tokens in the stabilized context; 0 when not in it. */
+  tokens_after: number;
+  duplicate_of?: string;
+  /** Why the artifact could not be dropped: `system`, `pinned`, `tag:error`, `latest:bash:npm test`… */
+  protected_by?: string[];
+  /** PII masked in this artifact, by type (counts only). */
+  pii?: Record<string, number>;
+  line: number;
+}
+
+export type SummaryStatus = 'valid' | 'expired' | 'invalid';
+export interface SummaryLog {
+  id: string;
+  status: SummaryStatus;
+  /** Why it is not valid: `missing_provenance`, `scope_mismatch`, `authority_exceeds_sources`, `expired`. */
+  reasons: string[];
+  age: number;
+  ttl: number;
+  provenance: string[];
+  line: number;
+}
+
+export type Status = 'ok' | 'warning' | 'escalated';
+
+export type EventLevel = 'safety' | 'major' | 'detail';
+export interface StabilizeEvent {
+  level: EventLevel;
+  code: string;
+  message: string;
+  /** Artifact the event is about, when there is one. */
+  id?: string;
+}
+
+export interface ContextItem {
+  id: string;
+  kind: ArtifactKind;
+  role?: string;
+  tokens: number;
+  content: Content;
+  tool?: string;
+  call_id?: string;
+  /** A result answering several calls at once (SWE-agent `tool_call_ids`). */
+  call_ids?: string[];
+  tool_calls?: ToolCall[];
+  is_error?: boolean;
+  /** The result was replaced by a short placeholder that keeps its call valid. */
+  placeholder?: boolean;
+  line: number;
+}
+
+export interface StabilizeResult {
+  transcript: string;
+  status: Status;
+  budget: { limit: number; used: number };
+  context: ContextItem[];
+  ledger: LedgerEntry[];
+  summaries: SummaryLog[];
+  events: StabilizeEvent[];
+}

@@ -1,0 +1,263 @@
+// The validation suite (DESIGN §5). It re-derives everything from the input transcript and the
+// stabilized context and never trusts the stages' own bookkeeping: token counts are recounted,
+// protection and summary validity are recomputed, PII is searched with every built-in detector.
+import type { RE2JS } from 're2js';
+import { findPii } from '../pii/mask.js';
+import { builtinDetectors, createDetectors } from '../pii/registry.js';
+import type { Detector } from '../pii/types.js';
+import type { Policy } from '../policy/schema.js';
+import { sectionOf, sectionRanks } from '../stabilize/order.js';
+import { TokenMeter } from '../stabilize/meter.js';
+import type { TokenCache } from '../stabilize/meter.js';
+import type { ContextItem, StabilizeResult } from '../stabilize/types.js';
+import { turnNumbers } from '../stabilize/summaries.js';
+import type { Tokenizer } from '../tokens/tokenizer.js';
+import type { Artifact, Transcript } from '../types.js';
+import type { CheckResult, ValidateCheckName, Violation } from './types.js';
+
+export interface ValidateOptions {
+  policy: Policy;
+  tokenizer: Tokenizer;
+  rules?: readonly { name: string; re: RE2JS }[];
+  cache?: TokenCache;
+}
+
+function texts(item: Pick<ContextItem, 'content' | 'tool_calls'>): string[] {
+  const out: string[] = [];
+  if (typeof item.content === 'string') out.push(item.content);
+  else for (const p of item.content) if (p.type === 'text' && typeof p.text === 'string') out.push(p.text);
+  for (const c of item.tool_calls ?? []) out.push(c.arguments);
+  return out;
+}
+
+function checkBudget(result: StabilizeResult, meter: TokenMeter): Violation[] {
+  let total = 0;
+  for (const c of result.context) total += meter.artifact({ content: c.content, tool_calls: c.tool_calls });
+  if (total <= result.budget.limit) return [];
+  return [
+    {
+      id: '*',
+      line: 1,
+      message: `the context needs ${total} tokens, over the budget of ${result.budget.limit}`,
+    },
+  ];
+}
+
+function checkOrder(
+  result: StabilizeResult,
+  index: Map<string, number>,
+  order: readonly string[],
+): Violation[] {
+  const ranks = sectionRanks(order);
+  const out: Violation[] = [];
+  let prev: { rank: number; index: number; id: string } | undefined;
+  for (const c of result.context) {
+    const rank = ranks.get(sectionOf(c.kind)) ?? 0;
+    const i = index.get(c.id) ?? -1;
+    if (prev && (rank < prev.rank || (rank === prev.rank && i < prev.index))) {
+      out.push({
+        id: c.id,
+        line: c.line,
+        message:
+          rank < prev.rank
+            ? `${c.kind} artifact comes after the ${sectionOf(result.context.find((x) => x.id === prev?.id)?.kind ?? 'user')} section; sections must follow ${order.join(' → ')}`
+            : `out of chronological order: it comes after ${prev.id}, which is later in the transcript`,
+      });
+    }
+    prev = { rank, index: i, id: c.id };
+  }
+  return out;
+}
+
+function checkPii(
+  result: StabilizeResult,
+  detectors: readonly Detector[],
+  allow: readonly string[],
+): Violation[] {
+  const out: Violation[] = [];
+  for (const c of result.context) {
+    const types = new Set<string>();
+    for (const t of texts(c)) for (const m of findPii(t, detectors, allow)) types.add(m.type);
+    // The type only: the value itself must never reach a report.
+    if (types.size > 0)
+      out.push({
+        id: c.id,
+        line: c.line,
+        message: `unmasked PII in the context: ${[...types].sort().join(', ')}`,
+      });
+  }
+  return out;
+}
+
+/** What must be in the context whatever the budget: DESIGN §4 stage 8, recomputed from the input. */
+function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
+  const need = new Map<string, string>();
+  const main = t.artifacts.filter((a) => a.sidechain !== true);
+  let currentTask: string | undefined;
+  for (const a of main) if (a.kind === 'phase' && a.scope?.task !== undefined) currentTask = a.scope.task;
+  const aggressive = policy.resilience.truncation_mode === 'aggressive';
+  for (const a of main) {
+    if (a.kind === 'system' || a.kind === 'policy') need.set(a.id, a.kind);
+    else if (a.pin === true) need.set(a.id, 'pinned');
+    else if (a.kind === 'task' && (a.scope?.task === undefined || a.scope.task === currentTask))
+      need.set(a.id, 'task');
+    else if (policy.resilience.enabled && !aggressive) {
+      const tag = (a.tags ?? []).find((x) => policy.resilience.protected_message_kinds.includes(x));
+      if (
+        tag !== undefined &&
+        (a.scope?.task === undefined || currentTask === undefined || a.scope.task === currentTask)
+      ) {
+        need.set(a.id, `tag:${tag}`);
+      }
+    }
+  }
+  const recent = main
+    .filter((a) => a.kind === 'user' || a.kind === 'assistant')
+    .slice(-policy.keep_recent || main.length);
+  if (policy.keep_recent > 0) for (const a of recent) if (!need.has(a.id)) need.set(a.id, 'recent');
+  return need;
+}
+
+function checkProtected(
+  t: Transcript,
+  result: StabilizeResult,
+  policy: Policy,
+  unpaired: Set<string>,
+): Violation[] {
+  const present = new Map(result.context.map((c) => [c.id, c]));
+  const out: Violation[] = [];
+  const byId = new Map(t.artifacts.map((a) => [a.id, a]));
+  for (const [id, why] of mustKeep(t, policy)) {
+    const item = present.get(id);
+    // An artifact a provider would reject (unpaired) cannot be sent whatever protects it.
+    if (unpaired.has(id)) continue;
+    const a = byId.get(id) as Artifact;
+    if (!item)
+      out.push({
+        id,
+        line: a.source.line,
+        message: `protected artifact (${why}) is missing from the context`,
+      });
+    else if (item.placeholder)
+      out.push({
+        id,
+        line: a.source.line,
+        message: `protected artifact (${why}) was replaced by a placeholder`,
+      });
+  }
+  return out;
+}
+
+function checkPairing(result: StabilizeResult): Violation[] {
+  const out: Violation[] = [];
+  const pending = new Map<string, { id: string; line: number }[]>();
+  const answered = new Set<string>();
+  for (const c of result.context) {
+    for (const call of c.tool_calls ?? []) {
+      const list = pending.get(call.id) ?? [];
+      list.push({ id: c.id, line: c.line });
+      pending.set(call.id, list);
+    }
+    if (c.kind === 'tool') {
+      const list = c.call_id !== undefined ? pending.get(c.call_id) : undefined;
+      const owner = list?.shift();
+      if (!owner)
+        out.push({ id: c.id, line: c.line, message: 'tool result without a call before it in the context' });
+      else answered.add(`${owner.id}\u0000${c.call_id}`);
+    }
+  }
+  for (const [callId, list] of pending) {
+    for (const owner of list) {
+      if (!answered.has(`${owner.id}\u0000${callId}`)) {
+        out.push({ id: owner.id, line: owner.line, message: 'tool call without a result in the context' });
+      }
+    }
+  }
+  return out;
+}
+
+function checkSummaries(t: Transcript, result: StabilizeResult, policy: Policy): Violation[] {
+  const turns = turnNumbers(t.artifacts);
+  const current = turns[turns.length - 1] ?? 0;
+  const ids = new Set(t.artifacts.map((a) => a.id));
+  const index = new Map(t.artifacts.map((a, i) => [a.id, i]));
+  const out: Violation[] = [];
+  for (const c of result.context) {
+    if (c.kind !== 'summary') continue;
+    const a = t.artifacts[index.get(c.id) ?? -1];
+    if (!a) continue;
+    const ttl = a.ttl ?? policy.summaries.ttl;
+    const age = current - (a.created_at ?? turns[index.get(c.id) ?? 0] ?? 0);
+    if (age > ttl)
+      out.push({ id: c.id, line: c.line, message: `expired summary kept: age ${age} turns, ttl ${ttl}` });
+    const prov = a.provenance ?? [];
+    if (prov.length === 0 || prov.some((p) => !ids.has(p) || p === a.id)) {
+      out.push({ id: c.id, line: c.line, message: 'summary kept whose provenance is missing' });
+    }
+  }
+  return out;
+}
+
+function checkLedger(t: Transcript, result: StabilizeResult): Violation[] {
+  const out: Violation[] = [];
+  const counts = new Map<string, number>();
+  for (const e of result.ledger) counts.set(e.id, (counts.get(e.id) ?? 0) + 1);
+  const inContext = new Set(result.context.map((c) => c.id));
+  const removed = new Set(['dropped', 'deduplicated', 'expired']);
+  const finalById = new Map(result.ledger.map((e) => [e.id, e]));
+  for (const a of t.artifacts) {
+    const n = counts.get(a.id) ?? 0;
+    if (n !== 1)
+      out.push({
+        id: a.id,
+        line: a.source.line,
+        message: `has ${n} final ledger decisions; expected exactly one`,
+      });
+    const e = finalById.get(a.id);
+    if (!e) continue;
+    const gone = removed.has(e.action) || (e.action === 'collapsed' && e.tokens_after === 0);
+    if (gone === inContext.has(a.id)) {
+      out.push({
+        id: a.id,
+        line: a.source.line,
+        message: `ledger says ${e.action} but the artifact is ${inContext.has(a.id) ? '' : 'not '}in the context`,
+      });
+    }
+  }
+  const known = new Set(t.artifacts.map((a) => a.id));
+  for (const id of counts.keys())
+    if (!known.has(id))
+      out.push({ id, line: 1, message: 'ledger entry for an artifact that is not in the transcript' });
+  return out;
+}
+
+export function validateResult(t: Transcript, result: StabilizeResult, opts: ValidateOptions): CheckResult[] {
+  const { policy } = opts;
+  const meter = new TokenMeter(opts.tokenizer, policy, opts.cache);
+  const index = new Map(t.artifacts.map((a, i) => [a.id, i]));
+  const unpaired = new Set([...t.pairing.unpairedResults, ...t.pairing.unpairedCalls].map((u) => u.artifact));
+  // Built-in typed detectors whatever the policy enables; digit_run and user rules as it sets them.
+  const detectors = [
+    ...builtinDetectors(),
+    ...createDetectors({ detectors: [], digit_run: policy.pii.digit_run, rules: opts.rules ?? [] }),
+  ];
+  const sev = (name: keyof Policy['checks']): CheckResult['severity'] => policy.checks[name];
+  const run = (
+    name: ValidateCheckName,
+    severity: CheckResult['severity'],
+    f: () => Violation[],
+  ): CheckResult => {
+    if (severity === 'off') return { name, ok: true, severity, violations: [] };
+    const violations = f();
+    return { name, ok: violations.length === 0, severity, violations };
+  };
+  return [
+    run('budget', sev('budget'), () => checkBudget(result, meter)),
+    run('order', sev('order'), () => checkOrder(result, index, policy.order)),
+    run('pii', sev('pii'), () => checkPii(result, detectors, policy.pii.allow)),
+    run('protected', sev('protected'), () => checkProtected(t, result, policy, unpaired)),
+    run('pairing', sev('pairing'), () => checkPairing(result)),
+    run('summaries', sev('summaries'), () => checkSummaries(t, result, policy)),
+    run('ledger', 'error', () => checkLedger(t, result)),
+  ];
+}

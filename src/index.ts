@@ -1,0 +1,64 @@
+// Library entry (`import … from 'context-stability'`): the model types, reading transcripts,
+// parsing policies and counting tokens. The stabilizer and checks join this surface when ready.
+
+// Model
+export { ARTIFACT_KINDS, TRANSCRIPT_FORMATS } from './core/types.js';
+export type {
+  Artifact,
+  ArtifactKind,
+  Content,
+  ContentPart,
+  Diagnostic,
+  OpaquePart,
+  Pairing,
+  Severity,
+  SourcePos,
+  TextPart,
+  ToolCall,
+  Transcript,
+  TranscriptFormat,
+} from './core/types.js';
+export { InputError, diagnostic, formatDiagnostic, hasErrors } from './core/diagnostics.js';
+
+// Transcripts
+export { detectFormat, pairToolResults, readTranscript } from './core/readers/index.js';
+export type { FormatOption, ReadOptions, ReadResult } from './core/readers/index.js';
+export { loadTranscript } from './io/load-transcript.js';
+export type { LoadTranscriptOptions, LoadTranscriptResult } from './io/load-transcript.js';
+export { expandInputs, TRANSCRIPT_EXTENSIONS } from './io/expand-inputs.js';
+export type { ExpandOptions, ExpandResult } from './io/expand-inputs.js';
+
+// Policy
+export {
+  AUTHORITY_KINDS,
+  CHECK_NAMES,
+  CHECK_SEVERITIES,
+  DEFAULT_POLICY,
+  DEFAULT_POLICY_YAML,
+  NOTIFICATION_LEVELS,
+  ORDER_SECTIONS,
+  PART_TOKEN_KINDS,
+  PII_DETECTORS,
+  POLICY_VERSION,
+  TRUNCATION_MODES,
+  compileRules,
+  parsePolicy,
+} from './core/policy/index.js';
+export type {
+  CompiledRule,
+  ParsedPolicy,
+  ParsePolicyOptions,
+  ParsePolicyResult,
+  PiiRule,
+  Policy,
+  PolicyInput,
+} from './core/policy/index.js';
+export { loadPolicy } from './io/load-policy.js';
+export type { LoadPolicyOptions, LoadPolicyResult } from './io/load-policy.js';
+
+// Tokens
+export { TOKENIZER_NAMES, isTokenizerName } from './core/tokens/tokenizer.js';
+export type { Tokenizer, TokenizerName } from './core/tokens/tokenizer.js';
+export { countArtifactTokens, partCategory } from './core/tokens/count.js';
+export type { PartCategory, PartTokens, TokenCostConfig } from './core/tokens/count.js';
+export { loadTokenizer } from './tokens/load.js';

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { findCreditCards, luhnValid } from '../../../../src/core/pii/detectors/credit-card.js';
+import { luhnComplete, matchedTexts } from '../helpers.js';
+
+describe('credit card detector', () => {
+  it.each([
+    ['visa 4111111111111111', ['4111111111111111']],
+    ['visa grouped 4111 1111 1111 1111 exp 12/29', ['4111 1111 1111 1111']],
+    ['mastercard 5555-5555-5555-4444', ['5555-5555-5555-4444']],
+    ['amex 3782 822463 10005', ['3782 822463 10005']],
+    ['amex contiguous 378282246310005', ['378282246310005']],
+    ['diners 4-6-4: 3056-930902-5904', ['3056-930902-5904']],
+    [
+      `19 digits 4-4-4-4-3: ${luhnComplete('601100099013942413').replace(/^(\d{4})(\d{4})(\d{4})(\d{4})/, '$1 $2 $3 $4 ')}`,
+      [luhnComplete('601100099013942413').replace(/^(\d{4})(\d{4})(\d{4})(\d{4})/, '$1 $2 $3 $4 ')],
+    ],
+    ['mastercard 2-series 2223000048400011', ['2223000048400011']],
+    ['"card":"4012888888881881"', ['4012888888881881']],
+    ['card 4111 1111 1111 1111. Thanks', ['4111 1111 1111 1111']],
+  ])('finds %j', (text, expected) => {
+    expect(matchedTexts(findCreditCards, text)).toEqual(expected);
+  });
+
+  // Every look-alike below passes Luhn (luhnComplete), so only the rule named next to it can
+  // be what rejects it.
+  it.each([
+    [luhnComplete('411111111111111').replace(/.$/, (d) => String((Number(d) + 1) % 10)), 'fails Luhn'],
+    ['6666666666666', 'all-same digits: a placeholder (passes Luhn, network digit 6)'],
+    ['0000 0000 0000 0000', 'placeholder of zeros'],
+    [luhnComplete('171800000012'), 'millisecond timestamp: major industry identifier 1, not a card network'],
+    [luhnComplete('123456789012345678'), 'snowflake-style id starting with 1'],
+    [luhnComplete('911111111111111'), 'major industry identifier 9 (national use), not a card network'],
+    [`score 0.${luhnComplete('411111111111111')}`, 'decimal fraction of a float'],
+    [`${luhnComplete('411111111111111')}.5`, 'integer part of a float'],
+    [`sha a${luhnComplete('411111111111111')}b`, 'digits inside a hex/base64 token'],
+    [`id_${luhnComplete('411111111111111')}x`, 'digits glued to an identifier'],
+    [
+      luhnComplete('411111111111111').replace(/^(\d{4})(\d{4})(\d{4})/, '$1 $2-$3 '),
+      'inconsistent separators',
+    ],
+    [luhnComplete('411111111111111').replace(/^(\d{4})(\d{4})(\d{4})/, '$1  $2  $3  '), 'double spaces'],
+    [
+      luhnComplete('411111111111111').replace(/^(\d{5})(\d{4})(\d{4})/, '$1 $2 $3 '),
+      'a grouping no card uses',
+    ],
+    [luhnComplete('41111111111'), 'too short (12 digits)'],
+    [luhnComplete('4111111111111111111'), 'too long (20 digits)'],
+  ])('ignores %j (%s)', (text) => {
+    expect(findCreditCards(text)).toEqual([]);
+  });
+
+  it('the look-alikes above are rejected by their rule, not by chance', () => {
+    // Same numbers in card form are found: the negatives differ only in the named aspect.
+    expect(matchedTexts(findCreditCards, luhnComplete('411111111111111'))).toHaveLength(1);
+    expect(matchedTexts(findCreditCards, `score ${luhnComplete('411111111111111')} x`)).toHaveLength(1);
+    expect(
+      matchedTexts(
+        findCreditCards,
+        luhnComplete('411111111111111').replace(/^(\d{4})(\d{4})(\d{4})/, '$1 $2 $3 '),
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('implements Luhn', () => {
+    expect(luhnValid('79927398713')).toBe(true);
+    expect(luhnValid('79927398710')).toBe(false);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { findEmails } from '../../../../src/core/pii/detectors/email.js';
+import { matchedTexts } from '../helpers.js';
+
+describe('email detector', () => {
+  it.each([
+    ['write to jane.doe@example.com today', ['jane.doe@example.com']],
+    ['plus addressing: jane+billing@mail.example.org', ['jane+billing@mail.example.org']],
+    ['subdomains: a_b-c%d@eu.west.mx.example.co.uk', ['a_b-c%d@eu.west.mx.example.co.uk']],
+    ['sentence end: ask bob@corp.io.', ['bob@corp.io']],
+    ['JSON: {"email":"mia.li38@example.com","dob":"1990"}', ['mia.li38@example.com']],
+    ['mailto:ops@example.net', ['ops@example.net']],
+    ['two: a@x.io, b@y.io', ['a@x.io', 'b@y.io']],
+    ['escaped newline in JSON text: "hi\\nbob@x.io"', ['bob@x.io']],
+    ['leading dots are not part of it: ...bob@x.io', ['bob@x.io']],
+    ['URL credentials: https://user:pw@host.example.com/x', ['pw@host.example.com']],
+  ])('finds %j', (text, expected) => {
+    expect(matchedTexts(findEmails, text)).toEqual(expected);
+  });
+
+  it.each([
+    ['user@localhost', 'no dot-TLD'],
+    ['a@b', 'no dot-TLD'],
+    ['react@18.2.0 and lodash@4.17.21', 'npm package@version: numeric TLD'],
+    ['import x from "@types/node"', 'npm scope: nothing before the @'],
+    ['icon@2x.png and logo@3x.webp', 'retina asset names: file extension, not a TLD'],
+    ['git@github.com:org/repo.git', 'SCP-style git remote, not a mailbox'],
+    ['@decorator\ndef f(): pass', 'Python decorator'],
+    ['bob@-bad.example.com', 'label starting with a hyphen'],
+    ['x@self.weight.T', 'matrix product in Python: one-letter TLD'],
+    ['[REDACTED_EMAIL] and [REDACTED_EMAIL]', 'already masked'],
+    ['mail me @ noon', 'a lone @'],
+  ])('ignores %j (%s)', (text) => {
+    expect(findEmails(text)).toEqual([]);
+  });
+
+  it('reports UTF-16 offsets after astral characters', () => {
+    const text = '😀 é bob@x.io';
+    const [m] = findEmails(text);
+    expect(m && text.slice(m.start, m.end)).toBe('bob@x.io');
+    expect(m?.start).toBe(5);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { findIbans, ibanChecksumValid } from '../../../../src/core/pii/detectors/iban.js';
+import { matchedTexts, withIbanCheck } from '../helpers.js';
+
+describe('iban detector', () => {
+  it.each([
+    ['DE89370400440532013000', ['DE89370400440532013000']],
+    ['grouped: DE89 3704 0044 0532 0130 00 is mine', ['DE89 3704 0044 0532 0130 00']],
+    ['GB82WEST12345698765432', ['GB82WEST12345698765432']],
+    ['GB82 WEST 1234 5698 7654 32', ['GB82 WEST 1234 5698 7654 32']],
+    ['FR1420041010050500013M02606', ['FR1420041010050500013M02606']],
+    ['Norway, shortest: NO9386011117947', ['NO9386011117947']],
+    ['Malta, long: MT84MALT011000012345MTLCAST001S', ['MT84MALT011000012345MTLCAST001S']],
+    ['"iban":"NL91ABNA0417164300"', ['NL91ABNA0417164300']],
+  ])('finds %j', (text, expected) => {
+    expect(matchedTexts(findIbans, text)).toEqual(expected);
+  });
+
+  it.each([
+    ['DE89370400440532013001', 'fails mod-97'],
+    [withIbanCheck('DE', '37040044053201300'), 'valid mod-97 but one character short for DE'],
+    [withIbanCheck('DE', '3704004405320130001'), 'valid mod-97 but one character too long for DE'],
+    [withIbanCheck('ZZ', '370400440532013000'), 'valid mod-97 but not an IBAN country'],
+    ['de89370400440532013000', 'lower case: identifiers, not account numbers'],
+    ['DE89 3704 0044 0532013000', 'grouping abandoned half-way'],
+    ['DE893 7040 0440 5320 1300 0', 'groups not of four'],
+    ['XDE89370400440532013000', 'glued to a letter'],
+    ['AB12 CD34', 'short code-like token'],
+    ['UTF8 and SHA256 and ISO8601', 'format names'],
+  ])('ignores %j (%s)', (text) => {
+    expect(findIbans(text)).toEqual([]);
+  });
+
+  it('the length table decides, not the checksum', () => {
+    expect(matchedTexts(findIbans, withIbanCheck('DE', '370400440532013000'))).toHaveLength(1);
+  });
+
+  it('checks mod-97 and the check-digit range', () => {
+    expect(ibanChecksumValid('GB82WEST12345698765432')).toBe(true);
+    expect(ibanChecksumValid('GB00WEST12345698765432')).toBe(false);
+  });
+});

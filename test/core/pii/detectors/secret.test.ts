@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { findSecrets } from '../../../../src/core/pii/detectors/secret.js';
+import { body, matchedTexts } from '../helpers.js';
+
+const HEX = '0123456789abcdef';
+const b64url = (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const jwt = `${b64url('{"alg":"HS256","typ":"JWT"}')}.${b64url('{"sub":"1234567890"}')}.${body(43)}`;
+const pem = (label: string, lines: string[]) =>
+  [`-----BEGIN ${label}-----`, ...lines, `-----END ${label}-----`].join('\n');
+
+// Fixtures are assembled from prefix + body at run time (see helpers.body).
+const POSITIVES: [string, string][] = [
+  ['AWS access key id', `AKIA${body(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')}`],
+  ['AWS temporary access key id', `ASIA${body(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')}`],
+  ['GitHub classic PAT', `ghp_${body(36)}`],
+  ['GitHub OAuth token', `gho_${body(36)}`],
+  ['GitHub user-to-server token', `ghu_${body(36)}`],
+  ['GitHub server-to-server token', `ghs_${body(36)}`],
+  ['GitHub refresh token', `ghr_${body(36)}`],
+  ['GitHub fine-grained PAT', `github_pat_${body(22)}_${body(59)}`],
+  ['GitLab PAT', `glpat-${body(20)}`],
+  ['Google API key', `AIza${body(35)}`],
+  ['Google OAuth client secret', `GOCSPX-${body(28)}`],
+  ['OpenAI project key', `sk-proj-${body(100)}`],
+  ['OpenAI legacy key', `sk-${body(48)}`],
+  ['Anthropic key', `sk-ant-api03-${body(93)}-${body(6)}`],
+  ['Slack bot token', `xoxb-${body(12, '0123456789')}-${body(13, '0123456789')}-${body(24)}`],
+  ['Slack user token', `xoxp-${body(12, '0123456789')}-${body(24)}`],
+  [
+    'Slack app-level token',
+    `xapp-1-A${body(10, 'ABCDEFGHIJ0123456789')}-${body(13, '0123456789')}-${body(64, HEX)}`,
+  ],
+  [
+    'Slack webhook',
+    `https://hooks.slack.com/services/T${body(8, 'ABC123')}/B${body(8, 'DEF456')}/${body(24)}`,
+  ],
+  ['Stripe live secret key', `sk_live_${body(24)}`],
+  ['Stripe test secret key', `sk_test_${body(24)}`],
+  ['Stripe restricted key', `rk_live_${body(24)}`],
+  ['Twilio API key SID', `SK${body(32, HEX)}`],
+  ['SendGrid key', `SG.${body(22)}.${body(43)}`],
+  ['npm token', `npm_${body(36)}`],
+  ['PyPI token', `pypi-AgEIcHlwaS5vcmc${body(60)}`],
+  ['Hugging Face token', `hf_${body(34)}`],
+  ['Discord bot token', `MT${body(22)}.${body(6)}.${body(27)}`],
+  ['JWT', jwt],
+  ['PEM RSA key', pem('RSA PRIVATE KEY', [body(64), body(64), `${body(20)}==`])],
+  ['PEM PKCS#8 key', pem('PRIVATE KEY', [body(64)])],
+  ['PEM OpenSSH key', pem('OPENSSH PRIVATE KEY', [body(70)])],
+  ['PEM encrypted key', pem('ENCRYPTED PRIVATE KEY', [body(64)])],
+  ['PGP private key block', pem('PGP PRIVATE KEY BLOCK', ['', body(64), `=${body(4)}`])],
+];
+
+describe('secret detector', () => {
+  it.each(POSITIVES)('finds a %s', (_name, secret) => {
+    expect(matchedTexts(findSecrets, `token: ${secret} (rotate it)`)).toEqual([secret]);
+  });
+
+  it.each([
+    ['env file', `AWS_SECRET_ACCESS_KEY=${body(40, 'ABCDEFabcdef0123456789/+')}`],
+    ['credentials file', `aws_secret_access_key = ${body(40, 'ABCDEFabcdef0123456789/+')}`],
+    ['STS JSON', `"SecretAccessKey": "${body(40, 'ABCDEFabcdef0123456789/+')}"`],
+  ])('masks only the value of an AWS secret access key (%s)', (_name, text) => {
+    expect(matchedTexts(findSecrets, text)).toEqual([body(40, 'ABCDEFabcdef0123456789/+')]);
+  });
+
+  it('masks a PEM key in a JSON string (escaped newlines) up to its END line', () => {
+    const text = `{"key":"-----BEGIN PRIVATE KEY-----\\n${body(64)}\\n-----END PRIVATE KEY-----\\n","next":1}`;
+    const [found] = matchedTexts(findSecrets, text);
+    expect(found).toBe(`-----BEGIN PRIVATE KEY-----\\n${body(64)}\\n-----END PRIVATE KEY-----`);
+  });
+
+  it('masks a truncated PEM key (no END line) up to the end of its body', () => {
+    const text = `cat key.pem\n-----BEGIN RSA PRIVATE KEY-----\n${body(64)}\n${body(30)}"} (output truncated)`;
+    expect(matchedTexts(findSecrets, text)).toEqual([
+      `-----BEGIN RSA PRIVATE KEY-----\n${body(64)}\n${body(30)}`,
+    ]);
+  });
+
+  it.each([
+    [`pk_live_${body(24)}`, 'Stripe publishable key: meant to be public'],
+    [`AC${body(32, HEX)}`, 'Twilio account SID: an account id, not a credential'],
+    ['3f786850e387550fdab836ed7e6dc881de23001b', 'git SHA'],
+    ['123e4567-e89b-12d3-a456-426614174000', 'UUID'],
+    ['pip install scikit-learn; use sk-learn', 'prose containing sk-'],
+    ['task-list disk-usage', 'words ending in sk-'],
+    [`ghp_${body(20)}`, 'GitHub prefix with too short a body'],
+    [`AKIA${body(15, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')}`, 'AWS prefix with 15 characters'],
+    [`XAKIA${body(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')}`, 'AWS-like run inside a longer upper-case token'],
+    [`my_ghp_${body(36)}`, 'prefix inside an identifier'],
+    [
+      `${b64url('{"foo":1,"bar":2}')}.${b64url('{"x":1}')}.${body(10)}`,
+      'JWT-shaped but the header has no alg',
+    ],
+    [`eyJ${body(20)}.${body(20)}.${body(10)}`, 'JWT-shaped but the header is not JSON'],
+    ['-----BEGIN PUBLIC KEY-----\nMFkwEwYH\n-----END PUBLIC KEY-----', 'public key'],
+    ['-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----', 'certificate'],
+    [`aws_secret_access_key = ${body(39)}`, 'AWS key name with a value of the wrong length'],
+    [`hf_${body(34)}_more`, 'Hugging Face-like identifier continuing with _'],
+    ['M12345678901234567890123.abcdef.12345', 'Discord-like but the last part is too short'],
+    ['[REDACTED_SECRET]', 'already masked'],
+  ])('ignores %j (%s)', (text) => {
+    expect(findSecrets(text)).toEqual([]);
+  });
+});

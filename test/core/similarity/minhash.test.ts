@@ -1,0 +1,96 @@
+import { describe, it, expect } from 'vitest';
+import {
+  LSH_MISS_TARGET,
+  MINHASH_FUNCTIONS,
+  bandKeys,
+  lshMissProbability,
+  lshParams,
+  lshThreshold,
+  matchingRows,
+  minMatchingRows,
+  minhashSignature,
+} from '../../../src/core/similarity/minhash.js';
+import { murmur3_32 } from '../../../src/core/similarity/hash.js';
+
+const THRESHOLDS = [0.2, 0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.99];
+
+/** Sorted distinct hashes of `n` synthetic shingles starting at `from`. */
+function hashes(from: number, n: number): Uint32Array {
+  const out = Uint32Array.from({ length: n }, (_, i) => murmur3_32(`s${from + i}`, 1));
+  return Uint32Array.from(new Set(out)).sort();
+}
+
+describe('lshParams', () => {
+  it.each(THRESHOLDS)('at %f keeps the miss probability within target and the S-curve below it', (s) => {
+    const p = lshParams(s);
+    expect(p.bands * p.rows).toBeLessThanOrEqual(MINHASH_FUNCTIONS);
+    expect(lshMissProbability(s, p)).toBeLessThanOrEqual(LSH_MISS_TARGET);
+    expect(lshThreshold(p)).toBeLessThan(s);
+  });
+
+  it.each(THRESHOLDS)('at %f is the most selective banding that meets the target', (s) => {
+    const p = lshParams(s);
+    const tighter = { rows: p.rows + 1, bands: Math.floor(MINHASH_FUNCTIONS / (p.rows + 1)) };
+    expect(lshMissProbability(s, tighter)).toBeGreaterThan(LSH_MISS_TARGET);
+  });
+
+  it('falls back to one row per band when no banding reaches the target', () => {
+    expect(lshParams(0.05)).toEqual({ bands: MINHASH_FUNCTIONS, rows: 1 });
+  });
+});
+
+describe('minhashSignature', () => {
+  it('is identical for identical sets and has the requested length', () => {
+    const a = minhashSignature(hashes(0, 200), 100);
+    expect(a.length).toBe(100);
+    expect(minhashSignature(hashes(0, 200), 100)).toEqual(a);
+  });
+
+  it.each([
+    [0, 1],
+    [100, 1 / 3],
+    [50, 150 / 250],
+  ])('estimates the Jaccard similarity (offset %i, J = %f)', (offset, j) => {
+    const a = minhashSignature(hashes(0, 200), MINHASH_FUNCTIONS);
+    const b = minhashSignature(hashes(offset, 200), MINHASH_FUNCTIONS);
+    expect(Math.abs(matchingRows(a, b) / MINHASH_FUNCTIONS - j)).toBeLessThan(0.15);
+  });
+
+  it('shares almost no values between disjoint sets', () => {
+    const a = minhashSignature(hashes(0, 200), MINHASH_FUNCTIONS);
+    const b = minhashSignature(hashes(1000, 200), MINHASH_FUNCTIONS);
+    expect(matchingRows(a, b)).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('minMatchingRows', () => {
+  it('accepts every agreement count above the lower binomial tail and rises with the threshold', () => {
+    let previous = 0;
+    for (const s of THRESHOLDS) {
+      const k = minMatchingRows(s, 126);
+      expect(k).toBeGreaterThanOrEqual(previous);
+      // Far enough below the mean that a pair at the threshold is essentially never rejected.
+      expect(k).toBeLessThan(126 * s - 3 * Math.sqrt(126 * s * (1 - s)));
+      previous = k;
+    }
+    // ...yet close enough to filter out most pairs at Jaccard 0.6 (polling output) at threshold 0.9.
+    expect(minMatchingRows(0.9, 126)).toBeGreaterThan(126 * 0.6 + 2 * Math.sqrt(126 * 0.6 * 0.4));
+  });
+
+  it('demands every row for similarity 1', () => {
+    expect(minMatchingRows(1, 126)).toBe(126);
+  });
+});
+
+describe('bandKeys', () => {
+  it('gives equal keys for equal bands and separates salts', () => {
+    const params = { bands: 4, rows: 2 };
+    const a = Uint32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
+    const b = Uint32Array.from([1, 2, 3, 4, 5, 6, 9, 9]);
+    const ka = bandKeys(a, params, 1);
+    const kb = bandKeys(b, params, 1);
+    expect([...ka.subarray(0, 3)]).toEqual([...kb.subarray(0, 3)]);
+    expect(ka[3]).not.toBe(kb[3]);
+    expect(bandKeys(a, params, 2)[0]).not.toBe(ka[0]);
+  });
+});

@@ -1,0 +1,251 @@
+// End-to-end: the built CLI (`bin/context-stability.js` → build/) run as a child process.
+// `npm test` builds first; when running vitest alone, run `npm run build` before.
+import { afterAll, beforeAll, describe, it, expect } from 'vitest';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { expectedFor } from './corpus-expectations.js';
+
+const REPO = path.resolve(fileURLToPath(import.meta.url), '../../..');
+const BIN = path.join(REPO, 'bin/context-stability.js');
+const CORPUS = path.resolve(REPO, '../shared/corpus');
+const HAS_CORPUS = existsSync(CORPUS);
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], cwd: string = REPO): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        if (code === null) reject(error ?? new Error('the CLI did not exit normally'));
+        else resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** String values of a JSON or JSONL text that read like prose: 24+ characters with a space. */
+function textValues(file: string, text: string): string[] {
+  const out: string[] = [];
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (v.length >= 24 && /\s/.test(v.trim())) out.push(v.trim());
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (typeof v === 'object' && v !== null) Object.values(v).forEach(visit);
+  };
+  const docs = file.endsWith('.jsonl') ? text.split('\n') : [text];
+  for (const doc of docs) {
+    try {
+      visit(JSON.parse(doc));
+    } catch {
+      // malformed JSONL lines hold no values to look for
+    }
+  }
+  return out;
+}
+
+beforeAll(() => {
+  const built = path.join(REPO, 'build/cli/main.js');
+  if (!existsSync(built)) {
+    throw new Error(
+      'build/cli/main.js is missing: run `npm run build` before the e2e tests (`npm test` does).',
+    );
+  }
+  if (newestMtime(path.join(REPO, 'src')) > statSync(built).mtimeMs) {
+    console.warn('e2e: build/ is older than src/: these tests run the last build. Run `npm run build`.');
+  }
+});
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(tmpdir(), 'cs-e2e-'));
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('help and usage', () => {
+  it('lists the commands for --help and help', async () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const run = await cli(args);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('Commands:');
+      expect(run.stdout).toMatch(/^ {2}inspect /m);
+      expect(run.stderr).toBe('');
+    }
+  });
+
+  it("prints every listed command's help", async () => {
+    const list = (await cli(['--help'])).stdout;
+    const section = list.slice(list.indexOf('Commands:'), list.indexOf('\nOptions:'));
+    const names = [...section.matchAll(/^ {2}(\S+(?: [a-z][\w-]*)?) {2,}/gm)].map((m) => m[1] as string);
+    expect(names).toEqual(expect.arrayContaining(['inspect', 'policy validate', 'policy print-default']));
+    for (const name of names) {
+      const run = await cli([...name.split(' '), '--help']);
+      expect(run.code, name).toBe(0);
+      expect(run.stdout, name).toContain(name);
+      expect(run.stdout.length, name).toBeGreaterThan(80);
+    }
+  });
+
+  it('prints the version', async () => {
+    const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+    const run = await cli(['--version']);
+    expect(run).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+
+  it('rejects an unknown command and an unknown option with exit 2 and no stack trace', async () => {
+    const unknownCommand = await cli(['inspekt', 'x.json']);
+    expect(unknownCommand.code).toBe(2);
+    expect(unknownCommand.stderr).toContain("Unknown command 'inspekt'. Did you mean 'inspect'?");
+    const unknownOption = await cli(['inspect', '--jsno', 'x.json']);
+    expect(unknownOption.code).toBe(2);
+    expect(unknownOption.stderr).toContain('Unknown option --jsno. Did you mean --json?');
+    for (const run of [unknownCommand, unknownOption]) {
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(run.stdout).toBe('');
+    }
+  });
+});
+
+describe('inspect', () => {
+  it('exits 2 for a bad file next to a good one, still printing the good one, never the content', async () => {
+    await writeFile(
+      path.join(tmp, 'good.jsonl'),
+      '{"kind":"user","content":"CANARY-GOOD-1 alice@example.com"}\n{"kind":"assistant","content":"ok"}\n',
+    );
+    await writeFile(
+      path.join(tmp, 'bad.json'),
+      '{"messages": [\n  {"role": "user", "content": "CANARY-BAD-2 x"},\n  }\n',
+    );
+    const run = await cli(['inspect', 'good.jsonl', 'bad.json'], tmp);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('good.jsonl\n  format: native · artifacts: 2');
+    expect(run.stderr).toMatch(/^bad\.json:3:\d+: error\[[a-z-]+\]: .+/m);
+    for (const text of [run.stdout, run.stderr]) {
+      for (const canary of ['CANARY-GOOD-1', 'alice@example.com', 'CANARY-BAD-2'])
+        expect(text).not.toContain(canary);
+    }
+  });
+});
+
+describe.skipIf(!HAS_CORPUS)('inspect --json over the recorded corpus', () => {
+  const files = HAS_CORPUS
+    ? readdirSync(CORPUS, { recursive: true, encoding: 'utf8' })
+        .map((f) => f.split(path.sep).join('/'))
+        .filter((f) => /\.(json|jsonl|traj)$/.test(f) && f !== 'SOURCES.json' && !f.startsWith('licenses/'))
+        .sort()
+    : [];
+
+  interface InspectFile {
+    file: string;
+    format: string | null;
+    artifact_count: number;
+    artifacts: { id: string; sidechain?: boolean; tokens: number }[];
+    pairing: { paired_results: number; unpaired_calls: unknown[] } | null;
+    diagnostics: { severity: string; line: number; column: number; message: string }[];
+  }
+  let run: Run;
+  let byFile: Map<string, InspectFile>;
+
+  beforeAll(async () => {
+    run = await cli(['inspect', '--json', ...files], CORPUS);
+    byFile = new Map((JSON.parse(run.stdout) as { files: InspectFile[] }).files.map((f) => [f.file, f]));
+  });
+
+  it('finds corpus files of every format', () => {
+    expect(files.length).toBeGreaterThanOrEqual(15);
+    expect(new Set(files.map((f) => f.split('/')[0]))).toEqual(
+      new Set(['anthropic-messages', 'claude-code', 'openai-chat', 'swe-agent']),
+    );
+  });
+
+  it('exits 2 exactly when some file has lines that are not JSON', () => {
+    const invalid = files.some(
+      (f) => expectedFor(f, readFileSync(path.join(CORPUS, f), 'utf8')).invalidLines > 0,
+    );
+    expect(run.code).toBe(invalid ? 2 : 0);
+  });
+
+  it.each(files)('%s: format, artifact count and pairing match the raw file', (file) => {
+    const expected = expectedFor(file, readFileSync(path.join(CORPUS, file), 'utf8'));
+    const got = byFile.get(file);
+    expect(got, `${file} missing from the output`).toBeDefined();
+    expect({
+      format: got?.format,
+      artifacts: got?.artifact_count,
+      listed: got?.artifacts.length,
+      paired: got?.pairing?.paired_results,
+      unpairedCalls: got?.pairing?.unpaired_calls.length,
+      sidechain: got?.artifacts.filter((a) => a.sidechain === true).length,
+      errors: got?.diagnostics.filter((d) => d.severity === 'error').length,
+    }).toEqual({
+      format: expected.format,
+      artifacts: expected.artifacts,
+      listed: expected.artifacts,
+      paired: expected.pairedResults,
+      unpairedCalls: expected.unpairedCalls,
+      sidechain: expected.sidechain,
+      errors: expected.invalidLines,
+    });
+    expect(got?.artifacts.every((a) => Number.isInteger(a.tokens) && a.tokens >= 3)).toBe(true);
+  });
+
+  it('prints no content of any file', () => {
+    // Every longer text value of the raw files (not ids or hashes: those have no spaces).
+    let checked = 0;
+    for (const file of files) {
+      for (const value of textValues(file, readFileSync(path.join(CORPUS, file), 'utf8'))) {
+        checked++;
+        expect(run.stdout.includes(value) || run.stderr.includes(value), file).toBe(false);
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+  });
+});
+
+if (!HAS_CORPUS) console.warn(`e2e: ${CORPUS} is absent: the corpus tests are skipped.`);
+
+describe('policy', () => {
+  it('print-default prints a policy that parses back and validates', async () => {
+    const printed = await cli(['policy', 'print-default']);
+    expect(printed.code).toBe(0);
+    const doc = parseYaml(printed.stdout) as { version: number; tokenizer: string; budget: number };
+    expect(doc).toMatchObject({ version: 1, tokenizer: 'o200k_base', budget: 8000 });
+    await writeFile(path.join(tmp, 'default-policy.yml'), printed.stdout);
+    const validated = await cli(['policy', 'validate', 'default-policy.yml'], tmp);
+    expect(validated.code).toBe(0);
+    const json = await cli(['policy', 'print-default', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ version: 1, tokenizer: 'o200k_base' });
+  });
+
+  it('validate exits 2 on a bad policy and points at the value', async () => {
+    await writeFile(path.join(tmp, 'bad-policy.yml'), 'version: 1\nbudget: -5\n');
+    const run = await cli(['policy', 'validate', 'bad-policy.yml'], tmp);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^bad-policy\.yml:2:9: error\[[a-z-]+\]: /m);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
