@@ -65,7 +65,7 @@ export function pairingDiagnostics(pairing: Pairing, artifacts: Artifact[]): Dia
         'unpaired-call',
         source,
         `A tool call of artifact ${call.artifact} has no result after it.`,
-        'The stabilizer keeps it, but an API replay needs a result for every call: add the result or remove the call.',
+        'The stabilizer removes the call (a provider rejects a call without a result) and records it in the ledger: add the result or remove the call.',
       ),
     );
   }
@@ -80,7 +80,7 @@ export function pairingDiagnostics(pairing: Pairing, artifacts: Artifact[]): Dia
         result.call_id === null
           ? `Tool result ${result.artifact} names no call id.`
           : `Tool result ${result.artifact} answers no earlier pending call with its id.`,
-        'The stabilizer keeps it, but an API replay needs the call before its result: fix the call id or add the call.',
+        'The stabilizer drops the result (a provider rejects a result without its call) and records it in the ledger: fix the call id or add the call.',
       ),
     );
   }
