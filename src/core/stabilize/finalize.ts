@@ -2,6 +2,7 @@
 // result is the same as masking every artifact up front (stage 4), at a fraction of the cost: an
 // artifact that leaves the context is never shown, so its text needs neither masking nor counting.
 import { maskText } from '../pii/mask.js';
+import { maskJsonText } from '../pii/mask-json.js';
 import type { Detector } from '../pii/types.js';
 import type { Content, ToolCall } from '../types.js';
 import type { TokenMeter } from './meter.js';
@@ -26,7 +27,8 @@ function addCounts(into: Record<string, number>, counts: Record<string, number>)
 
 export function maskString(text: string, masker: Masker, pii: Record<string, number>): string {
   if (masker.detectors.length === 0 || text.length === 0) return text;
-  const r = maskText(text, masker.detectors, { replacement: masker.replacement, allow: masker.allow });
+  const opts = { replacement: masker.replacement, allow: masker.allow };
+  const r = maskJsonText(text, masker.detectors, opts) ?? maskText(text, masker.detectors, opts);
   addCounts(pii, r.counts);
   return r.text;
 }

@@ -3,6 +3,7 @@
 // protection and summary validity are recomputed, PII is searched with every built-in detector.
 import type { RE2JS } from 're2js';
 import { findPii } from '../pii/mask.js';
+import { jsonTextLeaves } from '../pii/mask-json.js';
 import { builtinDetectors, createDetectors } from '../pii/registry.js';
 import type { Detector } from '../pii/types.js';
 import type { Policy } from '../policy/schema.js';
@@ -73,11 +74,14 @@ function checkPii(
   result: StabilizeResult,
   detectors: readonly Detector[],
   allow: readonly string[],
+  replacement: string,
 ): Violation[] {
   const out: Violation[] = [];
   for (const c of result.context) {
     const types = new Set<string>();
-    for (const t of texts(c)) for (const m of findPii(t, detectors, allow)) types.add(m.type);
+    // JSON texts are searched raw and decoded: an escape (`\u0040`) must not hide a value.
+    const all = texts(c).flatMap((t) => [t, ...(jsonTextLeaves(t) ?? [])]);
+    for (const t of all) for (const m of findPii(t, detectors, allow, replacement)) types.add(m.type);
     // The type only: the value itself must never reach a report.
     if (types.size > 0)
       out.push({
@@ -96,19 +100,18 @@ function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
   let currentTask: string | undefined;
   for (const a of main) if (a.kind === 'phase' && a.scope?.task !== undefined) currentTask = a.scope.task;
   const aggressive = policy.resilience.truncation_mode === 'aggressive';
+  // An artifact's task is its own scope, else the one the latest phase marker before it set.
+  let markerTask: string | undefined;
   for (const a of main) {
+    if (a.kind === 'phase' && a.scope?.task !== undefined) markerTask = a.scope.task;
+    const task = a.scope?.task ?? markerTask;
+    const inScope = task === undefined || currentTask === undefined || task === currentTask;
     if (a.kind === 'system' || a.kind === 'policy') need.set(a.id, a.kind);
     else if (a.pin === true) need.set(a.id, 'pinned');
-    else if (a.kind === 'task' && (a.scope?.task === undefined || a.scope.task === currentTask))
-      need.set(a.id, 'task');
+    else if (a.kind === 'task' && inScope) need.set(a.id, 'task');
     else if (policy.resilience.enabled && !aggressive) {
       const tag = (a.tags ?? []).find((x) => policy.resilience.protected_message_kinds.includes(x));
-      if (
-        tag !== undefined &&
-        (a.scope?.task === undefined || currentTask === undefined || a.scope.task === currentTask)
-      ) {
-        need.set(a.id, `tag:${tag}`);
-      }
+      if (tag !== undefined && inScope) need.set(a.id, `tag:${tag}`);
     }
   }
   const recent = main
@@ -254,7 +257,7 @@ export function validateResult(t: Transcript, result: StabilizeResult, opts: Val
   return [
     run('budget', sev('budget'), () => checkBudget(result, meter)),
     run('order', sev('order'), () => checkOrder(result, index, policy.order)),
-    run('pii', sev('pii'), () => checkPii(result, detectors, policy.pii.allow)),
+    run('pii', sev('pii'), () => checkPii(result, detectors, policy.pii.allow, policy.pii.replacement)),
     run('protected', sev('protected'), () => checkProtected(t, result, policy, unpaired)),
     run('pairing', sev('pairing'), () => checkPairing(result)),
     run('summaries', sev('summaries'), () => checkSummaries(t, result, policy)),

@@ -110,6 +110,56 @@ describe('maskText properties', () => {
     );
   });
 
+  it('is idempotent where masked values touch their neighbours', () => {
+    // Dense concatenations of atoms that detectors match and of what can join or extend them
+    // (digits, letters, separators, context words, tokens). A single masking pass leaves new
+    // matches behind for about 2% of these inputs, so 1000 runs catch a regression.
+    const atoms = fc.constantFrom(
+      '1',
+      '12',
+      '123',
+      '4',
+      '56',
+      'a',
+      'bc',
+      'Z',
+      'b@x.io',
+      '+44 20 7946 0958',
+      '415 555 2671',
+      'EMP-123456',
+      '10.0.0.1',
+      '[REDACTED_PHONE]',
+      'phone ',
+      '.',
+      '-',
+      '@',
+      ' ',
+      ':',
+      '::1',
+      'ghp_',
+      'x',
+    );
+    const neighbourConfig = fc.record({
+      detectors: fc.subarray([...BUILTIN_PII_TYPES]),
+      digitRun: fc.constantFrom(0, 2, 3),
+      rules: fc.subarray(RULES.filter((r) => ['word', 'employee_id', 'caps'].includes(r.name))),
+      replacement: fc.constantFrom(STD, '', '{TYPE}', 'x', '#{TYPE}-000#'),
+    });
+    fc.assert(
+      fc.property(fc.array(atoms, { maxLength: 16 }), neighbourConfig, (parts, cfg) => {
+        const detectors = createDetectors({
+          detectors: cfg.detectors,
+          digit_run: cfg.digitRun,
+          rules: cfg.rules.map((r) => ({ name: r.name, re: RE2JS.compile(r.pattern) })),
+        });
+        const opts = { replacement: cfg.replacement, allow: [] };
+        const once = maskText(parts.join(''), detectors, opts);
+        expect(maskText(once.text, detectors, opts).text).toBe(once.text);
+      }),
+      params,
+    );
+  });
+
   it('returns sorted, disjoint, in-range spans', () => {
     const detectors = createDetectors({ detectors: [...BUILTIN_PII_TYPES], digit_run: 3, rules: [] });
     fc.assert(

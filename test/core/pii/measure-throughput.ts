@@ -15,7 +15,7 @@ function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) return name === 'licenses' ? [] : files(full);
-    return /\.(jsonl?|traj)$/.test(name) ? [full] : [];
+    return /\.(jsonl?|traj)$/.test(name) && name !== 'SOURCES.json' ? [full] : [];
   });
 }
 

@@ -19,8 +19,9 @@ const SEPARATORS = '\\-. ()/\\u00a0\\u2010-\\u2015';
 // it is checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
 const RUN = new RegExp(`(?:\\+|00)?\\(?\\d[\\d${SEPARATORS}]{4,}\\d`, 'g');
 const CONTEXT_WINDOW = 30;
+// Whole words for the short ones (`hotel`, `recall`, `telemetry` and `cellar` are no context).
 const CONTEXT =
-  /\b(?:tel|cell|call|fax|sms|handy)|phone|mobile|whats\s?app|text me|contact|number|t[ée]l[ée]phone|tel[ée]fono|☎/i;
+  /\b(?:tel|call(?:ed|ing|s)?|cell(?:ular)?|fax|sms|handy)\b|phone|mobile|whats\s?app|text me|contact|number|telefon|tel[ée]fono|t[ée]l[ée]phone|☎/i;
 const MIN_DIGITS = 7;
 /** A national (US) number has ten digits, eleven with the trunk prefix 1. */
 const NATIONAL_MIN_DIGITS = 10;
