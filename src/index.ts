@@ -1,5 +1,5 @@
 // Library entry (`import … from 'context-stability'`): the model types, reading transcripts,
-// parsing policies and counting tokens. The stabilizer and checks join this surface when ready.
+// parsing policies, counting tokens, and the stabilizer with its checks, emitters and report.
 
 // Model
 export { ARTIFACT_KINDS, TRANSCRIPT_FORMATS } from './core/types.js';
@@ -43,6 +43,7 @@ export {
   TRUNCATION_MODES,
   compileRules,
   parsePolicy,
+  policyFromObject,
 } from './core/policy/index.js';
 export type {
   CompiledRule,
@@ -62,3 +63,6 @@ export type { Tokenizer, TokenizerName } from './core/tokens/tokenizer.js';
 export { countArtifactTokens, partCategory } from './core/tokens/count.js';
 export type { PartCategory, PartTokens, TokenCostConfig } from './core/tokens/count.js';
 export { loadTokenizer } from './tokens/load.js';
+
+// Stabilizer, checks, emitters, report (async wrappers in src/api resolve policy and tokenizer)
+export * from './api/index.js';

@@ -1,6 +1,6 @@
 // `--emit same|native|openai|anthropic`: the stabilized context in a provider's request shape.
 import type { ContextItem } from '../stabilize/types.js';
-import type { TranscriptFormat } from '../types.js';
+import type { Transcript, TranscriptFormat } from '../types.js';
 import { toAnthropic } from './anthropic.js';
 import { toNative } from './native.js';
 import { toOpenAI } from './openai.js';
@@ -15,14 +15,19 @@ export function resolveEmitFormat(emit: EmitFormat, source: TranscriptFormat): E
   return source;
 }
 
-export function emitContext(context: readonly ContextItem[], format: Exclude<EmitFormat, 'same'>): unknown {
+/** `transcript` (the one the context was made from) lets the native document carry its original fields. */
+export function emitContext(
+  context: readonly ContextItem[],
+  format: Exclude<EmitFormat, 'same'>,
+  transcript?: Transcript,
+): unknown {
   switch (format) {
     case 'openai':
       return { messages: toOpenAI(context) };
     case 'anthropic':
       return toAnthropic(context);
     case 'native':
-      return toNative(context);
+      return toNative(context, transcript?.meta ?? {}, transcript);
   }
 }
 

@@ -80,6 +80,7 @@ function shrinkProtected(protectedEntries: Entry[], over: number, tokensOf: (w: 
   let n = 0;
   for (const { m, tokens } of candidates) {
     if (over <= 0) break;
+    const before = { content: m.content, changed: m.changed };
     m.content = placeholderText('budget');
     m.changed = {
       stage: 'budget',
@@ -87,7 +88,14 @@ function shrinkProtected(protectedEntries: Entry[], over: number, tokensOf: (w: 
       reason: 'pair_placeholder',
       detail: `budget: replaced by a placeholder because its call in ${m.owner?.a.id ?? '?'} is protected`,
     };
-    over -= tokens - tokensOf(m).tokens;
+    const saved = tokens - tokensOf(m).tokens;
+    // A result shorter than the placeholder stays as it is: replacing it would only cost room.
+    if (saved <= 0) {
+      m.content = before.content;
+      m.changed = before.changed;
+      continue;
+    }
+    over -= saved;
     n++;
   }
   return n;
@@ -101,7 +109,7 @@ export function applyBudget(
   dedup?: SuffixDedup,
 ): BudgetOutcome {
   const tokensOf = (w: Work): Final => finalOf(w, masker, meter);
-  const chatter = rules.aggressive ? dropChatter(ws, rules.keepRecent) : 0;
+  let chatter = rules.aggressive ? dropChatter(ws, rules.keepRecent) : 0;
   const entries = buildEntries(ws);
   const protectedEntries = entries.filter((e) => e.members.some(isProtected));
   const rest = entries.filter((e) => !e.members.some(isProtected));
@@ -153,9 +161,26 @@ export function applyBudget(
     const conversation = buildEntries(ws)
       .filter((e) => !e.members.some(isProtected) && !isSummary(e))
       .sort((a, b) => b.last - a.last);
-    const protectedNow = buildEntries(ws)
-      .filter((e) => e.members.some(isProtected))
-      .reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
+    const protectedUnits = buildEntries(ws).filter((e) => e.members.some(isProtected));
+    let protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
+    if (protectedNow > rules.budget) {
+      // A duplicate's placeholder can be longer than the short result it replaced: shrink again.
+      placeholders += shrinkProtected(protectedUnits, protectedNow - rules.budget, tokensOf);
+      protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
+      if (protectedNow > rules.budget) {
+        status = 'warning';
+        ws.events.push({
+          level: 'safety',
+          code: 'protected_over_budget',
+          message: `protected artifacts need ${protectedNow} tokens, over the budget of ${rules.budget}: nothing protected was dropped (recovery warning)`,
+        });
+        for (const e of conversation) {
+          dropEntry(e, 'budget', 'no room left after protected artifacts');
+          dropped += e.members.length;
+        }
+        break;
+      }
+    }
     let left = remaining + protectedTokens - protectedNow;
     let stop = conversation.length;
     let need = 0;
@@ -179,6 +204,8 @@ export function applyBudget(
       });
       break;
     }
+    // A duplicate result takes its call along, which can leave an assistant that is chatter now.
+    if (rules.aggressive) chatter += dropChatter(ws, rules.keepRecent);
   }
   return { status, protectedTokens, dropped, chatter, placeholders };
 }

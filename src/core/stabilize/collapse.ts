@@ -4,7 +4,7 @@
 // actionable error stays verbatim (seed 002, "aggressive").
 import { isCollapsible, liftTagProtection } from './protect.js';
 import type { Work, WorkSet } from './work.js';
-import { isAlive, isFailure, removeResult, textOf } from './work.js';
+import { isAlive, isFailure, isPlaceholder, removeResult, textOf } from './work.js';
 
 const ERROR_LINE = /error|fail|exception|traceback|fatal|panic|denied|not found|cannot|refused/i;
 
@@ -39,10 +39,22 @@ export function retryRuns(ws: WorkSet): Work[][] {
   return runs.sort((a, b) => (a[0] as Work).index - (b[0] as Work).index);
 }
 
+const SUMMARY = /^\[\d+ failed attempts of `[^]*` collapsed; first error: [^]*\]$/;
+
+/**
+ * A retry summary or a placeholder, made in this run or read back from a stabilized context: the
+ * stabilizer's own compact note, which no stage shortens again (collapsing it would nest summaries,
+ * and a summary longer than tool_output.max_tokens is still the compact form of its run).
+ */
+export function isCompacted(w: Work): boolean {
+  if (isPlaceholder(w) || w.changed?.reason === 'retry_run') return true;
+  return typeof w.content === 'string' && SUMMARY.test(w.content);
+}
+
 export function applyCollapse(ws: WorkSet): number {
   let collapsed = 0;
   for (const run of retryRuns(ws)) {
-    const older = run.slice(0, -1).filter(isCollapsible);
+    const older = run.slice(0, -1).filter((w) => isCollapsible(w) && !isCompacted(w));
     if (older.length === 0) continue;
     const [head, ...rest] = older as [Work, ...Work[]];
     const family = head.family ?? '';

@@ -20,7 +20,12 @@ function clean(text: string, masker: Masker): string {
 
 export function ledgerEntry(w: Work, masker: Masker, meter: TokenMeter): LedgerEntry {
   const final = peekFinal(w);
-  const original = w.content === w.a.content && w.toolCalls === w.a.tool_calls;
+  // Work holds a copy of the calls array: compare the calls, not the arrays.
+  const sameCalls =
+    w.toolCalls === w.a.tool_calls ||
+    (w.toolCalls?.length === w.a.tool_calls?.length &&
+      (w.toolCalls ?? []).every((c, i) => c === w.a.tool_calls?.[i]));
+  const original = w.content === w.a.content && sameCalls;
   const base = { id: w.a.id, line: w.a.source.line };
   const protectedBy = isProtected(w) ? { protected_by: w.protectedBy.map((p) => clean(p, masker)) } : {};
   if (w.removed) {

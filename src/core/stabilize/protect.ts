@@ -40,6 +40,11 @@ export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
   const recentStart = recentWindowStart(ws, rules.keepRecent);
   const latest = rules.enabled ? latestOfFamilies(ws) : new Map<string, Work>();
   const latestResults = new Set(latest.values());
+  // A result of a protected tool stays unless a later result supersedes it (DESIGN §4 stage 8):
+  // `apply_patch` with two different patches shares a family but neither supersedes the other.
+  const newestBySupersede = new Map<string, Work>();
+  for (const w of ws.items)
+    if (isAlive(w) && w.supersede !== undefined) newestBySupersede.set(w.supersede, w);
   // The newest call of each family that has no result yet is the latest invocation too.
   const latestCall = new Map<string, Work>();
   for (const w of ws.items) {
@@ -60,7 +65,8 @@ export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
     if (w.family !== undefined && latestResults.has(w)) add(w, `latest:${w.family}`);
     if (
       a.kind === 'tool' &&
-      w.family === undefined &&
+      !latestResults.has(w) &&
+      (w.supersede === undefined || newestBySupersede.get(w.supersede) === w) &&
       a.tool !== undefined &&
       rules.protectedTools.includes(a.tool)
     ) {

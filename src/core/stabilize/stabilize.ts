@@ -9,7 +9,7 @@ import { applyBudget } from './budget.js';
 import { applyCollapse } from './collapse.js';
 import { SuffixDedup, applySuperseded } from './dedup.js';
 import type { Masker } from './finalize.js';
-import { finalOf } from './finalize.js';
+import { finalOf, maskString } from './finalize.js';
 import { ledgerEntry } from './ledger.js';
 import type { TokenCache } from './meter.js';
 import { TokenMeter } from './meter.js';
@@ -17,11 +17,11 @@ import { normalizeFates } from './normalize.js';
 import { orderItems } from './order.js';
 import { computeProtection } from './protect.js';
 import { applyScopeReset, assignScopes } from './scope.js';
-import { applySummaries } from './summaries.js';
+import { applySummaries, historySources } from './summaries.js';
 import { applyToolOutput } from './tool-output.js';
 import type { ContextItem, EventLevel, StabilizeEvent, StabilizeResult, Status } from './types.js';
 import type { WorkSet } from './work.js';
-import { buildWork, isAlive } from './work.js';
+import { buildWork, isAlive, textOf } from './work.js';
 
 export interface StabilizeOptions {
   policy: Policy;
@@ -55,7 +55,7 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
   const res = policy.resilience;
   const meter = new TokenMeter(opts.tokenizer, policy, opts.cache);
   const masker = createMasker(policy, opts.rules);
-  const ws = buildWork(transcript);
+  const ws = buildWork(transcript, (text) => maskString(text, masker, {}));
   let status: Status = 'ok';
 
   // 1. normalize
@@ -88,7 +88,11 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
   }
 
   // 3. summaries
-  const summaries = applySummaries(ws, scope, { ttl: policy.summaries.ttl, authority: policy.authority });
+  const summaries = applySummaries(ws, scope, {
+    ttl: policy.summaries.ttl,
+    authority: policy.authority,
+    history: historySources(transcript.meta),
+  });
   for (const s of summaries) {
     if (s.status !== 'valid') {
       ws.events.push({
@@ -141,7 +145,9 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
     superseded,
     `dropped ${superseded} results superseded by a later run of the same command`,
   );
-  const dedup = policy.dedup.enabled ? new SuffixDedup(ws, policy.dedup.similarity) : undefined;
+  const dedup = policy.dedup.enabled
+    ? new SuffixDedup(ws, policy.dedup.similarity, (w) => textOf(finalOf(w, masker, meter).content))
+    : undefined;
 
   // 7. collapse
   if (res.enabled && res.truncation_mode === 'aggressive') {

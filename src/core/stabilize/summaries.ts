@@ -11,6 +11,27 @@ export interface SummaryRules {
   ttl: number;
   /** Highest authority first, e.g. [system, policy, tool, retrieval, user]. */
   authority: readonly string[];
+  /** Sources no longer in the transcript, by id → kind (see historySources). */
+  history?: ReadonlyMap<string, string>;
+}
+
+/**
+ * `meta.history` of a native document written from a stabilized context (emit/native.ts): the id and
+ * kind of each artifact its summaries cite that the context left out. A summary's provenance was
+ * checked against the full history when the context was made; those sources still count as existing.
+ */
+export const HISTORY_META_KEY = 'history';
+
+export function historySources(meta: Record<string, unknown>): Map<string, string> {
+  const out = new Map<string, string>();
+  const list = meta[HISTORY_META_KEY];
+  if (!Array.isArray(list)) return out;
+  for (const entry of list) {
+    if (entry === null || typeof entry !== 'object') continue;
+    const { id, kind } = entry as Record<string, unknown>;
+    if (typeof id === 'string' && typeof kind === 'string') out.set(id, kind);
+  }
+  return out;
 }
 
 /** Turn number of every artifact: the count of user messages up to and including it. */
@@ -41,18 +62,19 @@ export function validateSummary(
   const a = w.a;
   const reasons: string[] = [];
   const provenance = a.provenance ?? [];
-  const sources = provenance.map((id) => ws.byId.get(id));
-  if (provenance.length === 0 || sources.some((s) => s === undefined || s === w))
-    reasons.push('missing_provenance');
+  const sources = provenance.map((id) =>
+    id === a.id ? undefined : (ws.byId.get(id)?.a.kind ?? rules.history?.get(id)),
+  );
+  if (provenance.length === 0 || sources.some((s) => s === undefined)) reasons.push('missing_provenance');
   const scopeMismatch =
     (w.task !== undefined && scope.task !== undefined && w.task !== scope.task) ||
     (w.phase !== undefined && scope.phase !== undefined && w.phase !== scope.phase);
   if (scopeMismatch) reasons.push('scope_mismatch');
   // A summary's claimed authority is the role it is delivered with; it may not outrank every source.
   const claimed = a.role !== undefined && rules.authority.includes(a.role) ? a.role : undefined;
-  const known = sources.filter((s): s is Work => s !== undefined && s !== w);
+  const known = sources.filter((s): s is string => s !== undefined);
   if (claimed !== undefined && known.length > 0) {
-    const best = Math.min(...known.map((s) => rank(s.a.kind, rules.authority)));
+    const best = Math.min(...known.map((kind) => rank(kind, rules.authority)));
     if (rank(claimed, rules.authority) < best) reasons.push('authority_exceeds_sources');
   }
   const ttl = a.ttl ?? rules.ttl;

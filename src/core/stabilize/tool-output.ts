@@ -3,6 +3,7 @@
 // the context (seed 001, scenario 3) without orphaning their call.
 import type { TokenMeter } from './meter.js';
 import type { WorkSet } from './work.js';
+import { isCompacted } from './collapse.js';
 import { isAlive, isProtected, removeResult, textOf } from './work.js';
 
 export interface ToolOutputRules {
@@ -71,7 +72,7 @@ export function maskFields(
 export function applyToolOutput(ws: WorkSet, rules: ToolOutputRules, meter: TokenMeter): ToolOutputCounts {
   const counts: ToolOutputCounts = { fieldMasked: 0, dropped: 0 };
   for (const w of ws.items) {
-    if (w.a.kind !== 'tool' || !isAlive(w) || isProtected(w)) continue;
+    if (w.a.kind !== 'tool' || !isAlive(w) || isProtected(w) || isCompacted(w)) continue;
     if (!meter.exceeds(textOf(w.content), rules.maxTokens)) continue;
     const protectedTool = w.a.tool !== undefined && rules.protectedTools.includes(w.a.tool);
     const masked =

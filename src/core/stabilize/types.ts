@@ -28,13 +28,15 @@ export type Action = (typeof ACTIONS)[number];
 
 /**
  * Reason codes. Stable: goldens, semantic diffs and `explain` depend on them.
- * - kept / masked: `in_budget`, `protected`
- * - dropped: `scope_reset`, `verbose_tool_output`, `superseded`, `budget`, `aggressive_chatter`,
- *   `pair_unit` (went with its call or result), `invalid_summary`
+ * - kept: `in_budget`, `protected`
+ * - masked: `pii`, `tool_output_fields` (a verbose JSON output masked to keep_fields)
+ * - dropped: `sidechain`, `unpaired_result`, `unpaired_call`, `scope_reset`, `verbose_tool_output`,
+ *   `superseded`, `budget`, `aggressive_chatter`, `pair_unit` (went with its call or result)
  * - expired: `summary_expired`, `summary_invalid`
  * - deduplicated: `duplicate`, `near_duplicate`
  * - collapsed: `retry_run`
- * - compressed: `pair_placeholder` (result replaced by a placeholder that keeps its call valid)
+ * - compressed: `pair_placeholder` (result replaced by a placeholder that keeps its call valid),
+ *   `pair_unit` (an assistant that stays lost a call whose result left), `unpaired_call`
  */
 export type Reason = string;
 

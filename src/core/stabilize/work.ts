@@ -48,7 +48,12 @@ export interface WorkSet {
   families: Map<ToolCall, CommandKeys>;
 }
 
-export function buildWork(transcript: Transcript): WorkSet {
+/**
+ * `maskArgs` masks PII in a call's arguments before its command keys are taken: PII masking comes
+ * before supersession (DESIGN §4 stages 4 and 6), and the keys must be those of the arguments the
+ * context shows, or stabilizing the context again would group calls differently.
+ */
+export function buildWork(transcript: Transcript, maskArgs: (text: string) => string = (t) => t): WorkSet {
   const items: Work[] = transcript.artifacts.map((a, index) => ({
     a,
     index,
@@ -60,7 +65,9 @@ export function buildWork(transcript: Transcript): WorkSet {
   const byId = new Map<string, Work>();
   for (const w of items) byId.set(w.a.id, w);
   const families = new Map<ToolCall, CommandKeys>();
-  for (const w of items) for (const c of w.toolCalls ?? []) families.set(c, commandKeys(c));
+  for (const w of items)
+    for (const c of w.toolCalls ?? [])
+      families.set(c, commandKeys({ ...c, arguments: maskArgs(c.arguments) }));
   for (const [resultId, ownerId] of Object.entries(transcript.pairing.resultToCall)) {
     const result = byId.get(resultId);
     const owner = byId.get(ownerId);
@@ -122,9 +129,22 @@ const REASON_WORDS: Record<string, string> = {
   budget: 'over the context budget',
 };
 
+const PLACEHOLDER_PREFIX = '[tool result omitted: ';
+
 export function placeholderText(reason: string, detail?: string): string {
   const words = REASON_WORDS[reason] ?? reason.replace(/_/g, ' ');
-  return `[tool result omitted: ${words}${detail ? `; ${detail}` : ''}]`;
+  return `${PLACEHOLDER_PREFIX}${words}${detail ? `; ${detail}` : ''}]`;
+}
+
+/**
+ * A result already replaced by a placeholder, in this run or in the stabilized context it was read
+ * from. Stages leave it as it is: it is no verbose output, no copy and no stale result, and a second
+ * placeholder would only reword it (stabilizing a stabilized context must change nothing).
+ */
+export function isPlaceholder(w: Work): boolean {
+  if (w.changed?.reason === 'pair_placeholder') return true;
+  const c = w.content;
+  return w.a.kind === 'tool' && typeof c === 'string' && c.startsWith(PLACEHOLDER_PREFIX) && c.endsWith(']');
 }
 
 /**
@@ -136,6 +156,7 @@ export function removeResult(result: Work, fate: Fate): void {
   if (result.removed) return;
   const owner = result.owner;
   if (owner && isAlive(owner) && isProtected(owner)) {
+    if (isPlaceholder(result)) return;
     result.content = placeholderText(fate.reason, fate.duplicate_of ? `see ${fate.duplicate_of}` : undefined);
     result.changed = {
       stage: fate.stage,
@@ -152,6 +173,7 @@ export function removeResult(result: Work, fate: Fate): void {
   const stillAnswered = new Set(
     owner.results.filter((r) => r !== result && isAlive(r)).flatMap((r) => r.a.call_ids ?? [r.a.call_id]),
   );
+  const callsBefore = owner.toolCalls.length;
   owner.toolCalls = owner.toolCalls.filter((c) => !ids.has(c.id) || stillAnswered.has(c.id));
   if (owner.toolCalls.length === 0 && !hasText(owner)) {
     remove(owner, {
@@ -160,6 +182,14 @@ export function removeResult(result: Work, fate: Fate): void {
       reason: 'pair_unit',
       detail: `its only tool calls' results were removed (${result.a.id}: ${fate.reason})`,
     });
+  } else if (owner.toolCalls.length < callsBefore) {
+    // The assistant stays without that call: the ledger must not call it kept verbatim.
+    owner.changed ??= {
+      stage: fate.stage,
+      action: 'compressed',
+      reason: 'pair_unit',
+      detail: `its tool call left with its result ${result.a.id} (${fate.reason})`,
+    };
   }
 }
 

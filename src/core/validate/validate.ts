@@ -11,7 +11,7 @@ import { sectionOf, sectionRanks } from '../stabilize/order.js';
 import { TokenMeter } from '../stabilize/meter.js';
 import type { TokenCache } from '../stabilize/meter.js';
 import type { ContextItem, StabilizeResult } from '../stabilize/types.js';
-import { turnNumbers } from '../stabilize/summaries.js';
+import { historySources, turnNumbers } from '../stabilize/summaries.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import type { Artifact, Transcript } from '../types.js';
 import type { CheckResult, ValidateCheckName, Violation } from './types.js';
@@ -182,7 +182,8 @@ function checkPairing(result: StabilizeResult): Violation[] {
 function checkSummaries(t: Transcript, result: StabilizeResult, policy: Policy): Violation[] {
   const turns = turnNumbers(t.artifacts);
   const current = turns[turns.length - 1] ?? 0;
-  const ids = new Set(t.artifacts.map((a) => a.id));
+  // Sources a stabilized context left out count as existing (`meta.history`, emit/native.ts).
+  const ids = new Set([...t.artifacts.map((a) => a.id), ...historySources(t.meta).keys()]);
   const index = new Map(t.artifacts.map((a, i) => [a.id, i]));
   const out: Violation[] = [];
   for (const c of result.context) {

@@ -1,0 +1,176 @@
+// `npm run bench [-- options]`: the speed and memory benchmark (issue 3). Generates a seeded
+// corpus under .bench/, measures in child processes (bench/measure.ts) so the generator's memory
+// does not count, prints a markdown table and writes .bench/results.json. Informational: it never
+// fails because a goal is missed, only when a step cannot run.
+import { spawnSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { hotSpotTable, readProfile, summarizeProfile } from './profile.js';
+import type { ProfileSummary } from './profile.js';
+import { markdownTable, rows } from './report.js';
+import type { MemoryResults, SpeedResults } from './results.js';
+
+const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale N,N] [--runs N] [--warmup N] [--profile]
+
+  --seed N      corpus seed (default 42; negative as --seed=-N); same seed → same corpus
+  --count N     transcripts in the corpus (default 200)
+  --mb N        corpus size in MB (default 20)
+  --scale N,N   message counts of the two scaling transcripts (default 1000,10000)
+  --runs N      timed runs per measurement, median reported (default 3)
+  --warmup N    untimed runs first (default 1)
+  --profile     also profile the full pipeline (V8 sampling profiler) and print its hot spots
+
+Writes .bench/corpus, .bench/scale-N, .bench/results.json (and .bench/profile/pipeline.cpuprofile with --profile).`;
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, '.bench');
+
+class UsageError extends Error {}
+
+function int(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}.`);
+  return n;
+}
+
+/** Runs a TypeScript entry under tsx in its own node process; throws when it fails. */
+function node(script: string, args: readonly string[]): void {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (r.status !== 0) throw new Error(`${script} ${args.join(' ')} failed (exit ${r.status ?? r.signal}).`);
+}
+
+/** `{ out: 'x', seed: -1 }` → `['--out=x', '--seed=-1']` (the `=` form lets a value start with `-`). */
+function flags(values: Record<string, string | number>): string[] {
+  return Object.entries(values).map(([k, v]) => `--${k}=${String(v)}`);
+}
+
+async function readJson<T>(file: string): Promise<T> {
+  return JSON.parse(await readFile(file, 'utf8')) as T;
+}
+
+async function profileRun(corpus: string, runs: number): Promise<ProfileSummary> {
+  const dir = path.join(OUT, 'profile');
+  await mkdir(dir, { recursive: true });
+  // Open it in Chrome DevTools (Performance → Load profile) for the call tree.
+  const file = path.join(dir, 'pipeline.cpuprofile');
+  node('bench/measure.ts', flags({ mode: 'profile', corpus, runs, out: file }));
+  return summarizeProfile(await readProfile(file), ROOT, 20);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seed: { type: 'string' },
+      count: { type: 'string' },
+      mb: { type: 'string' },
+      scale: { type: 'string' },
+      runs: { type: 'string' },
+      warmup: { type: 'string' },
+      profile: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const seed = int('seed', values.seed, 42, Number.MIN_SAFE_INTEGER);
+  const count = int('count', values.count, 200, 1);
+  const mb = Number(values.mb ?? '20');
+  if (!Number.isFinite(mb) || mb <= 0) throw new UsageError('--mb must be a positive number.');
+  const scale = (values.scale ?? '1000,10000').split(',').map((v) => int('scale', v.trim(), 0, 1));
+  const runs = int('runs', values.runs, 3, 1);
+  const warmup = int('warmup', values.warmup, 1, 0);
+
+  await mkdir(OUT, { recursive: true });
+  const corpus = path.join(OUT, 'corpus');
+  console.error(`Generating the corpus (seed ${seed}, ${count} transcripts, ${mb} MB)…`);
+  node('bench/generate-corpus.ts', flags({ out: corpus, seed, count, mb }));
+  const scaleDirs: string[] = [];
+  for (const messages of scale) {
+    const dir = path.join(OUT, `scale-${messages}`);
+    // Same seed, one format and one archetype: the two transcripts differ only in length.
+    node(
+      'bench/generate-corpus.ts',
+      flags({ out: dir, seed, count: 1, messages, formats: 'native-jsonl', archetypes: 'coding' }),
+    );
+    scaleDirs.push(dir);
+  }
+
+  console.error(`Measuring speed (${warmup} warm-up, ${runs} timed runs each)…`);
+  const speedFile = path.join(OUT, 'speed.json');
+  const scaleFlag = scaleDirs.join(',');
+  node('bench/measure.ts', flags({ mode: 'speed', corpus, scale: scaleFlag, runs, warmup, out: speedFile }));
+  const speed = await readJson<SpeedResults>(speedFile);
+
+  console.error('Measuring peak memory (separate process)…');
+  const memFile = path.join(OUT, 'memory.json');
+  node('bench/measure.ts', flags({ mode: 'memory', corpus, out: memFile }));
+  const memory = await readJson<MemoryResults>(memFile);
+
+  let profile: ProfileSummary | undefined;
+  if (values.profile) {
+    console.error('Profiling the full pipeline…');
+    profile = await profileRun(corpus, runs);
+  }
+
+  const table = rows(speed, memory);
+  const { corpus: c } = speed;
+  console.log(
+    `\nCorpus: ${c.files} transcripts, ${(c.bytes / 1e6).toFixed(2)} MB, ${c.artifacts} artifacts ` +
+      `(${Object.entries(c.formats)
+        .map(([f, n]) => `${f} ${n}`)
+        .join(', ')}); seed ${seed}; ` +
+      `Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); ` +
+      `median of ${runs} runs after ${warmup} warm-up.\n`,
+  );
+  console.log(markdownTable(table));
+  const fresh = speed.fullFresh.tally as { failedChecks?: number; failedByCheck?: Record<string, number> };
+  console.log(
+    `\nSanity: ${fresh.failedChecks ?? 0} of ${c.files} stabilized transcripts fail a check ` +
+      `(${
+        Object.entries(fresh.failedByCheck ?? {})
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ') || 'none'
+      }); ` +
+      `LangChain kept ${String(speed.langchain.tally['messagesKept'])} of ${String(speed.langchain.tally['messagesIn'])} messages.`,
+  );
+  if (profile) {
+    console.log(
+      `\nHot spots of the full pipeline (fresh cache, ${runs} passes; ${profile.totalMs.toFixed(0)} ms sampled):\n`,
+    );
+    console.log(`${hotSpotTable('Self time by function', profile.self)}\n`);
+    console.log(`${hotSpotTable('Total time by function', profile.total)}\n`);
+    console.log(hotSpotTable('Self time by file', profile.files));
+  }
+
+  const results = {
+    seed,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: os.cpus().length,
+    table,
+    speed,
+    memory,
+    ...(profile ? { profile } : {}),
+  };
+  await writeFile(path.join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote ${path.relative(ROOT, path.join(OUT, 'results.json'))}.`);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof UsageError || (err instanceof TypeError && 'code' in err)) {
+    console.error(`bench: ${err.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`bench: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

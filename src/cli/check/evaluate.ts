@@ -1,0 +1,75 @@
+// One transcript under one policy: stabilize → validate → report → golden, the pipeline whose
+// output `check` compares with the stored golden and `update` writes.
+import type { ReportViolation } from '../../core/golden/check-report.js';
+import { buildGolden } from '../../core/golden/golden.js';
+import type { Golden } from '../../core/golden/golden.js';
+import { stableStringify } from '../../core/golden/stable-json.js';
+import { buildReport } from '../../core/report/report.js';
+import type { TranscriptReport } from '../../core/report/report.js';
+import type { TokenCache } from '../../core/stabilize/meter.js';
+import { stabilizeTranscript } from '../../core/stabilize/stabilize.js';
+import type { Transcript } from '../../core/types.js';
+import { validateResult } from '../../core/validate/validate.js';
+import type { PolicySetup } from './policies.js';
+
+export interface Evaluation {
+  report: TranscriptReport;
+  golden: Golden;
+  /** The golden as it is written to disk. */
+  text: string;
+}
+
+/**
+ * Token counts keyed by text, one cache per tokenizer for the whole run: a base policy may name
+ * another tokenizer, and a count under one encoding is wrong under the other.
+ */
+export class TokenCaches {
+  private readonly byTokenizer = new Map<string, TokenCache>();
+
+  for(tokenizer: string): TokenCache {
+    let cache = this.byTokenizer.get(tokenizer);
+    if (cache === undefined) {
+      cache = new Map();
+      this.byTokenizer.set(tokenizer, cache);
+    }
+    return cache;
+  }
+}
+
+/** `transcript` is the repo-relative path the golden records. */
+export function evaluateTranscript(
+  loaded: Transcript,
+  transcript: string,
+  setup: PolicySetup,
+  caches: TokenCaches,
+): Evaluation {
+  const run = {
+    policy: setup.policy,
+    tokenizer: setup.tokenizer,
+    rules: setup.rules,
+    cache: caches.for(setup.tokenizer.name),
+  };
+  const result = stabilizeTranscript(loaded, run);
+  const report = buildReport(result, validateResult(loaded, result, run));
+  const golden = buildGolden(report, {
+    transcript,
+    policy: setup.policy,
+    tokenizer: { name: setup.tokenizer.name, version: setup.tokenizer.version },
+  });
+  return { report, golden, text: stableStringify(golden) };
+}
+
+/** Every violation of a check that is not off, with the check's severity (warnings do not fail). */
+export function reportViolations(report: TranscriptReport): ReportViolation[] {
+  return report.checks
+    .filter((c) => !c.ok && c.severity !== 'off')
+    .flatMap((c) =>
+      c.violations.map((v) => ({
+        check: c.name,
+        severity: c.severity,
+        id: v.id,
+        line: v.line,
+        message: v.message,
+      })),
+    );
+}

@@ -1,0 +1,218 @@
+// One golden run over the inputs, shared by `check` and `update`: plan the transcripts, run this
+// shard's part through the pipeline, compare each result with its stored golden, write what the
+// mode allows, and assemble the machine report (DESIGN §6).
+import { diagnostic, hasErrors } from '../../core/diagnostics.js';
+import {
+  CHECK_REPORT_SCHEMA,
+  findObsolete,
+  sortOutcomes,
+  summarize,
+} from '../../core/golden/check-report.js';
+import type { CheckReport, Outcome, TranscriptOutcome } from '../../core/golden/check-report.js';
+import { diffGoldens, unifiedGoldenDiff } from '../../core/golden/diff.js';
+import { parseGolden } from '../../core/golden/golden.js';
+import { policyImpact } from '../../core/golden/impact.js';
+import type { Shard } from '../../core/golden/shard.js';
+import { failingChecks } from '../../core/report/report.js';
+import type { Diagnostic } from '../../core/types.js';
+import { expandInputs } from '../../io/expand-inputs.js';
+import { listGoldenFiles, readGoldenFile, writeGoldenFile } from '../../io/golden-store.js';
+import type { GoldenStoreOptions } from '../../io/golden-store.js';
+import { loadTranscript } from '../../io/load-transcript.js';
+import { TokenCaches, evaluateTranscript, reportViolations } from './evaluate.js';
+import type { Evaluation } from './evaluate.js';
+import { unmaskedPii } from './pii-guard.js';
+import { planTranscripts, repoRelative, shardOf } from './plan.js';
+import type { PlannedTranscript } from './plan.js';
+import type { PolicySetup } from './policies.js';
+import { toolInfo } from './tool.js';
+
+/** `check` writes only missing goldens, and only outside CI; `update` rewrites every changed one. */
+export type RunMode = 'check' | 'update';
+
+export interface GoldenRunOptions {
+  mode: RunMode;
+  inputs: readonly string[];
+  cwd: string;
+  /** cwd-relative, '/'-separated (resolveGoldenDir). */
+  goldenDir: string;
+  /** check only: a missing golden fails and nothing is written. */
+  ci: boolean;
+  shard: Shard | null;
+  head: PolicySetup;
+  base: PolicySetup | null;
+}
+
+/** Why a golden was written: none, a changed result, an unparseable golden, or only its layout differed. */
+export type WriteReason = 'new' | 'drift' | 'unreadable' | 'format';
+
+export interface GoldenWrite {
+  transcript: string;
+  golden: string;
+  reason: WriteReason;
+}
+
+export interface GoldenRun {
+  report: CheckReport;
+  /** In the order they were written. */
+  writes: GoldenWrite[];
+}
+
+interface Step {
+  outcome: TranscriptOutcome;
+  write?: GoldenWrite;
+}
+
+interface Context {
+  opts: GoldenRunOptions;
+  store: GoldenStoreOptions;
+  caches: TokenCaches;
+}
+
+function errorStep(
+  item: { transcript: string; golden: string },
+  diagnostics: Diagnostic[],
+  extra: Partial<TranscriptOutcome> = {},
+): Step {
+  return {
+    outcome: {
+      ...extra,
+      transcript: item.transcript,
+      golden: item.golden,
+      outcome: 'error',
+      violations: extra.violations ?? [],
+      diagnostics,
+    },
+  };
+}
+
+function internalError(file: string, error: unknown): Diagnostic {
+  // The kind only: an exception message may quote the transcript.
+  const kind = error instanceof Error ? error.name : 'Error';
+  return diagnostic(
+    'error',
+    'internal-error',
+    { file, line: 1, column: 1 },
+    `Stabilizing this transcript failed unexpectedly (${kind}); the other transcripts are still checked.`,
+    'Please report the bug with the command you ran; `context-stability stabilize` on this file shows more.',
+  );
+}
+
+function lf(text: string): string {
+  return text.replace(/\r\n/g, '\n');
+}
+
+async function written(ctx: Context, head: Evaluation, base: Step, reason: WriteReason): Promise<Step> {
+  const result = await writeGoldenFile(base.outcome.golden, head.text, ctx.store);
+  if (!result.ok) {
+    const diagnostics = [...(base.outcome.diagnostics ?? []), result.diagnostic];
+    return { outcome: { ...base.outcome, outcome: 'error', written: false, diagnostics } };
+  }
+  const { transcript, golden } = base.outcome;
+  return { outcome: { ...base.outcome, written: true }, write: { transcript, golden, reason } };
+}
+
+async function runOne(item: PlannedTranscript, ctx: Context): Promise<Step> {
+  const { opts } = ctx;
+  if (item.problem) return errorStep(item, [item.problem]);
+  const loaded = await loadTranscript(item.transcript, { cwd: opts.cwd });
+  if (!loaded.ok) return errorStep(item, loaded.diagnostics);
+  const transcript = loaded.transcript;
+
+  let head: Evaluation;
+  let base: Evaluation | null;
+  try {
+    head = evaluateTranscript(transcript, item.transcript, opts.head, ctx.caches);
+    base = opts.base ? evaluateTranscript(transcript, item.transcript, opts.base, ctx.caches) : null;
+  } catch (error) {
+    return errorStep(item, [...transcript.diagnostics, internalError(item.transcript, error)]);
+  }
+  const common: TranscriptOutcome = {
+    transcript: item.transcript,
+    golden: item.golden,
+    outcome: 'pass',
+    status: head.report.status,
+    budget: { limit: head.report.budget.limit, used: head.report.budget.used },
+    violations: reportViolations(head.report),
+    ...(transcript.diagnostics.length > 0 ? { diagnostics: transcript.diagnostics } : {}),
+    ...(base ? { impact: policyImpact(item.transcript, base.report, head.report) } : {}),
+  };
+  // Some records were unreadable: the rest is reported, but a golden of part of a file is not written.
+  if (hasErrors(transcript.diagnostics)) return { outcome: { ...common, outcome: 'error' } };
+  const leaks = unmaskedPii(head.golden, opts.head.policy);
+  if (leaks.length > 0) {
+    return { outcome: { ...common, outcome: 'violations', violations: [...common.violations, ...leaks] } };
+  }
+  const failing = failingChecks(head.report.checks).length > 0;
+  const settled = (outcome: Outcome): Step => ({ outcome: { ...common, outcome } });
+
+  const stored = await readGoldenFile(item.golden, ctx.store);
+  if (stored.kind === 'error') {
+    return errorStep(item, [...(common.diagnostics ?? []), stored.diagnostic], common);
+  }
+  if (stored.kind === 'missing') {
+    const step = settled(failing ? 'violations' : 'new');
+    if (opts.mode === 'check' && opts.ci) return { outcome: { ...step.outcome, written: false } };
+    return written(ctx, head, step, 'new');
+  }
+  const parsed = parseGolden(stored.text, item.golden);
+  if (!parsed.ok) {
+    if (opts.mode === 'check')
+      return errorStep(item, [...(common.diagnostics ?? []), parsed.diagnostic], common);
+    return written(ctx, head, settled('drift'), 'unreadable');
+  }
+  const diff = diffGoldens(parsed.golden, head.golden);
+  if (!diff.equal) {
+    const unified = unifiedGoldenDiff(item.golden, lf(stored.text), head.text);
+    const step: Step = { outcome: { ...common, outcome: 'drift', diff, unified } };
+    return opts.mode === 'update' ? written(ctx, head, step, 'drift') : step;
+  }
+  const step = settled(failing ? 'violations' : 'pass');
+  // Same content, other layout (a hand edit, CRLF from a checkout): update restores the stable form.
+  if (opts.mode === 'update' && stored.text !== head.text) return written(ctx, head, step, 'format');
+  return step;
+}
+
+/** Runs check or update over `opts.inputs`; never throws on bad input (errors become outcomes). */
+export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
+  const ctx: Context = {
+    opts,
+    store: { cwd: opts.cwd, goldenDir: opts.goldenDir },
+    caches: new TokenCaches(),
+  };
+  const expanded = await expandInputs(opts.inputs, { cwd: opts.cwd });
+  // A pattern that matches nothing is unreadable input; it is reported by exactly one shard.
+  const unmatched = expanded.diagnostics.map(
+    (d) => errorStep({ transcript: d.file, golden: '' }, [d]).outcome,
+  );
+  const outcomes: TranscriptOutcome[] = shardOf(unmatched, opts.shard);
+  const writes: GoldenWrite[] = [];
+  // A folder given as input may hold the golden folder: goldens are never transcripts.
+  const files = expanded.files.filter(
+    (f) => !(repoRelative(f, opts.cwd) ?? '').startsWith(`${opts.goldenDir}/`),
+  );
+  for (const item of shardOf(planTranscripts(files, opts.cwd, opts.goldenDir), opts.shard)) {
+    const step = await runOne(item, ctx);
+    outcomes.push(step.outcome);
+    if (step.write) writes.push(step.write);
+  }
+
+  const transcripts = sortOutcomes(outcomes);
+  const goldenFiles = await listGoldenFiles(ctx.store);
+  const obsolete = opts.shard === null ? findObsolete(goldenFiles, transcripts) : null;
+  const report: CheckReport = {
+    schema_version: CHECK_REPORT_SCHEMA,
+    tool: toolInfo(),
+    ci: opts.mode === 'check' && opts.ci,
+    policy: { source: opts.head.source, hash: opts.head.hash },
+    ...(opts.base ? { base_policy: { source: opts.base.source, hash: opts.base.hash } } : {}),
+    tokenizer: { name: opts.head.tokenizer.name, version: opts.head.tokenizer.version },
+    shard: opts.shard,
+    golden_dir: opts.goldenDir,
+    golden_files: goldenFiles,
+    transcripts,
+    obsolete,
+    summary: summarize(transcripts, obsolete),
+  };
+  return { report, writes };
+}

@@ -1,0 +1,66 @@
+// The policies a golden run applies: the head policy (`--policy`, or the conventional file) and,
+// for a policy change review, the base policy (`--base-policy FILE` or `git-ref:REF:path`), each
+// with its compiled PII rules, its tokenizer and the hash goldens record.
+import path from 'node:path';
+import { policyHash } from '../../core/golden/golden.js';
+import { parsePolicy } from '../../core/policy/parse.js';
+import type { CompiledRule, Policy } from '../../core/policy/index.js';
+import type { Tokenizer } from '../../core/tokens/tokenizer.js';
+import type { Diagnostic } from '../../core/types.js';
+import { gitShowFile, parseGitRefSpec } from '../../io/git.js';
+import { loadPolicy } from '../../io/load-policy.js';
+import { loadTokenizer } from '../../tokens/load.js';
+import { UsageError } from '../args.js';
+
+export interface PolicySetup {
+  policy: Policy;
+  rules: CompiledRule[];
+  tokenizer: Tokenizer;
+  /** As reports show it: 'default', a cwd-relative path, or the `git-ref:` spec. */
+  source: string;
+  hash: string;
+}
+
+export type PolicySetupResult =
+  { ok: true; setup: PolicySetup; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
+
+/** Reports must not carry absolute paths: a policy inside the working directory is named relative to it. */
+function displaySource(source: string, cwd: string): string {
+  if (source === 'default' || !path.isAbsolute(source)) return source.split(path.sep).join('/');
+  const rel = path.relative(cwd, source);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? source : rel.split(path.sep).join('/');
+}
+
+async function setupFrom(policy: Policy, rules: CompiledRule[], source: string): Promise<PolicySetup> {
+  return {
+    policy,
+    rules,
+    tokenizer: await loadTokenizer(policy.tokenizer),
+    source,
+    hash: policyHash(policy),
+  };
+}
+
+/** `--policy P`, or the conventional file, or the built-in default. */
+export async function loadHeadPolicy(file: string | undefined, cwd: string): Promise<PolicySetupResult> {
+  const loaded = await loadPolicy(file, { cwd });
+  if (!loaded.ok) return { ok: false, diagnostics: loaded.diagnostics };
+  const setup = await setupFrom(loaded.policy, loaded.rules, displaySource(loaded.source, cwd));
+  return { ok: true, setup, diagnostics: loaded.diagnostics };
+}
+
+/** `--base-policy`: a policy file, or `git-ref:REF:path` read from git. A malformed spec is a usage error. */
+export async function loadBasePolicy(spec: string, cwd: string): Promise<PolicySetupResult> {
+  const ref = parseGitRefSpec(spec);
+  if (ref === null) return loadHeadPolicy(spec, cwd);
+  if (!ref.ok) throw new UsageError(`Option --base-policy: ${ref.reason}`);
+  const shown = await gitShowFile(ref.ref, ref.path, { cwd, label: spec });
+  if (!shown.ok) return { ok: false, diagnostics: [shown.diagnostic] };
+  const parsed = parsePolicy(shown.text, { file: spec });
+  if (!parsed.ok) return { ok: false, diagnostics: parsed.diagnostics };
+  return {
+    ok: true,
+    setup: await setupFrom(parsed.policy, parsed.rules, spec),
+    diagnostics: parsed.diagnostics,
+  };
+}

@@ -1,0 +1,131 @@
+// `check [globs…]`: stabilize and validate every transcript and compare it with its golden
+// (DESIGN §6): pass, drift, new, violations; obsolete goldens; a policy change review with
+// --base-policy. Outside CI a missing golden is written (as Jest does); in CI it fails.
+import { exitCodeFor } from '../../core/golden/check-report.js';
+import { PROGRAM, parseOptions } from '../args.js';
+import { EXIT_INPUT } from '../command.js';
+import type { CliIO, Command } from '../command.js';
+import { runGoldens } from '../check/golden-run.js';
+import {
+  DEFAULT_GOLDEN_DIR,
+  OUTPUT_FORMATS,
+  ciFromEnv,
+  formatOption,
+  goldenDirOption,
+  requireGlobs,
+  shardOption,
+} from '../check/options.js';
+import { printDiagnostics, printReport, writeReportFile } from '../check/output.js';
+import { loadBasePolicy, loadHeadPolicy } from '../check/policies.js';
+import type { PolicySetup } from '../check/policies.js';
+
+const OPTIONS = {
+  policy: { type: 'string' },
+  'golden-dir': { type: 'string' },
+  ci: { type: 'boolean' },
+  shard: { type: 'string' },
+  report: { type: 'string' },
+  format: { type: 'string' },
+  'base-policy': { type: 'string' },
+} as const;
+
+const HELP = `Usage: ${PROGRAM} check FILE|DIR|GLOB… [options]
+
+Stabilizes and validates each transcript and compares the result with its golden snapshot
+<golden-dir>/<transcript path>.golden.json. Each transcript is reported as:
+  pass        the result equals the golden and every check passes
+  drift       the result differs from the golden: a semantic diff (which artifacts changed
+              fate and why, token and status deltas, checks that changed, and whether the
+              policy or the tokenizer changed) then a unified diff of the golden
+  new         no golden yet: written (outside CI), or a failure (in CI)
+  violations  a check with severity error fails
+  error       the transcript (or its golden) could not be read
+Goldens with no transcript among the inputs are listed as obsolete (they do not fail the
+run; 'update --prune-obsolete' removes them). Run over all transcripts for that list to
+be meaningful; in a sharded run only 'merge' lists them.
+
+Options:
+  --policy FILE           policy to apply (default .github/context-policy.yml when present,
+                          else the built-in default)
+  --golden-dir DIR        folder of the goldens, inside the working directory
+                          (default ${DEFAULT_GOLDEN_DIR})
+  --ci                    CI mode: a missing golden fails and nothing is written. Also on
+                          when the CI variable is set (to anything but '', 'false' or '0')
+  --shard i/n             check only shard i of n (1-based; transcripts are split by a hash
+                          of their path); combine the shards' --report files with 'merge'
+  --report FILE           also write the machine report (JSON, with schema_version)
+  --format FORMAT         stdout format: ${OUTPUT_FORMATS.join(', ')} (default text); github prints
+                          workflow commands that annotate the transcript lines
+  --base-policy SPEC      policy change review: also run this policy on every transcript and
+                          show the impact side by side (tokens, artifacts kept, masked and
+                          dropped by reason, checks newly failing or fixed). SPEC is a file,
+                          or git-ref:REF:path to read the policy from git (e.g.
+                          git-ref:origin/main:.github/context-policy.yml)
+  -h, --help              show this help
+
+Transcript paths are taken relative to the working directory (run from the repo root).
+Goldens and reports never hold raw PII (content is masked), timestamps or absolute paths.
+Exit codes: 0 all pass (new goldens written outside CI), 1 drift, violations or a missing
+golden in CI, 2 bad usage, an invalid policy or an unreadable transcript or golden (the
+other transcripts are still checked and reported).
+
+Examples:
+  ${PROGRAM} check 'transcripts/**/*.jsonl'
+  ${PROGRAM} check --ci --format github transcripts
+  ${PROGRAM} check --ci --shard 2/4 --report shard-2.json transcripts
+  ${PROGRAM} check --base-policy git-ref:origin/main:.github/context-policy.yml transcripts
+`;
+
+async function loadPolicies(
+  io: CliIO,
+  policy: string | undefined,
+  basePolicy: string | undefined,
+): Promise<{ head: PolicySetup; base: PolicySetup | null } | null> {
+  const head = await loadHeadPolicy(policy, io.cwd);
+  printDiagnostics(io, head.diagnostics);
+  if (!head.ok) return null;
+  if (basePolicy === undefined) return { head: head.setup, base: null };
+  const base = await loadBasePolicy(basePolicy, io.cwd);
+  printDiagnostics(io, base.diagnostics);
+  if (!base.ok) return null;
+  return { head: head.setup, base: base.setup };
+}
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseOptions(args, OPTIONS);
+  const inputs = requireGlobs('check', positionals);
+  const format = formatOption(values.format);
+  const shard = shardOption(values.shard);
+  const goldenDir = goldenDirOption(values['golden-dir'], io.cwd);
+  const ci = values.ci === true || ciFromEnv(io.env);
+
+  const policies = await loadPolicies(io, values.policy, values['base-policy']);
+  if (policies === null) return EXIT_INPUT;
+
+  const { report } = await runGoldens({
+    mode: 'check',
+    inputs,
+    cwd: io.cwd,
+    goldenDir,
+    ci,
+    shard,
+    ...policies,
+  });
+  printReport(io, report, format);
+  let code: number = exitCodeFor(report);
+  if (values.report !== undefined) {
+    const failure = await writeReportFile(values.report, report, io.cwd);
+    if (failure) {
+      printDiagnostics(io, [failure]);
+      code = EXIT_INPUT;
+    }
+  }
+  return code;
+}
+
+export const checkCommand: Command = {
+  path: ['check'],
+  summary: 'compare transcripts with their golden snapshots (pass, drift, new, violations)',
+  help: HELP,
+  run,
+};

@@ -1,0 +1,80 @@
+// `explain FILE ARTIFACT_ID`: what the stabilizer did to one artifact and why, in plain words.
+import { explainArtifact } from '../../core/report/explain.js';
+import { stabilizeTranscript } from '../../core/stabilize/stabilize.js';
+import type { Transcript } from '../../core/types.js';
+import { PROGRAM, UsageError, parseOptions } from '../args.js';
+import { EXIT_INPUT, EXIT_OK } from '../command.js';
+import type { CliIO, Command } from '../command.js';
+import { PREPARE_HELP, PREPARE_OPTIONS, prepare } from '../prepare.js';
+import { closest } from '../suggest.js';
+
+/** Ids listed when the one asked for does not exist. */
+const IDS_SHOWN = 12;
+
+const HELP = `Usage: ${PROGRAM} explain FILE ARTIFACT_ID [options]
+
+Stabilizes FILE under the policy and explains the fate of one artifact: kept, masked,
+compressed, deduplicated, expired or dropped, at which stage and why, what protects it, its
+tokens before and after, and its place in the stabilized context. Never prints content.
+Artifact ids are those of '${PROGRAM} inspect FILE' (e.g. m3 for OpenAI messages, L12 for
+native JSONL records without an id).
+
+Options:
+${PREPARE_HELP}
+  -h, --help              show this help
+
+Exit codes: 0 explained, 2 bad usage, an invalid policy, an unreadable transcript or an
+unknown ARTIFACT_ID (the nearest ids are suggested). When only some JSONL records are
+unreadable, the artifact is still explained, with exit 2.
+
+Examples:
+  ${PROGRAM} explain session.jsonl L42
+  ${PROGRAM} explain --policy ci/strict.yml chat.json m7
+`;
+
+/** Ids come from the file or the user; they are not message content, but keep them short. */
+function shortId(id: string): string {
+  return id.length > 60 ? `${id.slice(0, 60)}…` : id;
+}
+
+function unknownId(io: CliIO, transcript: Transcript, id: string): number {
+  const ids = transcript.artifacts.map((a) => a.id);
+  const suggestion = closest(id, ids);
+  const shown = ids.slice(0, IDS_SHOWN).map(shortId).join(', ');
+  const rest = ids.length > IDS_SHOWN ? `, … (${ids.length} in all)` : '';
+  io.stderr(
+    `${PROGRAM}: ${transcript.file} has no artifact with id '${shortId(id)}'.` +
+      `${suggestion !== undefined ? ` Did you mean '${shortId(suggestion)}'?` : ''}\n` +
+      `Its ids: ${shown}${rest}\n` +
+      `Run '${PROGRAM} inspect ${transcript.file}' to list every id with its kind and line.\n`,
+  );
+  return EXIT_INPUT;
+}
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseOptions(args, PREPARE_OPTIONS);
+  if (positionals.length !== 2) throw new UsageError('explain needs a FILE and an ARTIFACT_ID.');
+  const [file, id] = positionals as [string, string];
+  const prepared = await prepare(
+    { file, policy: values.policy, format: values.format, maxFileSize: values['max-file-size'] },
+    io,
+  );
+  if (!prepared) return EXIT_INPUT;
+  const { transcript, policy, rules, tokenizer } = prepared;
+
+  const artifact = transcript.artifacts.find((a) => a.id === id);
+  if (!artifact) return unknownId(io, transcript, id);
+  const result = stabilizeTranscript(transcript, { policy, tokenizer, rules });
+  const entry = result.ledger.find((e) => e.id === id);
+  // The ledger holds one final decision per input artifact (DESIGN §4): a gap is our bug.
+  if (!entry) throw new Error('The ledger has no decision for an artifact of the transcript.');
+  io.stdout(explainArtifact(artifact, entry, result));
+  return prepared.partial ? EXIT_INPUT : EXIT_OK;
+}
+
+export const explainCommand: Command = {
+  path: ['explain'],
+  summary: 'explain why one artifact was kept, masked or dropped (no content)',
+  help: HELP,
+  run,
+};

@@ -1,0 +1,186 @@
+// `stabilize FILE`: runs the stabilizer and the checks on one transcript and prints a summary,
+// the report of DESIGN §7 (`--json`) or the stabilized context as a provider request (`--emit`).
+import { EMIT_FORMATS, emitContext, resolveEmitFormat } from '../../core/emit/index.js';
+import type { EmitFormat } from '../../core/emit/index.js';
+import type { AnthropicRequest } from '../../core/emit/anthropic.js';
+import type { OpenAIMessage } from '../../core/emit/openai.js';
+import { verifyAnthropic, verifyOpenAI } from '../../core/emit/verify.js';
+import { buildReport, failingChecks } from '../../core/report/report.js';
+import { stabilizeTranscript } from '../../core/stabilize/stabilize.js';
+import { ACTIONS } from '../../core/stabilize/types.js';
+import type { LedgerEntry, StabilizeResult } from '../../core/stabilize/types.js';
+import type { CheckResult } from '../../core/validate/types.js';
+import { validateResult } from '../../core/validate/validate.js';
+import { PROGRAM, UsageError, parseChoice, parseOptions } from '../args.js';
+import { EXIT_FINDINGS, EXIT_INPUT, EXIT_OK } from '../command.js';
+import type { CliIO, Command } from '../command.js';
+import { PREPARE_HELP, PREPARE_OPTIONS, prepare } from '../prepare.js';
+
+const OPTIONS = {
+  ...PREPARE_OPTIONS,
+  json: { type: 'boolean' },
+  emit: { type: 'string' },
+} as const;
+
+/** Violations listed per check in the text summary; `--json` has them all. */
+const MAX_VIOLATIONS_SHOWN = 20;
+
+const HELP = `Usage: ${PROGRAM} stabilize FILE [options]
+
+Stabilizes one transcript under the policy (trim, mask, deduplicate to fit the budget), runs
+the checks on the result and prints a summary: status, budget, what was kept and dropped and
+why, failing checks with file:line, events. Never prints message content.
+
+Options:
+  --json                  print the full report (context, ledger, summaries, checks, events)
+                          as JSON
+  --emit FORMAT           print the stabilized context as a request body instead:
+                          ${EMIT_FORMATS.join(', ')} (same = the transcript's own format;
+                          Claude Code sessions are written for the Anthropic API)
+${PREPARE_HELP}
+  -h, --help              show this help
+
+--json and --emit cannot be combined. The context in --json and --emit output is masked by
+the policy's PII detectors; the summary holds no content at all.
+Exit codes: 0 all checks pass (warnings allowed), 1 a check with severity error fails or the
+status is escalated, 2 bad usage, an invalid policy or an unreadable transcript (when only some
+JSONL records are unreadable, the rest is still stabilized and printed).
+
+Examples:
+  ${PROGRAM} stabilize session.jsonl
+  ${PROGRAM} stabilize --json --policy ci/strict.yml session.jsonl > report.json
+  ${PROGRAM} stabilize --emit openai chat.json > request.json
+`;
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** `kept 9 (protected 8, in_budget 1)` lines, actions in pipeline order, reasons by count. */
+function ledgerLines(ledger: readonly LedgerEntry[]): string[] {
+  const byAction = new Map<string, Map<string, number>>();
+  for (const e of ledger) {
+    const reasons = byAction.get(e.action) ?? new Map<string, number>();
+    reasons.set(e.reason, (reasons.get(e.reason) ?? 0) + 1);
+    byAction.set(e.action, reasons);
+  }
+  const width = Math.max(...ACTIONS.map((a) => a.length));
+  const lines: string[] = [];
+  for (const action of ACTIONS) {
+    const reasons = byAction.get(action);
+    if (!reasons) continue;
+    const total = [...reasons.values()].reduce((a, b) => a + b, 0);
+    const detail = [...reasons.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([reason, n]) => `${reason} ${n}`)
+      .join(', ');
+    lines.push(`  ${action.padEnd(width)} ${String(total).padStart(4)}  (${detail})`);
+  }
+  return lines;
+}
+
+/** One `file:line: check (severity): message [id]` line per violation, capped per check. */
+function violationLines(file: string, check: CheckResult, cap: number): string[] {
+  const shown = check.violations.slice(0, cap).map((v) => {
+    const id = v.id === '*' ? '' : ` [${v.id}]`;
+    return `${file}:${v.line}: ${check.name} (${check.severity}): ${v.message}${id}`;
+  });
+  const more = check.violations.length - shown.length;
+  if (more > 0) shown.push(`… and ${more} more ${check.name} violations (--json lists them all)`);
+  return shown;
+}
+
+function renderSummary(result: StabilizeResult, checks: readonly CheckResult[], artifacts: number): string {
+  const { used, limit } = result.budget;
+  const percent = limit > 0 ? Math.round((used / limit) * 100) : 0;
+  const lines = [
+    `${result.transcript}: ${result.status}`,
+    `  budget ${used} of ${limit} tokens (${percent}%); ${result.context.length} of ${plural(artifacts, 'artifact')} in the context`,
+    ...ledgerLines(result.ledger),
+  ];
+  const invalidSummaries = result.summaries.filter((s) => s.status !== 'valid').length;
+  if (result.summaries.length > 0) {
+    lines.push(`  summaries: ${result.summaries.length - invalidSummaries} valid, ${invalidSummaries} not`);
+  }
+
+  const active = checks.filter((c) => c.severity !== 'off');
+  const failed = active.filter((c) => !c.ok);
+  lines.push(
+    `checks: ${active.length - failed.length} of ${active.length} passed` +
+      (failed.length > 0 ? `, failing: ${failed.map((c) => `${c.name} (${c.severity})`).join(', ')}` : ''),
+  );
+  for (const check of failed) {
+    lines.push(...violationLines(result.transcript, check, MAX_VIOLATIONS_SHOWN).map((l) => `  ${l}`));
+  }
+  if (result.events.length > 0) {
+    lines.push('events:');
+    for (const e of result.events) lines.push(`  [${e.level}] ${e.code}: ${e.message}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The provider's own structural rules, checked on what we are about to print. */
+function providerViolations(body: unknown, format: Exclude<EmitFormat, 'same'>): string[] {
+  if (format === 'openai') return verifyOpenAI((body as { messages: OpenAIMessage[] }).messages);
+  if (format === 'anthropic') return verifyAnthropic(body as AnthropicRequest);
+  return [];
+}
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseOptions(args, OPTIONS);
+  if (positionals.length !== 1) throw new UsageError('stabilize needs exactly one FILE.');
+  if (values.json && values.emit !== undefined) {
+    throw new UsageError(
+      '--emit and --json cannot be combined: --emit prints the request body, --json the report.',
+    );
+  }
+  const emit = values.emit === undefined ? undefined : parseChoice('--emit', values.emit, EMIT_FORMATS);
+  const prepared = await prepare(
+    {
+      file: positionals[0] as string,
+      policy: values.policy,
+      format: values.format,
+      maxFileSize: values['max-file-size'],
+    },
+    io,
+  );
+  if (!prepared) return EXIT_INPUT;
+  const { transcript, policy, rules, tokenizer } = prepared;
+
+  const cache = new Map<string, number>();
+  const result = stabilizeTranscript(transcript, { policy, tokenizer, rules, cache });
+  const checks = validateResult(transcript, result, { policy, tokenizer, rules, cache });
+  const failing = failingChecks(checks);
+  let findings = failing.length > 0 || result.status === 'escalated';
+
+  if (emit !== undefined) {
+    const format = resolveEmitFormat(emit, transcript.format);
+    // With the transcript, a native document keeps the fields that make it stabilize the same way.
+    const body = emitContext(result.context, format, transcript);
+    io.stdout(`${JSON.stringify(body, null, 2)}\n`);
+    // stdout is the request body: say on stderr why the run fails, if it does.
+    for (const check of failing) {
+      for (const line of violationLines(result.transcript, check, MAX_VIOLATIONS_SHOWN))
+        io.stderr(`${line}\n`);
+    }
+    if (result.status === 'escalated') io.stderr(`${result.transcript}: status escalated\n`);
+    const broken = providerViolations(body, format);
+    for (const problem of broken)
+      io.stderr(`${result.transcript}: ${format} request rule broken: ${problem}\n`);
+    findings ||= broken.length > 0;
+  } else if (values.json) {
+    io.stdout(`${JSON.stringify(buildReport(result, checks), null, 2)}\n`);
+  } else {
+    io.stdout(renderSummary(result, checks, transcript.artifacts.length));
+  }
+
+  if (prepared.partial) return EXIT_INPUT;
+  return findings ? EXIT_FINDINGS : EXIT_OK;
+}
+
+export const stabilizeCommand: Command = {
+  path: ['stabilize'],
+  summary: 'stabilize one transcript under the policy: summary, --json report or --emit request',
+  help: HELP,
+  run,
+};

@@ -1,0 +1,148 @@
+// `update [globs…]`: writes the goldens `check` compares with, each atomically, and says what
+// it changed. Obsolete goldens are only listed unless --prune-obsolete is given.
+import { hasErrors } from '../../core/diagnostics.js';
+import type { TranscriptOutcome } from '../../core/golden/check-report.js';
+import { describeDiff } from '../../core/golden/describe.js';
+import { cleanStaleTempFiles, removeGoldenFile } from '../../io/golden-store.js';
+import { PROGRAM, parseOptions } from '../args.js';
+import { EXIT_FINDINGS, EXIT_INPUT, EXIT_OK } from '../command.js';
+import type { CliIO, Command } from '../command.js';
+import { runGoldens } from '../check/golden-run.js';
+import type { GoldenWrite, WriteReason } from '../check/golden-run.js';
+import { DEFAULT_GOLDEN_DIR, goldenDirOption, requireGlobs } from '../check/options.js';
+import { printDiagnostics } from '../check/output.js';
+import { loadHeadPolicy } from '../check/policies.js';
+
+const OPTIONS = {
+  policy: { type: 'string' },
+  'golden-dir': { type: 'string' },
+  'prune-obsolete': { type: 'boolean' },
+} as const;
+
+const HELP = `Usage: ${PROGRAM} update FILE|DIR|GLOB… [options]
+
+Stabilizes each transcript and writes its golden snapshot
+<golden-dir>/<transcript path>.golden.json when it is missing or differs, then prints what it
+changed. Each golden is replaced atomically (temp file, fsync, rename): a killed update leaves
+every golden either old or new, never partial; the temp files it leaves are removed by the
+next update. Goldens are never written through symbolic links. Review the diff and commit.
+
+Options:
+  --policy FILE           policy to apply (default .github/context-policy.yml when present,
+                          else the built-in default)
+  --golden-dir DIR        folder of the goldens, inside the working directory
+                          (default ${DEFAULT_GOLDEN_DIR})
+  --prune-obsolete        delete goldens that no transcript among the inputs claims (run over
+                          all transcripts: a golden of a transcript left out is obsolete too)
+  -h, --help              show this help
+
+update writes even when the CI variable is set: it is the explicit request to change goldens.
+Transcripts with violations still get their golden written; the violations are listed.
+Exit codes: 0 done, 1 some transcript has violations (severity error), 2 bad usage, an
+invalid policy, or a transcript or golden that could not be read or written (the others are
+still updated).
+
+Examples:
+  ${PROGRAM} update 'transcripts/**/*.jsonl'
+  ${PROGRAM} update --prune-obsolete transcripts
+`;
+
+const VERBS: Record<WriteReason, string> = {
+  new: 'wrote  ',
+  drift: 'updated',
+  unreadable: 'rewrote',
+  format: 'rewrote',
+};
+
+function writeLine(write: GoldenWrite, outcome: TranscriptOutcome | undefined): string[] {
+  switch (write.reason) {
+    case 'new':
+      return [`${VERBS.new} ${write.golden} (new)`];
+    case 'unreadable':
+      return [`${VERBS.unreadable} ${write.golden} (the old golden could not be read)`];
+    case 'format':
+      return [`${VERBS.format} ${write.golden} (same content, stable layout restored)`];
+    case 'drift':
+      return [
+        `${VERBS.drift} ${write.golden} (drift)`,
+        ...(outcome?.diff ? describeDiff(outcome.diff).map((line) => `  ${line}`) : []),
+      ];
+  }
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseOptions(args, OPTIONS);
+  const inputs = requireGlobs('update', positionals);
+  const goldenDir = goldenDirOption(values['golden-dir'], io.cwd);
+  const store = { cwd: io.cwd, goldenDir };
+
+  const head = await loadHeadPolicy(values.policy, io.cwd);
+  printDiagnostics(io, head.diagnostics);
+  if (!head.ok) return EXIT_INPUT;
+
+  const cleaned = await cleanStaleTempFiles(store);
+  const { report, writes } = await runGoldens({
+    mode: 'update',
+    inputs,
+    cwd: io.cwd,
+    goldenDir,
+    ci: false,
+    shard: null,
+    head: head.setup,
+    base: null,
+  });
+  const diagnostics = report.transcripts.flatMap((t) => t.diagnostics ?? []);
+  printDiagnostics(io, diagnostics);
+
+  const lines: string[] = [];
+  if (cleaned.length > 0)
+    lines.push(`removed ${plural(cleaned.length, 'stale temp file')} left by an interrupted update`);
+  const byTranscript = new Map(report.transcripts.map((t) => [t.transcript, t]));
+  for (const write of writes) lines.push(...writeLine(write, byTranscript.get(write.transcript)));
+
+  let pruneFailed = false;
+  const obsolete = report.obsolete ?? [];
+  let removed = 0;
+  for (const golden of obsolete) {
+    if (!values['prune-obsolete']) {
+      lines.push(`obsolete ${golden} (kept; --prune-obsolete removes it)`);
+      continue;
+    }
+    const result = await removeGoldenFile(golden, store);
+    if (result.ok) {
+      removed++;
+      lines.push(`removed ${golden} (obsolete)`);
+    } else {
+      pruneFailed = true;
+      printDiagnostics(io, [result.diagnostic]);
+    }
+  }
+
+  const failing = report.transcripts.filter((t) => t.violations.some((v) => v.severity === 'error'));
+  for (const t of failing) {
+    for (const v of t.violations)
+      lines.push(`${t.transcript}:${v.line}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
+  }
+  const errors = report.transcripts.filter((t) => t.outcome === 'error').length;
+  const unchanged = report.transcripts.length - writes.length - errors;
+  lines.push(
+    `update: ${plural(report.transcripts.length, 'transcript')}: ${writes.filter((w) => w.reason === 'new').length} new, ` +
+      `${writes.filter((w) => w.reason !== 'new').length} updated, ${unchanged} unchanged, ` +
+      `${plural(removed, 'obsolete golden')} removed, ${plural(errors, 'error')}`,
+  );
+  io.stdout(`${lines.join('\n')}\n`);
+
+  if (errors > 0 || pruneFailed || hasErrors(diagnostics)) return EXIT_INPUT;
+  return failing.length > 0 ? EXIT_FINDINGS : EXIT_OK;
+}
+
+export const updateCommand: Command = {
+  path: ['update'],
+  summary: 'write the golden snapshots of transcripts (atomically); prune obsolete ones on request',
+  help: HELP,
+  run,
+};

@@ -1,0 +1,86 @@
+// What every per-transcript command needs before it can run: the policy (with its compiled PII
+// rules), the tokenizer that policy names and the transcript itself. Problems go to stderr as
+// file:line:column diagnostics; the caller only learns whether it can go on.
+import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
+import type { CompiledRule, Policy } from '../core/policy/index.js';
+import type { FormatOption } from '../core/readers/index.js';
+import type { Tokenizer } from '../core/tokens/tokenizer.js';
+import { TRANSCRIPT_FORMATS } from '../core/types.js';
+import type { Diagnostic, Transcript } from '../core/types.js';
+import { loadPolicy } from '../io/load-policy.js';
+import { loadTranscript } from '../io/load-transcript.js';
+import { loadTokenizer } from '../tokens/load.js';
+import { parseByteSize, parseChoice } from './args.js';
+import type { CliIO } from './command.js';
+
+export const FORMAT_CHOICES: readonly FormatOption[] = ['auto', ...TRANSCRIPT_FORMATS];
+
+/** The options shared by commands that read one transcript under a policy. */
+export const PREPARE_OPTIONS = {
+  policy: { type: 'string' },
+  format: { type: 'string' },
+  'max-file-size': { type: 'string' },
+} as const;
+
+/** Help lines for PREPARE_OPTIONS, aligned with the other commands' help. */
+export const PREPARE_HELP = `  --policy FILE           policy to apply (default .github/context-policy.yml when present,
+                          else the built-in default)
+  --format FORMAT         reader to use: ${FORMAT_CHOICES.join(', ')} (default auto)
+  --max-file-size BYTES   refuse larger transcripts (e.g. 52428800 or 50M; default 50M)`;
+
+export interface PrepareRequest {
+  file: string;
+  policy?: string | undefined;
+  format?: string | undefined;
+  maxFileSize?: string | undefined;
+}
+
+export interface Prepared {
+  policy: Policy;
+  rules: CompiledRule[];
+  tokenizer: Tokenizer;
+  transcript: Transcript;
+  /**
+   * The transcript loaded, but some records could not be read (skipped JSONL lines). The command
+   * still runs on the rest and then exits 2, as `inspect` does: part of the input was unreadable.
+   */
+  partial: boolean;
+}
+
+function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+}
+
+/**
+ * Loads policy, tokenizer and transcript. Bad option values throw a UsageError (exit 2 via the
+ * router); an invalid policy or an unreadable transcript prints its diagnostics and returns
+ * undefined, which the caller turns into exit 2.
+ */
+export async function prepare(req: PrepareRequest, io: CliIO): Promise<Prepared | undefined> {
+  const format = parseChoice('--format', req.format ?? 'auto', FORMAT_CHOICES);
+  const maxFileBytes =
+    req.maxFileSize === undefined ? undefined : parseByteSize('--max-file-size', req.maxFileSize);
+
+  const loaded = await loadPolicy(req.policy, { cwd: io.cwd });
+  printDiagnostics(io, loaded.diagnostics);
+  if (!loaded.ok) return undefined;
+
+  const read = await loadTranscript(req.file, {
+    format,
+    cwd: io.cwd,
+    ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
+  });
+  if (!read.ok) {
+    printDiagnostics(io, read.diagnostics);
+    return undefined;
+  }
+  printDiagnostics(io, read.transcript.diagnostics);
+  const tokenizer = await loadTokenizer(loaded.policy.tokenizer);
+  return {
+    policy: loaded.policy,
+    rules: loaded.rules,
+    tokenizer,
+    transcript: read.transcript,
+    partial: hasErrors(read.transcript.diagnostics),
+  };
+}

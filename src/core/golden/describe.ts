@@ -1,0 +1,85 @@
+// Plain-words descriptions shared by the text and markdown renderers, so both say the same thing
+// the same way. Only ids, reason codes, counts and check names appear: never artifact content.
+import type { CheckReport, ReportSummary } from './check-report.js';
+import type { CheckChange, Fate, FateChange, GoldenDiff } from './diff.js';
+import type { ImpactSide, PolicyImpact } from './impact.js';
+
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function describeFate(fate: Fate | null): string {
+  return fate ? `${fate.action} (${fate.reason}, ${plural(fate.tokens, 'token')})` : 'absent';
+}
+
+export function describeFateChange(change: FateChange): string {
+  return `${change.id} (line ${change.line}): ${describeFate(change.before)} → ${describeFate(change.after)}`;
+}
+
+function describeCheckState(state: CheckChange['before']): string {
+  if (!state) return 'absent';
+  return state.ok ? 'ok' : `failing (${plural(state.violations, 'violation')})`;
+}
+
+export function describeCheckChange(change: CheckChange): string {
+  return `check ${change.name}: ${describeCheckState(change.before)} → ${describeCheckState(change.after)}`;
+}
+
+/** The semantic diff as lines, most telling first: cause, status, tokens, fates, content, checks. */
+export function describeDiff(diff: GoldenDiff): string[] {
+  const lines = diff.causes.map((cause) => `cause: ${cause}`);
+  if (diff.status) lines.push(`status: ${diff.status.before} → ${diff.status.after}`);
+  const t = diff.tokens;
+  lines.push(`tokens: ${t.before} → ${t.after} (${signed(t.delta)})`);
+  for (const change of diff.fates) lines.push(describeFateChange(change));
+  for (const item of diff.contentChanged) lines.push(`${item.id} (line ${item.line}): content changed`);
+  for (const change of diff.checks) lines.push(describeCheckChange(change));
+  if (!diff.status && diff.fates.length === 0 && diff.contentChanged.length === 0 && diff.checks.length === 0) {
+    lines.push('no artifact changed fate: the difference is in the order or details (see the unified diff)');
+  }
+  return lines;
+}
+
+function droppedTotal(side: ImpactSide): number {
+  return Object.values(side.dropped).reduce((sum, n) => sum + n, 0);
+}
+
+/** `budget 0 → 2, duplicate 1 → 1`: every reason either side dropped for. */
+export function describeDropped(impact: PolicyImpact): string[] {
+  const reasons = [...new Set([...Object.keys(impact.base.dropped), ...Object.keys(impact.head.dropped)])].sort();
+  return reasons.map((r) => `${r} ${impact.base.dropped[r] ?? 0} → ${impact.head.dropped[r] ?? 0}`);
+}
+
+export function describeImpact(impact: PolicyImpact): string[] {
+  const { base, head } = impact;
+  const lines = [
+    `status: ${base.status} → ${head.status}`,
+    `tokens: ${base.tokens} → ${head.tokens} (${signed(head.tokens - base.tokens)})`,
+    `kept: ${base.kept} → ${head.kept}; masked: ${base.masked} → ${head.masked}; removed: ${droppedTotal(base)} → ${droppedTotal(head)}`,
+  ];
+  const dropped = describeDropped(impact);
+  if (dropped.length > 0) lines.push(`removed by reason: ${dropped.join(', ')}`);
+  if (impact.newlyFailing.length > 0) lines.push(`newly failing: ${impact.newlyFailing.join(', ')}`);
+  if (impact.fixed.length > 0) lines.push(`fixed: ${impact.fixed.join(', ')}`);
+  return lines;
+}
+
+export function describeSummary(report: CheckReport): string {
+  const s: ReportSummary = report.summary;
+  const parts = [
+    `${s.pass} pass`,
+    `${s.drift} drift`,
+    `${s.new} new`,
+    `${s.violations} with violations`,
+    plural(s.errors, 'error'),
+  ];
+  const obsolete =
+    report.obsolete === null
+      ? 'obsolete goldens are listed by `merge` in a sharded run'
+      : plural(s.obsolete, 'obsolete golden');
+  return `${plural(s.checked, 'transcript')} checked: ${parts.join(', ')}; ${obsolete}.`;
+}

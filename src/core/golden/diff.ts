@@ -1,0 +1,148 @@
+// The semantic diff of two goldens (DESIGN §6): which artifacts changed fate and why, the token
+// and status deltas, checks that changed, and what caused it (policy or tokenizer). Shown before
+// the unified diff because it answers "what does this change do" in a few lines.
+import { createTwoFilesPatch } from 'diff';
+import type { ContextItem, LedgerEntry } from '../stabilize/types.js';
+import type { CheckResult } from '../validate/types.js';
+import type { Golden } from './golden.js';
+import { stableStringify } from './stable-json.js';
+
+export interface Fate {
+  action: string;
+  reason: string;
+  /** Tokens in the stabilized context (the ledger's `tokens_after`). */
+  tokens: number;
+}
+
+export interface FateChange {
+  id: string;
+  line: number;
+  /** null: the artifact is not in that golden's ledger. */
+  before: Fate | null;
+  after: Fate | null;
+}
+
+export interface CheckState {
+  ok: boolean;
+  violations: number;
+}
+
+export interface CheckChange {
+  name: string;
+  before: CheckState | null;
+  after: CheckState | null;
+}
+
+export interface GoldenDiff {
+  equal: boolean;
+  /** e.g. 'policy changed', 'tokenizer changed: gpt-tokenizer 4.0.0 → 4.1.0' */
+  causes: string[];
+  status: { before: string; after: string } | null;
+  tokens: { before: number; after: number; delta: number };
+  fates: FateChange[];
+  /** In both contexts with the same fate, but the item itself (content, kind, calls…) differs. */
+  contentChanged: { id: string; line: number }[];
+  checks: CheckChange[];
+}
+
+export function diffGoldens(expected: Golden, actual: Golden): GoldenDiff {
+  const causes: string[] = [];
+  if (expected.policy_hash !== actual.policy_hash) causes.push('policy changed');
+  const te = expected.tokenizer;
+  const ta = actual.tokenizer;
+  if (te.name !== ta.name || te.version !== ta.version) {
+    const now = te.name === ta.name ? ta.version : `${ta.name} ${ta.version}`;
+    causes.push(`tokenizer changed: ${te.name} ${te.version} → ${now}`);
+  }
+  return {
+    equal: stableStringify(expected) === stableStringify(actual),
+    causes,
+    status: expected.status === actual.status ? null : { before: expected.status, after: actual.status },
+    tokens: {
+      before: expected.budget.used,
+      after: actual.budget.used,
+      delta: actual.budget.used - expected.budget.used,
+    },
+    fates: fateChanges(expected.ledger, actual.ledger),
+    contentChanged: contentChanges(expected.context, actual.context),
+    checks: checkChanges(expected.checks, actual.checks),
+  };
+}
+
+function fateOf(entry: LedgerEntry | undefined): Fate | null {
+  return entry ? { action: entry.action, reason: entry.reason, tokens: entry.tokens_after } : null;
+}
+
+function byId<T extends { id: string }>(items: readonly T[]): Map<string, T> {
+  // The first entry of an id wins: the ledger holds one final decision per artifact.
+  const map = new Map<string, T>();
+  for (const item of items) if (!map.has(item.id)) map.set(item.id, item);
+  return map;
+}
+
+function byLineThenId(a: { id: string; line: number }, b: { id: string; line: number }): number {
+  if (a.line !== b.line) return a.line - b.line;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function fateChanges(before: readonly LedgerEntry[], after: readonly LedgerEntry[]): FateChange[] {
+  const was = byId(before);
+  const now = byId(after);
+  const changes: FateChange[] = [];
+  for (const id of new Set([...was.keys(), ...now.keys()])) {
+    const b = was.get(id);
+    const a = now.get(id);
+    const fb = fateOf(b);
+    const fa = fateOf(a);
+    if (fb && fa && fb.action === fa.action && fb.reason === fa.reason && fb.tokens === fa.tokens) continue;
+    changes.push({ id, line: (a ?? b)?.line ?? 0, before: fb, after: fa });
+  }
+  return changes.sort(byLineThenId);
+}
+
+function contentChanges(
+  before: readonly ContextItem[],
+  after: readonly ContextItem[],
+): { id: string; line: number }[] {
+  const was = byId(before);
+  const changed: { id: string; line: number }[] = [];
+  for (const item of byId(after).values()) {
+    const old = was.get(item.id);
+    // Token counts are compared as part of the fate; here only what the model would read.
+    if (old && stableStringify({ ...old, tokens: 0 }) !== stableStringify({ ...item, tokens: 0 })) {
+      changed.push({ id: item.id, line: item.line });
+    }
+  }
+  return changed.sort(byLineThenId);
+}
+
+function stateOf(check: CheckResult | undefined): CheckState | null {
+  return check ? { ok: check.ok, violations: check.violations.length } : null;
+}
+
+function checkChanges(before: readonly CheckResult[], after: readonly CheckResult[]): CheckChange[] {
+  const was = new Map(before.map((c) => [c.name, c]));
+  const now = new Map(after.map((c) => [c.name, c]));
+  const changes: CheckChange[] = [];
+  // Checks keep the order validate() runs them in; checks that disappeared come last.
+  for (const name of new Set([...now.keys(), ...was.keys()])) {
+    const b = stateOf(was.get(name));
+    const a = stateOf(now.get(name));
+    if (b && a && b.ok === a.ok && b.violations === a.violations) continue;
+    changes.push({ name, before: b, after: a });
+  }
+  return changes;
+}
+
+/**
+ * A unified diff of the stored golden (`a/…`) against the one this run produced (`b/…`), with
+ * `context` lines around each change (default 3). No timestamps in the headers, so the output
+ * is itself stable. Empty when the texts are equal.
+ */
+export function unifiedGoldenDiff(path: string, expectedText: string, actualText: string, context = 3): string {
+  if (expectedText === actualText) return '';
+  return createTwoFilesPatch(`a/${path}`, `b/${path}`, expectedText, actualText, 'golden', 'actual', {
+    context,
+    headerOptions: { includeIndex: false, includeUnderline: false, includeFileHeaders: true },
+  });
+}

@@ -1,0 +1,127 @@
+// GitHub Actions workflow commands (`--format github`): one annotation per violation and per
+// drifted artifact, at the transcript line that caused it. Every property and message is escaped
+// the way the runner unescapes them, so a name with `::`, `,` or a newline cannot end the command
+// early or inject another one.
+import type { CheckReport, TranscriptOutcome } from './check-report.js';
+import { describeCheckChange, describeFateChange, describeSummary } from './describe.js';
+
+type Level = 'error' | 'warning' | 'notice';
+
+interface Annotation {
+  level: Level;
+  file: string;
+  line?: number;
+  col?: number;
+  title: string;
+  message: string;
+}
+
+/** Escaping of a command's message (the runner's `escapeData`). */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Escaping of a command property value (the runner's `escapeProperty`). */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+function command(a: Annotation): string {
+  const props = [`file=${escapeProperty(a.file)}`];
+  if (a.line !== undefined && a.line > 0) props.push(`line=${a.line}`);
+  if (a.col !== undefined && a.col > 0) props.push(`col=${a.col}`);
+  props.push(`title=${escapeProperty(a.title)}`);
+  return `::${a.level} ${props.join(',')}::${escapeData(a.message)}`;
+}
+
+const UPDATE_HINT = 'If the change is intended, run `context-stability update` and commit the golden.';
+
+function driftAnnotations(o: TranscriptOutcome): Annotation[] {
+  const diff = o.diff;
+  if (!diff) return [{ level: 'error', file: o.transcript, title: 'Golden drift', message: UPDATE_HINT }];
+  const cause = diff.causes.length > 0 ? ` Cause: ${diff.causes.join('; ')}.` : '';
+  const out: Annotation[] = diff.fates.map((f) => ({
+    level: 'error',
+    file: o.transcript,
+    line: f.line,
+    title: `Golden drift: ${f.id}`,
+    message: `${describeFateChange(f)}.${cause} ${UPDATE_HINT}`,
+  }));
+  for (const c of diff.contentChanged) {
+    out.push({
+      level: 'error',
+      file: o.transcript,
+      line: c.line,
+      title: `Golden drift: ${c.id}`,
+      message: `${c.id}: the content in the context changed.${cause} ${UPDATE_HINT}`,
+    });
+  }
+  if (out.length === 0) {
+    const parts = [
+      ...diff.causes,
+      ...(diff.status ? [`status ${diff.status.before} → ${diff.status.after}`] : []),
+      `tokens ${diff.tokens.before} → ${diff.tokens.after}`,
+      ...diff.checks.map(describeCheckChange),
+    ];
+    out.push({
+      level: 'error',
+      file: o.transcript,
+      title: 'Golden drift',
+      message: `The golden differs: ${parts.join('; ')}. ${UPDATE_HINT}`,
+    });
+  }
+  return out;
+}
+
+function annotationsFor(o: TranscriptOutcome, ci: boolean): Annotation[] {
+  const out: Annotation[] = (o.diagnostics ?? []).map((d) => ({
+    level: d.severity,
+    file: d.file,
+    line: d.line,
+    col: d.column,
+    title: `context-stability: ${d.code}`,
+    message: `${d.message}${d.hint ? ` ${d.hint}` : ''}`,
+  }));
+  if (o.outcome === 'error' && out.length === 0) {
+    out.push({ level: 'error', file: o.transcript, title: 'context-stability', message: 'The transcript could not be checked.' });
+  }
+  for (const v of o.violations) {
+    out.push({
+      level: v.severity === 'error' ? 'error' : 'warning',
+      file: o.transcript,
+      line: v.line,
+      title: `context-stability ${v.check}: ${v.id}`,
+      message: v.message,
+    });
+  }
+  if (o.outcome === 'drift') out.push(...driftAnnotations(o));
+  if (o.outcome === 'new') {
+    out.push(
+      ci
+        ? {
+            level: 'error',
+            file: o.transcript,
+            title: 'Missing golden',
+            message: `No golden at ${o.golden}; in CI nothing is written. Run \`context-stability update\` locally and commit the golden.`,
+          }
+        : { level: 'notice', file: o.transcript, title: 'New golden', message: `Wrote ${o.golden}.` },
+    );
+  }
+  return out;
+}
+
+export function renderGithub(report: CheckReport): string {
+  const lines = report.transcripts.flatMap((o) => annotationsFor(o, report.ci).map(command));
+  for (const g of report.obsolete ?? []) {
+    lines.push(
+      command({
+        level: 'warning',
+        file: g,
+        title: 'Obsolete golden',
+        message: 'No checked transcript has this golden; `context-stability update --prune-obsolete` removes it.',
+      }),
+    );
+  }
+  lines.push(describeSummary(report));
+  return `${lines.join('\n')}\n`;
+}

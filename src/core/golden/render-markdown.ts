@@ -1,0 +1,143 @@
+// Markdown output of `check` (job summary, PR comment): a table of every transcript, then a
+// collapsed section per failing one. Transcript names, ids and messages are escaped everywhere so
+// that no name can break the table, inject HTML or open a code span.
+import type { CheckReport, Outcome, TranscriptOutcome } from './check-report.js';
+import { outcomeFails } from './check-report.js';
+import { describeDiff, describeDropped, describeImpact, describeSummary } from './describe.js';
+
+/** Longest unified diff shown per transcript; the JSON report always holds all of it. */
+export const MARKDOWN_DIFF_LINES = 300;
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '|': '&#124;',
+  '`': '&#96;',
+  '\\': '&#92;',
+  '*': '&#42;',
+  _: '&#95;',
+  '[': '&#91;',
+  ']': '&#93;',
+  '~': '&#126;',
+};
+
+/** Text safe in a table cell, list item or `<summary>`: markup characters as entities, one line. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[&<>|`\\*_[\]~]/g, (ch) => ENTITIES[ch] ?? ch).replace(/\r\n|\r|\n/g, ' ');
+}
+
+const OUTCOME_WORDS: Record<Outcome, string> = {
+  pass: '✅ pass',
+  drift: '❌ drift',
+  new: '🆕 new',
+  violations: '❌ violations',
+  error: '⚠️ error',
+};
+
+function outcomeCell(o: TranscriptOutcome, ci: boolean): string {
+  if (o.outcome === 'new' && ci) return '❌ missing golden';
+  return OUTCOME_WORDS[o.outcome];
+}
+
+function violationsCell(o: TranscriptOutcome): string {
+  const errors = o.violations.filter((v) => v.severity === 'error').length;
+  const warnings = o.violations.length - errors;
+  if (o.violations.length === 0) return '0';
+  return warnings > 0 ? `${errors} (+${warnings} warning${warnings === 1 ? '' : 's'})` : String(errors);
+}
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** A fence longer than any backtick run inside, so the diff cannot close it early. */
+function fenced(text: string, info: string): string[] {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${info}`, text, fence];
+}
+
+function cappedDiff(unified: string): string {
+  const lines = unified.replace(/\n$/, '').split('\n');
+  if (lines.length <= MARKDOWN_DIFF_LINES) return lines.join('\n');
+  const rest = lines.length - MARKDOWN_DIFF_LINES;
+  return [...lines.slice(0, MARKDOWN_DIFF_LINES), `… ${rest} more lines in the JSON report (--report)`].join('\n');
+}
+
+function failureDetails(o: TranscriptOutcome, ci: boolean): string[] {
+  const items: string[] = [];
+  for (const d of o.diagnostics ?? []) {
+    items.push(`${d.file}:${d.line}:${d.column}: ${d.severity}[${d.code}]: ${d.message} ${d.hint}`);
+  }
+  for (const v of o.violations) items.push(`line ${v.line}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
+  if (o.diff && !o.diff.equal) items.push(...describeDiff(o.diff));
+  const out = [
+    `<details><summary>${escapeMarkdown(o.transcript)}: ${escapeMarkdown(outcomeCell(o, ci))}</summary>`,
+    '',
+    ...items.map((item) => `- ${escapeMarkdown(item)}`),
+  ];
+  if (o.outcome === 'new' && ci) {
+    out.push('- no golden: in CI nothing is written; run `context-stability update` locally and commit the golden');
+  }
+  if (o.unified) out.push('', ...fenced(cappedDiff(o.unified), 'diff'));
+  out.push('', '</details>', '');
+  return out;
+}
+
+function impactTable(report: CheckReport): string[] {
+  const rows = report.transcripts.flatMap((o) => (o.impact ? [o.impact] : []));
+  if (rows.length === 0) return [];
+  const arrow = (a: string | number, b: string | number): string => `${a} → ${b}`;
+  const out = [
+    '### Policy impact (base → head)',
+    '',
+    row(['Transcript', 'Status', 'Tokens', 'Kept', 'Masked', 'Removed by reason', 'Newly failing', 'Fixed']),
+    row(['---', '---', '---:', '---:', '---:', '---', '---', '---']),
+  ];
+  for (const i of rows) {
+    out.push(
+      row([
+        escapeMarkdown(i.transcript),
+        arrow(escapeMarkdown(i.base.status), escapeMarkdown(i.head.status)),
+        arrow(i.base.tokens, i.head.tokens),
+        arrow(i.base.kept, i.head.kept),
+        arrow(i.base.masked, i.head.masked),
+        describeDropped(i).map(escapeMarkdown).join('<br>') || '—',
+        escapeMarkdown(i.newlyFailing.join(', ')) || '—',
+        escapeMarkdown(i.fixed.join(', ')) || '—',
+      ]),
+    );
+  }
+  out.push('');
+  for (const i of rows.filter((r) => r.newlyFailing.length > 0)) {
+    out.push(`- ${escapeMarkdown(i.transcript)}: ${escapeMarkdown(describeImpact(i).join('; '))}`);
+  }
+  return out;
+}
+
+export function renderMarkdown(report: CheckReport): string {
+  const out = ['## context-stability check', ''];
+  const shard = report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : '';
+  out.push(
+    `Policy ${escapeMarkdown(report.policy.source)} (${escapeMarkdown(report.policy.hash)}) · tokenizer ` +
+      `${escapeMarkdown(`${report.tokenizer.name} ${report.tokenizer.version}`)}${shard}`,
+    '',
+  );
+  out.push(row(['Transcript', 'Outcome', 'Tokens (used / budget)', 'Violations']));
+  out.push(row(['---', '---', '---:', '---:']));
+  for (const o of report.transcripts) {
+    const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
+    out.push(row([escapeMarkdown(o.transcript), outcomeCell(o, report.ci), tokens, violationsCell(o)]));
+  }
+  out.push('');
+  for (const o of report.transcripts) if (outcomeFails(o, report.ci)) out.push(...failureDetails(o, report.ci));
+  out.push(...impactTable(report));
+  if (report.obsolete && report.obsolete.length > 0) {
+    out.push('Obsolete goldens (no transcript; `update --prune-obsolete` removes them):', '');
+    for (const g of report.obsolete) out.push(`- ${escapeMarkdown(g)}`);
+    out.push('');
+  }
+  out.push(escapeMarkdown(describeSummary(report)));
+  return `${out.join('\n')}\n`;
+}

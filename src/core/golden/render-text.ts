@@ -1,0 +1,67 @@
+// Terminal output of `check`: one line per transcript, then for each failure what went wrong —
+// for a drift the semantic diff first (what it does) and the unified diff second (exact bytes).
+import { formatDiagnostic } from '../diagnostics.js';
+import type { CheckReport, Outcome, TranscriptOutcome } from './check-report.js';
+import { describeDiff, describeImpact, describeSummary } from './describe.js';
+
+const LABELS: Record<Outcome, string> = {
+  pass: 'PASS',
+  drift: 'DRIFT',
+  new: 'NEW',
+  violations: 'VIOLATIONS',
+  error: 'ERROR',
+};
+const LABEL_WIDTH = 11;
+
+function headline(o: TranscriptOutcome, ci: boolean): string {
+  const parts = [LABELS[o.outcome].padEnd(LABEL_WIDTH), o.transcript];
+  if (o.budget) parts.push(`  ${o.budget.used}/${o.budget.limit} tokens`);
+  if (o.status && o.status !== 'ok') parts.push(`  status ${o.status}`);
+  if (o.outcome === 'new') {
+    if (o.written) parts.push(`  golden written: ${o.golden}`);
+    else if (ci) parts.push('  no golden (CI: nothing is written; run `context-stability update` and commit)');
+    else parts.push(`  no golden: ${o.golden}`);
+  }
+  return parts.join('');
+}
+
+function details(o: TranscriptOutcome): string[] {
+  const lines: string[] = [];
+  for (const d of o.diagnostics ?? []) lines.push(`  ${formatDiagnostic(d)}`);
+  for (const v of o.violations) {
+    lines.push(`  ${o.transcript}:${v.line}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
+  }
+  if (o.diff && !o.diff.equal) {
+    lines.push(`  semantic diff of ${o.golden}:`);
+    for (const line of describeDiff(o.diff)) lines.push(`    ${line}`);
+  }
+  if (o.unified) {
+    lines.push('  unified diff (golden → actual):');
+    lines.push(o.unified.replace(/\n$/, ''));
+  }
+  if (o.impact) {
+    lines.push('  policy impact (base → head):');
+    for (const line of describeImpact(o.impact)) lines.push(`    ${line}`);
+  }
+  return lines;
+}
+
+export function renderText(report: CheckReport): string {
+  const lines: string[] = [];
+  const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';
+  const base = report.base_policy ? `, base policy ${report.base_policy.source} (${report.base_policy.hash})` : '';
+  lines.push(
+    `context-stability check${shard}: policy ${report.policy.source} (${report.policy.hash})${base}, ` +
+      `tokenizer ${report.tokenizer.name} ${report.tokenizer.version}${report.ci ? ', CI mode' : ''}`,
+  );
+  for (const o of report.transcripts) {
+    lines.push(headline(o, report.ci));
+    lines.push(...details(o));
+  }
+  if (report.obsolete && report.obsolete.length > 0) {
+    lines.push('Obsolete goldens (no transcript checked; `update --prune-obsolete` removes them):');
+    for (const g of report.obsolete) lines.push(`  ${g}`);
+  }
+  lines.push(describeSummary(report));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,77 @@
+// Crash-safe file replacement: a reader (or a CI run after a killed `update`) sees either the old
+// file or the new one, never a partial write. Temp files carry the writer's pid so that a later
+// run can tell an abandoned temp file from one that is still being written.
+import { randomBytes } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+
+/** `.<target name>.<pid>.<12 hex>.tmp`, next to the target (rename is only atomic on one file system). */
+const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+
+/** A temp file this old is abandoned whatever its pid says (pids are reused, hosts differ). */
+const STALE_AFTER_MS = 60 * 60 * 1000;
+
+export function tempNameFor(target: string): string {
+  return `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/** True for names `tempNameFor` produces. */
+export function isTempName(name: string): boolean {
+  return TEMP_NAME.test(name);
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A temp file left behind by a writer that is gone (killed mid-write) or that is too old to matter. */
+export function isStaleTemp(name: string, mtimeMs: number, nowMs: number): boolean {
+  const match = TEMP_NAME.exec(name);
+  if (!match) return false;
+  const pid = Number(match[1]);
+  if (pid === process.pid) return false;
+  return nowMs - mtimeMs > STALE_AFTER_MS || !processIsAlive(pid);
+}
+
+async function fsyncDirectory(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some platforms (Windows) and file systems cannot fsync a directory; the rename is still atomic.
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * Writes `text` to `target` atomically: a uniquely named temp file in the same directory (created
+ * exclusively, so never through a pre-planted link), written and fsynced, renamed over the
+ * target, then the directory fsynced so that the rename itself survives a crash. The directory
+ * must exist. On failure the temp file is removed and the target is left as it was.
+ */
+export async function writeFileAtomic(target: string, text: string): Promise<void> {
+  const dir = path.dirname(target);
+  const temp = path.join(dir, tempNameFor(target));
+  const handle = await open(temp, 'wx', 0o644);
+  try {
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, target);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await fsyncDirectory(dir);
+}

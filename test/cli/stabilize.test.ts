@@ -1,0 +1,302 @@
+import { afterAll, beforeAll, describe, it, expect } from 'vitest';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.js';
+import type { AnthropicRequest } from '../../src/core/emit/anthropic.js';
+import type { OpenAIMessage } from '../../src/core/emit/openai.js';
+import { verifyAnthropic, verifyOpenAI } from '../../src/core/emit/verify.js';
+import type { TranscriptReport } from '../../src/core/report/report.js';
+import { fakeIO } from './fake-io.js';
+
+const FIXTURES = path.resolve(fileURLToPath(import.meta.url), '../../fixtures/stabilize');
+
+// Planted in the fixtures; no output of any mode may carry them.
+const RAW_PII = [
+  'dana.fixture@example.org',
+  '4111 1111 1111 1111',
+  '4111111111111111',
+  'omar.fixture@example.net',
+  '5555 5555 5555 4444',
+];
+// Message text of session.jsonl: the summary and explain outputs hold no content at all.
+const SESSION_TEXT = [
+  'You are a build assistant for the billing service',
+  'Fix the failing invoice rounding tests',
+  'rounding: expected 10.05 to equal 10.04',
+  'processed in 37 ms with status ok',
+  'rounds half to even',
+];
+
+async function stabilize(args: string[], cwd = FIXTURES) {
+  const io = fakeIO(cwd);
+  const code = await main(['stabilize', ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+function expectNoPii(text: string): void {
+  for (const value of RAW_PII) expect(text).not.toContain(value);
+}
+
+describe('stabilize: text summary', () => {
+  it('summarizes status, budget and every decision by action and reason, exit 0', async () => {
+    const { code, out, err } = await stabilize(['session.jsonl']);
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    expect(out).toMatch(/^session\.jsonl: ok$/m);
+    expect(out).toMatch(/budget 260 of 8000 tokens \(3%\); 15 of 17 artifacts in the context/);
+    expect(out).toMatch(/^ {2}kept +11 {2}\(protected 11\)$/m);
+    expect(out).toMatch(/^ {2}masked +2 {2}\(pii 2\)$/m);
+    expect(out).toMatch(/^ {2}dropped +2 {2}\(superseded 1, verbose_tool_output 1\)$/m);
+    expect(out).toContain('checks: 7 of 7 passed');
+    expect(out).toMatch(/\[major\] superseded: /);
+  });
+
+  it('never prints message content or PII', async () => {
+    for (const policy of [[], ['--policy', 'tight-policy.yml'], ['--policy', 'tiny-budget-policy.yml']]) {
+      const { out, err } = await stabilize(['session.jsonl', ...policy]);
+      expectNoPii(out + err);
+      for (const text of SESSION_TEXT) expect(out + err).not.toContain(text);
+    }
+  });
+
+  it('counts budget drops under a tight policy and still passes', async () => {
+    const { code, out } = await stabilize(['session.jsonl', '--policy', 'tight-policy.yml']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/budget 213 of 220 tokens/);
+    expect(out).toMatch(/^ {2}dropped +5 {2}\(budget 3, superseded 1, verbose_tool_output 1\)$/m);
+  });
+
+  it('exits 1 and lists the failing check at file:line when protected artifacts exceed the budget', async () => {
+    const { code, out } = await stabilize(['session.jsonl', '--policy', 'tiny-budget-policy.yml']);
+    expect(code).toBe(1);
+    expect(out).toMatch(/^session\.jsonl: warning$/m);
+    expect(out).toContain('failing: budget (error)');
+    expect(out).toMatch(/^ {2}session\.jsonl:1: budget \(error\): the context needs 183 tokens/m);
+    expect(out).toMatch(/\[safety\] protected_over_budget: /);
+  });
+
+  it('exits 0 when the only failing check has severity warning', async () => {
+    const { code, out } = await stabilize(['session.jsonl', '--policy', 'budget-warning-policy.yml']);
+    expect(code).toBe(0);
+    expect(out).toContain('failing: budget (warning)');
+  });
+
+  it('exits 1 when the status is escalated, even if no error check fails', async () => {
+    const { code, out } = await stabilize(['session.jsonl', '--policy', 'escalate-policy.yml']);
+    expect(code).toBe(1);
+    expect(out).toMatch(/^session\.jsonl: escalated$/m);
+    expect(out).not.toContain('(error)');
+  });
+});
+
+describe('stabilize --json', () => {
+  it('prints the report of DESIGN §7 with its keys in order, 2-space indented', async () => {
+    const { code, out, err } = await stabilize(['--json', 'session.jsonl']);
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    expect(out).toMatch(/^\{\n {2}"transcript": "session\.jsonl",\n/);
+    expect(out.endsWith('}\n')).toBe(true);
+    const report = JSON.parse(out) as TranscriptReport;
+    expect(Object.keys(report)).toEqual([
+      'transcript',
+      'status',
+      'budget',
+      'context',
+      'ledger',
+      'summaries',
+      'checks',
+      'events',
+    ]);
+    expect(report.budget).toEqual({ limit: 8000, used: 260 });
+    expect(report.context.reduce((s, c) => s + c.tokens, 0)).toBe(260);
+    expect(report.ledger.map((e) => e.id)).toEqual([
+      ...['sys', 'pol', 'task', 'u1', 'a1', 'r1', 'a2', 'r2', 'u2'],
+      ...['a3', 'r3', 'a4', 'r4', 'a5', 'r5', 'u3', 'a6'],
+    ]);
+    expect(report.checks.map((c) => [c.name, c.ok])).toEqual([
+      ['budget', true],
+      ['order', true],
+      ['pii', true],
+      ['protected', true],
+      ['pairing', true],
+      ['summaries', true],
+      ['ledger', true],
+    ]);
+    const byId = new Map(report.ledger.map((e) => [e.id, e]));
+    expect(byId.get('r1')).toMatchObject({ action: 'dropped', reason: 'superseded', tokens_after: 0 });
+    expect(byId.get('r2')).toMatchObject({ action: 'dropped', reason: 'verbose_tool_output' });
+    expect(byId.get('u1')).toMatchObject({ action: 'masked', pii: { email: 1 } });
+    const u1 = report.context.find((c) => c.id === 'u1');
+    expect(u1?.content).toContain('[REDACTED_EMAIL]');
+    expect(u1?.line).toBe(5);
+    expectNoPii(out);
+  });
+
+  it('is byte-identical from run to run', async () => {
+    const first = await stabilize(['--json', 'session.jsonl', '--policy', 'tight-policy.yml']);
+    const second = await stabilize(['--json', 'session.jsonl', '--policy', 'tight-policy.yml']);
+    expect(second.out).toBe(first.out);
+  });
+
+  it('prints the report and the failing check with exit 1', async () => {
+    const { code, out } = await stabilize(['--json', 'session.jsonl', '--policy', 'tiny-budget-policy.yml']);
+    expect(code).toBe(1);
+    const report = JSON.parse(out) as TranscriptReport;
+    expect(report.status).toBe('warning');
+    expect(report.checks.find((c) => c.name === 'budget')).toMatchObject({
+      ok: false,
+      severity: 'error',
+      violations: [{ id: '*', line: 1 }],
+    });
+  });
+});
+
+describe('stabilize --emit', () => {
+  it('writes an OpenAI request body that the API accepts, PII masked', async () => {
+    const { code, out, err } = await stabilize(['--emit', 'openai', 'session.jsonl']);
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    const body = JSON.parse(out) as { messages: OpenAIMessage[] };
+    expect(body.messages[0]).toEqual({
+      role: 'system',
+      content: 'You are a build assistant for the billing service. Answer briefly.',
+    });
+    expect(verifyOpenAI(body.messages)).toEqual([]);
+    expect(out).toContain('[REDACTED_CREDIT_CARD]');
+    expectNoPii(out);
+  });
+
+  it('writes an Anthropic request body with the system prompt on top', async () => {
+    const { code, out } = await stabilize(['--emit', 'anthropic', 'openai-chat.json']);
+    expect(code).toBe(0);
+    const body = JSON.parse(out) as AnthropicRequest;
+    expect(body.system).toBe('You are a travel support agent. Follow the booking policy strictly.');
+    expect(verifyAnthropic(body)).toEqual([]);
+    const uses = body.messages.flatMap((m) => m.content.filter((b) => b.type === 'tool_use'));
+    expect(uses.map((b) => b['id'])).toEqual(['call_1', 'call_2', 'call_3']);
+    expectNoPii(out);
+  });
+
+  it('`same` writes the format the transcript came in; native writes {meta, artifacts}', async () => {
+    const same = JSON.parse((await stabilize(['--emit', 'same', 'openai-chat.json'])).out) as {
+      messages: OpenAIMessage[];
+    };
+    expect(same.messages.map((m) => m.role)).toEqual([
+      ...['system', 'user', 'assistant', 'tool', 'tool'],
+      ...['assistant', 'user', 'assistant', 'tool', 'assistant'],
+    ]);
+    const native = JSON.parse((await stabilize(['--emit', 'native', 'session.jsonl'])).out) as {
+      artifacts: { id: string }[];
+    };
+    expect(native.artifacts.map((a) => a.id)).not.toContain('r1');
+    expect(native.artifacts.map((a) => a.id)).toContain('u1');
+  });
+
+  it('native output keeps the transcript meta and masks PII in messages', async () => {
+    const { code, out } = await stabilize(['--emit', 'native', 'meta-pii.jsonl']);
+    expect(code).toBe(0);
+    const doc = JSON.parse(out) as { meta: Record<string, unknown>; artifacts: { id: string }[] };
+    expect(doc.meta['agent']).toBe('fixture-bot');
+    expect(doc.artifacts.map((a) => a.id)).toEqual(['sys', 'u1']);
+    expect(out).not.toContain('user.inline@example.com');
+  });
+
+  // Core bug (src/core/emit/native.ts): toNative copies `transcript.meta` verbatim, so PII in a
+  // native transcript's meta record reaches `--emit native` output unmasked, while every message
+  // is masked. Fix in the emitter (mask meta string values with the policy's masker, as the
+  // context is); then drop `.fails`.
+  it.fails('masks PII in the native meta record too', async () => {
+    const { out } = await stabilize(['--emit', 'native', 'meta-pii.jsonl']);
+    expect(out).not.toContain('meta.owner@example.com');
+  });
+
+  it('reports failing checks on stderr, keeping stdout a clean request body', async () => {
+    const { code, out, err } = await stabilize([
+      '--emit',
+      'openai',
+      'session.jsonl',
+      '--policy',
+      'tiny-budget-policy.yml',
+    ]);
+    expect(code).toBe(1);
+    expect(() => JSON.parse(out) as unknown).not.toThrow();
+    expect(err).toMatch(/^session\.jsonl:1: budget \(error\): the context needs 183 tokens/m);
+  });
+});
+
+describe('stabilize: usage and input errors (exit 2)', () => {
+  it('refuses --emit with --json', async () => {
+    const { code, out, err } = await stabilize(['--json', '--emit', 'openai', 'session.jsonl']);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toContain('--emit and --json cannot be combined');
+  });
+
+  it('names the accepted --emit and --format values', async () => {
+    const emit = await stabilize(['--emit', 'gemini', 'session.jsonl']);
+    expect(emit.code).toBe(2);
+    expect(emit.err).toContain('--emit accepts same, native, openai, anthropic');
+    const format = await stabilize(['--format', 'xml', 'session.jsonl']);
+    expect(format.code).toBe(2);
+    expect(format.err).toContain('--format accepts auto, native, openai, anthropic, claude-code');
+  });
+
+  it('needs exactly one FILE', async () => {
+    expect((await stabilize([])).code).toBe(2);
+    const two = await stabilize(['session.jsonl', 'openai-chat.json']);
+    expect(two.code).toBe(2);
+    expect(two.err).toContain('stabilize needs exactly one FILE');
+  });
+
+  it('prints policy diagnostics at file:line:column and nothing on stdout for an invalid policy', async () => {
+    const { code, out, err } = await stabilize(['session.jsonl', '--policy', 'bad-policy.yml']);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toMatch(/^bad-policy\.yml:2:9: error\[invalid-value\]: budget/m);
+  });
+
+  it('reports a missing or oversized transcript as a diagnostic', async () => {
+    const missing = await stabilize(['nope.jsonl']);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/^nope\.jsonl:1:1: error\[not-found\]/m);
+    const big = await stabilize(['session.jsonl', '--max-file-size', '100']);
+    expect(big.code).toBe(2);
+    expect(big.err).toMatch(/^session\.jsonl:1:1: error\[file-too-large\]/m);
+  });
+
+  it('stabilizes what it could read of a file with a broken record, then exits 2', async () => {
+    const { code, out, err } = await stabilize(['broken-line.jsonl']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/^broken-line\.jsonl:5:\d+: error\[/m);
+    expect(out).toMatch(/^broken-line\.jsonl: ok$/m);
+    expectNoPii(out + err);
+  });
+});
+
+describe('stabilize: policy discovery', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cs-stabilize-'));
+    await mkdir(path.join(dir, '.github'));
+    await writeFile(path.join(dir, '.github/context-policy.yml'), 'version: 1\nbudget: 220\n');
+    await copyFile(path.join(FIXTURES, 'session.jsonl'), path.join(dir, 'session.jsonl'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('applies .github/context-policy.yml of the working directory', async () => {
+    const { code, out } = await stabilize(['--json', 'session.jsonl'], dir);
+    expect(code).toBe(0);
+    expect((JSON.parse(out) as TranscriptReport).budget.limit).toBe(220);
+  });
+
+  it('lets --policy override the discovered file', async () => {
+    const policy = path.join(FIXTURES, 'tiny-budget-policy.yml');
+    const { code, out } = await stabilize(['--json', 'session.jsonl', '--policy', policy], dir);
+    expect(code).toBe(1);
+    expect((JSON.parse(out) as TranscriptReport).budget.limit).toBe(40);
+  });
+});

@@ -1,0 +1,66 @@
+// Goldens of the real recorded transcripts: deterministic bytes, a lossless round trip through
+// parseGolden, no absolute path, and a policy edit that shows up as drift with its cause.
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { diffGoldens } from '../../../src/core/golden/diff.js';
+import { buildGolden, parseGolden } from '../../../src/core/golden/golden.js';
+import { stableStringify } from '../../../src/core/golden/stable-json.js';
+import { DEFAULT_POLICY, policyFromObject } from '../../../src/core/policy/index.js';
+import type { Policy } from '../../../src/core/policy/index.js';
+import { buildReport } from '../../../src/core/report/report.js';
+import { stabilizeTranscript } from '../../../src/core/stabilize/stabilize.js';
+import type { Tokenizer } from '../../../src/core/tokens/tokenizer.js';
+import type { Transcript } from '../../../src/core/types.js';
+import { validateResult } from '../../../src/core/validate/validate.js';
+import { loadTranscript } from '../../../src/io/load-transcript.js';
+import { loadTokenizer } from '../../../src/tokens/load.js';
+
+const REPO = path.resolve(fileURLToPath(import.meta.url), '../../../..');
+const CORPUS = path.resolve(REPO, '../shared/corpus');
+const HAS_CORPUS = existsSync(CORPUS);
+if (!HAS_CORPUS) console.warn(`golden corpus test: ${CORPUS} is absent: the corpus tests are skipped.`);
+
+function transcriptFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'licenses' ? [] : transcriptFiles(full);
+    return /\.(jsonl?|traj)$/.test(entry.name) && entry.name !== 'SOURCES.json' ? [full] : [];
+  });
+}
+
+const FILES = HAS_CORPUS ? transcriptFiles(CORPUS).map((f) => path.relative(CORPUS, f).split(path.sep).join('/')) : [];
+
+function goldenText(transcript: Transcript, rel: string, policy: Policy, tokenizer: Tokenizer): string {
+  const result = stabilizeTranscript(transcript, { policy, tokenizer });
+  const report = buildReport(result, validateResult(transcript, result, { policy, tokenizer }));
+  return stableStringify(buildGolden(report, { transcript: rel, policy, tokenizer: { name: tokenizer.name, version: tokenizer.version } }));
+}
+
+describe.skipIf(!HAS_CORPUS)('goldens of the recorded corpus', () => {
+  it.each(FILES)('%s', async (rel) => {
+    const loaded = await loadTranscript(rel, { cwd: CORPUS });
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    const tokenizer = await loadTokenizer(DEFAULT_POLICY.tokenizer);
+    const text = goldenText(loaded.transcript, rel, DEFAULT_POLICY, tokenizer);
+
+    expect(goldenText(loaded.transcript, rel, DEFAULT_POLICY, tokenizer)).toBe(text);
+    const parsed = parseGolden(text, `golden/${rel}.golden.json`);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(stableStringify(parsed.golden)).toBe(text);
+    expect(text).not.toContain(CORPUS);
+    expect(text).not.toContain(REPO);
+
+    const halved = policyFromObject({ budget: Math.max(1, Math.floor(parsed.golden.budget.used / 2)) }, { file: 'p.yml' });
+    if (!halved.ok) throw new Error('the halved policy is valid');
+    const edited = parseGolden(goldenText(loaded.transcript, rel, halved.policy, tokenizer), 'g.json');
+    if (!edited.ok) throw new Error('the edited golden parses');
+    const diff = diffGoldens(parsed.golden, edited.golden);
+    expect(diff.equal).toBe(false);
+    expect(diff.causes).toEqual(['policy changed']);
+    if (parsed.golden.budget.used > 1) expect(diff.fates.length + diff.checks.length).toBeGreaterThan(0);
+  });
+});

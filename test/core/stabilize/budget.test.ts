@@ -1,0 +1,134 @@
+// Stage 9 (budget): protected first, then newest-first while it fits; a tool call and its results are
+// one unit; a protection that cannot fit is a recovery warning, system/policy that cannot fit escalate.
+import { describe, expect, it } from 'vitest';
+import { asst, call, calls, pol, result, sys, t, user, words } from '../../support/artifacts.js';
+import { check, entry, fate, ids, item, policy, run } from './helpers.js';
+
+describe('budget: newest first while it fits', () => {
+  it('fills from the newest message and stops at the first one that does not fit', () => {
+    const tr = t(
+      user('u1', 'hi'), // 1 token: would fit, but it is older than what did not
+      asst('a1', words(10)),
+      user('u2', words(4)),
+      asst('a2', words(3)),
+    );
+    const p = policy({ budget: 8, keep_recent: 0 });
+    const r = run(tr, p);
+    expect(ids(r)).toEqual(['u2', 'a2']);
+    expect(entry(r, 'a1')).toMatchObject({
+      action: 'dropped',
+      reason: 'budget',
+      detail: 'needs 10 tokens, 1 left',
+      tokens_before: 10,
+    });
+    // Never counted: it was certainly dropped once a newer message did not fit.
+    expect(entry(r, 'u1')).toMatchObject({
+      reason: 'budget',
+      detail: 'older than what fits in the budget',
+      tokens_before: null,
+      tokens_after: 0,
+    });
+    expect(r.budget).toEqual({ limit: 8, used: 7 });
+    expect(r.status).toBe('ok');
+    expect(r.events).toContainEqual({
+      level: 'major',
+      code: 'budget',
+      message: 'dropped 2 artifacts that did not fit the budget of 8 tokens',
+    });
+    expect(check(tr, r, p).budget).toMatchObject({ ok: true });
+  });
+
+  it('keeps or drops a tool call and its results as one unit', () => {
+    const tr = t(
+      user('u1', 'look it up'),
+      calls('a1', [call('c1', 'search', 'q')], 'Searching.'),
+      result('r1', 'c1', words(6)),
+      calls('a2', [call('c2', 'search', 'p')]),
+      result('r2', 'c2', 'two words'),
+      user('u2', 'thanks'),
+    );
+    // Protected: a2 (search + p = 2) + r2 (2); u2 (1) fits; the a1+r1 unit (1 + 2 + 6 = 9) does not.
+    const r = run(tr, policy({ budget: 8, keep_recent: 0 }));
+    expect(fate(r, 'a1')).toBe('dropped/budget');
+    expect(fate(r, 'r1')).toBe('dropped/budget');
+    expect(entry(r, 'a1').detail).toBe('needs 9 tokens, 3 left');
+    expect(ids(r)).toEqual(['a2', 'r2', 'u2']);
+  });
+
+  it('reports used tokens as the sum of the context, message overhead included', () => {
+    const tr = t(sys('s', 'be brief'), user('u', 'one two three'));
+    const r = run(tr, policy({ message_overhead: 4 }));
+    expect(r.budget.used).toBe(r.context.reduce((s, c) => s + c.tokens, 0));
+    expect(r.budget.used).toBe(13);
+  });
+});
+
+describe('budget: protection over budget', () => {
+  it('keeps every protected artifact, warns, and fails the budget check', () => {
+    const tr = t(
+      sys('s', words(5)),
+      user('old', words(3)),
+      user('pinned', words(10), { pin: true }),
+      asst('a', words(4)),
+      user('u', words(4)),
+    );
+    const p = policy({ budget: 20 });
+    const r = run(tr, p);
+    expect(r.status).toBe('warning');
+    expect(ids(r)).toEqual(['s', 'pinned', 'a', 'u']);
+    expect(entry(r, 'old')).toMatchObject({
+      reason: 'budget',
+      detail: 'no room left after protected artifacts',
+    });
+    expect(r.events).toContainEqual({
+      level: 'safety',
+      code: 'protected_over_budget',
+      message:
+        'protected artifacts need 23 tokens, over the budget of 20: nothing protected was dropped (recovery warning)',
+    });
+    const budget = check(tr, r, p).budget;
+    expect(budget).toMatchObject({ ok: false, severity: 'error' });
+    expect(budget?.violations).toEqual([
+      { id: '*', line: 1, message: 'the context needs 23 tokens, over the budget of 20' },
+    ]);
+  });
+
+  it('escalates when the system and policy artifacts alone exceed the budget', () => {
+    const tr = t(sys('s', words(12)), pol('p', words(10)), user('u', 'hello'));
+    const r = run(tr, policy({ budget: 20 }));
+    expect(r.status).toBe('escalated');
+    expect(ids(r)).toEqual(['s', 'p', 'u']);
+    expect(r.events).toContainEqual({
+      level: 'safety',
+      code: 'authority_over_budget',
+      message:
+        'system and policy artifacts alone need 22 tokens, over the budget of 20: the budget cannot be met without violating authority',
+    });
+  });
+
+  it('first replaces unprotected results inside protected units by placeholders', () => {
+    // The pinned assistant keeps both calls; r1 is not protected itself (r2 is the latest lookup).
+    const tr = t(
+      calls('a1', [call('c1', 'get_order', 'one'), call('c2', 'get_order', 'two')], '', { pin: true }),
+      result('r1', 'c1', words(30)),
+      result('r2', 'c2', 'order two shipped'),
+      user('u', 'thanks'),
+    );
+    const p = policy({ budget: 25, keep_recent: 0 });
+    const r = run(tr, p);
+    expect(r.status).toBe('ok');
+    expect(fate(r, 'r1')).toBe('compressed/pair_placeholder');
+    expect(item(r, 'r1')).toMatchObject({
+      placeholder: true,
+      content: '[tool result omitted: over the context budget]',
+    });
+    expect(entry(r, 'r1')).toMatchObject({ tokens_before: 30, tokens_after: 7 });
+    expect(r.events).toContainEqual({
+      level: 'major',
+      code: 'placeholders',
+      message: 'replaced 1 results in protected units by placeholders to fit the budget',
+    });
+    const failing = Object.values(check(tr, r, p)).filter((c) => !c.ok);
+    expect(failing).toEqual([]);
+  });
+});

@@ -1,0 +1,44 @@
+// Stage 10 (order): sections in the policy's `order`, original chronology inside each section.
+import { describe, expect, it } from 'vitest';
+import { asst, phase, pol, retrieval, summary, sys, task, t, user } from '../../support/artifacts.js';
+import { check, ids, policy, run } from './helpers.js';
+
+function mixed() {
+  return t(
+    user('u1', 'hello'),
+    sys('s1', 'You are a support agent.'),
+    summary('sum', 'Earlier: the user greeted us.', ['u1']),
+    phase('ph', { task: 'resolve_ticket', phase: 'analysis' }),
+    task('tk', 'Resolve ticket 42.'),
+    pol('p1', 'Never share internal notes.'),
+    retrieval('kb', 'KB article: resetting passwords.'),
+    asst('a1', 'How can I help?'),
+    sys('s2', 'Answer in English.'),
+    user('u2', 'my password expired'),
+  );
+}
+
+describe('order', () => {
+  it('puts constraints first by default: system, policy, task, conversation, summaries', () => {
+    expect(ids(run(mixed()))).toEqual(['s1', 's2', 'p1', 'ph', 'tk', 'u1', 'kb', 'a1', 'u2', 'sum']);
+  });
+
+  it('follows a custom order of all five sections', () => {
+    const p = policy({ order: ['summaries', 'conversation', 'task', 'policy', 'system'] });
+    const tr = mixed();
+    const r = run(tr, p);
+    expect(ids(r)).toEqual(['sum', 'u1', 'kb', 'a1', 'u2', 'ph', 'tk', 'p1', 's1', 's2']);
+    expect(check(tr, r, p).order).toMatchObject({ ok: true });
+  });
+
+  it('places the sections a custom order leaves out after it, in the default order', () => {
+    const r = run(mixed(), policy({ order: ['task', 'summaries'] }));
+    expect(ids(r)).toEqual(['ph', 'tk', 'sum', 's1', 's2', 'p1', 'u1', 'kb', 'a1', 'u2']);
+  });
+
+  it('is checked against the policy that produced it', () => {
+    const tr = mixed();
+    const r = run(tr, policy({ order: ['summaries', 'conversation', 'task', 'policy', 'system'] }));
+    expect(check(tr, r, policy()).order?.ok).toBe(false);
+  });
+});

@@ -1,0 +1,155 @@
+// Stage 8 (protect): what may never be dropped, and why (`protected_by` in the ledger).
+import { describe, expect, it } from 'vitest';
+import { asst, bash, call, calls, pol, result, sys, task, t, user, words } from '../../support/artifacts.js';
+import { entry, fate, ids, policy, run } from './helpers.js';
+
+describe('protect: kinds, pins and tags', () => {
+  it('keeps system, policy, task and pinned artifacts when the budget drops everything else', () => {
+    const tr = t(
+      sys('s', 'You are a coding agent.'),
+      pol('p', 'Never push to main.'),
+      task('tk', 'Fix the failing build.'),
+      user('pinned', 'My repo is at ~/work/app', { pin: true }),
+      user('u1', words(30)),
+      asst('a1', words(30)),
+      user('u2', 'go on'),
+    );
+    // 5 + 4 + 4 + 5 protected words, plus the recent a1 (30) and u2 (2): 50 fit a budget of 50.
+    const r = run(tr, policy({ budget: 50 }));
+    expect(ids(r)).toEqual(['s', 'p', 'tk', 'pinned', 'a1', 'u2']);
+    expect(entry(r, 's').protected_by).toEqual(['system']);
+    expect(entry(r, 'p').protected_by).toEqual(['policy']);
+    expect(entry(r, 'tk').protected_by).toEqual(['task']);
+    expect(entry(r, 'pinned').protected_by).toEqual(['pinned']);
+    expect(fate(r, 'u1')).toBe('dropped/budget');
+    expect(r.status).toBe('ok');
+  });
+
+  it('protects artifacts tagged with a protected_message_kinds entry, and only those', () => {
+    const tr = t(
+      asst('dec', 'We use Postgres 16.', { tags: ['decision'] }),
+      asst('note', 'Maybe look at caching.', { tags: ['note'] }),
+      user('u', 'ok'),
+      asst('a', 'fine'),
+    );
+    const r = run(tr, policy({ budget: 6 }));
+    expect(entry(r, 'dec').protected_by).toEqual(['tag:decision']);
+    expect(fate(r, 'note')).toBe('dropped/budget');
+
+    const custom = run(tr, policy({ budget: 6, resilience: { protected_message_kinds: ['note'] } }));
+    expect(entry(custom, 'note').protected_by).toEqual(['tag:note']);
+    expect(fate(custom, 'dec')).toBe('dropped/budget');
+  });
+
+  it('protects no tag and no command family when resilience is disabled', () => {
+    const tr = t(
+      asst('dec', 'We use Postgres 16.', { tags: ['decision'] }),
+      calls('a1', [bash('c1', 'npm test')]),
+      result('r1', 'c1', 'all tests pass'),
+      user('u', 'ok'),
+    );
+    const r = run(tr, policy({ budget: 1, keep_recent: 0, resilience: { enabled: false } }));
+    expect(r.ledger.filter((e) => e.protected_by)).toEqual([]);
+  });
+});
+
+describe('protect: keep_recent', () => {
+  it('keeps the N newest user/assistant messages verbatim, not counting tool results', () => {
+    const tr = t(
+      user('u1', words(5)),
+      asst('a1', words(5)),
+      user('u2', words(5)),
+      calls('a2', [call('c1', 'search', { q: 'x' })]),
+      result('r1', 'c1', words(5)),
+      asst('a3', words(5)),
+    );
+    const r = run(tr, policy({ keep_recent: 3, budget: 1000 }));
+    expect(r.ledger.filter((e) => e.protected_by?.includes('recent')).map((e) => e.id)).toEqual([
+      'u2',
+      'a2',
+      'a3',
+    ]);
+  });
+
+  it('protects no message as recent with keep_recent 0', () => {
+    const tr = t(user('u1', 'hello there'), asst('a1', 'hi'));
+    // Only the newest message (1 token) fits: nothing protected forces the older one in.
+    const r = run(tr, policy({ keep_recent: 0, budget: 1 }));
+    expect(ids(r)).toEqual(['a1']);
+    expect(r.ledger.map((e) => `${e.id}:${e.reason}`)).toEqual(['u1:budget', 'a1:in_budget']);
+    expect(r.status).toBe('ok');
+  });
+});
+
+describe('protect: latest invocation and outcome of every command family', () => {
+  function session() {
+    return t(
+      user('u', 'make the build green'),
+      calls('a1', [bash('c1', 'npm test')]),
+      result('r1', 'c1', 'FAIL 3 tests', { exit_code: 1 }),
+      calls('a2', [bash('c2', 'npm run build')]),
+      result('r2', 'c2', 'build ok'),
+      calls('a3', [bash('c3', 'cd packages/app && npm test')]),
+      result('r3', 'c3', 'all tests pass'),
+      asst('done', 'Build and tests are green.'),
+      user('u2', 'thanks'),
+    );
+  }
+
+  it('keeps the latest result of each family and the call that produced it', () => {
+    const r = run(session(), policy({ budget: 1000 }));
+    expect(entry(r, 'r2').protected_by).toEqual(['latest:bash:npm run']);
+    expect(entry(r, 'a2').protected_by).toEqual(['latest:bash:npm run', 'pair:r2']);
+    // `cd packages/app && npm test` is the same family as `npm test`: it is now the latest one…
+    expect(entry(r, 'r3').protected_by).toEqual(['latest:bash:npm test']);
+    // …and the earlier `npm test` result is stale.
+    expect(fate(r, 'r1')).toBe('dropped/superseded');
+    expect(fate(r, 'a1')).toBe('dropped/pair_unit');
+  });
+
+  it('keeps the latest outcomes even when the budget drops the conversation around them', () => {
+    // Protected: a2 (4) + r2 (2) + a3 (6) + r3 (3) = 15; then u2 (1) and done (5) fill the budget of 21.
+    const r = run(session(), policy({ budget: 21, keep_recent: 0 }));
+    expect(ids(r)).toEqual(['a2', 'r2', 'a3', 'r3', 'done', 'u2']);
+    expect(fate(r, 'u')).toBe('dropped/budget');
+  });
+
+  it('keeps every result of a protected tool that no later result supersedes', () => {
+    // Two different patches share the family `apply_patch` but neither makes the other stale.
+    const tr = t(
+      user('u', 'apply both fixes'),
+      calls('a1', [call('c1', 'apply_patch', { input: 'patch for the parser' })]),
+      result('r1', 'c1', 'patch applied'),
+      calls('a2', [call('c2', 'apply_patch', { input: 'patch for the lexer' })]),
+      result('r2', 'c2', 'patch applied'),
+    );
+    const r = run(tr, policy({ budget: 100, keep_recent: 0 }));
+    expect(entry(r, 'r1').protected_by).toEqual(['tool:apply_patch']);
+    expect(entry(r, 'a1').protected_by).toEqual(['pair:r1']);
+    expect(entry(r, 'r2').protected_by).toEqual(['latest:apply_patch']);
+    // A result of an unprotected tool with the same shape is not protected.
+    const other = t(
+      user('u', 'look both up'),
+      calls('a1', [call('c1', 'get_order', { id: 1 })]),
+      result('r1', 'c1', 'order 1'),
+      calls('a2', [call('c2', 'get_order', { id: 2 })]),
+      result('r2', 'c2', 'order 2'),
+    );
+    expect(entry(run(other, policy({ keep_recent: 0 })), 'r1').protected_by).toBeUndefined();
+  });
+
+  it('protects the call of a protected result (pair closure)', () => {
+    const tr = t(
+      user('u', 'try it'),
+      calls('a1', [call('c1', 'deploy', { env: 'staging' })], 'Deploying.'),
+      result('r1', 'c1', 'permission denied', { is_error: true, tags: ['error'] }),
+      calls('a2', [call('c2', 'deploy', { env: 'prod' })]),
+      result('r2', 'c2', 'ok'),
+      user('u2', 'and now?'),
+      asst('a3', 'Deployed.'),
+    );
+    const r = run(tr, policy({ budget: 1000 }));
+    expect(entry(r, 'r1').protected_by).toEqual(['tag:error']);
+    expect(entry(r, 'a1').protected_by).toEqual(['pair:r1']);
+  });
+});

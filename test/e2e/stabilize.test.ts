@@ -1,0 +1,240 @@
+// End-to-end: `stabilize` and `explain` of the built CLI (`bin/context-stability.js` → build/),
+// on our own fixtures and on every recorded corpus file. `npm test` builds first; when running
+// vitest alone, run `npm run build` before.
+import { beforeAll, describe, it, expect } from 'vitest';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findPii } from '../../src/core/pii/mask.js';
+import { builtinDetectors } from '../../src/core/pii/registry.js';
+import type { TranscriptReport } from '../../src/core/report/report.js';
+import type { ContextItem } from '../../src/core/stabilize/types.js';
+import { expectedFor } from './corpus-expectations.js';
+
+const REPO = path.resolve(fileURLToPath(import.meta.url), '../../..');
+const BIN = path.join(REPO, 'bin/context-stability.js');
+const FIXTURES = path.join(REPO, 'test/fixtures/stabilize');
+const CORPUS = path.resolve(REPO, '../shared/corpus');
+const HAS_CORPUS = existsSync(CORPUS);
+if (!HAS_CORPUS) console.warn(`e2e stabilize: ${CORPUS} is absent: the corpus tests are skipped.`);
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], cwd: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        if (code === null) reject(error ?? new Error('the CLI did not exit normally'));
+        else resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+beforeAll(() => {
+  if (!existsSync(path.join(REPO, 'build/cli/commands/stabilize.js'))) {
+    throw new Error('build/ has no stabilize command: run `npm run build` before the e2e tests.');
+  }
+});
+
+const REPORT_KEYS = ['transcript', 'status', 'budget', 'context', 'ledger', 'summaries', 'checks', 'events'];
+const CHECK_NAMES = ['budget', 'order', 'pii', 'protected', 'pairing', 'summaries', 'ledger'];
+
+/** The exit code DESIGN §7 asks for, derived from the report alone. */
+function expectedExit(report: TranscriptReport): number {
+  const failing = report.checks.some((c) => !c.ok && c.severity === 'error');
+  return failing || report.status === 'escalated' ? 1 : 0;
+}
+
+function contextTexts(item: ContextItem): string[] {
+  const out = typeof item.content === 'string' ? [item.content] : [];
+  if (typeof item.content !== 'string') {
+    for (const p of item.content) if (p.type === 'text' && typeof p.text === 'string') out.push(p.text);
+  }
+  for (const c of item.tool_calls ?? []) out.push(c.arguments);
+  return out;
+}
+
+/** Raw PII the built-in detectors still find in the printed context: none may remain. */
+function piiLeft(report: TranscriptReport): string[] {
+  const detectors = builtinDetectors();
+  const found: string[] = [];
+  for (const item of report.context) {
+    for (const text of contextTexts(item)) {
+      for (const m of findPii(text, detectors, [])) found.push(`${item.id}: ${m.type}`);
+    }
+  }
+  return found;
+}
+
+describe('stabilize and explain on the fixtures', () => {
+  const PLANTED = [
+    'dana.fixture@example.org',
+    '4111 1111 1111 1111',
+    '4111111111111111',
+    'omar.fixture@example.net',
+    '5555 5555 5555 4444',
+  ];
+
+  it('prints no planted e-mail or card number in any mode', async () => {
+    const runs = await Promise.all(
+      [
+        ['stabilize', 'session.jsonl'],
+        ['stabilize', '--json', 'session.jsonl'],
+        ['stabilize', '--json', 'openai-chat.json'],
+        ['stabilize', '--emit', 'same', 'openai-chat.json'],
+        ['stabilize', '--emit', 'anthropic', 'openai-chat.json'],
+        ['stabilize', '--emit', 'native', 'session.jsonl'],
+        ['stabilize', '--emit', 'openai', 'session.jsonl', '--policy', 'tiny-budget-policy.yml'],
+        ['explain', 'session.jsonl', 'u1'],
+        ['explain', 'session.jsonl', 'u2'],
+        ['explain', 'openai-chat.json', 'm7'],
+      ].map((args) => cli(args, FIXTURES)),
+    );
+    for (const run of runs) {
+      expect(run.code).toBeLessThan(2);
+      expect(run.stdout.length).toBeGreaterThan(0);
+      for (const value of PLANTED) {
+        expect(run.stdout).not.toContain(value);
+        expect(run.stderr).not.toContain(value);
+      }
+    }
+  });
+
+  it('prints the report with exit 0, and exit 1 when a protected set exceeds the budget', async () => {
+    const ok = await cli(['stabilize', '--json', 'session.jsonl'], FIXTURES);
+    expect(ok.code).toBe(0);
+    const report = JSON.parse(ok.stdout) as TranscriptReport;
+    expect(Object.keys(report)).toEqual(REPORT_KEYS);
+    expect(report.context.find((c) => c.id === 'u2')?.content).toContain('[REDACTED_CREDIT_CARD]');
+
+    const over = await cli(['stabilize', 'session.jsonl', '--policy', 'tiny-budget-policy.yml'], FIXTURES);
+    expect(over.code).toBe(1);
+    expect(over.stdout).toMatch(/^ {2}session\.jsonl:1: budget \(error\)/m);
+  });
+
+  it('explains a dropped and a kept artifact', async () => {
+    const dropped = await cli(['explain', 'session.jsonl', 'r2'], FIXTURES);
+    expect(dropped.code).toBe(0);
+    expect(dropped.stdout).toContain('was dropped');
+    expect(dropped.stdout).toContain('Not in the stabilized context.');
+    const kept = await cli(['explain', 'session.jsonl', 'sys'], FIXTURES);
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toContain('was kept verbatim');
+    expect(kept.stdout).toContain('Position in the stabilized context: 1 of 15.');
+  });
+
+  it('exits 2 for an invalid policy and for an unknown id', async () => {
+    const policy = await cli(['stabilize', 'session.jsonl', '--policy', 'bad-policy.yml'], FIXTURES);
+    expect(policy.code).toBe(2);
+    expect(policy.stdout).toBe('');
+    expect(policy.stderr).toMatch(/^bad-policy\.yml:2:9: error\[invalid-value\]/m);
+    const id = await cli(['explain', 'session.jsonl', 'u9'], FIXTURES);
+    expect(id.code).toBe(2);
+    expect(id.stderr).toContain("Did you mean 'u1'?");
+  });
+});
+
+/** String values of a JSON or JSONL text that read like prose: 24+ characters with a space. */
+function textValues(file: string, text: string): string[] {
+  const out: string[] = [];
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (v.length >= 24 && /\s/.test(v.trim())) out.push(v.trim());
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (typeof v === 'object' && v !== null) Object.values(v).forEach(visit);
+  };
+  const docs = file.endsWith('.jsonl') ? text.split('\n') : [text];
+  for (const doc of docs) {
+    try {
+      visit(JSON.parse(doc));
+    } catch {
+      // malformed JSONL lines hold no values to look for
+    }
+  }
+  return out;
+}
+
+describe.skipIf(!HAS_CORPUS)('stabilize and explain over the recorded corpus', () => {
+  const files = HAS_CORPUS
+    ? readdirSync(CORPUS, { recursive: true, encoding: 'utf8' })
+        .map((f) => f.split(path.sep).join('/'))
+        .filter((f) => /\.(json|jsonl|traj)$/.test(f) && f !== 'SOURCES.json' && !f.startsWith('licenses/'))
+        .sort()
+    : [];
+  const explainedDrops: string[] = [];
+
+  it('finds corpus files of every format', () => {
+    expect(files.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it.each(files)('%s: report, exit code, no PII, explain', async (file) => {
+    const raw = readFileSync(path.join(CORPUS, file), 'utf8');
+    const expected = expectedFor(file, raw);
+    const [json, text] = await Promise.all([
+      cli(['stabilize', '--json', file], CORPUS),
+      cli(['stabilize', file], CORPUS),
+    ]);
+    const report = JSON.parse(json.stdout) as TranscriptReport;
+
+    // Exit code: unreadable records win, else findings.
+    const exit = expected.invalidLines > 0 ? 2 : expectedExit(report);
+    expect(json.code).toBe(exit);
+    expect(text.code).toBe(exit);
+
+    // Shape of DESIGN §7, and a ledger that accounts for every artifact of the file.
+    expect(Object.keys(report)).toEqual(REPORT_KEYS);
+    expect(report.transcript).toBe(file);
+    expect(report.checks.map((c) => c.name)).toEqual(CHECK_NAMES);
+    expect(report.ledger).toHaveLength(expected.artifacts);
+    expect(new Set(report.ledger.map((e) => e.id)).size).toBe(expected.artifacts);
+    expect(report.budget.used).toBe(report.context.reduce((s, c) => s + c.tokens, 0));
+    const byId = new Map(report.ledger.map((e) => [e.id, e]));
+    for (const item of report.context) {
+      expect(byId.get(item.id)?.tokens_after, item.id).toBe(item.tokens);
+      for (const key of ['id', 'kind', 'tokens', 'content']) expect(item).toHaveProperty(key);
+    }
+
+    // No raw PII in the printed context; no content at all in the summary.
+    expect(piiLeft(report)).toEqual([]);
+    expect(report.checks.find((c) => c.name === 'pii')?.ok).toBe(true);
+    expect(text.stdout).toMatch(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${report.status}$`, 'm'),
+    );
+    const values = textValues(file, raw);
+    for (const value of values)
+      expect(text.stdout.includes(value) || text.stderr.includes(value)).toBe(false);
+
+    // explain: one kept artifact, and one that is not in the context when there is one.
+    const kept = report.context[report.context.length - 1];
+    const gone = report.ledger.find((e) => e.tokens_after === 0);
+    const explainIds = [kept?.id, gone?.id].filter((id): id is string => id !== undefined);
+    const explained = await Promise.all(explainIds.map((id) => cli(['explain', file, id], CORPUS)));
+    const [keptRun, goneRun] = explained;
+    expect(keptRun?.code).toBe(expected.invalidLines > 0 ? 2 : 0);
+    expect(keptRun?.stdout).toContain(
+      `Position in the stabilized context: ${report.context.length} of ${report.context.length}.`,
+    );
+    if (goneRun && gone) {
+      explainedDrops.push(file);
+      expect(goneRun.stdout).toMatch(new RegExp(`^${gone.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`));
+      expect(goneRun.stdout).toContain('Not in the stabilized context.');
+    }
+    for (const run of explained) {
+      for (const value of values) expect(run.stdout.includes(value)).toBe(false);
+    }
+  });
+
+  it('explained a dropped artifact in most files', () => {
+    expect(explainedDrops.length).toBeGreaterThanOrEqual(8);
+  });
+});

@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { readCase } from './support/transcript-arb.js';
+import { toPolicy } from './support/policy-arb.js';
+import { stabilize } from './support/run.js';
+import { emitContext } from '../../src/core/emit/index.js';
+import { readTranscript } from '../../src/core/readers/index.js';
+const [doc, pol] = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as [{ artifacts: Record<string, unknown>[] }, unknown];
+const policy = toPolicy(pol);
+const c = readCase(doc.artifacts, []);
+const show = (r: ReturnType<typeof stabilize>) => {
+  console.log('status', r.status, r.budget);
+  for (const e of r.ledger) console.log(` ${e.id} ${e.stage} ${e.action} ${e.reason} ${e.detail ?? ''} [${e.protected_by ?? ''}]`);
+  for (const i of r.context) console.log(`   > ${i.id} ${i.kind} ${JSON.stringify(i.content).slice(0, 90)} ${JSON.stringify(i.tool_calls ?? '')}`);
+};
+const r1 = stabilize(c.transcript, policy);
+show(r1);
+const text = JSON.stringify(emitContext(r1.context, 'native', c.transcript));
+console.log(text);
+const read = readTranscript(text, { file: 's.json', format: 'native' });
+if (!read.ok) throw new Error('x');
+show(stabilize(read.transcript, policy));

@@ -1,0 +1,35 @@
+// Invariant 6: stabilizing is idempotent. The stabilized context, written back as a native transcript
+// and read again, is already stable: stabilizing it with the same policy keeps every item with the
+// same id, kind, content and tool calls, in the same order.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { emitContext } from '../../src/core/emit/index.js';
+import type { Policy } from '../../src/core/policy/index.js';
+import { readTranscript } from '../../src/core/readers/index.js';
+import type { StabilizeResult } from '../../src/core/stabilize/types.js';
+import type { Transcript } from '../../src/core/types.js';
+import { fcOptions } from '../support/fc.js';
+import { policyArb } from './support/policy-arb.js';
+import { projection, stabilize } from './support/run.js';
+import { caseArb } from './support/transcript-arb.js';
+
+function again(transcript: Transcript, result: StabilizeResult, policy: Policy): StabilizeResult {
+  const text = JSON.stringify(emitContext(result.context, 'native', transcript));
+  const read = readTranscript(text, { file: 'stabilized.json', format: 'native' });
+  if (!read.ok) throw new Error(`the native emit could not be read back: ${read.diagnostics[0]?.message}`);
+  return stabilize(read.transcript, policy);
+}
+
+describe('stabilizing the output again', () => {
+  it('changes nothing', () => {
+    fc.assert(
+      fc.property(caseArb, policyArb, (c, policy) => {
+        const first = stabilize(c.transcript, policy);
+        if (first.context.length === 0) return;
+        const second = again(c.transcript, first, policy);
+        expect(projection(second.context)).toEqual(projection(first.context));
+      }),
+      fcOptions(1000),
+    );
+  });
+});

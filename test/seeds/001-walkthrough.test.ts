@@ -1,0 +1,115 @@
+// Seed 001 (§5 "Example Walkthrough") as a test: system, a user message with an SSN, an assistant
+// that looks the account up, a 500-token JSON blob, and the user's next question. Expected final
+// context, exactly: the system prompt, the user message with the SSN masked, the assistant's reply,
+// and the last user message; the tool output is gone.
+//
+// How each stage produces it, with the policy below:
+// - normalize: the lookup result pairs with the assistant's call; counts use o200k_base + 3 framing tokens.
+// - protect: the system prompt and the most recent message (keep_recent 1, the seed's "always
+//   preserve the system prompt and the most recent message"). With keep_recent 2 the assistant would
+//   be kept verbatim, call included, and the blob would become a placeholder instead. Resilience is
+//   off: with it on, the lookup result is the latest outcome of its command family, which our design
+//   protects as evidence (DESIGN §4 stage 8; see the last test).
+// - pii: `123-45-6789` → `[REDACTED_SSN]` (the seed's masking step).
+// - tool output: the blob is over tool_output.max_tokens (256, the seed's limit) and none of its
+//   top-level fields is in keep_fields, so masking cannot save it: dropped (`verbose_tool_output`).
+//   Its call leaves with it, so the assistant keeps only its text (`compressed`, `pair_unit`).
+// - budget (256): the four remaining artifacts fit. order: system first, then the conversation.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { emitContext } from '../../src/core/emit/index.js';
+import type { OpenAIMessage } from '../../src/core/emit/openai.js';
+import { verifyOpenAI } from '../../src/core/emit/verify.js';
+import type { Tokenizer } from '../../src/core/tokens/tokenizer.js';
+import type { Transcript } from '../../src/core/types.js';
+import { loadTokenizer } from '../../src/tokens/load.js';
+import { call, calls, result, sys, t, user } from '../support/artifacts.js';
+import { check, entry, fate, policy, run } from '../core/stabilize/helpers.js';
+
+let o200k: Tokenizer;
+beforeAll(async () => {
+  o200k = await loadTokenizer('o200k_base');
+});
+
+/** An account record of exactly `tokens` o200k tokens; none of its top-level keys is a keep_field. */
+function accountBlob(tok: Tokenizer, tokens: number): string {
+  const orders = Array.from({ length: 12 }, (_, i) => ({
+    order_id: `ORD-${1000 + i}`,
+    placed: `2024-0${(i % 9) + 1}-1${i % 10}`,
+    items: [{ sku: `SKU-${200 + i}`, qty: (i % 3) + 1 }],
+    state: i === 11 ? 'in_transit' : 'delivered',
+  }));
+  for (let n = 0; n < 2000; n++) {
+    const blob = JSON.stringify({ account: { tier: 'gold', since: 2019 }, orders, notes: ' note'.repeat(n) });
+    const count = tok.count(blob);
+    if (count === tokens) return blob;
+    if (count > tokens) break;
+  }
+  throw new Error(`cannot build a blob of exactly ${tokens} tokens`);
+}
+
+function seed001(tok: Tokenizer): Transcript {
+  return t(
+    sys('m0', 'You are a helpful assistant.'),
+    user('m1', 'I need help with my account. My SSN is 123-45-6789.'),
+    calls('m2', [call('lookup-1', 'lookup_account', { customer: 'self' })], 'I see. Let me look that up.'),
+    result('m3', 'lookup-1', accountBlob(tok, 500)),
+    user('m4', "Okay, so what's the status of my last order?"),
+  );
+}
+
+const POLICY = policy({
+  message_overhead: 3,
+  budget: 256,
+  keep_recent: 1,
+  tool_output: { max_tokens: 256 },
+  resilience: { enabled: false },
+});
+
+describe('seed 001: the example walkthrough', () => {
+  it('produces the final context of the walkthrough, exactly', () => {
+    const r = run(seed001(o200k), POLICY, o200k);
+    expect(r.context.map((c) => ({ kind: c.kind, content: c.content }))).toEqual([
+      { kind: 'system', content: 'You are a helpful assistant.' },
+      { kind: 'user', content: 'I need help with my account. My SSN is [REDACTED_SSN].' },
+      { kind: 'assistant', content: 'I see. Let me look that up.' },
+      { kind: 'user', content: "Okay, so what's the status of my last order?" },
+    ]);
+    expect(r.context[2]).not.toHaveProperty('tool_calls');
+    expect(r.status).toBe('ok');
+  });
+
+  it('records why each artifact stayed, changed or left', () => {
+    const r = run(seed001(o200k), POLICY, o200k);
+    expect(r.ledger.map((e) => `${e.id} ${e.stage}:${e.action}/${e.reason}`)).toEqual([
+      'm0 protect:kept/protected',
+      'm1 pii:masked/pii',
+      'm2 tool_output:compressed/pair_unit',
+      'm3 tool_output:dropped/verbose_tool_output',
+      'm4 protect:kept/protected',
+    ]);
+    expect(entry(r, 'm1').pii).toEqual({ ssn: 1 });
+    // Not counted exactly: checking the blob against max_tokens stops counting once it is over.
+    expect(entry(r, 'm3').tokens_before).toBeNull();
+    expect(entry(r, 'm3').detail).toBe('over tool_output.max_tokens (256)');
+  });
+
+  it('stays within the budget and passes every check; the emitted request is valid', () => {
+    const tr = seed001(o200k);
+    const r = run(tr, POLICY, o200k);
+    expect(r.budget.used).toBeLessThanOrEqual(256);
+    expect(r.budget.used).toBe(r.context.reduce((s, c) => s + c.tokens, 0));
+    expect(Object.values(check(tr, r, POLICY, o200k)).filter((c) => !c.ok)).toEqual([]);
+    const { messages } = emitContext(r.context, 'openai') as { messages: OpenAIMessage[] };
+    expect(verifyOpenAI(messages)).toEqual([]);
+  });
+
+  it('with resilience on, keeps the lookup result as evidence and says the budget cannot hold it', () => {
+    // Our design differs from the seed here on purpose: the newest outcome of a command family is
+    // protected (seed 002), so instead of silently dropping it the run raises a recovery warning.
+    const p = policy({ message_overhead: 3, budget: 256, keep_recent: 1, tool_output: { max_tokens: 256 } });
+    const r = run(seed001(o200k), p, o200k);
+    expect(fate(r, 'm3')).toBe('kept/protected');
+    expect(r.status).toBe('warning');
+    expect(r.events.map((e) => e.code)).toContain('protected_over_budget');
+  });
+});
