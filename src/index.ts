@@ -66,3 +66,14 @@ export { loadTokenizer } from './tokens/load.js';
 
 // Stabilizer, checks, emitters, report (async wrappers in src/api resolve policy and tokenizer)
 export * from './api/index.js';
+
+// Context guardian (DESIGN §8): a namespace, because its names (Outcome, LastAction…) are its own.
+export * as guardian from './core/guardian/index.js';
+export {
+  GuardianStoreError,
+  archiveGuardianFiles,
+  readGuardianFiles,
+  saveCheckpoint,
+  writeState,
+  writeSummary,
+} from './io/guardian-store.js';

@@ -343,25 +343,25 @@ export function createGuardianCommands(deps: GuardianDeps = defaultDeps()): Comm
   return [
     {
       path: ['guardian', 'ensure'],
-      summary: 'guardian startup: create the task state, or check it (STATUS line last)',
+      summary: 'startup: create the task state, or check state and summary',
       help: ENSURE_HELP,
       run: (args, io) => ensure(args, io, deps),
     },
     {
       path: ['guardian', 'status'],
-      summary: 'guardian gate before a major action: --pressure P (read-only)',
+      summary: 'pressure gate before each major action (read-only)',
       help: STATUS_HELP,
       run: (args, io) => status(args, io),
     },
     {
       path: ['guardian', 'checkpoint'],
-      summary: 'guardian: write the task state and a fresh summary atomically',
+      summary: 'write the task state and a fresh summary, atomically',
       help: CHECKPOINT_HELP,
       run: (args, io) => checkpoint(args, io, deps),
     },
     {
       path: ['guardian', 'bundle'],
-      summary: 'guardian: print the working bundle for the next action (json or md)',
+      summary: 'print the working bundle for the next major action',
       help: BUNDLE_HELP,
       run: (args, io) => bundle(args, io),
     },

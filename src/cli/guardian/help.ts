@@ -35,10 +35,10 @@ export const STATUS_HELP = `Usage: ${G} status [--root DIR] --pressure P [--chan
 
 Run before every major action (a model call that may change the plan, a write, an edit).
 Reads the state and summary from disk (never writes) and runs the pressure gate:
-  below warning            continue
-  warning to below compress continue; a fresh summary is due after the action
-  compress to below critical continue with one action; a fresh summary before the next
-  critical or above        STATUS:HALT_CONTEXT_LIMIT: stop
+  pressure < warning               continue
+  warning <= pressure < compress   continue; a fresh summary is due after the action
+  compress <= pressure < critical  one more action, then a fresh summary before the next
+  pressure >= critical             STATUS:HALT_CONTEXT_LIMIT: stop
 Without --pressure the first turn assumes 0.0; on any later turn a missing pressure counts
 as critical (turns are counted by checkpoints).
 

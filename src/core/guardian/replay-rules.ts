@@ -87,7 +87,11 @@ export function shellCommandOf(call: ToolCall): string {
   for (const key of ['command', 'cmd', 'script']) {
     const v = args[key];
     if (typeof v === 'string') return v;
-    if (Array.isArray(v)) return v.filter((x) => typeof x === 'string').join(' ');
+    if (Array.isArray(v)) {
+      const argv = v.filter((x): x is string => typeof x === 'string');
+      // ["bash", "-lc", "script"]: the script is the command.
+      return argv.length >= 3 && /^-\w*c$/.test(argv[1] ?? '') ? argv.slice(2).join(' ') : argv.join(' ');
+    }
   }
   return '';
 }
@@ -183,7 +187,7 @@ export function stateChangeOfCall(call: ToolCall): string | null {
   if (STATE_TOOLS.has(name)) {
     const command = parsedArguments(call)?.command;
     if (typeof command === 'string' && READ_ONLY_EDITOR_COMMANDS.has(command)) return null;
-    return `a ${name} tool`;
+    return `the ${name} tool`;
   }
   if (SHELLS.has(name) && !isCheckpointCall(call) && shellCommandWrites(shellCommandOf(call))) {
     return 'a shell command that writes';

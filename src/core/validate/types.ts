@@ -6,6 +6,7 @@ export const VALIDATE_CHECKS = [
   'pairing',
   'summaries',
   'ledger',
+  'guardian',
 ] as const;
 export type ValidateCheckName = (typeof VALIDATE_CHECKS)[number];
 

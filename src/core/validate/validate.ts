@@ -6,6 +6,7 @@ import { findPii } from '../pii/mask.js';
 import { jsonTextLeaves } from '../pii/mask-json.js';
 import { builtinDetectors, createDetectors } from '../pii/registry.js';
 import type { Detector } from '../pii/types.js';
+import { replayGuardian } from '../guardian/replay.js';
 import type { Policy } from '../policy/schema.js';
 import { sectionOf, sectionRanks } from '../stabilize/order.js';
 import { TokenMeter } from '../stabilize/meter.js';
@@ -102,9 +103,11 @@ function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
   const aggressive = policy.resilience.truncation_mode === 'aggressive';
   // An artifact's task is its own scope, else the one the latest phase marker before it set.
   let markerTask: string | undefined;
+  const tasks: (string | undefined)[] = [];
   for (const a of main) {
     if (a.kind === 'phase' && a.scope?.task !== undefined) markerTask = a.scope.task;
     const task = a.scope?.task ?? markerTask;
+    tasks.push(task);
     const inScope = task === undefined || currentTask === undefined || task === currentTask;
     if (a.kind === 'system' || a.kind === 'policy') need.set(a.id, a.kind);
     else if (a.pin === true) need.set(a.id, 'pinned');
@@ -114,8 +117,20 @@ function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
       if (tag !== undefined && inScope) need.set(a.id, `tag:${tag}`);
     }
   }
+  // The recent window is taken after the scope reset (DESIGN §4 stage 2): a message of an earlier
+  // task before the last switch to the current one is gone unless pinned or tagged protected.
+  let lastSwitch = -1;
+  tasks.forEach((task, i) => {
+    if (task !== tasks[i - 1] && task === currentTask) lastSwitch = i;
+  });
+  const reset = (a: Artifact, i: number): boolean =>
+    i < lastSwitch &&
+    tasks[i] !== undefined &&
+    tasks[i] !== currentTask &&
+    a.pin !== true &&
+    !(a.tags ?? []).some((x) => policy.resilience.protected_message_kinds.includes(x));
   const recent = main
-    .filter((a) => a.kind === 'user' || a.kind === 'assistant')
+    .filter((a, i) => (a.kind === 'user' || a.kind === 'assistant') && !reset(a, i))
     .slice(-policy.keep_recent || main.length);
   if (policy.keep_recent > 0) for (const a of recent) if (!need.has(a.id)) need.set(a.id, 'recent');
   return need;
@@ -179,12 +194,40 @@ function checkPairing(result: StabilizeResult): Violation[] {
   return out;
 }
 
+type Scope = { task?: string | undefined; phase?: string | undefined };
+
+/** Each artifact's scope after the phase markers before it, and the scope at the end (DESIGN §4 stage 2). */
+function scopes(artifacts: readonly Artifact[]): { of: Map<string, Scope>; current: Scope } {
+  const of = new Map<string, Scope>();
+  let task: string | undefined;
+  let phase: string | undefined;
+  for (const a of artifacts) {
+    const s = a.scope;
+    if (a.kind === 'phase' && s && (s.task !== undefined || s.phase !== undefined)) {
+      if (s.task !== undefined && s.task !== task) phase = undefined;
+      task = s.task ?? task;
+      phase = s.phase ?? phase;
+    }
+    of.set(a.id, { task: s?.task ?? task, phase: s?.phase ?? phase });
+  }
+  return { of, current: { task, phase } };
+}
+
+function differs(a: string | undefined, b: string | undefined): boolean {
+  return a !== undefined && b !== undefined && a !== b;
+}
+
 function checkSummaries(t: Transcript, result: StabilizeResult, policy: Policy): Violation[] {
   const turns = turnNumbers(t.artifacts);
   const current = turns[turns.length - 1] ?? 0;
   // Sources a stabilized context left out count as existing (`meta.history`, emit/native.ts).
-  const ids = new Set([...t.artifacts.map((a) => a.id), ...historySources(t.meta).keys()]);
+  const kinds = new Map([...historySources(t.meta), ...t.artifacts.map((a) => [a.id, a.kind] as const)]);
   const index = new Map(t.artifacts.map((a, i) => [a.id, i]));
+  const scope = scopes(t.artifacts);
+  const rank = (kind: string): number => {
+    const i = policy.authority.indexOf(kind as Policy['authority'][number]);
+    return i === -1 ? policy.authority.length : i;
+  };
   const out: Violation[] = [];
   for (const c of result.context) {
     if (c.kind !== 'summary') continue;
@@ -195,8 +238,23 @@ function checkSummaries(t: Transcript, result: StabilizeResult, policy: Policy):
     if (age > ttl)
       out.push({ id: c.id, line: c.line, message: `expired summary kept: age ${age} turns, ttl ${ttl}` });
     const prov = a.provenance ?? [];
-    if (prov.length === 0 || prov.some((p) => !ids.has(p) || p === a.id)) {
+    if (prov.length === 0 || prov.some((p) => !kinds.has(p) || p === a.id)) {
       out.push({ id: c.id, line: c.line, message: 'summary kept whose provenance is missing' });
+    }
+    const own = scope.of.get(a.id);
+    if (differs(own?.task, scope.current.task) || differs(own?.phase, scope.current.phase)) {
+      out.push({ id: c.id, line: c.line, message: 'summary kept from another scope than the current one' });
+    }
+    // Its claimed authority is the role it is delivered with: no higher than its best source.
+    const sources = prov.filter((p) => p !== a.id).flatMap((p) => kinds.get(p) ?? []);
+    if (a.role !== undefined && rank(a.role) < policy.authority.length && sources.length > 0) {
+      if (rank(a.role) < Math.min(...sources.map(rank))) {
+        out.push({
+          id: c.id,
+          line: c.line,
+          message: 'summary kept that claims more authority than its sources',
+        });
+      }
     }
   }
   return out;
@@ -263,5 +321,7 @@ export function validateResult(t: Transcript, result: StabilizeResult, opts: Val
     run('pairing', sev('pairing'), () => checkPairing(result)),
     run('summaries', sev('summaries'), () => checkSummaries(t, result, policy)),
     run('ledger', 'error', () => checkLedger(t, result)),
+    // Replays host-reported `pressure` through the guardian gate (DESIGN §8); no pressure, no finding.
+    run('guardian', sev('guardian'), () => replayGuardian(t, policy.guardian)),
   ];
 }

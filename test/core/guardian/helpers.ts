@@ -6,7 +6,10 @@ export const T0 = '2025-03-01T09:00:00.000Z';
 export const T1 = '2025-03-01T09:05:00.000Z';
 
 export function makeState(overrides: Partial<TaskState> = {}): TaskState {
-  return { ...initialState({ updated_at: T0, goal: 'Fix the invoice rounding bug', current_phase: 'diagnose' }), ...overrides };
+  return {
+    ...initialState({ updated_at: T0, goal: 'Fix the invoice rounding bug', current_phase: 'diagnose' }),
+    ...overrides,
+  };
 }
 
 /** A state with a value in every field, as a long session accumulates. */
