@@ -17,6 +17,14 @@ const SHELL_TOOLS = new Set([
   'container.exec',
   'local_shell',
 ]);
+/** Second words after which the third names the command: `npm run X`, `python -m X`, `npx X`… */
+const RUNNER_VERBS = new Set(['run', 'run-script', 'exec', 'x', 'dlx', '-m', 'script']);
+/**
+ * Tools whose every call is a change of its own (an edit, a write, a patch): a later one never makes an
+ * earlier one stale, whatever path they share.
+ */
+const WRITE_TOOL =
+  /(?:^|_|-)(?:edit|write|patch|replace|create|insert|delete|remove|move|rename|update)(?:$|_|-)|^(?:edit|write|apply_patch|multiedit|str_replace_editor)$/i;
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'command_line'];
 const PATH_KEYS = ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file', 'notebook_path'];
 
@@ -55,7 +63,11 @@ export function commandHead(command: string): string {
     }
     break;
   }
-  return rest.split(/\s+/).filter(Boolean).slice(0, 2).join(' ');
+  const words = rest.split(/\s+/).filter(Boolean);
+  // `npm run build` and `npm run lint` are different commands: after a runner's sub-verb the
+  // script name is what identifies the command.
+  const width = words.length > 2 && RUNNER_VERBS.has(words[1] as string) ? 3 : 2;
+  return words.slice(0, width).join(' ');
 }
 
 /** Deterministic JSON with sorted keys, so argument order never changes a family. */
@@ -83,6 +95,13 @@ export interface CommandKeys {
  * one per workflow) but never supersede each other: only the same arguments do.
  */
 export function commandKeys(call: ToolCall): CommandKeys {
+  const keys = baseKeys(call);
+  return WRITE_TOOL.test(call.name)
+    ? { family: keys.family, supersede: `${keys.supersede}#${call.id}` }
+    : keys;
+}
+
+function baseKeys(call: ToolCall): CommandKeys {
   const args = parseArgs(call.arguments);
   const tool = call.name;
   const shell = SHELL_TOOLS.has(tool.toLowerCase());

@@ -61,7 +61,10 @@ export function applyScopeReset(ws: WorkSet, scope: ScopeOutcome, protectedKinds
   for (const w of ws.items) {
     if (w.index >= lastSwitch || w.removed) continue;
     if (w.task === undefined || w.task === scope.task) continue;
-    if (survivesReset(w.a.kind, w.a.pin, w.a.tags ?? [], protectedKinds)) continue;
+    // A tool call and its results are one unit (DESIGN §2): one member that must stay keeps them all.
+    const head = w.owner ?? w;
+    const unit = [head, ...head.results];
+    if (unit.some((m) => survivesReset(m.a.kind, m.a.pin, m.a.tags ?? [], protectedKinds))) continue;
     const fate: Fate = {
       stage: 'scope',
       action: 'dropped',

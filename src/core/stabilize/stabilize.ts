@@ -122,6 +122,7 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
       protectedTools: res.protected_tools,
     },
     meter,
+    (text) => maskString(text, masker, {}),
   );
   major(
     ws,

@@ -68,16 +68,23 @@ export function maskFields(
 /**
  * Masking to `keep_fields` is the first resort for a verbose JSON output (seed 000: "mask tool logs"):
  * a small output is left whole, and a mask that keeps none of the fields is no better than a drop.
+ * Sizes are those of the text as shown, PII masked (`shown`): stage 4 comes before stage 5, and the
+ * same output masked up front must get the same decision.
  */
-export function applyToolOutput(ws: WorkSet, rules: ToolOutputRules, meter: TokenMeter): ToolOutputCounts {
+export function applyToolOutput(
+  ws: WorkSet,
+  rules: ToolOutputRules,
+  meter: TokenMeter,
+  shown: (text: string) => string = (text) => text,
+): ToolOutputCounts {
   const counts: ToolOutputCounts = { fieldMasked: 0, dropped: 0 };
   for (const w of ws.items) {
     if (w.a.kind !== 'tool' || !isAlive(w) || isProtected(w) || isCompacted(w)) continue;
-    if (!meter.exceeds(textOf(w.content), rules.maxTokens)) continue;
+    if (!meter.exceeds(shown(textOf(w.content)), rules.maxTokens)) continue;
     const protectedTool = w.a.tool !== undefined && rules.protectedTools.includes(w.a.tool);
     const masked =
       !protectedTool && typeof w.content === 'string' ? maskFields(w.content, rules.keepFields) : null;
-    if (masked && masked.kept > 0 && !meter.exceeds(masked.text, rules.maxTokens)) {
+    if (masked && masked.kept > 0 && !meter.exceeds(shown(masked.text), rules.maxTokens)) {
       w.content = masked.text;
       w.changed = {
         stage: 'tool_output',

@@ -12,7 +12,7 @@ function jestFailure(received: number): string {
   return `> jest\n\nFAIL src/cart.test.ts\n  ● total › adds tax\n    Expected: 108\n    Received: ${received}`;
 }
 
-/** edit → test fails → edit → test fails → edit → test fails, as an Anthropic transcript tags them. */
+/** edit → test fails, three times over; failures tagged as an Anthropic transcript tags them. */
 function retrySession(): Draft[] {
   const steps: Draft[] = [user('u', 'make the cart tests pass')];
   for (let i = 1; i <= 3; i++) {

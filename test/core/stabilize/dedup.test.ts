@@ -161,3 +161,29 @@ describe('dedup: superseded results', () => {
     expect(ids(off)).toEqual(['u', 'a1', 'r1', 'a2', 'r2']);
   });
 });
+
+describe('dedup: superseded only by the same command', () => {
+  // After a runner's sub-verb (`npm run`, `python -m`) the script name identifies the command.
+  it('treats `npm run build` and `npm run lint` as different commands', () => {
+    const tr = t(
+      user('u', 'build and lint'),
+      calls('a1', [bash('c1', 'npm run build')]),
+      result('r1', 'c1', 'build ok'),
+      calls('a2', [bash('c2', 'npm run lint')]),
+      result('r2', 'c2', 'lint ok'),
+    );
+    expect(fate(run(tr, P), 'r1')).not.toBe('dropped/superseded');
+  });
+
+  // Every edit is a change of its own: a later edit of the same file never makes an earlier one stale.
+  it('keeps an earlier edit of a file when the file is edited again', () => {
+    const tr = t(
+      user('u', 'fix both functions'),
+      calls('a1', [call('c1', 'edit', { path: 'src/cart.ts', patch: 'fix total' })]),
+      result('r1', 'c1', 'edit applied'),
+      calls('a2', [call('c2', 'edit', { path: 'src/cart.ts', patch: 'fix tax' })]),
+      result('r2', 'c2', 'edit applied'),
+    );
+    expect(ids(run(tr, P))).toEqual(['u', 'a1', 'r1', 'a2', 'r2']);
+  });
+});

@@ -20,7 +20,7 @@ function session() {
   );
 }
 
-/** Budget 16: the protected part (system, pinned u1, the latest npm test unit, the recent pair) does not fit. */
+/** Budget 16: the protected part (system, pinned u1, latest npm test unit, recent pair) cannot fit. */
 function at(level: 'quiet' | 'normal' | 'verbose') {
   return run(session(), policy({ budget: 16, resilience: { notification_level: level } }));
 }

@@ -98,8 +98,8 @@ describe('protect: latest invocation and outcome of every command family', () =>
 
   it('keeps the latest result of each family and the call that produced it', () => {
     const r = run(session(), policy({ budget: 1000 }));
-    expect(entry(r, 'r2').protected_by).toEqual(['latest:bash:npm run']);
-    expect(entry(r, 'a2').protected_by).toEqual(['latest:bash:npm run', 'pair:r2']);
+    expect(entry(r, 'r2').protected_by).toEqual(['latest:bash:npm run build']);
+    expect(entry(r, 'a2').protected_by).toEqual(['latest:bash:npm run build', 'pair:r2']);
     // `cd packages/app && npm test` is the same family as `npm test`: it is now the latest one…
     expect(entry(r, 'r3').protected_by).toEqual(['latest:bash:npm test']);
     // …and the earlier `npm test` result is stale.

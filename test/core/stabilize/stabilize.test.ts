@@ -113,7 +113,8 @@ describe('stabilizeTranscript on generated sessions', () => {
   const SEEDS = [3, 7, 11, 19, 23, 42];
 
   it.each(SEEDS)('seed %i: every check but budget passes, and budget fails only with a warning', (seed) => {
-    const g = generateTranscript(seed);
+    // No host-reported pressure: the guardian replay judges the recorded session, not the stabilizer.
+    const g = generateTranscript(seed, { pressure: false });
     const tr: Transcript = {
       file: `generated-${seed}.jsonl`,
       format: 'native',

@@ -1,0 +1,221 @@
+// Annotations of a check report at the transcript file and line of each finding. GitHub shows at
+// most 10 errors, 10 warnings and 10 notices per step and drops the rest silently, so the most
+// important ones are chosen here and the job summary says how many more there are. Emitted through
+// @actions/core's own command functions, which escape every property and message: an artifact id
+// such as `::set-output name=x::y` stays data.
+import * as core from '@actions/core';
+import type { CheckReport, ReportViolation, TranscriptOutcome } from '../core/golden/check-report.js';
+import { describeCheckChange, describeFateChange } from '../core/golden/describe.js';
+import type { GoldenDiff } from '../core/golden/diff.js';
+import type { Diagnostic } from '../core/types.js';
+
+export type AnnotationLevel = 'error' | 'warning' | 'notice';
+
+export const ANNOTATION_LEVELS: readonly AnnotationLevel[] = ['error', 'warning', 'notice'];
+
+/** GitHub's per-step display limit for each level. */
+export const ANNOTATION_LIMIT = 10;
+
+export type AnnotationCounts = Record<AnnotationLevel, number>;
+
+export interface Annotation {
+  level: AnnotationLevel;
+  /** What found it: a validate check (`pii`, `budget`…), `input`, `drift`, `new` or `obsolete`. */
+  check: string;
+  file: string;
+  line?: number;
+  col?: number;
+  title: string;
+  message: string;
+}
+
+// Within a level, the findings a reviewer must see first: input that could not be checked, then
+// leaks and broken contexts, then budget and layout, then golden bookkeeping.
+const CHECK_RANK = [
+  'input',
+  'golden-pii',
+  'pii',
+  'protected',
+  'pairing',
+  'ledger',
+  'summaries',
+  'budget',
+  'order',
+  'guardian',
+  'drift',
+  'new',
+  'obsolete',
+];
+const UNKNOWN_RANK = CHECK_RANK.indexOf('drift');
+
+const UPDATE_HINT = 'If the change is intended, run `context-stability update` and commit the golden.';
+
+function title(check: string, subject?: string): string {
+  return `context-stability ${check}${subject ? `: ${subject}` : ''}`;
+}
+
+function fromDiagnostic(d: Diagnostic): Annotation {
+  return {
+    level: d.severity,
+    check: 'input',
+    file: d.file,
+    line: d.line,
+    col: d.column,
+    title: title('input', d.code),
+    message: `${d.message}${d.hint ? ` ${d.hint}` : ''}`,
+  };
+}
+
+function fromViolation(o: TranscriptOutcome, v: ReportViolation): Annotation {
+  return {
+    level: v.severity === 'error' ? 'error' : 'warning',
+    check: v.check,
+    file: o.transcript,
+    line: v.line,
+    title: title(v.check, v.id),
+    message: v.message,
+  };
+}
+
+function driftAnnotations(file: string, diff: GoldenDiff | undefined): Annotation[] {
+  const drift = (line: number | undefined, subject: string | undefined, message: string): Annotation => ({
+    level: 'error',
+    check: 'drift',
+    file,
+    ...(line !== undefined ? { line } : {}),
+    title: title('drift', subject),
+    message: `${message} ${UPDATE_HINT}`,
+  });
+  if (!diff) return [drift(undefined, undefined, 'The result differs from the golden.')];
+  const cause = diff.causes.length > 0 ? ` Cause: ${diff.causes.join('; ')}.` : '';
+  const out = diff.fates.map((f) => drift(f.line, f.id, `${describeFateChange(f)}.${cause}`));
+  for (const c of diff.contentChanged) {
+    out.push(drift(c.line, c.id, `${c.id}: the content in the context changed.${cause}`));
+  }
+  if (out.length > 0) return out;
+  const parts = [
+    ...diff.causes,
+    ...(diff.status ? [`status ${diff.status.before} → ${diff.status.after}`] : []),
+    `tokens ${diff.tokens.before} → ${diff.tokens.after}`,
+    ...diff.checks.map(describeCheckChange),
+  ];
+  return [drift(undefined, undefined, `The golden differs: ${parts.join('; ')}.`)];
+}
+
+function newGolden(o: TranscriptOutcome, ci: boolean): Annotation {
+  const message = o.written
+    ? `Wrote the new golden ${o.golden}; review and commit it.`
+    : ci
+      ? `No golden at ${o.golden}; in CI nothing is written. Run \`context-stability update\` locally and commit the golden.`
+      : `No golden at ${o.golden} yet. Run \`context-stability update\` and commit the golden.`;
+  return {
+    level: 'notice',
+    check: 'new',
+    file: o.transcript,
+    title: title('new', 'missing golden'),
+    message,
+  };
+}
+
+function outcomeAnnotations(o: TranscriptOutcome, ci: boolean): Annotation[] {
+  const out = (o.diagnostics ?? []).map(fromDiagnostic);
+  if (o.outcome === 'error' && !out.some((a) => a.level === 'error')) {
+    out.push({
+      level: 'error',
+      check: 'input',
+      file: o.transcript,
+      title: title('input'),
+      message: 'The transcript could not be checked; run `context-stability check` on it for details.',
+    });
+  }
+  for (const v of o.violations) out.push(fromViolation(o, v));
+  if (o.outcome === 'drift') out.push(...driftAnnotations(o.transcript, o.diff));
+  if (o.outcome === 'new') out.push(newGolden(o, ci));
+  return out;
+}
+
+function obsoleteGolden(golden: string): Annotation {
+  return {
+    level: 'warning',
+    check: 'obsolete',
+    file: golden,
+    title: title('obsolete', 'golden without transcript'),
+    message: 'No checked transcript has this golden; `context-stability update --prune-obsolete` removes it.',
+  };
+}
+
+function rank(check: string): number {
+  const index = CHECK_RANK.indexOf(check);
+  return index === -1 ? UNKNOWN_RANK - 0.5 : index;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Severity, then check (by importance; unknown checks by name), then file, then line. */
+export function compareAnnotations(a: Annotation, b: Annotation): number {
+  return (
+    ANNOTATION_LEVELS.indexOf(a.level) - ANNOTATION_LEVELS.indexOf(b.level) ||
+    rank(a.check) - rank(b.check) ||
+    compareText(a.check, b.check) ||
+    compareText(a.file, b.file) ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    compareText(a.title, b.title)
+  );
+}
+
+/**
+ * Every annotation of the report, most important first: errors (violations at severity error,
+ * drift, unreadable input), warnings (violations at severity warning, obsolete goldens), notices
+ * (new goldens).
+ */
+export function collectAnnotations(report: CheckReport): Annotation[] {
+  const all = report.transcripts.flatMap((o) => outcomeAnnotations(o, report.ci));
+  for (const golden of report.obsolete ?? []) all.push(obsoleteGolden(golden));
+  return all.sort(compareAnnotations);
+}
+
+export interface AnnotationSelection {
+  shown: Annotation[];
+  /** Per level, how many were left out. */
+  hidden: AnnotationCounts;
+}
+
+/**
+ * The first `limits[level]` annotations of each level (default ANNOTATION_LIMIT). A caller that
+ * emits annotations of its own (core.setFailed is an error, a permission notice is a notice)
+ * lowers the limit of that level so that GitHub drops none of them.
+ */
+export function selectAnnotations(
+  annotations: readonly Annotation[],
+  limits: Partial<AnnotationCounts> = {},
+): AnnotationSelection {
+  const shown: Annotation[] = [];
+  const hidden: AnnotationCounts = { error: 0, warning: 0, notice: 0 };
+  const taken: AnnotationCounts = { error: 0, warning: 0, notice: 0 };
+  for (const a of [...annotations].sort(compareAnnotations)) {
+    const limit = Math.max(0, limits[a.level] ?? ANNOTATION_LIMIT);
+    if (taken[a.level] < limit) {
+      taken[a.level]++;
+      shown.push(a);
+    } else {
+      hidden[a.level]++;
+    }
+  }
+  return { shown, hidden };
+}
+
+/** Where annotations go: @actions/core in the action, a recorder in tests. */
+export type AnnotationSink = Pick<typeof core, 'error' | 'warning' | 'notice'>;
+
+export function emitAnnotations(annotations: readonly Annotation[], sink: AnnotationSink = core): void {
+  for (const a of annotations) {
+    sink[a.level](a.message, {
+      title: a.title,
+      file: a.file,
+      ...(a.line !== undefined && a.line > 0 ? { startLine: a.line } : {}),
+      ...(a.col !== undefined && a.col > 0 ? { startColumn: a.col } : {}),
+    });
+  }
+}
