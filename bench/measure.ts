@@ -14,8 +14,8 @@ import { loadCorpus, loadFile, manifestFiles, totalBytes } from './corpus.js';
 import type { BenchFile } from './corpus.js';
 import { throughput } from './results.js';
 import type { MemoryResults, Scaling, SpeedResults, Throughput } from './results.js';
-import { timeRuns } from './timing.js';
-import type { TimeOptions } from './timing.js';
+import { timeInterleaved } from './timing.js';
+import type { TimeOptions, Timed } from './timing.js';
 import { emptyTally, fullPipeline, pipelineOne, read, tokenizerOnly } from './workloads.js';
 import type { BenchEnv } from './workloads.js';
 
@@ -29,15 +29,10 @@ function log(message: string): void {
   process.stderr.write(`  ${message}\n`);
 }
 
-async function measure(
-  label: string,
-  bytes: number,
-  workload: () => unknown,
-  opts: TimeOptions,
-): Promise<Throughput> {
-  const { timing, sink } = await timeRuns(workload, opts);
-  const t = throughput(bytes, timing, sink as Record<string, unknown>);
-  log(`${label}: ${t.mbps.toFixed(2)} MB/s (runs ${timing.runsMs.map((ms) => ms.toFixed(0)).join(', ')} ms)`);
+function report(label: string, bytes: number, timed: Timed): Throughput {
+  const t = throughput(bytes, timed.timing, timed.sink as Record<string, unknown>);
+  const runs = timed.timing.runsMs.map((ms) => ms.toFixed(0)).join(', ');
+  log(`${label}: ${t.mbps.toFixed(2)} MB/s (runs ${runs} ms; CPU ${t.cpuMbps.toFixed(2)} MB/s)`);
   return t;
 }
 
@@ -49,53 +44,45 @@ async function speed(corpusDir: string, scaleDirs: string[], opts: TimeOptions):
   for (const f of files) formats[f.format] = (formats[f.format] ?? 0) + 1;
   const overhead = e.policy.message_overhead;
   // Loaded here only: LangChain must not weigh on the memory measurement.
-  const { TRIM_OPTIONS, langchainTrim, langchainTrimOnly, toLangChainMessages } =
-    await import('./langchain.js');
+  const lc = await import('./langchain.js');
+  const conversations = files.map((f) => read(f)).map((t) => (t ? lc.toLangChainMessages(t) : []));
 
-  const fullFresh = await measure(
-    'a. full pipeline, fresh cache',
-    bytes,
-    () => fullPipeline(files, e, 'fresh'),
-    opts,
-  );
-  const fullShared = await measure(
-    'a. full pipeline, shared cache',
-    bytes,
-    () => fullPipeline(files, e, 'shared'),
-    opts,
-  );
-  const tokOnly = await measure('b. tokenizer only', bytes, () => tokenizerOnly(files, e), opts);
-  const lc = await measure(
-    'c. LangChain read+convert+trim',
-    bytes,
-    () => langchainTrim(files, e.tokenizer, overhead),
-    opts,
-  );
-  const conversations = files.map((f) => read(f)).map((t) => (t ? toLangChainMessages(t) : []));
-  const lcOnly = await measure(
-    "c'. LangChain trim only",
-    bytes,
-    () => langchainTrimOnly(conversations, e.tokenizer, overhead),
+  const timed = await timeInterleaved(
+    {
+      fullFresh: () => fullPipeline(files, e, 'fresh'),
+      fullShared: () => fullPipeline(files, e, 'shared'),
+      tokenizerOnly: () => tokenizerOnly(files, e),
+      langchain: () => lc.langchainTrim(files, e.tokenizer, overhead),
+      langchainTrimOnly: () => lc.langchainTrimOnly(conversations, e.tokenizer, overhead),
+    },
     opts,
   );
 
-  const scaling: Scaling[] = [];
+  const scaleFiles: { dir: string; file: BenchFile; messages: number }[] = [];
   for (const dir of scaleDirs) {
     const [file] = await loadCorpus(dir);
     if (!file) throw new Error(`${dir}: the scaling corpus is empty.`);
-    const messages = read(file)?.artifacts.length ?? 0;
-    const { timing } = await timeRuns(() => fullPipeline([file], e, 'fresh'), opts);
-    const usPerMessage = (timing.medianMs * 1000) / Math.max(1, messages);
-    log(`d. ${messages} messages: ${usPerMessage.toFixed(1)} µs/message`);
-    scaling.push({
+    scaleFiles.push({ dir, file, messages: read(file)?.artifacts.length ?? 0 });
+  }
+  const scaleTimed = await timeInterleaved(
+    Object.fromEntries(scaleFiles.map((s, i) => [String(i), () => fullPipeline([s.file], e, 'fresh')])),
+    opts,
+  );
+  const scaling: Scaling[] = scaleFiles.map(({ dir, file, messages }, i) => {
+    const { timing } = scaleTimed[String(i)] as Timed;
+    const per = (ms: number): number => (ms * 1000) / Math.max(1, messages);
+    log(`d. ${messages} messages: ${per(timing.medianMs).toFixed(1)} µs/message`);
+    return {
       file: `${path.basename(dir)}/${file.name}`,
       messages,
       bytes: file.bytes,
       timing,
-      usPerMessage,
-    });
-  }
+      usPerMessage: per(timing.medianMs),
+      cpuUsPerMessage: per(timing.cpuMedianMs),
+    };
+  });
 
+  const fullFresh = report('a. full pipeline, fresh cache', bytes, timed.fullFresh);
   return {
     corpus: {
       files: files.length,
@@ -106,11 +93,11 @@ async function speed(corpusDir: string, scaleDirs: string[], opts: TimeOptions):
     runs: opts.runs,
     warmup: opts.warmup,
     fullFresh,
-    fullShared,
-    tokenizerOnly: tokOnly,
-    langchain: lc,
-    langchainTrimOnly: lcOnly,
-    langchainOptions: { ...TRIM_OPTIONS, tokenCounter: 'o200k_base, overhead per message, memoized' },
+    fullShared: report('a. full pipeline, shared cache', bytes, timed.fullShared),
+    tokenizerOnly: report('b. tokenizer only', bytes, timed.tokenizerOnly),
+    langchain: report('c. LangChain read+convert+trim', bytes, timed.langchain),
+    langchainTrimOnly: report("c'. LangChain trim only", bytes, timed.langchainTrimOnly),
+    langchainOptions: { ...lc.TRIM_OPTIONS, tokenCounter: 'o200k_base + message_overhead, memoized' },
     scaling,
   };
 }

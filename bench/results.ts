@@ -9,6 +9,8 @@ export interface Throughput {
   /** From the slowest and the fastest timed run. */
   mbpsMin: number;
   mbpsMax: number;
+  /** Corpus bytes / median process CPU time. */
+  cpuMbps: number;
   /** Sanity figures of the last run (see workloads.ts, langchain.ts). */
   tally: Record<string, unknown>;
 }
@@ -20,6 +22,8 @@ export interface Scaling {
   timing: Timing;
   /** Median time / messages, in microseconds. */
   usPerMessage: number;
+  /** Median CPU time / messages, in microseconds. */
+  cpuUsPerMessage: number;
 }
 
 export interface SpeedResults {
@@ -54,6 +58,7 @@ export function throughput(bytes: number, timing: Timing, tally: Record<string, 
     mbps: mb / (timing.medianMs / 1000),
     mbpsMin: mb / (timing.maxMs / 1000),
     mbpsMax: mb / (timing.minMs / 1000),
+    cpuMbps: mb / (timing.cpuMedianMs / 1000),
     tally,
   };
 }

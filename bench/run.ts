@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { hotSpotTable, readProfile, summarizeProfile } from './profile.js';
 import type { ProfileSummary } from './profile.js';
-import { markdownTable, rows } from './report.js';
+import { corpusLine, markdownTable, rows, sanityLine } from './report.js';
 import type { MemoryResults, SpeedResults } from './results.js';
 
 const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale N,N] [--runs N] [--warmup N] [--profile]
@@ -123,26 +123,9 @@ async function main(): Promise<void> {
   }
 
   const table = rows(speed, memory);
-  const { corpus: c } = speed;
-  console.log(
-    `\nCorpus: ${c.files} transcripts, ${(c.bytes / 1e6).toFixed(2)} MB, ${c.artifacts} artifacts ` +
-      `(${Object.entries(c.formats)
-        .map(([f, n]) => `${f} ${n}`)
-        .join(', ')}); seed ${seed}; ` +
-      `Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); ` +
-      `median of ${runs} runs after ${warmup} warm-up.\n`,
-  );
+  console.log(`\n${corpusLine(speed, seed)}\n`);
   console.log(markdownTable(table));
-  const fresh = speed.fullFresh.tally as { failedChecks?: number; failedByCheck?: Record<string, number> };
-  console.log(
-    `\nSanity: ${fresh.failedChecks ?? 0} of ${c.files} stabilized transcripts fail a check ` +
-      `(${
-        Object.entries(fresh.failedByCheck ?? {})
-          .map(([k, n]) => `${k} ${n}`)
-          .join(', ') || 'none'
-      }); ` +
-      `LangChain kept ${String(speed.langchain.tally['messagesKept'])} of ${String(speed.langchain.tally['messagesIn'])} messages.`,
-  );
+  console.log(`\n${sanityLine(speed)}`);
   if (profile) {
     console.log(
       `\nHot spots of the full pipeline (fresh cache, ${runs} passes; ${profile.totalMs.toFixed(0)} ms sampled):\n`,

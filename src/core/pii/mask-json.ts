@@ -47,6 +47,14 @@ export function jsonTextLeaves(text: string): string[] | null {
  * text unchanged when nothing was found.
  */
 export function maskJsonText(text: string, detectors: readonly Detector[], opts: MaskOptions): MaskResult | null {
+  const t = text.trimStart();
+  if (!(t.startsWith('{') || t.startsWith('['))) return null;
+  // Without escapes every decoded string stands verbatim in the text: when a raw scan finds
+  // nothing, neither would the walk, and the parse is saved.
+  if (!text.includes('\\')) {
+    const raw = maskText(text, detectors, opts);
+    if (raw.text === text) return raw;
+  }
   const value = parseStructured(text);
   if (value === undefined) return null;
   const counts: Record<string, number> = {};

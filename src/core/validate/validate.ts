@@ -81,7 +81,7 @@ function checkPii(
   for (const c of result.context) {
     const types = new Set<string>();
     // JSON texts are searched raw and decoded: an escape (`\u0040`) must not hide a value.
-    const all = texts(c).flatMap((t) => [t, ...(jsonTextLeaves(t) ?? [])]);
+    const all = texts(c).flatMap((t) => (t.includes('\\') ? [t, ...(jsonTextLeaves(t) ?? [])] : [t]));
     for (const t of all) for (const m of findPii(t, detectors, allow, replacement)) types.add(m.type);
     // The type only: the value itself must never reach a report.
     if (types.size > 0)
