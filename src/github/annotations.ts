@@ -54,7 +54,8 @@ function title(check: string, subject?: string): string {
   return `context-stability ${check}${subject ? `: ${subject}` : ''}`;
 }
 
-function fromDiagnostic(d: Diagnostic): Annotation {
+/** A diagnostic (unreadable input, a policy problem) at its own file, line and column. */
+export function diagnosticAnnotation(d: Diagnostic): Annotation {
   return {
     level: d.severity,
     check: 'input',
@@ -118,7 +119,7 @@ function newGolden(o: TranscriptOutcome, ci: boolean): Annotation {
 }
 
 function outcomeAnnotations(o: TranscriptOutcome, ci: boolean): Annotation[] {
-  const out = (o.diagnostics ?? []).map(fromDiagnostic);
+  const out = (o.diagnostics ?? []).map(diagnosticAnnotation);
   if (o.outcome === 'error' && !out.some((a) => a.level === 'error')) {
     out.push({
       level: 'error',

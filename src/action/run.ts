@@ -1,0 +1,189 @@
+// One action run, after the inputs are parsed: produce the report (check, update or merge), write
+// it, log it, then hand it to every GitHub surface — the sticky PR comment, the annotations, the
+// job summary and the step outputs — and fail the step per fail-on. Transcript-derived text only
+// reaches the log inside stop-commands blocks (log.ts); annotations are escaped by @actions/core;
+// the summary and comment are HTML-escaped by their builders.
+import { appendFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as core from '@actions/core';
+import { getOctokit } from '@actions/github';
+import { formatDiagnostic } from '../core/diagnostics.js';
+import type { CheckReport } from '../core/golden/check-report.js';
+import { describeSummary } from '../core/golden/describe.js';
+import { renderText } from '../core/golden/render-text.js';
+import type { Diagnostic } from '../core/types.js';
+import { writeReportFile } from '../cli/check/output.js';
+import {
+  ANNOTATION_LIMIT,
+  collectAnnotations,
+  diagnosticAnnotation,
+  emitAnnotations,
+  selectAnnotations,
+} from '../github/annotations.js';
+import type { AnnotationCounts } from '../github/annotations.js';
+import { buildCommentBody, upsertStickyComment } from '../github/comment.js';
+import { escapeText } from '../github/html.js';
+import { logGroup, logLine } from '../github/log.js';
+import type { LogWrite } from '../github/log.js';
+import { buildJobSummary } from '../github/summary.js';
+import { apiUrl, pullRequestOf, runUrl } from './event.js';
+import type { ActionOptions } from './inputs.js';
+import { DEFAULT_REPORT_NAME } from './inputs.js';
+import { produceReport } from './produce.js';
+import { failureMessage, findingsOf, verdictOf, withError } from './verdict.js';
+import type { Verdict } from './verdict.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface ActionContext {
+  /** GITHUB_WORKSPACE, else the process's working directory. */
+  cwd: string;
+  env: Env;
+  write?: LogWrite;
+}
+
+/** The default report file: one name per shard, so downloaded shard artifacts never collide. */
+export function defaultReportName(options: ActionOptions): string {
+  const s = options.shard;
+  return s ? `context-stability-report-shard-${s.index}-of-${s.total}.json` : DEFAULT_REPORT_NAME;
+}
+
+export function reportTarget(options: ActionOptions, ctx: ActionContext): string {
+  if (options.reportPath !== undefined) return path.resolve(ctx.cwd, options.reportPath);
+  return path.resolve(ctx.env['RUNNER_TEMP'] || ctx.cwd, defaultReportName(options));
+}
+
+/** The comment (check and merge runs of a pull request) → the notices to show; never fails the job. */
+async function postComment(
+  options: ActionOptions,
+  ctx: ActionContext,
+  report: CheckReport,
+): Promise<string[]> {
+  if (!options.comment || options.mode === 'update') return [];
+  const write = ctx.write;
+  if (options.shard) {
+    logLine('Sharded run: the merge step posts the pull request comment.', write);
+    return [];
+  }
+  const pr = await pullRequestOf(ctx.env);
+  if (!pr.ok) {
+    if (pr.reason === 'not-a-pull-request') return [];
+    return ['No pull request comment: the pull request could not be read from the event payload.'];
+  }
+  if (options.githubToken === '') {
+    return [
+      'No pull request comment: the github-token input is empty. The results are in the annotations and the job summary.',
+    ];
+  }
+  const url = runUrl(ctx.env);
+  const body = buildCommentBody(report, url ? { runUrl: url } : {});
+  const octokit = getOctokit(options.githubToken, { baseUrl: apiUrl(ctx.env) });
+  try {
+    const outcome = await upsertStickyComment(octokit, pr.target, body, {
+      ...(options.commentAuthor ? { author: options.commentAuthor } : {}),
+    });
+    if (outcome.action === 'skipped') return [outcome.reason];
+    logLine(`Pull request comment ${outcome.action} (id ${outcome.id}).`, write);
+    return [];
+  } catch (error) {
+    const status = (error as { status?: unknown } | null)?.status;
+    // Only the HTTP status: an API error message is not ours to print.
+    const why =
+      typeof status === 'number' ? `GitHub answered HTTP ${status}` : 'the GitHub API could not be reached';
+    return [`No pull request comment: ${why}. The results are in the annotations and the job summary.`];
+  }
+}
+
+async function writeSummary(ctx: ActionContext, text: string): Promise<void> {
+  const file = ctx.env['GITHUB_STEP_SUMMARY'];
+  if (!file) return;
+  try {
+    await appendFile(file, text.endsWith('\n') ? text : `${text}\n`, 'utf8');
+  } catch (error) {
+    core.warning(
+      `The job summary could not be written (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+    );
+  }
+}
+
+function setOutputs(verdict: Verdict, report: CheckReport | null, target: string | null): void {
+  core.setOutput('status', verdict.status);
+  core.setOutput('checked', report?.summary.checked ?? 0);
+  core.setOutput('violations', verdict.findings.violations);
+  core.setOutput('drifted', report?.summary.drift ?? 0);
+  core.setOutput('report-path', target ?? '');
+}
+
+/** A run that stopped before it had a report: an invalid policy, unreadable or unmergeable reports. */
+async function stopped(
+  options: ActionOptions,
+  ctx: ActionContext,
+  message: string,
+  diagnostics: Diagnostic[],
+): Promise<void> {
+  logGroup('context-stability: what went wrong', diagnostics.map(formatDiagnostic).join('\n'), ctx.write);
+  const failing = options.failOn.includes('error');
+  if (options.annotate) {
+    const selection = selectAnnotations(diagnostics.map(diagnosticAnnotation), {
+      error: ANNOTATION_LIMIT - (failing ? 1 : 0),
+    });
+    emitAnnotations(selection.shown);
+  }
+  await writeSummary(ctx, `## context-stability\n\n${escapeText(message)}\n`);
+  const none = { violations: 0, drift: 0, new: 0, error: 0 };
+  setOutputs(withError(verdictOf(none, options.failOn), options.failOn), null, null);
+  if (failing) core.setFailed(`context-stability: ${message}`);
+  else core.warning(`context-stability: ${message} (not failing: error is not in fail-on)`);
+}
+
+function noteForShard(report: CheckReport): string[] {
+  if (!report.shard) return [];
+  return [
+    `Shard ${report.shard.index}/${report.shard.total}: obsolete goldens and the pull request comment come from the merge step.`,
+  ];
+}
+
+/** Runs the action with parsed options; @actions/core reports everything (outputs, failure). */
+export async function runAction(options: ActionOptions, ctx: ActionContext): Promise<void> {
+  const write = ctx.write;
+  const target = reportTarget(options, ctx);
+  const produced = await produceReport(options, ctx.cwd, target);
+  if (!produced.ok) return stopped(options, ctx, produced.message, produced.diagnostics);
+  const { report } = produced;
+
+  const transcriptDiagnostics = report.transcripts.flatMap((t) => t.diagnostics ?? []);
+  const printed = [...produced.diagnostics, ...transcriptDiagnostics].map(formatDiagnostic);
+  logGroup('context-stability: diagnostics', printed.join('\n'), write);
+  if (produced.notes.length > 0) logGroup('context-stability: goldens', produced.notes.join('\n'), write);
+  logGroup(`context-stability ${options.mode}: report`, renderText(report), write);
+  logLine(describeSummary(report), write);
+
+  const failure = await writeReportFile(target, report, ctx.cwd);
+  const found = verdictOf(findingsOf(report, options.mode), options.failOn);
+  const verdict = failure ? withError(found, options.failOn) : found;
+  if (!failure) logLine(`Report written to ${target}`, write);
+
+  // Why no comment was posted: one notice annotation, and the same words on top of the summary.
+  const notices = await postComment(options, ctx, report);
+  let hidden: AnnotationCounts | undefined;
+  if (options.annotate) {
+    const all = [...produced.diagnostics.map(diagnosticAnnotation), ...collectAnnotations(report)];
+    if (failure) all.push(diagnosticAnnotation(failure));
+    // setFailed is one more error and each notice of ours one more notice: GitHub must show them.
+    const selection = selectAnnotations(all, {
+      error: ANNOTATION_LIMIT - (verdict.failing.length > 0 ? 1 : 0),
+      notice: ANNOTATION_LIMIT - notices.length,
+    });
+    emitAnnotations(selection.shown);
+    hidden = selection.hidden;
+  }
+  for (const notice of notices) core.notice(notice);
+  const summaryNotices = [...notices, ...noteForShard(report)];
+  await writeSummary(
+    ctx,
+    buildJobSummary(report, { notices: summaryNotices, ...(hidden ? { hiddenAnnotations: hidden } : {}) }),
+  );
+
+  setOutputs(verdict, report, failure ? null : target);
+  if (verdict.failing.length > 0) core.setFailed(failureMessage(verdict, options.failOn));
+}
