@@ -81,7 +81,12 @@ function usageFailure(io: CliIO, message: string, helpCommand: string): number {
 function groupHelp(group: string, commands: readonly Command[]): string | undefined {
   const members = commands.filter((c) => c.path.length > 1 && c.path[0] === group);
   if (members.length === 0) return undefined;
-  return renderCommandList(members).replace(`${PROGRAM} <command>`, `${PROGRAM} ${group} <command>`);
+  // Sub-commands have their own exit codes (guardian signals); each one's --help lists them.
+  return renderCommandList(members)
+    .replace(`${PROGRAM} <command>`, `${PROGRAM} ${group} <command>`)
+    .replace(/\nStabilizes long LLM-agent[^\n]*\n/, '')
+    .replace(/Exit codes: [^\n]*\n/, '')
+    .replace(`Run '${PROGRAM} <command> --help'`, `Run '${PROGRAM} ${group} <command> --help'`);
 }
 
 /** Runs one CLI invocation against an explicit command set (tests inject their own). */

@@ -30,6 +30,7 @@ class SessionReader {
   readonly meta: Record<string, unknown> = {};
   private readonly usedIds = new Set<string>();
   private readonly skipped = new Map<string, SkippedType>();
+  private readonly leaves = new Map<Artifact, string>();
 
   constructor(private readonly file: string) {}
 
@@ -83,9 +84,15 @@ class SessionReader {
       );
       return;
     }
-    this.artifacts.push(
-      buildArtifact({ id: this.idFor(record, at.line), kind: 'summary', content: summary, source: at }),
-    );
+    const artifact = buildArtifact({
+      id: this.idFor(record, at.line),
+      kind: 'summary',
+      content: summary,
+      source: at,
+    });
+    this.artifacts.push(artifact);
+    const leaf = record['leafUuid'];
+    if (typeof leaf === 'string') this.leaves.set(artifact, leaf);
   }
 
   private readMessage(record: JsonObject, kind: 'user' | 'assistant', rec: ParsedLine, at: SourcePos): void {
@@ -120,7 +127,17 @@ class SessionReader {
     }
   }
 
+  /**
+   * A summary's `leafUuid` names the last message it covers: its provenance, when that message is in
+   * this file (it often sits in an earlier session's file, and then the summary has none).
+   */
+  private linkSummaries(): void {
+    const ids = new Set(this.artifacts.map((a) => a.id));
+    for (const [artifact, leaf] of this.leaves) if (ids.has(leaf)) artifact.provenance = [leaf];
+  }
+
   finish(): void {
+    this.linkSummaries();
     for (const [type, { line, count }] of this.skipped) {
       const name = safeName(type);
       this.diagnostics.push(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { failure, fixture, load, where } from './helpers.js';
+import { readTranscript } from '../../../src/core/readers/index.js';
 
 const FILE = 'sessions/claude-code-session.jsonl';
 
@@ -69,13 +70,25 @@ describe('Claude Code session reader: fixture with split turns, side chain, summ
     ]);
   });
 
-  it('reads summary records as summary artifacts', () => {
+  it('reads summary records as summary artifacts, their leafUuid as provenance when it is in the file', () => {
     expect(byId.get('L18')).toEqual({
       id: 'L18',
       kind: 'summary',
       content: 'Fixed the parser test.',
+      provenance: ['a1'],
       source: { file: FILE, line: 18, column: 1 },
     });
+  });
+
+  it('gives a summary no provenance when its leafUuid is in another file', () => {
+    const other = readTranscript(
+      [
+        '{"type":"summary","summary":"Earlier work.","leafUuid":"not-here"}',
+        '{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}',
+      ].join('\n'),
+      { file: 'other.jsonl' },
+    );
+    expect(other.ok && other.transcript.artifacts[0]?.provenance).toBeUndefined();
   });
 
   it('reports every skipped or bad line at its line, and still loads the session', () => {
