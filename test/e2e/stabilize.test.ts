@@ -47,7 +47,7 @@ beforeAll(() => {
 });
 
 const REPORT_KEYS = ['transcript', 'status', 'budget', 'context', 'ledger', 'summaries', 'checks', 'events'];
-const CHECK_NAMES = ['budget', 'order', 'pii', 'protected', 'pairing', 'summaries', 'ledger'];
+const CHECK_NAMES = ['budget', 'order', 'pii', 'protected', 'pairing', 'summaries', 'ledger', 'guardian'];
 
 /** The exit code DESIGN §7 asks for, derived from the report alone. */
 function expectedExit(report: TranscriptReport): number {

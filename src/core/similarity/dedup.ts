@@ -21,17 +21,12 @@
 //  - `similarity: 1` means exact duplicates only.
 
 import { LshIndex } from './lsh-index.js';
-import { bandKeys, lshParams, matchingRows, minhashSignature, minMatchingRows } from './minhash.js';
-import {
-  codePointLength,
-  hashedJaccard,
-  jaccard,
-  normalizeText,
-  shingleHashes,
-  shingleMode,
-  shingleSet,
-} from './shingles.js';
-import type { ShingleMode } from './shingles.js';
+import { bandKeys, lshParams, matchingRows, minMatchingRows } from './minhash.js';
+import { hashedJaccard, jaccard, shingleSet } from './shingles.js';
+import { DedupCache, hashesOf, signatureOf } from './text-features.js';
+import type { TextFeatures } from './text-features.js';
+
+export { DedupCache } from './text-features.js';
 
 export interface DedupItem {
   id: string;
@@ -53,6 +48,11 @@ export interface DedupOptions {
   similarity: number;
   /** Texts shorter than this many code points after normalization are only exact-deduplicated. Default 32. */
   minChars?: number;
+  /**
+   * Reuse the per-text work of earlier calls (normalization, shingle hashes, signatures): pass the
+   * same cache to calls over overlapping texts. The findings are the same with or without it.
+   */
+  cache?: DedupCache;
 }
 
 export const DEFAULT_MIN_CHARS = 32;
@@ -69,11 +69,10 @@ const HASHED_JACCARD_SLACK = 0.02;
 
 /** Items whose normalized texts are identical, in chronological order. */
 interface ExactGroup {
-  text: string;
+  features: TextFeatures;
   members: number[];
   /** Index of the latest member: the group's representative. */
   last: number;
-  mode: ShingleMode;
   shingles?: Set<string>;
 }
 
@@ -94,18 +93,18 @@ function checkOptions(opts: DedupOptions): number {
   return minChars;
 }
 
-function exactGroups(items: readonly DedupItem[]): ExactGroup[] {
+function exactGroups(items: readonly DedupItem[], cache: DedupCache): ExactGroup[] {
   const byText = new Map<string, ExactGroup>();
   const groups: ExactGroup[] = [];
   items.forEach((item, index) => {
-    const text = normalizeText(item.text);
+    const text = cache.normalize(item.text);
     if (text === '') return;
     const group = byText.get(text);
     if (group) {
       group.members.push(index);
       group.last = index;
     } else {
-      const created: ExactGroup = { text, members: [index], last: index, mode: shingleMode(text) };
+      const created: ExactGroup = { features: cache.featuresOf(text), members: [index], last: index };
       byText.set(text, created);
       groups.push(created);
     }
@@ -114,7 +113,7 @@ function exactGroups(items: readonly DedupItem[]): ExactGroup[] {
 }
 
 function shinglesOf(group: ExactGroup): Set<string> {
-  group.shingles ??= shingleSet(group.text, group.mode);
+  group.shingles ??= shingleSet(group.features.text, group.features.mode);
   return group.shingles;
 }
 
@@ -135,7 +134,7 @@ function verify(
   threshold: number,
   minRows: number,
 ): number | undefined {
-  if (a.group.mode !== b.group.mode) return undefined;
+  if (a.group.features.mode !== b.group.features.mode) return undefined;
   if (matchingRows(a.signature, b.signature) < minRows) return undefined;
   if (hashedJaccard(a.hashes, b.hashes) < threshold - HASHED_JACCARD_SLACK) return undefined;
   const similarity = jaccard(shinglesOf(a.group), shinglesOf(b.group));
@@ -153,12 +152,13 @@ function nearMatches(groups: readonly ExactGroup[], threshold: number): Map<Exac
   const minRows = minMatchingRows(threshold, functions);
   const reps: Representative[] = [...groups]
     .sort((a, b) => a.last - b.last)
-    .map((group) => {
-      const hashes = shingleHashes(group.text, group.mode);
-      return { group, hashes, signature: minhashSignature(hashes, functions) };
-    });
+    .map((group) => ({
+      group,
+      hashes: hashesOf(group.features),
+      signature: signatureOf(group.features, functions),
+    }));
   const index = new LshIndex(
-    reps.map((r) => bandKeys(r.signature, params, r.group.mode === 'words' ? 1 : 2)),
+    reps.map((r) => bandKeys(r.signature, params, r.group.features.mode === 'words' ? 1 : 2)),
     params.bands,
   );
 
@@ -181,12 +181,12 @@ function nearMatches(groups: readonly ExactGroup[], threshold: number): Map<Exac
 /**
  * Every item that has a LATER item that is an exact or near duplicate of it, in input order;
  * `duplicate_of` is the latest such item. Deterministic: the result depends only on the texts,
- * their order and the options.
+ * their order, `similarity` and `minChars` (a cache changes the cost, never the result).
  */
 export function findDuplicates(items: readonly DedupItem[], opts: DedupOptions): DuplicateFinding[] {
   const minChars = checkOptions(opts);
-  const groups = exactGroups(items);
-  const eligible = opts.similarity < 1 ? groups.filter((g) => codePointLength(g.text) >= minChars) : [];
+  const groups = exactGroups(items, opts.cache ?? new DedupCache());
+  const eligible = opts.similarity < 1 ? groups.filter((g) => g.features.length >= minChars) : [];
   const near =
     eligible.length > 1 ? nearMatches(eligible, opts.similarity) : new Map<ExactGroup, NearMatch>();
 

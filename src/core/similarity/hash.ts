@@ -47,46 +47,55 @@ export function fmix32(x: number): number {
  */
 export function murmur3_32(text: string, seed = 0): number {
   let h = seed | 0;
+  // Pending bytes, little-endian: `block` holds `shift / 8` of them. Kept in locals with no inner
+  // closure: this runs for every word of every deduplicated text.
   let block = 0;
   let shift = 0;
   let byteLength = 0;
 
-  const put = (byte: number): void => {
-    block |= byte << shift;
-    shift += 8;
-    byteLength++;
-    if (shift === 32) {
-      h = mixBlock(h, block);
-      block = 0;
-      shift = 0;
-    }
-  };
-
   for (let i = 0; i < text.length; i++) {
     let cp = text.charCodeAt(i);
-    if (cp >= 0xd800 && cp <= 0xdfff) {
-      const low = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
-      if (cp <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
-        cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-        i++;
+    // The code point's UTF-8 bytes packed little-endian (first byte lowest), and their count.
+    let bytes: number;
+    let count: number;
+    if (cp < 0x80) {
+      bytes = cp;
+      count = 1;
+    } else {
+      if (cp >= 0xd800 && cp <= 0xdfff) {
+        const low = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+        if (cp <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+          cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+          i++;
+        } else {
+          cp = 0xfffd;
+        }
+      }
+      if (cp < 0x800) {
+        bytes = 0xc0 | (cp >> 6) | ((0x80 | (cp & 0x3f)) << 8);
+        count = 2;
+      } else if (cp < 0x10000) {
+        bytes = 0xe0 | (cp >> 12) | ((0x80 | ((cp >> 6) & 0x3f)) << 8) | ((0x80 | (cp & 0x3f)) << 16);
+        count = 3;
       } else {
-        cp = 0xfffd;
+        bytes =
+          0xf0 |
+          (cp >> 18) |
+          ((0x80 | ((cp >> 12) & 0x3f)) << 8) |
+          ((0x80 | ((cp >> 6) & 0x3f)) << 16) |
+          ((0x80 | (cp & 0x3f)) << 24);
+        count = 4;
       }
     }
-    if (cp < 0x80) {
-      put(cp);
-    } else if (cp < 0x800) {
-      put(0xc0 | (cp >> 6));
-      put(0x80 | (cp & 0x3f));
-    } else if (cp < 0x10000) {
-      put(0xe0 | (cp >> 12));
-      put(0x80 | ((cp >> 6) & 0x3f));
-      put(0x80 | (cp & 0x3f));
-    } else {
-      put(0xf0 | (cp >> 18));
-      put(0x80 | ((cp >> 12) & 0x3f));
-      put(0x80 | ((cp >> 6) & 0x3f));
-      put(0x80 | (cp & 0x3f));
+    byteLength += count;
+    // Append the bytes to the pending block; a full block of 4 is mixed in, the rest carries over.
+    block |= bytes << shift;
+    shift += count * 8;
+    if (shift >= 32) {
+      h = mixBlock(h, block);
+      shift -= 32;
+      // `bytes >>> 32` would be `bytes`, not 0: shifts count modulo 32.
+      block = shift === 0 ? 0 : bytes >>> (count * 8 - shift);
     }
   }
 

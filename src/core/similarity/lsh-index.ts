@@ -1,5 +1,6 @@
 // LSH buckets over entries numbered in chronological order, queried newest first: dedup wants the
-// LATEST matching item, so it can stop at the first verified candidate.
+// LATEST matching item, so it can stop at the first verified candidate. Plain loops rather than
+// forEach/map callbacks: this runs once per band per text.
 
 export class LshIndex {
   /** One map per band: bucket key → entry numbers in ascending order. */
@@ -9,15 +10,18 @@ export class LshIndex {
   /** `keys[entry][band]`; entries must be numbered in chronological order. */
   constructor(keys: readonly Uint32Array[], bands: number) {
     this.keys = keys;
-    this.buckets = Array.from({ length: bands }, () => new Map<number, number[]>());
-    keys.forEach((entryKeys, entry) => {
-      entryKeys.forEach((key, band) => {
+    this.buckets = [];
+    for (let band = 0; band < bands; band++) this.buckets.push(new Map<number, number[]>());
+    for (let entry = 0; entry < keys.length; entry++) {
+      const entryKeys = keys[entry]!;
+      for (let band = 0; band < entryKeys.length; band++) {
         const bucket = this.buckets[band]!;
+        const key = entryKeys[band]!;
         const entries = bucket.get(key);
         if (entries) entries.push(entry);
         else bucket.set(key, [entry]);
-      });
-    });
+      }
+    }
   }
 
   /**
@@ -25,21 +29,27 @@ export class LshIndex {
    * the entry's buckets, which are already sorted.
    */
   *newerCandidates(entry: number): Generator<number, void, undefined> {
-    const lists = Array.from(this.keys[entry] ?? [], (key, band) => this.buckets[band]!.get(key) ?? []);
-    const heads = lists.map((list) => list.length - 1);
+    const entryKeys = this.keys[entry] ?? new Uint32Array(0);
+    const lists: number[][] = [];
+    const heads: number[] = [];
+    for (let band = 0; band < entryKeys.length; band++) {
+      const list = this.buckets[band]?.get(entryKeys[band]!) ?? [];
+      lists.push(list);
+      heads.push(list.length - 1);
+    }
     let previous = -1;
     for (;;) {
       let bestBand = -1;
       let best = entry;
-      heads.forEach((head, band) => {
-        const value = lists[band]![head] ?? -1;
+      for (let band = 0; band < lists.length; band++) {
+        const value = lists[band]![heads[band]!] ?? -1;
         if (value > best) {
           best = value;
           bestBand = band;
         }
-      });
+      }
       if (bestBand < 0) return;
-      heads[bestBand] = (heads[bestBand] ?? 0) - 1;
+      heads[bestBand]!--;
       if (best !== previous) yield best;
       previous = best;
     }

@@ -2,7 +2,7 @@
 // Two texts land in a common bucket with probability 1 - (1 - J^rows)^bands, an S-curve in their
 // Jaccard J. Candidates are only candidates: dedup verifies each one exactly.
 
-import { fmix32, murmur3_32Words } from './hash.js';
+import { murmur3_32Words } from './hash.js';
 
 /** Hash functions available to a signature; bands × rows never exceeds it. */
 export const MINHASH_FUNCTIONS = 128;
@@ -25,8 +25,9 @@ const PERMUTATION_SEED = 0x510e527f;
 const BAND_SEED = 0x9b05688c;
 
 // One seed per hash function: h_i(x) = fmix32(x ^ seed_i) is a bijection of 32-bit values, i.e. a
-// pseudo-random permutation of the shingle hashes, as MinHash needs.
-const PERMUTATION_SEEDS: Uint32Array = Uint32Array.from({ length: MINHASH_FUNCTIONS }, (_, i) =>
+// pseudo-random permutation of the shingle hashes, as MinHash needs. Held as signed 32-bit values:
+// only their bits matter to `^`, and V8 keeps them in integer registers.
+const PERMUTATION_SEEDS: Int32Array = Int32Array.from({ length: MINHASH_FUNCTIONS }, (_, i) =>
   murmur3_32Words([i], 0, 1, PERMUTATION_SEED),
 );
 
@@ -55,17 +56,77 @@ export function lshParams(similarity: number, functions = MINHASH_FUNCTIONS): Ls
   return best;
 }
 
-/** The first `count` MinHash values of a non-empty set of shingle hashes. */
+const SIGN_BIT = 0x80000000 | 0;
+/** Largest value of `permuted`: the unsigned 0xffffffff with its top bit flipped. */
+const PERMUTED_MAX = 0x7fffffff;
+/** Hash functions computed per pass over the shingles (see minhashSignature). */
+const LANES = 8;
+
+/**
+ * fmix32(value ^ seed) with its top bit flipped: signed comparison of the results orders them as
+ * the unsigned hashes, so the minimum stays in 32-bit integer arithmetic (no unsigned conversion).
+ */
+function permuted(value: number, seed: number): number {
+  let x = value ^ seed;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  return x ^ (x >>> 16) ^ SIGN_BIT;
+}
+
+/**
+ * The first `count` MinHash values of a non-empty set of shingle hashes: value f is the least
+ * fmix32(hash ^ seed_f) over the set, so a shorter signature is a prefix of a longer one. Eight
+ * functions share each pass over the hashes: one load feeds eight independent chains of
+ * multiplications, which the CPU overlaps (this loop is dedup's hottest).
+ */
 export function minhashSignature(distinctHashes: Uint32Array, count: number): Uint32Array {
   const signature = new Uint32Array(count);
-  for (let f = 0; f < count; f++) {
-    const seed = PERMUTATION_SEEDS[f] ?? 0;
-    let min = 0xffffffff;
-    for (let i = 0; i < distinctHashes.length; i++) {
-      const v = fmix32((distinctHashes[i] ?? 0) ^ seed);
-      if (v < min) min = v;
+  const n = distinctHashes.length;
+  let f = 0;
+  for (; f + LANES <= count; f += LANES) {
+    const s0 = PERMUTATION_SEEDS[f]!;
+    const s1 = PERMUTATION_SEEDS[f + 1]!;
+    const s2 = PERMUTATION_SEEDS[f + 2]!;
+    const s3 = PERMUTATION_SEEDS[f + 3]!;
+    const s4 = PERMUTATION_SEEDS[f + 4]!;
+    const s5 = PERMUTATION_SEEDS[f + 5]!;
+    const s6 = PERMUTATION_SEEDS[f + 6]!;
+    const s7 = PERMUTATION_SEEDS[f + 7]!;
+    let m0 = PERMUTED_MAX;
+    let m1 = PERMUTED_MAX;
+    let m2 = PERMUTED_MAX;
+    let m3 = PERMUTED_MAX;
+    let m4 = PERMUTED_MAX;
+    let m5 = PERMUTED_MAX;
+    let m6 = PERMUTED_MAX;
+    let m7 = PERMUTED_MAX;
+    for (let i = 0; i < n; i++) {
+      const v = distinctHashes[i]!;
+      m0 = Math.min(m0, permuted(v, s0));
+      m1 = Math.min(m1, permuted(v, s1));
+      m2 = Math.min(m2, permuted(v, s2));
+      m3 = Math.min(m3, permuted(v, s3));
+      m4 = Math.min(m4, permuted(v, s4));
+      m5 = Math.min(m5, permuted(v, s5));
+      m6 = Math.min(m6, permuted(v, s6));
+      m7 = Math.min(m7, permuted(v, s7));
     }
-    signature[f] = min;
+    signature[f] = m0 ^ SIGN_BIT;
+    signature[f + 1] = m1 ^ SIGN_BIT;
+    signature[f + 2] = m2 ^ SIGN_BIT;
+    signature[f + 3] = m3 ^ SIGN_BIT;
+    signature[f + 4] = m4 ^ SIGN_BIT;
+    signature[f + 5] = m5 ^ SIGN_BIT;
+    signature[f + 6] = m6 ^ SIGN_BIT;
+    signature[f + 7] = m7 ^ SIGN_BIT;
+  }
+  for (; f < count; f++) {
+    const seed = PERMUTATION_SEEDS[f]!;
+    let min = PERMUTED_MAX;
+    for (let i = 0; i < n; i++) min = Math.min(min, permuted(distinctHashes[i]!, seed));
+    signature[f] = min ^ SIGN_BIT;
   }
   return signature;
 }

@@ -1,7 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { findDuplicates } from '../../../src/core/similarity/dedup.js';
+import { DedupCache, findDuplicates } from '../../../src/core/similarity/dedup.js';
 import type { DedupItem, DuplicateFinding } from '../../../src/core/similarity/dedup.js';
+import { normalizeText } from '../../../src/core/similarity/shingles.js';
+import { fcOptions } from '../../support/fc.js';
 import { referencePairs } from './reference.js';
 
 // CI pins the seed with FC_SEED; otherwise fast-check picks one and prints it on failure.
@@ -181,5 +183,34 @@ describe('findDuplicates stability', () => {
       ),
       RUNS,
     );
+  });
+});
+
+describe('findDuplicates with a cache shared across calls', () => {
+  it('gives the same findings as without one, over growing suffixes and changing options', () => {
+    // As the stabilizer calls it: ever longer suffixes of one transcript, the same cache each time;
+    // the options may change between calls too (signature lengths follow the threshold).
+    const calls = fc.array(fc.record({ from: fc.nat(), opts: optionsArb }), { minLength: 1, maxLength: 5 });
+    fc.assert(
+      fc.property(fc.array(opArb(VOCAB), { maxLength: 25, size: 'medium' }), calls, (ops, steps) => {
+        const items = asItems(build(ops), 'i');
+        const cache = new DedupCache();
+        const starts = steps.map((s) => s.from % (items.length + 1)).sort((a, b) => b - a);
+        steps.forEach((step, k) => {
+          const suffix = items.slice(starts[k]);
+          expect(findDuplicates(suffix, { ...step.opts, cache })).toEqual(findDuplicates(suffix, step.opts));
+        });
+      }),
+      fcOptions(500),
+    );
+  });
+
+  it('keeps the signatures it computed, so a later call does not recompute them', () => {
+    const text = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    const cache = new DedupCache();
+    findDuplicates(asItems([text, `${text} more`], 'i'), { similarity: 0.8, cache });
+    const features = cache.featuresOf(normalizeText(text));
+    expect(features.hashes).toBeDefined();
+    expect(features.signature).toBeDefined();
   });
 });

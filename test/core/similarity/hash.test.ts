@@ -1,5 +1,46 @@
 import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
 import { fmix32, hash64Hex, murmur3_32, murmur3_32Words } from '../../../src/core/similarity/hash.js';
+import { fcOptions } from '../../support/fc.js';
+
+/** MurmurHash3 x86_32 over a byte array, written from the reference C code (one byte at a time). */
+function referenceMurmur(bytes: Uint8Array, seed: number): number {
+  const c1 = 0xcc9e2d51;
+  const c2 = 0x1b873593;
+  const rotl = (x: number, r: number): number => (x << r) | (x >>> (32 - r));
+  let h = seed | 0;
+  const blocks = Math.floor(bytes.length / 4);
+  for (let b = 0; b < blocks; b++) {
+    const i = b * 4;
+    let k = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
+    k = Math.imul(rotl(Math.imul(k, c1), 15), c2);
+    h = (Math.imul(rotl(h ^ k, 13), 5) + 0xe6546b64) | 0;
+  }
+  // The 1–3 trailing bytes, little-endian, mixed without the rotate-multiply-add step.
+  const tail = blocks * 4;
+  if (bytes.length > tail) {
+    let k = 0;
+    for (let i = bytes.length - 1; i >= tail; i--) k = (k << 8) | bytes[i]!;
+    h ^= Math.imul(rotl(Math.imul(k, c1), 15), c2);
+  }
+  h ^= bytes.length;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** Any UTF-16 text: code points of every UTF-8 length, and lone surrogates. */
+const anyText = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom('a', 'Z', ' ', '\0'),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+    fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)),
+  ),
+  maxLength: 40,
+});
 
 // Published MurmurHash3 x86_32 test vectors (SMHasher / reference implementation).
 const SEED = 0x9747b28c;
@@ -47,6 +88,22 @@ describe('murmur3_32', () => {
     expect(murmur3_32('a\ud800b', 3)).toBe(murmur3_32('a\ufffdb', 3));
     expect(murmur3_32('\udc00', 3)).toBe(murmur3_32('\ufffd', 3));
     expect(murmur3_32('x\ud83d', 3)).toBe(murmur3_32('x\ufffd', 3));
+  });
+
+  it('equals the byte-wise reference over the UTF-8 encoding of any text (TextEncoder)', () => {
+    const encoder = new TextEncoder();
+    fc.assert(
+      fc.property(anyText, fc.integer({ min: 0, max: 0xffffffff }), (text, seed) => {
+        expect(murmur3_32(text, seed)).toBe(referenceMurmur(encoder.encode(text), seed));
+      }),
+      fcOptions(),
+    );
+  });
+
+  it('is pinned: dedup shingle hashes and shard assignment must not change between versions', () => {
+    expect(murmur3_32('ﬁle 🙂 \ud800', 7)).toBe(1792269619);
+    expect(murmur3_32('日本語のテキスト', 0)).toBe(3493079026);
+    expect(murmur3_32('x\ud83d\ude42y', 99)).toBe(2306014658);
   });
 
   it('returns unsigned 32-bit integers and depends on the seed', () => {

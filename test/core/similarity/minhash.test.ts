@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
 import {
   LSH_MISS_TARGET,
   MINHASH_FUNCTIONS,
@@ -10,7 +11,9 @@ import {
   minMatchingRows,
   minhashSignature,
 } from '../../../src/core/similarity/minhash.js';
-import { murmur3_32 } from '../../../src/core/similarity/hash.js';
+import { fmix32, murmur3_32, murmur3_32Words } from '../../../src/core/similarity/hash.js';
+import { normalizeText, shingleHashes } from '../../../src/core/similarity/shingles.js';
+import { fcOptions } from '../../support/fc.js';
 
 const THRESHOLDS = [0.2, 0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.99];
 
@@ -39,7 +42,45 @@ describe('lshParams', () => {
   });
 });
 
+/**
+ * The definition: value f is the least fmix32(hash ^ seed_f), seed_f = murmur3_32Words([f]) under a
+ * fixed seed. Signatures decide which near duplicates are found, so they are part of the stable output.
+ */
+function referenceSignature(distinct: Uint32Array, count: number): number[] {
+  return Array.from({ length: count }, (_, f) => {
+    const seed = murmur3_32Words([f], 0, 1, 0x510e527f);
+    return Math.min(...Array.from(distinct, (h) => fmix32(h ^ seed)));
+  });
+}
+
 describe('minhashSignature', () => {
+  it('equals the definition for any set of hashes and any length', () => {
+    const sets = fc
+      .uniqueArray(fc.integer({ min: 0, max: 0xffffffff }), { minLength: 1, maxLength: 300 })
+      .map((values) => Uint32Array.from(values).sort());
+    fc.assert(
+      fc.property(sets, fc.integer({ min: 0, max: MINHASH_FUNCTIONS }), (distinct, count) => {
+        expect([...minhashSignature(distinct, count)]).toEqual(referenceSignature(distinct, count));
+      }),
+      fcOptions(200),
+    );
+  });
+
+  it('is pinned on real shingles (word and character modes)', () => {
+    const words = normalizeText(
+      'The build FAILED at step 3: missing module left-pad; retry with npm ci and a clean cache 🙂 日本',
+    );
+    const chars = normalizeText('ERR! ﬁle not found: é\u0301 ｆｉｌｅ');
+    expect([...minhashSignature(shingleHashes(words, 'words'), 12)]).toEqual([
+      34050171, 7181569, 126853981, 498752248, 220617567, 72941454, 655840734, 46864662, 282543957, 151428555,
+      303957429, 196121523,
+    ]);
+    expect([...minhashSignature(shingleHashes(chars, 'chars'), 12)]).toEqual([
+      62577025, 111775317, 256630243, 145423841, 41132808, 168512103, 284581704, 2014319, 402173409,
+      102592595, 67944518, 21488438,
+    ]);
+  });
+
   it('is identical for identical sets and has the requested length', () => {
     const a = minhashSignature(hashes(0, 200), 100);
     expect(a.length).toBe(100);

@@ -85,33 +85,68 @@ function isJwt(token: string): boolean {
   }
 }
 
-// One pass over the text answers "could any prefixed format be here?"; almost every text says no.
-const PREFILTER = new RegExp(
-  [...new Set(FORMATS.flatMap((f) => f.prefixes))]
-    .map((p) => p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'))
-    .join('|'),
+const PREFIXES = [...new Set(FORMATS.flatMap((f) => f.prefixes))];
+
+/** For each prefix, the formats (by index in FORMATS) whose matches may start with it. */
+const FORMATS_BY_PREFIX: ReadonlyMap<string, readonly number[]> = new Map(
+  PREFIXES.map((p) => [p, FORMATS.flatMap((f, i) => (f.prefixes.includes(p) ? [i] : []))]),
 );
+
+/** Prefixes by their first UTF-16 code unit: which ones may start where the scan stopped. */
+const PREFIXES_BY_FIRST = new Map<number, string[]>();
+for (const p of PREFIXES) {
+  const first = p.charCodeAt(0);
+  PREFIXES_BY_FIRST.set(first, [...(PREFIXES_BY_FIRST.get(first) ?? []), p]);
+}
+
+const PREFIXED_FORMATS = FORMATS.filter((f) => f.prefixes.length > 0).length;
+
+// Every prefix in one alternation: its first search answers "could any prefixed format be here?"
+// in one pass, and almost every text says no.
+const PREFIX_SCAN = new RegExp(
+  PREFIXES.map((p) => p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'),
+  'g',
+);
+
+/**
+ * Where each prefixed format's regex must start: the first occurrence of any of its prefixes (-1:
+ * none, skip the format), by index in FORMATS; undefined when the text holds no prefix at all. One
+ * scan from left to right visits every position where some prefix starts (overlaps included:
+ * `sk-` and `sk-ant-` start at the same place) until every prefixed format has its position.
+ */
+function prefixStarts(text: string): Int32Array | undefined {
+  PREFIX_SCAN.lastIndex = 0;
+  let m = PREFIX_SCAN.exec(text);
+  if (m === null) return undefined;
+  const starts = new Int32Array(FORMATS.length).fill(-1);
+  let missing = PREFIXED_FORMATS;
+  while (m !== null && missing > 0) {
+    const at = m.index;
+    for (const prefix of PREFIXES_BY_FIRST.get(text.charCodeAt(at)) ?? []) {
+      if (!text.startsWith(prefix, at)) continue;
+      for (const f of FORMATS_BY_PREFIX.get(prefix) ?? []) {
+        if (starts[f] === -1) {
+          starts[f] = at;
+          missing--;
+        }
+      }
+    }
+    PREFIX_SCAN.lastIndex = at + 1;
+    m = PREFIX_SCAN.exec(text);
+  }
+  return starts;
+}
 
 function isTokenChar(code: number): boolean {
   return isAsciiAlnum(code) || code === 95 || code === 45;
 }
 
-function firstPrefix(text: string, prefixes: readonly string[]): number {
-  if (prefixes.length === 0) return 0;
-  let first = -1;
-  for (const p of prefixes) {
-    const at = text.indexOf(p);
-    if (at !== -1 && (first === -1 || at < first)) first = at;
-  }
-  return first;
-}
-
 export function findSecrets(text: string): PiiMatch[] {
   const out: PiiMatch[] = [];
-  const anyPrefix = PREFILTER.test(text);
-  for (const format of FORMATS) {
-    if (!anyPrefix && format.prefixes.length > 0) continue;
-    const from = firstPrefix(text, format.prefixes);
+  const prefixed = prefixStarts(text);
+  for (let index = 0; index < FORMATS.length; index++) {
+    const format = FORMATS[index]!;
+    const from = format.prefixes.length === 0 ? 0 : (prefixed?.[index] ?? -1);
     if (from === -1) continue;
     forEachMatch(format.re, text, from, (m) => {
       const glued = format.bounded && m.index > 0 && isTokenChar(text.charCodeAt(m.index - 1));

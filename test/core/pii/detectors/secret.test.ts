@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { findSecrets } from '../../../../src/core/pii/detectors/secret.js';
+import { fcOptions } from '../../../support/fc.js';
 import { body, matchedTexts } from '../helpers.js';
 
 const HEX = '0123456789abcdef';
@@ -51,16 +53,37 @@ const POSITIVES: [string, string][] = [
   ['PGP private key block', pem('PGP PRIVATE KEY BLOCK', ['', body(64), `=${body(4)}`])],
 ];
 
+const AWS_VALUE = body(40, 'ABCDEFabcdef0123456789/+');
+const AWS_NAMED: [string, string][] = [
+  ['env file', `AWS_SECRET_ACCESS_KEY=${AWS_VALUE}`],
+  ['credentials file', `aws_secret_access_key = ${AWS_VALUE}`],
+  ['STS JSON', `"SecretAccessKey": "${AWS_VALUE}"`],
+];
+
+/** Texts that hold a format's prefix (or look like a secret) but no secret. */
+const DECOYS = [
+  'pip install scikit-learn; use sk-learn',
+  'task-list disk-usage',
+  'TASK: ASK about the DISK',
+  `ghp_${body(20)}`,
+  `my_ghp_${body(36)}`,
+  `AKIA${body(15, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')}`,
+  `eyJ${body(20)}.${body(20)}.${body(10)}`,
+  '-----BEGIN PUBLIC KEY-----\nMFkwEwYH\n-----END PUBLIC KEY-----',
+  `hf_${body(34)}_more`,
+  `aws_secret_access_key = ${body(39)}`,
+  'M12345678901234567890123.abcdef.12345',
+  'see https://hooks.slack.com/ for details',
+  'npm_config_cache and xoxo and SG.x',
+  '[REDACTED_SECRET]',
+];
+
 describe('secret detector', () => {
   it.each(POSITIVES)('finds a %s', (_name, secret) => {
     expect(matchedTexts(findSecrets, `token: ${secret} (rotate it)`)).toEqual([secret]);
   });
 
-  it.each([
-    ['env file', `AWS_SECRET_ACCESS_KEY=${body(40, 'ABCDEFabcdef0123456789/+')}`],
-    ['credentials file', `aws_secret_access_key = ${body(40, 'ABCDEFabcdef0123456789/+')}`],
-    ['STS JSON', `"SecretAccessKey": "${body(40, 'ABCDEFabcdef0123456789/+')}"`],
-  ])('masks only the value of an AWS secret access key (%s)', (_name, text) => {
+  it.each(AWS_NAMED)('masks only the value of an AWS secret access key (%s)', (_name, text) => {
     expect(matchedTexts(findSecrets, text)).toEqual([body(40, 'ABCDEFabcdef0123456789/+')]);
   });
 
@@ -101,5 +124,42 @@ describe('secret detector', () => {
     ['[REDACTED_SECRET]', 'already masked'],
   ])('ignores %j (%s)', (text) => {
     expect(findSecrets(text)).toEqual([]);
+  });
+});
+
+describe('secret detector on texts that mix formats', () => {
+  // Fragments are joined with ' | ', which ends every token, so each fragment's secrets are found
+  // exactly as when it stands alone, wherever other fragments (and their prefixes) come first.
+  const fragments: [string, string[]][] = [
+    ...POSITIVES.map(([, secret]): [string, string[]] => [secret, [secret]]),
+    ...AWS_NAMED.map(([, text]): [string, string[]] => [text, [AWS_VALUE]]),
+    ...DECOYS.map((text): [string, string[]] => [text, []]),
+  ];
+
+  it('finds every secret of every fragment, whatever comes before it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...fragments), { maxLength: 12 }), (picked) => {
+        const text = picked.map(([fragment]) => fragment).join(' | ');
+        expect(matchedTexts(findSecrets, text)).toEqual(picked.flatMap(([, secrets]) => secrets));
+      }),
+      fcOptions(500),
+    );
+  });
+
+  it('finds them all in one text holding every format, in either order', () => {
+    const expected = fragments.flatMap(([, secrets]) => secrets);
+    const text = fragments.map(([fragment]) => fragment).join(' | ');
+    expect(matchedTexts(findSecrets, text)).toEqual(expected);
+    const reversed = [...fragments].reverse();
+    expect(matchedTexts(findSecrets, reversed.map(([fragment]) => fragment).join(' | '))).toEqual(
+      reversed.flatMap(([, secrets]) => secrets),
+    );
+  });
+
+  it('finds a key after its prefix first occurs inside ordinary words', () => {
+    const key = `sk-${body(48)}`;
+    expect(matchedTexts(findSecrets, `task-list disk-usage ${'x'.repeat(1000)} ${key}`)).toEqual([key]);
+    const sid = `SK${body(32, HEX)}`;
+    expect(matchedTexts(findSecrets, `TASK DISK ASK MASK ${sid}`)).toEqual([sid]);
   });
 });
