@@ -169,6 +169,7 @@ describe('validate (library)', () => {
       'pairing',
       'summaries',
       'ledger',
+      'guardian',
     ]);
     expect(checks.every((c) => c.ok)).toBe(true);
   });

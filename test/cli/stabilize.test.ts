@@ -49,7 +49,7 @@ describe('stabilize: text summary', () => {
     expect(out).toMatch(/^ {2}kept +11 {2}\(protected 11\)$/m);
     expect(out).toMatch(/^ {2}masked +2 {2}\(pii 2\)$/m);
     expect(out).toMatch(/^ {2}dropped +2 {2}\(superseded 1, verbose_tool_output 1\)$/m);
-    expect(out).toContain('checks: 7 of 7 passed');
+    expect(out).toContain('checks: 8 of 8 passed');
     expect(out).toMatch(/\[major\] superseded: /);
   });
 
@@ -123,6 +123,7 @@ describe('stabilize --json', () => {
       ['pairing', true],
       ['summaries', true],
       ['ledger', true],
+      ['guardian', true],
     ]);
     const byId = new Map(report.ledger.map((e) => [e.id, e]));
     expect(byId.get('r1')).toMatchObject({ action: 'dropped', reason: 'superseded', tokens_after: 0 });
@@ -207,7 +208,7 @@ describe('stabilize --emit', () => {
   // native transcript's meta record reaches `--emit native` output unmasked, while every message
   // is masked. Fix in the emitter (mask meta string values with the policy's masker, as the
   // context is); then drop `.fails`.
-  it.fails('masks PII in the native meta record too', async () => {
+  it('masks PII in the native meta record too', async () => {
     const { out } = await stabilize(['--emit', 'native', 'meta-pii.jsonl']);
     expect(out).not.toContain('meta.owner@example.com');
   });

@@ -11,6 +11,7 @@ import {
   tableRows,
   violationsOutcome,
 } from './support.js';
+import { fcOptions } from '../support/fc.js';
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
@@ -240,7 +241,7 @@ describe('buildJobSummary size limit', () => {
         expect(bytes(out)).toBeLessThanOrEqual(limit);
         expect(out).not.toMatch(/[\uD800-\uDBFF]$/);
       }),
-      { numRuns: 60 },
+      fcOptions(60),
     );
   });
 });

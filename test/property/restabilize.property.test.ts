@@ -10,7 +10,7 @@ import type { StabilizeResult } from '../../src/core/stabilize/types.js';
 import type { Transcript } from '../../src/core/types.js';
 import { fcOptions } from '../support/fc.js';
 import { policyArb } from './support/policy-arb.js';
-import { projection, stabilize } from './support/run.js';
+import { lostRunSplit, projection, stabilize } from './support/run.js';
 import { caseArb } from './support/transcript-arb.js';
 
 function again(transcript: Transcript, result: StabilizeResult, policy: Policy): StabilizeResult {
@@ -25,8 +25,10 @@ describe('stabilizing the output again', () => {
     fc.assert(
       fc.property(caseArb, policyArb, (c, policy) => {
         const first = stabilize(c.transcript, policy);
-        if (first.context.length === 0) return;
+        // Nothing to read back; or a scope reset escalated as ambiguous, left to a human undecided.
+        if (first.context.length === 0 || first.events.some((e) => e.code === 'scope_ambiguous')) return;
         const second = again(c.transcript, first, policy);
+        if (lostRunSplit(c.transcript, first, policy)) return;
         expect(projection(second.context)).toEqual(projection(first.context));
       }),
       fcOptions(1000),

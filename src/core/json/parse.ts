@@ -26,7 +26,7 @@ export const DEFAULT_MAX_DEPTH = 128;
 
 /**
  * Strict RFC 8259 JSON. Every object and array value gets its start position in `positions`.
- * Errors (first one only): `duplicate-key` (at the second key, with its path), `json-syntax`,
+ * Errors (first one only): `json-syntax`, then `duplicate-key` (at the second key, with its path),
  * `truncated` (the input ends inside a value), `empty` (no value at all), `too-deep` (nesting
  * beyond `maxDepth`). Messages never quote the input. Lone surrogates in \u escapes are allowed,
  * as in JS strings.
@@ -35,6 +35,7 @@ export function parseJson(text: string, opts: JsonParseOptions): JsonParseResult
   const parser = new Parser(text, opts);
   try {
     const value = parser.parseDocument();
+    if (parser.duplicate) return { ok: false, error: parser.duplicate.diagnostic };
     return { ok: true, value, positions: parser.positions };
   } catch (e) {
     if (e instanceof JsonFailure) return { ok: false, error: e.diagnostic };
@@ -76,6 +77,8 @@ const enum Ch {
 /** Single-pass recursive-descent scanner over UTF-16 code units. */
 class Parser {
   readonly positions = new WeakMap<object, JsonPos>();
+  /** The first duplicate key, reported after the text proved well-formed. */
+  duplicate: JsonFailure | undefined;
   private readonly text: string;
   private readonly len: number;
   private readonly maxDepth: number;
@@ -186,7 +189,11 @@ class Parser {
       const keyStart = this.pos;
       const key = this.parseString();
       this.path[depth] = key;
-      if (Object.hasOwn(obj, key)) throw this.errors.duplicateKey(keyStart, this.path.slice(1, depth + 1));
+      // Reported once the whole text is known to be well-formed: a syntax error is the more
+      // fundamental problem, and JSON readers agree on it, whatever comes first.
+      if (Object.hasOwn(obj, key)) {
+        this.duplicate ??= this.errors.duplicateKey(keyStart, this.path.slice(1, depth + 1));
+      }
       this.skipWs();
       if (text.charCodeAt(this.pos) !== Ch.Colon) {
         throw this.pos >= this.len ? this.unfinished('an object') : this.errors.expectedColon(this.pos);

@@ -145,14 +145,18 @@ export function applyBudget(
   let remaining = rules.budget - protectedTokens;
   const isSummary = (e: Entry): boolean => e.members.length === 1 && e.members[0]?.a.kind === 'summary';
   const summaries = rest.filter(isSummary).sort((a, b) => b.last - a.last);
+  const keptSummaries: { e: Entry; cost: number }[] = [];
   for (const e of summaries) {
     const cost = entryTokens(e, tokensOf);
-    if (cost <= remaining) remaining -= cost;
-    else {
+    if (cost <= remaining) {
+      remaining -= cost;
+      keptSummaries.push({ e, cost });
+    } else {
       dropEntry(e, 'budget', `needs ${cost} tokens, ${remaining} left`);
       dropped++;
     }
   }
+  let summaryTokens = keptSummaries.reduce((sum, k) => sum + k.cost, 0);
 
   // Newest-first while it fits. Dedup (when on) widens with the part that can still fit: what it
   // removes frees room, which lets older artifacts in, which are then compared in turn.
@@ -163,10 +167,20 @@ export function applyBudget(
       .sort((a, b) => b.last - a.last);
     const protectedUnits = buildEntries(ws).filter((e) => e.members.some(isProtected));
     let protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
-    if (protectedNow > rules.budget) {
-      // A duplicate's placeholder can be longer than the short result it replaced: shrink again.
-      placeholders += shrinkProtected(protectedUnits, protectedNow - rules.budget, tokensOf);
+    if (protectedNow + summaryTokens > rules.budget) {
+      // A duplicate's placeholder can be longer than the short result it replaced: shrink again,
+      // then give up summaries (oldest first) before any protected artifact.
+      placeholders += shrinkProtected(protectedUnits, protectedNow + summaryTokens - rules.budget, tokensOf);
       protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
+      for (let k = keptSummaries.pop(); k; k = keptSummaries.pop()) {
+        if (protectedNow + summaryTokens <= rules.budget) {
+          keptSummaries.push(k);
+          break;
+        }
+        dropEntry(k.e, 'budget', 'no room left after protected artifacts');
+        dropped++;
+        summaryTokens -= k.cost;
+      }
       if (protectedNow > rules.budget) {
         status = 'warning';
         ws.events.push({
@@ -181,7 +195,7 @@ export function applyBudget(
         break;
       }
     }
-    let left = remaining + protectedTokens - protectedNow;
+    let left = rules.budget - protectedNow - summaryTokens;
     let stop = conversation.length;
     let need = 0;
     for (let i = 0; i < conversation.length; i++) {

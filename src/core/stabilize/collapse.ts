@@ -4,7 +4,7 @@
 // actionable error stays verbatim (seed 002, "aggressive").
 import { isCollapsible, liftTagProtection } from './protect.js';
 import type { Work, WorkSet } from './work.js';
-import { isAlive, isFailure, isPlaceholder, removeResult, textOf } from './work.js';
+import { isAlive, isFailure, isPlaceholder, releaseHeld, removeResult, textOf } from './work.js';
 
 const ERROR_LINE = /error|fail|exception|traceback|fatal|panic|denied|not found|cannot|refused/i;
 
@@ -52,6 +52,16 @@ export function isCompacted(w: Work): boolean {
 }
 
 export function applyCollapse(ws: WorkSet): number {
+  let collapsed = 0;
+  // Lifting a tag can release results held as placeholders (work.ts, releaseHeld); a released
+  // success no longer splits its family's failures, which may form a run now: collapse again.
+  do {
+    collapsed += collapseRuns(ws);
+  } while (releaseHeld(ws) > 0);
+  return collapsed;
+}
+
+function collapseRuns(ws: WorkSet): number {
   let collapsed = 0;
   for (const run of retryRuns(ws)) {
     const older = run.slice(0, -1).filter((w) => isCollapsible(w) && !isCompacted(w));

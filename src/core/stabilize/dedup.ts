@@ -1,6 +1,6 @@
 // Stage 6 (dedup): exact and near-duplicate texts leave, the latest copy stays; results superseded by
 // a later result of the same command family are stale and leave too (seed 002, default mode).
-import { findDuplicates } from '../similarity/dedup.js';
+import { DedupCache, findDuplicates } from '../similarity/dedup.js';
 import type { DedupItem } from '../similarity/dedup.js';
 import type { Fate, Work, WorkSet } from './work.js';
 import { isAlive, isPlaceholder, isProtected, remove, removeResult, textOf } from './work.js';
@@ -36,6 +36,8 @@ export class SuffixDedup {
   private readonly ws: WorkSet;
   private readonly similarity: number;
   private readonly shown: (w: Work) => string;
+  /** Each widening compares mostly the same texts again: their hashes and signatures are reused. */
+  private readonly cache = new DedupCache();
   removed = 0;
 
   /**
@@ -81,7 +83,9 @@ export class SuffixDedup {
     }
     const indexOf = (id: string): number => this.ws.byId.get(id)?.index ?? 0;
     const findings = [...byKind.values()]
-      .flatMap((items) => findDuplicates(items, { similarity: this.similarity, minChars: MIN_DEDUP_CHARS }))
+      .flatMap((items) =>
+        findDuplicates(items, { similarity: this.similarity, minChars: MIN_DEDUP_CHARS, cache: this.cache }),
+      )
       .sort((x, y) => indexOf(x.id) - indexOf(y.id));
     const next = new Map(findings.map((f) => [f.id, f.duplicate_of]));
     let changed = false;

@@ -76,6 +76,18 @@ export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
   if (rules.enabled) {
     for (const [family, w] of latestCall) add(w, `latest:${family}`);
   }
+  // The markers that set the current scope (scope.ts: the last one naming a task, the last one
+  // naming a phase): without them the context no longer says which scope it is in, and stabilizing
+  // it again would judge its artifacts and summaries against another scope.
+  let taskMarker: Work | undefined;
+  let phaseMarker: Work | undefined;
+  for (const w of ws.items) {
+    if (!isAlive(w) || w.a.kind !== 'phase') continue;
+    if (w.a.scope?.task !== undefined) taskMarker = w;
+    if (w.a.scope?.phase !== undefined) phaseMarker = w;
+  }
+  if (taskMarker) add(taskMarker, 'scope');
+  if (phaseMarker) add(phaseMarker, 'scope');
   closePairs(ws);
 }
 

@@ -1,5 +1,6 @@
 // Stage 2 (scope): a `phase` artifact sets the scope from there on; artifacts of an earlier task
 // than the current one leave the context, unless an author or the policy protects them.
+import type { Artifact } from '../types.js';
 import type { WorkSet } from './work.js';
 import { remove, removeResult, removeUnit } from './work.js';
 import type { Fate } from './work.js';
@@ -11,29 +12,52 @@ export interface ScopeOutcome {
   ambiguous?: string;
 }
 
-export function assignScopes(ws: WorkSet): ScopeOutcome {
+export interface Scope {
+  task?: string;
+  phase?: string;
+}
+
+/** The scope of each artifact (its own, else the one the phase markers before it set) and the current one. */
+export function scopesOf(artifacts: readonly Artifact[]): { scopes: Scope[]; outcome: ScopeOutcome } {
   let task: string | undefined;
   let phase: string | undefined;
   let ambiguous: string | undefined;
-  for (const w of ws.items) {
-    const s = w.a.scope;
-    if (w.a.kind === 'phase') {
+  const scopes: Scope[] = [];
+  for (const a of artifacts) {
+    const s = a.scope;
+    if (a.kind === 'phase') {
       if (!s || (s.task === undefined && s.phase === undefined)) {
-        ambiguous ??= `phase marker ${w.a.id} (line ${w.a.source.line}) names neither a task nor a phase`;
+        ambiguous ??= `phase marker ${a.id} (line ${a.source.line}) names neither a task nor a phase`;
       } else {
-        if (s.task !== undefined && s.task !== task) phase = undefined;
+        // A marker that names a task states the whole scope: its phase, or none. One that names
+        // only a phase moves within the current task. Either way the scope after a marker does not
+        // depend on markers before it that a stabilized context may have left out.
+        if (s.task !== undefined) phase = undefined;
         task = s.task ?? task;
         phase = s.phase ?? phase;
       }
     }
-    w.task = s?.task ?? task;
-    w.phase = s?.phase ?? phase;
+    const own: Scope = {};
+    const t = s?.task ?? task;
+    const p = s?.phase ?? phase;
+    if (t !== undefined) own.task = t;
+    if (p !== undefined) own.phase = p;
+    scopes.push(own);
   }
-  const out: ScopeOutcome = {};
-  if (task !== undefined) out.task = task;
-  if (phase !== undefined) out.phase = phase;
-  if (ambiguous) out.ambiguous = ambiguous;
-  return out;
+  const outcome: ScopeOutcome = {};
+  if (task !== undefined) outcome.task = task;
+  if (phase !== undefined) outcome.phase = phase;
+  if (ambiguous) outcome.ambiguous = ambiguous;
+  return { scopes, outcome };
+}
+
+export function assignScopes(ws: WorkSet): ScopeOutcome {
+  const { scopes, outcome } = scopesOf(ws.items.map((w) => w.a));
+  ws.items.forEach((w, i) => {
+    w.task = scopes[i]?.task;
+    w.phase = scopes[i]?.phase;
+  });
+  return outcome;
 }
 
 /** Survive a scope reset: what the author or the policy says must stay whatever the task. */

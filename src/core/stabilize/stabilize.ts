@@ -78,7 +78,8 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
       message: `scope reset is ambiguous: ${scope.ambiguous}`,
     });
   } else {
-    const n = applyScopeReset(ws, scope, res.protected_message_kinds);
+    // Tags protect only while resilience is enabled (protect.ts); so they save from a reset only then.
+    const n = applyScopeReset(ws, scope, res.enabled ? res.protected_message_kinds : []);
     major(
       ws,
       'scope_reset',

@@ -24,6 +24,8 @@ export interface Work {
   removed?: Fate;
   /** Set when the artifact stays but was changed by a stage other than PII masking. */
   changed?: Fate;
+  /** Results kept as a placeholder only because their call's assistant is protected: why they would go. */
+  heldBy?: { fate: Fate; content: Content; changed: Fate | undefined };
   protectedBy: string[];
   /** Results: the command family of the call they answer (protection, retry runs). */
   family?: string;
@@ -157,6 +159,7 @@ export function removeResult(result: Work, fate: Fate): void {
   const owner = result.owner;
   if (owner && isAlive(owner) && isProtected(owner)) {
     if (isPlaceholder(result)) return;
+    result.heldBy = { fate, content: result.content, changed: result.changed };
     result.content = placeholderText(fate.reason, fate.duplicate_of ? `see ${fate.duplicate_of}` : undefined);
     result.changed = {
       stage: fate.stage,
@@ -191,6 +194,25 @@ export function removeResult(result: Work, fate: Fate): void {
       detail: `its tool call left with its result ${result.a.id} (${fate.reason})`,
     };
   }
+}
+
+/**
+ * A placeholder stands in for a result only while its assistant is protected. Aggressive collapse can
+ * lift that protection afterwards: the results it held then leave as they would have, or stabilizing
+ * the context again would remove them.
+ */
+export function releaseHeld(ws: WorkSet): number {
+  let released = 0;
+  for (const w of ws.items) {
+    const held = w.heldBy;
+    if (!held || !isAlive(w) || !w.owner || !isAlive(w.owner) || isProtected(w.owner)) continue;
+    w.content = held.content;
+    w.changed = held.changed;
+    w.heldBy = undefined;
+    removeResult(w, held.fate);
+    released++;
+  }
+  return released;
 }
 
 /** Take an assistant with tool calls out together with every result of its calls. */

@@ -118,17 +118,19 @@ function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
     }
   }
   // The recent window is taken after the scope reset (DESIGN §4 stage 2): a message of an earlier
-  // task before the last switch to the current one is gone unless pinned or tagged protected.
+  // task before the last switch to the current one is gone unless pinned or tagged protected, or
+  // unless one of its tool results is (a call and its results are one unit).
   let lastSwitch = -1;
   tasks.forEach((task, i) => {
     if (task !== tasks[i - 1] && task === currentTask) lastSwitch = i;
   });
+  const stays = (a: Artifact): boolean =>
+    a.pin === true ||
+    (policy.resilience.enabled &&
+      (a.tags ?? []).some((x) => policy.resilience.protected_message_kinds.includes(x)));
+  const heldCalls = new Set(main.filter(stays).map((a) => t.pairing.resultToCall[a.id]));
   const reset = (a: Artifact, i: number): boolean =>
-    i < lastSwitch &&
-    tasks[i] !== undefined &&
-    tasks[i] !== currentTask &&
-    a.pin !== true &&
-    !(a.tags ?? []).some((x) => policy.resilience.protected_message_kinds.includes(x));
+    i < lastSwitch && tasks[i] !== undefined && tasks[i] !== currentTask && !stays(a) && !heldCalls.has(a.id);
   const recent = main
     .filter((a, i) => (a.kind === 'user' || a.kind === 'assistant') && !reset(a, i))
     .slice(-policy.keep_recent || main.length);
@@ -204,7 +206,8 @@ function scopes(artifacts: readonly Artifact[]): { of: Map<string, Scope>; curre
   for (const a of artifacts) {
     const s = a.scope;
     if (a.kind === 'phase' && s && (s.task !== undefined || s.phase !== undefined)) {
-      if (s.task !== undefined && s.task !== task) phase = undefined;
+      // A marker naming a task states the whole scope (its phase, or none), as in stabilize/scope.ts.
+      if (s.task !== undefined) phase = undefined;
       task = s.task ?? task;
       phase = s.phase ?? phase;
     }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../../src/core/json/parse.js';
 import { LineIndex } from '../../../src/core/text/line-index.js';
+import { fcOptions } from '../../support/fc.js';
 
 const CANARY = 'SECRET-CANARY-123';
 
@@ -56,16 +57,16 @@ describe('parseJson properties', () => {
         // JSON.parse(text) rather than v: JSON turns -0 into 0.
         if (r.ok) expect(r.value).toEqual(JSON.parse(text));
       }),
-      { numRuns: 300 },
+      fcOptions(300),
     );
   });
 
   it('accepts a random JSON-ish string exactly when JSON.parse does', () => {
-    fc.assert(fc.property(jsonish, agreesWithJsonParse), { numRuns: 3000 });
+    fc.assert(fc.property(jsonish, agreesWithJsonParse), fcOptions(3000));
   });
 
   it('accepts a mutated JSON text exactly when JSON.parse does', () => {
-    fc.assert(fc.property(mutatedJson, agreesWithJsonParse), { numRuns: 3000 });
+    fc.assert(fc.property(mutatedJson, agreesWithJsonParse), fcOptions(3000));
   });
 
   it('points every object and array position at its opening bracket', () => {
@@ -88,7 +89,7 @@ describe('parseJson properties', () => {
         };
         visit(r.value);
       }),
-      { numRuns: 300 },
+      fcOptions(300),
     );
   });
 
@@ -107,7 +108,7 @@ describe('parseJson properties', () => {
         expect(r.error.line).toBeLessThanOrEqual(end.line);
         expect(r.error.column).toBeGreaterThanOrEqual(1);
       }),
-      { numRuns: 2000 },
+      fcOptions(2000),
     );
   });
 });

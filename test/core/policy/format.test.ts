@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { MAX_SHOWN_CHARS, formatPath, showString, showValue } from '../../../src/core/policy/format.js';
 import { closest, editDistance } from '../../../src/core/policy/suggest.js';
+import { fcOptions } from '../../support/fc.js';
 
 // Any UTF-16 sequence, lone surrogates and control characters included.
 const utf16 = fc
@@ -28,7 +29,7 @@ describe('showValue', () => {
       fc.property(utf16, (text) => {
         expect(showString(text).length).toBeLessThanOrEqual(MAX_SHOWN_CHARS);
       }),
-      { numRuns: 500 },
+      fcOptions(500),
     );
   });
 

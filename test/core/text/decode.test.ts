@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeInput, firstInvalidUtf8 } from '../../../src/core/text/decode.js';
+import { fcOptions } from '../../support/fc.js';
 
 const CANARY = 'SECRET-CANARY-123';
 const utf8 = (s: string): number[] => [...new TextEncoder().encode(s)];
@@ -153,7 +154,7 @@ describe('decodeInput: invalid UTF-8', () => {
         if (bad < b.length)
           expect(valid(b.subarray(0, bad + 4 <= b.length ? bad + 4 : b.length))).toBe(false);
       }),
-      { numRuns: 2000 },
+      fcOptions(2000),
     );
   });
 });

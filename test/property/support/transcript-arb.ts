@@ -188,15 +188,18 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({ t: fc.constant('late'), callId: fc.constantFrom(...CALL_IDS), result: resultArb }),
   },
   {
-    weight: 2,
+    weight: 3,
     arbitrary: fc.record(
       {
         t: fc.constant('summary'),
         text: textArb(5),
-        sources: fc.array(fc.integer({ min: -1, max: 6 }), { minLength: 1, maxLength: 3 }),
+        sources: fc.array(
+          fc.oneof({ weight: 12, arbitrary: fc.nat(6) }, { weight: 1, arbitrary: fc.constant(-1) }),
+          { minLength: 1, maxLength: 3 },
+        ),
         created_at: fc.nat(8),
         ttl: fc.nat(5),
-        role: fc.constantFrom('system', 'user', 'tool'),
+        role: fc.constantFrom('user', 'tool', 'retrieval', 'system'),
         task: fc.constantFrom(...TASKS),
       },
       { requiredKeys: ['t', 'text', 'sources'] },
@@ -218,7 +221,7 @@ function argsOf(call: CallSpec, pool: readonly PiiValue[]): string {
   if (tool === 'bash') return JSON.stringify({ command: `${COMMANDS[call.arg % COMMANDS.length]}${extra}` });
   if (tool === 'read' || tool === 'edit') return JSON.stringify({ path: PATHS[call.arg % PATHS.length] });
   if (tool === 'get_order') return JSON.stringify({ order_id: `order-${'abc'[call.arg % 3]}${extra}` });
-  return JSON.stringify({ query: `${WORDS[call.arg]}${extra}` });
+  return JSON.stringify({ query: `${WORDS[call.arg % 3]}${extra}` });
 }
 
 function resultContent(r: ResultSpec, pool: readonly PiiValue[]): string {
@@ -334,18 +337,21 @@ export interface Case {
 }
 
 export function readCase(artifacts: Doc[], pii: PiiValue[]): Case {
-  const text = JSON.stringify({ meta: {}, artifacts }, null, 1);
+  const text = JSON.stringify({ meta: {}, artifacts });
   const read = readTranscript(text, { file: 'case.json', format: 'native' });
   if (!read.ok)
     throw new Error(`the transcript arbitrary produced an unreadable case: ${read.diagnostics[0]?.message}`);
   const out: Case = { transcript: read.transcript, pii, text };
   // A counterexample prints as the document it was read from, which is what one needs to replay it.
-  Object.defineProperty(out, fc.toStringMethod, { value: () => text.replace(/\n\s*/g, ' ') });
+  Object.defineProperty(out, fc.toStringMethod, { value: () => text });
   return out;
 }
 
 export const caseArb: fc.Arbitrary<Case> = fc
-  .record({ seed: fc.integer({ min: 0, max: 0x7fffffff }), steps: fc.array(stepArb, { maxLength: 24 }) })
+  .record({
+    seed: fc.integer({ min: 0, max: 0x7fffffff }),
+    steps: fc.array(stepArb, { maxLength: 30, size: 'medium' }),
+  })
   .map(({ seed, steps }) => {
     const pool = piiPool(seed);
     return readCase(buildArtifacts(steps, pool), pool);
