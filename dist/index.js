@@ -38279,7 +38279,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8712);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3484);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -38310,7 +38310,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8712:
+/***/ 3484:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -45745,7 +45745,7 @@ class JsonErrors {
 const DEFAULT_MAX_DEPTH = 128;
 /**
  * Strict RFC 8259 JSON. Every object and array value gets its start position in `positions`.
- * Errors (first one only): `duplicate-key` (at the second key, with its path), `json-syntax`,
+ * Errors (first one only): `json-syntax`, then `duplicate-key` (at the second key, with its path),
  * `truncated` (the input ends inside a value), `empty` (no value at all), `too-deep` (nesting
  * beyond `maxDepth`). Messages never quote the input. Lone surrogates in \u escapes are allowed,
  * as in JS strings.
@@ -45754,6 +45754,8 @@ function parseJson(text, opts) {
     const parser = new Parser(text, opts);
     try {
         const value = parser.parseDocument();
+        if (parser.duplicate)
+            return { ok: false, error: parser.duplicate.diagnostic };
         return { ok: true, value, positions: parser.positions };
     }
     catch (e) {
@@ -45796,6 +45798,8 @@ var Ch;
 /** Single-pass recursive-descent scanner over UTF-16 code units. */
 class Parser {
     positions = new WeakMap();
+    /** The first duplicate key, reported after the text proved well-formed. */
+    duplicate;
     text;
     len;
     maxDepth;
@@ -45901,8 +45905,11 @@ class Parser {
             const keyStart = this.pos;
             const key = this.parseString();
             this.path[depth] = key;
-            if (Object.hasOwn(obj, key))
-                throw this.errors.duplicateKey(keyStart, this.path.slice(1, depth + 1));
+            // Reported once the whole text is known to be well-formed: a syntax error is the more
+            // fundamental problem, and JSON readers agree on it, whatever comes first.
+            if (Object.hasOwn(obj, key)) {
+                this.duplicate ??= this.errors.duplicateKey(keyStart, this.path.slice(1, depth + 1));
+            }
             this.skipWs();
             if (text.charCodeAt(this.pos) !== Ch.Colon) {
                 throw this.pos >= this.len ? this.unfinished('an object') : this.errors.expectedColon(this.pos);
@@ -47004,6 +47011,7 @@ class SessionReader {
     meta = {};
     usedIds = new Set();
     skipped = new Map();
+    leaves = new Map();
     constructor(file) {
         this.file = file;
     }
@@ -47052,7 +47060,16 @@ class SessionReader {
             this.malformed(at, `The summary record's \`summary\` must be a string; found ${describeValue(summary)}.`);
             return;
         }
-        this.artifacts.push(buildArtifact({ id: this.idFor(record, at.line), kind: 'summary', content: summary, source: at }));
+        const artifact = buildArtifact({
+            id: this.idFor(record, at.line),
+            kind: 'summary',
+            content: summary,
+            source: at,
+        });
+        this.artifacts.push(artifact);
+        const leaf = record['leafUuid'];
+        if (typeof leaf === 'string')
+            this.leaves.set(artifact, leaf);
     }
     readMessage(record, kind, rec, at) {
         const message = record['message'];
@@ -47082,7 +47099,18 @@ class SessionReader {
             this.artifacts.push(artifact);
         }
     }
+    /**
+     * A summary's `leafUuid` names the last message it covers: its provenance, when that message is in
+     * this file (it often sits in an earlier session's file, and then the summary has none).
+     */
+    linkSummaries() {
+        const ids = new Set(this.artifacts.map((a) => a.id));
+        for (const [artifact, leaf] of this.leaves)
+            if (ids.has(leaf))
+                artifact.provenance = [leaf];
+    }
     finish() {
+        this.linkSummaries();
         for (const [type, { line, count }] of this.skipped) {
             const name = safeName(type);
             this.diagnostics.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'skipped-record', { file: this.file, line, column: 1 }, `Skipped ${count} record(s) of type ${name ? `\`${name}\`` : 'with an unusual name'} (first one here): they hold no conversation messages.`, 'Nothing to do unless these records should count; only user, assistant and summary records are read.'));
@@ -53103,31 +53131,58 @@ function isJwt(token) {
         return false; // not base64 or not JSON: not a JWT (the parser's message is never surfaced)
     }
 }
-// One pass over the text answers "could any prefixed format be here?"; almost every text says no.
-const PREFILTER = new RegExp([...new Set(FORMATS.flatMap((f) => f.prefixes))]
-    .map((p) => p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'))
-    .join('|'));
+const PREFIXES = [...new Set(FORMATS.flatMap((f) => f.prefixes))];
+/** For each prefix, the formats (by index in FORMATS) whose matches may start with it. */
+const FORMATS_BY_PREFIX = new Map(PREFIXES.map((p) => [p, FORMATS.flatMap((f, i) => (f.prefixes.includes(p) ? [i] : []))]));
+/** Prefixes by their first UTF-16 code unit: which ones may start where the scan stopped. */
+const PREFIXES_BY_FIRST = new Map();
+for (const p of PREFIXES) {
+    const first = p.charCodeAt(0);
+    PREFIXES_BY_FIRST.set(first, [...(PREFIXES_BY_FIRST.get(first) ?? []), p]);
+}
+const PREFIXED_FORMATS = FORMATS.filter((f) => f.prefixes.length > 0).length;
+// Every prefix in one alternation: its first search answers "could any prefixed format be here?"
+// in one pass, and almost every text says no.
+const PREFIX_SCAN = new RegExp(PREFIXES.map((p) => p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'g');
+/**
+ * Where each prefixed format's regex must start: the first occurrence of any of its prefixes (-1:
+ * none, skip the format), by index in FORMATS; undefined when the text holds no prefix at all. One
+ * scan from left to right visits every position where some prefix starts (overlaps included:
+ * `sk-` and `sk-ant-` start at the same place) until every prefixed format has its position.
+ */
+function prefixStarts(text) {
+    PREFIX_SCAN.lastIndex = 0;
+    let m = PREFIX_SCAN.exec(text);
+    if (m === null)
+        return undefined;
+    const starts = new Int32Array(FORMATS.length).fill(-1);
+    let missing = PREFIXED_FORMATS;
+    while (m !== null && missing > 0) {
+        const at = m.index;
+        for (const prefix of PREFIXES_BY_FIRST.get(text.charCodeAt(at)) ?? []) {
+            if (!text.startsWith(prefix, at))
+                continue;
+            for (const f of FORMATS_BY_PREFIX.get(prefix) ?? []) {
+                if (starts[f] === -1) {
+                    starts[f] = at;
+                    missing--;
+                }
+            }
+        }
+        PREFIX_SCAN.lastIndex = at + 1;
+        m = PREFIX_SCAN.exec(text);
+    }
+    return starts;
+}
 function isTokenChar(code) {
     return isAsciiAlnum(code) || code === 95 || code === 45;
 }
-function firstPrefix(text, prefixes) {
-    if (prefixes.length === 0)
-        return 0;
-    let first = -1;
-    for (const p of prefixes) {
-        const at = text.indexOf(p);
-        if (at !== -1 && (first === -1 || at < first))
-            first = at;
-    }
-    return first;
-}
 function findSecrets(text) {
     const out = [];
-    const anyPrefix = PREFILTER.test(text);
-    for (const format of FORMATS) {
-        if (!anyPrefix && format.prefixes.length > 0)
-            continue;
-        const from = firstPrefix(text, format.prefixes);
+    const prefixed = prefixStarts(text);
+    for (let index = 0; index < FORMATS.length; index++) {
+        const format = FORMATS[index];
+        const from = format.prefixes.length === 0 ? 0 : (prefixed?.[index] ?? -1);
         if (from === -1)
             continue;
         forEachMatch(format.re, text, from, (m) => {
@@ -53853,6 +53908,7 @@ function removeResult(result, fate) {
  * the context again would remove them.
  */
 function releaseHeld(ws) {
+    let released = 0;
     for (const w of ws.items) {
         const held = w.heldBy;
         if (!held || !isAlive(w) || !w.owner || !isAlive(w.owner) || isProtected(w.owner))
@@ -53861,7 +53917,9 @@ function releaseHeld(ws) {
         w.changed = held.changed;
         w.heldBy = undefined;
         removeResult(w, held.fate);
+        released++;
     }
+    return released;
 }
 /** Take an assistant with tool calls out together with every result of its calls. */
 function removeUnit(owner, fate) {
@@ -53955,6 +54013,23 @@ function computeProtection(ws, rules) {
         for (const [family, w] of latestCall)
             add(w, `latest:${family}`);
     }
+    // The markers that set the current scope (scope.ts: the last one naming a task, the last one
+    // naming a phase): without them the context no longer says which scope it is in, and stabilizing
+    // it again would judge its artifacts and summaries against another scope.
+    let taskMarker;
+    let phaseMarker;
+    for (const w of ws.items) {
+        if (!isAlive(w) || w.a.kind !== 'phase')
+            continue;
+        if (w.a.scope?.task !== undefined)
+            taskMarker = w;
+        if (w.a.scope?.phase !== undefined)
+            phaseMarker = w;
+    }
+    if (taskMarker)
+        add(taskMarker, 'scope');
+    if (phaseMarker)
+        add(phaseMarker, 'scope');
     closePairs(ws);
 }
 /** A protected result keeps its call: the assistant that made it is protected with it. */
@@ -54091,15 +54166,19 @@ function applyBudget(ws, rules, masker, meter, dedup) {
     let remaining = rules.budget - protectedTokens;
     const isSummary = (e) => e.members.length === 1 && e.members[0]?.a.kind === 'summary';
     const summaries = rest.filter(isSummary).sort((a, b) => b.last - a.last);
+    const keptSummaries = [];
     for (const e of summaries) {
         const cost = entryTokens(e, tokensOf);
-        if (cost <= remaining)
+        if (cost <= remaining) {
             remaining -= cost;
+            keptSummaries.push({ e, cost });
+        }
         else {
             dropEntry(e, 'budget', `needs ${cost} tokens, ${remaining} left`);
             dropped++;
         }
     }
+    let summaryTokens = keptSummaries.reduce((sum, k) => sum + k.cost, 0);
     // Newest-first while it fits. Dedup (when on) widens with the part that can still fit: what it
     // removes frees room, which lets older artifacts in, which are then compared in turn.
     let fill;
@@ -54109,10 +54188,20 @@ function applyBudget(ws, rules, masker, meter, dedup) {
             .sort((a, b) => b.last - a.last);
         const protectedUnits = buildEntries(ws).filter((e) => e.members.some(isProtected));
         let protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
-        if (protectedNow > rules.budget) {
-            // A duplicate's placeholder can be longer than the short result it replaced: shrink again.
-            placeholders += shrinkProtected(protectedUnits, protectedNow - rules.budget, tokensOf);
+        if (protectedNow + summaryTokens > rules.budget) {
+            // A duplicate's placeholder can be longer than the short result it replaced: shrink again,
+            // then give up summaries (oldest first) before any protected artifact.
+            placeholders += shrinkProtected(protectedUnits, protectedNow + summaryTokens - rules.budget, tokensOf);
             protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
+            for (let k = keptSummaries.pop(); k; k = keptSummaries.pop()) {
+                if (protectedNow + summaryTokens <= rules.budget) {
+                    keptSummaries.push(k);
+                    break;
+                }
+                dropEntry(k.e, 'budget', 'no room left after protected artifacts');
+                dropped++;
+                summaryTokens -= k.cost;
+            }
             if (protectedNow > rules.budget) {
                 status = 'warning';
                 ws.events.push({
@@ -54127,7 +54216,7 @@ function applyBudget(ws, rules, masker, meter, dedup) {
                 break;
             }
         }
-        let left = remaining + protectedTokens - protectedNow;
+        let left = rules.budget - protectedNow - summaryTokens;
         let stop = conversation.length;
         let need = 0;
         for (let i = 0; i < conversation.length; i++) {
@@ -54213,6 +54302,15 @@ function isCompacted(w) {
 }
 function applyCollapse(ws) {
     let collapsed = 0;
+    // Lifting a tag can release results held as placeholders (work.ts, releaseHeld); a released
+    // success no longer splits its family's failures, which may form a run now: collapse again.
+    do {
+        collapsed += collapseRuns(ws);
+    } while (releaseHeld(ws) > 0);
+    return collapsed;
+}
+function collapseRuns(ws) {
+    let collapsed = 0;
     for (const run of retryRuns(ws)) {
         const older = run.slice(0, -1).filter((w) => isCollapsible(w) && !isCompacted(w));
         if (older.length === 0)
@@ -54239,13 +54337,13 @@ function applyCollapse(ws) {
         }
         collapsed++;
     }
-    releaseHeld(ws);
     return collapsed;
 }
 //# sourceMappingURL=collapse.js.map
 ;// CONCATENATED MODULE: ./build/core/similarity/lsh-index.js
 // LSH buckets over entries numbered in chronological order, queried newest first: dedup wants the
-// LATEST matching item, so it can stop at the first verified candidate.
+// LATEST matching item, so it can stop at the first verified candidate. Plain loops rather than
+// forEach/map callbacks: this runs once per band per text.
 class LshIndex {
     /** One map per band: bucket key → entry numbers in ascending order. */
     buckets;
@@ -54253,39 +54351,49 @@ class LshIndex {
     /** `keys[entry][band]`; entries must be numbered in chronological order. */
     constructor(keys, bands) {
         this.keys = keys;
-        this.buckets = Array.from({ length: bands }, () => new Map());
-        keys.forEach((entryKeys, entry) => {
-            entryKeys.forEach((key, band) => {
+        this.buckets = [];
+        for (let band = 0; band < bands; band++)
+            this.buckets.push(new Map());
+        for (let entry = 0; entry < keys.length; entry++) {
+            const entryKeys = keys[entry];
+            for (let band = 0; band < entryKeys.length; band++) {
                 const bucket = this.buckets[band];
+                const key = entryKeys[band];
                 const entries = bucket.get(key);
                 if (entries)
                     entries.push(entry);
                 else
                     bucket.set(key, [entry]);
-            });
-        });
+            }
+        }
     }
     /**
      * Every later entry that shares a bucket with `entry`, each once, newest first: a k-way merge of
      * the entry's buckets, which are already sorted.
      */
     *newerCandidates(entry) {
-        const lists = Array.from(this.keys[entry] ?? [], (key, band) => this.buckets[band].get(key) ?? []);
-        const heads = lists.map((list) => list.length - 1);
+        const entryKeys = this.keys[entry] ?? new Uint32Array(0);
+        const lists = [];
+        const heads = [];
+        for (let band = 0; band < entryKeys.length; band++) {
+            const list = this.buckets[band]?.get(entryKeys[band]) ?? [];
+            lists.push(list);
+            heads.push(list.length - 1);
+        }
         let previous = -1;
         for (;;) {
             let bestBand = -1;
             let best = entry;
-            heads.forEach((head, band) => {
-                const value = lists[band][head] ?? -1;
+            for (let band = 0; band < lists.length; band++) {
+                const value = lists[band][heads[band]] ?? -1;
                 if (value > best) {
                     best = value;
                     bestBand = band;
                 }
-            });
+            }
             if (bestBand < 0)
                 return;
-            heads[bestBand] = (heads[bestBand] ?? 0) - 1;
+            heads[bestBand]--;
             if (best !== previous)
                 yield best;
             previous = best;
@@ -54310,8 +54418,9 @@ const ESTIMATE_MISS_TARGET = 1e-9;
 const PERMUTATION_SEED = 0x510e527f;
 const BAND_SEED = 0x9b05688c;
 // One seed per hash function: h_i(x) = fmix32(x ^ seed_i) is a bijection of 32-bit values, i.e. a
-// pseudo-random permutation of the shingle hashes, as MinHash needs.
-const PERMUTATION_SEEDS = Uint32Array.from({ length: MINHASH_FUNCTIONS }, (_, i) => (0,hash/* murmur3_32Words */.z8)([i], 0, 1, PERMUTATION_SEED));
+// pseudo-random permutation of the shingle hashes, as MinHash needs. Held as signed 32-bit values:
+// only their bits matter to `^`, and V8 keeps them in integer registers.
+const PERMUTATION_SEEDS = Int32Array.from({ length: MINHASH_FUNCTIONS }, (_, i) => (0,hash/* murmur3_32Words */.z8)([i], 0, 1, PERMUTATION_SEED));
 /** Probability that a pair of Jaccard `j` shares no band, i.e. is never compared. */
 function lshMissProbability(j, params) {
     return (1 - j ** params.rows) ** params.bands;
@@ -54335,18 +54444,76 @@ function lshParams(similarity, functions = MINHASH_FUNCTIONS) {
     }
     return best;
 }
-/** The first `count` MinHash values of a non-empty set of shingle hashes. */
+const SIGN_BIT = 0x80000000 | 0;
+/** Largest value of `permuted`: the unsigned 0xffffffff with its top bit flipped. */
+const PERMUTED_MAX = 0x7fffffff;
+/** Hash functions computed per pass over the shingles (see minhashSignature). */
+const LANES = 8;
+/**
+ * fmix32(value ^ seed) with its top bit flipped: signed comparison of the results orders them as
+ * the unsigned hashes, so the minimum stays in 32-bit integer arithmetic (no unsigned conversion).
+ */
+function permuted(value, seed) {
+    let x = value ^ seed;
+    x ^= x >>> 16;
+    x = Math.imul(x, 0x85ebca6b);
+    x ^= x >>> 13;
+    x = Math.imul(x, 0xc2b2ae35);
+    return x ^ (x >>> 16) ^ SIGN_BIT;
+}
+/**
+ * The first `count` MinHash values of a non-empty set of shingle hashes: value f is the least
+ * fmix32(hash ^ seed_f) over the set, so a shorter signature is a prefix of a longer one. Eight
+ * functions share each pass over the hashes: one load feeds eight independent chains of
+ * multiplications, which the CPU overlaps (this loop is dedup's hottest).
+ */
 function minhashSignature(distinctHashes, count) {
     const signature = new Uint32Array(count);
-    for (let f = 0; f < count; f++) {
-        const seed = PERMUTATION_SEEDS[f] ?? 0;
-        let min = 0xffffffff;
-        for (let i = 0; i < distinctHashes.length; i++) {
-            const v = (0,hash/* fmix32 */.sT)((distinctHashes[i] ?? 0) ^ seed);
-            if (v < min)
-                min = v;
+    const n = distinctHashes.length;
+    let f = 0;
+    for (; f + LANES <= count; f += LANES) {
+        const s0 = PERMUTATION_SEEDS[f];
+        const s1 = PERMUTATION_SEEDS[f + 1];
+        const s2 = PERMUTATION_SEEDS[f + 2];
+        const s3 = PERMUTATION_SEEDS[f + 3];
+        const s4 = PERMUTATION_SEEDS[f + 4];
+        const s5 = PERMUTATION_SEEDS[f + 5];
+        const s6 = PERMUTATION_SEEDS[f + 6];
+        const s7 = PERMUTATION_SEEDS[f + 7];
+        let m0 = PERMUTED_MAX;
+        let m1 = PERMUTED_MAX;
+        let m2 = PERMUTED_MAX;
+        let m3 = PERMUTED_MAX;
+        let m4 = PERMUTED_MAX;
+        let m5 = PERMUTED_MAX;
+        let m6 = PERMUTED_MAX;
+        let m7 = PERMUTED_MAX;
+        for (let i = 0; i < n; i++) {
+            const v = distinctHashes[i];
+            m0 = Math.min(m0, permuted(v, s0));
+            m1 = Math.min(m1, permuted(v, s1));
+            m2 = Math.min(m2, permuted(v, s2));
+            m3 = Math.min(m3, permuted(v, s3));
+            m4 = Math.min(m4, permuted(v, s4));
+            m5 = Math.min(m5, permuted(v, s5));
+            m6 = Math.min(m6, permuted(v, s6));
+            m7 = Math.min(m7, permuted(v, s7));
         }
-        signature[f] = min;
+        signature[f] = m0 ^ SIGN_BIT;
+        signature[f + 1] = m1 ^ SIGN_BIT;
+        signature[f + 2] = m2 ^ SIGN_BIT;
+        signature[f + 3] = m3 ^ SIGN_BIT;
+        signature[f + 4] = m4 ^ SIGN_BIT;
+        signature[f + 5] = m5 ^ SIGN_BIT;
+        signature[f + 6] = m6 ^ SIGN_BIT;
+        signature[f + 7] = m7 ^ SIGN_BIT;
+    }
+    for (; f < count; f++) {
+        const seed = PERMUTATION_SEEDS[f];
+        let min = PERMUTED_MAX;
+        for (let i = 0; i < n; i++)
+            min = Math.min(min, permuted(distinctHashes[i], seed));
+        signature[f] = min ^ SIGN_BIT;
     }
     return signature;
 }
@@ -54500,6 +54667,59 @@ function hashedJaccard(a, b) {
     return union === 0 ? 1 : shared / union;
 }
 //# sourceMappingURL=shingles.js.map
+;// CONCATENATED MODULE: ./build/core/similarity/text-features.js
+// What dedup derives from one text, memoized. The stabilizer compares a growing suffix of the same
+// transcript several times (stabilize/dedup.ts, SuffixDedup), so most texts of a call were already
+// normalized, hashed and signed by the previous one. Every value here is a pure function of the
+// text (and of the signature length), so a cached value is exactly the one a fresh call computes:
+// sharing a cache changes the cost of findDuplicates, never its findings.
+
+
+/**
+ * Memo of normalization, shingle hashes and MinHash signatures, keyed by text. Create one per run
+ * over related texts (one transcript) and drop it with the run: it keeps every text it has seen.
+ */
+class DedupCache {
+    normalized = new Map();
+    features = new Map();
+    /** `normalizeText(raw)`. */
+    normalize(raw) {
+        let text = this.normalized.get(raw);
+        if (text === undefined) {
+            text = normalizeText(raw);
+            this.normalized.set(raw, text);
+        }
+        return text;
+    }
+    /** Features of a normalized, non-empty text. */
+    featuresOf(text) {
+        let features = this.features.get(text);
+        if (features === undefined) {
+            features = { text, mode: shingleMode(text), length: codePointLength(text) };
+            this.features.set(text, features);
+        }
+        return features;
+    }
+}
+/** `shingleHashes` of the text. */
+function hashesOf(features) {
+    features.hashes ??= shingleHashes(features.text, features.mode);
+    return features.hashes;
+}
+/**
+ * `minhashSignature` of the text's shingle hashes, `count` values long. A shorter signature is a
+ * prefix of a longer one, so a longer cached signature serves a shorter request.
+ */
+function signatureOf(features, count) {
+    const cached = features.signature;
+    if (cached !== undefined && cached.length >= count) {
+        return cached.length === count ? cached : cached.subarray(0, count);
+    }
+    const signature = minhashSignature(hashesOf(features), count);
+    features.signature = signature;
+    return signature;
+}
+//# sourceMappingURL=text-features.js.map
 ;// CONCATENATED MODULE: ./build/core/similarity/dedup.js
 // Exact and near-duplicate detection for the dedup stage (DESIGN §4 stage 6), without comparing
 // all pairs:
@@ -54525,6 +54745,8 @@ function hashedJaccard(a, b) {
 
 
 
+
+
 const DEFAULT_MIN_CHARS = 32;
 /**
  * Later candidates examined per text before giving up. Reached only when many later texts are
@@ -54544,11 +54766,11 @@ function checkOptions(opts) {
     }
     return minChars;
 }
-function exactGroups(items) {
+function exactGroups(items, cache) {
     const byText = new Map();
     const groups = [];
     items.forEach((item, index) => {
-        const text = normalizeText(item.text);
+        const text = cache.normalize(item.text);
         if (text === '')
             return;
         const group = byText.get(text);
@@ -54557,7 +54779,7 @@ function exactGroups(items) {
             group.last = index;
         }
         else {
-            const created = { text, members: [index], last: index, mode: shingleMode(text) };
+            const created = { features: cache.featuresOf(text), members: [index], last: index };
             byText.set(text, created);
             groups.push(created);
         }
@@ -54565,7 +54787,7 @@ function exactGroups(items) {
     return groups;
 }
 function shinglesOf(group) {
-    group.shingles ??= shingleSet(group.text, group.mode);
+    group.shingles ??= shingleSet(group.features.text, group.features.mode);
     return group.shingles;
 }
 /**
@@ -54573,7 +54795,7 @@ function shinglesOf(group) {
  * hash collisions could overcome); acceptance always from the exact shingle sets.
  */
 function verify(a, b, threshold, minRows) {
-    if (a.group.mode !== b.group.mode)
+    if (a.group.features.mode !== b.group.features.mode)
         return undefined;
     if (matchingRows(a.signature, b.signature) < minRows)
         return undefined;
@@ -54593,11 +54815,12 @@ function nearMatches(groups, threshold) {
     const minRows = minMatchingRows(threshold, functions);
     const reps = [...groups]
         .sort((a, b) => a.last - b.last)
-        .map((group) => {
-        const hashes = shingleHashes(group.text, group.mode);
-        return { group, hashes, signature: minhashSignature(hashes, functions) };
-    });
-    const index = new LshIndex(reps.map((r) => bandKeys(r.signature, params, r.group.mode === 'words' ? 1 : 2)), params.bands);
+        .map((group) => ({
+        group,
+        hashes: hashesOf(group.features),
+        signature: signatureOf(group.features, functions),
+    }));
+    const index = new LshIndex(reps.map((r) => bandKeys(r.signature, params, r.group.features.mode === 'words' ? 1 : 2)), params.bands);
     const matches = new Map();
     reps.forEach((rep, r) => {
         let examined = 0;
@@ -54617,12 +54840,12 @@ function nearMatches(groups, threshold) {
 /**
  * Every item that has a LATER item that is an exact or near duplicate of it, in input order;
  * `duplicate_of` is the latest such item. Deterministic: the result depends only on the texts,
- * their order and the options.
+ * their order, `similarity` and `minChars` (a cache changes the cost, never the result).
  */
 function findDuplicates(items, opts) {
     const minChars = checkOptions(opts);
-    const groups = exactGroups(items);
-    const eligible = opts.similarity < 1 ? groups.filter((g) => codePointLength(g.text) >= minChars) : [];
+    const groups = exactGroups(items, opts.cache ?? new DedupCache());
+    const eligible = opts.similarity < 1 ? groups.filter((g) => g.features.length >= minChars) : [];
     const near = eligible.length > 1 ? nearMatches(eligible, opts.similarity) : new Map();
     const byIndex = [];
     for (const group of groups) {
@@ -54681,6 +54904,8 @@ class SuffixDedup {
     ws;
     similarity;
     shown;
+    /** Each widening compares mostly the same texts again: their hashes and signatures are reused. */
+    cache = new DedupCache();
     removed = 0;
     /**
      * `shown` is the text as the context would show it: PII masking comes before dedup (DESIGN §4
@@ -54728,7 +54953,7 @@ class SuffixDedup {
         }
         const indexOf = (id) => this.ws.byId.get(id)?.index ?? 0;
         const findings = [...byKind.values()]
-            .flatMap((items) => findDuplicates(items, { similarity: this.similarity, minChars: MIN_DEDUP_CHARS }))
+            .flatMap((items) => findDuplicates(items, { similarity: this.similarity, minChars: MIN_DEDUP_CHARS, cache: this.cache }))
             .sort((x, y) => indexOf(x.id) - indexOf(y.id));
         const next = new Map(findings.map((f) => [f.id, f.duplicate_of]));
         let changed = false;
@@ -55066,34 +55291,53 @@ function orderItems(items, order) {
 //# sourceMappingURL=order.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/scope.js
 
-function assignScopes(ws) {
+/** The scope of each artifact (its own, else the one the phase markers before it set) and the current one. */
+function scopesOf(artifacts) {
     let task;
     let phase;
     let ambiguous;
-    for (const w of ws.items) {
-        const s = w.a.scope;
-        if (w.a.kind === 'phase') {
+    const scopes = [];
+    for (const a of artifacts) {
+        const s = a.scope;
+        if (a.kind === 'phase') {
             if (!s || (s.task === undefined && s.phase === undefined)) {
-                ambiguous ??= `phase marker ${w.a.id} (line ${w.a.source.line}) names neither a task nor a phase`;
+                ambiguous ??= `phase marker ${a.id} (line ${a.source.line}) names neither a task nor a phase`;
             }
             else {
-                if (s.task !== undefined && s.task !== task)
+                // A marker that names a task states the whole scope: its phase, or none. One that names
+                // only a phase moves within the current task. Either way the scope after a marker does not
+                // depend on markers before it that a stabilized context may have left out.
+                if (s.task !== undefined)
                     phase = undefined;
                 task = s.task ?? task;
                 phase = s.phase ?? phase;
             }
         }
-        w.task = s?.task ?? task;
-        w.phase = s?.phase ?? phase;
+        const own = {};
+        const t = s?.task ?? task;
+        const p = s?.phase ?? phase;
+        if (t !== undefined)
+            own.task = t;
+        if (p !== undefined)
+            own.phase = p;
+        scopes.push(own);
     }
-    const out = {};
+    const outcome = {};
     if (task !== undefined)
-        out.task = task;
+        outcome.task = task;
     if (phase !== undefined)
-        out.phase = phase;
+        outcome.phase = phase;
     if (ambiguous)
-        out.ambiguous = ambiguous;
-    return out;
+        outcome.ambiguous = ambiguous;
+    return { scopes, outcome };
+}
+function assignScopes(ws) {
+    const { scopes, outcome } = scopesOf(ws.items.map((w) => w.a));
+    ws.items.forEach((w, i) => {
+        w.task = scopes[i]?.task;
+        w.phase = scopes[i]?.phase;
+    });
+    return outcome;
 }
 /** Survive a scope reset: what the author or the policy says must stay whatever the task. */
 function survivesReset(kind, pin, tags, protectedKinds) {
@@ -55367,7 +55611,8 @@ function stabilizeTranscript(transcript, opts) {
         });
     }
     else {
-        const n = applyScopeReset(ws, scope, res.protected_message_kinds);
+        // Tags protect only while resilience is enabled (protect.ts); so they save from a reset only then.
+        const n = applyScopeReset(ws, scope, res.enabled ? res.protected_message_kinds : []);
         major(ws, 'scope_reset', n, `scope reset to task "${scope.task ?? ''}" dropped ${n} artifacts of earlier tasks`);
     }
     // 3. summaries
@@ -56021,17 +56266,18 @@ function mustKeep(t, policy) {
         }
     }
     // The recent window is taken after the scope reset (DESIGN §4 stage 2): a message of an earlier
-    // task before the last switch to the current one is gone unless pinned or tagged protected.
+    // task before the last switch to the current one is gone unless pinned or tagged protected, or
+    // unless one of its tool results is (a call and its results are one unit).
     let lastSwitch = -1;
     tasks.forEach((task, i) => {
         if (task !== tasks[i - 1] && task === currentTask)
             lastSwitch = i;
     });
-    const reset = (a, i) => i < lastSwitch &&
-        tasks[i] !== undefined &&
-        tasks[i] !== currentTask &&
-        a.pin !== true &&
-        !(a.tags ?? []).some((x) => policy.resilience.protected_message_kinds.includes(x));
+    const stays = (a) => a.pin === true ||
+        (policy.resilience.enabled &&
+            (a.tags ?? []).some((x) => policy.resilience.protected_message_kinds.includes(x)));
+    const heldCalls = new Set(main.filter(stays).map((a) => t.pairing.resultToCall[a.id]));
+    const reset = (a, i) => i < lastSwitch && tasks[i] !== undefined && tasks[i] !== currentTask && !stays(a) && !heldCalls.has(a.id);
     const recent = main
         .filter((a, i) => (a.kind === 'user' || a.kind === 'assistant') && !reset(a, i))
         .slice(-policy.keep_recent || main.length);
@@ -56102,7 +56348,8 @@ function scopes(artifacts) {
     for (const a of artifacts) {
         const s = a.scope;
         if (a.kind === 'phase' && s && (s.task !== undefined || s.phase !== undefined)) {
-            if (s.task !== undefined && s.task !== task)
+            // A marker naming a task states the whole scope (its phase, or none), as in stabilize/scope.ts.
+            if (s.task !== undefined)
                 phase = undefined;
             task = s.task ?? task;
             phase = s.phase ?? phase;
@@ -65255,9 +65502,9 @@ function inShard(path, shard) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Ec: () => (/* binding */ murmur3_32),
 /* harmony export */   I7: () => (/* binding */ hash64Hex),
-/* harmony export */   sT: () => (/* binding */ fmix32),
 /* harmony export */   z8: () => (/* binding */ murmur3_32Words)
 /* harmony export */ });
+/* unused harmony export fmix32 */
 // Fixed-seed, non-cryptographic hashing for the pure core: MinHash signatures, LSH bucket keys,
 // stable ids and fingerprints. MurmurHash3 (x86, 32-bit) is implemented here rather than taken
 // from `crypto` because the core may not import node modules and must give the same value on
@@ -65300,48 +65547,58 @@ function fmix32(x) {
  */
 function murmur3_32(text, seed = 0) {
     let h = seed | 0;
+    // Pending bytes, little-endian: `block` holds `shift / 8` of them. Kept in locals with no inner
+    // closure: this runs for every word of every deduplicated text.
     let block = 0;
     let shift = 0;
     let byteLength = 0;
-    const put = (byte) => {
-        block |= byte << shift;
-        shift += 8;
-        byteLength++;
-        if (shift === 32) {
-            h = mixBlock(h, block);
-            block = 0;
-            shift = 0;
-        }
-    };
     for (let i = 0; i < text.length; i++) {
         let cp = text.charCodeAt(i);
-        if (cp >= 0xd800 && cp <= 0xdfff) {
-            const low = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
-            if (cp <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
-                cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-                i++;
-            }
-            else {
-                cp = 0xfffd;
-            }
-        }
+        // The code point's UTF-8 bytes packed little-endian (first byte lowest), and their count.
+        let bytes;
+        let count;
         if (cp < 0x80) {
-            put(cp);
-        }
-        else if (cp < 0x800) {
-            put(0xc0 | (cp >> 6));
-            put(0x80 | (cp & 0x3f));
-        }
-        else if (cp < 0x10000) {
-            put(0xe0 | (cp >> 12));
-            put(0x80 | ((cp >> 6) & 0x3f));
-            put(0x80 | (cp & 0x3f));
+            bytes = cp;
+            count = 1;
         }
         else {
-            put(0xf0 | (cp >> 18));
-            put(0x80 | ((cp >> 12) & 0x3f));
-            put(0x80 | ((cp >> 6) & 0x3f));
-            put(0x80 | (cp & 0x3f));
+            if (cp >= 0xd800 && cp <= 0xdfff) {
+                const low = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+                if (cp <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+                    cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+                    i++;
+                }
+                else {
+                    cp = 0xfffd;
+                }
+            }
+            if (cp < 0x800) {
+                bytes = 0xc0 | (cp >> 6) | ((0x80 | (cp & 0x3f)) << 8);
+                count = 2;
+            }
+            else if (cp < 0x10000) {
+                bytes = 0xe0 | (cp >> 12) | ((0x80 | ((cp >> 6) & 0x3f)) << 8) | ((0x80 | (cp & 0x3f)) << 16);
+                count = 3;
+            }
+            else {
+                bytes =
+                    0xf0 |
+                        (cp >> 18) |
+                        ((0x80 | ((cp >> 12) & 0x3f)) << 8) |
+                        ((0x80 | ((cp >> 6) & 0x3f)) << 16) |
+                        ((0x80 | (cp & 0x3f)) << 24);
+                count = 4;
+            }
+        }
+        byteLength += count;
+        // Append the bytes to the pending block; a full block of 4 is mixed in, the rest carries over.
+        block |= bytes << shift;
+        shift += count * 8;
+        if (shift >= 32) {
+            h = mixBlock(h, block);
+            shift -= 32;
+            // `bytes >>> 32` would be `bytes`, not 0: shifts count modulo 32.
+            block = shift === 0 ? 0 : bytes >>> (count * 8 - shift);
         }
     }
     if (shift > 0)
