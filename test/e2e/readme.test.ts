@@ -22,7 +22,9 @@ describe('README', () => {
   it('checks the bundled examples against the committed goldens, with the repo policy, and passes', async () => {
     const r = await runBuilt(['check', 'examples/transcripts'], REPO, { CI: 'true' });
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/6 transcripts checked: 6 pass, 0 drift, 0 new, 0 with violations, 0 errors; 0 obsolete goldens\./);
+    expect(r.stdout).toMatch(
+      /6 transcripts checked: 6 pass, 0 drift, 0 new, 0 with violations, 0 errors; 0 obsolete goldens\./,
+    );
     expect(r.code).toBe(0);
   });
 });

@@ -46,7 +46,11 @@ export function jsonTextLeaves(text: string): string[] | null {
  * replacement string. Returns null when the text is not JSON (mask it as plain text then), and the
  * text unchanged when nothing was found.
  */
-export function maskJsonText(text: string, detectors: readonly Detector[], opts: MaskOptions): MaskResult | null {
+export function maskJsonText(
+  text: string,
+  detectors: readonly Detector[],
+  opts: MaskOptions,
+): MaskResult | null {
   const t = text.trimStart();
   if (!(t.startsWith('{') || t.startsWith('['))) return null;
   // Without escapes every decoded string stands verbatim in the text: when a raw scan finds
