@@ -15,8 +15,15 @@ function hasPii(pii: Record<string, number>): boolean {
  * through the same masker as the content, so no report field ever carries raw PII.
  */
 function clean(text: string, masker: Masker): string {
-  return maskString(text, masker, {});
+  // The same reasons and details repeat across a ledger (`recent`, `tag:error`…): mask each once.
+  let seen = cleaned.get(masker);
+  if (!seen) cleaned.set(masker, (seen = new Map()));
+  let out = seen.get(text);
+  if (out === undefined) seen.set(text, (out = maskString(text, masker, {})));
+  return out;
 }
+
+const cleaned = new WeakMap<Masker, Map<string, string>>();
 
 export function ledgerEntry(w: Work, masker: Masker, meter: TokenMeter): LedgerEntry {
   const final = peekFinal(w);
