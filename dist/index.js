@@ -55019,8 +55019,16 @@ function hasPii(pii) {
  * through the same masker as the content, so no report field ever carries raw PII.
  */
 function clean(text, masker) {
-    return maskString(text, masker, {});
+    // The same reasons and details repeat across a ledger (`recent`, `tag:error`…): mask each once.
+    let seen = cleaned.get(masker);
+    if (!seen)
+        cleaned.set(masker, (seen = new Map()));
+    let out = seen.get(text);
+    if (out === undefined)
+        seen.set(text, (out = maskString(text, masker, {})));
+    return out;
 }
+const cleaned = new WeakMap();
 function ledgerEntry(w, masker, meter) {
     const final = peekFinal(w);
     // Work holds a copy of the calls array: compare the calls, not the arrays.
@@ -55256,8 +55264,353 @@ function normalizeFates(ws, pairing) {
     return counts;
 }
 //# sourceMappingURL=normalize.js.map
+;// CONCATENATED MODULE: ./build/core/tokens/tokenizer.js
+// The token-counting contract the pure core depends on. The BPE tables themselves are loaded at
+// the edge (src/tokens/load.ts) so the core never imports multi-megabyte encodings it may not use.
+const TOKENIZER_NAMES = ['o200k_base', 'cl100k_base', 'p50k_base', 'r50k_base'];
+function isTokenizerName(value) {
+    return TOKENIZER_NAMES.includes(value);
+}
+//# sourceMappingURL=tokenizer.js.map
+;// CONCATENATED MODULE: ./build/core/policy/format.js
+// How policy paths and values appear in diagnostics. Policy values are configuration, not
+// transcript content, so a diagnostic may show them — but always shortened and escaped, so a
+// long or hostile value cannot flood a log or smuggle control characters into a terminal.
+/** Longest value shown in a diagnostic, quotes and ellipsis included. */
+const MAX_SHOWN_CHARS = 40;
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+// C1 controls, line/paragraph separators, bidi overrides and isolates, BOM: invisible or
+// reordering characters that JSON.stringify leaves as they are.
+const INVISIBLE = /[\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g;
+function escapeString(text) {
+    return JSON.stringify(text).replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/** Cuts to at most `max` UTF-16 units without splitting a surrogate pair, marking the cut with `…`. */
+function shorten(text, max) {
+    if (text.length <= max)
+        return text;
+    let cut = max - 1;
+    const last = text.charCodeAt(cut - 1);
+    if (last >= 0xd800 && last <= 0xdbff)
+        cut -= 1;
+    return `${text.slice(0, cut)}…`;
+}
+/** A quoted, escaped string of at most MAX_SHOWN_CHARS characters. */
+function showString(text) {
+    const quoted = escapeString(text);
+    if (quoted.length <= MAX_SHOWN_CHARS)
+        return quoted;
+    // Keep the closing quote visible so the reader sees the value was cut, not malformed.
+    return `${shorten(quoted, MAX_SHOWN_CHARS - 1)}"`;
+}
+/** A short rendering of any parsed value: scalars as written, collections by their shape. */
+function showValue(value) {
+    if (typeof value === 'string')
+        return showString(value);
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+        return shorten(String(value), MAX_SHOWN_CHARS);
+    }
+    if (value === null)
+        return 'null';
+    if (value === undefined)
+        return 'nothing';
+    if (Array.isArray(value)) {
+        if (value.length === 0)
+            return 'an empty list';
+        return `a list of ${value.length} ${value.length === 1 ? 'entry' : 'entries'}`;
+    }
+    if (value instanceof Uint8Array)
+        return 'binary data';
+    if (typeof value === 'object')
+        return 'a mapping';
+    return `a ${typeof value}`;
+}
+/** The kind of a parsed value, as a YAML author would name it. */
+function kindOf(value) {
+    if (value === null)
+        return 'null';
+    if (value === undefined)
+        return 'nothing';
+    if (Array.isArray(value))
+        return 'a list';
+    if (typeof value === 'string')
+        return 'a string';
+    if (typeof value === 'number')
+        return 'a number';
+    if (typeof value === 'boolean')
+        return 'a boolean';
+    if (typeof value === 'object')
+        return 'a mapping';
+    return `a ${typeof value}`;
+}
+/** A key as it appears in a message: bare when it is a plain identifier, quoted otherwise. */
+function showKey(key) {
+    const text = String(key);
+    return IDENTIFIER.test(text) && text.length <= MAX_SHOWN_CHARS ? text : showString(text);
+}
+/** `resilience.protected_tools[2]`; the top level is `(top level)`. */
+function formatPath(path) {
+    if (path.length === 0)
+        return '(top level)';
+    let out = '';
+    for (const segment of path) {
+        if (typeof segment === 'number')
+            out += `[${segment}]`;
+        else
+            out += out === '' ? showKey(segment) : `.${showKey(segment)}`;
+    }
+    return out;
+}
+//# sourceMappingURL=format.js.map
+;// CONCATENATED MODULE: ./build/core/policy/schema.js
+// The policy contract (DESIGN §3) as a zod schema: every field, its accepted shape and its
+// default. Each schema's `error` text is the "accepted values or shape" a diagnostic shows, so
+// the wording lives next to the rule it describes.
+
+
+
+
+const POLICY_VERSION = 1;
+/** The encodings gpt-tokenizer ships (the list is owned by the token counter). */
+const TOKENIZERS = TOKENIZER_NAMES;
+const TRUNCATION_MODES = ['default', 'aggressive'];
+const NOTIFICATION_LEVELS = ['quiet', 'normal', 'verbose'];
+const CHECK_SEVERITIES = ['error', 'warning', 'off'];
+const CHECK_NAMES = [
+    'budget',
+    'order',
+    'pii',
+    'protected',
+    'pairing',
+    'summaries',
+    'guardian',
+    'drift',
+];
+/** Sections of the stabilized context (DESIGN §4, stage 10). */
+const ORDER_SECTIONS = ['system', 'policy', 'task', 'conversation', 'summaries'];
+/** Artifact kinds that can be ranked by authority (a summary's authority is that of its sources). */
+const AUTHORITY_KINDS = [
+    'system',
+    'policy',
+    'task',
+    'tool',
+    'retrieval',
+    'user',
+    'assistant',
+];
+/** The policy names the same typed detectors the PII stage implements. */
+const PII_DETECTORS = BUILTIN_PII_TYPES;
+/** Non-text content part types with a declared token cost; any other type costs `other`. */
+const PART_TOKEN_KINDS = ['image', 'audio', 'file', 'other'];
+/** Size limits that keep a policy cheap to validate and apply. */
+const POLICY_LIMITS = {
+    maxBudget: 10_000_000,
+    maxRules: 50,
+    maxPatternChars: 500,
+    maxRuleNameChars: 64,
+    maxListItems: 256,
+    maxListItemChars: 200,
+    maxAllowItems: 1000,
+    maxAllowItemChars: 500,
+    maxReplacementChars: 100,
+    maxDigitRun: 64,
+};
+/** Rule names become `{TYPE}` in the replacement and keys in reports: keep them plain. */
+const RULE_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
+/** The placeholder in `pii.replacement` that becomes the upper-case detector type. */
+const TYPE_PLACEHOLDER = '{TYPE}';
+const L = POLICY_LIMITS;
+function report(ctx, path, input, message, hint) {
+    ctx.addIssue({ code: 'custom', path, input, message, params: { hint } });
+}
+function integer(min, max) {
+    return schemas/* number */.aig({ error: () => `an integer from ${min} to ${max}` })
+        .int()
+        .min(min)
+        .max(max);
+}
+function fraction() {
+    return schemas/* number */.aig({ error: () => 'a number from 0 to 1' })
+        .min(0)
+        .max(1);
+}
+function flag() {
+    return schemas/* boolean */.zMY({ error: () => 'true or false' });
+}
+function oneOf(values) {
+    return schemas/* enum */.k5n(values, { error: () => `one of ${values.join(', ')}` });
+}
+function nameList(maxItems, maxChars) {
+    const shape = `a list of non-empty strings (at most ${maxItems}, each at most ${maxChars} characters)`;
+    return schemas/* array */.YOg(schemas/* string */.YjP({ error: () => shape })
+        .min(1)
+        .max(maxChars), { error: () => shape })
+        .max(maxItems);
+}
+/** A list drawn from a fixed set, each value at most once. */
+function setOf(values, minItems) {
+    const shape = `a ${minItems > 0 ? 'non-empty ' : ''}list of ${values.join(', ')} (each at most once)`;
+    return schemas/* array */.YOg(schemas/* enum */.k5n(values, { error: () => shape }), { error: () => shape })
+        .min(minItems)
+        .superRefine((list, ctx) => {
+        list.forEach((item, index) => {
+            if (list.indexOf(item) !== index) {
+                report(ctx, [index], item, `${showValue(item)} is listed more than once; each value may appear once.`, 'Remove the repeated entry.');
+            }
+        });
+    });
+}
+function mapping(shape, keys) {
+    return schemas/* strictObject */.rej(shape, { error: () => `a mapping with the keys ${keys}` });
+}
+const RULE_NAME_SHAPE = `a name of lower-case letters, digits and _ that starts with a letter (at most ${L.maxRuleNameChars} characters)`;
+const RuleSchema = mapping({
+    name: schemas/* string */.YjP({ error: () => RULE_NAME_SHAPE })
+        .max(L.maxRuleNameChars)
+        .regex(RULE_NAME_PATTERN),
+    pattern: schemas/* string */.YjP({
+        error: () => `a non-empty RE2 regular expression of at most ${L.maxPatternChars} characters`,
+    })
+        .min(1)
+        .max(L.maxPatternChars),
+}, 'name, pattern');
+const RulesSchema = schemas/* array */.YOg(RuleSchema, { error: () => `a list of { name, pattern } rules (at most ${L.maxRules})` })
+    .max(L.maxRules)
+    .superRefine((rules, ctx) => {
+    const first = new Map();
+    rules.forEach((rule, index) => {
+        const earlier = first.get(rule.name);
+        if (earlier === undefined)
+            first.set(rule.name, index);
+        else {
+            report(ctx, [index, 'name'], rule.name, `${showValue(rule.name)} is already the name of pii.rules[${earlier}]; rule names must be unique.`, 'Rename one of the rules: the name is the `{TYPE}` of its replacements.');
+        }
+    });
+});
+// The replacement is written inside JSON strings of tool outputs and arguments, and masking
+// must be idempotent (DESIGN §4): a digit could be re-masked by `digit_run`, a quote or
+// backslash would break the JSON it sits in.
+const FORBIDDEN_IN_REPLACEMENT = [
+    { test: /["\\]/, what: 'a quote or backslash' },
+    { test: /[\u0000-\u001f\u007f-\u009f]/, what: 'a control character' },
+    { test: /\p{Nd}/u, what: 'a digit' },
+];
+const ReplacementSchema = schemas/* string */.YjP({ error: () => `a non-empty string of at most ${L.maxReplacementChars} characters` })
+    .min(1)
+    .max(L.maxReplacementChars)
+    .superRefine((text, ctx) => {
+    for (const { test, what } of FORBIDDEN_IN_REPLACEMENT) {
+        if (test.test(text)) {
+            report(ctx, [], text, `${showValue(text)} contains ${what}; a replacement must not contain quotes, backslashes, control characters or digits.`, `Use plain text such as '[REDACTED_${TYPE_PLACEHOLDER}]': it is written inside JSON strings and must not be masked again.`);
+            return;
+        }
+    }
+});
+const GuardianSchema = mapping({
+    warning: fraction().default(0.55),
+    compress: fraction().default(0.7),
+    critical: fraction().default(0.85),
+}, 'warning, compress, critical').superRefine((g, ctx) => {
+    // Compare only values that passed their own range check, so one bad number is one error.
+    const valid = (n) => Number.isFinite(n) && n >= 0 && n <= 1;
+    if (!valid(g.warning) || !valid(g.compress) || !valid(g.critical))
+        return;
+    const hint = 'Order the thresholds so that warning ≤ compress ≤ critical.';
+    if (g.warning > g.compress) {
+        report(ctx, ['warning'], g.warning, `${g.warning} is above compress (${g.compress}).`, hint);
+    }
+    // warning ≤ critical follows from the two comparisons above it.
+    if (g.compress > g.critical) {
+        report(ctx, ['compress'], g.compress, `${g.compress} is above critical (${g.critical}).`, hint);
+    }
+});
+const severity = () => oneOf(CHECK_SEVERITIES).default('error');
+const PolicySchema = mapping({
+    version: schemas/* literal */.euz(POLICY_VERSION, { error: () => `the number ${POLICY_VERSION}` })
+        .default(POLICY_VERSION),
+    tokenizer: oneOf(TOKENIZERS).default('o200k_base'),
+    budget: integer(1, L.maxBudget).default(8000),
+    message_overhead: integer(0, 1000).default(3),
+    keep_recent: integer(0, 100_000).default(2),
+    authority: setOf(AUTHORITY_KINDS, 1).default(() => [
+        'system',
+        'policy',
+        'tool',
+        'retrieval',
+        'user',
+    ]),
+    order: setOf(ORDER_SECTIONS, 1).default(() => [
+        'system',
+        'policy',
+        'task',
+        'conversation',
+        'summaries',
+    ]),
+    resilience: mapping({
+        enabled: flag().default(true),
+        truncation_mode: oneOf(TRUNCATION_MODES).default('default'),
+        protected_tools: nameList(L.maxListItems, L.maxListItemChars).default(() => [
+            'bash',
+            'read',
+            'edit',
+            'write',
+            'apply_patch',
+        ]),
+        protected_message_kinds: nameList(L.maxListItems, L.maxListItemChars).default(() => [
+            'error',
+            'result',
+            'decision',
+        ]),
+        notification_level: oneOf(NOTIFICATION_LEVELS).default('normal'),
+    }, 'enabled, truncation_mode, protected_tools, protected_message_kinds, notification_level').prefault({}),
+    pii: mapping({
+        detectors: setOf(PII_DETECTORS, 0).default(() => [...PII_DETECTORS]),
+        digit_run: schemas/* number */.aig({ error: () => `0 (off) or an integer from 2 to ${L.maxDigitRun}` })
+            .int()
+            .min(0)
+            .max(L.maxDigitRun)
+            .refine((n) => n !== 1, {
+            message: `1 would mask every single digit; expected 0 (off) or an integer from 2 to ${L.maxDigitRun}.`,
+            params: { hint: 'Set digit_run to 0 to turn it off, or to 3 for the strict rule.' },
+        })
+            .default(0),
+        rules: RulesSchema.default(() => []),
+        allow: nameList(L.maxAllowItems, L.maxAllowItemChars).default(() => []),
+        replacement: ReplacementSchema.default(`[REDACTED_${TYPE_PLACEHOLDER}]`),
+    }, 'detectors, digit_run, rules, allow, replacement').prefault({}),
+    tool_output: mapping({
+        max_tokens: integer(1, L.maxBudget).default(256),
+        keep_fields: nameList(L.maxListItems, L.maxListItemChars).default(() => [
+            'result',
+            'status',
+            'error',
+        ]),
+    }, 'max_tokens, keep_fields').prefault({}),
+    dedup: mapping({ enabled: flag().default(true), similarity: fraction().default(0.9) }, 'enabled, similarity').prefault({}),
+    summaries: mapping({ ttl: integer(0, 1_000_000).default(50) }, 'ttl').prefault({}),
+    guardian: GuardianSchema.prefault({}),
+    checks: mapping({
+        budget: severity(),
+        order: severity(),
+        pii: severity(),
+        protected: severity(),
+        pairing: severity(),
+        summaries: severity(),
+        guardian: severity(),
+        drift: severity(),
+    }, CHECK_NAMES.join(', ')).prefault({}),
+    part_tokens: mapping({
+        image: integer(0, 1_000_000).default(765),
+        audio: integer(0, 1_000_000).default(1000),
+        file: integer(0, 1_000_000).default(1000),
+        other: integer(0, 1_000_000).default(256),
+    }, PART_TOKEN_KINDS.join(', ')).prefault({}),
+}, 'version, tokenizer, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens');
+//# sourceMappingURL=schema.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/order.js
-const SECTIONS = ['system', 'policy', 'task', 'conversation', 'summaries'];
+// Stage 10 (order): sections in the policy's `order`; inside a section, original chronology.
+
+const SECTIONS = ORDER_SECTIONS;
 function sectionOf(kind) {
     switch (kind) {
         case 'system':
@@ -56886,355 +57239,6 @@ function deepFreeze(value) {
     return value;
 }
 //# sourceMappingURL=freeze.js.map
-;// CONCATENATED MODULE: ./build/core/tokens/tokenizer.js
-// The token-counting contract the pure core depends on. The BPE tables themselves are loaded at
-// the edge (src/tokens/load.ts) so the core never imports multi-megabyte encodings it may not use.
-const TOKENIZER_NAMES = ['o200k_base', 'cl100k_base', 'p50k_base', 'r50k_base'];
-function isTokenizerName(value) {
-    return TOKENIZER_NAMES.includes(value);
-}
-//# sourceMappingURL=tokenizer.js.map
-;// CONCATENATED MODULE: ./build/core/policy/format.js
-// How policy paths and values appear in diagnostics. Policy values are configuration, not
-// transcript content, so a diagnostic may show them — but always shortened and escaped, so a
-// long or hostile value cannot flood a log or smuggle control characters into a terminal.
-/** Longest value shown in a diagnostic, quotes and ellipsis included. */
-const MAX_SHOWN_CHARS = 40;
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-// C1 controls, line/paragraph separators, bidi overrides and isolates, BOM: invisible or
-// reordering characters that JSON.stringify leaves as they are.
-const INVISIBLE = /[\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g;
-function escapeString(text) {
-    return JSON.stringify(text).replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-/** Cuts to at most `max` UTF-16 units without splitting a surrogate pair, marking the cut with `…`. */
-function shorten(text, max) {
-    if (text.length <= max)
-        return text;
-    let cut = max - 1;
-    const last = text.charCodeAt(cut - 1);
-    if (last >= 0xd800 && last <= 0xdbff)
-        cut -= 1;
-    return `${text.slice(0, cut)}…`;
-}
-/** A quoted, escaped string of at most MAX_SHOWN_CHARS characters. */
-function showString(text) {
-    const quoted = escapeString(text);
-    if (quoted.length <= MAX_SHOWN_CHARS)
-        return quoted;
-    // Keep the closing quote visible so the reader sees the value was cut, not malformed.
-    return `${shorten(quoted, MAX_SHOWN_CHARS - 1)}"`;
-}
-/** A short rendering of any parsed value: scalars as written, collections by their shape. */
-function showValue(value) {
-    if (typeof value === 'string')
-        return showString(value);
-    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-        return shorten(String(value), MAX_SHOWN_CHARS);
-    }
-    if (value === null)
-        return 'null';
-    if (value === undefined)
-        return 'nothing';
-    if (Array.isArray(value)) {
-        if (value.length === 0)
-            return 'an empty list';
-        return `a list of ${value.length} ${value.length === 1 ? 'entry' : 'entries'}`;
-    }
-    if (value instanceof Uint8Array)
-        return 'binary data';
-    if (typeof value === 'object')
-        return 'a mapping';
-    return `a ${typeof value}`;
-}
-/** The kind of a parsed value, as a YAML author would name it. */
-function kindOf(value) {
-    if (value === null)
-        return 'null';
-    if (value === undefined)
-        return 'nothing';
-    if (Array.isArray(value))
-        return 'a list';
-    if (typeof value === 'string')
-        return 'a string';
-    if (typeof value === 'number')
-        return 'a number';
-    if (typeof value === 'boolean')
-        return 'a boolean';
-    if (typeof value === 'object')
-        return 'a mapping';
-    return `a ${typeof value}`;
-}
-/** A key as it appears in a message: bare when it is a plain identifier, quoted otherwise. */
-function showKey(key) {
-    const text = String(key);
-    return IDENTIFIER.test(text) && text.length <= MAX_SHOWN_CHARS ? text : showString(text);
-}
-/** `resilience.protected_tools[2]`; the top level is `(top level)`. */
-function formatPath(path) {
-    if (path.length === 0)
-        return '(top level)';
-    let out = '';
-    for (const segment of path) {
-        if (typeof segment === 'number')
-            out += `[${segment}]`;
-        else
-            out += out === '' ? showKey(segment) : `.${showKey(segment)}`;
-    }
-    return out;
-}
-//# sourceMappingURL=format.js.map
-;// CONCATENATED MODULE: ./build/core/policy/schema.js
-// The policy contract (DESIGN §3) as a zod schema: every field, its accepted shape and its
-// default. Each schema's `error` text is the "accepted values or shape" a diagnostic shows, so
-// the wording lives next to the rule it describes.
-
-
-
-const POLICY_VERSION = 1;
-/** The encodings gpt-tokenizer ships (the list is owned by the token counter). */
-const TOKENIZERS = TOKENIZER_NAMES;
-const TRUNCATION_MODES = ['default', 'aggressive'];
-const NOTIFICATION_LEVELS = ['quiet', 'normal', 'verbose'];
-const CHECK_SEVERITIES = ['error', 'warning', 'off'];
-const CHECK_NAMES = [
-    'budget',
-    'order',
-    'pii',
-    'protected',
-    'pairing',
-    'summaries',
-    'guardian',
-    'drift',
-];
-/** Sections of the stabilized context (DESIGN §4, stage 10). */
-const ORDER_SECTIONS = ['system', 'policy', 'task', 'conversation', 'summaries'];
-/** Artifact kinds that can be ranked by authority (a summary's authority is that of its sources). */
-const AUTHORITY_KINDS = [
-    'system',
-    'policy',
-    'task',
-    'tool',
-    'retrieval',
-    'user',
-    'assistant',
-];
-const PII_DETECTORS = [
-    'email',
-    'phone',
-    'ssn',
-    'credit_card',
-    'iban',
-    'ip_address',
-    'secret',
-];
-/** Non-text content part types with a declared token cost; any other type costs `other`. */
-const PART_TOKEN_KINDS = ['image', 'audio', 'file', 'other'];
-/** Size limits that keep a policy cheap to validate and apply. */
-const POLICY_LIMITS = {
-    maxBudget: 10_000_000,
-    maxRules: 50,
-    maxPatternChars: 500,
-    maxRuleNameChars: 64,
-    maxListItems: 256,
-    maxListItemChars: 200,
-    maxAllowItems: 1000,
-    maxAllowItemChars: 500,
-    maxReplacementChars: 100,
-    maxDigitRun: 64,
-};
-/** Rule names become `{TYPE}` in the replacement and keys in reports: keep them plain. */
-const RULE_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
-/** The placeholder in `pii.replacement` that becomes the upper-case detector type. */
-const TYPE_PLACEHOLDER = '{TYPE}';
-const L = POLICY_LIMITS;
-function report(ctx, path, input, message, hint) {
-    ctx.addIssue({ code: 'custom', path, input, message, params: { hint } });
-}
-function integer(min, max) {
-    return schemas/* number */.aig({ error: () => `an integer from ${min} to ${max}` })
-        .int()
-        .min(min)
-        .max(max);
-}
-function fraction() {
-    return schemas/* number */.aig({ error: () => 'a number from 0 to 1' })
-        .min(0)
-        .max(1);
-}
-function flag() {
-    return schemas/* boolean */.zMY({ error: () => 'true or false' });
-}
-function oneOf(values) {
-    return schemas/* enum */.k5n(values, { error: () => `one of ${values.join(', ')}` });
-}
-function nameList(maxItems, maxChars) {
-    const shape = `a list of non-empty strings (at most ${maxItems}, each at most ${maxChars} characters)`;
-    return schemas/* array */.YOg(schemas/* string */.YjP({ error: () => shape })
-        .min(1)
-        .max(maxChars), { error: () => shape })
-        .max(maxItems);
-}
-/** A list drawn from a fixed set, each value at most once. */
-function setOf(values, minItems) {
-    const shape = `a ${minItems > 0 ? 'non-empty ' : ''}list of ${values.join(', ')} (each at most once)`;
-    return schemas/* array */.YOg(schemas/* enum */.k5n(values, { error: () => shape }), { error: () => shape })
-        .min(minItems)
-        .superRefine((list, ctx) => {
-        list.forEach((item, index) => {
-            if (list.indexOf(item) !== index) {
-                report(ctx, [index], item, `${showValue(item)} is listed more than once; each value may appear once.`, 'Remove the repeated entry.');
-            }
-        });
-    });
-}
-function mapping(shape, keys) {
-    return schemas/* strictObject */.rej(shape, { error: () => `a mapping with the keys ${keys}` });
-}
-const RULE_NAME_SHAPE = `a name of lower-case letters, digits and _ that starts with a letter (at most ${L.maxRuleNameChars} characters)`;
-const RuleSchema = mapping({
-    name: schemas/* string */.YjP({ error: () => RULE_NAME_SHAPE })
-        .max(L.maxRuleNameChars)
-        .regex(RULE_NAME_PATTERN),
-    pattern: schemas/* string */.YjP({
-        error: () => `a non-empty RE2 regular expression of at most ${L.maxPatternChars} characters`,
-    })
-        .min(1)
-        .max(L.maxPatternChars),
-}, 'name, pattern');
-const RulesSchema = schemas/* array */.YOg(RuleSchema, { error: () => `a list of { name, pattern } rules (at most ${L.maxRules})` })
-    .max(L.maxRules)
-    .superRefine((rules, ctx) => {
-    const first = new Map();
-    rules.forEach((rule, index) => {
-        const earlier = first.get(rule.name);
-        if (earlier === undefined)
-            first.set(rule.name, index);
-        else {
-            report(ctx, [index, 'name'], rule.name, `${showValue(rule.name)} is already the name of pii.rules[${earlier}]; rule names must be unique.`, 'Rename one of the rules: the name is the `{TYPE}` of its replacements.');
-        }
-    });
-});
-// The replacement is written inside JSON strings of tool outputs and arguments, and masking
-// must be idempotent (DESIGN §4): a digit could be re-masked by `digit_run`, a quote or
-// backslash would break the JSON it sits in.
-const FORBIDDEN_IN_REPLACEMENT = [
-    { test: /["\\]/, what: 'a quote or backslash' },
-    { test: /[\u0000-\u001f\u007f-\u009f]/, what: 'a control character' },
-    { test: /\p{Nd}/u, what: 'a digit' },
-];
-const ReplacementSchema = schemas/* string */.YjP({ error: () => `a non-empty string of at most ${L.maxReplacementChars} characters` })
-    .min(1)
-    .max(L.maxReplacementChars)
-    .superRefine((text, ctx) => {
-    for (const { test, what } of FORBIDDEN_IN_REPLACEMENT) {
-        if (test.test(text)) {
-            report(ctx, [], text, `${showValue(text)} contains ${what}; a replacement must not contain quotes, backslashes, control characters or digits.`, `Use plain text such as '[REDACTED_${TYPE_PLACEHOLDER}]': it is written inside JSON strings and must not be masked again.`);
-            return;
-        }
-    }
-});
-const GuardianSchema = mapping({
-    warning: fraction().default(0.55),
-    compress: fraction().default(0.7),
-    critical: fraction().default(0.85),
-}, 'warning, compress, critical').superRefine((g, ctx) => {
-    // Compare only values that passed their own range check, so one bad number is one error.
-    const valid = (n) => Number.isFinite(n) && n >= 0 && n <= 1;
-    if (!valid(g.warning) || !valid(g.compress) || !valid(g.critical))
-        return;
-    const hint = 'Order the thresholds so that warning ≤ compress ≤ critical.';
-    if (g.warning > g.compress) {
-        report(ctx, ['warning'], g.warning, `${g.warning} is above compress (${g.compress}).`, hint);
-    }
-    // warning ≤ critical follows from the two comparisons above it.
-    if (g.compress > g.critical) {
-        report(ctx, ['compress'], g.compress, `${g.compress} is above critical (${g.critical}).`, hint);
-    }
-});
-const severity = () => oneOf(CHECK_SEVERITIES).default('error');
-const PolicySchema = mapping({
-    version: schemas/* literal */.euz(POLICY_VERSION, { error: () => `the number ${POLICY_VERSION}` })
-        .default(POLICY_VERSION),
-    tokenizer: oneOf(TOKENIZERS).default('o200k_base'),
-    budget: integer(1, L.maxBudget).default(8000),
-    message_overhead: integer(0, 1000).default(3),
-    keep_recent: integer(0, 100_000).default(2),
-    authority: setOf(AUTHORITY_KINDS, 1).default(() => [
-        'system',
-        'policy',
-        'tool',
-        'retrieval',
-        'user',
-    ]),
-    order: setOf(ORDER_SECTIONS, 1).default(() => [
-        'system',
-        'policy',
-        'task',
-        'conversation',
-        'summaries',
-    ]),
-    resilience: mapping({
-        enabled: flag().default(true),
-        truncation_mode: oneOf(TRUNCATION_MODES).default('default'),
-        protected_tools: nameList(L.maxListItems, L.maxListItemChars).default(() => [
-            'bash',
-            'read',
-            'edit',
-            'write',
-            'apply_patch',
-        ]),
-        protected_message_kinds: nameList(L.maxListItems, L.maxListItemChars).default(() => [
-            'error',
-            'result',
-            'decision',
-        ]),
-        notification_level: oneOf(NOTIFICATION_LEVELS).default('normal'),
-    }, 'enabled, truncation_mode, protected_tools, protected_message_kinds, notification_level').prefault({}),
-    pii: mapping({
-        detectors: setOf(PII_DETECTORS, 0).default(() => [...PII_DETECTORS]),
-        digit_run: schemas/* number */.aig({ error: () => `0 (off) or an integer from 2 to ${L.maxDigitRun}` })
-            .int()
-            .min(0)
-            .max(L.maxDigitRun)
-            .refine((n) => n !== 1, {
-            message: `1 would mask every single digit; expected 0 (off) or an integer from 2 to ${L.maxDigitRun}.`,
-            params: { hint: 'Set digit_run to 0 to turn it off, or to 3 for the strict rule.' },
-        })
-            .default(0),
-        rules: RulesSchema.default(() => []),
-        allow: nameList(L.maxAllowItems, L.maxAllowItemChars).default(() => []),
-        replacement: ReplacementSchema.default(`[REDACTED_${TYPE_PLACEHOLDER}]`),
-    }, 'detectors, digit_run, rules, allow, replacement').prefault({}),
-    tool_output: mapping({
-        max_tokens: integer(1, L.maxBudget).default(256),
-        keep_fields: nameList(L.maxListItems, L.maxListItemChars).default(() => [
-            'result',
-            'status',
-            'error',
-        ]),
-    }, 'max_tokens, keep_fields').prefault({}),
-    dedup: mapping({ enabled: flag().default(true), similarity: fraction().default(0.9) }, 'enabled, similarity').prefault({}),
-    summaries: mapping({ ttl: integer(0, 1_000_000).default(50) }, 'ttl').prefault({}),
-    guardian: GuardianSchema.prefault({}),
-    checks: mapping({
-        budget: severity(),
-        order: severity(),
-        pii: severity(),
-        protected: severity(),
-        pairing: severity(),
-        summaries: severity(),
-        guardian: severity(),
-        drift: severity(),
-    }, CHECK_NAMES.join(', ')).prefault({}),
-    part_tokens: mapping({
-        image: integer(0, 1_000_000).default(765),
-        audio: integer(0, 1_000_000).default(1000),
-        file: integer(0, 1_000_000).default(1000),
-        other: integer(0, 1_000_000).default(256),
-    }, PART_TOKEN_KINDS.join(', ')).prefault({}),
-}, 'version, tokenizer, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens');
-//# sourceMappingURL=schema.js.map
 ;// CONCATENATED MODULE: ./build/core/policy/default.js
 // The built-in policy (DESIGN §3): what applies when a repository has no policy file, and the
 // commented starting point `context-stability policy print-default` prints.

@@ -2,6 +2,7 @@
 // default. Each schema's `error` text is the "accepted values or shape" a diagnostic shows, so
 // the wording lives next to the rule it describes.
 import { z } from 'zod';
+import { BUILTIN_PII_TYPES } from '../pii/types.js';
 import { TOKENIZER_NAMES } from '../tokens/tokenizer.js';
 import type { TokenizerName } from '../tokens/tokenizer.js';
 import { showValue } from './format.js';
@@ -49,15 +50,8 @@ export const AUTHORITY_KINDS = [
 ] as const;
 export type AuthorityKind = (typeof AUTHORITY_KINDS)[number];
 
-export const PII_DETECTORS = [
-  'email',
-  'phone',
-  'ssn',
-  'credit_card',
-  'iban',
-  'ip_address',
-  'secret',
-] as const;
+/** The policy names the same typed detectors the PII stage implements. */
+export const PII_DETECTORS = BUILTIN_PII_TYPES;
 export type PiiDetector = (typeof PII_DETECTORS)[number];
 
 /** Non-text content part types with a declared token cost; any other type costs `other`. */

@@ -1,8 +1,10 @@
 // Stage 10 (order): sections in the policy's `order`; inside a section, original chronology.
+import { ORDER_SECTIONS } from '../policy/schema.js';
+import type { OrderSection } from '../policy/schema.js';
 import type { ArtifactKind } from '../types.js';
 
-export const SECTIONS = ['system', 'policy', 'task', 'conversation', 'summaries'] as const;
-export type Section = (typeof SECTIONS)[number];
+export const SECTIONS = ORDER_SECTIONS;
+export type Section = OrderSection;
 
 export function sectionOf(kind: ArtifactKind): Section {
   switch (kind) {
