@@ -43376,7 +43376,7 @@ function droppedTotal(side) {
     return Object.values(side.dropped).reduce((sum, n) => sum + n, 0);
 }
 /** `budget 0 → 2, duplicate 1 → 1`: every reason either side dropped for. */
-function describe_describeDropped(impact) {
+function describeDropped(impact) {
     const reasons = [...new Set([...Object.keys(impact.base.dropped), ...Object.keys(impact.head.dropped)])].sort();
     return reasons.map((r) => `${r} ${impact.base.dropped[r] ?? 0} → ${impact.head.dropped[r] ?? 0}`);
 }
@@ -43387,7 +43387,7 @@ function describe_describeImpact(impact) {
         `tokens: ${base.tokens} → ${head.tokens} (${signed(head.tokens - base.tokens)})`,
         `kept: ${base.kept} → ${head.kept}; masked: ${base.masked} → ${head.masked}; removed: ${droppedTotal(base)} → ${droppedTotal(head)}`,
     ];
-    const dropped = describe_describeDropped(impact);
+    const dropped = describeDropped(impact);
     if (dropped.length > 0)
         lines.push(`removed by reason: ${dropped.join(', ')}`);
     if (impact.newlyFailing.length > 0)
@@ -43511,6 +43511,7 @@ const OUTCOME_WORDS = {
     violations: '❌ violations',
     error: '⚠️ error',
 };
+/** The outcome as a table cell (shared with the job summary and the PR comment). */
 function outcomeCell(o, ci) {
     if (o.outcome === 'new' && ci)
         return '❌ missing golden';
@@ -43532,12 +43533,13 @@ function fenced(text, info) {
     const fence = '`'.repeat(Math.max(3, longest + 1));
     return [`${fence}${info}`, text, fence];
 }
-function cappedDiff(unified) {
+/** The first MARKDOWN_DIFF_LINES lines, then where the rest is (`--report`, or the action's `report-path`). */
+function cappedDiff(unified, fullReport = '--report') {
     const lines = unified.replace(/\n$/, '').split('\n');
     if (lines.length <= MARKDOWN_DIFF_LINES)
         return lines.join('\n');
     const rest = lines.length - MARKDOWN_DIFF_LINES;
-    return [...lines.slice(0, MARKDOWN_DIFF_LINES), `… ${rest} more lines in the JSON report (--report)`].join('\n');
+    return [...lines.slice(0, MARKDOWN_DIFF_LINES), `… ${rest} more lines in the JSON report (${fullReport})`].join('\n');
 }
 function failureDetails(o, ci) {
     const items = [];
@@ -43561,29 +43563,42 @@ function failureDetails(o, ci) {
     out.push('', '</details>', '');
     return out;
 }
+const IMPACT_COLUMNS = [
+    'Transcript',
+    'Status',
+    'Tokens',
+    'Kept',
+    'Masked',
+    'Removed by reason',
+    'Newly failing',
+    'Fixed',
+];
+/** One policy-impact row, base → head, each cell through the surface's own escaper. */
+function impactCells(i, escape) {
+    const arrow = (a, b) => `${a} → ${b}`;
+    return [
+        escape(i.transcript),
+        arrow(escape(i.base.status), escape(i.head.status)),
+        arrow(i.base.tokens, i.head.tokens),
+        arrow(i.base.kept, i.head.kept),
+        arrow(i.base.masked, i.head.masked),
+        describeDropped(i).map(escape).join('<br>') || '—',
+        escape(i.newlyFailing.join(', ')) || '—',
+        escape(i.fixed.join(', ')) || '—',
+    ];
+}
 function impactTable(report) {
     const rows = report.transcripts.flatMap((o) => (o.impact ? [o.impact] : []));
     if (rows.length === 0)
         return [];
-    const arrow = (a, b) => `${a} → ${b}`;
     const out = [
         '### Policy impact (base → head)',
         '',
-        row(['Transcript', 'Status', 'Tokens', 'Kept', 'Masked', 'Removed by reason', 'Newly failing', 'Fixed']),
+        row([...IMPACT_COLUMNS]),
         row(['---', '---', '---:', '---:', '---:', '---', '---', '---']),
     ];
-    for (const i of rows) {
-        out.push(row([
-            escapeMarkdown(i.transcript),
-            arrow(escapeMarkdown(i.base.status), escapeMarkdown(i.head.status)),
-            arrow(i.base.tokens, i.head.tokens),
-            arrow(i.base.kept, i.head.kept),
-            arrow(i.base.masked, i.head.masked),
-            describeDropped(i).map(escapeMarkdown).join('<br>') || '—',
-            escapeMarkdown(i.newlyFailing.join(', ')) || '—',
-            escapeMarkdown(i.fixed.join(', ')) || '—',
-        ]));
-    }
+    for (const i of rows)
+        out.push(row(impactCells(i, escapeMarkdown)));
     out.push('');
     for (const i of rows.filter((r) => r.newlyFailing.length > 0)) {
         out.push(`- ${escapeMarkdown(i.transcript)}: ${escapeMarkdown(describeImpact(i).join('; '))}`);
@@ -44061,12 +44076,8 @@ function exitCodeFor(report) {
 function escapeText(text) {
     return escapeMarkdown(text).replace(/@/g, '&#64;');
 }
-/** A fenced code block whose fence is longer than any backtick run in the text. */
-function codeBlock(text, info) {
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(Math.max(3, longest + 1));
-    return [`${fence}${info}`, text, fence];
-}
+/** A fenced code block whose fence is longer than any backtick run in the text (shared with --format markdown). */
+const codeBlock = fenced;
 /** `<details>` with an already escaped summary; blank lines around the body so markdown renders. */
 function html_details(summaryHtml, body) {
     return [`<details><summary>${summaryHtml}</summary>`, '', ...body, '', '</details>', ''];
@@ -44196,13 +44207,6 @@ const TIER = {
     unified: 5,
     passingRow: 6,
 };
-const summary_OUTCOME_WORDS = {
-    pass: '✅ pass',
-    drift: '❌ drift',
-    new: '🆕 new',
-    violations: '❌ violations',
-    error: '⚠️ error',
-};
 function block(lines) {
     return `${lines.join('\n')}\n`;
 }
@@ -44211,16 +44215,6 @@ function fixed(lines) {
 }
 function summary_plural(n, word) {
     return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-function summary_outcomeCell(o, ci) {
-    return o.outcome === 'new' && ci ? '❌ missing golden' : summary_OUTCOME_WORDS[o.outcome];
-}
-function summary_violationsCell(o) {
-    const errors = o.violations.filter((v) => v.severity === 'error').length;
-    const warnings = o.violations.length - errors;
-    if (warnings === 0)
-        return String(errors);
-    return `${errors} (+${summary_plural(warnings, 'warning')})`;
 }
 function summary_headline(report) {
     const s = report.summary;
@@ -44294,16 +44288,6 @@ function hiddenLine(hidden) {
         '',
     ];
 }
-function summary_cappedDiff(unified) {
-    const lines = unified.replace(/\n$/, '').split('\n');
-    if (lines.length <= MARKDOWN_DIFF_LINES)
-        return lines.join('\n');
-    const rest = lines.length - MARKDOWN_DIFF_LINES;
-    return [
-        ...lines.slice(0, MARKDOWN_DIFF_LINES),
-        `… ${rest} more lines in the JSON report (report-path)`,
-    ].join('\n');
-}
 function detailItems(o, ci) {
     const items = (o.diagnostics ?? []).map(core_diagnostics/* formatDiagnostic */.xy);
     for (const v of o.violations)
@@ -44317,42 +44301,23 @@ function detailItems(o, ci) {
     return lines;
 }
 function failurePart(o, ci, withUnified) {
-    const summary = `${escapeText(o.transcript)}: ${summary_outcomeCell(o, ci)}`;
+    const summary = `${escapeText(o.transcript)}: ${outcomeCell(o, ci)}`;
     const items = detailItems(o, ci);
     const semantic = { text: block(html_details(summary, items)), tier: TIER.details };
     if (!withUnified || !o.unified)
         return { forms: [semantic], omitted: 'details' };
-    const full = block(html_details(summary, [...items, '', ...codeBlock(summary_cappedDiff(o.unified), 'diff')]));
+    const full = block(html_details(summary, [...items, '', ...codeBlock(cappedDiff(o.unified, 'report-path'), 'diff')]));
     return { forms: [semantic, { text: full, tier: TIER.unified }], omitted: 'details', shortened: 'unified' };
 }
 function impactSection(report) {
-    const arrow = (a, b) => `${a} → ${b}`;
     const parts = report.transcripts.flatMap((o) => {
         const i = o.impact;
         if (!i)
             return [];
-        const cells = [
-            escapeText(i.transcript),
-            arrow(escapeText(i.base.status), escapeText(i.head.status)),
-            arrow(i.base.tokens, i.head.tokens),
-            arrow(i.base.kept, i.head.kept),
-            arrow(i.base.masked, i.head.masked),
-            describe_describeDropped(i).map(escapeText).join('<br>') || '—',
-            escapeText(i.newlyFailing.join(', ')) || '—',
-            escapeText(i.fixed.join(', ')) || '—',
-        ];
+        const cells = impactCells(i, escapeText);
         return [{ forms: [{ text: block([tableRow(cells)]), tier: TIER.impact }], omitted: 'impact' }];
     });
-    const columns = [
-        'Transcript',
-        'Status',
-        'Tokens',
-        'Kept',
-        'Masked',
-        'Removed by reason',
-        'Newly failing',
-        'Fixed',
-    ];
+    const columns = IMPACT_COLUMNS;
     const right = new Set(['Tokens', 'Kept', 'Masked']);
     return {
         head: block([
@@ -44391,7 +44356,7 @@ function sections(report, opts) {
         if (comment && o.outcome === 'pass' && !fails)
             return [];
         const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
-        const row = tableRow([escapeText(o.transcript), summary_outcomeCell(o, report.ci), tokens, summary_violationsCell(o)]);
+        const row = tableRow([escapeText(o.transcript), outcomeCell(o, report.ci), tokens, violationsCell(o)]);
         return [
             {
                 forms: [

@@ -3,7 +3,7 @@
 // escape nothing: every transcript-derived string goes through escapeText, and code goes in a
 // fence that no backtick run inside can close. Both surfaces have a size limit: fitLayout cuts a
 // document by whole parts, so a cut never leaves an open table, `<details>` or code fence.
-import { escapeMarkdown } from '../core/golden/render-markdown.js';
+import { escapeMarkdown, fenced } from '../core/golden/render-markdown.js';
 
 /**
  * Text safe in a table cell, list item, `<summary>` or paragraph: the shared markdown escaper
@@ -14,12 +14,8 @@ export function escapeText(text: string): string {
   return escapeMarkdown(text).replace(/@/g, '&#64;');
 }
 
-/** A fenced code block whose fence is longer than any backtick run in the text. */
-export function codeBlock(text: string, info: string): string[] {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return [`${fence}${info}`, text, fence];
-}
+/** A fenced code block whose fence is longer than any backtick run in the text (shared with --format markdown). */
+export const codeBlock = fenced;
 
 /** `<details>` with an already escaped summary; blank lines around the body so markdown renders. */
 export function details(summaryHtml: string, body: readonly string[]): string[] {

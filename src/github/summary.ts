@@ -7,8 +7,14 @@
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { exitCodeFor, outcomeFails } from '../core/golden/check-report.js';
 import type { CheckReport, TranscriptOutcome } from '../core/golden/check-report.js';
-import { describeDiff, describeDropped, describeSummary } from '../core/golden/describe.js';
-import { MARKDOWN_DIFF_LINES } from '../core/golden/render-markdown.js';
+import { describeDiff, describeSummary } from '../core/golden/describe.js';
+import {
+  IMPACT_COLUMNS,
+  cappedDiff,
+  impactCells,
+  outcomeCell,
+  violationsCell,
+} from '../core/golden/render-markdown.js';
 import { codeBlock, details, escapeText, fitLayout, link, tableHead, tableRow, utf8Bytes } from './html.js';
 import type { Part, Section } from './html.js';
 
@@ -52,14 +58,6 @@ const TIER = {
   passingRow: 6,
 } as const;
 
-const OUTCOME_WORDS: Record<TranscriptOutcome['outcome'], string> = {
-  pass: '✅ pass',
-  drift: '❌ drift',
-  new: '🆕 new',
-  violations: '❌ violations',
-  error: '⚠️ error',
-};
-
 function block(lines: readonly string[]): string {
   return `${lines.join('\n')}\n`;
 }
@@ -70,17 +68,6 @@ function fixed(lines: readonly string[]): Part {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-function outcomeCell(o: TranscriptOutcome, ci: boolean): string {
-  return o.outcome === 'new' && ci ? '❌ missing golden' : OUTCOME_WORDS[o.outcome];
-}
-
-function violationsCell(o: TranscriptOutcome): string {
-  const errors = o.violations.filter((v) => v.severity === 'error').length;
-  const warnings = o.violations.length - errors;
-  if (warnings === 0) return String(errors);
-  return `${errors} (+${plural(warnings, 'warning')})`;
 }
 
 function headline(report: CheckReport): string {
@@ -155,16 +142,6 @@ function hiddenLine(hidden: HiddenAnnotations | undefined): string[] {
   ];
 }
 
-function cappedDiff(unified: string): string {
-  const lines = unified.replace(/\n$/, '').split('\n');
-  if (lines.length <= MARKDOWN_DIFF_LINES) return lines.join('\n');
-  const rest = lines.length - MARKDOWN_DIFF_LINES;
-  return [
-    ...lines.slice(0, MARKDOWN_DIFF_LINES),
-    `… ${rest} more lines in the JSON report (report-path)`,
-  ].join('\n');
-}
-
 function detailItems(o: TranscriptOutcome, ci: boolean): string[] {
   const items = (o.diagnostics ?? []).map(formatDiagnostic);
   for (const v of o.violations) items.push(`line ${v.line}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
@@ -183,37 +160,20 @@ function failurePart(o: TranscriptOutcome, ci: boolean, withUnified: boolean): P
   const items = detailItems(o, ci);
   const semantic = { text: block(details(summary, items)), tier: TIER.details };
   if (!withUnified || !o.unified) return { forms: [semantic], omitted: 'details' };
-  const full = block(details(summary, [...items, '', ...codeBlock(cappedDiff(o.unified), 'diff')]));
+  const full = block(
+    details(summary, [...items, '', ...codeBlock(cappedDiff(o.unified, 'report-path'), 'diff')]),
+  );
   return { forms: [semantic, { text: full, tier: TIER.unified }], omitted: 'details', shortened: 'unified' };
 }
 
 function impactSection(report: CheckReport): Section {
-  const arrow = (a: string | number, b: string | number): string => `${a} → ${b}`;
   const parts = report.transcripts.flatMap((o): Part[] => {
     const i = o.impact;
     if (!i) return [];
-    const cells = [
-      escapeText(i.transcript),
-      arrow(escapeText(i.base.status), escapeText(i.head.status)),
-      arrow(i.base.tokens, i.head.tokens),
-      arrow(i.base.kept, i.head.kept),
-      arrow(i.base.masked, i.head.masked),
-      describeDropped(i).map(escapeText).join('<br>') || '—',
-      escapeText(i.newlyFailing.join(', ')) || '—',
-      escapeText(i.fixed.join(', ')) || '—',
-    ];
+    const cells = impactCells(i, escapeText);
     return [{ forms: [{ text: block([tableRow(cells)]), tier: TIER.impact }], omitted: 'impact' }];
   });
-  const columns = [
-    'Transcript',
-    'Status',
-    'Tokens',
-    'Kept',
-    'Masked',
-    'Removed by reason',
-    'Newly failing',
-    'Fixed',
-  ];
+  const columns = IMPACT_COLUMNS;
   const right = new Set(['Tokens', 'Kept', 'Masked']);
   return {
     head: block([

@@ -2,6 +2,7 @@
 // collapsed section per failing one. Transcript names, ids and messages are escaped everywhere so
 // that no name can break the table, inject HTML or open a code span.
 import type { CheckReport, Outcome, TranscriptOutcome } from './check-report.js';
+import type { PolicyImpact } from './impact.js';
 import { outcomeFails } from './check-report.js';
 import { describeDiff, describeDropped, describeImpact, describeSummary } from './describe.js';
 
@@ -35,12 +36,13 @@ const OUTCOME_WORDS: Record<Outcome, string> = {
   error: '⚠️ error',
 };
 
-function outcomeCell(o: TranscriptOutcome, ci: boolean): string {
+/** The outcome as a table cell (shared with the job summary and the PR comment). */
+export function outcomeCell(o: TranscriptOutcome, ci: boolean): string {
   if (o.outcome === 'new' && ci) return '❌ missing golden';
   return OUTCOME_WORDS[o.outcome];
 }
 
-function violationsCell(o: TranscriptOutcome): string {
+export function violationsCell(o: TranscriptOutcome): string {
   const errors = o.violations.filter((v) => v.severity === 'error').length;
   const warnings = o.violations.length - errors;
   if (o.violations.length === 0) return '0';
@@ -52,17 +54,20 @@ function row(cells: readonly string[]): string {
 }
 
 /** A fence longer than any backtick run inside, so the diff cannot close it early. */
-function fenced(text: string, info: string): string[] {
+export function fenced(text: string, info: string): string[] {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return [`${fence}${info}`, text, fence];
 }
 
-function cappedDiff(unified: string): string {
+/** The first MARKDOWN_DIFF_LINES lines, then where the rest is (`--report`, or the action's `report-path`). */
+export function cappedDiff(unified: string, fullReport = '--report'): string {
   const lines = unified.replace(/\n$/, '').split('\n');
   if (lines.length <= MARKDOWN_DIFF_LINES) return lines.join('\n');
   const rest = lines.length - MARKDOWN_DIFF_LINES;
-  return [...lines.slice(0, MARKDOWN_DIFF_LINES), `… ${rest} more lines in the JSON report (--report)`].join('\n');
+  return [...lines.slice(0, MARKDOWN_DIFF_LINES), `… ${rest} more lines in the JSON report (${fullReport})`].join(
+    '\n',
+  );
 }
 
 function failureDetails(o: TranscriptOutcome, ci: boolean): string[] {
@@ -85,30 +90,42 @@ function failureDetails(o: TranscriptOutcome, ci: boolean): string[] {
   return out;
 }
 
+export const IMPACT_COLUMNS = [
+  'Transcript',
+  'Status',
+  'Tokens',
+  'Kept',
+  'Masked',
+  'Removed by reason',
+  'Newly failing',
+  'Fixed',
+] as const;
+
+/** One policy-impact row, base → head, each cell through the surface's own escaper. */
+export function impactCells(i: PolicyImpact, escape: (text: string) => string): string[] {
+  const arrow = (a: string | number, b: string | number): string => `${a} → ${b}`;
+  return [
+    escape(i.transcript),
+    arrow(escape(i.base.status), escape(i.head.status)),
+    arrow(i.base.tokens, i.head.tokens),
+    arrow(i.base.kept, i.head.kept),
+    arrow(i.base.masked, i.head.masked),
+    describeDropped(i).map(escape).join('<br>') || '—',
+    escape(i.newlyFailing.join(', ')) || '—',
+    escape(i.fixed.join(', ')) || '—',
+  ];
+}
+
 function impactTable(report: CheckReport): string[] {
   const rows = report.transcripts.flatMap((o) => (o.impact ? [o.impact] : []));
   if (rows.length === 0) return [];
-  const arrow = (a: string | number, b: string | number): string => `${a} → ${b}`;
   const out = [
     '### Policy impact (base → head)',
     '',
-    row(['Transcript', 'Status', 'Tokens', 'Kept', 'Masked', 'Removed by reason', 'Newly failing', 'Fixed']),
+    row([...IMPACT_COLUMNS]),
     row(['---', '---', '---:', '---:', '---:', '---', '---', '---']),
   ];
-  for (const i of rows) {
-    out.push(
-      row([
-        escapeMarkdown(i.transcript),
-        arrow(escapeMarkdown(i.base.status), escapeMarkdown(i.head.status)),
-        arrow(i.base.tokens, i.head.tokens),
-        arrow(i.base.kept, i.head.kept),
-        arrow(i.base.masked, i.head.masked),
-        describeDropped(i).map(escapeMarkdown).join('<br>') || '—',
-        escapeMarkdown(i.newlyFailing.join(', ')) || '—',
-        escapeMarkdown(i.fixed.join(', ')) || '—',
-      ]),
-    );
-  }
+  for (const i of rows) out.push(row(impactCells(i, escapeMarkdown)));
   out.push('');
   for (const i of rows.filter((r) => r.newlyFailing.length > 0)) {
     out.push(`- ${escapeMarkdown(i.transcript)}: ${escapeMarkdown(describeImpact(i).join('; '))}`);
