@@ -54148,10 +54148,11 @@ function applyBudget(ws, rules, masker, meter, dedup) {
     // removes frees room, which lets older artifacts in, which are then compared in turn.
     let fill;
     for (;;) {
-        const conversation = buildEntries(ws)
+        const current = buildEntries(ws);
+        const conversation = current
             .filter((e) => !e.members.some(isProtected) && !isSummary(e))
             .sort((a, b) => b.last - a.last);
-        const protectedUnits = buildEntries(ws).filter((e) => e.members.some(isProtected));
+        const protectedUnits = current.filter((e) => e.members.some(isProtected));
         let protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
         if (protectedNow + summaryTokens > rules.budget) {
             // A duplicate's placeholder can be longer than the short result it replaced: shrink again,
