@@ -15,6 +15,8 @@ export interface ReportViolation {
   severity: string;
   id: string;
   line: number;
+  /** 1-based column of the artifact; absent for findings about the whole file. */
+  column?: number;
   message: string;
 }
 
@@ -24,6 +26,11 @@ export interface TranscriptOutcome {
   /** The golden's path as goldenPathFor gives it ('' when the transcript path was rejected). */
   golden: string;
   outcome: Outcome;
+  /**
+   * The severity of `checks.drift` for a drifted transcript: `warning` reports the drift without
+   * failing the run (with `off` nothing is compared, so no transcript drifts).
+   */
+  drift_severity?: 'error' | 'warning';
   status?: string;
   budget?: { limit: number; used: number };
   violations: ReportViolation[];
@@ -185,7 +192,7 @@ export function mergeReports(reports: readonly CheckReport[]): MergeResult {
 export function outcomeFails(o: TranscriptOutcome, ci: boolean): boolean {
   return (
     o.outcome === 'error' ||
-    o.outcome === 'drift' ||
+    (o.outcome === 'drift' && o.drift_severity !== 'warning') ||
     o.outcome === 'violations' ||
     (o.outcome === 'new' && ci) ||
     o.violations.some((v) => v.severity === 'error')

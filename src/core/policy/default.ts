@@ -12,12 +12,14 @@ export const DEFAULT_POLICY_YAML = `# context-stability policy: .github/context-
 # Every key is optional: a key left out takes the value shown here.
 version: 1
 tokenizer: o200k_base        # o200k_base | cl100k_base | p50k_base | r50k_base (gpt-tokenizer)
+target: same                 # API whose request rules the provider check applies: same | openai | anthropic
 budget: 8000                 # max tokens of the stabilized context
 message_overhead: 3          # framing tokens counted per artifact
 keep_recent: 2               # the N most recent user/assistant messages stay verbatim
 # Highest authority first; any of system, policy, task, tool, retrieval, user, assistant, each once.
 authority: [system, policy, tool, retrieval, user]
-# Sections of the stabilized context, in this order; any of these five, each once.
+# Sections of the stabilized context, in this order; any of these five, each once. System and
+# policy must come before task, and task before conversation and summaries.
 order: [system, policy, task, conversation, summaries]
 resilience:
   enabled: true
@@ -46,7 +48,11 @@ checks:                      # severity of each violation: error | warning | off
   pairing: error
   summaries: error
   guardian: error
-  drift: error
+  drift: error               # warning: drift is reported but does not fail; off: goldens are not compared
+  task: error                # the task statement of the current scope is in the context
+  recency: error             # the latest user message is in the context
+  nonempty: error            # some conversation follows the system prompt
+  provider: error            # the target API would accept the request (see target)
 part_tokens:                 # declared token cost of each non-text content part, so budgets never rest on a guess
   image: 765
   audio: 1000

@@ -31,8 +31,19 @@ export const CHECK_NAMES = [
   'summaries',
   'guardian',
   'drift',
+  'task',
+  'recency',
+  'nonempty',
+  'provider',
 ] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
+
+/**
+ * The API the stabilized context is sent to, whose request rules the `provider` check applies:
+ * `same` = the transcript's own (Claude Code → anthropic; a native transcript must suit both).
+ */
+export const PROVIDER_TARGETS = ['same', 'openai', 'anthropic'] as const;
+export type ProviderTarget = (typeof PROVIDER_TARGETS)[number];
 
 /** Sections of the stabilized context (DESIGN §4, stage 10). */
 export const ORDER_SECTIONS = ['system', 'policy', 'task', 'conversation', 'summaries'] as const;
@@ -242,6 +253,7 @@ export const PolicySchema = mapping(
       .literal(POLICY_VERSION, { error: () => `the number ${POLICY_VERSION}` })
       .default(POLICY_VERSION),
     tokenizer: oneOf(TOKENIZERS).default('o200k_base'),
+    target: oneOf(PROVIDER_TARGETS).default('same'),
     budget: integer(1, L.maxBudget).default(8000),
     message_overhead: integer(0, 1000).default(3),
     keep_recent: integer(0, 100_000).default(2),
@@ -325,6 +337,10 @@ export const PolicySchema = mapping(
         summaries: severity(),
         guardian: severity(),
         drift: severity(),
+        task: severity(),
+        recency: severity(),
+        nonempty: severity(),
+        provider: severity(),
       },
       CHECK_NAMES.join(', '),
     ).prefault({}),
@@ -338,7 +354,7 @@ export const PolicySchema = mapping(
       PART_TOKEN_KINDS.join(', '),
     ).prefault({}),
   },
-  'version, tokenizer, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens',
+  'version, tokenizer, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens',
 );
 
 type DeepReadonly<T> = T extends readonly (infer U)[]

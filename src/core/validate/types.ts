@@ -7,12 +7,18 @@ export const VALIDATE_CHECKS = [
   'summaries',
   'ledger',
   'guardian',
+  'task',
+  'recency',
+  'nonempty',
+  'provider',
 ] as const;
 export type ValidateCheckName = (typeof VALIDATE_CHECKS)[number];
 
 export interface Violation {
   id: string;
   line: number;
+  /** 1-based column of the artifact the violation is annotated at (absent: the start of the line). */
+  column?: number;
   message: string;
 }
 
