@@ -27,7 +27,8 @@ export function findingsOf(report: CheckReport, mode: ActionMode): Findings {
   const writes = mode === 'update';
   return {
     violations: count(hasErrorViolations),
-    drift: writes ? 0 : count((o) => o.outcome === 'drift'),
+    // A drift at severity warning is reported (annotations, summary) but is not a finding that fails.
+    drift: writes ? 0 : count((o) => o.outcome === 'drift' && o.drift_severity !== 'warning'),
     new: writes ? 0 : count((o) => o.outcome === 'new' && o.written !== true),
     error: count((o) => o.outcome === 'error'),
   };

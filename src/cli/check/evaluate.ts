@@ -69,6 +69,7 @@ export function reportViolations(report: TranscriptReport): ReportViolation[] {
         severity: c.severity,
         id: v.id,
         line: v.line,
+        ...(v.column !== undefined ? { column: v.column } : {}),
         message: v.message,
       })),
     );

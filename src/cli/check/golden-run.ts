@@ -162,9 +162,12 @@ async function runOne(item: PlannedTranscript, ctx: Context): Promise<Step> {
     return written(ctx, head, settled('drift'), 'unreadable');
   }
   const diff = diffGoldens(parsed.golden, head.golden);
-  if (!diff.equal) {
+  // `checks.drift: off` compares nothing in check (update still refreshes the golden).
+  const driftSeverity = opts.head.policy.checks.drift;
+  if (!diff.equal && (opts.mode === 'update' || driftSeverity !== 'off')) {
     const unified = unifiedGoldenDiff(item.golden, lf(stored.text), head.text);
-    const step: Step = { outcome: { ...common, outcome: 'drift', diff, unified } };
+    const severity = driftSeverity === 'warning' ? 'warning' : 'error';
+    const step: Step = { outcome: { ...common, outcome: 'drift', drift_severity: severity, diff, unified } };
     return opts.mode === 'update' ? written(ctx, head, step, 'drift') : step;
   }
   const step = settled(failing ? 'violations' : 'pass');

@@ -1,26 +1,15 @@
 // Goldens are committed and their diffs go to CI logs and pull-request comments, so a golden must
 // never hold raw PII (DESIGN §6) — whatever the policy masks and whatever severity it gives the
 // `pii` check (even `off`). Before a golden is written or diffed, its context is searched with
-// every built-in typed detector; only the types and artifact ids are reported, never the values.
+// every built-in typed detector, in every text an output holds (thinking, documents, arguments,
+// ids and names: visible-texts.ts); only the types and artifact ids are reported, never the values.
 import type { ReportViolation } from '../../core/golden/check-report.js';
 import type { Golden } from '../../core/golden/golden.js';
 import { builtinDetectors, findPii } from '../../core/pii/index.js';
-import { jsonTextLeaves } from '../../core/pii/mask-json.js';
+import { searchableTexts } from '../../core/pii/visible-texts.js';
 import type { Policy } from '../../core/policy/index.js';
-import type { ContextItem } from '../../core/stabilize/types.js';
 
 export const GOLDEN_PII_CHECK = 'golden-pii';
-
-function texts(item: ContextItem): string[] {
-  const out: string[] = [];
-  if (typeof item.content === 'string') out.push(item.content);
-  else
-    for (const part of item.content)
-      if (part.type === 'text' && typeof part['text'] === 'string') out.push(part['text']);
-  for (const call of item.tool_calls ?? []) out.push(call.arguments);
-  // JSON texts are searched raw and decoded: an escape (`\u0040`) must not hide a value.
-  return out.flatMap((t) => [t, ...(jsonTextLeaves(t) ?? [])]);
-}
 
 /**
  * One violation per context artifact that still holds PII a built-in detector finds (values in
@@ -31,7 +20,7 @@ export function unmaskedPii(golden: Golden, policy: Policy): ReportViolation[] {
   const out: ReportViolation[] = [];
   for (const item of golden.context) {
     const types = new Set<string>();
-    for (const text of texts(item)) {
+    for (const text of searchableTexts(item)) {
       for (const match of findPii(text, detectors, policy.pii.allow, policy.pii.replacement))
         types.add(match.type);
     }

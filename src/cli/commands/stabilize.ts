@@ -2,9 +2,6 @@
 // the report of DESIGN §7 (`--json`) or the stabilized context as a provider request (`--emit`).
 import { EMIT_FORMATS, emitContext, resolveEmitFormat } from '../../core/emit/index.js';
 import type { EmitFormat } from '../../core/emit/index.js';
-import type { AnthropicRequest } from '../../core/emit/anthropic.js';
-import type { OpenAIMessage } from '../../core/emit/openai.js';
-import { verifyAnthropic, verifyOpenAI } from '../../core/emit/verify.js';
 import { buildReport, failingChecks } from '../../core/report/report.js';
 import { stabilizeTranscript } from '../../core/stabilize/stabilize.js';
 import { ACTIONS } from '../../core/stabilize/types.js';
@@ -42,9 +39,11 @@ ${PREPARE_HELP}
 
 --json and --emit cannot be combined. The context in --json and --emit output is masked by
 the policy's PII detectors; the summary holds no content at all.
-Exit codes: 0 all checks pass (warnings allowed), 1 a check with severity error fails or the
-status is escalated, 2 bad usage, an invalid policy or an unreadable transcript (when only some
-JSONL records are unreadable, the rest is still stabilized and printed).
+Exit codes: 0 all checks pass (warnings allowed), 1 a check with severity error fails (an
+escalated status is the failing check \`status\`; with --emit openai|anthropic the provider
+check applies that API's request rules to what is printed), 2 bad usage, an invalid policy or
+an unreadable transcript (when only some JSONL records are unreadable, the rest is still
+stabilized and printed).
 
 Examples:
   ${PROGRAM} stabilize session.jsonl
@@ -79,11 +78,12 @@ function ledgerLines(ledger: readonly LedgerEntry[]): string[] {
   return lines;
 }
 
-/** One `file:line: check (severity): message [id]` line per violation, capped per check. */
+/** One `file:line:column: check (severity): message [id]` line per violation, capped per check. */
 function violationLines(file: string, check: CheckResult, cap: number): string[] {
   const shown = check.violations.slice(0, cap).map((v) => {
     const id = v.id === '*' ? '' : ` [${v.id}]`;
-    return `${file}:${v.line}: ${check.name} (${check.severity}): ${v.message}${id}`;
+    const at = v.column !== undefined ? `${v.line}:${v.column}` : `${v.line}`;
+    return `${file}:${at}: ${check.name} (${check.severity}): ${v.message}${id}`;
   });
   const more = check.violations.length - shown.length;
   if (more > 0) shown.push(`… and ${more} more ${check.name} violations (--json lists them all)`);
@@ -119,13 +119,6 @@ function renderSummary(result: StabilizeResult, checks: readonly CheckResult[], 
   return `${lines.join('\n')}\n`;
 }
 
-/** The provider's own structural rules, checked on what we are about to print. */
-function providerViolations(body: unknown, format: Exclude<EmitFormat, 'same'>): string[] {
-  if (format === 'openai') return verifyOpenAI((body as { messages: OpenAIMessage[] }).messages);
-  if (format === 'anthropic') return verifyAnthropic(body as AnthropicRequest);
-  return [];
-}
-
 async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseOptions(args, OPTIONS);
   if (positionals.length !== 1) throw new UsageError('stabilize needs exactly one FILE.');
@@ -149,12 +142,20 @@ async function run(args: string[], io: CliIO): Promise<number> {
 
   const cache = new Map<string, number>();
   const result = stabilizeTranscript(transcript, { policy, tokenizer, rules, cache });
-  const checks = validateResult(transcript, result, { policy, tokenizer, rules, cache });
+  // With --emit openai|anthropic, the provider check applies that API's rules to what is printed.
+  const format = emit === undefined ? undefined : resolveEmitFormat(emit, transcript.format);
+  const checks = validateResult(transcript, result, {
+    policy,
+    tokenizer,
+    rules,
+    cache,
+    ...(format ? { emit: format } : {}),
+  });
+  // An escalated status is the failing `status` check; a warning status is reported, like every warning.
   const failing = failingChecks(checks);
-  let findings = failing.length > 0 || result.status === 'escalated';
+  const findings = failing.length > 0;
 
-  if (emit !== undefined) {
-    const format = resolveEmitFormat(emit, transcript.format);
+  if (format !== undefined) {
     // With the transcript, a native document keeps the fields that make it stabilize the same way.
     const body = emitContext(result.context, format, transcript);
     io.stdout(`${JSON.stringify(body, null, 2)}\n`);
@@ -163,11 +164,6 @@ async function run(args: string[], io: CliIO): Promise<number> {
       for (const line of violationLines(result.transcript, check, MAX_VIOLATIONS_SHOWN))
         io.stderr(`${line}\n`);
     }
-    if (result.status === 'escalated') io.stderr(`${result.transcript}: status escalated\n`);
-    const broken = providerViolations(body, format);
-    for (const problem of broken)
-      io.stderr(`${result.transcript}: ${format} request rule broken: ${problem}\n`);
-    findings ||= broken.length > 0;
   } else if (values.json) {
     io.stdout(`${JSON.stringify(buildReport(result, checks), null, 2)}\n`);
   } else {

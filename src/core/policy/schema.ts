@@ -245,6 +245,37 @@ const GuardianSchema = mapping(
   }
 });
 
+/**
+ * The seeds' invariant (DESIGN §5): system prompt and constraints first, then the task, then the
+ * conversation and summaries. Sections left out of `order` follow the listed ones in default order,
+ * so the check is on that effective order.
+ */
+function orderInvariant(list: readonly OrderSection[], ctx: Ctx): void {
+  const effective = [...list, ...ORDER_SECTIONS.filter((s) => !list.includes(s))];
+  const pos = (s: OrderSection): number => effective.indexOf(s);
+  const pairs: [OrderSection, OrderSection][] = [
+    ['system', 'task'],
+    ['policy', 'task'],
+    ['task', 'conversation'],
+    ['task', 'summaries'],
+    ['system', 'conversation'],
+    ['policy', 'conversation'],
+    ['system', 'summaries'],
+    ['policy', 'summaries'],
+  ];
+  const broken = pairs.find(([first, then]) => pos(then) < pos(first));
+  if (!broken) return;
+  const [first, then] = broken;
+  const index = list.indexOf(then);
+  report(
+    ctx,
+    index === -1 ? [] : [index],
+    then,
+    `${then} comes before ${first}${list.includes(first) ? '' : ` (${first} is not listed, so it follows the listed sections)`}; the system prompt and constraints must come first, then the task, then the conversation and summaries.`,
+    'Start order with system, policy, task: order: [system, policy, task, conversation, summaries] (summaries may come before conversation).',
+  );
+}
+
 const severity = () => oneOf(CHECK_SEVERITIES).default('error');
 
 export const PolicySchema = mapping(
@@ -264,7 +295,7 @@ export const PolicySchema = mapping(
       'retrieval',
       'user',
     ]),
-    order: setOf(ORDER_SECTIONS, 1).default((): OrderSection[] => [
+    order: setOf(ORDER_SECTIONS, 1).superRefine(orderInvariant).default((): OrderSection[] => [
       'system',
       'policy',
       'task',

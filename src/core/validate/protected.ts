@@ -1,0 +1,70 @@
+// `protected`: what must be in the context whatever the budget (DESIGN §4 stage 8), recomputed
+// from the input transcript rather than read from the stages' bookkeeping.
+import type { Policy } from '../policy/schema.js';
+import type { StabilizeResult } from '../stabilize/types.js';
+import type { Artifact, Transcript } from '../types.js';
+import type { Locator } from './locate.js';
+import type { Violation } from './types.js';
+
+export function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
+  const need = new Map<string, string>();
+  const main = t.artifacts.filter((a) => a.sidechain !== true);
+  let currentTask: string | undefined;
+  for (const a of main) if (a.kind === 'phase' && a.scope?.task !== undefined) currentTask = a.scope.task;
+  const aggressive = policy.resilience.truncation_mode === 'aggressive';
+  // An artifact's task is its own scope, else the one the latest phase marker before it set.
+  let markerTask: string | undefined;
+  const tasks: (string | undefined)[] = [];
+  for (const a of main) {
+    if (a.kind === 'phase' && a.scope?.task !== undefined) markerTask = a.scope.task;
+    const task = a.scope?.task ?? markerTask;
+    tasks.push(task);
+    const inScope = task === undefined || currentTask === undefined || task === currentTask;
+    if (a.kind === 'system' || a.kind === 'policy') need.set(a.id, a.kind);
+    else if (a.pin === true) need.set(a.id, 'pinned');
+    else if (a.kind === 'task' && inScope) need.set(a.id, 'task');
+    else if (policy.resilience.enabled && !aggressive) {
+      const tag = (a.tags ?? []).find((x) => policy.resilience.protected_message_kinds.includes(x));
+      if (tag !== undefined && inScope) need.set(a.id, `tag:${tag}`);
+    }
+  }
+  // The recent window is taken after the scope reset (DESIGN §4 stage 2): a message of an earlier
+  // task before the last switch to the current one is gone unless pinned or tagged protected, or
+  // unless one of its tool results is (a call and its results are one unit).
+  let lastSwitch = -1;
+  tasks.forEach((task, i) => {
+    if (task !== tasks[i - 1] && task === currentTask) lastSwitch = i;
+  });
+  const stays = (a: Artifact): boolean =>
+    a.pin === true ||
+    (policy.resilience.enabled &&
+      (a.tags ?? []).some((x) => policy.resilience.protected_message_kinds.includes(x)));
+  const heldCalls = new Set(main.filter(stays).map((a) => t.pairing.resultToCall[a.id]));
+  const reset = (a: Artifact, i: number): boolean =>
+    i < lastSwitch && tasks[i] !== undefined && tasks[i] !== currentTask && !stays(a) && !heldCalls.has(a.id);
+  const recent = main
+    .filter((a, i) => (a.kind === 'user' || a.kind === 'assistant') && !reset(a, i))
+    .slice(-policy.keep_recent || main.length);
+  if (policy.keep_recent > 0) for (const a of recent) if (!need.has(a.id)) need.set(a.id, 'recent');
+  return need;
+}
+
+export function checkProtected(
+  t: Transcript,
+  result: StabilizeResult,
+  policy: Policy,
+  unpaired: ReadonlySet<string>,
+  where: Locator,
+): Violation[] {
+  const present = new Map(result.context.map((c) => [c.id, c]));
+  const out: Violation[] = [];
+  for (const [id, why] of mustKeep(t, policy)) {
+    const item = present.get(id);
+    // An artifact a provider would reject (unpaired) cannot be sent whatever protects it.
+    if (unpaired.has(id)) continue;
+    if (!item) out.push(where.at(id, `protected artifact (${why}) is missing from the context`));
+    else if (item.placeholder)
+      out.push(where.at(id, `protected artifact (${why}) was replaced by a placeholder`));
+  }
+  return out;
+}
