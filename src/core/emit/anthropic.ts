@@ -35,22 +35,42 @@ function resultBlock(item: ContextItem, id: string): AnthropicBlock {
   return b;
 }
 
+/** An Anthropic request and, per message and block, the id of the context item the block came from. */
+export interface AnthropicWithOrigins {
+  request: AnthropicRequest;
+  /** blocks[m][b]: the context item block b of message m was written from. */
+  blocks: string[][];
+}
+
+interface Out {
+  messages: AnthropicMessage[];
+  blocks: string[][];
+}
+
 function push(
-  out: AnthropicMessage[],
+  out: Out,
   role: AnthropicMessage['role'],
   content: AnthropicBlock[],
+  from: string,
   mergeable: boolean,
 ): void {
   if (content.length === 0) return;
-  const last = out[out.length - 1];
+  const last = out.messages[out.messages.length - 1];
   if (mergeable && last && last.role === role && !last.content.some((b) => b.type === 'tool_use')) {
     last.content.push(...content);
+    out.blocks[out.blocks.length - 1]?.push(...content.map(() => from));
     return;
   }
-  out.push({ role, content });
+  out.messages.push({ role, content });
+  out.blocks.push(content.map(() => from));
 }
 
 export function toAnthropic(context: readonly ContextItem[]): AnthropicRequest {
+  return toAnthropicWithOrigins(context).request;
+}
+
+/** toAnthropic, also saying which context item each block came from (for findings on the request). */
+export function toAnthropicWithOrigins(context: readonly ContextItem[]): AnthropicWithOrigins {
   const system: string[] = [];
   const results = new Map<string, ContextItem[]>();
   for (const item of context) {
@@ -60,7 +80,7 @@ export function toAnthropic(context: readonly ContextItem[]): AnthropicRequest {
     }
   }
   const used = new Set<ContextItem>();
-  const messages: AnthropicMessage[] = [];
+  const out: Out = { messages: [], blocks: [] };
   for (const item of context) {
     if (item.kind === 'system' || item.kind === 'policy') {
       system.push(
@@ -74,28 +94,33 @@ export function toAnthropic(context: readonly ContextItem[]): AnthropicRequest {
     }
     if (item.kind === 'tool') {
       // Results already placed after their call are skipped; one without a call stays where it is.
-      if (!used.has(item)) push(messages, 'user', [resultBlock(item, item.call_id ?? '')], false);
+      if (!used.has(item)) push(out, 'user', [resultBlock(item, item.call_id ?? '')], item.id, false);
       continue;
     }
     if (item.kind === 'assistant') {
       const content = blocks(item.content);
       for (const c of item.tool_calls ?? [])
         content.push({ type: 'tool_use', id: c.id, name: c.name, input: toolInput(c.arguments) });
-      push(messages, 'assistant', content, true);
+      push(out, 'assistant', content, item.id, true);
       const answers: AnthropicBlock[] = [];
+      const from: string[] = [];
       for (const c of item.tool_calls ?? []) {
         const r = results.get(c.id)?.shift();
         if (!r) continue;
         used.add(r);
         answers.push(resultBlock(r, c.id));
+        from.push(r.id);
       }
-      if (answers.length > 0) messages.push({ role: 'user', content: answers });
+      if (answers.length > 0) {
+        out.messages.push({ role: 'user', content: answers });
+        out.blocks.push(from);
+      }
       continue;
     }
     // user, task, retrieval, phase and summary items are user-turn text.
-    push(messages, 'user', blocks(item.content), true);
+    push(out, 'user', blocks(item.content), item.id, true);
   }
-  const req: AnthropicRequest = { messages };
-  if (system.length > 0) req.system = system.join('\n\n');
-  return req;
+  const request: AnthropicRequest = { messages: out.messages };
+  if (system.length > 0) request.system = system.join('\n\n');
+  return { request, blocks: out.blocks };
 }

@@ -45,7 +45,7 @@ function roleOf(item: ContextItem): OpenAIMessage['role'] {
   }
 }
 
-function message(item: ContextItem): OpenAIMessage[] {
+function message(item: ContextItem): OpenAIMessage {
   const role = roleOf(item);
   if (role === 'assistant') {
     const m: OpenAIMessage = { role, content: openaiContent(item.content) };
@@ -57,17 +57,28 @@ function message(item: ContextItem): OpenAIMessage[] {
         function: { name: c.name, arguments: c.arguments },
       }));
     }
-    return [m];
+    return m;
   }
-  return [{ role, content: openaiContent(item.content) }];
+  return { role, content: openaiContent(item.content) };
 }
 
 function idsOf(item: ContextItem): string[] {
   return item.call_ids ?? (item.call_id !== undefined ? [item.call_id] : []);
 }
 
+/** OpenAI messages and, per message, the ids of the context items it was written from. */
+export interface OpenAIWithOrigins {
+  messages: OpenAIMessage[];
+  origins: string[][];
+}
+
 /** Messages in context order, each tool message moved to directly follow the group of its call. */
 export function toOpenAI(context: readonly ContextItem[]): OpenAIMessage[] {
+  return toOpenAIWithOrigins(context).messages;
+}
+
+/** toOpenAI, also saying which context item each message came from (for findings on the request). */
+export function toOpenAIWithOrigins(context: readonly ContextItem[]): OpenAIWithOrigins {
   // call id -> results answering it, in context order; consumed as calls are met (ids are reused).
   const results = new Map<string, ContextItem[]>();
   for (const item of context) {
@@ -76,24 +87,29 @@ export function toOpenAI(context: readonly ContextItem[]): OpenAIMessage[] {
   }
   const answered = new Map<ContextItem, Set<string>>();
   const out: OpenAIMessage[] = [];
+  const origins: string[][] = [];
+  const emit = (m: OpenAIMessage, from: ContextItem): void => {
+    out.push(m);
+    origins.push([from.id]);
+  };
   for (const item of context) {
     if (item.kind === 'tool') {
       // Answers no call in the context: kept in place (the pairing check reports it).
       const done = answered.get(item) ?? new Set<string>();
       for (const id of idsOf(item)) {
-        if (!done.has(id)) out.push({ role: 'tool', tool_call_id: id, content: textOnly(item.content) });
+        if (!done.has(id)) emit({ role: 'tool', tool_call_id: id, content: textOnly(item.content) }, item);
       }
       continue;
     }
-    out.push(...message(item));
+    emit(message(item), item);
     for (const call of item.tool_calls ?? []) {
       const r = results.get(call.id)?.shift();
       if (!r) continue;
       const done = answered.get(r) ?? new Set<string>();
       done.add(call.id);
       answered.set(r, done);
-      out.push({ role: 'tool', tool_call_id: call.id, content: textOnly(r.content) });
+      emit({ role: 'tool', tool_call_id: call.id, content: textOnly(r.content) }, r);
     }
   }
-  return out;
+  return { messages: out, origins };
 }

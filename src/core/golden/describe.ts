@@ -1,8 +1,9 @@
 // Plain-words descriptions shared by the text and markdown renderers, so both say the same thing
 // the same way. Only ids, reason codes, counts and check names appear: never artifact content.
-import type { CheckReport, ReportSummary } from './check-report.js';
+import type { CheckReport, ReportSummary, ReportViolation } from './check-report.js';
 import type { CheckChange, Fate, FateChange, GoldenDiff } from './diff.js';
 import type { ImpactSide, PolicyImpact } from './impact.js';
+import { isWarningDrift } from './report-order.js';
 
 function signed(n: number): string {
   return n > 0 ? `+${n}` : String(n);
@@ -68,11 +69,21 @@ export function describeImpact(impact: PolicyImpact): string[] {
   return lines;
 }
 
+/** `line 7, column 3: error[pii] m4: message`: a violation where the transcript is already named. */
+export function describeViolation(v: ReportViolation): string {
+  const column = v.column !== undefined && v.column > 0 ? `, column ${v.column}` : '';
+  return `line ${v.line}${column}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`;
+}
+
+/** Said of a drift reported as a warning (`checks.drift: warning`). */
+export const DRIFT_WARNING = 'drift reported as a warning (checks.drift: warning): it does not fail the run';
+
 export function describeSummary(report: CheckReport): string {
   const s: ReportSummary = report.summary;
+  const warnings = report.transcripts.filter(isWarningDrift).length;
   const parts = [
     `${s.pass} pass`,
-    `${s.drift} drift`,
+    `${s.drift} drift${warnings > 0 ? ` (${warnings} as ${warnings === 1 ? 'a warning' : 'warnings'})` : ''}`,
     `${s.new} new`,
     `${s.violations} with violations`,
     plural(s.errors, 'error'),

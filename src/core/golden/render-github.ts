@@ -1,14 +1,20 @@
 // GitHub Actions workflow commands (`--format github`): one annotation per violation and per
-// drifted artifact, at the transcript line that caused it. Every property and message is escaped
+// drifted artifact, at the transcript line and column that caused it. GitHub shows only the first
+// 10 of each level, so they are written most important first: by level, then by the finding order
+// (a leak or a task violation before drift), then in the listing order of the transcripts
+// (displayOrder). A drift at severity warning is a warning. Every property and message is escaped
 // the way the runner unescapes them, so a name with `::`, `,` or a newline cannot end the command
 // early or inject another one.
 import type { CheckReport, TranscriptOutcome } from './check-report.js';
 import { describeCheckChange, describeFateChange, describeSummary } from './describe.js';
+import { compareAnnotationRank, displayOrder, driftSeverity } from './report-order.js';
 
 type Level = 'error' | 'warning' | 'notice';
 
 interface Annotation {
   level: Level;
+  /** What found it: a validate check, `input`, `drift`, `new` or `obsolete` (orders the output). */
+  check: string;
   file: string;
   line?: number;
   col?: number;
@@ -38,10 +44,13 @@ const UPDATE_HINT = 'If the change is intended, run `context-stability update` a
 
 function driftAnnotations(o: TranscriptOutcome): Annotation[] {
   const diff = o.diff;
-  if (!diff) return [{ level: 'error', file: o.transcript, title: 'Golden drift', message: UPDATE_HINT }];
+  const level = driftSeverity(o);
+  const check = 'drift';
+  if (!diff) return [{ level, check, file: o.transcript, title: 'Golden drift', message: UPDATE_HINT }];
   const cause = diff.causes.length > 0 ? ` Cause: ${diff.causes.join('; ')}.` : '';
   const out: Annotation[] = diff.fates.map((f) => ({
-    level: 'error',
+    level,
+    check,
     file: o.transcript,
     line: f.line,
     title: `Golden drift: ${f.id}`,
@@ -49,7 +58,8 @@ function driftAnnotations(o: TranscriptOutcome): Annotation[] {
   }));
   for (const c of diff.contentChanged) {
     out.push({
-      level: 'error',
+      level,
+      check,
       file: o.transcript,
       line: c.line,
       title: `Golden drift: ${c.id}`,
@@ -64,7 +74,8 @@ function driftAnnotations(o: TranscriptOutcome): Annotation[] {
       ...diff.checks.map(describeCheckChange),
     ];
     out.push({
-      level: 'error',
+      level,
+      check,
       file: o.transcript,
       title: 'Golden drift',
       message: `The golden differs: ${parts.join('; ')}. ${UPDATE_HINT}`,
@@ -76,6 +87,7 @@ function driftAnnotations(o: TranscriptOutcome): Annotation[] {
 function annotationsFor(o: TranscriptOutcome, ci: boolean): Annotation[] {
   const out: Annotation[] = (o.diagnostics ?? []).map((d) => ({
     level: d.severity,
+    check: 'input',
     file: d.file,
     line: d.line,
     col: d.column,
@@ -83,13 +95,21 @@ function annotationsFor(o: TranscriptOutcome, ci: boolean): Annotation[] {
     message: `${d.message}${d.hint ? ` ${d.hint}` : ''}`,
   }));
   if (o.outcome === 'error' && out.length === 0) {
-    out.push({ level: 'error', file: o.transcript, title: 'context-stability', message: 'The transcript could not be checked.' });
+    out.push({
+      level: 'error',
+      check: 'input',
+      file: o.transcript,
+      title: 'context-stability',
+      message: 'The transcript could not be checked.',
+    });
   }
   for (const v of o.violations) {
     out.push({
       level: v.severity === 'error' ? 'error' : 'warning',
+      check: v.check,
       file: o.transcript,
       line: v.line,
+      ...(v.column !== undefined ? { col: v.column } : {}),
       title: `context-stability ${v.check}: ${v.id}`,
       message: v.message,
     });
@@ -100,28 +120,30 @@ function annotationsFor(o: TranscriptOutcome, ci: boolean): Annotation[] {
       ci
         ? {
             level: 'error',
+            check: 'new',
             file: o.transcript,
             title: 'Missing golden',
             message: `No golden at ${o.golden}; in CI nothing is written. Run \`context-stability update\` locally and commit the golden.`,
           }
-        : { level: 'notice', file: o.transcript, title: 'New golden', message: `Wrote ${o.golden}.` },
+        : { level: 'notice', check: 'new', file: o.transcript, title: 'New golden', message: `Wrote ${o.golden}.` },
     );
   }
   return out;
 }
 
 export function renderGithub(report: CheckReport): string {
-  const lines = report.transcripts.flatMap((o) => annotationsFor(o, report.ci).map(command));
+  const annotations = displayOrder(report).transcripts.flatMap((o) => annotationsFor(o, report.ci));
   for (const g of report.obsolete ?? []) {
-    lines.push(
-      command({
-        level: 'warning',
-        file: g,
-        title: 'Obsolete golden',
-        message: 'No checked transcript has this golden; `context-stability update --prune-obsolete` removes it.',
-      }),
-    );
+    annotations.push({
+      level: 'warning',
+      check: 'obsolete',
+      file: g,
+      title: 'Obsolete golden',
+      message: 'No checked transcript has this golden; `context-stability update --prune-obsolete` removes it.',
+    });
   }
+  // Stable: the listing order holds within a level and check.
+  const lines = annotations.sort(compareAnnotationRank).map(command);
   lines.push(describeSummary(report));
   return `${lines.join('\n')}\n`;
 }

@@ -1,10 +1,19 @@
-// Markdown output of `check` (job summary, PR comment): a table of every transcript, then a
-// collapsed section per failing one. Transcript names, ids and messages are escaped everywhere so
+// Markdown output of `check` (job summary, PR comment): a table of every transcript, what broke
+// first (displayOrder), then a collapsed section per failing one and per drift reported as a
+// warning. Transcript names, ids and messages are escaped everywhere so
 // that no name can break the table, inject HTML or open a code span.
 import type { CheckReport, Outcome, TranscriptOutcome } from './check-report.js';
 import type { PolicyImpact } from './impact.js';
 import { outcomeFails } from './check-report.js';
-import { describeDiff, describeDropped, describeImpact, describeSummary } from './describe.js';
+import {
+  DRIFT_WARNING,
+  describeDiff,
+  describeDropped,
+  describeImpact,
+  describeSummary,
+  describeViolation,
+} from './describe.js';
+import { displayOrder, isWarningDrift } from './report-order.js';
 
 /** Longest unified diff shown per transcript; the JSON report always holds all of it. */
 export const MARKDOWN_DIFF_LINES = 300;
@@ -39,6 +48,7 @@ const OUTCOME_WORDS: Record<Outcome, string> = {
 /** The outcome as a table cell (shared with the job summary and the PR comment). */
 export function outcomeCell(o: TranscriptOutcome, ci: boolean): string {
   if (o.outcome === 'new' && ci) return '❌ missing golden';
+  if (isWarningDrift(o)) return '⚠️ drift (warning)';
   return OUTCOME_WORDS[o.outcome];
 }
 
@@ -75,7 +85,8 @@ function failureDetails(o: TranscriptOutcome, ci: boolean): string[] {
   for (const d of o.diagnostics ?? []) {
     items.push(`${d.file}:${d.line}:${d.column}: ${d.severity}[${d.code}]: ${d.message} ${d.hint}`);
   }
-  for (const v of o.violations) items.push(`line ${v.line}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
+  for (const v of o.violations) items.push(describeViolation(v));
+  if (isWarningDrift(o)) items.push(DRIFT_WARNING);
   if (o.diff && !o.diff.equal) items.push(...describeDiff(o.diff));
   const out = [
     `<details><summary>${escapeMarkdown(o.transcript)}: ${escapeMarkdown(outcomeCell(o, ci))}</summary>`,
@@ -133,7 +144,13 @@ function impactTable(report: CheckReport): string[] {
   return out;
 }
 
-export function renderMarkdown(report: CheckReport): string {
+/** Whether a transcript gets a collapsed section: it fails, or it drifted at severity warning. */
+export function hasDetails(o: TranscriptOutcome, ci: boolean): boolean {
+  return outcomeFails(o, ci) || isWarningDrift(o);
+}
+
+export function renderMarkdown(given: CheckReport): string {
+  const report = displayOrder(given);
   const out = ['## context-stability check', ''];
   const shard = report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : '';
   out.push(
@@ -148,7 +165,7 @@ export function renderMarkdown(report: CheckReport): string {
     out.push(row([escapeMarkdown(o.transcript), outcomeCell(o, report.ci), tokens, violationsCell(o)]));
   }
   out.push('');
-  for (const o of report.transcripts) if (outcomeFails(o, report.ci)) out.push(...failureDetails(o, report.ci));
+  for (const o of report.transcripts) if (hasDetails(o, report.ci)) out.push(...failureDetails(o, report.ci));
   out.push(...impactTable(report));
   if (report.obsolete && report.obsolete.length > 0) {
     out.push('Obsolete goldens (no transcript; `update --prune-obsolete` removes them):', '');

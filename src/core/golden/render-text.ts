@@ -1,8 +1,11 @@
-// Terminal output of `check`: one line per transcript, then for each failure what went wrong —
-// for a drift the semantic diff first (what it does) and the unified diff second (exact bytes).
+// Terminal output of `check`: one line per transcript, what broke first (displayOrder: violations
+// most severe first, then drift, then unreadable input and missing goldens, then passes), then for
+// each failure what went wrong — for a drift the semantic diff first (what it does) and the
+// unified diff second (exact bytes).
 import { formatDiagnostic } from '../diagnostics.js';
 import type { CheckReport, Outcome, TranscriptOutcome } from './check-report.js';
-import { describeDiff, describeImpact, describeSummary } from './describe.js';
+import { DRIFT_WARNING, describeDiff, describeImpact, describeSummary } from './describe.js';
+import { displayOrder, isWarningDrift } from './report-order.js';
 
 const LABELS: Record<Outcome, string> = {
   pass: 'PASS',
@@ -13,8 +16,12 @@ const LABELS: Record<Outcome, string> = {
 };
 const LABEL_WIDTH = 11;
 
+function label(o: TranscriptOutcome): string {
+  return isWarningDrift(o) ? 'DRIFT WARN' : LABELS[o.outcome];
+}
+
 function headline(o: TranscriptOutcome, ci: boolean): string {
-  const parts = [LABELS[o.outcome].padEnd(LABEL_WIDTH), o.transcript];
+  const parts = [label(o).padEnd(LABEL_WIDTH), o.transcript];
   if (o.budget) parts.push(`  ${o.budget.used}/${o.budget.limit} tokens`);
   if (o.status && o.status !== 'ok') parts.push(`  status ${o.status}`);
   if (o.outcome === 'new') {
@@ -29,8 +36,10 @@ function details(o: TranscriptOutcome): string[] {
   const lines: string[] = [];
   for (const d of o.diagnostics ?? []) lines.push(`  ${formatDiagnostic(d)}`);
   for (const v of o.violations) {
-    lines.push(`  ${o.transcript}:${v.line}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
+    const column = v.column !== undefined && v.column > 0 ? `:${v.column}` : '';
+    lines.push(`  ${o.transcript}:${v.line}${column}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
   }
+  if (isWarningDrift(o)) lines.push(`  ${DRIFT_WARNING}`);
   if (o.diff && !o.diff.equal) {
     lines.push(`  semantic diff of ${o.golden}:`);
     for (const line of describeDiff(o.diff)) lines.push(`    ${line}`);
@@ -46,7 +55,8 @@ function details(o: TranscriptOutcome): string[] {
   return lines;
 }
 
-export function renderText(report: CheckReport): string {
+export function renderText(given: CheckReport): string {
+  const report = displayOrder(given);
   const lines: string[] = [];
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';
   const base = report.base_policy ? `, base policy ${report.base_policy.source} (${report.base_policy.hash})` : '';

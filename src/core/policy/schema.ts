@@ -295,13 +295,9 @@ export const PolicySchema = mapping(
       'retrieval',
       'user',
     ]),
-    order: setOf(ORDER_SECTIONS, 1).superRefine(orderInvariant).default((): OrderSection[] => [
-      'system',
-      'policy',
-      'task',
-      'conversation',
-      'summaries',
-    ]),
+    order: setOf(ORDER_SECTIONS, 1)
+      .superRefine(orderInvariant)
+      .default((): OrderSection[] => ['system', 'policy', 'task', 'conversation', 'summaries']),
     resilience: mapping(
       {
         enabled: flag().default(true),

@@ -72,5 +72,12 @@ export function checkBudget(
     ];
   }
   // Unreachable while total > limit; kept so that the check never passes an overflow silently.
-  return [{ id: '*', line: 1, column: 1, message: `the context needs ${total} tokens, over the budget of ${limit}` }];
+  return [
+    {
+      id: '*',
+      line: 1,
+      column: 1,
+      message: `the context needs ${total} tokens, over the budget of ${limit}`,
+    },
+  ];
 }

@@ -76,5 +76,12 @@ export function checkNonempty(t: Transcript, result: StabilizeResult, where: Loc
     side > 0
       ? `the transcript's main chain has no conversation message (its ${side} side-chain records are left out)`
       : 'the transcript has no conversation message';
-  return [{ id: '*', line: 1, column: 1, message: `${why}: the context is empty, and both APIs reject a request without messages` }];
+  return [
+    {
+      id: '*',
+      line: 1,
+      column: 1,
+      message: `${why}: the context is empty, and both APIs reject a request without messages`,
+    },
+  ];
 }

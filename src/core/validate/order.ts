@@ -45,7 +45,12 @@ export function checkOrder(
           ),
         );
       } else if (rank === prevRank && (index.get(c.id) ?? -1) < (index.get(prev.id) ?? -1)) {
-        out.push(where.at(c.id, `out of chronological order: it comes after ${prev.id}, which is later in the transcript`));
+        out.push(
+          where.at(
+            c.id,
+            `out of chronological order: it comes after ${prev.id}, which is later in the transcript`,
+          ),
+        );
       }
     }
     if (inv > highest) {

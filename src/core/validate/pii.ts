@@ -17,7 +17,8 @@ export function checkPii(
   const out: Violation[] = [];
   for (const c of result.context) {
     const types = new Set<string>();
-    for (const t of searchableTexts(c)) for (const m of findPii(t, detectors, allow, replacement)) types.add(m.type);
+    for (const t of searchableTexts(c))
+      for (const m of findPii(t, detectors, allow, replacement)) types.add(m.type);
     // The type only: the value itself must never reach a report. The id may be the leak itself,
     // so a violation in an id is reported without it.
     if (types.size === 0) continue;

@@ -15,7 +15,11 @@ import type { Violation } from './types.js';
  * else the transcript's own API (Claude Code talks to Anthropic); a native transcript names no API,
  * so its context must suit both.
  */
-export function providerApis(source: TranscriptFormat, target: ProviderTarget, emit?: EmitFormat): ProviderApi[] {
+export function providerApis(
+  source: TranscriptFormat,
+  target: ProviderTarget,
+  emit?: EmitFormat,
+): ProviderApi[] {
   if (emit === 'openai' || emit === 'anthropic') return [emit];
   if (target !== 'same') return [target];
   switch (source) {

@@ -47,8 +47,7 @@ function checkPairing(result: StabilizeResult, where: Locator): Violation[] {
     if (c.kind === 'tool') {
       const list = c.call_id !== undefined ? pending.get(c.call_id) : undefined;
       const owner = list?.shift();
-      if (!owner)
-        out.push(where.at(c.id, 'tool result without a call before it in the context'));
+      if (!owner) out.push(where.at(c.id, 'tool result without a call before it in the context'));
       else answered.add(`${owner.id}\u0000${c.call_id}`);
     }
   }
@@ -90,8 +89,7 @@ function checkSummaries(t: Transcript, result: StabilizeResult, policy: Policy, 
     if (!a) continue;
     const ttl = a.ttl ?? policy.summaries.ttl;
     const age = current - (a.created_at ?? turns[index.get(c.id) ?? 0] ?? 0);
-    if (age > ttl)
-      out.push(where.at(c.id, `expired summary kept: age ${age} turns, ttl ${ttl}`));
+    if (age > ttl) out.push(where.at(c.id, `expired summary kept: age ${age} turns, ttl ${ttl}`));
     const prov = a.provenance ?? [];
     if (prov.length === 0 || prov.some((p) => !kinds.has(p) || p === a.id)) {
       out.push(where.at(c.id, 'summary kept whose provenance is missing'));
@@ -120,14 +118,16 @@ function checkLedger(t: Transcript, result: StabilizeResult, where: Locator): Vi
   const finalById = new Map(result.ledger.map((e) => [e.id, e]));
   for (const a of t.artifacts) {
     const n = counts.get(a.id) ?? 0;
-    if (n !== 1)
-      out.push(where.at(a.id, `has ${n} final ledger decisions; expected exactly one`));
+    if (n !== 1) out.push(where.at(a.id, `has ${n} final ledger decisions; expected exactly one`));
     const e = finalById.get(a.id);
     if (!e) continue;
     const gone = removed.has(e.action) || (e.action === 'collapsed' && e.tokens_after === 0);
     if (gone === inContext.has(a.id)) {
       out.push(
-        where.at(a.id, `ledger says ${e.action} but the artifact is ${inContext.has(a.id) ? '' : 'not '}in the context`),
+        where.at(
+          a.id,
+          `ledger says ${e.action} but the artifact is ${inContext.has(a.id) ? '' : 'not '}in the context`,
+        ),
       );
     }
   }

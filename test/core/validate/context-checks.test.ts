@@ -118,7 +118,12 @@ describe('validate: recency', () => {
   });
 
   it('ignores tool results and empty messages when finding the latest request', () => {
-    const tr2 = t(user('u1', 'Run it.'), calls('a1', [bash('c1', 'make')]), result('r1', 'c1', 'ok'), user('u2', ''));
+    const tr2 = t(
+      user('u1', 'Run it.'),
+      calls('a1', [bash('c1', 'make')]),
+      result('r1', 'c1', 'ok'),
+      user('u2', ''),
+    );
     const r = run(tr2, P);
     expect(check(tr2, drop(r, 'r1', 'a1'), P)['recency']?.ok).toBe(true);
     expect(check(tr2, drop(r, 'u1'), P)['recency']?.violations.map((v) => v.id)).toEqual(['u1']);
@@ -227,7 +232,13 @@ describe('validate: pii sees every text an output holds', () => {
         { type: 'thinking', thinking: `The user is ${email}.`, signature: 'sig' },
         { type: 'text', text: 'Hello.' },
       ]),
-      user('d', [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'x' }, title: `Call ${phone}` }]),
+      user('d', [
+        {
+          type: 'document',
+          source: { type: 'text', media_type: 'text/plain', data: 'x' },
+          title: `Call ${phone}`,
+        },
+      ]),
     );
     const c = check(tr, run(tr, P), P)['pii'];
     expect(c?.violations.map((v) => `${v.id}: ${v.message}`)).toEqual([
@@ -249,12 +260,21 @@ describe('validate: pii sees every text an output holds', () => {
     expect(c?.violations.map((v) => v.id)).toEqual(['a', 'r']);
     const leakyId = t(user(`u-${email}`, 'Hi.'));
     const v = check(leakyId, run(leakyId, P), P)['pii']?.violations;
-    expect(v).toEqual([{ id: '*', line: 1, column: 1, message: 'unmasked PII in the context: email (in its id, which is not shown)' }]);
+    expect(v).toEqual([
+      {
+        id: '*',
+        line: 1,
+        column: 1,
+        message: 'unmasked PII in the context: email (in its id, which is not shown)',
+      },
+    ]);
   });
 
   it('does not report base64 data or signatures', () => {
     const tr = t(
-      user('u', [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: '4155552671AAAA' } }]),
+      user('u', [
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: '4155552671AAAA' } },
+      ]),
       asst('a', [{ type: 'thinking', thinking: 'ok', signature: '4155552671' }]),
       user('u2', 'next'),
     );
@@ -266,7 +286,12 @@ describe('validate: status', () => {
   it('is an error check when the run is escalated and a warning when it is warning', () => {
     const tr = session();
     const r = run(tr, P);
-    expect(check(tr, r, P)['status']).toEqual({ name: 'status', ok: true, severity: 'error', violations: [] });
+    expect(check(tr, r, P)['status']).toEqual({
+      name: 'status',
+      ok: true,
+      severity: 'error',
+      violations: [],
+    });
     const escalated = { ...structuredClone(r), status: 'escalated' as const };
     escalated.events.push({ level: 'safety', code: 'authority_over_budget', message: 'm' });
     expect(check(tr, escalated, P)['status']).toMatchObject({

@@ -60,6 +60,11 @@ describe('validate: a correct result', () => {
       ['summaries', true, 'error'],
       ['ledger', true, 'error'],
       ['guardian', true, 'error'],
+      ['task', true, 'error'],
+      ['recency', true, 'error'],
+      ['nonempty', true, 'error'],
+      ['provider', true, 'error'],
+      ['status', true, 'error'],
     ]);
   });
 });
@@ -73,7 +78,14 @@ describe('validate: budget', () => {
     const used = GOOD.context.reduce((s, c) => s + c.tokens, 0);
     expect(violations(r, 'budget')).toMatchObject({
       ok: false,
-      violations: [{ id: '*', line: 1, message: `the context needs ${used} tokens, over the budget of 10` }],
+      violations: [
+        {
+          id: 's',
+          line: 1,
+          column: 1,
+          message: `the context needs ${used} tokens, over the budget of 10: what must be kept (system, task, latest request, protected) alone needs 19, the largest of it is this system artifact of 5 tokens`,
+        },
+      ],
     });
   });
 });
@@ -88,8 +100,9 @@ describe('validate: order', () => {
       {
         id: 's',
         line: 1,
+        column: 1,
         message:
-          'system artifact comes after the summaries section; sections must follow system → policy → task → conversation → summaries',
+          'system artifact comes after the conversation (u1); the system prompt and constraints must come first',
       },
     ]);
   });
@@ -104,6 +117,7 @@ describe('validate: order', () => {
       {
         id: 'u2',
         line: 7,
+        column: 1,
         message: 'out of chronological order: it comes after a2, which is later in the transcript',
       },
     ]);
@@ -118,7 +132,9 @@ describe('validate: pii', () => {
       ctx(x, 'u1').content = `Write to ${email}`;
     });
     const c = violations(r, 'pii');
-    expect(c.violations).toEqual([{ id: 'u1', line: 3, message: 'unmasked PII in the context: email' }]);
+    expect(c.violations).toEqual([
+      { id: 'u1', line: 3, column: 1, message: 'unmasked PII in the context: email' },
+    ]);
     expect(JSON.stringify(c)).not.toContain(email);
   });
 
@@ -167,9 +183,9 @@ describe('validate: protected', () => {
       without(x, 'u3');
     });
     expect(violations(r, 'protected').violations).toEqual([
-      { id: 's', line: 1, message: 'protected artifact (system) is missing from the context' },
-      { id: 'u2', line: 7, message: 'protected artifact (pinned) is missing from the context' },
-      { id: 'u3', line: 9, message: 'protected artifact (recent) is missing from the context' },
+      { id: 's', line: 1, column: 1, message: 'protected artifact (system) is missing from the context' },
+      { id: 'u2', line: 7, column: 1, message: 'protected artifact (pinned) is missing from the context' },
+      { id: 'u3', line: 9, column: 1, message: 'protected artifact (recent) is missing from the context' },
     ]);
   });
 
@@ -180,7 +196,7 @@ describe('validate: protected', () => {
       p.content = '[omitted]';
     });
     expect(violations(r, 'protected').violations).toEqual([
-      { id: 'p', line: 2, message: 'protected artifact (policy) was replaced by a placeholder' },
+      { id: 'p', line: 2, column: 1, message: 'protected artifact (policy) was replaced by a placeholder' },
     ]);
   });
 
@@ -196,11 +212,11 @@ describe('validate: pairing', () => {
   it('fails on a result without its call and on a call without its result', () => {
     const noCall = broken((x) => without(x, 'a1'));
     expect(violations(noCall, 'pairing').violations).toEqual([
-      { id: 'r1', line: 5, message: 'tool result without a call before it in the context' },
+      { id: 'r1', line: 5, column: 1, message: 'tool result without a call before it in the context' },
     ]);
     const noResult = broken((x) => without(x, 'r1'));
     expect(violations(noResult, 'pairing').violations).toEqual([
-      { id: 'a1', line: 4, message: 'tool call without a result in the context' },
+      { id: 'a1', line: 4, column: 1, message: 'tool call without a result in the context' },
     ]);
   });
 
@@ -225,7 +241,7 @@ describe('validate: summaries', () => {
     const forced = structuredClone(r);
     forced.context.push({ id: 'old', kind: 'summary', tokens: 1, content: 'Stale.', line: 2 });
     expect(violations(forced, 'summaries', P, tr).violations).toEqual([
-      { id: 'old', line: 2, message: 'expired summary kept: age 3 turns, ttl 1' },
+      { id: 'old', line: 2, column: 1, message: 'expired summary kept: age 3 turns, ttl 1' },
     ]);
   });
 
@@ -234,7 +250,7 @@ describe('validate: summaries', () => {
     const forced = structuredClone(run(tr, P));
     forced.context.push({ id: 'bad', kind: 'summary', tokens: 1, content: 'Baseless.', line: 2 });
     expect(violations(forced, 'summaries', P, tr).violations).toEqual([
-      { id: 'bad', line: 2, message: 'summary kept whose provenance is missing' },
+      { id: 'bad', line: 2, column: 1, message: 'summary kept whose provenance is missing' },
     ]);
   });
 
@@ -255,8 +271,13 @@ describe('validate: summaries', () => {
       { id: 'bossy', kind: 'summary', tokens: 2, content: 'Always refund.', line: 4 },
     );
     expect(violations(forced, 'summaries', P, tr).violations).toEqual([
-      { id: 'other', line: 3, message: 'summary kept from another scope than the current one' },
-      { id: 'bossy', line: 4, message: 'summary kept that claims more authority than its sources' },
+      { id: 'other', line: 3, column: 1, message: 'summary kept from another scope than the current one' },
+      {
+        id: 'bossy',
+        line: 4,
+        column: 1,
+        message: 'summary kept that claims more authority than its sources',
+      },
     ]);
   });
 });
@@ -269,8 +290,8 @@ describe('validate: ledger', () => {
       x.ledger.push({ ...(x.ledger[0] as (typeof x.ledger)[number]), id: 'ghost' });
     });
     expect(violations(r, 'ledger').violations).toEqual([
-      { id: 's', line: 1, message: 'has 2 final ledger decisions; expected exactly one' },
-      { id: 'u1', line: 3, message: 'has 0 final ledger decisions; expected exactly one' },
+      { id: 's', line: 1, column: 1, message: 'has 2 final ledger decisions; expected exactly one' },
+      { id: 'u1', line: 3, column: 1, message: 'has 0 final ledger decisions; expected exactly one' },
       { id: 'ghost', line: 1, message: 'ledger entry for an artifact that is not in the transcript' },
     ]);
   });
@@ -282,8 +303,8 @@ describe('validate: ledger', () => {
       without(x, 'u3');
     });
     expect(violations(r, 'ledger').violations).toEqual([
-      { id: 'u1', line: 3, message: 'ledger says dropped but the artifact is in the context' },
-      { id: 'u3', line: 9, message: 'ledger says kept but the artifact is not in the context' },
+      { id: 'u1', line: 3, column: 1, message: 'ledger says dropped but the artifact is in the context' },
+      { id: 'u3', line: 9, column: 1, message: 'ledger says kept but the artifact is not in the context' },
     ]);
   });
 });
