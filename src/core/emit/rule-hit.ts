@@ -22,7 +22,9 @@ export function anthropicPath(loc: Loc): string {
 
 /** `messages[3].content[1]` (OpenAI's way of naming a place in the request). */
 export function openaiPath(loc: Loc): string {
-  return loc.block === undefined ? `messages[${loc.message}]` : `messages[${loc.message}].content[${loc.block}]`;
+  return loc.block === undefined
+    ? `messages[${loc.message}]`
+    : `messages[${loc.message}].content[${loc.block}]`;
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {
