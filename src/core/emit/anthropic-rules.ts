@@ -132,7 +132,7 @@ function checkMessage(m: AnthropicMessage, i: number, last: boolean): RuleHit[] 
         hit(
           'anthropic-block-type',
           at,
-          `a ${type ?? 'untyped'} block is not allowed in a ${m.role} message`,
+          `a ${type ?? 'untyped'} block is not allowed in ${m.role === 'assistant' ? 'an' : 'a'} ${m.role} message`,
           `${anthropicPath(at[0] as Loc)}.type: the block type must be one of ${allowed.join(', ')}`,
           true,
         ),

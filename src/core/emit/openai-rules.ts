@@ -112,7 +112,7 @@ function checkContent(m: OpenAIMessage, i: number): RuleHit[] {
         hit(
           'openai-part-type',
           at,
-          `a ${type ?? 'untyped'} part is not allowed in a ${m.role} message (allowed: ${allowed.join(', ')})`,
+          `a ${type ?? 'untyped'} part is not allowed in ${m.role === 'assistant' ? 'an' : 'a'} ${m.role} message (allowed: ${allowed.join(', ')})`,
           `Invalid value: '${type ?? ''}'. Supported values are: ${quoteList(allowed)}.`,
         ),
       );

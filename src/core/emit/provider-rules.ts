@@ -36,7 +36,8 @@ function thinkingKey(b: Record<string, unknown>): string {
 /**
  * In a tool loop the API verifies the thinking blocks of the last assistant turn against their
  * signatures: each must be passed back exactly as the model wrote it (masking or cutting one is a 400).
- * Earlier turns' thinking is stripped by the API, so only the last turn with tool_use is checked.
+ * Earlier turns' thinking is stripped by the API, so only the last assistant turn is checked, and
+ * only while its tool loop is open (it has tool_use and nothing but tool results follow it).
  */
 function thinkingHits(
   { request, blocks }: AnthropicWithOrigins,
@@ -52,13 +53,18 @@ function thinkingHits(
   for (let m = start; m <= end; m++)
     msgs[m]?.content.forEach((b, j) => turn.push([b, { message: m, block: j }]));
   if (!turn.some(([b]) => b.type === 'tool_use')) return [];
+  // A user turn with more than tool results closes the loop: the API then strips this thinking.
+  const after = msgs.slice(end + 1).flatMap((m) => m.content);
+  if (after.some((b) => b.type !== 'tool_result')) return [];
   const out: RuleHit[] = [];
   for (const [b, at] of turn) {
     if (!THINKING.has(b.type)) continue;
     const from = original.get(blocks[at.message]?.[at.block ?? 0] ?? '');
     const written =
       from && Array.isArray(from.content)
-        ? from.content.filter((p) => THINKING.has(p.type)).map((p) => thinkingKey(p as Record<string, unknown>))
+        ? from.content
+            .filter((p) => THINKING.has(p.type))
+            .map((p) => thinkingKey(p as Record<string, unknown>))
         : [];
     if (written.includes(thinkingKey(b))) continue;
     out.push(

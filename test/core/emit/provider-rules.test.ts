@@ -1,0 +1,105 @@
+// The provider check's view of the request: each finding names the context items the offending
+// message or block was written from, so it can be annotated at the transcript line.
+import { describe, expect, it } from 'vitest';
+import { providerIssues } from '../../../src/core/emit/provider-rules.js';
+import type { ContextItem } from '../../../src/core/stabilize/types.js';
+import type { Artifact } from '../../../src/core/types.js';
+
+function item(id: string, kind: ContextItem['kind'], extra: Partial<ContextItem> = {}): ContextItem {
+  return { id, kind, tokens: 1, content: `${id} text`, line: Number(id.slice(1)), ...extra };
+}
+const calls = (id: string) => [{ id, name: 'bash', arguments: '{}' }];
+
+describe('providerIssues', () => {
+  it('finds nothing in a well-formed tool loop, for either API', () => {
+    const context = [
+      item('a1', 'task'),
+      item('a2', 'assistant', { content: '', tool_calls: calls('c1') }),
+      item('a3', 'tool', { call_id: 'c1' }),
+      item('a4', 'user'),
+    ];
+    expect(providerIssues(context, 'openai')).toEqual([]);
+    expect(providerIssues(context, 'anthropic')).toEqual([]);
+  });
+
+  it('names the item a reused tool_use id came from, then the first use', () => {
+    const context = [
+      item('a1', 'task'),
+      item('a2', 'assistant', { content: '', tool_calls: calls('c1') }),
+      item('a3', 'tool', { call_id: 'c1' }),
+      item('a4', 'assistant', { content: '', tool_calls: calls('c1') }),
+      item('a5', 'tool', { call_id: 'c1' }),
+    ];
+    const issues = providerIssues(context, 'anthropic');
+    expect(issues.map((i) => [i.rule, i.ids])).toEqual([['anthropic-tool-use-ids-unique', ['a4', 'a2']]]);
+    // The same context is a valid OpenAI request: ids only need to be unique per assistant message.
+    expect(providerIssues(context, 'openai')).toEqual([]);
+  });
+
+  it('reports an empty context as a request with no messages, for both APIs', () => {
+    expect(providerIssues([], 'openai').map((i) => [i.rule, i.ids])).toEqual([
+      ['openai-messages-nonempty', []],
+    ]);
+    expect(providerIssues([], 'anthropic').map((i) => i.rule)).toEqual(['anthropic-messages-nonempty']);
+    // System text alone goes to Anthropic's top-level `system`: still no message.
+    expect(providerIssues([item('a1', 'system')], 'anthropic').map((i) => i.rule)).toEqual([
+      'anthropic-messages-nonempty',
+    ]);
+  });
+
+  it('reports an assistant turn first for Anthropic at the item it came from', () => {
+    const context = [item('a1', 'system'), item('a2', 'assistant'), item('a3', 'user')];
+    expect(providerIssues(context, 'anthropic').map((i) => [i.rule, i.ids])).toEqual([
+      ['anthropic-first-message-user', ['a2']],
+    ]);
+  });
+
+  it('reports thinking parts in an OpenAI request at their assistant item', () => {
+    const context = [
+      item('a1', 'task'),
+      item('a2', 'assistant', {
+        content: [
+          { type: 'thinking', thinking: 'hm', signature: 'sig' },
+          { type: 'text', text: 'ok' },
+        ],
+      }),
+    ];
+    expect(providerIssues(context, 'openai').map((i) => [i.rule, i.ids])).toEqual([
+      ['openai-part-type', ['a2']],
+    ]);
+  });
+
+  describe('thinking of the last assistant turn in a tool loop', () => {
+    const thinking = { type: 'thinking', thinking: 'plan: call bash', signature: 'sig' };
+    const original = new Map<string, Artifact>([
+      [
+        'a2',
+        { id: 'a2', kind: 'assistant', content: [thinking], source: { line: 2, column: 1 } } as Artifact,
+      ],
+    ]);
+    const loop = (part: Record<string, unknown>): ContextItem[] => [
+      item('a1', 'task'),
+      item('a2', 'assistant', { content: [part as never], tool_calls: calls('c1') }),
+      item('a3', 'tool', { call_id: 'c1' }),
+    ];
+
+    it('passes when the block is passed back as the model wrote it', () => {
+      expect(providerIssues(loop(thinking), 'anthropic', original)).toEqual([]);
+    });
+
+    it('fails when it was changed (masked), at the assistant item, without quoting it', () => {
+      const issues = providerIssues(
+        loop({ ...thinking, thinking: 'plan: call [EMAIL]' }),
+        'anthropic',
+        original,
+      );
+      expect(issues.map((i) => [i.rule, i.ids])).toEqual([['anthropic-thinking-unchanged', ['a2']]]);
+      expect(issues[0]?.message).not.toContain('plan');
+    });
+
+    it('does not apply once a new user request closed the loop (the API strips older thinking)', () => {
+      const context = [...loop({ ...thinking, thinking: 'changed' }), item('a4', 'user')];
+      expect(providerIssues(context, 'anthropic', original)).toEqual([]);
+    });
+  });
+});
