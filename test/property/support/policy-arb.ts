@@ -1,11 +1,25 @@
 // Arbitrary policies over the knobs the stabilizer's invariants depend on. Budgets and limits are
 // small so that a few dozen words already force drops, placeholders and recovery warnings.
 import fc from 'fast-check';
-import { ORDER_SECTIONS, policyFromObject } from '../../../src/core/policy/index.js';
-import type { Policy } from '../../../src/core/policy/index.js';
+import { policyFromObject } from '../../../src/core/policy/index.js';
+import type { OrderSection, Policy } from '../../../src/core/policy/index.js';
 
 export const TOOL_NAMES = ['bash', 'read', 'edit', 'get_order', 'search'] as const;
 export const TAGS = ['error', 'result', 'decision', 'note'] as const;
+
+/**
+ * `order` lists the schema accepts: system and policy (either way round) before the task, the task
+ * before conversation and summaries (either way round). The sections left out follow the listed
+ * ones in default order, so a valid list is a non-empty prefix of such a permutation: every prefix
+ * is drawn, from `[system]` to all five.
+ */
+export const orderArb: fc.Arbitrary<OrderSection[]> = fc
+  .record({
+    head: fc.constantFrom<OrderSection[]>(['system', 'policy'], ['policy', 'system']),
+    tail: fc.constantFrom<OrderSection[]>(['conversation', 'summaries'], ['summaries', 'conversation']),
+    length: fc.integer({ min: 1, max: 5 }),
+  })
+  .map(({ head, tail, length }) => [...head, 'task' as const, ...tail].slice(0, length));
 
 /** A policy object as a user would write it (validated through policyFromObject). */
 export const policyInputArb = fc.record({
@@ -16,7 +30,7 @@ export const policyInputArb = fc.record({
   ),
   message_overhead: fc.integer({ min: 0, max: 3 }),
   keep_recent: fc.integer({ min: 0, max: 3 }),
-  order: fc.shuffledSubarray([...ORDER_SECTIONS], { minLength: 1 }),
+  order: orderArb,
   resilience: fc.record({
     enabled: fc.boolean(),
     truncation_mode: fc.constantFrom('default', 'aggressive'),
