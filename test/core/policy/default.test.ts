@@ -31,6 +31,7 @@ describe('DEFAULT_POLICY', () => {
     expect(DEFAULT_POLICY).toStrictEqual({
       version: 1,
       tokenizer: 'o200k_base',
+      target: 'same',
       budget: 8000,
       message_overhead: 3,
       keep_recent: 2,
@@ -62,6 +63,10 @@ describe('DEFAULT_POLICY', () => {
         pairing: 'error',
         summaries: 'error',
         guardian: 'error',
+        task: 'error',
+        recency: 'error',
+        nonempty: 'error',
+        provider: 'error',
         drift: 'error',
       },
       part_tokens: { image: 765, audio: 1000, file: 1000, other: 256 },

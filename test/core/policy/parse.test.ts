@@ -54,6 +54,9 @@ const BAD: Record<string, string[]> = {
     'bad/guardian-order.yml:2:12: error[invalid-value]: guardian.warning: 0.8 is above compress (0.7). Hint: Order the thresholds so that warning ≤ compress ≤ critical.',
     'bad/guardian-order.yml:3:13: error[invalid-value]: guardian.compress: 0.7 is above critical (0.6). Hint: Order the thresholds so that warning ≤ compress ≤ critical.',
   ],
+  'bad/order-system-last.yml': [
+    'bad/order-system-last.yml:3:9: error[invalid-value]: order[0]: task comes before system; the system prompt and constraints must come first, then the task, then the conversation and summaries. Hint: Start order with system, policy, task: order: [system, policy, task, conversation, summaries] (summaries may come before conversation).',
+  ],
   'bad/yaml-syntax.yml': [
     'bad/yaml-syntax.yml:4:3: error[yaml-syntax]: YAML syntax: bad indentation, or a bracket or brace that is never closed. Hint: Fix the YAML at this position: indent with spaces, quote values that contain `: ` or start with a special character.',
   ],
@@ -211,7 +214,7 @@ describe('parsePolicy: warnings', () => {
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
       'warn/nested-unknown-key.yml:5:7: warning[unknown-key]: unknown key pii.rules[0].flags: it is ignored. Hint: Remove it; the keys accepted in pii.rules[0] are name, pattern.',
       'warn/nested-unknown-key.yml:7:3: warning[unknown-key]: unknown key guardian.halt: it is ignored. Hint: Remove it; the keys accepted in guardian are warning, compress, critical.',
-      'warn/nested-unknown-key.yml:8:1: warning[unknown-key]: unknown key telemetry: it is ignored. Hint: Remove it; the keys accepted at the top level are version, tokenizer, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens.',
+      'warn/nested-unknown-key.yml:8:1: warning[unknown-key]: unknown key telemetry: it is ignored. Hint: Remove it; the keys accepted at the top level are version, tokenizer, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens.',
     ]);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -244,7 +247,7 @@ describe('parsePolicy: valid policies', () => {
     message_overhead: 4,
     keep_recent: 3,
     authority: ['system', 'policy', 'tool', 'user'],
-    order: ['system', 'task', 'policy', 'conversation'],
+    order: ['system', 'policy', 'task', 'conversation'],
     resilience: {
       enabled: true,
       truncation_mode: 'aggressive',
