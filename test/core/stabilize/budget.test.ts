@@ -89,7 +89,13 @@ describe('budget: protection over budget', () => {
     const budget = check(tr, r, p).budget;
     expect(budget).toMatchObject({ ok: false, severity: 'error' });
     expect(budget?.violations).toEqual([
-      { id: '*', line: 1, message: 'the context needs 23 tokens, over the budget of 20' },
+      {
+        id: 'pinned',
+        line: 3,
+        column: 1,
+        message:
+          'the context needs 23 tokens, over the budget of 20: what must be kept (system, task, latest request, protected) alone needs 23, the largest of it is this user artifact of 10 tokens',
+      },
     ]);
   });
 
@@ -109,6 +115,7 @@ describe('budget: protection over budget', () => {
   it('first replaces unprotected results inside protected units by placeholders', () => {
     // The pinned assistant keeps both calls; r1 is not protected itself (r2 is the latest lookup).
     const tr = t(
+      user('q', 'orders?'),
       calls('a1', [call('c1', 'get_order', 'one'), call('c2', 'get_order', 'two')], '', { pin: true }),
       result('r1', 'c1', words(30)),
       result('r2', 'c2', 'order two shipped'),

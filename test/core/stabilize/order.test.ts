@@ -24,21 +24,27 @@ describe('order', () => {
   });
 
   it('follows a custom order of all five sections', () => {
-    const p = policy({ order: ['summaries', 'conversation', 'task', 'policy', 'system'] });
+    const p = policy({ order: ['policy', 'system', 'task', 'summaries', 'conversation'] });
     const tr = mixed();
     const r = run(tr, p);
-    expect(ids(r)).toEqual(['sum', 'u1', 'kb', 'a1', 'u2', 'ph', 'tk', 'p1', 's1', 's2']);
+    expect(ids(r)).toEqual(['p1', 's1', 's2', 'ph', 'tk', 'sum', 'u1', 'kb', 'a1', 'u2']);
     expect(check(tr, r, p).order).toMatchObject({ ok: true });
   });
 
   it('places the sections a custom order leaves out after it, in the default order', () => {
-    const r = run(mixed(), policy({ order: ['task', 'summaries'] }));
-    expect(ids(r)).toEqual(['ph', 'tk', 'sum', 's1', 's2', 'p1', 'u1', 'kb', 'a1', 'u2']);
+    const r = run(mixed(), policy({ order: ['system', 'policy', 'task', 'summaries'] }));
+    expect(ids(r)).toEqual(['s1', 's2', 'p1', 'ph', 'tk', 'sum', 'u1', 'kb', 'a1', 'u2']);
   });
 
   it('is checked against the policy that produced it', () => {
     const tr = mixed();
-    const r = run(tr, policy({ order: ['summaries', 'conversation', 'task', 'policy', 'system'] }));
+    const r = run(tr, policy({ order: ['system', 'policy', 'task', 'summaries', 'conversation'] }));
     expect(check(tr, r, policy()).order?.ok).toBe(false);
+  });
+
+  it('refuses an order that breaks the invariant: system and constraints, then the task, first', () => {
+    expect(() => policy({ order: ['summaries', 'conversation', 'task', 'policy', 'system'] })).toThrow(
+      /task comes before system.*the system prompt and constraints must come first/,
+    );
   });
 });

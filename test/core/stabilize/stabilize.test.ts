@@ -112,7 +112,7 @@ describe('stabilizeTranscript', () => {
 describe('stabilizeTranscript on generated sessions', () => {
   const SEEDS = [3, 7, 11, 19, 23, 42];
 
-  it.each(SEEDS)('seed %i: every check but budget passes, and budget fails only with a warning', (seed) => {
+  it.each(SEEDS)('seed %i: every check but budget and status passes; they fail only as warnings', (seed) => {
     // No host-reported pressure: the guardian replay judges the recorded session, not the stabilizer.
     const g = generateTranscript(seed, { pressure: false });
     const tr: Transcript = {
@@ -127,8 +127,11 @@ describe('stabilizeTranscript on generated sessions', () => {
       const p = policy({ budget: 2000, message_overhead: 3, resilience: { truncation_mode: mode } });
       const r = run(tr, p, o200k);
       const names = failing(tr, r, o200k, p).map((c) => c.name);
-      expect(names.filter((n) => n !== 'budget')).toEqual([]);
+      expect(names.filter((n) => n !== 'budget' && n !== 'status')).toEqual([]);
       expect(names.includes('budget')).toBe(r.status !== 'ok');
+      // A warning status is reported by the status check, at severity warning (it does not fail).
+      expect(names.includes('status')).toBe(r.status !== 'ok');
+      expect(r.status).not.toBe('escalated');
       expect(providerErrors(r)).toEqual([]);
       for (const planted of g.planted) expect(JSON.stringify(r)).not.toContain(planted.value);
     }

@@ -51,9 +51,11 @@ describe('validate: task', () => {
     expect(failing(tr, good)).toEqual([]);
   });
 
-  it('fails at the first user message when it is dropped, and only this check fails', () => {
+  it('fails at the first user message when it is dropped; the request then opens with the assistant', () => {
     const r = drop(good, 'u1');
-    expect(failing(tr, r)).toEqual(['task']);
+    // A native transcript must suit both APIs, and Anthropic refuses a request that starts with an
+    // assistant turn: the provider check says so too.
+    expect(failing(tr, r)).toEqual(['task', 'provider']);
     expect(check(tr, r, P)['task']?.violations).toEqual([
       {
         id: 'u1',
