@@ -10,6 +10,7 @@ import {
   ORDER_SECTIONS,
   PII_DETECTORS,
   PolicySchema,
+  PROVIDER_TARGETS,
   TOKENIZERS,
   TRUNCATION_MODES,
 } from '../../../src/core/policy/schema.js';
@@ -32,6 +33,27 @@ const rules = fc
     fc.tuple(...ruleNames.map((ruleName) => pattern.map((p) => ({ name: ruleName, pattern: p })))),
   );
 
+// The order invariant, modelled here independently of the schema: the system prompt and constraints
+// (system, policy) first, then the task, then the conversation and summaries. Sections left out of
+// `order` follow the listed ones in default order.
+type Section = (typeof ORDER_SECTIONS)[number];
+const GROUP: Record<Section, number> = { system: 0, policy: 0, task: 1, conversation: 2, summaries: 2 };
+const effectiveOrder = (list: readonly Section[]): Section[] => [
+  ...list,
+  ...ORDER_SECTIONS.filter((s) => !list.includes(s)),
+];
+const orderIsValid = (list: readonly Section[]): boolean =>
+  effectiveOrder(list).every((s, i, all) => i === 0 || GROUP[all[i - 1] as Section] <= GROUP[s]);
+
+/** Orders that keep the invariant: a non-empty prefix of a permutation within the groups. */
+const validOrder = fc
+  .tuple(
+    fc.shuffledSubarray<Section>(['system', 'policy'], { minLength: 2 }),
+    fc.shuffledSubarray<Section>(['conversation', 'summaries'], { minLength: 2 }),
+    fc.integer({ min: 1, max: 5 }),
+  )
+  .map(([head, tail, n]) => [...head, 'task' as const, ...tail].slice(0, n));
+
 const partialPolicy = fc.record(
   {
     version: fc.constant(1),
@@ -40,7 +62,8 @@ const partialPolicy = fc.record(
     message_overhead: fc.integer({ min: 0, max: 1000 }),
     keep_recent: fc.integer({ min: 0, max: 100_000 }),
     authority: someOf(AUTHORITY_KINDS),
-    order: someOf(ORDER_SECTIONS),
+    target: fc.constantFrom(...PROVIDER_TARGETS),
+    order: validOrder,
     resilience: fc.record(
       {
         enabled: fc.boolean(),
@@ -103,5 +126,63 @@ describe('policy serialization (property)', () => {
       }),
       RUNS,
     );
+  });
+});
+
+describe('policy order invariant (property)', () => {
+  it('the order generator draws only orders the model accepts, of every length', () => {
+    const lengths = new Set<number>();
+    fc.assert(
+      fc.property(validOrder, (order) => {
+        expect(orderIsValid(order)).toBe(true);
+        lengths.add(order.length);
+      }),
+      RUNS,
+    );
+    expect([...lengths].sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('an order is accepted exactly when it keeps the invariant; a refusal names a misplaced section at its entry', () => {
+    let refused = 0;
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.oneof(someOf(ORDER_SECTIONS), validOrder), fc.boolean(), (order, asJson) => {
+        const text = asJson ? JSON.stringify({ order }, null, 2) : toYaml({ order });
+        const parsed = parsePolicy(text, { file: asJson ? 'p.json' : 'p.yml' });
+        if (orderIsValid(order)) {
+          accepted++;
+          expect(parsed.diagnostics).toEqual([]);
+          if (parsed.ok) expect(parsed.policy.order).toEqual(order);
+          return parsed.ok;
+        }
+        refused++;
+        expect(parsed.ok).toBe(false);
+        expect(parsed.diagnostics).toHaveLength(1);
+        const d = parsed.diagnostics[0];
+        expect(d).toMatchObject({ severity: 'error', code: 'invalid-value' });
+        // `order[i]: <then> comes before <first>`, where <first> belongs earlier: <then> is listed at
+        // i (`order:` when it is not listed), and the pair breaks the invariant in the effective order.
+        const m = /^order(?:\[(\d+)\])?: (\w+) comes before (\w+)[ ;(]/.exec(d?.message ?? '');
+        expect(m, d?.message).not.toBeNull();
+        if (!m) return false;
+        const [, index, then, first] = m as unknown as [string, string | undefined, Section, Section];
+        expect(ORDER_SECTIONS).toContain(then);
+        expect(ORDER_SECTIONS).toContain(first);
+        expect(GROUP[first]).toBeLessThan(GROUP[then]);
+        const effective = effectiveOrder(order);
+        expect(effective.indexOf(then)).toBeLessThan(effective.indexOf(first));
+        if (order.includes(then)) {
+          expect(index).toBe(String(order.indexOf(then)));
+          // …and it is reported at that entry's line (one entry per line in both writings).
+          expect(text.split('\n')[(d?.line ?? 0) - 1]).toContain(then);
+        } else expect(index).toBeUndefined();
+        if (!order.includes(first)) expect(d?.message).toContain(`(${first} is not listed`);
+        return true;
+      }),
+      RUNS,
+    );
+    // Both branches are exercised (any list of sections, or one drawn to keep the invariant).
+    expect(refused).toBeGreaterThan(0);
+    expect(accepted).toBeGreaterThan(0);
   });
 });
