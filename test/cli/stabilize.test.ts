@@ -49,7 +49,7 @@ describe('stabilize: text summary', () => {
     expect(out).toMatch(/^ {2}kept +11 {2}\(protected 11\)$/m);
     expect(out).toMatch(/^ {2}masked +2 {2}\(pii 2\)$/m);
     expect(out).toMatch(/^ {2}dropped +2 {2}\(superseded 1, verbose_tool_output 1\)$/m);
-    expect(out).toContain('checks: 8 of 8 passed');
+    expect(out).toContain('checks: 13 of 13 passed');
     expect(out).toMatch(/\[major\] superseded: /);
   });
 
@@ -72,8 +72,11 @@ describe('stabilize: text summary', () => {
     const { code, out } = await stabilize(['session.jsonl', '--policy', 'tiny-budget-policy.yml']);
     expect(code).toBe(1);
     expect(out).toMatch(/^session\.jsonl: warning$/m);
-    expect(out).toContain('failing: budget (error)');
-    expect(out).toMatch(/^ {2}session\.jsonl:1: budget \(error\): the context needs 183 tokens/m);
+    expect(out).toContain('failing: budget (error), status (warning)');
+    // Annotated where the budget went: what must be kept overflows, at its largest artifact (a6).
+    expect(out).toMatch(
+      /^ {2}session\.jsonl:18:1: budget \(error\): the context needs 183 tokens, over the budget of 40: what must be kept .* alone needs 69, the largest of it is this assistant artifact of 18 tokens \[a6\]$/m,
+    );
     expect(out).toMatch(/\[safety\] protected_over_budget: /);
   });
 
@@ -83,11 +86,14 @@ describe('stabilize: text summary', () => {
     expect(out).toContain('failing: budget (warning)');
   });
 
-  it('exits 1 when the status is escalated, even if no error check fails', async () => {
+  it('exits 1 when the status is escalated, through the status check, even if the budget is a warning', async () => {
     const { code, out } = await stabilize(['session.jsonl', '--policy', 'escalate-policy.yml']);
     expect(code).toBe(1);
     expect(out).toMatch(/^session\.jsonl: escalated$/m);
-    expect(out).not.toContain('(error)');
+    expect(out).toContain('failing: budget (warning), status (error)');
+    expect(out).toMatch(
+      /^ {2}session\.jsonl:\d+:1: status \(error\): status escalated: .*\(authority_over_budget\)/m,
+    );
   });
 });
 
@@ -124,6 +130,11 @@ describe('stabilize --json', () => {
       ['summaries', true],
       ['ledger', true],
       ['guardian', true],
+      ['task', true],
+      ['recency', true],
+      ['nonempty', true],
+      ['provider', true],
+      ['status', true],
     ]);
     const byId = new Map(report.ledger.map((e) => [e.id, e]));
     expect(byId.get('r1')).toMatchObject({ action: 'dropped', reason: 'superseded', tokens_after: 0 });
@@ -149,7 +160,7 @@ describe('stabilize --json', () => {
     expect(report.checks.find((c) => c.name === 'budget')).toMatchObject({
       ok: false,
       severity: 'error',
-      violations: [{ id: '*', line: 1 }],
+      violations: [{ id: 'a6', line: 18, column: 1 }],
     });
   });
 });
@@ -223,7 +234,7 @@ describe('stabilize --emit', () => {
     ]);
     expect(code).toBe(1);
     expect(() => JSON.parse(out) as unknown).not.toThrow();
-    expect(err).toMatch(/^session\.jsonl:1: budget \(error\): the context needs 183 tokens/m);
+    expect(err).toMatch(/^session\.jsonl:18:1: budget \(error\): the context needs 183 tokens/m);
   });
 });
 
