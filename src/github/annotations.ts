@@ -1,12 +1,15 @@
-// Annotations of a check report at the transcript file and line of each finding. GitHub shows at
-// most 10 errors, 10 warnings and 10 notices per step and drops the rest silently, so the most
-// important ones are chosen here and the job summary says how many more there are. Emitted through
+// Annotations of a check report at the transcript file, line and column of each finding. GitHub
+// shows at most 10 errors, 10 warnings and 10 notices per step and drops the rest silently, so the
+// most important ones are chosen here, in the one finding order (severity-order.ts: leaks, task,
+// recency, nonempty, provider, budget, protected, …, drift last), and the job summary says how
+// many more there are. A drift reported as a warning (`checks.drift: warning`) is a warning. Emitted through
 // @actions/core's own command functions, which escape every property and message: an artifact id
 // such as `::set-output name=x::y` stays data.
 import * as core from '@actions/core';
 import type { CheckReport, ReportViolation, TranscriptOutcome } from '../core/golden/check-report.js';
 import { describeCheckChange, describeFateChange } from '../core/golden/describe.js';
 import type { GoldenDiff } from '../core/golden/diff.js';
+import { compareAnnotationRank, driftSeverity } from '../core/golden/report-order.js';
 import type { Diagnostic } from '../core/types.js';
 
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
@@ -28,25 +31,6 @@ export interface Annotation {
   title: string;
   message: string;
 }
-
-// Within a level, the findings a reviewer must see first: input that could not be checked, then
-// leaks and broken contexts, then budget and layout, then golden bookkeeping.
-const CHECK_RANK = [
-  'input',
-  'golden-pii',
-  'pii',
-  'protected',
-  'pairing',
-  'ledger',
-  'summaries',
-  'budget',
-  'order',
-  'guardian',
-  'drift',
-  'new',
-  'obsolete',
-];
-const UNKNOWN_RANK = CHECK_RANK.indexOf('drift');
 
 const UPDATE_HINT = 'If the change is intended, run `context-stability update` and commit the golden.';
 
@@ -73,14 +57,19 @@ function fromViolation(o: TranscriptOutcome, v: ReportViolation): Annotation {
     check: v.check,
     file: o.transcript,
     line: v.line,
+    ...(v.column !== undefined ? { col: v.column } : {}),
     title: title(v.check, v.id),
     message: v.message,
   };
 }
 
-function driftAnnotations(file: string, diff: GoldenDiff | undefined): Annotation[] {
+function driftAnnotations(
+  file: string,
+  diff: GoldenDiff | undefined,
+  level: 'error' | 'warning',
+): Annotation[] {
   const drift = (line: number | undefined, subject: string | undefined, message: string): Annotation => ({
-    level: 'error',
+    level,
     check: 'drift',
     file,
     ...(line !== undefined ? { line } : {}),
@@ -130,7 +119,7 @@ function outcomeAnnotations(o: TranscriptOutcome, ci: boolean): Annotation[] {
     });
   }
   for (const v of o.violations) out.push(fromViolation(o, v));
-  if (o.outcome === 'drift') out.push(...driftAnnotations(o.transcript, o.diff));
+  if (o.outcome === 'drift') out.push(...driftAnnotations(o.transcript, o.diff, driftSeverity(o)));
   if (o.outcome === 'new') out.push(newGolden(o, ci));
   return out;
 }
@@ -145,20 +134,17 @@ function obsoleteGolden(golden: string): Annotation {
   };
 }
 
-function rank(check: string): number {
-  const index = CHECK_RANK.indexOf(check);
-  return index === -1 ? UNKNOWN_RANK - 0.5 : index;
-}
-
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Severity, then check (by importance; unknown checks by name), then file, then line. */
+/**
+ * Level, then check (in the finding order of severity-order.ts; unknown checks by name), then
+ * file, then line.
+ */
 export function compareAnnotations(a: Annotation, b: Annotation): number {
   return (
-    ANNOTATION_LEVELS.indexOf(a.level) - ANNOTATION_LEVELS.indexOf(b.level) ||
-    rank(a.check) - rank(b.check) ||
+    compareAnnotationRank(a, b) ||
     compareText(a.check, b.check) ||
     compareText(a.file, b.file) ||
     (a.line ?? 0) - (b.line ?? 0) ||
@@ -167,9 +153,9 @@ export function compareAnnotations(a: Annotation, b: Annotation): number {
 }
 
 /**
- * Every annotation of the report, most important first: errors (violations at severity error,
- * drift, unreadable input), warnings (violations at severity warning, obsolete goldens), notices
- * (new goldens).
+ * Every annotation of the report, most important first: errors (unreadable input, violations at
+ * severity error, drift), warnings (violations at severity warning, drift reported as a warning,
+ * obsolete goldens), notices (new goldens); within a level in the finding order.
  */
 export function collectAnnotations(report: CheckReport): Annotation[] {
   const all = report.transcripts.flatMap((o) => outcomeAnnotations(o, report.ci));

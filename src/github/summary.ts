@@ -1,20 +1,23 @@
 // The job summary of a check run, and the report layout it shares with the sticky PR comment:
-// a headline, a run table, a table of transcripts, a collapsible section per failing transcript
-// with its semantic diff, the policy impact table and the obsolete goldens. Each surface has a
+// a headline, a run table, a table of transcripts (what broke first: displayOrder), a collapsible
+// section per failing transcript and per drift reported as a warning, with its semantic diff, the
+// policy impact table and the obsolete goldens. Each surface has a
 // size limit (1 MiB per step summary, 65,536 characters per comment); when the report does not
 // fit, the least telling parts go first (passing rows, then unified diffs, then details) and a
 // note says what was left out. Every transcript-derived string is HTML-escaped (escapeText).
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { exitCodeFor, outcomeFails } from '../core/golden/check-report.js';
 import type { CheckReport, TranscriptOutcome } from '../core/golden/check-report.js';
-import { describeDiff, describeSummary } from '../core/golden/describe.js';
+import { DRIFT_WARNING, describeDiff, describeSummary, describeViolation } from '../core/golden/describe.js';
 import {
   IMPACT_COLUMNS,
   cappedDiff,
+  hasDetails,
   impactCells,
   outcomeCell,
   violationsCell,
 } from '../core/golden/render-markdown.js';
+import { displayOrder, isWarningDrift } from '../core/golden/report-order.js';
 import { codeBlock, details, escapeText, fitLayout, link, tableHead, tableRow, utf8Bytes } from './html.js';
 import type { Part, Section } from './html.js';
 
@@ -45,7 +48,7 @@ export interface SurfaceOptions {
   runUrl?: string;
 }
 
-type CutKey = 'rows' | 'unified' | 'details' | 'impact' | 'obsolete';
+type CutKey = 'rows' | 'unified' | 'details' | 'warnings' | 'impact' | 'obsolete';
 
 /** Tiers: what is kept first when the report does not fit. */
 const TIER = {
@@ -76,9 +79,10 @@ function headline(report: CheckReport): string {
   const code = exitCodeFor(report);
   if (code === 2) return `**⚠️ Incomplete: ${plural(s.errors, 'transcript')} could not be checked**`;
   if (code === 1) return `**❌ ${failing} of ${plural(s.checked, 'transcript')} fail the check**`;
-  return s.checked === 0
-    ? '**⚠️ No transcript was checked**'
-    : `**✅ No transcript fails (${s.checked} checked)**`;
+  if (s.checked === 0) return '**⚠️ No transcript was checked**';
+  const warnings = report.transcripts.filter(isWarningDrift).length;
+  const note = warnings > 0 ? `; ${plural(warnings, 'drift')} reported as a warning` : '';
+  return `**✅ No transcript fails (${s.checked} checked${note})**`;
 }
 
 function metaLine(report: CheckReport): string {
@@ -144,7 +148,8 @@ function hiddenLine(hidden: HiddenAnnotations | undefined): string[] {
 
 function detailItems(o: TranscriptOutcome, ci: boolean): string[] {
   const items = (o.diagnostics ?? []).map(formatDiagnostic);
-  for (const v of o.violations) items.push(`line ${v.line}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
+  for (const v of o.violations) items.push(describeViolation(v));
+  if (isWarningDrift(o)) items.push(DRIFT_WARNING);
   if (o.diff && !o.diff.equal) items.push(...describeDiff(o.diff));
   const lines = items.map((item) => `- ${escapeText(item)}`);
   if (o.outcome === 'new' && ci) {
@@ -159,11 +164,12 @@ function failurePart(o: TranscriptOutcome, ci: boolean, withUnified: boolean): P
   const summary = `${escapeText(o.transcript)}: ${outcomeCell(o, ci)}`;
   const items = detailItems(o, ci);
   const semantic = { text: block(details(summary, items)), tier: TIER.details };
-  if (!withUnified || !o.unified) return { forms: [semantic], omitted: 'details' };
+  const omitted: CutKey = outcomeFails(o, ci) ? 'details' : 'warnings';
+  if (!withUnified || !o.unified) return { forms: [semantic], omitted };
   const full = block(
     details(summary, [...items, '', ...codeBlock(cappedDiff(o.unified, 'report-path'), 'diff')]),
   );
-  return { forms: [semantic, { text: full, tier: TIER.unified }], omitted: 'details', shortened: 'unified' };
+  return { forms: [semantic, { text: full, tier: TIER.unified }], omitted, shortened: 'unified' };
 }
 
 function impactSection(report: CheckReport): Section {
@@ -184,6 +190,14 @@ function impactSection(report: CheckReport): Section {
     tail: '\n',
     parts,
   };
+}
+
+/** The heading of the collapsible sections: failing transcripts, drift warnings, or both. */
+function detailsHeading(shown: readonly TranscriptOutcome[], ci: boolean): string {
+  const failing = shown.some((o) => outcomeFails(o, ci));
+  const warnings = shown.some((o) => !outcomeFails(o, ci));
+  if (failing && warnings) return '### Failing transcripts and drift warnings';
+  return warnings ? '### Drift warnings' : '### Failing transcripts';
 }
 
 function sections(report: CheckReport, opts: SurfaceOptions): Section[] {
@@ -234,9 +248,8 @@ function sections(report: CheckReport, opts: SurfaceOptions): Section[] {
       { title: 'Violations', right: true },
     ]),
   ]);
-  const failures = report.transcripts
-    .filter((o) => outcomeFails(o, report.ci))
-    .map((o) => failurePart(o, report.ci, !comment));
+  const withDetails = report.transcripts.filter((o) => hasDetails(o, report.ci));
+  const failures = withDetails.map((o) => failurePart(o, report.ci, !comment));
 
   const obsolete = (report.obsolete ?? []).map((g): Part => ({
     forms: [{ text: block([`- ${escapeText(g)}`]), tier: TIER.obsolete }],
@@ -251,7 +264,7 @@ function sections(report: CheckReport, opts: SurfaceOptions): Section[] {
     { parts: top },
     // The cut note goes below the run table, where a reader looks first.
     { head: rowsHead, tail: '\n', parts: rows, note: true },
-    { head: block(['### Failing transcripts', '']), parts: failures },
+    { head: block([detailsHeading(withDetails, report.ci), '']), parts: failures },
     impactSection(report),
     {
       head: block([
@@ -271,6 +284,7 @@ const CUT_WORDS: Record<CutKey, (n: number) => string> = {
   rows: (n) => plural(n, 'transcript row'),
   unified: (n) => plural(n, 'unified diff'),
   details: (n) => `the details of ${plural(n, 'failing transcript')}`,
+  warnings: (n) => `the details of ${plural(n, 'drift warning')}`,
   impact: (n) => plural(n, 'policy impact row'),
   obsolete: (n) => plural(n, 'obsolete golden'),
 };
@@ -292,7 +306,7 @@ function cutNote(counts: ReadonlyMap<string, number>, limitName: string): string
  * rows, semantic diffs, impact rows, obsolete goldens, unified diffs, passing rows; with the note.
  */
 export function renderReportSurface(report: CheckReport, opts: SurfaceOptions): string {
-  return fitLayout(sections(report, opts), {
+  return fitLayout(sections(displayOrder(report), opts), {
     limit: opts.limit,
     measure: opts.measure,
     note: (counts) => cutNote(counts, opts.limitName),

@@ -31,11 +31,12 @@ describe('buildCommentBody', () => {
 
   it('lists only the transcripts that need a look, with their semantic diff and no unified diff', () => {
     const rows = tableRows(md).filter((r) => r.startsWith('| t/'));
+    // What broke first: violations, then drift, then input that could not be checked, then new.
     expect(rows.map((r) => r.split(' | ')[0])).toEqual([
-      '| t/broken.jsonl',
-      '| t/drift.jsonl',
-      '| t/new.jsonl',
       '| t/pii.jsonl',
+      '| t/drift.jsonl',
+      '| t/broken.jsonl',
+      '| t/new.jsonl',
     ]);
     expect(md).toContain('1 passing transcript not listed here: see the job summary.');
     expect(md).toContain('- m2 (line 2): kept (in&#95;budget, 20 tokens) → dropped (budget, 0 tokens)');

@@ -47,17 +47,17 @@ describe('buildJobSummary', () => {
   it('lists every transcript with its outcome, tokens and violations', () => {
     const rows = tableRows(md).filter((r) => r.startsWith('| t/'));
     expect(rows).toEqual([
-      '| t/broken.jsonl | ⚠️ error | — | 0 |',
+      '| t/pii.jsonl | ❌ violations | 30 / 100 | 1 (+1 warning) |',
       '| t/drift.jsonl | ❌ drift | 10 / 100 | 0 |',
+      '| t/broken.jsonl | ⚠️ error | — | 0 |',
       '| t/new.jsonl | 🆕 new | 30 / 100 | 0 |',
       '| t/pass.jsonl | ✅ pass | 30 / 100 | 0 |',
-      '| t/pii.jsonl | ❌ violations | 30 / 100 | 1 (+1 warning) |',
     ]);
   });
 
   it('has a collapsible section per failing transcript, with the semantic diff before the unified diff', () => {
     const sections = detailSections(md);
-    expect([...sections.keys()]).toEqual(['t/broken.jsonl', 't/drift.jsonl', 't/pii.jsonl']);
+    expect([...sections.keys()]).toEqual(['t/pii.jsonl', 't/drift.jsonl', 't/broken.jsonl']);
     const drift = sections.get('t/drift.jsonl') ?? '';
     expect(drift).toContain('- cause: policy changed');
     expect(drift).toContain('- tokens: 30 → 10 (-20)');

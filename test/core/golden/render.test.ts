@@ -67,14 +67,14 @@ describe('renderText', () => {
   const text = renderText(sampleReport());
   const lines = text.split('\n');
 
-  it('gives one headline per transcript, in report order', () => {
+  it('gives one headline per transcript, what broke first: violations, drift, errors, new, passes', () => {
     const heads = lines.filter((l) => /^(PASS|DRIFT|NEW|VIOLATIONS|ERROR) /.test(l));
     expect(heads.map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual([
-      'ERROR t/broken.jsonl',
+      'VIOLATIONS t/pii.jsonl',
       'DRIFT t/drift.jsonl',
+      'ERROR t/broken.jsonl',
       'NEW t/new.jsonl',
       'PASS t/pass.jsonl',
-      'VIOLATIONS t/pii.jsonl',
     ]);
     expect(text).toContain('t/pass.jsonl  30/100 tokens');
     expect(text).toContain('golden written: golden/t/new.jsonl.golden.json');
@@ -153,7 +153,7 @@ describe('renderMarkdown', () => {
   it('puts a collapsed section under the table for each failing transcript only', () => {
     const md = renderMarkdown(sampleReport());
     const summaries = [...md.matchAll(/<details><summary>(.*?)<\/summary>/g)].map((m) => m[1]);
-    expect(summaries).toEqual(['t/broken.jsonl: ⚠️ error', 't/drift.jsonl: ❌ drift', 't/pii.jsonl: ❌ violations']);
+    expect(summaries).toEqual(['t/pii.jsonl: ❌ violations', 't/drift.jsonl: ❌ drift', 't/broken.jsonl: ⚠️ error']);
     expect(md).toContain('- m2 (line 2): kept (in&#95;budget, 20 tokens) → dropped (budget, 0 tokens)');
     expect(md).toMatch(/```diff\n--- a\/golden\/t\/drift\.jsonl\.golden\.json\tgolden\n/);
   });
