@@ -2,35 +2,24 @@
 // README). The expected table was checked by hand against the files (messages and content blocks
 // counted with python/jq): a reader that starts losing or inventing artifacts, pairs differently
 // or reports different problems fails here.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../../src/core/diagnostics.js';
 import { readTranscript } from '../../../src/core/readers/index.js';
 import { ARTIFACT_KINDS, type Transcript } from '../../../src/core/types.js';
+import {
+  CORPUS,
+  HAS_CORPUS,
+  SUPPORTED,
+  awaitingEntry,
+  corpusFiles,
+  missingListed,
+  unclassifiedMessage,
+  warnIfNoCorpus,
+} from '../../support/corpus.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CORPUS = path.resolve(REPO_ROOT, '../shared/corpus');
-const HAS_CORPUS = existsSync(CORPUS);
-if (!HAS_CORPUS) console.warn(`corpus tests skipped: ${CORPUS} is absent`);
-
-const NOT_TRANSCRIPTS = /^(README|SOURCES)|^licenses\//;
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? walk(full) : [full];
-  });
-}
-
-/** The format each corpus folder holds (corpus README). */
-function expectedFormat(rel: string): string {
-  if (rel.startsWith('openai-chat/') || rel.startsWith('swe-agent/')) return 'openai';
-  if (rel.startsWith('anthropic-messages/')) return 'anthropic';
-  if (rel.startsWith('claude-code/')) return 'claude-code';
-  return 'unknown folder';
-}
+warnIfNoCorpus('readers corpus tests');
 
 /** `format kind=n… | paired unpaired | side chain | diagnostics line:code…` */
 function summary(t: Transcript): string {
@@ -50,6 +39,10 @@ const EXPECTED: Record<string, string> = {
     'anthropic system=1 user=1 assistant=3 tool=2 | paired=2 calls?=0 results?=0 | sidechain=0 | -',
   'anthropic-messages/test_multiple_parallel_tool_calls.messages.json':
     'anthropic system=1 user=1 assistant=2 tool=4 | paired=4 calls?=0 results?=0 | sidechain=0 | -',
+  // Line 9 is a `system` compact_boundary record (no message): skipped with a diagnostic. Lines 3-4
+  // (a rewound branch) and 10 (the compact summary, a user record) are read like any other record.
+  'claude-code/claude-code-log/dag_compact_after_rewind.jsonl':
+    'claude-code user=6 assistant=5 | paired=0 calls?=0 results?=0 | sidechain=0 | 9:skipped-record',
   'claude-code/claude-code-log/edge_cases.jsonl':
     'claude-code user=6 assistant=4 tool=1 summary=1 | paired=1 calls?=2 results?=0 | sidechain=0 | ' +
     '9:unpaired-call 10:malformed-record 11:malformed-record 13:malformed-record 14:malformed-record ' +
@@ -92,22 +85,37 @@ function read(rel: string): Transcript {
 }
 
 describe.skipIf(!HAS_CORPUS)('readers over the recorded corpus', () => {
-  const files = HAS_CORPUS
-    ? walk(CORPUS)
-        .map((f) => path.relative(CORPUS, f).split(path.sep).join('/'))
-        .filter((rel) => !NOT_TRANSCRIPTS.test(rel))
-        .sort()
-    : [];
+  const { all, supported: files, awaitingReader, unclassified } = corpusFiles();
 
-  it('has an expected summary for every transcript in the corpus', () => {
+  it('classifies every recording of the corpus as supported or awaiting a reader', () => {
+    expect(unclassified, unclassifiedMessage(unclassified)).toEqual([]);
+    expect(missingListed(all), 'listed in test/support/corpus.ts but absent from the corpus').toEqual([]);
+  });
+
+  it('has an expected summary for every supported transcript', () => {
     expect(files).toEqual(Object.keys(EXPECTED).sort());
   });
 
   it.each(files)('%s', (rel) => {
     const t = read(rel);
-    expect(t.format).toBe(expectedFormat(rel));
+    expect(t.format).toBe(SUPPORTED[rel]);
     expect(t.artifacts.length).toBeGreaterThan(0);
     expect(summary(t)).toBe(EXPECTED[rel]);
+  });
+
+  // Issue 13 adds these readers; until then the readers refuse them with one diagnostic, no throw.
+  it.each(awaitingReader)('%s: refused with a diagnostic, awaiting its reader', (rel) => {
+    const entry = awaitingEntry(rel);
+    const text = new TextDecoder().decode(readFileSync(path.join(CORPUS, rel)));
+    const result = readTranscript(text, { file: rel });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const { code, line, column } = entry?.diagnostic ?? {};
+    expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.severity}[${d.code}]`)).toEqual(
+      [`${rel}:${line}:${column} error[${code}]`],
+    );
+    const printed = result.diagnostics.map(formatDiagnostic).join('\n');
+    for (const canary of entry?.canaries ?? []) expect(printed).not.toContain(canary);
   });
 
   it('pairs tau-bench results with the nearest earlier pending call when ids are reused', () => {
