@@ -12,12 +12,23 @@ import { jsonTextLeaves } from './mask-json.js';
  */
 const OPAQUE_KEYS = new Set(['type', 'signature', 'data', 'media_type', 'encrypted_content']);
 
+/**
+ * A `data` that is plain text rather than an encoding: a document source of `type: text`
+ * (Anthropic's plain-text documents carry the document itself there).
+ */
+function isTextData(owner: Record<string, unknown>): boolean {
+  return owner['type'] === 'text' && typeof owner['data'] === 'string';
+}
+
 function stringsOf(value: unknown, out: string[]): void {
   if (typeof value === 'string') out.push(value);
   else if (typeof value === 'number') out.push(String(value));
   else if (Array.isArray(value)) for (const v of value) stringsOf(v, out);
   else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) if (!OPAQUE_KEYS.has(k)) stringsOf(v, out);
+    const owner = value as Record<string, unknown>;
+    for (const [k, v] of Object.entries(owner)) {
+      if (!OPAQUE_KEYS.has(k) || (k === 'data' && isTextData(owner))) stringsOf(v, out);
+    }
   }
 }
 
