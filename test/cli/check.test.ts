@@ -199,6 +199,10 @@ describe('violations', () => {
         message: expect.stringContaining('credit_card, email'),
       }),
     );
+    // The fix it names is the one that helps: turn on the detectors that are off.
+    expect(coding?.violations.find((v) => v.check === 'golden-pii')?.message).toContain(
+      'Enable credit_card, email in pii.detectors of the policy.',
+    );
     expect(Object.keys(repo.tree())).toEqual([
       'golden/transcripts/notes.jsonl.golden.json',
       'golden/transcripts/support.json.golden.json',

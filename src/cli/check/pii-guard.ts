@@ -25,14 +25,20 @@ export function unmaskedPii(golden: Golden, policy: Policy): ReportViolation[] {
         types.add(match.type);
     }
     if (types.size === 0) continue;
+    const found = [...types].sort();
+    const off = found.filter((t) => !(policy.pii.detectors as readonly string[]).includes(t));
+    // Enabling a detector helps only when it is off; PII a detector that is on left in place sits
+    // where the masker does not rewrite (thinking, documents): the fix is elsewhere.
+    const fix =
+      off.length > 0
+        ? `Enable ${off.join(', ')} in pii.detectors of the policy.`
+        : 'Its detectors are enabled, so it sits where the masker does not rewrite (thinking or document blocks, ids, names): remove it from the recording or mask it before committing.';
     out.push({
       check: GOLDEN_PII_CHECK,
       severity: 'error',
       id: item.id,
       line: item.line,
-      message:
-        `unmasked PII (${[...types].sort().join(', ')}) in the stabilized context: the golden is not written ` +
-        'or compared, so that no PII reaches the repository or CI logs. Enable these pii.detectors in the policy.',
+      message: `unmasked PII (${found.join(', ')}) in the stabilized context: the golden is not written or compared, so that no PII reaches the repository or CI logs. ${fix}`,
     });
   }
   return out;
