@@ -1,0 +1,194 @@
+// Each way a context was broken while the checker said "ok" (issue 9), run through the built CLI's
+// `check` as a user runs it: exit 1, the right check named at the transcript line that caused it,
+// in the JSON report and in the text and GitHub outputs; and the gate's severities (drift at
+// warning or off, an escalated run, an order that breaks the invariant).
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CheckReport, ReportViolation } from '../../src/core/golden/check-report.js';
+import { assertBuilt, runBuilt } from './check-cli.js';
+import type { Run } from './check-cli.js';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/broken-contexts/', import.meta.url));
+const PII = ['rosa.quintero@example.net', '415 555 2671'];
+const dirs: string[] = [];
+
+/** A temp repository holding one fixture transcript under transcripts/ and every fixture policy. */
+function repo(transcript: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cs-broken-'));
+  dirs.push(dir);
+  cpSync(path.join(FIXTURES, transcript), path.join(dir, 'transcripts', transcript));
+  for (const p of [
+    'small',
+    'tool-loop',
+    'target-anthropic',
+    'target-openai',
+    'escalate',
+    'order-system-last',
+  ])
+    cpSync(path.join(FIXTURES, `policy-${p}.yml`), path.join(dir, `policy-${p}.yml`));
+  return dir;
+}
+
+async function check(dir: string, args: string[]): Promise<{ run: Run; report: CheckReport }> {
+  const run = await runBuilt(['check', '--format', 'json', ...args, 'transcripts'], dir);
+  for (const pii of PII) expect(run.stdout + run.stderr).not.toContain(pii);
+  return { run, report: JSON.parse(run.stdout) as CheckReport };
+}
+
+function found(report: CheckReport): [string, string, number, number | undefined][] {
+  return (report.transcripts[0]?.violations ?? []).map((v: ReportViolation) => [
+    v.check,
+    v.severity,
+    v.line,
+    v.column,
+  ]);
+}
+
+beforeAll(assertBuilt);
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('check goes red where the context is broken', () => {
+  it('task dropped while shorter, newer chatter stayed: task at the first user message', async () => {
+    const { run, report } = await check(repo('task-dropped.jsonl'), ['--policy', 'policy-small.yml']);
+    expect(run.code).toBe(1);
+    expect(found(report)).toContainEqual(['task', 'error', 2, 1]);
+    const text = await runBuilt(['check', '--policy', 'policy-small.yml', 'transcripts'], dirs.at(-1)!);
+    expect(text.stdout).toMatch(
+      /^ {2}transcripts\/task-dropped\.jsonl:2:1: error\[task\] u1: the first user message of the current scope \(its task statement\) is not in the context/m,
+    );
+  });
+
+  it('latest request dropped in a tool loop: recency at that request', async () => {
+    const { run, report } = await check(repo('latest-request-dropped.json'), [
+      '--policy',
+      'policy-tool-loop.yml',
+    ]);
+    expect(run.code).toBe(1);
+    expect(found(report)).toContainEqual(['recency', 'error', 35, 5]);
+  });
+
+  it('budget annotated where it went, not at line 1', async () => {
+    const { run, report } = await check(repo('latest-request-dropped.json'), [
+      '--policy',
+      'policy-small.yml',
+    ]);
+    expect(run.code).toBe(1);
+    expect(found(report)).toContainEqual(['budget', 'error', 110, 5]);
+    const github = await runBuilt(
+      ['check', '--format', 'github', '--policy', 'policy-small.yml', 'transcripts'],
+      dirs.at(-1)!,
+    );
+    expect(github.stdout).toMatch(
+      /^::error file=transcripts\/latest-request-dropped\.json,line=110,col=5,title=context-stability budget%3A m13::/m,
+    );
+  });
+
+  it('a side-chain-only Claude Code log: nonempty, and both APIs refuse the empty request', async () => {
+    const dir = repo('sidechain-only.jsonl');
+    const { run, report } = await check(dir, []);
+    expect(run.code).toBe(1);
+    expect(found(report)).toContainEqual(['nonempty', 'error', 1, 1]);
+    const emitted = await runBuilt(
+      ['stabilize', '--emit', 'openai', 'transcripts/sidechain-only.jsonl'],
+      dir,
+    );
+    expect(emitted.code).toBe(1);
+    expect(emitted.stderr).toContain('openai-messages-nonempty');
+  });
+
+  it('reused call ids written for Anthropic: provider, at the second use', async () => {
+    const { run, report } = await check(repo('reused-call-ids.json'), [
+      '--policy',
+      'policy-target-anthropic.yml',
+    ]);
+    expect(run.code).toBe(1);
+    expect(found(report)).toEqual([['provider', 'error', 31, 5]]);
+    expect(report.transcripts[0]?.violations[0]?.message).toContain('anthropic-tool-use-ids-unique');
+  });
+
+  it('an Anthropic request opening with an assistant turn: provider, at that turn', async () => {
+    const { run, report } = await check(repo('assistant-first.json'), []);
+    expect(run.code).toBe(1);
+    expect(found(report)).toEqual([['provider', 'error', 5, 5]]);
+    expect(report.transcripts[0]?.violations[0]?.message).toContain('anthropic-first-message-user');
+  });
+
+  it('thinking inside an OpenAI request: provider, at the assistant message', async () => {
+    const { run, report } = await check(repo('thinking-for-openai.json'), [
+      '--policy',
+      'policy-target-openai.yml',
+    ]);
+    expect(run.code).toBe(1);
+    expect(found(report)).toEqual([['provider', 'error', 9, 5]]);
+    expect(report.transcripts[0]?.violations[0]?.message).toContain('openai-part-type');
+  });
+
+  it('PII in a thinking block and a document: pii at both, no golden written, nothing quoted', async () => {
+    const dir = repo('pii-thinking-document.json');
+    const { run, report } = await check(dir, []);
+    expect(run.code).toBe(1);
+    expect(found(report)).toEqual(
+      expect.arrayContaining([
+        ['pii', 'error', 5, 5],
+        ['pii', 'error', 22, 5],
+      ]),
+    );
+    const update = await runBuilt(['update', 'transcripts'], dir);
+    expect(update.code).toBe(1);
+    expect(update.stdout + update.stderr).toContain('golden-pii');
+    for (const pii of PII) expect(update.stdout + update.stderr).not.toContain(pii);
+  });
+});
+
+describe('the gate', () => {
+  it('an escalated run fails check exactly as it fails stabilize', async () => {
+    const dir = repo('assistant-first.json');
+    const { run, report } = await check(dir, ['--policy', 'policy-escalate.yml']);
+    expect(run.code).toBe(1);
+    expect(found(report).map(([c, s]) => [c, s])).toContainEqual(['status', 'error']);
+    const stabilize = await runBuilt(
+      ['stabilize', '--policy', 'policy-escalate.yml', 'transcripts/assistant-first.json'],
+      dir,
+    );
+    expect(stabilize.code).toBe(1);
+  });
+
+  it('drift at severity warning is reported and does not fail; off is not compared', async () => {
+    const dir = repo('task-dropped.jsonl');
+    expect((await runBuilt(['update', 'transcripts'], dir)).code).toBe(0);
+    // A larger per-message overhead changes every count, and nothing is dropped: drift only.
+    writeFileSync(path.join(dir, 'p.yml'), 'message_overhead: 5\n');
+    const hard = await runBuilt(['check', '--policy', 'p.yml', 'transcripts'], dir);
+    expect(hard.code).toBe(1);
+    expect(hard.stdout).toMatch(/^DRIFT /m);
+
+    writeFileSync(path.join(dir, 'p.yml'), 'message_overhead: 5\nchecks:\n  drift: warning\n');
+    const soft = await runBuilt(['check', '--format', 'github', '--policy', 'p.yml', 'transcripts'], dir);
+    expect(soft.code).toBe(0);
+    expect(soft.stdout).toMatch(
+      /^::warning file=transcripts\/task-dropped\.jsonl,line=\d+,title=Golden drift%3A /m,
+    );
+    expect(soft.stdout).not.toMatch(/^::error/m);
+
+    writeFileSync(path.join(dir, 'p.yml'), 'message_overhead: 5\nchecks:\n  drift: off\n');
+    const off = await runBuilt(['check', '--policy', 'p.yml', 'transcripts'], dir);
+    expect(off.code).toBe(0);
+    expect(off.stdout).not.toMatch(/DRIFT/);
+  });
+
+  it('an order that puts the system prompt last is refused (exit 2) at its line:column', async () => {
+    const dir = repo('task-dropped.jsonl');
+    const run = await runBuilt(['check', '--policy', 'policy-order-system-last.yml', 'transcripts'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'policy-order-system-last.yml:1:9: error[invalid-value]: order[0]: task comes before system',
+    );
+    const validate = await runBuilt(['policy', 'validate', 'policy-order-system-last.yml'], dir);
+    expect(validate.code).toBe(2);
+  });
+});
