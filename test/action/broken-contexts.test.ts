@@ -1,0 +1,95 @@
+// The built action on the contexts the checker used to call ok (issue 9): the step fails, with an
+// error annotation naming the check at the transcript line and column that caused it; an escalated
+// run fails the step; a drift at severity warning is a warning annotation and the step passes.
+import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, byLevel, ensureDist, removeTempDirs, runDist } from './support.js';
+
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'broken-contexts');
+const PII = ['rosa.quintero@example.net', '415 555 2671'];
+const workspaces: string[] = [];
+
+beforeAll(() => ensureDist());
+afterAll(async () => {
+  await removeTempDirs();
+  const { rm } = await import('node:fs/promises');
+  await Promise.all(workspaces.map((w) => rm(w, { recursive: true, force: true })));
+});
+
+async function workspace(transcript: string, policy?: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cs-action-broken-'));
+  workspaces.push(dir);
+  await mkdir(path.join(dir, 'transcripts'));
+  await cp(path.join(FIXTURES, transcript), path.join(dir, 'transcripts', transcript));
+  if (policy) await cp(path.join(FIXTURES, policy), path.join(dir, 'policy.yml'));
+  else await writeFile(path.join(dir, 'policy.yml'), 'version: 1\n');
+  return dir;
+}
+
+async function check(transcript: string, policy?: string) {
+  const run = await runDist({
+    workspace: await workspace(transcript, policy),
+    inputs: { transcripts: 'transcripts', policy: 'policy.yml', comment: 'false' },
+  });
+  for (const pii of PII) expect(run.stdout + run.stderr + run.summary).not.toContain(pii);
+  return run;
+}
+
+describe('action: a broken context fails the step at the line that broke it', () => {
+  it.each([
+    ['task-dropped.jsonl', 'policy-small.yml', 'task', 'u1', 2, 1],
+    ['latest-request-dropped.json', 'policy-tool-loop.yml', 'recency', 'm5', 35, 5],
+    ['latest-request-dropped.json', 'policy-small.yml', 'budget', 'm13', 110, 5],
+    ['sidechain-only.jsonl', undefined, 'nonempty', '*', 1, 1],
+    ['reused-call-ids.json', 'policy-target-anthropic.yml', 'provider', 'm4', 31, 5],
+    ['thinking-for-openai.json', 'policy-target-openai.yml', 'provider', 'm1', 9, 5],
+    ['pii-thinking-document.json', undefined, 'pii', 'm1', 22, 5],
+  ] as const)('%s with %s: %s at %s', async (transcript, policy, check_, id, line, col) => {
+    const run = await check(transcript, policy);
+    expect(run.code).toBe(1);
+    expect(run.outputs['status']).toBe('fail');
+    expect(byLevel(run.log, 'error')).toContainEqual(
+      expect.objectContaining({
+        file: `transcripts/${transcript}`,
+        line,
+        col,
+        title: `context-stability ${check_}: ${id}`,
+      }),
+    );
+  });
+
+  it('an escalated run fails the step through the status check', async () => {
+    const run = await check('assistant-first.json', 'policy-escalate.yml');
+    expect(run.code).toBe(1);
+    expect(byLevel(run.log, 'error').map((a) => a.title)).toContainEqual(
+      expect.stringMatching(/^context-stability status: /),
+    );
+  });
+});
+
+describe('action: drift severity', () => {
+  it('a drift at severity warning is a warning annotation and the step passes', async () => {
+    const dir = await workspace('assistant-first.json');
+    await writeFile(path.join(dir, 'policy.yml'), 'version: 1\ntarget: openai\n');
+    const update = await runDist({
+      workspace: dir,
+      inputs: { mode: 'update', transcripts: 'transcripts', policy: 'policy.yml', comment: 'false' },
+    });
+    expect(update.code).toBe(0);
+    await writeFile(
+      path.join(dir, 'policy.yml'),
+      'version: 1\ntarget: openai\nmessage_overhead: 5\nchecks:\n  drift: warning\n',
+    );
+    const run = await runDist({
+      workspace: dir,
+      inputs: { transcripts: 'transcripts', policy: 'policy.yml', comment: 'false' },
+    });
+    expect(run.code).toBe(0);
+    expect(byLevel(run.log, 'error')).toEqual([]);
+    expect(byLevel(run.log, 'warning').map((a) => a.title)).toContainEqual(
+      expect.stringMatching(/^context-stability drift: /),
+    );
+  });
+});
