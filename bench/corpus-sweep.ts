@@ -1,0 +1,117 @@
+// The corpus sweep: every recording of a corpus folder (default ../shared/corpus) stabilized at
+// several budgets for each emit target, with the checks `stabilize --emit` runs. Prints, per
+// budget and target, how many runs are not ok and the violations per check and per provider rule,
+// and per file the checks that fail. This is what the stabilizer is measured against: each count
+// should go down, and a run the checks call ok must be one whose request the API accepts.
+//   node --import tsx bench/corpus-sweep.ts [--corpus DIR] [--budgets 500,1000,...] [--files]
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { emitContext } from '../src/core/emit/index.js';
+import type { AnthropicRequest } from '../src/core/emit/anthropic.js';
+import type { OpenAIMessage } from '../src/core/emit/openai.js';
+import { verifyAnthropic, verifyOpenAI } from '../src/core/emit/verify.js';
+import { policyFromObject } from '../src/core/policy/index.js';
+import { readTranscript } from '../src/core/readers/index.js';
+import { stabilizeTranscript } from '../src/core/stabilize/stabilize.js';
+import { validateResult } from '../src/core/validate/validate.js';
+import { loadTokenizer } from '../src/tokens/load.js';
+
+const { values } = parseArgs({
+  options: {
+    corpus: { type: 'string', default: '../shared/corpus' },
+    budgets: { type: 'string', default: '500,1000,2000,4000,8000,20000' },
+    files: { type: 'boolean', default: false },
+  },
+});
+const TARGETS = ['openai', 'anthropic'] as const;
+
+async function walk(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await walk(p)));
+    else if (/\.(json|jsonl|traj)$/.test(e.name)) out.push(p);
+  }
+  return out.sort();
+}
+
+function count(map: Map<string, number>, key: string, by = 1): void {
+  map.set(key, (map.get(key) ?? 0) + by);
+}
+
+function cells(map: Map<string, number>): string {
+  return (
+    [...map]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ') || '-'
+  );
+}
+
+async function main(): Promise<void> {
+  const corpus = path.resolve(values.corpus);
+  const budgets = values.budgets.split(',').map(Number);
+  const tokenizer = await loadTokenizer('o200k_base');
+  const files = await walk(corpus);
+  const transcripts = [];
+  let unreadable = 0;
+  for (const file of files) {
+    const rel = path.relative(corpus, file);
+    const read = readTranscript((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''), { file: rel });
+    if (read.ok) transcripts.push(read.transcript);
+    else unreadable++;
+  }
+  console.log(
+    `${corpus}: ${files.length} files, ${transcripts.length} read, ${unreadable} refused (no reader)`,
+  );
+  console.log(
+    '| budget | target | runs | not ok | violations by check | provider rules | verifier disagrees |',
+  );
+  console.log('|---:|---|---:|---:|---|---|---:|');
+  const perFile = new Map<string, Set<string>>();
+  for (const budget of budgets) {
+    const parsed = policyFromObject({ budget }, { file: 'sweep' });
+    if (!parsed.ok) throw new Error('invalid sweep policy');
+    for (const target of TARGETS) {
+      const byCheck = new Map<string, number>();
+      const byRule = new Map<string, number>();
+      let notOk = 0;
+      let disagree = 0;
+      for (const t of transcripts) {
+        const result = stabilizeTranscript(t, { policy: parsed.policy, tokenizer });
+        const checks = validateResult(t, result, { policy: parsed.policy, tokenizer, emit: target });
+        const failing = checks.filter((c) => !c.ok && c.severity === 'error');
+        if (failing.length > 0) notOk++;
+        for (const c of failing) {
+          count(byCheck, c.name, c.violations.length);
+          const seen = perFile.get(t.file) ?? new Set<string>();
+          seen.add(c.name);
+          perFile.set(t.file, seen);
+        }
+        const provider = checks.find((c) => c.name === 'provider');
+        for (const v of provider?.violations ?? []) {
+          const rule = /rule (\S+):/.exec(v.message)?.[1] ?? 'unknown';
+          count(byRule, rule);
+        }
+        // A green that lies: the verifier finds what the provider check did not.
+        const body = emitContext(result.context, target);
+        const found =
+          target === 'openai'
+            ? verifyOpenAI((body as { messages: OpenAIMessage[] }).messages)
+            : verifyAnthropic(body as AnthropicRequest);
+        if (found.length > 0 !== !(provider?.ok ?? true)) disagree++;
+      }
+      console.log(
+        `| ${budget} | ${target} | ${transcripts.length} | ${notOk} | ${cells(byCheck)} | ${cells(byRule)} | ${disagree} |`,
+      );
+    }
+  }
+  if (values.files) {
+    console.log('\nfailing checks per file (any budget or target):');
+    for (const [file, names] of [...perFile].sort())
+      console.log(`  ${file}: ${[...names].sort().join(', ')}`);
+  }
+}
+
+await main();
