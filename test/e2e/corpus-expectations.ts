@@ -1,6 +1,8 @@
 // Expected artifact and pairing counts of a corpus file, computed straight from its raw JSON
 // with the rules of DESIGN §2 — deliberately without any project code, so the e2e test compares
-// the CLI against an independent reading of the file.
+// the CLI against an independent reading of the file. Then the expected outcome of the checks per
+// supported file (see the tables at the end). Only files that test/support/corpus.ts lists as
+// supported have expectations here; the others await a reader (issue 13).
 
 export interface Expected {
   format: 'openai' | 'anthropic' | 'claude-code';
@@ -155,4 +157,165 @@ export function expectedFor(relPath: string, text: string): Expected {
   const doc = JSON.parse(text) as unknown;
   if (folder === 'anthropic-messages') return expectAnthropic(doc as Json);
   return expectOpenai(doc);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outcomes (issue 9, "a green check means the context works"): what the checks report for each
+// supported corpus file. These are the truth about today's stabilizer, which still cuts the task,
+// reuses tool_use ids and so on (fixed by the next issue): when it improves, these tables change.
+// Each red below was checked against what the model would receive:
+// - `task`: the first user message (tau-bench's opening request, SWE-agent's issue statement m1,
+//   Claude Code's first prompt) is dropped by the budget stage (ledger: `dropped budget`).
+// - `recency`: the latest user message of the main chain is dropped the same way.
+// - `provider[anthropic-tool-use-ids-unique]`: tau-bench and SWE-agent reuse call ids (idx000: 2 ids
+//   twice, idx003: 2, idx052: 4, idx145: 1, marshmallow function_calling: 3); emitted for Anthropic
+//   both uses stay in one request.
+// - `provider[anthropic-first-message-user]`: with the first user message dropped, the first message
+//   after the system prompt is an assistant turn.
+// - `provider[openai-empty-array]`: an Anthropic/Claude Code assistant turn made only of tool_use
+//   blocks is emitted for OpenAI as `content: []` next to its `tool_calls` (an emitter defect: the
+//   API wants `null` or a non-empty array).
+// - `budget`/`status`: protected artifacts (tau-bench's 1251-token system prompt) exceed the budget.
+// ---------------------------------------------------------------------------------------------
+
+export type EmitTarget = 'openai' | 'anthropic';
+export const EMIT_TARGETS: readonly EmitTarget[] = ['openai', 'anthropic'];
+/** Budgets the emit tests run every supported file at, for each target. */
+export const EMIT_BUDGETS = [500, 1000, 2000, 4000, 8000, 12000, 20000] as const;
+
+/**
+ * `stabilize FILE` under the default policy (budget 8000, target `same`): the stabilizer's status,
+ * then the checks of severity error that fail (the run exits 1 when there is one).
+ */
+export const STABILIZE_OUTCOMES: Readonly<Record<string, string>> = {
+  'anthropic-messages/test_anthropic_mixed_strict_tool_run.messages.json': 'ok',
+  'anthropic-messages/test_multiple_parallel_tool_calls.messages.json': 'ok',
+  'claude-code/claude-code-log/dag_compact_after_rewind.jsonl': 'ok',
+  'claude-code/claude-code-log/edge_cases.jsonl': 'ok',
+  'claude-code/claude-code-log/representative_messages.jsonl': 'ok',
+  'claude-code/claude-code-log/session_b.jsonl': 'ok',
+  'claude-code/claude-code-log/todowrite_examples.jsonl': 'ok',
+  'claude-code/claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl': 'ok',
+  'claude-code/claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl': 'ok',
+  'openai-chat/tau-bench/gpt-4o-airline_idx000_task0_trial0.json': 'ok',
+  'openai-chat/tau-bench/gpt-4o-airline_idx003_task3_trial0.json': 'ok',
+  'openai-chat/tau-bench/gpt-4o-airline_idx029_task29_trial0.json': 'ok',
+  'openai-chat/tau-bench/gpt-4o-airline_idx052_task2_trial1.json': 'ok',
+  'openai-chat/tau-bench/gpt-4o-airline_idx087_task37_trial1.json': 'ok',
+  'openai-chat/tau-bench/gpt-4o-airline_idx145_task45_trial2.json': 'ok',
+  'swe-agent/function_calling_simple.traj': 'ok',
+  'swe-agent/marshmallow-1867__default_thought_action.traj': 'ok; failing: task',
+  'swe-agent/marshmallow-1867__function_calling.traj': 'ok',
+};
+
+/**
+ * `stabilize --emit TARGET --policy budget-N.yml FILE`: per range of EMIT_BUDGETS, the checks of
+ * severity error that fail (`-`: none, the run exits 0), in report order, with the provider rules
+ * broken in brackets. Read it with `emitOutcome`.
+ */
+export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>> = {
+  'anthropic-messages/test_anthropic_mixed_strict_tool_run.messages.json': {
+    openai: '500-20000: provider[openai-empty-array]',
+    anthropic: '500-20000: -',
+  },
+  'anthropic-messages/test_multiple_parallel_tool_calls.messages.json': {
+    openai: '500-20000: -',
+    anthropic: '500-20000: -',
+  },
+  'claude-code/claude-code-log/dag_compact_after_rewind.jsonl': {
+    openai: '500-20000: -',
+    anthropic: '500-20000: -',
+  },
+  'claude-code/claude-code-log/edge_cases.jsonl': {
+    openai: '500: task provider[openai-empty-array] | 1000-20000: provider[openai-empty-array]',
+    anthropic: '500: task provider[anthropic-first-message-user] | 1000-20000: -',
+  },
+  'claude-code/claude-code-log/representative_messages.jsonl': {
+    openai: '500: task provider[openai-empty-array] | 1000-20000: provider[openai-empty-array]',
+    anthropic: '500: task provider[anthropic-first-message-user] | 1000-20000: -',
+  },
+  'claude-code/claude-code-log/session_b.jsonl': {
+    openai: '500-20000: -',
+    anthropic: '500-20000: -',
+  },
+  'claude-code/claude-code-log/todowrite_examples.jsonl': {
+    openai: '500-20000: provider[openai-empty-array]',
+    anthropic: '500-20000: -',
+  },
+  'claude-code/claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl': {
+    openai:
+      '500: budget task recency provider[openai-empty-array] | 1000: task recency provider[openai-empty-array] | 2000-20000: provider[openai-empty-array]',
+    anthropic:
+      '500: budget task recency provider[anthropic-first-message-user] | 1000: task recency provider[anthropic-first-message-user] | 2000-20000: -',
+  },
+  'claude-code/claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl': {
+    openai:
+      '500-4000: budget task recency provider[openai-empty-array] | 8000-20000: provider[openai-empty-array]',
+    anthropic: '500-4000: budget task recency provider[anthropic-first-message-user] | 8000-20000: -',
+  },
+  'openai-chat/tau-bench/gpt-4o-airline_idx000_task0_trial0.json': {
+    openai: '500-1000: budget task status | 2000: budget task | 4000: task | 8000-20000: -',
+    anthropic:
+      '500-1000: budget task provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] status | 2000: budget task provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] | 4000: task provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] | 8000-20000: provider[anthropic-tool-use-ids-unique]',
+  },
+  'openai-chat/tau-bench/gpt-4o-airline_idx003_task3_trial0.json': {
+    openai: '500-1000: budget task status | 2000: budget task | 4000: task | 8000-20000: -',
+    anthropic:
+      '500-1000: budget task provider[anthropic-first-message-user] status | 2000: budget task provider[anthropic-first-message-user] | 4000: task provider[anthropic-first-message-user] | 8000-20000: provider[anthropic-tool-use-ids-unique]',
+  },
+  'openai-chat/tau-bench/gpt-4o-airline_idx029_task29_trial0.json': {
+    openai: '500-1000: budget task status | 2000-20000: -',
+    anthropic: '500-1000: budget task provider[anthropic-first-message-user] status | 2000-20000: -',
+  },
+  'openai-chat/tau-bench/gpt-4o-airline_idx052_task2_trial1.json': {
+    openai:
+      '500-1000: budget task recency status | 2000: budget task recency | 4000: task recency | 8000-20000: -',
+    anthropic:
+      '500-1000: budget task recency provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] status | 2000: budget task recency provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] | 4000: task recency provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] | 8000-20000: provider[anthropic-tool-use-ids-unique]',
+  },
+  'openai-chat/tau-bench/gpt-4o-airline_idx087_task37_trial1.json': {
+    openai: '500-1000: budget task status | 2000-20000: -',
+    anthropic: '500-1000: budget task status | 2000-20000: -',
+  },
+  'openai-chat/tau-bench/gpt-4o-airline_idx145_task45_trial2.json': {
+    openai: '500-1000: budget task recency status | 2000: budget task recency | 4000-20000: -',
+    anthropic:
+      '500-1000: budget task recency provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] status | 2000: budget task recency provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] | 4000-20000: provider[anthropic-tool-use-ids-unique]',
+  },
+  'swe-agent/function_calling_simple.traj': {
+    openai: '500: budget task recency | 1000: task recency | 2000-20000: -',
+    anthropic:
+      '500: budget task recency provider[anthropic-first-message-user] | 1000: task recency provider[anthropic-first-message-user] | 2000-20000: -',
+  },
+  'swe-agent/marshmallow-1867__default_thought_action.traj': {
+    openai: '500-1000: budget task status | 2000-8000: task | 12000-20000: -',
+    anthropic:
+      '500-1000: budget task status | 2000-8000: task provider[anthropic-first-message-user] | 12000-20000: -',
+  },
+  'swe-agent/marshmallow-1867__function_calling.traj': {
+    openai: '500-4000: budget task recency | 8000-20000: -',
+    anthropic:
+      '500-4000: budget task recency provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] | 8000-20000: provider[anthropic-tool-use-ids-unique]',
+  },
+};
+
+/** The failing checks `EMIT_OUTCOMES` records for `file` at `target` and `budget`. */
+export function emitOutcome(file: string, target: EmitTarget, budget: number): string | undefined {
+  const spec = EMIT_OUTCOMES[file]?.[target];
+  for (const range of spec?.split(' | ') ?? []) {
+    const match = /^(\d+)(?:-(\d+))?: (.+)$/.exec(range);
+    if (!match) throw new Error(`EMIT_OUTCOMES: bad range '${range}' for ${file}`);
+    const from = Number(match[1]);
+    const to = match[2] === undefined ? from : Number(match[2]);
+    if (budget >= from && budget <= to) return match[3];
+  }
+  return undefined;
+}
+
+/** `task provider[rule-a,rule-b]`: the same notation from failing checks and their provider rules. */
+export function outcomeText(failing: readonly { name: string; rules?: readonly string[] }[]): string {
+  const parts = failing.map((c) =>
+    c.name === 'provider' ? `provider[${[...new Set(c.rules ?? [])].sort().join(',')}]` : c.name,
+  );
+  return parts.join(' ') || '-';
 }
