@@ -11,6 +11,7 @@ import type { TranscriptReport } from '../../src/core/report/report.js';
 import { fakeIO } from './fake-io.js';
 
 const FIXTURES = path.resolve(fileURLToPath(import.meta.url), '../../fixtures/stabilize');
+const BROKEN = path.resolve(fileURLToPath(import.meta.url), '../../fixtures/broken-contexts');
 
 // Planted in the fixtures; no output of any mode may carry them.
 const RAW_PII = [
@@ -80,6 +81,15 @@ describe('stabilize: text summary', () => {
     expect(out).toMatch(/\[safety\] protected_over_budget: /);
   });
 
+  it('lists what broke first: errors before warnings, task and recency before budget', async () => {
+    const file = path.join(BROKEN, 'latest-request-dropped.json');
+    const { code, out } = await stabilize([file, '--policy', path.join(BROKEN, 'policy-small.yml')]);
+    expect(code).toBe(1);
+    expect(out).toContain('failing: task (error), recency (error), budget (error), status (warning)');
+    const checks = [...out.matchAll(/^ {2}\S+:\d+:\d+: (\w+) \(/gm)].map((m) => m[1]);
+    expect(checks).toEqual(['task', 'recency', 'budget', 'status']);
+  });
+
   it('exits 0 when the only failing check has severity warning', async () => {
     const { code, out } = await stabilize(['session.jsonl', '--policy', 'budget-warning-policy.yml']);
     expect(code).toBe(0);
@@ -90,7 +100,7 @@ describe('stabilize: text summary', () => {
     const { code, out } = await stabilize(['session.jsonl', '--policy', 'escalate-policy.yml']);
     expect(code).toBe(1);
     expect(out).toMatch(/^session\.jsonl: escalated$/m);
-    expect(out).toContain('failing: budget (warning), status (error)');
+    expect(out).toContain('failing: status (error), budget (warning)');
     expect(out).toMatch(
       /^ {2}session\.jsonl:\d+:1: status \(error\): status escalated: .*\(authority_over_budget\)/m,
     );

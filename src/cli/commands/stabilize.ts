@@ -3,6 +3,7 @@
 import { EMIT_FORMATS, emitContext, resolveEmitFormat } from '../../core/emit/index.js';
 import type { EmitFormat } from '../../core/emit/index.js';
 import { buildReport, failingChecks } from '../../core/report/report.js';
+import { compareFindings } from '../../core/report/severity-order.js';
 import { stabilizeTranscript } from '../../core/stabilize/stabilize.js';
 import { ACTIONS } from '../../core/stabilize/types.js';
 import type { LedgerEntry, StabilizeResult } from '../../core/stabilize/types.js';
@@ -79,6 +80,11 @@ function ledgerLines(ledger: readonly LedgerEntry[]): string[] {
 }
 
 /** One `file:line:column: check (severity): message [id]` line per violation, capped per check. */
+/** What broke first: errors before warnings, then the finding order (pii, task, recency, …). */
+function byFinding(a: CheckResult, b: CheckResult): number {
+  return compareFindings({ severity: a.severity, check: a.name }, { severity: b.severity, check: b.name });
+}
+
 function violationLines(file: string, check: CheckResult, cap: number): string[] {
   const shown = check.violations.slice(0, cap).map((v) => {
     const id = v.id === '*' ? '' : ` [${v.id}]`;
@@ -104,7 +110,7 @@ function renderSummary(result: StabilizeResult, checks: readonly CheckResult[], 
   }
 
   const active = checks.filter((c) => c.severity !== 'off');
-  const failed = active.filter((c) => !c.ok);
+  const failed = active.filter((c) => !c.ok).sort(byFinding);
   lines.push(
     `checks: ${active.length - failed.length} of ${active.length} passed` +
       (failed.length > 0 ? `, failing: ${failed.map((c) => `${c.name} (${c.severity})`).join(', ')}` : ''),
@@ -160,7 +166,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     const body = emitContext(result.context, format, transcript);
     io.stdout(`${JSON.stringify(body, null, 2)}\n`);
     // stdout is the request body: say on stderr why the run fails, if it does.
-    for (const check of failing) {
+    for (const check of [...failing].sort(byFinding)) {
       for (const line of violationLines(result.transcript, check, MAX_VIOLATIONS_SHOWN))
         io.stderr(`${line}\n`);
     }
