@@ -1,23 +1,35 @@
 // End-to-end: `stabilize` and `explain` of the built CLI (`bin/context-stability.js` → build/),
-// on our own fixtures and on every recorded corpus file. `npm test` builds first; when running
-// vitest alone, run `npm run build` before.
+// on our own fixtures and on every recorded corpus file: supported files get a report whose exit
+// code and failing checks are the truth about the context (corpus-expectations.ts), files awaiting
+// a reader (issue 13) are refused. `npm test` builds first; when running vitest alone, run
+// `npm run build` before.
 import { beforeAll, describe, it, expect } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { AnthropicRequest } from '../../src/core/emit/anthropic.js';
+import { emitContext } from '../../src/core/emit/index.js';
+import type { OpenAIMessage } from '../../src/core/emit/openai.js';
+import { verifyAnthropic, verifyOpenAI } from '../../src/core/emit/verify.js';
 import { findPii } from '../../src/core/pii/mask.js';
 import { builtinDetectors } from '../../src/core/pii/registry.js';
 import type { TranscriptReport } from '../../src/core/report/report.js';
 import type { ContextItem } from '../../src/core/stabilize/types.js';
-import { expectedFor } from './corpus-expectations.js';
+import {
+  CORPUS,
+  HAS_CORPUS,
+  REPO,
+  SUPPORTED,
+  awaitingEntry,
+  corpusFiles,
+  unclassifiedMessage,
+  warnIfNoCorpus,
+} from '../support/corpus.js';
+import { STABILIZE_OUTCOMES, expectedFor, outcomeText } from './corpus-expectations.js';
 
-const REPO = path.resolve(fileURLToPath(import.meta.url), '../../..');
 const BIN = path.join(REPO, 'bin/context-stability.js');
 const FIXTURES = path.join(REPO, 'test/fixtures/stabilize');
-const CORPUS = path.resolve(REPO, '../shared/corpus');
-const HAS_CORPUS = existsSync(CORPUS);
-if (!HAS_CORPUS) console.warn(`e2e stabilize: ${CORPUS} is absent: the corpus tests are skipped.`);
+warnIfNoCorpus('e2e stabilize');
 
 interface Run {
   code: number;
@@ -47,7 +59,21 @@ beforeAll(() => {
 });
 
 const REPORT_KEYS = ['transcript', 'status', 'budget', 'context', 'ledger', 'summaries', 'checks', 'events'];
-const CHECK_NAMES = ['budget', 'order', 'pii', 'protected', 'pairing', 'summaries', 'ledger', 'guardian'];
+const CHECK_NAMES = [
+  'budget',
+  'order',
+  'pii',
+  'protected',
+  'pairing',
+  'summaries',
+  'ledger',
+  'guardian',
+  'task',
+  'recency',
+  'nonempty',
+  'provider',
+  'status',
+];
 
 /** The exit code DESIGN §7 asks for, derived from the report alone. */
 function expectedExit(report: TranscriptReport): number {
@@ -119,7 +145,8 @@ describe('stabilize and explain on the fixtures', () => {
 
     const over = await cli(['stabilize', 'session.jsonl', '--policy', 'tiny-budget-policy.yml'], FIXTURES);
     expect(over.code).toBe(1);
-    expect(over.stdout).toMatch(/^ {2}session\.jsonl:1: budget \(error\)/m);
+    // Annotated where the budget went: what must be kept alone overflows, at the largest of it (a6).
+    expect(over.stdout).toMatch(/^ {2}session\.jsonl:18:1: budget \(error\): .+ \[a6\]$/m);
   });
 
   it('explains a dropped and a kept artifact', async () => {
@@ -164,17 +191,32 @@ function textValues(file: string, text: string): string[] {
   return out;
 }
 
+/** The rule of a provider violation: `anthropic request rule anthropic-…: …` → `anthropic-…`. */
+function ruleOf(message: string): string {
+  return /request rule ([a-z0-9-]+):/.exec(message)?.[1] ?? `unparsed: ${message}`;
+}
+
+/** What the verifier says about the report's context emitted for the transcript's own API. */
+function verifiedRules(format: string, context: ContextItem[]): string[] {
+  const found =
+    format === 'openai'
+      ? verifyOpenAI((emitContext(context, 'openai') as { messages: OpenAIMessage[] }).messages)
+      : verifyAnthropic(emitContext(context, 'anthropic') as AnthropicRequest);
+  return found.map((v) => v.slice(0, v.indexOf(':')));
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 describe.skipIf(!HAS_CORPUS)('stabilize and explain over the recorded corpus', () => {
-  const files = HAS_CORPUS
-    ? readdirSync(CORPUS, { recursive: true, encoding: 'utf8' })
-        .map((f) => f.split(path.sep).join('/'))
-        .filter((f) => /\.(json|jsonl|traj)$/.test(f) && f !== 'SOURCES.json' && !f.startsWith('licenses/'))
-        .sort()
-    : [];
+  const { supported: files, awaitingReader, unclassified } = corpusFiles();
   const explainedDrops: string[] = [];
 
-  it('finds corpus files of every format', () => {
+  it('finds corpus files of every format, every recording classified', () => {
+    expect(unclassified, unclassifiedMessage(unclassified)).toEqual([]);
     expect(files.length).toBeGreaterThanOrEqual(15);
+    expect(Object.keys(STABILIZE_OUTCOMES).sort()).toEqual(files);
   });
 
   it.each(files)('%s: report, exit code, no PII, explain', async (file) => {
@@ -186,10 +228,40 @@ describe.skipIf(!HAS_CORPUS)('stabilize and explain over the recorded corpus', (
     ]);
     const report = JSON.parse(json.stdout) as TranscriptReport;
 
-    // Exit code: unreadable records win, else findings.
+    // Exit code: unreadable records win, else findings; the findings are the recorded ones.
     const exit = expected.invalidLines > 0 ? 2 : expectedExit(report);
     expect(json.code).toBe(exit);
     expect(text.code).toBe(exit);
+    const failing = report.checks.filter((c) => !c.ok && c.severity === 'error');
+    const outcome = outcomeText(
+      failing.map((c) => ({ name: c.name, rules: c.violations.map((v) => ruleOf(v.message)) })),
+    );
+    expect(`${report.status}${outcome === '-' ? '' : `; failing: ${outcome}`}`).toBe(
+      STABILIZE_OUTCOMES[file],
+    );
+
+    // A green that lies is the worst defect: the context, emitted for the transcript's own API
+    // (the default target), breaks no rule the provider check did not report as an error.
+    const provider = report.checks.find((c) => c.name === 'provider');
+    const reported = (provider?.violations ?? []).map((v) => ruleOf(v.message));
+    const verified = verifiedRules(SUPPORTED[file] === 'openai' ? 'openai' : 'anthropic', report.context);
+    for (const rule of verified) expect(reported, `the provider check names ${rule}`).toContain(rule);
+    if (verified.length > 0) expect(provider?.severity).toBe('error');
+    if (failing.length === 0) expect(verified).toEqual([]);
+
+    // Every violation points at a line and column of the file, in the report and in the summary.
+    const lines = raw.split('\n');
+    const located = failing.flatMap((c) => c.violations.map((v) => [c.name, v.line, v.column ?? 1] as const));
+    for (const [name, line, column] of located) {
+      expect(line, name).toBeGreaterThanOrEqual(1);
+      expect(line, name).toBeLessThanOrEqual(lines.length);
+      expect(column, name).toBeLessThanOrEqual((lines[line - 1] ?? '').length + 1);
+    }
+    for (const check of failing) {
+      const first = check.violations[0];
+      if (first)
+        expect(text.stdout).toContain(`${file}:${first.line}:${first.column ?? 1}: ${check.name} (error): `);
+    }
 
     // Shape of DESIGN §7, and a ledger that accounts for every artifact of the file.
     expect(Object.keys(report)).toEqual(REPORT_KEYS);
@@ -236,5 +308,25 @@ describe.skipIf(!HAS_CORPUS)('stabilize and explain over the recorded corpus', (
 
   it('explained a dropped artifact in most files', () => {
     expect(explainedDrops.length).toBeGreaterThanOrEqual(8);
+  });
+
+  // Issue 13 adds their readers: until then every mode refuses them with exit 2, quoting nothing.
+  it.each(awaitingReader)('%s: refused with exit 2 and a diagnostic, no content printed', async (file) => {
+    const entry = awaitingEntry(file);
+    const { code, line, column } = entry?.diagnostic ?? {};
+    const runs = await Promise.all(
+      [
+        ['stabilize', file],
+        ['stabilize', '--json', file],
+        ['explain', file, 'm0'],
+      ].map((args) => cli(args, CORPUS)),
+    );
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(new RegExp(`^${escape(file)}:${line}:${column}: error\\[${code}\\]: `, 'm'));
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      for (const canary of entry?.canaries ?? []) expect(run.stdout + run.stderr).not.toContain(canary);
+    }
   });
 });
