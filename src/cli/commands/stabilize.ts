@@ -1,7 +1,6 @@
 // `stabilize FILE`: runs the stabilizer and the checks on one transcript and prints a summary,
 // the report of DESIGN §7 (`--json`) or the stabilized context as a provider request (`--emit`).
 import { EMIT_FORMATS, emitContext, resolveEmitFormat } from '../../core/emit/index.js';
-import type { EmitFormat } from '../../core/emit/index.js';
 import { buildReport, failingChecks } from '../../core/report/report.js';
 import { compareFindings } from '../../core/report/severity-order.js';
 import { stabilizeTranscript } from '../../core/stabilize/stabilize.js';

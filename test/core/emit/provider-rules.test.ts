@@ -74,7 +74,12 @@ describe('providerIssues', () => {
     const original = new Map<string, Artifact>([
       [
         'a2',
-        { id: 'a2', kind: 'assistant', content: [thinking], source: { file: 's.jsonl', line: 2, column: 1 } } as Artifact,
+        {
+          id: 'a2',
+          kind: 'assistant',
+          content: [thinking],
+          source: { file: 's.jsonl', line: 2, column: 1 },
+        } as Artifact,
       ],
     ]);
     const loop = (part: Record<string, unknown>): ContextItem[] => [
