@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { StabilizeResult } from '../../../src/core/stabilize/types.js';
 import type { Transcript } from '../../../src/core/types.js';
 import { asst, bash, calls, phase, result, sys, t, task, user, words } from '../../support/artifacts.js';
-import { check, policy, run } from '../stabilize/helpers.js';
+import { validateResult } from '../../../src/core/validate/validate.js';
+import { check, policy, run, wordTokenizer } from '../stabilize/helpers.js';
 
 // keep_recent 0: the recent window protects nothing, so dropping a message breaks only the check
 // under test and not `protected` as well.
@@ -303,5 +304,54 @@ describe('validate: status', () => {
     });
     const warning = { ...structuredClone(r), status: 'warning' as const };
     expect(check(tr, warning, P)['status']).toMatchObject({ ok: false, severity: 'warning' });
+  });
+});
+
+describe('validate: provider', () => {
+  // A tool loop that reuses its call id, as tau-bench and SWE-agent runs do.
+  function reused(format: Transcript['format']): Transcript {
+    const tr = t(
+      user('u1', 'Change my flight to Friday.'),
+      calls('a1', [bash('c1', 'get R1')]),
+      result('r1', 'c1', 'R1: Thursday'),
+      calls('a2', [bash('c1', 'set R1 Friday')]),
+      result('r2', 'c1', 'R1: Friday'),
+      asst('a3', 'Done.'),
+    );
+    return { ...tr, format };
+  }
+  const providerOf = (tr: Transcript, p = P, emit?: 'openai' | 'anthropic') =>
+    validateResult(tr, run(tr, p), { policy: p, tokenizer: wordTokenizer, ...(emit ? { emit } : {}) }).find(
+      (c) => c.name === 'provider',
+    );
+
+  it('passes an OpenAI transcript that reuses a call id: its own API accepts it', () => {
+    expect(providerOf(reused('openai'))).toMatchObject({ ok: true });
+  });
+
+  it('fails it for Anthropic (policy target or --emit), at the second use, naming the rule', () => {
+    const anthropic = policy({ keep_recent: 0, target: 'anthropic' });
+    const byTarget = providerOf(reused('openai'), anthropic);
+    expect(byTarget?.violations).toEqual([
+      expect.objectContaining({
+        id: 'a2',
+        line: 4,
+        column: 1,
+        message: expect.stringContaining('anthropic-tool-use-ids-unique'),
+      }),
+    ]);
+    expect(providerOf(reused('openai'), P, 'anthropic')?.violations).toEqual(byTarget?.violations);
+  });
+
+  it('holds a native transcript to both APIs', () => {
+    const v = providerOf(reused('native'))?.violations ?? [];
+    expect(v.map((x) => x.message.split(':')[0])).toEqual([
+      'anthropic request rule anthropic-tool-use-ids-unique',
+    ]);
+  });
+
+  it('is off when the policy says so', () => {
+    const off = policy({ keep_recent: 0, target: 'anthropic', checks: { provider: 'off' } });
+    expect(providerOf(reused('openai'), off)).toMatchObject({ ok: true, severity: 'off' });
   });
 });
