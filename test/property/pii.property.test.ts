@@ -8,9 +8,9 @@ import { maskString } from '../../src/core/stabilize/finalize.js';
 import { createMasker } from '../../src/core/stabilize/stabilize.js';
 import type { Artifact, Content } from '../../src/core/types.js';
 import { fcOptions } from '../support/fc.js';
-import { policyArb } from './support/policy-arb.js';
+import { policyArb, toPolicy } from './support/policy-arb.js';
 import { projection, stabilize } from './support/run.js';
-import { caseArb } from './support/transcript-arb.js';
+import { caseArb, readCase } from './support/transcript-arb.js';
 
 function maskAll(policy: Policy): (text: string) => string {
   const masker = createMasker(policy);
@@ -31,6 +31,21 @@ function textsOf(a: Pick<Artifact, 'content' | 'tool_calls'>): string[] {
   for (const c of a.tool_calls ?? []) out.push(c.arguments);
   return out;
 }
+
+/** Masking a transcript up front changes nothing of the context, and leaves nothing to mask. */
+const maskedUpFront = fc.property(caseArb, policyArb, (c, policy) => {
+  const mask = maskAll(policy);
+  const artifacts = c.transcript.artifacts.map((a) => ({
+    ...a,
+    content: mapContent(a.content, mask),
+    ...(a.tool_calls
+      ? { tool_calls: a.tool_calls.map((t) => ({ ...t, arguments: mask(t.arguments) })) }
+      : {}),
+  }));
+  const masked = stabilize({ ...c.transcript, artifacts }, policy);
+  expect(masked.ledger.filter((e) => e.pii !== undefined).map((e) => e.id)).toEqual([]);
+  expect(projection(masked.context)).toEqual(projection(stabilize(c.transcript, policy).context));
+});
 
 describe('pii', () => {
   it('no planted value survives anywhere in the result', () => {
@@ -61,21 +76,49 @@ describe('pii', () => {
   });
 
   it('a transcript masked up front gives the same context, with nothing left to mask', () => {
-    fc.assert(
-      fc.property(caseArb, policyArb, (c, policy) => {
-        const mask = maskAll(policy);
-        const artifacts = c.transcript.artifacts.map((a) => ({
-          ...a,
-          content: mapContent(a.content, mask),
-          ...(a.tool_calls
-            ? { tool_calls: a.tool_calls.map((t) => ({ ...t, arguments: mask(t.arguments) })) }
-            : {}),
-        }));
-        const masked = stabilize({ ...c.transcript, artifacts }, policy);
-        expect(masked.ledger.filter((e) => e.pii !== undefined).map((e) => e.id)).toEqual([]);
-        expect(projection(masked.context)).toEqual(projection(stabilize(c.transcript, policy).context));
-      }),
-      fcOptions(1000),
+    fc.assert(maskedUpFront, fcOptions(1000));
+  });
+
+  // Regressions (src bug, not fixed here: src/core/stabilize/collapse.ts cuts the "first error" of a
+  // retry summary at 157 characters of the UNMASKED text and masks afterwards). With PII in the
+  // first error the excerpt's length depends on masking, so a transcript masked up front gives
+  // another context; worse, a value cut by the 157-character limit is no longer recognised and
+  // its head reaches the context unmasked. `it.fails` until collapse masks before it cuts.
+  it.fails('regression, seed 2123977047: a retry summary whose first error holds PII', () => {
+    fc.assert(maskedUpFront, {
+      seed: 2123977047,
+      path: '301:0:1:1:1:3:3:4:3:3:3:3:3:3:3:5:4:5:5:9:9:9:3:3:3:3:3:3:3:3:3:3:6:8:9:9:8:8:8:10:10:10:8:8:8:8:8:8:8:8:8:8:8:8:8:8:8:8:8:8:8:5:5:5:5:5:8:8:8:8:8:8',
+      endOnFailure: true,
+    });
+  });
+
+  it.fails('regression: an e-mail cut by the retry summary leaks its head unmasked', () => {
+    const email = 'Becky_Welch41@example.org';
+    const edit = { id: 'c1', name: 'edit', arguments: '{"path":"src/a.ts"}' };
+    const c = readCase(
+      [
+        { id: 'x0', kind: 'assistant', content: 'go', tool_calls: [edit] },
+        // The e-mail starts at character 148 of the error line, so the 157-character cut halves it.
+        {
+          id: 'x1',
+          kind: 'tool',
+          call_id: 'c1',
+          content: `error ${'x'.repeat(140)} ${email}`,
+          is_error: true,
+          tags: ['result'],
+        },
+        { id: 'x2', kind: 'assistant', content: 'again', tool_calls: [edit] },
+        { id: 'x3', kind: 'tool', call_id: 'c1', content: '', is_error: true },
+      ],
+      [],
     );
+    const policy = toPolicy({
+      budget: 400,
+      keep_recent: 0,
+      resilience: { truncation_mode: 'aggressive', protected_message_kinds: ['result'] },
+    });
+    const json = JSON.stringify(stabilize(c.transcript, policy));
+    // Today the context holds `… Becky_Welc...]`.
+    expect(json).not.toContain(email.slice(0, 10));
   });
 });
