@@ -42,7 +42,12 @@ afterAll(() => {
 function failingChecks(file: string): string[] {
   const outcome = STABILIZE_OUTCOMES[file] ?? '';
   const failing = /; failing: (.+)$/.exec(outcome)?.[1];
-  return failing ? failing.split(' ').map((c) => c.replace(/\[.*\]$/, '')) : [];
+  return failing
+    ? failing
+        .split(' ')
+        .map((c) => c.replace(/\[.*\]$/, ''))
+        .sort()
+    : [];
 }
 
 function canaries(files: readonly string[]): string[] {
@@ -79,6 +84,7 @@ describe.skipIf(!HAS_CORPUS)('check over the recorded corpus', () => {
           .filter((v) => v.severity === 'error')
           .map((v) => ` ${v.check}`)
           .filter((c, i, list) => list.indexOf(c) === i)
+          .sort()
           .join('')}`,
       ]),
     );

@@ -185,7 +185,7 @@ export const EMIT_BUDGETS = [500, 1000, 2000, 4000, 8000, 12000, 20000] as const
 
 /**
  * `stabilize FILE` under the default policy (budget 8000, target `same`): the stabilizer's status,
- * then the checks of severity error that fail (the run exits 1 when there is one).
+ * then the checks of severity error that fail, sorted (the run exits 1 when there is one).
  */
 export const STABILIZE_OUTCOMES: Readonly<Record<string, string>> = {
   'anthropic-messages/test_anthropic_mixed_strict_tool_run.messages.json': 'ok',
@@ -210,7 +210,7 @@ export const STABILIZE_OUTCOMES: Readonly<Record<string, string>> = {
 
 /**
  * `stabilize --emit TARGET --policy budget-N.yml FILE`: per range of EMIT_BUDGETS, the checks of
- * severity error that fail (`-`: none, the run exits 0), in report order, with the provider rules
+ * severity error that fail (`-`: none, the run exits 0), sorted by name, with the provider rules
  * broken in brackets. Read it with `emitOutcome`.
  */
 export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>> = {
@@ -227,12 +227,12 @@ export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>>
     anthropic: '500-20000: -',
   },
   'claude-code/claude-code-log/edge_cases.jsonl': {
-    openai: '500: task provider[openai-empty-array] | 1000-20000: provider[openai-empty-array]',
-    anthropic: '500: task provider[anthropic-first-message-user] | 1000-20000: -',
+    openai: '500: provider[openai-empty-array] task | 1000-20000: provider[openai-empty-array]',
+    anthropic: '500: provider[anthropic-first-message-user] task | 1000-20000: -',
   },
   'claude-code/claude-code-log/representative_messages.jsonl': {
-    openai: '500: task provider[openai-empty-array] | 1000-20000: provider[openai-empty-array]',
-    anthropic: '500: task provider[anthropic-first-message-user] | 1000-20000: -',
+    openai: '500: provider[openai-empty-array] task | 1000-20000: provider[openai-empty-array]',
+    anthropic: '500: provider[anthropic-first-message-user] task | 1000-20000: -',
   },
   'claude-code/claude-code-log/session_b.jsonl': {
     openai: '500-20000: -',
@@ -244,58 +244,58 @@ export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>>
   },
   'claude-code/claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl': {
     openai:
-      '500: budget task recency provider[openai-empty-array] | 1000: task recency provider[openai-empty-array] | 2000-20000: provider[openai-empty-array]',
+      '500: budget provider[openai-empty-array] recency task | 1000: provider[openai-empty-array] recency task | 2000-20000: provider[openai-empty-array]',
     anthropic:
-      '500: budget task recency provider[anthropic-first-message-user] | 1000: task recency provider[anthropic-first-message-user] | 2000-20000: -',
+      '500: budget provider[anthropic-first-message-user] recency task | 1000: provider[anthropic-first-message-user] recency task | 2000-20000: -',
   },
   'claude-code/claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl': {
     openai:
-      '500-4000: budget task recency provider[openai-empty-array] | 8000-20000: provider[openai-empty-array]',
-    anthropic: '500-4000: budget task recency provider[anthropic-first-message-user] | 8000-20000: -',
+      '500-4000: budget provider[openai-empty-array] recency task | 8000-20000: provider[openai-empty-array]',
+    anthropic: '500-4000: budget provider[anthropic-first-message-user] recency task | 8000-20000: -',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx000_task0_trial0.json': {
-    openai: '500-1000: budget task status | 2000: budget task | 4000: task | 8000-20000: -',
+    openai: '500-1000: budget status task | 2000: budget task | 4000: task | 8000-20000: -',
     anthropic:
-      '500-1000: budget task provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] status | 2000: budget task provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] | 4000: task provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] | 8000-20000: provider[anthropic-tool-use-ids-unique]',
+      '500-1000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] status task | 2000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] task | 4000: provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] task | 8000-20000: provider[anthropic-tool-use-ids-unique]',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx003_task3_trial0.json': {
-    openai: '500-1000: budget task status | 2000: budget task | 4000: task | 8000-20000: -',
+    openai: '500-1000: budget status task | 2000: budget task | 4000: task | 8000-20000: -',
     anthropic:
-      '500-1000: budget task provider[anthropic-first-message-user] status | 2000: budget task provider[anthropic-first-message-user] | 4000: task provider[anthropic-first-message-user] | 8000-20000: provider[anthropic-tool-use-ids-unique]',
+      '500-1000: budget provider[anthropic-first-message-user] status task | 2000: budget provider[anthropic-first-message-user] task | 4000: provider[anthropic-first-message-user] task | 8000-20000: provider[anthropic-tool-use-ids-unique]',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx029_task29_trial0.json': {
-    openai: '500-1000: budget task status | 2000-20000: -',
-    anthropic: '500-1000: budget task provider[anthropic-first-message-user] status | 2000-20000: -',
+    openai: '500-1000: budget status task | 2000-20000: -',
+    anthropic: '500-1000: budget provider[anthropic-first-message-user] status task | 2000-20000: -',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx052_task2_trial1.json': {
     openai:
-      '500-1000: budget task recency status | 2000: budget task recency | 4000: task recency | 8000-20000: -',
+      '500-1000: budget recency status task | 2000: budget recency task | 4000: recency task | 8000-20000: -',
     anthropic:
-      '500-1000: budget task recency provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] status | 2000: budget task recency provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] | 4000: task recency provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] | 8000-20000: provider[anthropic-tool-use-ids-unique]',
+      '500-1000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] recency status task | 2000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] recency task | 4000: provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] recency task | 8000-20000: provider[anthropic-tool-use-ids-unique]',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx087_task37_trial1.json': {
-    openai: '500-1000: budget task status | 2000-20000: -',
-    anthropic: '500-1000: budget task status | 2000-20000: -',
+    openai: '500-1000: budget status task | 2000-20000: -',
+    anthropic: '500-1000: budget status task | 2000-20000: -',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx145_task45_trial2.json': {
-    openai: '500-1000: budget task recency status | 2000: budget task recency | 4000-20000: -',
+    openai: '500-1000: budget recency status task | 2000: budget recency task | 4000-20000: -',
     anthropic:
-      '500-1000: budget task recency provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] status | 2000: budget task recency provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] | 4000-20000: provider[anthropic-tool-use-ids-unique]',
+      '500-1000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] recency status task | 2000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] recency task | 4000-20000: provider[anthropic-tool-use-ids-unique]',
   },
   'swe-agent/function_calling_simple.traj': {
-    openai: '500: budget task recency | 1000: task recency | 2000-20000: -',
+    openai: '500: budget recency task | 1000: recency task | 2000-20000: -',
     anthropic:
-      '500: budget task recency provider[anthropic-first-message-user] | 1000: task recency provider[anthropic-first-message-user] | 2000-20000: -',
+      '500: budget provider[anthropic-first-message-user] recency task | 1000: provider[anthropic-first-message-user] recency task | 2000-20000: -',
   },
   'swe-agent/marshmallow-1867__default_thought_action.traj': {
-    openai: '500-1000: budget task status | 2000-8000: task | 12000-20000: -',
+    openai: '500-1000: budget status task | 2000-8000: task | 12000-20000: -',
     anthropic:
-      '500-1000: budget task status | 2000-8000: task provider[anthropic-first-message-user] | 12000-20000: -',
+      '500-1000: budget status task | 2000-8000: provider[anthropic-first-message-user] task | 12000-20000: -',
   },
   'swe-agent/marshmallow-1867__function_calling.traj': {
-    openai: '500-4000: budget task recency | 8000-20000: -',
+    openai: '500-4000: budget recency task | 8000-20000: -',
     anthropic:
-      '500-4000: budget task recency provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] | 8000-20000: provider[anthropic-tool-use-ids-unique]',
+      '500-4000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] recency task | 8000-20000: provider[anthropic-tool-use-ids-unique]',
   },
 };
 
@@ -317,5 +317,6 @@ export function outcomeText(failing: readonly { name: string; rules?: readonly s
   const parts = failing.map((c) =>
     c.name === 'provider' ? `provider[${[...new Set(c.rules ?? [])].sort().join(',')}]` : c.name,
   );
-  return parts.join(' ') || '-';
+  // Sorted: the order reports list checks in is theirs to change, the set is what is recorded.
+  return parts.sort().join(' ') || '-';
 }
