@@ -79,12 +79,11 @@ describe('pii', () => {
     fc.assert(maskedUpFront, fcOptions(1000));
   });
 
-  // Regressions (src bug, not fixed here: src/core/stabilize/collapse.ts cuts the "first error" of a
-  // retry summary at 157 characters of the UNMASKED text and masks afterwards). With PII in the
-  // first error the excerpt's length depends on masking, so a transcript masked up front gives
-  // another context; worse, a value cut by the 157-character limit is no longer recognised and
-  // its head reaches the context unmasked. `it.fails` until collapse masks before it cuts.
-  it.fails('regression, seed 2123977047: a retry summary whose first error holds PII', () => {
+  // Regressions of a leak found by seed 2123977047: the retry summary (collapse.ts) cut its "first
+  // error" at 157 characters of the unmasked text and masked afterwards, so a value the cut halved
+  // was no longer recognised and its head reached the context, and a transcript masked up front gave
+  // another context. Collapse now masks before it cuts.
+  it('regression, seed 2123977047: a retry summary whose first error holds PII', () => {
     fc.assert(maskedUpFront, {
       seed: 2123977047,
       path: '301:0:1:1:1:3:3:4:3:3:3:3:3:3:3:5:4:5:5:9:9:9:3:3:3:3:3:3:3:3:3:3:6:8:9:9:8:8:8:10:10:10:8:8:8:8:8:8:8:8:8:8:8:8:8:8:8:8:8:8:8:5:5:5:5:5:8:8:8:8:8:8',
@@ -92,7 +91,7 @@ describe('pii', () => {
     });
   });
 
-  it.fails('regression: an e-mail cut by the retry summary leaks its head unmasked', () => {
+  it('regression: an e-mail cut by the retry summary leaks its head unmasked', () => {
     const email = 'Becky_Welch41@example.org';
     const edit = { id: 'c1', name: 'edit', arguments: '{"path":"src/a.ts"}' };
     const c = readCase(
@@ -118,7 +117,7 @@ describe('pii', () => {
       resilience: { truncation_mode: 'aggressive', protected_message_kinds: ['result'] },
     });
     const json = JSON.stringify(stabilize(c.transcript, policy));
-    // Today the context holds `… Becky_Welc...]`.
+    // Before the fix the context held `… Becky_Welc...]`.
     expect(json).not.toContain(email.slice(0, 10));
   });
 });

@@ -51,17 +51,21 @@ export function isCompacted(w: Work): boolean {
   return typeof w.content === 'string' && SUMMARY.test(w.content);
 }
 
-export function applyCollapse(ws: WorkSet): number {
+/**
+ * `mask` is the policy's PII masker: the first error is masked before it is cut, so a value the
+ * cut would halve is still recognised (a halved e-mail no longer matches) and never leaks its head.
+ */
+export function applyCollapse(ws: WorkSet, mask: (text: string) => string): number {
   let collapsed = 0;
   // Lifting a tag can release results held as placeholders (work.ts, releaseHeld); a released
   // success no longer splits its family's failures, which may form a run now: collapse again.
   do {
-    collapsed += collapseRuns(ws);
+    collapsed += collapseRuns(ws, mask);
   } while (releaseHeld(ws) > 0);
   return collapsed;
 }
 
-function collapseRuns(ws: WorkSet): number {
+function collapseRuns(ws: WorkSet, mask: (text: string) => string): number {
   let collapsed = 0;
   for (const run of retryRuns(ws)) {
     const older = run.slice(0, -1).filter((w) => isCollapsible(w) && !isCompacted(w));
@@ -69,7 +73,7 @@ function collapseRuns(ws: WorkSet): number {
     const [head, ...rest] = older as [Work, ...Work[]];
     const family = head.family ?? '';
     for (const w of older) liftTagProtection(w);
-    head.content = `[${older.length} failed attempts of \`${familyCommand(family)}\` collapsed; first error: ${firstErrorLine(textOf(head.content))}]`;
+    head.content = `[${older.length} failed attempts of \`${familyCommand(family)}\` collapsed; first error: ${firstErrorLine(mask(textOf(head.content)))}]`;
     head.changed = {
       stage: 'collapse',
       action: 'collapsed',

@@ -153,7 +153,7 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
 
   // 7. collapse
   if (res.enabled && res.truncation_mode === 'aggressive') {
-    const n = applyCollapse(ws);
+    const n = applyCollapse(ws, (text) => maskString(text, masker, {}));
     major(ws, 'retry_collapse', n, `collapsed ${n} failed retries`);
   }
 
