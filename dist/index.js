@@ -54426,16 +54426,20 @@ function isCompacted(w) {
         return true;
     return typeof w.content === 'string' && SUMMARY.test(w.content);
 }
-function applyCollapse(ws) {
+/**
+ * `mask` is the policy's PII masker: the first error is masked before it is cut, so a value the
+ * cut would halve is still recognised (a halved e-mail no longer matches) and never leaks its head.
+ */
+function applyCollapse(ws, mask) {
     let collapsed = 0;
     // Lifting a tag can release results held as placeholders (work.ts, releaseHeld); a released
     // success no longer splits its family's failures, which may form a run now: collapse again.
     do {
-        collapsed += collapseRuns(ws);
+        collapsed += collapseRuns(ws, mask);
     } while (releaseHeld(ws) > 0);
     return collapsed;
 }
-function collapseRuns(ws) {
+function collapseRuns(ws, mask) {
     let collapsed = 0;
     for (const run of retryRuns(ws)) {
         const older = run.slice(0, -1).filter((w) => isCollapsible(w) && !isCompacted(w));
@@ -54445,7 +54449,7 @@ function collapseRuns(ws) {
         const family = head.family ?? '';
         for (const w of older)
             liftTagProtection(w);
-        head.content = `[${older.length} failed attempts of \`${familyCommand(family)}\` collapsed; first error: ${firstErrorLine(textOf(head.content))}]`;
+        head.content = `[${older.length} failed attempts of \`${familyCommand(family)}\` collapsed; first error: ${firstErrorLine(mask(textOf(head.content)))}]`;
         head.changed = {
             stage: 'collapse',
             action: 'collapsed',
@@ -56170,7 +56174,7 @@ function stabilizeTranscript(transcript, opts) {
         : undefined;
     // 7. collapse
     if (res.enabled && res.truncation_mode === 'aggressive') {
-        const n = applyCollapse(ws);
+        const n = applyCollapse(ws, (text) => maskString(text, masker, {}));
         major(ws, 'retry_collapse', n, `collapsed ${n} failed retries`);
     }
     // 9. budget
