@@ -46,6 +46,7 @@ const sessionArb = fc.record({
 
 const policyArb = fc
   .record({
+    target: fc.constantFrom('same', 'same', 'openai', 'anthropic'),
     budget: fc.integer({ min: 50, max: 6000 }),
     keep_recent: fc.integer({ min: 0, max: 4 }),
     resilience: fc.record({ truncation_mode: fc.constantFrom('default', 'aggressive') }),
@@ -106,7 +107,7 @@ describe('generated sessions, o200k tokenizer', () => {
         // 4. a green never lies: with or without --emit, no failing error check means the context
         // works and the emitted requests pass the providers' rules, and the provider check names
         // exactly the rules the verifiers find.
-        expect(lies(transcript, r, { policy, tokenizer, apis: OWN_APIS[transcript.format] })).toEqual([]);
+        expect(lies(transcript, r, { policy, tokenizer, ownApis: OWN_APIS[transcript.format] })).toEqual([]);
 
         // 5. deterministic
         expect(JSON.stringify(run(transcript, policy))).toBe(JSON.stringify(r));

@@ -82,19 +82,20 @@ export function brokenContext(t: Transcript, result: StabilizeResult): string[] 
 
 /**
  * Every way the checks lie about `result`, for each emit target (`emit: openai|anthropic`, and no
- * emit, where the provider check covers `apis`, the APIs the transcript's format targets): a green
+ * emit, where the provider check covers the policy's `target`, or with `target: same` `ownApis`, the
+ * APIs the transcript's format talks to): a green
  * over a broken context or a refused request, or a `provider` check that does not name exactly the
  * rules the providers' verifiers find. Empty when the checks tell the truth.
  */
 export function lies(
   t: Transcript,
   result: StabilizeResult,
-  opts: { policy: Policy; tokenizer: Tokenizer; apis: readonly Api[] },
+  opts: { policy: Policy; tokenizer: Tokenizer; ownApis: readonly Api[] },
 ): string[] {
   const out: string[] = [];
   const broken = brokenContext(t, result);
   const targets: { emit?: Api; apis: readonly Api[] }[] = [
-    { apis: opts.apis },
+    { apis: opts.policy.target === 'same' ? opts.ownApis : [opts.policy.target] },
     ...APIS.map((api) => ({ emit: api, apis: [api] })),
   ];
   for (const { emit, apis } of targets) {
