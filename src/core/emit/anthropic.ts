@@ -65,6 +65,25 @@ function push(
   out.blocks.push(content.map(() => from));
 }
 
+/**
+ * tool_use ids must be unique in the whole request, but agents reuse call ids (tau-bench, SWE-agent).
+ * The first use keeps its id; each later use of it is named `<id>_<n>`, n from 2, skipping names
+ * the context already holds: the same context always gives the same names.
+ */
+function uniqueToolUseIds(context: readonly ContextItem[]): { next: (id: string) => string } {
+  const taken = new Set<string>();
+  for (const item of context) for (const c of item.tool_calls ?? []) taken.add(c.id);
+  const issued = new Set<string>();
+  return {
+    next(id) {
+      let name = id;
+      for (let n = 2; issued.has(name) || (name !== id && taken.has(name)); n++) name = `${id}_${n}`;
+      issued.add(name);
+      return name;
+    },
+  };
+}
+
 export function toAnthropic(context: readonly ContextItem[]): AnthropicRequest {
   return toAnthropicWithOrigins(context).request;
 }
@@ -81,6 +100,7 @@ export function toAnthropicWithOrigins(context: readonly ContextItem[]): Anthrop
   }
   const used = new Set<ContextItem>();
   const out: Out = { messages: [], blocks: [] };
+  const ids = uniqueToolUseIds(context);
   for (const item of context) {
     if (item.kind === 'system' || item.kind === 'policy') {
       system.push(
@@ -99,18 +119,20 @@ export function toAnthropicWithOrigins(context: readonly ContextItem[]): Anthrop
     }
     if (item.kind === 'assistant') {
       const content = blocks(item.content);
-      for (const c of item.tool_calls ?? [])
-        content.push({ type: 'tool_use', id: c.id, name: c.name, input: toolInput(c.arguments) });
+      const names = (item.tool_calls ?? []).map((c) => ids.next(c.id));
+      (item.tool_calls ?? []).forEach((c, k) =>
+        content.push({ type: 'tool_use', id: names[k], name: c.name, input: toolInput(c.arguments) }),
+      );
       push(out, 'assistant', content, item.id, true);
       const answers: AnthropicBlock[] = [];
       const from: string[] = [];
-      for (const c of item.tool_calls ?? []) {
+      (item.tool_calls ?? []).forEach((c, k) => {
         const r = results.get(c.id)?.shift();
-        if (!r) continue;
+        if (!r) return;
         used.add(r);
-        answers.push(resultBlock(r, c.id));
+        answers.push(resultBlock(r, names[k] as string));
         from.push(r.id);
-      }
+      });
       if (answers.length > 0) {
         out.messages.push({ role: 'user', content: answers });
         out.blocks.push(from);

@@ -1,7 +1,7 @@
 // Writes a stabilized context as OpenAI Chat Completions messages. Tool messages are placed right
 // after the assistant message whose calls they answer, as the API requires.
 import type { ContextItem } from '../stabilize/types.js';
-import type { Content } from '../types.js';
+import type { Content, ContentPart } from '../types.js';
 
 export interface OpenAIToolCall {
   id: string;
@@ -16,9 +16,45 @@ export interface OpenAIMessage {
   tool_call_id?: string;
 }
 
-function openaiContent(content: Content): string | unknown[] {
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const USER_PARTS = ['image_url', 'input_audio', 'file'];
+
+/**
+ * A part as Chat Completions takes it from this role, or undefined when the API has no such part:
+ * Anthropic's thinking, redacted thinking and server-tool blocks exist only in Anthropic requests
+ * (the model sees them only there), so they are left out. An Anthropic image becomes an image_url
+ * (data URL or URL) and a plain-text document its text, so the model still sees what the user sent.
+ */
+function openaiPart(p: ContentPart, role: OpenAIMessage['role']): unknown {
+  if (p.type === 'text') return { type: 'text', text: p.text };
+  const allowed = role === 'user' ? USER_PARTS : role === 'assistant' ? ['refusal'] : [];
+  if (allowed.includes(p.type)) return p;
+  if (role !== 'user') return undefined;
+  const source = (p as Record<string, unknown>)['source'];
+  if (p.type === 'image' && isObject(source)) {
+    if (source['type'] === 'base64' && typeof source['data'] === 'string')
+      return {
+        type: 'image_url',
+        image_url: { url: `data:${String(source['media_type'])};base64,${source['data']}` },
+      };
+    if (source['type'] === 'url' && typeof source['url'] === 'string')
+      return { type: 'image_url', image_url: { url: source['url'] } };
+  }
+  if (
+    p.type === 'document' &&
+    isObject(source) &&
+    source['type'] === 'text' &&
+    typeof source['data'] === 'string'
+  )
+    return { type: 'text', text: source['data'] };
+  return undefined;
+}
+
+function openaiContent(content: Content, role: OpenAIMessage['role']): string | unknown[] {
   if (typeof content === 'string') return content;
-  return content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : p));
+  return content.map((p) => openaiPart(p, role)).filter((p) => p !== undefined);
 }
 
 function textOnly(content: Content): string {
@@ -45,11 +81,15 @@ function roleOf(item: ContextItem): OpenAIMessage['role'] {
   }
 }
 
-function message(item: ContextItem): OpenAIMessage {
+/** The message of an item; undefined for an assistant turn with nothing the API takes (only thinking). */
+function message(item: ContextItem): OpenAIMessage | undefined {
   const role = roleOf(item);
   if (role === 'assistant') {
-    const m: OpenAIMessage = { role, content: openaiContent(item.content) };
-    if (typeof m.content === 'string' && m.content === '' && item.tool_calls?.length) m.content = null;
+    const m: OpenAIMessage = { role, content: openaiContent(item.content, role) };
+    const empty = m.content === '' || (Array.isArray(m.content) && m.content.length === 0);
+    // A tool-call-only turn has `content: null`: the API refuses an empty array (and an empty text).
+    if (empty && item.tool_calls?.length) m.content = null;
+    else if (empty) return undefined;
     if (item.tool_calls?.length) {
       m.tool_calls = item.tool_calls.map((c) => ({
         id: c.id,
@@ -59,7 +99,7 @@ function message(item: ContextItem): OpenAIMessage {
     }
     return m;
   }
-  return { role, content: openaiContent(item.content) };
+  return { role, content: openaiContent(item.content, role) };
 }
 
 function idsOf(item: ContextItem): string[] {
@@ -101,7 +141,8 @@ export function toOpenAIWithOrigins(context: readonly ContextItem[]): OpenAIWith
       }
       continue;
     }
-    emit(message(item), item);
+    const m = message(item);
+    if (m) emit(m, item);
     for (const call of item.tool_calls ?? []) {
       const r = results.get(call.id)?.shift();
       if (!r) continue;

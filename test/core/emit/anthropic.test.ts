@@ -73,3 +73,35 @@ describe('toAnthropic', () => {
     });
   });
 });
+
+describe('toAnthropic: reused call ids', () => {
+  const reused = (): ReturnType<typeof turn> => [
+    ci('u', 'user', 'Change the flight twice.'),
+    ci('a1', 'assistant', '', { tool_calls: [tc('c1', 'update', '{"day":"Fri"}')] }),
+    ci('r1', 'tool', 'Friday', { call_id: 'c1' }),
+    ci('a2', 'assistant', '', { tool_calls: [tc('c1', 'update', '{"day":"Sat"}'), tc('c1_2', 'get', '{}')] }),
+    ci('r2', 'tool', 'Saturday', { call_id: 'c1' }),
+    ci('r3', 'tool', 'R1', { call_id: 'c1_2' }),
+  ];
+
+  it('renames each later use, skipping names the context holds, and answers each with its result', () => {
+    const req = toAnthropic(reused());
+    const uses = req.messages.flatMap((m) =>
+      m.content.filter((b) => b.type === 'tool_use').map((b) => b['id']),
+    );
+    expect(uses).toEqual(['c1', 'c1_3', 'c1_2']);
+    const results = req.messages.flatMap((m) =>
+      m.content.filter((b) => b.type === 'tool_result').map((b) => [b['tool_use_id'], b['content']]),
+    );
+    expect(results).toEqual([
+      ['c1', [{ type: 'text', text: 'Friday' }]],
+      ['c1_3', [{ type: 'text', text: 'Saturday' }]],
+      ['c1_2', [{ type: 'text', text: 'R1' }]],
+    ]);
+    expect(verifyAnthropic(req)).toEqual([]);
+  });
+
+  it('gives the same names every time', () => {
+    expect(toAnthropic(reused())).toEqual(toAnthropic(reused()));
+  });
+});

@@ -84,3 +84,53 @@ describe('toOpenAI', () => {
     expect(messages[2]?.content).toBe('line 1\nline 2');
   });
 });
+
+describe('toOpenAI: parts the API does not take', () => {
+  it('writes a tool-call-only turn with content null, never an empty array', () => {
+    const messages = toOpenAI([
+      ci('u', 'user', 'run it'),
+      ci('a', 'assistant', [{ type: 'thinking', thinking: 'plan', signature: 's' }], {
+        tool_calls: [tc('c1', 'bash', '{}')],
+      }),
+      ci('r', 'tool', 'ok', { call_id: 'c1' }),
+    ]);
+    expect(messages[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{}' } }],
+    });
+    expect(verifyOpenAI(messages)).toEqual([]);
+  });
+
+  it('leaves out thinking and server-tool blocks and a turn that held only those', () => {
+    const messages = toOpenAI([
+      ci('u', 'user', 'search'),
+      ci('a1', 'assistant', [
+        { type: 'server_tool_use', id: 's1', name: 'web_search', input: {} },
+        { type: 'web_search_tool_result', tool_use_id: 's1', content: [] },
+        { type: 'text', text: 'found it' },
+      ]),
+      ci('a2', 'assistant', [{ type: 'redacted_thinking', data: 'xx' }]),
+    ]);
+    expect(messages).toEqual([
+      { role: 'user', content: 'search' },
+      { role: 'assistant', content: [{ type: 'text', text: 'found it' }] },
+    ]);
+  });
+
+  it('turns an Anthropic image into an image_url and a plain-text document into text', () => {
+    const messages = toOpenAI([
+      ci('u', 'user', [
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0=' } },
+        { type: 'image', source: { type: 'url', url: 'https://example.test/a.png' } },
+        { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'the contract' } },
+      ]),
+    ]);
+    expect(messages[0]?.content).toEqual([
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0=' } },
+      { type: 'image_url', image_url: { url: 'https://example.test/a.png' } },
+      { type: 'text', text: 'the contract' },
+    ]);
+    expect(verifyOpenAI(messages)).toEqual([]);
+  });
+});

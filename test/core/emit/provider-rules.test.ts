@@ -22,7 +22,7 @@ describe('providerIssues', () => {
     expect(providerIssues(context, 'anthropic')).toEqual([]);
   });
 
-  it('names the item a reused tool_use id came from, then the first use', () => {
+  it('writes a reused call id once per request for Anthropic: later uses renamed, results with them', () => {
     const context = [
       item('a1', 'task'),
       item('a2', 'assistant', { content: '', tool_calls: calls('c1') }),
@@ -30,10 +30,19 @@ describe('providerIssues', () => {
       item('a4', 'assistant', { content: '', tool_calls: calls('c1') }),
       item('a5', 'tool', { call_id: 'c1' }),
     ];
-    const issues = providerIssues(context, 'anthropic');
-    expect(issues.map((i) => [i.rule, i.ids])).toEqual([['anthropic-tool-use-ids-unique', ['a4', 'a2']]]);
-    // The same context is a valid OpenAI request: ids only need to be unique per assistant message.
+    expect(providerIssues(context, 'anthropic')).toEqual([]);
     expect(providerIssues(context, 'openai')).toEqual([]);
+  });
+
+  it('names the items a rule broke at: a result whose call is not in the context', () => {
+    const context = [item('a1', 'task'), item('a2', 'user'), item('a3', 'tool', { call_id: 'c9' })];
+    expect(providerIssues(context, 'openai').map((i) => [i.rule, i.ids])).toEqual([
+      ['openai-tool-answers-call', ['a3']],
+    ]);
+    expect(providerIssues(context, 'anthropic').map((i) => [i.rule, i.ids])).toEqual([
+      ['anthropic-tool-result-first', ['a3']],
+      ['anthropic-tool-result-matches-use', ['a3']],
+    ]);
   });
 
   it('reports an empty context as a request with no messages, for both APIs', () => {
@@ -54,7 +63,7 @@ describe('providerIssues', () => {
     ]);
   });
 
-  it('reports thinking parts in an OpenAI request at their assistant item', () => {
+  it('leaves Anthropic-only parts out of an OpenAI request; a turn of only thinking goes entirely', () => {
     const context = [
       item('a1', 'task'),
       item('a2', 'assistant', {
@@ -63,10 +72,10 @@ describe('providerIssues', () => {
           { type: 'text', text: 'ok' },
         ],
       }),
+      item('a3', 'user'),
+      item('a4', 'assistant', { content: [{ type: 'redacted_thinking', data: 'xx' }] }),
     ];
-    expect(providerIssues(context, 'openai').map((i) => [i.rule, i.ids])).toEqual([
-      ['openai-part-type', ['a2']],
-    ]);
+    expect(providerIssues(context, 'openai')).toEqual([]);
   });
 
   describe('thinking of the last assistant turn in a tool loop', () => {
