@@ -38,6 +38,8 @@ function describeProtection(p: string): string {
   if (p === 'recent') return 'one of the keep_recent newest messages';
   if (p === 'pinned') return 'pinned by its author';
   if (p === 'scope') return 'the phase marker that sets the current task and phase';
+  if (p === 'task_statement') return 'the task statement of the current scope (its first user message)';
+  if (p === 'latest_request') return 'the latest user request';
   if (p.startsWith('tag:')) return `tagged "${p.slice(4)}" (resilience.protected_message_kinds)`;
   if (p.startsWith('latest:')) return `the latest invocation or outcome of the command family ${p.slice(7)}`;
   if (p.startsWith('pair:')) return `it made the call answered by protected result ${p.slice(5)}`;

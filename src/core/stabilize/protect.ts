@@ -2,6 +2,7 @@
 // protected (DESIGN §4, seed 002 "Protected artifacts"). Each protection keeps its reason so that
 // `explain` and the ledger can say what protected an artifact, and so that aggressive collapse can
 // lift exactly the `error`-tag protection it is allowed to override.
+import { latestUserRequest, taskStatement } from '../scope/task.js';
 import type { WorkSet, Work } from './work.js';
 import { isAlive } from './work.js';
 
@@ -88,6 +89,20 @@ export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
   }
   if (taskMarker) add(taskMarker, 'scope');
   if (phaseMarker) add(phaseMarker, 'scope');
+  // What the model must see to know what it is doing and what it was just asked: the task
+  // statement of the current scope and the latest user request (the `task` and `recency` checks
+  // recompute both from the transcript with the same functions).
+  const artifacts = ws.items.map((w) => w.a);
+  const byArtifact = new Map(ws.items.map((w) => [w.a, w]));
+  const statement = taskStatement(artifacts);
+  // A native task is protected by its kind already.
+  for (const a of statement.rule === 'first-user-message' ? statement.artifacts : []) {
+    const w = byArtifact.get(a);
+    if (w && isAlive(w)) add(w, 'task_statement');
+  }
+  const request = latestUserRequest(artifacts);
+  const lw = request ? byArtifact.get(request) : undefined;
+  if (lw && isAlive(lw)) add(lw, 'latest_request');
   closePairs(ws);
 }
 

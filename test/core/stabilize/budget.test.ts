@@ -1,12 +1,14 @@
 // Stage 9 (budget): protected first, then newest-first while it fits; a tool call and its results are
 // one unit; a protection that cannot fit is a recovery warning, system/policy that cannot fit escalate.
 import { describe, expect, it } from 'vitest';
-import { asst, call, calls, pol, result, sys, t, user, words } from '../../support/artifacts.js';
+import { asst, call, calls, pol, result, sys, t, task, user, words } from '../../support/artifacts.js';
 import { check, entry, fate, ids, item, policy, run } from './helpers.js';
 
 describe('budget: newest first while it fits', () => {
   it('fills from the newest message and stops at the first one that does not fit', () => {
+    // The task (tk) and the latest request (u2) are kept first: 5 tokens, 3 left.
     const tr = t(
+      task('tk', 'go'),
       user('u1', 'hi'), // 1 token: would fit, but it is older than what did not
       asst('a1', words(10)),
       user('u2', words(4)),
@@ -14,11 +16,11 @@ describe('budget: newest first while it fits', () => {
     );
     const p = policy({ budget: 8, keep_recent: 0 });
     const r = run(tr, p);
-    expect(ids(r)).toEqual(['u2', 'a2']);
+    expect(ids(r)).toEqual(['tk', 'u2', 'a2']);
     expect(entry(r, 'a1')).toMatchObject({
       action: 'dropped',
       reason: 'budget',
-      detail: 'needs 10 tokens, 1 left',
+      detail: 'needs 10 tokens, 0 left',
       tokens_before: 10,
     });
     // Never counted: it was certainly dropped once a newer message did not fit.
@@ -28,7 +30,7 @@ describe('budget: newest first while it fits', () => {
       tokens_before: null,
       tokens_after: 0,
     });
-    expect(r.budget).toEqual({ limit: 8, used: 7 });
+    expect(r.budget).toEqual({ limit: 8, used: 8 });
     expect(r.status).toBe('ok');
     expect(r.events).toContainEqual({
       level: 'major',
@@ -47,12 +49,13 @@ describe('budget: newest first while it fits', () => {
       result('r2', 'c2', 'two words'),
       user('u2', 'thanks'),
     );
-    // Protected: a2 (search + p = 2) + r2 (2); u2 (1) fits; the a1+r1 unit (1 + 2 + 6 = 9) does not.
-    const r = run(tr, policy({ budget: 8, keep_recent: 0 }));
+    // Protected: the task statement u1 (3), a2 (search + p = 2) + r2 (2), the latest request u2 (1);
+    // the a1+r1 unit (1 + 2 + 6 = 9) does not fit in what is left.
+    const r = run(tr, policy({ budget: 9, keep_recent: 0 }));
     expect(fate(r, 'a1')).toBe('dropped/budget');
     expect(fate(r, 'r1')).toBe('dropped/budget');
-    expect(entry(r, 'a1').detail).toBe('needs 9 tokens, 3 left');
-    expect(ids(r)).toEqual(['a2', 'r2', 'u2']);
+    expect(entry(r, 'a1').detail).toBe('needs 9 tokens, 1 left');
+    expect(ids(r)).toEqual(['u1', 'a2', 'r2', 'u2']);
   });
 
   it('reports used tokens as the sum of the context, message overhead included', () => {
@@ -67,6 +70,7 @@ describe('budget: protection over budget', () => {
   it('keeps every protected artifact, warns, and fails the budget check', () => {
     const tr = t(
       sys('s', words(5)),
+      task('tk', 'go'),
       user('old', words(3)),
       user('pinned', words(10), { pin: true }),
       asst('a', words(4)),
@@ -75,7 +79,7 @@ describe('budget: protection over budget', () => {
     const p = policy({ budget: 20 });
     const r = run(tr, p);
     expect(r.status).toBe('warning');
-    expect(ids(r)).toEqual(['s', 'pinned', 'a', 'u']);
+    expect(ids(r)).toEqual(['s', 'tk', 'pinned', 'a', 'u']);
     expect(entry(r, 'old')).toMatchObject({
       reason: 'budget',
       detail: 'no room left after protected artifacts',
@@ -84,17 +88,17 @@ describe('budget: protection over budget', () => {
       level: 'safety',
       code: 'protected_over_budget',
       message:
-        'protected artifacts need 23 tokens, over the budget of 20: nothing protected was dropped (recovery warning)',
+        'protected artifacts need 24 tokens, over the budget of 20: nothing protected was dropped (recovery warning)',
     });
     const budget = check(tr, r, p).budget;
     expect(budget).toMatchObject({ ok: false, severity: 'error' });
     expect(budget?.violations).toEqual([
       {
         id: 'pinned',
-        line: 3,
+        line: 4,
         column: 1,
         message:
-          'the context needs 23 tokens, over the budget of 20: what must be kept (system, task, latest request, protected) alone needs 23, the largest of it is this user artifact of 10 tokens',
+          'the context needs 24 tokens, over the budget of 20: what must be kept (system, task, latest request, protected) alone needs 24, the largest of it is this user artifact of 10 tokens',
       },
     ]);
   });

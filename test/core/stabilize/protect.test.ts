@@ -49,7 +49,10 @@ describe('protect: kinds, pins and tags', () => {
       user('u', 'ok'),
     );
     const r = run(tr, policy({ budget: 1, keep_recent: 0, resilience: { enabled: false } }));
-    expect(r.ledger.filter((e) => e.protected_by)).toEqual([]);
+    // Only what the model must always see stays protected: the task statement and latest request.
+    expect(r.ledger.filter((e) => e.protected_by).map((e) => [e.id, e.protected_by])).toEqual([
+      ['u', ['task_statement', 'latest_request']],
+    ]);
   });
 });
 
@@ -72,11 +75,12 @@ describe('protect: keep_recent', () => {
   });
 
   it('protects no message as recent with keep_recent 0', () => {
-    const tr = t(user('u1', 'hello there'), asst('a1', 'hi'));
-    // Only the newest message (1 token) fits: nothing protected forces the older one in.
-    const r = run(tr, policy({ keep_recent: 0, budget: 1 }));
-    expect(ids(r)).toEqual(['a1']);
-    expect(r.ledger.map((e) => `${e.id}:${e.reason}`)).toEqual(['u1:budget', 'a1:in_budget']);
+    const tr = t(user('u1', 'hello there'), asst('a1', 'hi'), asst('a2', 'ok'));
+    // u1 is the task and the latest request (2 tokens); of the rest only the newest (1) fits.
+    const r = run(tr, policy({ keep_recent: 0, budget: 3 }));
+    expect(ids(r)).toEqual(['u1', 'a2']);
+    expect(r.ledger.map((e) => `${e.id}:${e.reason}`)).toEqual(['u1:protected', 'a1:budget', 'a2:in_budget']);
+    expect(r.ledger.some((e) => e.protected_by?.includes('recent'))).toBe(false);
     expect(r.status).toBe('ok');
   });
 });
