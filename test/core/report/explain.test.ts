@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { explainArtifact } from '../../../src/core/report/explain.js';
 import type { StabilizeResult } from '../../../src/core/stabilize/types.js';
 import type { Transcript } from '../../../src/core/types.js';
-import { asst, bash, calls, result, summary, t, user, words } from '../../support/artifacts.js';
+import { asst, bash, calls, result, summary, t, task, user, words } from '../../support/artifacts.js';
 import { entry, policy, run } from '../stabilize/helpers.js';
 
 const REPORT =
@@ -13,6 +13,7 @@ const EMAIL = 'ops@example.com';
 
 function session(): { tr: Transcript; r: StabilizeResult } {
   const tr = t(
+    task('tk', 'Fix it.'),
     user('u0', words(30)),
     user('u1', `${REPORT}, mail ${EMAIL}`),
     calls('a1', [bash('c1', 'npm test')]),
@@ -35,13 +36,13 @@ describe('explainArtifact', () => {
   it('explains a duplicate: the copy that stays, and that its size was not counted', () => {
     expect(explain('u1')).toBe(
       [
-        'u1 (user, session.jsonl:2:1)',
+        'u1 (user, session.jsonl:3:1)',
         '  was removed as a duplicate at stage "dedup": a later artifact has the same text.',
         '  Detail: same text as u2.',
         '  Duplicate of: u2 (the later copy stays).',
         '  Tokens: not counted (certainly dropped) before, 0 in the context.',
         '  Not in the stabilized context.',
-        '  Run status: ok; budget 23/40 tokens.',
+        '  Run status: ok; budget 25/40 tokens.',
         '',
       ].join('\n'),
     );
@@ -50,7 +51,7 @@ describe('explainArtifact', () => {
   it('explains a protected artifact: why it could not go, and where it is', () => {
     expect(explain('r1')).toContain(
       '  Protected because: the latest invocation or outcome of the command family bash:npm test.\n' +
-        '  Position in the stabilized context: 2 of 4.\n',
+        '  Position in the stabilized context: 3 of 5.\n',
     );
   });
 
@@ -64,7 +65,9 @@ describe('explainArtifact', () => {
       '  was kept, with parts masked at stage "pii": personal data or secrets were masked.\n',
     );
     expect(text).toContain('  Masked: 1 email.\n');
-    expect(text).toContain('  Protected because: one of the keep_recent newest messages.\n');
+    expect(text).toContain(
+      '  Protected because: one of the keep_recent newest messages; the latest user request.\n',
+    );
     expect(text).not.toContain(EMAIL);
   });
 

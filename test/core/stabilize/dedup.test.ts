@@ -9,14 +9,16 @@ const REPORT =
 const REPORT_AGAIN = `${REPORT} again`;
 // keep_recent 0: the recent window would protect the copies under test.
 const P = policy({ keep_recent: 0 });
+// The first user message is the task statement, always kept: the copies under test come after it.
+const ASK = user('u0', 'Please look at the outage.');
 
 describe('dedup: exact and near duplicates', () => {
   it('removes an earlier exact copy and names the one that stays', () => {
-    const tr = t(user('u1', REPORT), asst('a1', 'Looking into it.'), user('u2', REPORT));
+    const tr = t(ASK, user('u1', REPORT), asst('a1', 'Looking into it.'), user('u2', REPORT));
     const r = run(tr, P);
     expect(fate(r, 'u1')).toBe('deduplicated/duplicate');
     expect(entry(r, 'u1')).toMatchObject({ stage: 'dedup', duplicate_of: 'u2', detail: 'same text as u2' });
-    expect(ids(r)).toEqual(['a1', 'u2']);
+    expect(ids(r)).toEqual(['u0', 'a1', 'u2']);
     expect(r.events).toContainEqual({
       level: 'major',
       code: 'deduplicated',
@@ -25,11 +27,11 @@ describe('dedup: exact and near duplicates', () => {
   });
 
   it('points every earlier copy at the latest one', () => {
-    const tr = t(user('u1', REPORT), user('u2', REPORT), user('u3', REPORT));
+    const tr = t(ASK, user('u1', REPORT), user('u2', REPORT), user('u3', REPORT));
     const r = run(tr, P);
     expect(entry(r, 'u1').duplicate_of).toBe('u3');
     expect(entry(r, 'u2').duplicate_of).toBe('u3');
-    expect(ids(r)).toEqual(['u3']);
+    expect(ids(r)).toEqual(['u0', 'u3']);
   });
 
   it('removes a near duplicate at or above the similarity threshold', () => {
@@ -62,10 +64,15 @@ describe('dedup: exact and near duplicates', () => {
     expect(ids(run(tr, P))).toEqual(['u1', 'a1', 'u2']);
   });
 
+  it('keeps the task statement even when the user repeats it later', () => {
+    const tr = t(user('u1', REPORT), asst('a1', 'Looking into it.'), user('u2', REPORT));
+    expect(ids(run(tr, P))).toEqual(['u1', 'a1', 'u2']);
+  });
+
   it('never removes a protected copy, but a protected later copy still replaces earlier ones', () => {
-    const pinned = t(user('u1', REPORT, { pin: true }), user('u2', REPORT));
-    expect(ids(run(pinned, P))).toEqual(['u1', 'u2']);
-    const later = t(user('u1', REPORT), user('u2', REPORT, { pin: true }));
+    const pinned = t(ASK, user('u1', REPORT, { pin: true }), user('u2', REPORT));
+    expect(ids(run(pinned, P))).toEqual(['u0', 'u1', 'u2']);
+    const later = t(ASK, user('u1', REPORT), user('u2', REPORT, { pin: true }));
     const r = run(later, P);
     expect(entry(r, 'u1').duplicate_of).toBe('u2');
   });

@@ -38,7 +38,8 @@ describe('ledger', () => {
     const r = run(busy(), policy({ budget: 40 }));
     expect(Object.fromEntries(r.ledger.map((e) => [e.id, `${e.stage}:${e.action}/${e.reason}`]))).toEqual({
       s: 'protect:kept/protected',
-      u1: 'budget:dropped/budget',
+      // The task statement: kept, with its PII masked.
+      u1: 'pii:masked/pii',
       a1: 'dedup:dropped/pair_unit',
       r1: 'dedup:dropped/superseded',
       a2: 'budget:dropped/budget',
@@ -49,7 +50,7 @@ describe('ledger', () => {
       a3: 'protect:kept/protected',
       r3: 'protect:kept/protected',
       u2: 'budget:dropped/budget',
-      u3: 'budget:kept/in_budget',
+      u3: 'budget:dropped/budget',
       a4: 'protect:kept/protected',
       u4: 'protect:kept/protected',
     });
@@ -78,7 +79,7 @@ describe('ledger', () => {
   it('names why a protected artifact could not be dropped', () => {
     const r = run(busy(), policy({ budget: 1000 }));
     expect(entry(r, 'a3').protected_by).toEqual(['latest:bash:npm test', 'pair:r3']);
-    expect(entry(r, 'u4').protected_by).toEqual(['recent']);
+    expect(entry(r, 'u4').protected_by).toEqual(['recent', 'latest_request']);
     expect(entry(r, 'u3').protected_by).toBeUndefined();
   });
 

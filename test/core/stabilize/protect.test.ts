@@ -112,10 +112,11 @@ describe('protect: latest invocation and outcome of every command family', () =>
   });
 
   it('keeps the latest outcomes even when the budget drops the conversation around them', () => {
-    // Protected: a2 (4) + r2 (2) + a3 (6) + r3 (3) = 15; then u2 (1) and done (5) fill the budget of 21.
-    const r = run(session(), policy({ budget: 21, keep_recent: 0 }));
-    expect(ids(r)).toEqual(['a2', 'r2', 'a3', 'r3', 'done', 'u2']);
-    expect(fate(r, 'u')).toBe('dropped/budget');
+    // Protected: the task statement u (4), a2 (4) + r2 (2) + a3 (6) + r3 (3), the latest request u2
+    // (1) = 20; then done (5) fills the budget of 25. The first npm test run is superseded.
+    const r = run(session(), policy({ budget: 25, keep_recent: 0 }));
+    expect(ids(r)).toEqual(['u', 'a2', 'r2', 'a3', 'r3', 'done', 'u2']);
+    expect(fate(r, 'r1')).toBe('dropped/superseded');
   });
 
   it('keeps every result of a protected tool that no later result supersedes', () => {
