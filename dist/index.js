@@ -54059,7 +54059,164 @@ function removeUnit(owner, fate) {
     }
 }
 //# sourceMappingURL=work.js.map
+;// CONCATENATED MODULE: ./build/core/stabilize/scope.js
+
+/** The scope of each artifact (its own, else the one the phase markers before it set) and the current one. */
+function scopesOf(artifacts) {
+    let task;
+    let phase;
+    let ambiguous;
+    const scopes = [];
+    for (const a of artifacts) {
+        const s = a.scope;
+        if (a.kind === 'phase') {
+            if (!s || (s.task === undefined && s.phase === undefined)) {
+                ambiguous ??= `phase marker ${a.id} (line ${a.source.line}) names neither a task nor a phase`;
+            }
+            else {
+                // A marker that names a task states the whole scope: its phase, or none. One that names
+                // only a phase moves within the current task. Either way the scope after a marker does not
+                // depend on markers before it that a stabilized context may have left out.
+                if (s.task !== undefined)
+                    phase = undefined;
+                task = s.task ?? task;
+                phase = s.phase ?? phase;
+            }
+        }
+        const own = {};
+        const t = s?.task ?? task;
+        const p = s?.phase ?? phase;
+        if (t !== undefined)
+            own.task = t;
+        if (p !== undefined)
+            own.phase = p;
+        scopes.push(own);
+    }
+    const outcome = {};
+    if (task !== undefined)
+        outcome.task = task;
+    if (phase !== undefined)
+        outcome.phase = phase;
+    if (ambiguous)
+        outcome.ambiguous = ambiguous;
+    return { scopes, outcome };
+}
+function assignScopes(ws) {
+    const { scopes, outcome } = scopesOf(ws.items.map((w) => w.a));
+    ws.items.forEach((w, i) => {
+        w.task = scopes[i]?.task;
+        w.phase = scopes[i]?.phase;
+    });
+    return outcome;
+}
+/** Survive a scope reset: what the author or the policy says must stay whatever the task. */
+function survivesReset(kind, pin, tags, protectedKinds) {
+    return (kind === 'system' || kind === 'policy' || pin === true || tags.some((t) => protectedKinds.includes(t)));
+}
+function applyScopeReset(ws, scope, protectedKinds) {
+    if (scope.task === undefined)
+        return 0;
+    // Only artifacts before the last switch to the current task can belong to an earlier one.
+    let lastSwitch = -1;
+    let prevTask;
+    for (const w of ws.items) {
+        if (w.task !== prevTask && w.task === scope.task)
+            lastSwitch = w.index;
+        prevTask = w.task;
+    }
+    let dropped = 0;
+    for (const w of ws.items) {
+        if (w.index >= lastSwitch || w.removed)
+            continue;
+        if (w.task === undefined || w.task === scope.task)
+            continue;
+        // A tool call and its results are one unit (DESIGN §2): one member that must stay keeps them all.
+        const head = w.owner ?? w;
+        const unit = [head, ...head.results];
+        if (unit.some((m) => survivesReset(m.a.kind, m.a.pin, m.a.tags ?? [], protectedKinds)))
+            continue;
+        const fate = {
+            stage: 'scope',
+            action: 'dropped',
+            reason: 'scope_reset',
+            detail: `belongs to task "${w.task}", the current task is "${scope.task}"`,
+        };
+        if (w.owner)
+            removeResult(w, fate);
+        else if (w.results.length > 0)
+            removeUnit(w, fate);
+        else
+            remove(w, fate);
+        dropped++;
+    }
+    return dropped;
+}
+//# sourceMappingURL=scope.js.map
+;// CONCATENATED MODULE: ./build/core/scope/task.js
+// The task statement of the current scope and the latest user request: what a context must hold
+// for the model to know what it is doing and what it was just asked (DESIGN §4 stage 8, §5). One
+// rule for every format: readers mark a task with native `kind: task`; where a format has no such
+// kind, the first user message of the current scope is the task statement.
+
+function task_hasText(content) {
+    if (typeof content === 'string')
+        return content.trim() !== '';
+    return content.some((p) => p.type !== 'text' || (typeof p.text === 'string' && p.text.trim() !== ''));
+}
+/** A message a person (or a simulated user) wrote: not a tool result, not empty. */
+function isUserRequest(a) {
+    return a.kind === 'user' && a.sidechain !== true && task_hasText(a.content);
+}
+/**
+ * Index of the first artifact of the current scope: the last phase marker after which the scope
+ * (task or phase) differs from the one before it, or 0 when no marker changed it.
+ */
+function currentScopeStart(artifacts) {
+    const { scopes } = scopesOf(artifacts);
+    let start = 0;
+    artifacts.forEach((a, i) => {
+        if (a.kind !== 'phase' || i === 0)
+            return;
+        const before = scopes[i - 1];
+        const now = scopes[i];
+        if (before?.task !== now?.task || before?.phase !== now?.phase)
+            start = i;
+    });
+    return start;
+}
+/**
+ * The task statement of the current scope, from the main chain (side chains are sub-agents):
+ * every native `kind: task` artifact of the current task; else the first user message of the
+ * current scope (from the last phase marker that changed the task or phase); else the first user
+ * message of the session.
+ */
+function taskStatement(artifacts) {
+    const main = artifacts.filter((a) => a.sidechain !== true);
+    const { scopes, outcome } = scopesOf(main);
+    const tasks = main.filter((a, i) => a.kind === 'task' &&
+        (outcome.task === undefined || scopes[i]?.task === undefined || scopes[i]?.task === outcome.task));
+    if (tasks.length > 0)
+        return { artifacts: tasks, rule: 'task-kind' };
+    const start = currentScopeStart(main);
+    const first = main.slice(start).find(isUserRequest) ?? main.find(isUserRequest);
+    return first ? { artifacts: [first], rule: 'first-user-message' } : { artifacts: [], rule: 'none' };
+}
+/** The latest user request of the main chain, if any. */
+function latestUserRequest(artifacts) {
+    for (let i = artifacts.length - 1; i >= 0; i--) {
+        const a = artifacts[i];
+        if (isUserRequest(a))
+            return a;
+    }
+    return undefined;
+}
+//# sourceMappingURL=task.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/protect.js
+// Stage 8 (protect), computed before the pruning stages because they may only touch what is not
+// protected (DESIGN §4, seed 002 "Protected artifacts"). Each protection keeps its reason so that
+// `explain` and the ledger can say what protected an artifact, and so that aggressive collapse can
+// lift exactly the `error`-tag protection it is allowed to override.
+
 
 function add(w, reason) {
     if (!w.protectedBy.includes(reason))
@@ -54155,6 +54312,22 @@ function computeProtection(ws, rules) {
         add(taskMarker, 'scope');
     if (phaseMarker)
         add(phaseMarker, 'scope');
+    // What the model must see to know what it is doing and what it was just asked: the task
+    // statement of the current scope and the latest user request (the `task` and `recency` checks
+    // recompute both from the transcript with the same functions).
+    const artifacts = ws.items.map((w) => w.a);
+    const byArtifact = new Map(ws.items.map((w) => [w.a, w]));
+    const statement = taskStatement(artifacts);
+    // A native task is protected by its kind already.
+    for (const a of statement.rule === 'first-user-message' ? statement.artifacts : []) {
+        const w = byArtifact.get(a);
+        if (w && isAlive(w))
+            add(w, 'task_statement');
+    }
+    const request = latestUserRequest(artifacts);
+    const lw = request ? byArtifact.get(request) : undefined;
+    if (lw && isAlive(lw))
+        add(lw, 'latest_request');
     closePairs(ws);
 }
 /** A protected result keeps its call: the assistant that made it is protected with it. */
@@ -55807,99 +55980,6 @@ function orderItems(items, order) {
     return [...items].sort((a, b) => (ranks.get(sectionOf(a.kind)) ?? 0) - (ranks.get(sectionOf(b.kind)) ?? 0) || a.index - b.index);
 }
 //# sourceMappingURL=order.js.map
-;// CONCATENATED MODULE: ./build/core/stabilize/scope.js
-
-/** The scope of each artifact (its own, else the one the phase markers before it set) and the current one. */
-function scopesOf(artifacts) {
-    let task;
-    let phase;
-    let ambiguous;
-    const scopes = [];
-    for (const a of artifacts) {
-        const s = a.scope;
-        if (a.kind === 'phase') {
-            if (!s || (s.task === undefined && s.phase === undefined)) {
-                ambiguous ??= `phase marker ${a.id} (line ${a.source.line}) names neither a task nor a phase`;
-            }
-            else {
-                // A marker that names a task states the whole scope: its phase, or none. One that names
-                // only a phase moves within the current task. Either way the scope after a marker does not
-                // depend on markers before it that a stabilized context may have left out.
-                if (s.task !== undefined)
-                    phase = undefined;
-                task = s.task ?? task;
-                phase = s.phase ?? phase;
-            }
-        }
-        const own = {};
-        const t = s?.task ?? task;
-        const p = s?.phase ?? phase;
-        if (t !== undefined)
-            own.task = t;
-        if (p !== undefined)
-            own.phase = p;
-        scopes.push(own);
-    }
-    const outcome = {};
-    if (task !== undefined)
-        outcome.task = task;
-    if (phase !== undefined)
-        outcome.phase = phase;
-    if (ambiguous)
-        outcome.ambiguous = ambiguous;
-    return { scopes, outcome };
-}
-function assignScopes(ws) {
-    const { scopes, outcome } = scopesOf(ws.items.map((w) => w.a));
-    ws.items.forEach((w, i) => {
-        w.task = scopes[i]?.task;
-        w.phase = scopes[i]?.phase;
-    });
-    return outcome;
-}
-/** Survive a scope reset: what the author or the policy says must stay whatever the task. */
-function survivesReset(kind, pin, tags, protectedKinds) {
-    return (kind === 'system' || kind === 'policy' || pin === true || tags.some((t) => protectedKinds.includes(t)));
-}
-function applyScopeReset(ws, scope, protectedKinds) {
-    if (scope.task === undefined)
-        return 0;
-    // Only artifacts before the last switch to the current task can belong to an earlier one.
-    let lastSwitch = -1;
-    let prevTask;
-    for (const w of ws.items) {
-        if (w.task !== prevTask && w.task === scope.task)
-            lastSwitch = w.index;
-        prevTask = w.task;
-    }
-    let dropped = 0;
-    for (const w of ws.items) {
-        if (w.index >= lastSwitch || w.removed)
-            continue;
-        if (w.task === undefined || w.task === scope.task)
-            continue;
-        // A tool call and its results are one unit (DESIGN §2): one member that must stay keeps them all.
-        const head = w.owner ?? w;
-        const unit = [head, ...head.results];
-        if (unit.some((m) => survivesReset(m.a.kind, m.a.pin, m.a.tags ?? [], protectedKinds)))
-            continue;
-        const fate = {
-            stage: 'scope',
-            action: 'dropped',
-            reason: 'scope_reset',
-            detail: `belongs to task "${w.task}", the current task is "${scope.task}"`,
-        };
-        if (w.owner)
-            removeResult(w, fate);
-        else if (w.results.length > 0)
-            removeUnit(w, fate);
-        else
-            remove(w, fate);
-        dropped++;
-    }
-    return dropped;
-}
-//# sourceMappingURL=scope.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/summaries.js
 
 /**
@@ -56680,65 +56760,6 @@ function replayGuardian(transcript, thresholds) {
     return out.sort((x, y) => x.line - y.line);
 }
 //# sourceMappingURL=replay.js.map
-;// CONCATENATED MODULE: ./build/core/scope/task.js
-// The task statement of the current scope and the latest user request: what a context must hold
-// for the model to know what it is doing and what it was just asked (DESIGN §4 stage 8, §5). One
-// rule for every format: readers mark a task with native `kind: task`; where a format has no such
-// kind, the first user message of the current scope is the task statement.
-
-function task_hasText(content) {
-    if (typeof content === 'string')
-        return content.trim() !== '';
-    return content.some((p) => p.type !== 'text' || (typeof p.text === 'string' && p.text.trim() !== ''));
-}
-/** A message a person (or a simulated user) wrote: not a tool result, not empty. */
-function isUserRequest(a) {
-    return a.kind === 'user' && a.sidechain !== true && task_hasText(a.content);
-}
-/**
- * Index of the first artifact of the current scope: the last phase marker after which the scope
- * (task or phase) differs from the one before it, or 0 when no marker changed it.
- */
-function currentScopeStart(artifacts) {
-    const { scopes } = scopesOf(artifacts);
-    let start = 0;
-    artifacts.forEach((a, i) => {
-        if (a.kind !== 'phase' || i === 0)
-            return;
-        const before = scopes[i - 1];
-        const now = scopes[i];
-        if (before?.task !== now?.task || before?.phase !== now?.phase)
-            start = i;
-    });
-    return start;
-}
-/**
- * The task statement of the current scope, from the main chain (side chains are sub-agents):
- * every native `kind: task` artifact of the current task; else the first user message of the
- * current scope (from the last phase marker that changed the task or phase); else the first user
- * message of the session.
- */
-function taskStatement(artifacts) {
-    const main = artifacts.filter((a) => a.sidechain !== true);
-    const { scopes, outcome } = scopesOf(main);
-    const tasks = main.filter((a, i) => a.kind === 'task' &&
-        (outcome.task === undefined || scopes[i]?.task === undefined || scopes[i]?.task === outcome.task));
-    if (tasks.length > 0)
-        return { artifacts: tasks, rule: 'task-kind' };
-    const start = currentScopeStart(main);
-    const first = main.slice(start).find(isUserRequest) ?? main.find(isUserRequest);
-    return first ? { artifacts: [first], rule: 'first-user-message' } : { artifacts: [], rule: 'none' };
-}
-/** The latest user request of the main chain, if any. */
-function latestUserRequest(artifacts) {
-    for (let i = artifacts.length - 1; i >= 0; i--) {
-        const a = artifacts[i];
-        if (isUserRequest(a))
-            return a;
-    }
-    return undefined;
-}
-//# sourceMappingURL=task.js.map
 ;// CONCATENATED MODULE: ./build/core/validate/budget.js
 // `budget`: the emitted context fits the budget (DESIGN §4 stage 9: a hard limit). The violation is
 // annotated where the budget went: at the artifact whose admission, in the budget stage's priority
@@ -57118,6 +57139,27 @@ function push(out, role, content, from, mergeable) {
     out.messages.push({ role, content });
     out.blocks.push(content.map(() => from));
 }
+/**
+ * tool_use ids must be unique in the whole request, but agents reuse call ids (tau-bench, SWE-agent).
+ * The first use keeps its id; each later use of it is named `<id>_<n>`, n from 2, skipping names
+ * the context already holds: the same context always gives the same names.
+ */
+function uniqueToolUseIds(context) {
+    const taken = new Set();
+    for (const item of context)
+        for (const c of item.tool_calls ?? [])
+            taken.add(c.id);
+    const issued = new Set();
+    return {
+        next(id) {
+            let name = id;
+            for (let n = 2; issued.has(name) || (name !== id && taken.has(name)); n++)
+                name = `${id}_${n}`;
+            issued.add(name);
+            return name;
+        },
+    };
+}
 function toAnthropic(context) {
     return toAnthropicWithOrigins(context).request;
 }
@@ -57134,6 +57176,7 @@ function toAnthropicWithOrigins(context) {
     }
     const used = new Set();
     const out = { messages: [], blocks: [] };
+    const ids = uniqueToolUseIds(context);
     for (const item of context) {
         if (item.kind === 'system' || item.kind === 'policy') {
             system.push(typeof item.content === 'string'
@@ -57151,19 +57194,19 @@ function toAnthropicWithOrigins(context) {
         }
         if (item.kind === 'assistant') {
             const content = blocks(item.content);
-            for (const c of item.tool_calls ?? [])
-                content.push({ type: 'tool_use', id: c.id, name: c.name, input: toolInput(c.arguments) });
+            const names = (item.tool_calls ?? []).map((c) => ids.next(c.id));
+            (item.tool_calls ?? []).forEach((c, k) => content.push({ type: 'tool_use', id: names[k], name: c.name, input: toolInput(c.arguments) }));
             push(out, 'assistant', content, item.id, true);
             const answers = [];
             const from = [];
-            for (const c of item.tool_calls ?? []) {
+            (item.tool_calls ?? []).forEach((c, k) => {
                 const r = results.get(c.id)?.shift();
                 if (!r)
-                    continue;
+                    return;
                 used.add(r);
-                answers.push(resultBlock(r, c.id));
+                answers.push(resultBlock(r, names[k]));
                 from.push(r.id);
-            }
+            });
             if (answers.length > 0) {
                 out.messages.push({ role: 'user', content: answers });
                 out.blocks.push(from);
@@ -57451,10 +57494,43 @@ function anthropicRuleHits(req) {
 }
 //# sourceMappingURL=anthropic-rules.js.map
 ;// CONCATENATED MODULE: ./build/core/emit/openai.js
-function openaiContent(content) {
+const openai_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const USER_PARTS = ['image_url', 'input_audio', 'file'];
+/**
+ * A part as Chat Completions takes it from this role, or undefined when the API has no such part:
+ * Anthropic's thinking, redacted thinking and server-tool blocks exist only in Anthropic requests
+ * (the model sees them only there), so they are left out. An Anthropic image becomes an image_url
+ * (data URL or URL) and a plain-text document its text, so the model still sees what the user sent.
+ */
+function openaiPart(p, role) {
+    if (p.type === 'text')
+        return { type: 'text', text: p.text };
+    const allowed = role === 'user' ? USER_PARTS : role === 'assistant' ? ['refusal'] : [];
+    if (allowed.includes(p.type))
+        return p;
+    if (role !== 'user')
+        return undefined;
+    const source = p['source'];
+    if (p.type === 'image' && openai_isObject(source)) {
+        if (source['type'] === 'base64' && typeof source['data'] === 'string')
+            return {
+                type: 'image_url',
+                image_url: { url: `data:${String(source['media_type'])};base64,${source['data']}` },
+            };
+        if (source['type'] === 'url' && typeof source['url'] === 'string')
+            return { type: 'image_url', image_url: { url: source['url'] } };
+    }
+    if (p.type === 'document' &&
+        openai_isObject(source) &&
+        source['type'] === 'text' &&
+        typeof source['data'] === 'string')
+        return { type: 'text', text: source['data'] };
+    return undefined;
+}
+function openaiContent(content, role) {
     if (typeof content === 'string')
         return content;
-    return content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : p));
+    return content.map((p) => openaiPart(p, role)).filter((p) => p !== undefined);
 }
 function textOnly(content) {
     if (typeof content === 'string')
@@ -57479,12 +57555,17 @@ function roleOf(item) {
             return 'user';
     }
 }
+/** The message of an item; undefined for an assistant turn with nothing the API takes (only thinking). */
 function message(item) {
     const role = roleOf(item);
     if (role === 'assistant') {
-        const m = { role, content: openaiContent(item.content) };
-        if (typeof m.content === 'string' && m.content === '' && item.tool_calls?.length)
+        const m = { role, content: openaiContent(item.content, role) };
+        const empty = m.content === '' || (Array.isArray(m.content) && m.content.length === 0);
+        // A tool-call-only turn has `content: null`: the API refuses an empty array (and an empty text).
+        if (empty && item.tool_calls?.length)
             m.content = null;
+        else if (empty)
+            return undefined;
         if (item.tool_calls?.length) {
             m.tool_calls = item.tool_calls.map((c) => ({
                 id: c.id,
@@ -57494,7 +57575,7 @@ function message(item) {
         }
         return m;
     }
-    return { role, content: openaiContent(item.content) };
+    return { role, content: openaiContent(item.content, role) };
 }
 function idsOf(item) {
     return item.call_ids ?? (item.call_id !== undefined ? [item.call_id] : []);
@@ -57530,7 +57611,9 @@ function toOpenAIWithOrigins(context) {
             }
             continue;
         }
-        emit(message(item), item);
+        const m = message(item);
+        if (m)
+            emit(m, item);
         for (const call of item.tool_calls ?? []) {
             const r = results.get(call.id)?.shift();
             if (!r)

@@ -39,12 +39,12 @@ async function check(transcript: string, policy?: string) {
 
 describe('action: a broken context fails the step at the line that broke it', () => {
   it.each([
-    ['task-dropped.jsonl', 'policy-small.yml', 'task', 'u1', 2, 1],
-    ['latest-request-dropped.json', 'policy-tool-loop.yml', 'recency', 'm5', 35, 5],
-    ['latest-request-dropped.json', 'policy-small.yml', 'budget', 'm13', 110, 5],
+    // The task and latest request are kept now (issue 10): too little budget is red on budget.
+    ['task-dropped.jsonl', 'policy-small.yml', 'budget', 'u1', 2, 1],
+    ['latest-request-dropped.json', 'policy-tool-loop.yml', 'budget', 'm11', 91, 5],
+    ['latest-request-dropped.json', 'policy-small.yml', 'budget', 'm5', 35, 5],
     ['sidechain-only.jsonl', undefined, 'nonempty', '*', 1, 1],
-    ['reused-call-ids.json', 'policy-target-anthropic.yml', 'provider', 'm4', 31, 5],
-    ['thinking-for-openai.json', 'policy-target-openai.yml', 'provider', 'm1', 9, 5],
+    ['assistant-first.json', undefined, 'provider', 'm0', 5, 5],
     ['pii-thinking-document.json', undefined, 'pii', 'm1', 22, 5],
   ] as const)('%s with %s: %s at %s', async (transcript, policy, check_, id, line, col) => {
     const run = await check(transcript, policy);
