@@ -69,9 +69,11 @@ describe('stabilize (library)', () => {
   });
 
   it('applies a partial policy: a smaller budget drops what does not fit', async () => {
-    const wide = await stabilize(chat(), { policy: { budget: 8000 } });
+    // keep_recent 1: the assistant's last answer is the one thing not protected (system, task,
+    // latest request, the latest find_order outcome are).
+    const wide = await stabilize(chat(), { policy: { budget: 8000, keep_recent: 1 } });
     const budget = wide.budget.used - 1;
-    const narrow = await stabilize(chat(), { policy: { budget } });
+    const narrow = await stabilize(chat(), { policy: { budget, keep_recent: 1 } });
     expect(narrow.status).toBe('ok');
     expect(narrow.budget.limit).toBe(budget);
     expect(narrow.budget.used).toBeLessThanOrEqual(budget);

@@ -89,9 +89,9 @@ describe('--base-policy FILE', () => {
       'transcripts',
     ]);
     const notes = broken.report.transcripts.find((t) => t.transcript === 'transcripts/notes.jsonl');
-    // Ten tokens hold neither what is protected (budget), nor the task statement (task), and the
-    // stabilizer says it had to keep protected evidence over the budget (status, a warning).
-    expect(notes?.impact).toMatchObject({ newlyFailing: ['budget', 'status', 'task'], fixed: [] });
+    // Ten tokens do not hold what must be kept (budget), and the stabilizer says it had to keep
+    // protected evidence over the budget (status, a warning).
+    expect(notes?.impact).toMatchObject({ newlyFailing: ['budget', 'status'], fixed: [] });
     expect(broken.run.code).toBe(1);
 
     const fixedRun = await repo.checkJson([
@@ -102,7 +102,7 @@ describe('--base-policy FILE', () => {
       'transcripts',
     ]);
     const fixed = fixedRun.report.transcripts.find((t) => t.transcript === 'transcripts/notes.jsonl');
-    expect(fixed?.impact).toMatchObject({ newlyFailing: [], fixed: ['budget', 'status', 'task'] });
+    expect(fixed?.impact).toMatchObject({ newlyFailing: [], fixed: ['budget', 'status'] });
   });
 
   it('shows the impact table in text and markdown', async () => {

@@ -81,13 +81,13 @@ describe('stabilize: text summary', () => {
     expect(out).toMatch(/\[safety\] protected_over_budget: /);
   });
 
-  it('lists what broke first: errors before warnings, task and recency before budget', async () => {
-    const file = path.join(BROKEN, 'latest-request-dropped.json');
+  it('lists what broke first: errors before warnings, pii before budget', async () => {
+    const file = path.join(BROKEN, 'pii-thinking-document.json');
     const { code, out } = await stabilize([file, '--policy', path.join(BROKEN, 'policy-small.yml')]);
     expect(code).toBe(1);
-    expect(out).toContain('failing: task (error), recency (error), budget (error), status (warning)');
+    expect(out).toContain('failing: pii (error), budget (error), status (warning)');
     const checks = [...out.matchAll(/^ {2}\S+:\d+:\d+: (\w+) \(/gm)].map((m) => m[1]);
-    expect(checks).toEqual(['task', 'recency', 'budget', 'status']);
+    expect(checks).toEqual(['pii', 'pii', 'budget', 'status']);
   });
 
   it('exits 0 when the only failing check has severity warning', async () => {

@@ -308,15 +308,13 @@ describe('validate: status', () => {
 });
 
 describe('validate: provider', () => {
-  // A tool loop that reuses its call id, as tau-bench and SWE-agent runs do.
-  function reused(format: Transcript['format']): Transcript {
+  // A support recording that opens with the assistant's greeting: fine for OpenAI, refused by
+  // Anthropic (the first message must be the user's).
+  function greeting(format: Transcript['format']): Transcript {
     const tr = t(
-      user('u1', 'Change my flight to Friday.'),
-      calls('a1', [bash('c1', 'get R1')]),
-      result('r1', 'c1', 'R1: Thursday'),
-      calls('a2', [bash('c1', 'set R1 Friday')]),
-      result('r2', 'c1', 'R1: Friday'),
-      asst('a3', 'Done.'),
+      asst('a0', 'Hello! How can I help you today?'),
+      user('u1', 'My invoice shows the wrong amount.'),
+      asst('a1', 'I will look at the invoice.'),
     );
     return { ...tr, format };
   }
@@ -325,33 +323,33 @@ describe('validate: provider', () => {
       (c) => c.name === 'provider',
     );
 
-  it('passes an OpenAI transcript that reuses a call id: its own API accepts it', () => {
-    expect(providerOf(reused('openai'))).toMatchObject({ ok: true });
+  it('passes an OpenAI transcript that opens with the assistant: its own API accepts it', () => {
+    expect(providerOf(greeting('openai'))).toMatchObject({ ok: true });
   });
 
-  it('fails it for Anthropic (policy target or --emit), at the second use, naming the rule', () => {
+  it('fails it for Anthropic (policy target or --emit), at the greeting, naming the rule', () => {
     const anthropic = policy({ keep_recent: 0, target: 'anthropic' });
-    const byTarget = providerOf(reused('openai'), anthropic);
+    const byTarget = providerOf(greeting('openai'), anthropic);
     expect(byTarget?.violations).toEqual([
       expect.objectContaining({
-        id: 'a2',
-        line: 4,
+        id: 'a0',
+        line: 1,
         column: 1,
-        message: expect.stringContaining('anthropic-tool-use-ids-unique'),
+        message: expect.stringContaining('anthropic-first-message-user'),
       }),
     ]);
-    expect(providerOf(reused('openai'), P, 'anthropic')?.violations).toEqual(byTarget?.violations);
+    expect(providerOf(greeting('openai'), P, 'anthropic')?.violations).toEqual(byTarget?.violations);
   });
 
   it('holds a native transcript to both APIs', () => {
-    const v = providerOf(reused('native'))?.violations ?? [];
+    const v = providerOf(greeting('native'))?.violations ?? [];
     expect(v.map((x) => x.message.split(':')[0])).toEqual([
-      'anthropic request rule anthropic-tool-use-ids-unique',
+      'anthropic request rule anthropic-first-message-user',
     ]);
   });
 
   it('is off when the policy says so', () => {
     const off = policy({ keep_recent: 0, target: 'anthropic', checks: { provider: 'off' } });
-    expect(providerOf(reused('openai'), off)).toMatchObject({ ok: true, severity: 'off' });
+    expect(providerOf(greeting('openai'), off)).toMatchObject({ ok: true, severity: 'off' });
   });
 });
