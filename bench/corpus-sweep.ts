@@ -3,7 +3,7 @@
 // budget and target, how many runs are not ok and the violations per check and per provider rule,
 // and per file the checks that fail. This is what the stabilizer is measured against: each count
 // should go down, and a run the checks call ok must be one whose request the API accepts.
-//   node --import tsx bench/corpus-sweep.ts [--corpus DIR] [--budgets 500,1000,...] [--files]
+//   node --import tsx bench/corpus-sweep.ts [--corpus DIR] [--budgets 500,1000,...] [--files] [--tables]
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +15,7 @@ import { policyFromObject } from '../src/core/policy/index.js';
 import { readTranscript } from '../src/core/readers/index.js';
 import { stabilizeTranscript } from '../src/core/stabilize/stabilize.js';
 import { validateResult } from '../src/core/validate/validate.js';
+import type { CheckResult } from '../src/core/validate/types.js';
 import { loadTokenizer } from '../src/tokens/load.js';
 
 const { values } = parseArgs({
@@ -22,6 +23,8 @@ const { values } = parseArgs({
     corpus: { type: 'string', default: '../shared/corpus' },
     budgets: { type: 'string', default: '500,1000,2000,4000,8000,20000' },
     files: { type: 'boolean', default: false },
+    // Print STABILIZE_OUTCOMES and EMIT_OUTCOMES of test/e2e/corpus-expectations.ts as they are now.
+    tables: { type: 'boolean', default: false },
   },
 });
 const TARGETS = ['openai', 'anthropic'] as const;
@@ -114,4 +117,67 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+/** `task provider[rule-a,rule-b]`, sorted: the notation of test/e2e/corpus-expectations.ts. */
+function outcome(checks: readonly CheckResult[]): string {
+  const parts = checks
+    .filter((c) => !c.ok && c.severity === 'error')
+    .map((c) =>
+      c.name === 'provider'
+        ? `provider[${[...new Set(c.violations.map((v) => /rule (\S+):/.exec(v.message)?.[1] ?? '?'))].sort().join(',')}]`
+        : c.name,
+    );
+  return parts.sort().join(' ') || '-';
+}
+
+/** `500-1000: a | 2000-20000: -`: equal neighbours merged. */
+function ranges(budgets: readonly number[], values: readonly string[]): string {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 1; i <= values.length; i++) {
+    if (i < values.length && values[i] === values[from]) continue;
+    const span = i - 1 === from ? `${budgets[from]}` : `${budgets[from]}-${budgets[i - 1]}`;
+    out.push(`${span}: ${values[from]}`);
+    from = i;
+  }
+  return out.join(' | ');
+}
+
+async function tables(): Promise<void> {
+  const corpus = path.resolve(values.corpus);
+  const budgets = [500, 1000, 2000, 4000, 8000, 12000, 20000];
+  const tokenizer = await loadTokenizer('o200k_base');
+  const policyOf = (budget?: number) => {
+    const parsed = policyFromObject(budget === undefined ? {} : { budget }, { file: 'sweep' });
+    if (!parsed.ok) throw new Error('invalid sweep policy');
+    return parsed.policy;
+  };
+  const stabilizeRows: string[] = [];
+  const emitRows: string[] = [];
+  for (const file of await walk(corpus)) {
+    const rel = path.relative(corpus, file);
+    const read = readTranscript((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''), { file: rel });
+    if (!read.ok) continue;
+    const t = read.transcript;
+    const def = policyOf();
+    const r = stabilizeTranscript(t, { policy: def, tokenizer });
+    const o = outcome(validateResult(t, r, { policy: def, tokenizer }));
+    stabilizeRows.push(`  '${rel}': '${r.status}${o === '-' ? '' : `; failing: ${o}`}',`);
+    const cells = TARGETS.map((target) => {
+      const outs = budgets.map((budget) => {
+        const p = policyOf(budget);
+        const result = stabilizeTranscript(t, { policy: p, tokenizer });
+        return outcome(validateResult(t, result, { policy: p, tokenizer, emit: target }));
+      });
+      return `    ${target}: '${ranges(budgets, outs)}',`;
+    });
+    emitRows.push(`  '${rel}': {`, ...cells, '  },');
+  }
+  console.log(
+    `export const STABILIZE_OUTCOMES: Readonly<Record<string, string>> = {\n${stabilizeRows.join('\n')}\n};\n`,
+  );
+  console.log(
+    `export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>> = {\n${emitRows.join('\n')}\n};`,
+  );
+}
+
+await (values.tables ? tables() : main());

@@ -204,18 +204,19 @@ export const STABILIZE_OUTCOMES: Readonly<Record<string, string>> = {
   'openai-chat/tau-bench/gpt-4o-airline_idx087_task37_trial1.json': 'ok',
   'openai-chat/tau-bench/gpt-4o-airline_idx145_task45_trial2.json': 'ok',
   'swe-agent/function_calling_simple.traj': 'ok',
-  'swe-agent/marshmallow-1867__default_thought_action.traj': 'ok; failing: task',
+  'swe-agent/marshmallow-1867__default_thought_action.traj': 'ok',
   'swe-agent/marshmallow-1867__function_calling.traj': 'ok',
 };
 
 /**
  * `stabilize --emit TARGET --policy budget-N.yml FILE`: per range of EMIT_BUDGETS, the checks of
  * severity error that fail (`-`: none, the run exits 0), sorted by name, with the provider rules
- * broken in brackets. Read it with `emitOutcome`.
+ * broken in brackets. Read it with `emitOutcome`. `npm run corpus-sweep -- --tables` prints both
+ * tables as the code gives them now: regenerate after a stabilizer change, and read the diff.
  */
 export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>> = {
   'anthropic-messages/test_anthropic_mixed_strict_tool_run.messages.json': {
-    openai: '500-20000: provider[openai-empty-array]',
+    openai: '500-20000: -',
     anthropic: '500-20000: -',
   },
   'anthropic-messages/test_multiple_parallel_tool_calls.messages.json': {
@@ -227,75 +228,64 @@ export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>>
     anthropic: '500-20000: -',
   },
   'claude-code/claude-code-log/edge_cases.jsonl': {
-    openai: '500: provider[openai-empty-array] task | 1000-20000: provider[openai-empty-array]',
-    anthropic: '500: provider[anthropic-first-message-user] task | 1000-20000: -',
+    openai: '500-20000: -',
+    anthropic: '500-20000: -',
   },
   'claude-code/claude-code-log/representative_messages.jsonl': {
-    openai: '500: provider[openai-empty-array] task | 1000-20000: provider[openai-empty-array]',
-    anthropic: '500: provider[anthropic-first-message-user] task | 1000-20000: -',
+    openai: '500-20000: -',
+    anthropic: '500-20000: -',
   },
   'claude-code/claude-code-log/session_b.jsonl': {
     openai: '500-20000: -',
     anthropic: '500-20000: -',
   },
   'claude-code/claude-code-log/todowrite_examples.jsonl': {
-    openai: '500-20000: provider[openai-empty-array]',
+    openai: '500-20000: -',
     anthropic: '500-20000: -',
   },
   'claude-code/claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl': {
-    openai:
-      '500: budget provider[openai-empty-array] recency task | 1000: provider[openai-empty-array] recency task | 2000-20000: provider[openai-empty-array]',
-    anthropic:
-      '500: budget provider[anthropic-first-message-user] recency task | 1000: provider[anthropic-first-message-user] recency task | 2000-20000: -',
+    openai: '500: budget | 1000-20000: -',
+    anthropic: '500: budget | 1000-20000: -',
   },
   'claude-code/claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl': {
-    openai:
-      '500-4000: budget provider[openai-empty-array] recency task | 8000-20000: provider[openai-empty-array]',
-    anthropic: '500-4000: budget provider[anthropic-first-message-user] recency task | 8000-20000: -',
+    openai: '500-4000: budget | 8000-20000: -',
+    anthropic: '500-4000: budget | 8000-20000: -',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx000_task0_trial0.json': {
-    openai: '500-1000: budget status task | 2000: budget task | 4000: task | 8000-20000: -',
-    anthropic:
-      '500-1000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] status task | 2000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] task | 4000: provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] task | 8000-20000: provider[anthropic-tool-use-ids-unique]',
+    openai: '500-1000: budget status | 2000: budget | 4000-20000: -',
+    anthropic: '500-1000: budget status | 2000: budget | 4000-20000: -',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx003_task3_trial0.json': {
-    openai: '500-1000: budget status task | 2000: budget task | 4000: task | 8000-20000: -',
-    anthropic:
-      '500-1000: budget provider[anthropic-first-message-user] status task | 2000: budget provider[anthropic-first-message-user] task | 4000: provider[anthropic-first-message-user] task | 8000-20000: provider[anthropic-tool-use-ids-unique]',
+    openai: '500-1000: budget status | 2000: budget | 4000-20000: -',
+    anthropic: '500-1000: budget status | 2000: budget | 4000-20000: -',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx029_task29_trial0.json': {
-    openai: '500-1000: budget status task | 2000-20000: -',
-    anthropic: '500-1000: budget provider[anthropic-first-message-user] status task | 2000-20000: -',
+    openai: '500-1000: budget status | 2000-20000: -',
+    anthropic: '500-1000: budget status | 2000-20000: -',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx052_task2_trial1.json': {
-    openai:
-      '500-1000: budget recency status task | 2000: budget recency task | 4000: recency task | 8000-20000: -',
-    anthropic:
-      '500-1000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] recency status task | 2000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] recency task | 4000: provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] recency task | 8000-20000: provider[anthropic-tool-use-ids-unique]',
+    openai: '500-1000: budget status | 2000: budget | 4000-20000: -',
+    anthropic: '500-1000: budget status | 2000: budget | 4000-20000: -',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx087_task37_trial1.json': {
-    openai: '500-1000: budget status task | 2000-20000: -',
-    anthropic: '500-1000: budget status task | 2000-20000: -',
+    openai: '500-1000: budget status | 2000-20000: -',
+    anthropic: '500-1000: budget status | 2000-20000: -',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx145_task45_trial2.json': {
-    openai: '500-1000: budget recency status task | 2000: budget recency task | 4000-20000: -',
-    anthropic:
-      '500-1000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] recency status task | 2000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] recency task | 4000-20000: provider[anthropic-tool-use-ids-unique]',
+    openai: '500-1000: budget status | 2000: budget | 4000-20000: -',
+    anthropic: '500-1000: budget status | 2000: budget | 4000-20000: -',
   },
   'swe-agent/function_calling_simple.traj': {
-    openai: '500: budget recency task | 1000: recency task | 2000-20000: -',
-    anthropic:
-      '500: budget provider[anthropic-first-message-user] recency task | 1000: provider[anthropic-first-message-user] recency task | 2000-20000: -',
+    openai: '500-1000: budget | 2000-20000: -',
+    anthropic: '500-1000: budget | 2000-20000: -',
   },
   'swe-agent/marshmallow-1867__default_thought_action.traj': {
-    openai: '500-1000: budget status task | 2000-8000: task | 12000-20000: -',
-    anthropic:
-      '500-1000: budget status task | 2000-8000: provider[anthropic-first-message-user] task | 12000-20000: -',
+    openai: '500-1000: budget status | 2000: budget | 4000-20000: -',
+    anthropic: '500-1000: budget status | 2000: budget | 4000-20000: -',
   },
   'swe-agent/marshmallow-1867__function_calling.traj': {
-    openai: '500-4000: budget recency task | 8000-20000: -',
-    anthropic:
-      '500-4000: budget provider[anthropic-first-message-user,anthropic-tool-use-ids-unique] recency task | 8000-20000: provider[anthropic-tool-use-ids-unique]',
+    openai: '500-4000: budget | 8000-20000: -',
+    anthropic: '500-4000: budget | 8000-20000: -',
   },
 };
 

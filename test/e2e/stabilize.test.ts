@@ -307,7 +307,8 @@ describe.skipIf(!HAS_CORPUS)('stabilize and explain over the recorded corpus', (
   });
 
   it('explained a dropped artifact in most files', () => {
-    expect(explainedDrops.length).toBeGreaterThanOrEqual(8);
+    // At the default budget most recordings fit whole now (the task and latest request are kept).
+    expect(explainedDrops.length).toBeGreaterThanOrEqual(6);
   });
 
   // Issue 13 adds their readers: until then every mode refuses them with exit 2, quoting nothing.
