@@ -54530,12 +54530,22 @@ function applyBudget(ws, rules, masker, meter, dedup) {
         fill = { stop, remaining: left, need };
         const reached = conversation.slice(0, stop + 1).flatMap((e) => e.members.map((m) => m.index));
         const from = reached.length > 0 ? Math.min(...reached) : ws.items.length;
-        if (!dedup || !dedup.extendTo(stop === conversation.length ? 0 : from)) {
+        // Older artifacts may still fit where a larger newer one did not (fill by fit, not a cut-off):
+        // dedup then looks at all of them, so that no older copy is admitted next to its later one.
+        if (!dedup || !dedup.extendTo(stop === conversation.length || left > 0 ? 0 : from)) {
             conversation.slice(stop).forEach((e, k) => {
                 if (k === 0)
                     dropEntry(e, 'budget', `needs ${fill.need} tokens, ${fill.remaining} left`);
-                else
+                else if (left <= 0)
                     dropEntry(e, 'budget', 'older than what fits in the budget');
+                else {
+                    const cost = entryTokens(e, tokensOf);
+                    if (cost <= left) {
+                        left -= cost;
+                        return;
+                    }
+                    dropEntry(e, 'budget', `needs ${cost} tokens, ${left} left`);
+                }
                 dropped += e.members.length;
             });
             break;

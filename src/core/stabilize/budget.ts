@@ -1,6 +1,7 @@
 // Stage 9 (budget): protected artifacts first; then valid summaries; then the rest newest-first while
-// it fits. A tool call and its results are one unit. Counting is lazy: once the conversation no longer
-// fits, everything older is dropped without being counted.
+// it fits, and after the first that does not, every older one that still fits (fill by fit). A tool
+// call and its results are one unit. Counting is lazy: once nothing is left, everything older is
+// dropped without being counted.
 import type { SuffixDedup } from './dedup.js';
 import type { Final, Masker } from './finalize.js';
 import { finalOf } from './finalize.js';
@@ -211,10 +212,20 @@ export function applyBudget(
     fill = { stop, remaining: left, need };
     const reached = conversation.slice(0, stop + 1).flatMap((e) => e.members.map((m) => m.index));
     const from = reached.length > 0 ? Math.min(...reached) : ws.items.length;
-    if (!dedup || !dedup.extendTo(stop === conversation.length ? 0 : from)) {
+    // Older artifacts may still fit where a larger newer one did not (fill by fit, not a cut-off):
+    // dedup then looks at all of them, so that no older copy is admitted next to its later one.
+    if (!dedup || !dedup.extendTo(stop === conversation.length || left > 0 ? 0 : from)) {
       conversation.slice(stop).forEach((e, k) => {
         if (k === 0) dropEntry(e, 'budget', `needs ${fill.need} tokens, ${fill.remaining} left`);
-        else dropEntry(e, 'budget', 'older than what fits in the budget');
+        else if (left <= 0) dropEntry(e, 'budget', 'older than what fits in the budget');
+        else {
+          const cost = entryTokens(e, tokensOf);
+          if (cost <= left) {
+            left -= cost;
+            return;
+          }
+          dropEntry(e, 'budget', `needs ${cost} tokens, ${left} left`);
+        }
         dropped += e.members.length;
       });
       break;

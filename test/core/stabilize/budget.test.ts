@@ -143,3 +143,26 @@ describe('budget: protection over budget', () => {
     expect(failing).toEqual([]);
   });
 });
+
+describe('budget: fill by fit', () => {
+  it('admits an older artifact that fits after a larger newer one did not, in chronological order', () => {
+    const tr = t(
+      task('tk', 'go'),
+      asst('a0', words(2)), // older and small: fits in what is left
+      asst('a1', words(10)), // newer and large: does not
+      user('u2', words(4)),
+    );
+    const r = run(tr, policy({ budget: 8, keep_recent: 0 }));
+    expect(ids(r)).toEqual(['tk', 'a0', 'u2']);
+    expect(entry(r, 'a1')).toMatchObject({ reason: 'budget', detail: 'needs 10 tokens, 3 left' });
+    expect(entry(r, 'a0')).toMatchObject({ action: 'kept', reason: 'in_budget' });
+    expect(r.budget.used).toBeLessThanOrEqual(8);
+  });
+
+  it('says what an older artifact needed when it did not fit either', () => {
+    const tr = t(task('tk', 'go'), asst('a0', words(6)), asst('a1', words(10)), user('u2', words(4)));
+    const r = run(tr, policy({ budget: 8, keep_recent: 0 }));
+    expect(ids(r)).toEqual(['tk', 'u2']);
+    expect(entry(r, 'a0')).toMatchObject({ reason: 'budget', detail: 'needs 6 tokens, 3 left' });
+  });
+});
