@@ -1,8 +1,22 @@
-// fast-check settings shared by every property test. CI pins the seed (FC_SEED, set by .ci/run) so a
-// failure there is reproducible locally with the same FC_SEED; elsewhere each run explores new cases.
+// fast-check settings shared by every property test. Each run draws a new seed (CI included), so
+// the properties keep exploring new cases, and prints it once per test file; FC_SEED=<seed> replays
+// a run. A failure's seed (and path) goes into a regression test next to the property.
 import type { Parameters } from 'fast-check';
 
+const pinned = process.env['FC_SEED'];
+const SEED = pinned !== undefined && pinned !== '' ? Number(pinned) : (Math.random() * 2 ** 31) | 0;
+let announced = false;
+
+/** The seed of this run, printed the first time it is asked for. */
+export function fcSeed(): number {
+  if (!announced) {
+    announced = true;
+    const how = pinned ? 'from FC_SEED' : 'new this run';
+    console.log(`fast-check seed ${SEED} (${how}); replay with FC_SEED=${SEED}`);
+  }
+  return SEED;
+}
+
 export function fcOptions<T>(numRuns = 1000): Parameters<T> {
-  const seed = process.env['FC_SEED'];
-  return seed !== undefined && seed !== '' ? { numRuns, seed: Number(seed) } : { numRuns };
+  return { numRuns, seed: fcSeed() };
 }

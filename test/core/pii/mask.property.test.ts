@@ -1,5 +1,5 @@
-// Property tests of masking (fast-check, 1000 runs each; FC_SEED pins the seed, and a failure
-// prints the seed and path to replay).
+// Property tests of masking (fast-check, 1000 runs each; a new seed each run, printed, and
+// FC_SEED=<seed> replays one; a failure prints the seed and path).
 
 import { Faker, base, de, en, en_GB, fr } from '@faker-js/faker';
 import fc from 'fast-check';
@@ -10,9 +10,9 @@ import { findPii, maskText } from '../../../src/core/pii/mask.js';
 import { builtinDetectors, createDetectors } from '../../../src/core/pii/registry.js';
 import { BUILTIN_PII_TYPES } from '../../../src/core/pii/types.js';
 import { body, luhnComplete } from './helpers.js';
+import { fcOptions } from '../../support/fc.js';
 
-const seed = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
-const params = { numRuns: 1000, ...(seed === undefined ? {} : { seed }) };
+const params = fcOptions(1000);
 const STD = '[REDACTED_{TYPE}]';
 
 // ---- idempotence over adversarial text and every kind of detector set --------------------

@@ -14,10 +14,10 @@ import {
   TOKENIZERS,
   TRUNCATION_MODES,
 } from '../../../src/core/policy/schema.js';
+import { fcOptions } from '../../support/fc.js';
 
-// CI pins the seed with FC_SEED; otherwise fast-check picks one and prints it on failure.
-const seed = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
-const RUNS = { numRuns: 300, ...(seed === undefined ? {} : { seed }) };
+// A new seed each run, printed (test/support/fc.ts); FC_SEED=<seed> replays one.
+const RUNS = fcOptions(300);
 
 const name = fc.stringMatching(/^[A-Za-z0-9_.:@ -]{1,20}$/);
 const names = fc.array(name, { maxLength: 5 });

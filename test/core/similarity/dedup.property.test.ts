@@ -6,9 +6,8 @@ import { normalizeText } from '../../../src/core/similarity/shingles.js';
 import { fcOptions } from '../../support/fc.js';
 import { referencePairs } from './reference.js';
 
-// CI pins the seed with FC_SEED; otherwise fast-check picks one and prints it on failure.
-const seed = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
-const RUNS = { numRuns: 1000, ...(seed === undefined ? {} : { seed }) };
+// A new seed each run, printed (test/support/fc.ts); FC_SEED=<seed> replays one.
+const RUNS = fcOptions(1000);
 
 /** Recall must be complete this far above the threshold; closer to it LSH may (very rarely) miss. */
 const RECALL_MARGIN = 0.05;
