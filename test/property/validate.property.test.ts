@@ -15,10 +15,10 @@ import { describe, expect, it } from 'vitest';
 import { validateResult } from '../../src/core/validate/validate.js';
 import { fcOptions } from '../support/fc.js';
 import { APIS, lies } from './support/green.js';
-import { policyArb } from './support/policy-arb.js';
+import { policyArb, toPolicy } from './support/policy-arb.js';
 import { stabilize } from './support/run.js';
 import { wordTokenizer } from './support/tokenizer.js';
-import { caseArb } from './support/transcript-arb.js';
+import { caseArb, readCase } from './support/transcript-arb.js';
 
 /** `same` (the default) most often: native transcripts then target both APIs. */
 const TARGETS = ['same', 'same', 'openai', 'anthropic'] as const;
@@ -57,6 +57,24 @@ describe('validate', () => {
       }),
       fcOptions(1000),
     );
+  });
+
+  it('regression, seed 2136623553: the latest request survives a task switch, and protected agrees', () => {
+    const c = readCase(
+      [
+        { id: 'x0', kind: 'user', content: 'The build failed because the cache was stale again' },
+        { id: 'x1', kind: 'user', content: 'Please check the refund status of the latest order today' },
+        { id: 'x2', kind: 'phase', content: 'phase marker', scope: { task: 'T1' } },
+        { id: 'x3', kind: 'user', content: 'Please check the refund status of the latest order today' },
+        { id: 'x4', kind: 'phase', content: 'phase marker', scope: { task: 'T2' } },
+      ],
+      [],
+    );
+    const policy = toPolicy({ budget: 400, keep_recent: 1, dedup: { enabled: true, similarity: 0.3 } });
+    const r = stabilize(c.transcript, policy);
+    expect(r.context.map((i) => i.id)).toContain('x3');
+    const checks = validateResult(c.transcript, r, { policy, tokenizer: wordTokenizer });
+    expect(checks.filter((k) => !k.ok).map((k) => k.name)).toEqual([]);
   });
 
   it('a green never lies: no failing error check means the context works and both APIs accept it', () => {

@@ -72,7 +72,16 @@ function survivesReset(
   );
 }
 
-export function applyScopeReset(ws: WorkSet, scope: ScopeOutcome, protectedKinds: readonly string[]): number {
+/**
+ * `keep`: artifacts that stay whatever task they belong to (the latest user request: the model
+ * must still see what it was last asked, even when a marker switched the task after it).
+ */
+export function applyScopeReset(
+  ws: WorkSet,
+  scope: ScopeOutcome,
+  protectedKinds: readonly string[],
+  keep: ReadonlySet<string> = new Set(),
+): number {
   if (scope.task === undefined) return 0;
   // Only artifacts before the last switch to the current task can belong to an earlier one.
   let lastSwitch = -1;
@@ -88,7 +97,10 @@ export function applyScopeReset(ws: WorkSet, scope: ScopeOutcome, protectedKinds
     // A tool call and its results are one unit (DESIGN §2): one member that must stay keeps them all.
     const head = w.owner ?? w;
     const unit = [head, ...head.results];
-    if (unit.some((m) => survivesReset(m.a.kind, m.a.pin, m.a.tags ?? [], protectedKinds))) continue;
+    if (
+      unit.some((m) => keep.has(m.a.id) || survivesReset(m.a.kind, m.a.pin, m.a.tags ?? [], protectedKinds))
+    )
+      continue;
     const fate: Fate = {
       stage: 'scope',
       action: 'dropped',

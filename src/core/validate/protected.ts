@@ -1,6 +1,7 @@
 // `protected`: what must be in the context whatever the budget (DESIGN §4 stage 8), recomputed
 // from the input transcript rather than read from the stages' bookkeeping.
 import type { Policy } from '../policy/schema.js';
+import { latestUserRequest, taskStatement } from '../scope/task.js';
 import type { StabilizeResult } from '../stabilize/types.js';
 import type { Artifact, Transcript } from '../types.js';
 import type { Locator } from './locate.js';
@@ -35,7 +36,15 @@ export function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
   tasks.forEach((task, i) => {
     if (task !== tasks[i - 1] && task === currentTask) lastSwitch = i;
   });
+  // The latest request and a first-user-message task statement survive a task switch (stabilize.ts).
+  const latest = latestUserRequest(t.artifacts);
+  const statement = taskStatement(t.artifacts);
+  const kept = new Set([
+    ...(latest ? [latest.id] : []),
+    ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
+  ]);
   const stays = (a: Artifact): boolean =>
+    kept.has(a.id) ||
     a.pin === true ||
     (policy.resilience.enabled &&
       (a.tags ?? []).some((x) => policy.resilience.protected_message_kinds.includes(x)));
