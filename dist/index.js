@@ -54113,7 +54113,11 @@ function assignScopes(ws) {
 function survivesReset(kind, pin, tags, protectedKinds) {
     return (kind === 'system' || kind === 'policy' || pin === true || tags.some((t) => protectedKinds.includes(t)));
 }
-function applyScopeReset(ws, scope, protectedKinds) {
+/**
+ * `keep`: artifacts that stay whatever task they belong to (the latest user request: the model
+ * must still see what it was last asked, even when a marker switched the task after it).
+ */
+function applyScopeReset(ws, scope, protectedKinds, keep = new Set()) {
     if (scope.task === undefined)
         return 0;
     // Only artifacts before the last switch to the current task can belong to an earlier one.
@@ -54133,7 +54137,7 @@ function applyScopeReset(ws, scope, protectedKinds) {
         // A tool call and its results are one unit (DESIGN §2): one member that must stay keeps them all.
         const head = w.owner ?? w;
         const unit = [head, ...head.results];
-        if (unit.some((m) => survivesReset(m.a.kind, m.a.pin, m.a.tags ?? [], protectedKinds)))
+        if (unit.some((m) => keep.has(m.a.id) || survivesReset(m.a.kind, m.a.pin, m.a.tags ?? [], protectedKinds)))
             continue;
         const fate = {
             stage: 'scope',
@@ -56181,6 +56185,7 @@ function applyToolOutput(ws, rules, meter, shown = (text) => text) {
 
 
 
+
 const VISIBLE = {
     quiet: new Set(['safety']),
     normal: new Set(['safety', 'major']),
@@ -56220,7 +56225,15 @@ function stabilizeTranscript(transcript, opts) {
     }
     else {
         // Tags protect only while resilience is enabled (protect.ts); so they save from a reset only then.
-        const n = applyScopeReset(ws, scope, res.enabled ? res.protected_message_kinds : []);
+        // What the model must see survives a task switch: the latest request, and the task statement
+        // when it is a first user message the current scope has none after its marker to replace.
+        const latest = latestUserRequest(transcript.artifacts);
+        const statement = taskStatement(transcript.artifacts);
+        const keep = new Set([
+            ...(latest ? [latest.id] : []),
+            ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
+        ]);
+        const n = applyScopeReset(ws, scope, res.enabled ? res.protected_message_kinds : [], keep);
         major(ws, 'scope_reset', n, `scope reset to task "${scope.task ?? ''}" dropped ${n} artifacts of earlier tasks`);
     }
     // 3. summaries
@@ -57048,6 +57061,7 @@ function checkPii(result, detectors, allow, replacement, where) {
 }
 //# sourceMappingURL=pii.js.map
 ;// CONCATENATED MODULE: ./build/core/validate/protected.js
+
 function mustKeep(t, policy) {
     const need = new Map();
     const main = t.artifacts.filter((a) => a.sidechain !== true);
@@ -57085,7 +57099,15 @@ function mustKeep(t, policy) {
         if (task !== tasks[i - 1] && task === currentTask)
             lastSwitch = i;
     });
-    const stays = (a) => a.pin === true ||
+    // The latest request and a first-user-message task statement survive a task switch (stabilize.ts).
+    const latest = latestUserRequest(t.artifacts);
+    const statement = taskStatement(t.artifacts);
+    const kept = new Set([
+        ...(latest ? [latest.id] : []),
+        ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
+    ]);
+    const stays = (a) => kept.has(a.id) ||
+        a.pin === true ||
         (policy.resilience.enabled &&
             (a.tags ?? []).some((x) => policy.resilience.protected_message_kinds.includes(x)));
     const heldCalls = new Set(main.filter(stays).map((a) => t.pairing.resultToCall[a.id]));
