@@ -53786,6 +53786,16 @@ const RUNNER_VERBS = new Set(['run', 'run-script', 'exec', 'x', 'dlx', '-m', 'sc
  * earlier one stale, whatever path they share.
  */
 const WRITE_TOOL = /(?:^|_|-)(?:edit|write|patch|replace|create|insert|delete|remove|move|rename|update)(?:$|_|-)|^(?:edit|write|apply_patch|multiedit|str_replace_editor)$/i;
+/**
+ * Tools that look something up (a file's contents, a search): their output is not a command outcome
+ * (seed 002), so they are not command families for protection: a later read of the same target
+ * supersedes an earlier one, and otherwise their outputs compete on budget.
+ */
+const READ_TOOL = /^(?:read|cat|view|open|search|grep|glob|ls|find|read_file|view_file|open_file|list_files|list_dir|search_files|file_search|grep_search|web_fetch|fetch)$/i;
+/** A read-like tool (READ_TOOL): its results are not outcomes unless they failed. */
+function isReadTool(name) {
+    return READ_TOOL.test(name);
+}
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'command_line'];
 const PATH_KEYS = ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file', 'notebook_path'];
 function families_parseArgs(args) {
@@ -54222,6 +54232,7 @@ function latestUserRequest(artifacts) {
 // lift exactly the `error`-tag protection it is allowed to override.
 
 
+
 function add(w, reason) {
     if (!w.protectedBy.includes(reason))
         w.protectedBy.push(reason);
@@ -54245,9 +54256,13 @@ function recentWindowStart(ws, keepRecent) {
 function latestOfFamilies(ws) {
     const latest = new Map();
     for (const w of ws.items)
-        if (isAlive(w) && w.family !== undefined)
+        if (isAlive(w) && w.family !== undefined && !isLookup(w))
             latest.set(w.family, w);
     return latest;
+}
+/** A result of a read-like tool that did not fail: what it returned is not a command outcome. */
+function isLookup(w) {
+    return w.a.tool !== undefined && isReadTool(w.a.tool) && !isFailure(w);
 }
 function computeProtection(ws, rules) {
     const recentStart = recentWindowStart(ws, rules.keepRecent);
@@ -54266,7 +54281,7 @@ function computeProtection(ws, rules) {
             continue;
         for (const c of w.toolCalls) {
             const f = ws.families.get(c)?.family;
-            if (f !== undefined)
+            if (f !== undefined && !isReadTool(c.name))
                 latestCall.set(f, w);
         }
     }
@@ -54291,7 +54306,8 @@ function computeProtection(ws, rules) {
             !latestResults.has(w) &&
             (w.supersede === undefined || newestBySupersede.get(w.supersede) === w) &&
             a.tool !== undefined &&
-            rules.protectedTools.includes(a.tool)) {
+            rules.protectedTools.includes(a.tool) &&
+            !isLookup(w)) {
             add(w, `tool:${a.tool}`);
         }
     }

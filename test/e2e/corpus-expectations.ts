@@ -248,8 +248,8 @@ export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>>
     anthropic: '500: budget | 1000-20000: -',
   },
   'claude-code/claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl': {
-    openai: '500-4000: budget | 8000-20000: -',
-    anthropic: '500-4000: budget | 8000-20000: -',
+    openai: '500-2000: budget | 4000-20000: -',
+    anthropic: '500-2000: budget | 4000-20000: -',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx000_task0_trial0.json': {
     openai: '500-1000: budget status | 2000: budget | 4000-20000: -',

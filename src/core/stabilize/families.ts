@@ -25,6 +25,19 @@ const RUNNER_VERBS = new Set(['run', 'run-script', 'exec', 'x', 'dlx', '-m', 'sc
  */
 const WRITE_TOOL =
   /(?:^|_|-)(?:edit|write|patch|replace|create|insert|delete|remove|move|rename|update)(?:$|_|-)|^(?:edit|write|apply_patch|multiedit|str_replace_editor)$/i;
+/**
+ * Tools that look something up (a file's contents, a search): their output is not a command outcome
+ * (seed 002), so they are not command families for protection: a later read of the same target
+ * supersedes an earlier one, and otherwise their outputs compete on budget.
+ */
+const READ_TOOL =
+  /^(?:read|cat|view|open|search|grep|glob|ls|find|read_file|view_file|open_file|list_files|list_dir|search_files|file_search|grep_search|web_fetch|fetch)$/i;
+
+/** A read-like tool (READ_TOOL): its results are not outcomes unless they failed. */
+export function isReadTool(name: string): boolean {
+  return READ_TOOL.test(name);
+}
+
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'command_line'];
 const PATH_KEYS = ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file', 'notebook_path'];
 

@@ -4,7 +4,8 @@
 // lift exactly the `error`-tag protection it is allowed to override.
 import { latestUserRequest, taskStatement } from '../scope/task.js';
 import type { WorkSet, Work } from './work.js';
-import { isAlive } from './work.js';
+import { isReadTool } from './families.js';
+import { isAlive, isFailure } from './work.js';
 
 export interface ProtectRules {
   enabled: boolean;
@@ -33,8 +34,13 @@ export function recentWindowStart(ws: WorkSet, keepRecent: number): number {
 /** The newest result of each command family among the live artifacts: the session's current outcomes. */
 export function latestOfFamilies(ws: WorkSet): Map<string, Work> {
   const latest = new Map<string, Work>();
-  for (const w of ws.items) if (isAlive(w) && w.family !== undefined) latest.set(w.family, w);
+  for (const w of ws.items) if (isAlive(w) && w.family !== undefined && !isLookup(w)) latest.set(w.family, w);
   return latest;
+}
+
+/** A result of a read-like tool that did not fail: what it returned is not a command outcome. */
+function isLookup(w: Work): boolean {
+  return w.a.tool !== undefined && isReadTool(w.a.tool) && !isFailure(w);
 }
 
 export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
@@ -52,7 +58,7 @@ export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
     if (!isAlive(w) || !w.toolCalls) continue;
     for (const c of w.toolCalls) {
       const f = ws.families.get(c)?.family;
-      if (f !== undefined) latestCall.set(f, w);
+      if (f !== undefined && !isReadTool(c.name)) latestCall.set(f, w);
     }
   }
   for (const w of ws.items) {
@@ -69,7 +75,8 @@ export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
       !latestResults.has(w) &&
       (w.supersede === undefined || newestBySupersede.get(w.supersede) === w) &&
       a.tool !== undefined &&
-      rules.protectedTools.includes(a.tool)
+      rules.protectedTools.includes(a.tool) &&
+      !isLookup(w)
     ) {
       add(w, `tool:${a.tool}`);
     }

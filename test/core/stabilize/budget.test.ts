@@ -49,8 +49,8 @@ describe('budget: newest first while it fits', () => {
       result('r2', 'c2', 'two words'),
       user('u2', 'thanks'),
     );
-    // Protected: the task statement u1 (3), a2 (search + p = 2) + r2 (2), the latest request u2 (1);
-    // the a1+r1 unit (1 + 2 + 6 = 9) does not fit in what is left.
+    // Protected: the task statement u1 (3) and the latest request u2 (1); newest first, the a2+r2
+    // unit (search + p = 2, + 2) fits, the a1+r1 unit (1 + 2 + 6 = 9) does not fit in what is left.
     const r = run(tr, policy({ budget: 9, keep_recent: 0 }));
     expect(fate(r, 'a1')).toBe('dropped/budget');
     expect(fate(r, 'r1')).toBe('dropped/budget');

@@ -158,3 +158,32 @@ describe('protect: latest invocation and outcome of every command family', () =>
     expect(entry(r, 'a1').protected_by).toEqual(['pair:r1']);
   });
 });
+
+describe('protect: what a read returns is not a command outcome', () => {
+  function session() {
+    return t(
+      user('u', 'fix the parser'),
+      calls('a1', [call('c1', 'read', { path: 'src/parser.ts' })]),
+      result('r1', 'c1', words(40, 'src')),
+      calls('a2', [call('c2', 'read', { path: 'src/missing.ts' })]),
+      result('r2', 'c2', 'ENOENT: no such file', { is_error: true }),
+      calls('a3', [bash('c3', 'npm test')]),
+      result('r3', 'c3', 'all tests pass'),
+      user('u2', 'thanks'),
+    );
+  }
+
+  it('leaves a successful read unprotected (read is in protected_tools), protects a failed one', () => {
+    const r = run(session(), policy({ budget: 1000, keep_recent: 0 }));
+    expect(entry(r, 'r1').protected_by).toBeUndefined();
+    expect(entry(r, 'r2').protected_by).toEqual(expect.arrayContaining(['latest:read:src/missing.ts']));
+    expect(entry(r, 'r3').protected_by).toEqual(expect.arrayContaining(['latest:bash:npm test']));
+  });
+
+  it('lets a file read compete on budget: it goes when it does not fit, the outcomes stay', () => {
+    const r = run(session(), policy({ budget: 30, keep_recent: 0 }));
+    expect(fate(r, 'r1')).toBe('dropped/budget');
+    expect(ids(r)).toEqual(expect.arrayContaining(['r2', 'r3']));
+    expect(r.status).toBe('ok');
+  });
+});
