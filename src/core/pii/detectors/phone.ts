@@ -77,6 +77,9 @@ function validNumbers(text: string, from: number, to: number, doubleZero: boolea
  * trailing groups are cut. Windows hold at most a number's worth of digits.
  */
 function phonesInRun(text: string, runStart: number, runEnd: number, out: PiiMatch[]): void {
+  // `order #4155552671`, `ticket #…`: a number written right after `#` is a numbered identifier,
+  // whatever context word precedes it.
+  if (text.charCodeAt(runStart - 1) === 35) return;
   const groups = digitGroups(text, runStart, runEnd);
   let g = 0;
   while (g < groups.length) {

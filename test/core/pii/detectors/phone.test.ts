@@ -65,3 +65,17 @@ describe('phone detector', () => {
     expect(findPhones(text)).toEqual([]);
   });
 });
+
+describe('phone detector: numbered identifiers', () => {
+  // Regression, property seed 1635188209: `call order #4155552671` was masked as a phone.
+  it.each(['call order #4155552671', 'phone ticket #4155552671 today', 'tel: see issue #4155552671'])(
+    'leaves %j alone: a number right after # is an identifier',
+    (text) => {
+      expect(matchedTexts(findPhones, text)).toEqual([]);
+    },
+  );
+
+  it('still finds a phone after a # that is not directly before it', () => {
+    expect(matchedTexts(findPhones, 'room # call (415) 555-2671')).toEqual(['(415) 555-2671']);
+  });
+});
