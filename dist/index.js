@@ -53116,6 +53116,10 @@ function validNumbers(text, from, to, doubleZero) {
  * trailing groups are cut. Windows hold at most a number's worth of digits.
  */
 function phonesInRun(text, runStart, runEnd, out) {
+    // `order #4155552671`, `ticket #…`: a number written right after `#` is a numbered identifier,
+    // whatever context word precedes it.
+    if (text.charCodeAt(runStart - 1) === 35)
+        return;
     const groups = digitGroups(text, runStart, runEnd);
     let g = 0;
     while (g < groups.length) {
