@@ -38279,7 +38279,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(902);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9257);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -38310,7 +38310,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 902:
+/***/ 9257:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46273,6 +46273,10 @@ const ARTIFACT_KINDS = [
     'phase',
 ];
 const TRANSCRIPT_FORMATS = ['native', 'openai', 'anthropic', 'claude-code'];
+/** On the conversation the model saw: not a side chain, not off the chain (a rewind, a compaction). */
+function onMainChain(a) {
+    return a.sidechain !== true && a.offChain === undefined;
+}
 //# sourceMappingURL=types.js.map
 ;// CONCATENATED MODULE: ./build/core/golden/golden.js
 // Golden snapshots (DESIGN §6): the part of a transcript's report that CI pins, plus what it was
@@ -46793,6 +46797,7 @@ const FIELDS = {
     pin: true,
     pressure: true,
     sidechain: true,
+    offChain: true,
     source: true,
 };
 const FIELD_ORDER = Object.keys(FIELDS);
@@ -47122,7 +47127,61 @@ function readAnthropic(doc, file) {
     return { artifacts, meta, diagnostics };
 }
 //# sourceMappingURL=anthropic.js.map
+;// CONCATENATED MODULE: ./build/core/readers/claude-code-chain.js
+/**
+ * Marks the artifacts of records off the chain that ends at the last message: `compacted` before
+ * the compaction boundary the chain starts from, `abandoned_branch` otherwise. When the chain
+ * cannot be followed (a parent that is not in the file, a cycle, more than one root), nothing is
+ * marked: the file is read in file order rather than guessed at.
+ */
+function markOffChain(nodes) {
+    // A session has one root (compaction boundaries aside). Logs written without the tree (every
+    // parentUuid null) have many: then file order is all there is.
+    if (nodes.filter((n) => n.parent === null && !n.boundary).length > 1)
+        return;
+    const byUuid = new Map(nodes.map((n) => [n.uuid, n]));
+    const leaf = [...nodes].reverse().find((n) => n.artifacts.length > 0);
+    if (!leaf)
+        return;
+    const chain = new Set();
+    let boundary;
+    for (let cur = leaf; cur;) {
+        if (chain.has(cur.uuid))
+            return;
+        chain.add(cur.uuid);
+        if (cur.boundary) {
+            boundary = cur;
+            break;
+        }
+        if (cur.parent === null)
+            break;
+        const next = byUuid.get(cur.parent);
+        if (!next)
+            return;
+        cur = next;
+    }
+    // What the compaction summary stands for: the chain that ended at the boundary's logical parent.
+    // Without that link, everything before the boundary counts as compacted.
+    const compacted = new Set();
+    for (let cur = boundary?.logicalParent ? byUuid.get(boundary.logicalParent) : undefined; cur;) {
+        if (compacted.has(cur.uuid))
+            break;
+        compacted.add(cur.uuid);
+        cur = cur.parent === null ? undefined : byUuid.get(cur.parent);
+    }
+    for (const n of nodes) {
+        if (chain.has(n.uuid))
+            continue;
+        const before = boundary !== undefined && n.line < boundary.line;
+        const summarized = before && (boundary?.logicalParent === undefined || compacted.has(n.uuid));
+        const reason = summarized ? 'compacted' : 'abandoned_branch';
+        for (const a of n.artifacts)
+            a.offChain = reason;
+    }
+}
+//# sourceMappingURL=claude-code-chain.js.map
 ;// CONCATENATED MODULE: ./build/core/readers/claude-code.js
+
 
 
 
@@ -47137,6 +47196,8 @@ class SessionReader {
     usedIds = new Set();
     skipped = new Map();
     leaves = new Map();
+    /** Main-chain records with a uuid, in file order: the session's tree (claude-code-chain.ts). */
+    nodes = [];
     constructor(file) {
         this.file = file;
     }
@@ -47172,6 +47233,8 @@ class SessionReader {
         else if (type === 'user' || type === 'assistant')
             this.readMessage(record, type, rec, at);
         else {
+            if (type === 'system' && record['subtype'] === 'compact_boundary')
+                this.node(record, rec.line, true, []);
             const seen = this.skipped.get(type);
             if (seen)
                 seen.count += 1;
@@ -47219,10 +47282,31 @@ class SessionReader {
         }
         const sidechain = record['isSidechain'] === true ? true : undefined;
         const id = this.idFor(record, rec.line);
+        const made = [];
         for (const artifact of messageArtifacts(content, { id, kind, source: at, sidechain }, () => at)) {
             this.usedIds.add(artifact.id);
             this.artifacts.push(artifact);
+            made.push(artifact);
         }
+        if (!sidechain)
+            this.node(record, rec.line, false, made);
+    }
+    node(record, line, boundary, artifacts) {
+        const uuid = record['uuid'];
+        const parent = record['parentUuid'];
+        if (typeof uuid !== 'string' || uuid === '')
+            return;
+        if (parent !== null && typeof parent !== 'string')
+            return;
+        const logical = record['logicalParentUuid'];
+        this.nodes.push({
+            uuid,
+            parent,
+            line,
+            boundary,
+            artifacts,
+            ...(typeof logical === 'string' ? { logicalParent: logical } : {}),
+        });
     }
     /**
      * A summary's `leafUuid` names the last message it covers: its provenance, when that message is in
@@ -47236,6 +47320,7 @@ class SessionReader {
     }
     finish() {
         this.linkSummaries();
+        markOffChain(this.nodes);
         for (const [type, { line, count }] of this.skipped) {
             const name = safeName(type);
             this.diagnostics.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'skipped-record', { file: this.file, line, column: 1 }, `Skipped ${count} record(s) of type ${name ? `\`${name}\`` : 'with an unusual name'} (first one here): they hold no conversation messages.`, 'Nothing to do unless these records should count; only user, assistant and summary records are read.'));
@@ -54176,6 +54261,7 @@ function applyScopeReset(ws, scope, protectedKinds, keep = new Set()) {
 // rule for every format: readers mark a task with native `kind: task`; where a format has no such
 // kind, the first user message of the current scope is the task statement.
 
+
 function task_hasText(content) {
     if (typeof content === 'string')
         return content.trim() !== '';
@@ -54183,7 +54269,7 @@ function task_hasText(content) {
 }
 /** A message a person (or a simulated user) wrote: not a tool result, not empty. */
 function isUserRequest(a) {
-    return a.kind === 'user' && a.sidechain !== true && task_hasText(a.content);
+    return a.kind === 'user' && onMainChain(a) && task_hasText(a.content);
 }
 /**
  * Index of the first artifact of the current scope: the last phase marker after which the scope
@@ -54209,7 +54295,7 @@ function currentScopeStart(artifacts) {
  * message of the session.
  */
 function taskStatement(artifacts) {
-    const main = artifacts.filter((a) => a.sidechain !== true);
+    const main = artifacts.filter(onMainChain);
     const { scopes, outcome } = scopesOf(main);
     const tasks = main.filter((a, i) => a.kind === 'task' &&
         (outcome.task === undefined || scopes[i]?.task === undefined || scopes[i]?.task === outcome.task));
@@ -55548,7 +55634,7 @@ class TokenMeter {
 ;// CONCATENATED MODULE: ./build/core/stabilize/normalize.js
 
 function normalizeFates(ws, pairing) {
-    const counts = { unpairedCalls: 0, unpairedResults: 0, sidechain: 0 };
+    const counts = { unpairedCalls: 0, unpairedResults: 0, sidechain: 0, offChain: 0 };
     for (const w of ws.items) {
         if (w.a.sidechain === true) {
             remove(w, {
@@ -55558,6 +55644,17 @@ function normalizeFates(ws, pairing) {
                 detail: 'side-chain (sub-agent) record, not part of the main conversation',
             });
             counts.sidechain++;
+        }
+        else if (w.a.offChain !== undefined) {
+            remove(w, {
+                stage: 'normalize',
+                action: 'dropped',
+                reason: w.a.offChain,
+                detail: w.a.offChain === 'compacted'
+                    ? 'before the compaction boundary the session continues from: its summary stands for it'
+                    : 'on a branch the session abandoned (a rewind): not part of the conversation',
+            });
+            counts.offChain++;
         }
     }
     for (const u of pairing.unpairedResults) {
@@ -56233,6 +56330,7 @@ function stabilizeTranscript(transcript, opts) {
     const norm = normalizeFates(ws, transcript.pairing);
     major(ws, 'unpaired', norm.unpairedCalls + norm.unpairedResults, `removed ${norm.unpairedCalls} tool calls without results and ${norm.unpairedResults} results without calls`);
     major(ws, 'sidechain', norm.sidechain, `left out ${norm.sidechain} side-chain records`);
+    major(ws, 'off_chain', norm.offChain, `left out ${norm.offChain} records of an abandoned branch or before a compaction boundary`);
     // 2. scope
     const scope = assignScopes(ws);
     if (scope.ambiguous) {
@@ -56695,6 +56793,7 @@ function isHaltAnnouncement(artifact) {
 ;// CONCATENATED MODULE: ./build/core/guardian/replay.js
 
 
+
 function callSites(artifacts) {
     const out = new Map();
     for (const [index, a] of artifacts.entries()) {
@@ -56722,7 +56821,7 @@ function exemptFromHalt(a, major, site, halt) {
     return true;
 }
 function replayGuardian(transcript, thresholds) {
-    const artifacts = transcript.artifacts.filter((a) => a.sidechain !== true);
+    const artifacts = transcript.artifacts.filter(onMainChain);
     if (!artifacts.some((a) => isValidPressure(a.pressure)))
         return [];
     const sites = callSites(artifacts);
@@ -56873,6 +56972,7 @@ function checkBudget(t, result, meter, protectedIds, where) {
 // asked, and holds a conversation at all. A context without them is answered by the model, but
 // about nothing the user asked: the failures outside testing found passing every other check.
 
+
 const HOW_FOUND = {
     'task-kind': 'the task artifact',
     'first-user-message': 'the first user message of the current scope (its task statement)',
@@ -56918,7 +57018,7 @@ const CONVERSATION = new Set([
 function checkNonempty(t, result, where) {
     if (result.context.some((c) => CONVERSATION.has(c.kind)))
         return [];
-    const main = t.artifacts.filter((a) => a.sidechain !== true && CONVERSATION.has(a.kind));
+    const main = t.artifacts.filter((a) => onMainChain(a) && CONVERSATION.has(a.kind));
     const last = main[main.length - 1];
     if (last) {
         return [
@@ -57082,9 +57182,10 @@ function checkPii(result, detectors, allow, replacement, where) {
 //# sourceMappingURL=pii.js.map
 ;// CONCATENATED MODULE: ./build/core/validate/protected.js
 
+
 function mustKeep(t, policy) {
     const need = new Map();
-    const main = t.artifacts.filter((a) => a.sidechain !== true);
+    const main = t.artifacts.filter(onMainChain);
     let currentTask;
     for (const a of main)
         if (a.kind === 'phase' && a.scope?.task !== undefined)

@@ -69,6 +69,11 @@ export interface Artifact {
   pressure?: number;
   /** Claude Code side-chain (sub-agent) record: kept apart from the main line. */
   sidechain?: boolean;
+  /**
+   * Claude Code record off the conversation's chain: on a branch abandoned by a rewind, or before
+   * the compaction boundary the conversation continues from. Left out by the stabilizer.
+   */
+  offChain?: 'abandoned_branch' | 'compacted';
   /** Where the artifact starts in its file: every finding is annotated here. */
   source: SourcePos;
 }
@@ -107,4 +112,9 @@ export interface Transcript {
   pairing: Pairing;
   /** Non-fatal problems (skipped records, unpaired tools, duplicate keys…). */
   diagnostics: Diagnostic[];
+}
+
+/** On the conversation the model saw: not a side chain, not off the chain (a rewind, a compaction). */
+export function onMainChain(a: Pick<Artifact, 'sidechain' | 'offChain'>): boolean {
+  return a.sidechain !== true && a.offChain === undefined;
 }

@@ -23,6 +23,7 @@
 //    progress may finish, but before the major action after it a fresh summary is due (a
 //    `summary` artifact or tag, or a checkpoint, which writes one). Reported at that action.
 import type { Artifact, Transcript } from '../types.js';
+import { onMainChain } from '../types.js';
 import type { Violation } from '../validate/types.js';
 import { evaluateGate, isValidPressure } from './gate.js';
 import type { GuardianThresholds } from './gate.js';
@@ -90,7 +91,7 @@ function exemptFromHalt(a: Artifact, major: boolean, site: CallSite | undefined,
 }
 
 export function replayGuardian(transcript: Transcript, thresholds: GuardianThresholds): Violation[] {
-  const artifacts = transcript.artifacts.filter((a) => a.sidechain !== true);
+  const artifacts = transcript.artifacts.filter(onMainChain);
   if (!artifacts.some((a) => isValidPressure(a.pressure))) return [];
   const sites = callSites(artifacts);
   const siteOf = (result: Artifact): CallSite | undefined => {

@@ -27,6 +27,7 @@ const FIELDS: Record<keyof Artifact, true> = {
   pin: true,
   pressure: true,
   sidechain: true,
+  offChain: true,
   source: true,
 };
 const FIELD_ORDER = Object.keys(FIELDS) as (keyof Artifact)[];

@@ -13,6 +13,7 @@ import type { Artifact, Diagnostic, SourcePos } from '../types.js';
 import { diagnostic } from '../diagnostics.js';
 import { messageArtifacts, readAnthropicContent } from './anthropic-blocks.js';
 import { buildArtifact } from './artifact-builder.js';
+import { markOffChain, type ChainNode } from './claude-code-chain.js';
 import { ReadContext } from './context.js';
 import type { ParsedLine, ReaderOutput } from './reader-types.js';
 import { describeValue, isObject, safeName, type JsonObject } from './values.js';
@@ -31,6 +32,8 @@ class SessionReader {
   private readonly usedIds = new Set<string>();
   private readonly skipped = new Map<string, SkippedType>();
   private readonly leaves = new Map<Artifact, string>();
+  /** Main-chain records with a uuid, in file order: the session's tree (claude-code-chain.ts). */
+  private readonly nodes: ChainNode[] = [];
 
   constructor(private readonly file: string) {}
 
@@ -69,6 +72,8 @@ class SessionReader {
     if (type === 'summary') this.readSummary(record, at);
     else if (type === 'user' || type === 'assistant') this.readMessage(record, type, rec, at);
     else {
+      if (type === 'system' && record['subtype'] === 'compact_boundary')
+        this.node(record, rec.line, true, []);
       const seen = this.skipped.get(type);
       if (seen) seen.count += 1;
       else this.skipped.set(type, { line: rec.line, count: 1 });
@@ -121,10 +126,29 @@ class SessionReader {
     }
     const sidechain = record['isSidechain'] === true ? true : undefined;
     const id = this.idFor(record, rec.line);
+    const made: Artifact[] = [];
     for (const artifact of messageArtifacts(content, { id, kind, source: at, sidechain }, () => at)) {
       this.usedIds.add(artifact.id);
       this.artifacts.push(artifact);
+      made.push(artifact);
     }
+    if (!sidechain) this.node(record, rec.line, false, made);
+  }
+
+  private node(record: JsonObject, line: number, boundary: boolean, artifacts: Artifact[]): void {
+    const uuid = record['uuid'];
+    const parent = record['parentUuid'];
+    if (typeof uuid !== 'string' || uuid === '') return;
+    if (parent !== null && typeof parent !== 'string') return;
+    const logical = record['logicalParentUuid'];
+    this.nodes.push({
+      uuid,
+      parent,
+      line,
+      boundary,
+      artifacts,
+      ...(typeof logical === 'string' ? { logicalParent: logical } : {}),
+    });
   }
 
   /**
@@ -138,6 +162,7 @@ class SessionReader {
 
   finish(): void {
     this.linkSummaries();
+    markOffChain(this.nodes);
     for (const [type, { line, count }] of this.skipped) {
       const name = safeName(type);
       this.diagnostics.push(

@@ -32,6 +32,8 @@ const REASON_WORDS: Record<string, string> = {
   unpaired_call: 'its tool calls have no results, which a provider would reject',
   unpaired_result: 'it answers no tool call, which a provider would reject',
   sidechain: 'it is a side-chain (sub-agent) record',
+  abandoned_branch: 'it is on a branch the session abandoned (a rewind)',
+  compacted: 'it is before the compaction boundary the session continues from',
 };
 
 function describeProtection(p: string): string {

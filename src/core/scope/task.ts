@@ -4,6 +4,7 @@
 // kind, the first user message of the current scope is the task statement.
 import { scopesOf } from '../stabilize/scope.js';
 import type { Artifact, Content } from '../types.js';
+import { onMainChain } from '../types.js';
 
 function hasText(content: Content): boolean {
   if (typeof content === 'string') return content.trim() !== '';
@@ -12,7 +13,7 @@ function hasText(content: Content): boolean {
 
 /** A message a person (or a simulated user) wrote: not a tool result, not empty. */
 export function isUserRequest(a: Artifact): boolean {
-  return a.kind === 'user' && a.sidechain !== true && hasText(a.content);
+  return a.kind === 'user' && onMainChain(a) && hasText(a.content);
 }
 
 /**
@@ -44,7 +45,7 @@ export interface TaskStatement {
  * message of the session.
  */
 export function taskStatement(artifacts: readonly Artifact[]): TaskStatement {
-  const main = artifacts.filter((a) => a.sidechain !== true);
+  const main = artifacts.filter(onMainChain);
   const { scopes, outcome } = scopesOf(main);
   const tasks = main.filter(
     (a, i) =>

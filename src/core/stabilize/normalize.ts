@@ -8,10 +8,11 @@ export interface NormalizeCounts {
   unpairedCalls: number;
   unpairedResults: number;
   sidechain: number;
+  offChain: number;
 }
 
 export function normalizeFates(ws: WorkSet, pairing: Pairing): NormalizeCounts {
-  const counts: NormalizeCounts = { unpairedCalls: 0, unpairedResults: 0, sidechain: 0 };
+  const counts: NormalizeCounts = { unpairedCalls: 0, unpairedResults: 0, sidechain: 0, offChain: 0 };
   for (const w of ws.items) {
     if (w.a.sidechain === true) {
       remove(w, {
@@ -21,6 +22,17 @@ export function normalizeFates(ws: WorkSet, pairing: Pairing): NormalizeCounts {
         detail: 'side-chain (sub-agent) record, not part of the main conversation',
       });
       counts.sidechain++;
+    } else if (w.a.offChain !== undefined) {
+      remove(w, {
+        stage: 'normalize',
+        action: 'dropped',
+        reason: w.a.offChain,
+        detail:
+          w.a.offChain === 'compacted'
+            ? 'before the compaction boundary the session continues from: its summary stands for it'
+            : 'on a branch the session abandoned (a rewind): not part of the conversation',
+      });
+      counts.offChain++;
     }
   }
   for (const u of pairing.unpairedResults) {

@@ -68,6 +68,12 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
     `removed ${norm.unpairedCalls} tool calls without results and ${norm.unpairedResults} results without calls`,
   );
   major(ws, 'sidechain', norm.sidechain, `left out ${norm.sidechain} side-chain records`);
+  major(
+    ws,
+    'off_chain',
+    norm.offChain,
+    `left out ${norm.offChain} records of an abandoned branch or before a compaction boundary`,
+  );
 
   // 2. scope
   const scope = assignScopes(ws);

@@ -30,7 +30,7 @@ export type Action = (typeof ACTIONS)[number];
  * Reason codes. Stable: goldens, semantic diffs and `explain` depend on them.
  * - kept: `in_budget`, `protected`
  * - masked: `pii`, `tool_output_fields` (a verbose JSON output masked to keep_fields)
- * - dropped: `sidechain`, `unpaired_result`, `unpaired_call`, `scope_reset`, `verbose_tool_output`,
+ * - dropped: `sidechain`, `abandoned_branch`, `compacted`, `unpaired_result`, `unpaired_call`, `scope_reset`, `verbose_tool_output`,
  *   `superseded`, `budget`, `aggressive_chatter`, `pair_unit` (went with its call or result)
  * - expired: `summary_expired`, `summary_invalid`
  * - deduplicated: `duplicate`, `near_duplicate`

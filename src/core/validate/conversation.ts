@@ -4,6 +4,7 @@
 import { latestUserRequest, taskStatement } from '../scope/task.js';
 import type { StabilizeResult } from '../stabilize/types.js';
 import type { ArtifactKind, Transcript } from '../types.js';
+import { onMainChain } from '../types.js';
 import type { Locator } from './locate.js';
 import type { Violation } from './types.js';
 
@@ -61,7 +62,7 @@ const CONVERSATION: ReadonlySet<ArtifactKind> = new Set([
 
 export function checkNonempty(t: Transcript, result: StabilizeResult, where: Locator): Violation[] {
   if (result.context.some((c) => CONVERSATION.has(c.kind))) return [];
-  const main = t.artifacts.filter((a) => a.sidechain !== true && CONVERSATION.has(a.kind));
+  const main = t.artifacts.filter((a) => onMainChain(a) && CONVERSATION.has(a.kind));
   const last = main[main.length - 1];
   if (last) {
     return [

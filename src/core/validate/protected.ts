@@ -4,12 +4,13 @@ import type { Policy } from '../policy/schema.js';
 import { latestUserRequest, taskStatement } from '../scope/task.js';
 import type { StabilizeResult } from '../stabilize/types.js';
 import type { Artifact, Transcript } from '../types.js';
+import { onMainChain } from '../types.js';
 import type { Locator } from './locate.js';
 import type { Violation } from './types.js';
 
 export function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
   const need = new Map<string, string>();
-  const main = t.artifacts.filter((a) => a.sidechain !== true);
+  const main = t.artifacts.filter(onMainChain);
   let currentTask: string | undefined;
   for (const a of main) if (a.kind === 'phase' && a.scope?.task !== undefined) currentTask = a.scope.task;
   const aggressive = policy.resilience.truncation_mode === 'aggressive';
