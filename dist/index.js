@@ -38279,7 +38279,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9257);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5550);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -38310,7 +38310,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9257:
+/***/ 5550:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46273,10 +46273,6 @@ const ARTIFACT_KINDS = [
     'phase',
 ];
 const TRANSCRIPT_FORMATS = ['native', 'openai', 'anthropic', 'claude-code'];
-/** On the conversation the model saw: not a side chain, not off the chain (a rewind, a compaction). */
-function onMainChain(a) {
-    return a.sidechain !== true && a.offChain === undefined;
-}
 //# sourceMappingURL=types.js.map
 ;// CONCATENATED MODULE: ./build/core/golden/golden.js
 // Golden snapshots (DESIGN §6): the part of a transcript's report that CI pins, plus what it was
@@ -54255,6 +54251,12 @@ function applyScopeReset(ws, scope, protectedKinds, keep = new Set()) {
     return dropped;
 }
 //# sourceMappingURL=scope.js.map
+;// CONCATENATED MODULE: ./build/core/scope/main-chain.js
+/** Not a side chain (a sub-agent), not off the chain (a rewound branch, before a compaction). */
+function onMainChain(a) {
+    return a.sidechain !== true && a.offChain === undefined;
+}
+//# sourceMappingURL=main-chain.js.map
 ;// CONCATENATED MODULE: ./build/core/scope/task.js
 // The task statement of the current scope and the latest user request: what a context must hold
 // for the model to know what it is doing and what it was just asked (DESIGN §4 stage 8, §5). One
@@ -54313,6 +54315,19 @@ function latestUserRequest(artifacts) {
             return a;
     }
     return undefined;
+}
+/**
+ * Ids of what the model must still see after a task switch (scope reset): the latest user request,
+ * and the task statement when it is a first user message (a native task has its own rule). The
+ * stabilizer keeps them through the reset and the `protected` check expects exactly that.
+ */
+function survivesTaskSwitch(artifacts) {
+    const latest = latestUserRequest(artifacts);
+    const statement = taskStatement(artifacts);
+    return new Set([
+        ...(latest ? [latest.id] : []),
+        ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
+    ]);
 }
 //# sourceMappingURL=task.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/protect.js
@@ -56343,15 +56358,7 @@ function stabilizeTranscript(transcript, opts) {
     }
     else {
         // Tags protect only while resilience is enabled (protect.ts); so they save from a reset only then.
-        // What the model must see survives a task switch: the latest request, and the task statement
-        // when it is a first user message the current scope has none after its marker to replace.
-        const latest = latestUserRequest(transcript.artifacts);
-        const statement = taskStatement(transcript.artifacts);
-        const keep = new Set([
-            ...(latest ? [latest.id] : []),
-            ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
-        ]);
-        const n = applyScopeReset(ws, scope, res.enabled ? res.protected_message_kinds : [], keep);
+        const n = applyScopeReset(ws, scope, res.enabled ? res.protected_message_kinds : [], survivesTaskSwitch(transcript.artifacts));
         major(ws, 'scope_reset', n, `scope reset to task "${scope.task ?? ''}" dropped ${n} artifacts of earlier tasks`);
     }
     // 3. summaries
@@ -57220,13 +57227,8 @@ function mustKeep(t, policy) {
         if (task !== tasks[i - 1] && task === currentTask)
             lastSwitch = i;
     });
-    // The latest request and a first-user-message task statement survive a task switch (stabilize.ts).
-    const latest = latestUserRequest(t.artifacts);
-    const statement = taskStatement(t.artifacts);
-    const kept = new Set([
-        ...(latest ? [latest.id] : []),
-        ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
-    ]);
+    // The latest request and a first-user-message task statement survive a task switch.
+    const kept = survivesTaskSwitch(t.artifacts);
     const stays = (a) => kept.has(a.id) ||
         a.pin === true ||
         (policy.resilience.enabled &&
@@ -57647,7 +57649,7 @@ function anthropicRuleHits(req) {
 }
 //# sourceMappingURL=anthropic-rules.js.map
 ;// CONCATENATED MODULE: ./build/core/emit/openai.js
-const openai_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 const USER_PARTS = ['image_url', 'input_audio', 'file'];
 /**
  * A part as Chat Completions takes it from this role, or undefined when the API has no such part:
@@ -57664,7 +57666,7 @@ function openaiPart(p, role) {
     if (role !== 'user')
         return undefined;
     const source = p['source'];
-    if (p.type === 'image' && openai_isObject(source)) {
+    if (p.type === 'image' && rule_hit_isObject(source)) {
         if (source['type'] === 'base64' && typeof source['data'] === 'string')
             return {
                 type: 'image_url',
@@ -57674,7 +57676,7 @@ function openaiPart(p, role) {
             return { type: 'image_url', image_url: { url: source['url'] } };
     }
     if (p.type === 'document' &&
-        openai_isObject(source) &&
+        rule_hit_isObject(source) &&
         source['type'] === 'text' &&
         typeof source['data'] === 'string')
         return { type: 'text', text: source['data'] };

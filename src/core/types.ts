@@ -113,8 +113,3 @@ export interface Transcript {
   /** Non-fatal problems (skipped records, unpaired tools, duplicate keys…). */
   diagnostics: Diagnostic[];
 }
-
-/** On the conversation the model saw: not a side chain, not off the chain (a rewind, a compaction). */
-export function onMainChain(a: Pick<Artifact, 'sidechain' | 'offChain'>): boolean {
-  return a.sidechain !== true && a.offChain === undefined;
-}

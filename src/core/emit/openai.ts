@@ -2,6 +2,7 @@
 // after the assistant message whose calls they answer, as the API requires.
 import type { ContextItem } from '../stabilize/types.js';
 import type { Content, ContentPart } from '../types.js';
+import { isObject } from './rule-hit.js';
 
 export interface OpenAIToolCall {
   id: string;
@@ -15,9 +16,6 @@ export interface OpenAIMessage {
   tool_calls?: OpenAIToolCall[];
   tool_call_id?: string;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const USER_PARTS = ['image_url', 'input_audio', 'file'];
 

@@ -23,7 +23,7 @@
 //    progress may finish, but before the major action after it a fresh summary is due (a
 //    `summary` artifact or tag, or a checkpoint, which writes one). Reported at that action.
 import type { Artifact, Transcript } from '../types.js';
-import { onMainChain } from '../types.js';
+import { onMainChain } from '../scope/main-chain.js';
 import type { Violation } from '../validate/types.js';
 import { evaluateGate, isValidPressure } from './gate.js';
 import type { GuardianThresholds } from './gate.js';

@@ -4,7 +4,7 @@
 // kind, the first user message of the current scope is the task statement.
 import { scopesOf } from '../stabilize/scope.js';
 import type { Artifact, Content } from '../types.js';
-import { onMainChain } from '../types.js';
+import { onMainChain } from './main-chain.js';
 
 function hasText(content: Content): boolean {
   if (typeof content === 'string') return content.trim() !== '';
@@ -65,4 +65,18 @@ export function latestUserRequest(artifacts: readonly Artifact[]): Artifact | un
     if (isUserRequest(a)) return a;
   }
   return undefined;
+}
+
+/**
+ * Ids of what the model must still see after a task switch (scope reset): the latest user request,
+ * and the task statement when it is a first user message (a native task has its own rule). The
+ * stabilizer keeps them through the reset and the `protected` check expects exactly that.
+ */
+export function survivesTaskSwitch(artifacts: readonly Artifact[]): Set<string> {
+  const latest = latestUserRequest(artifacts);
+  const statement = taskStatement(artifacts);
+  return new Set([
+    ...(latest ? [latest.id] : []),
+    ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
+  ]);
 }

@@ -6,7 +6,7 @@ import type { Policy } from '../policy/schema.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import type { Transcript } from '../types.js';
 import { applyBudget } from './budget.js';
-import { latestUserRequest, taskStatement } from '../scope/task.js';
+import { survivesTaskSwitch } from '../scope/task.js';
 import { applyCollapse } from './collapse.js';
 import { SuffixDedup, applySuperseded } from './dedup.js';
 import type { Masker } from './finalize.js';
@@ -86,15 +86,12 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
     });
   } else {
     // Tags protect only while resilience is enabled (protect.ts); so they save from a reset only then.
-    // What the model must see survives a task switch: the latest request, and the task statement
-    // when it is a first user message the current scope has none after its marker to replace.
-    const latest = latestUserRequest(transcript.artifacts);
-    const statement = taskStatement(transcript.artifacts);
-    const keep = new Set([
-      ...(latest ? [latest.id] : []),
-      ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
-    ]);
-    const n = applyScopeReset(ws, scope, res.enabled ? res.protected_message_kinds : [], keep);
+    const n = applyScopeReset(
+      ws,
+      scope,
+      res.enabled ? res.protected_message_kinds : [],
+      survivesTaskSwitch(transcript.artifacts),
+    );
     major(
       ws,
       'scope_reset',

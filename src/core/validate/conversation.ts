@@ -4,7 +4,7 @@
 import { latestUserRequest, taskStatement } from '../scope/task.js';
 import type { StabilizeResult } from '../stabilize/types.js';
 import type { ArtifactKind, Transcript } from '../types.js';
-import { onMainChain } from '../types.js';
+import { onMainChain } from '../scope/main-chain.js';
 import type { Locator } from './locate.js';
 import type { Violation } from './types.js';
 

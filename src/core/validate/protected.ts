@@ -1,10 +1,10 @@
 // `protected`: what must be in the context whatever the budget (DESIGN §4 stage 8), recomputed
 // from the input transcript rather than read from the stages' bookkeeping.
 import type { Policy } from '../policy/schema.js';
-import { latestUserRequest, taskStatement } from '../scope/task.js';
+import { survivesTaskSwitch } from '../scope/task.js';
 import type { StabilizeResult } from '../stabilize/types.js';
 import type { Artifact, Transcript } from '../types.js';
-import { onMainChain } from '../types.js';
+import { onMainChain } from '../scope/main-chain.js';
 import type { Locator } from './locate.js';
 import type { Violation } from './types.js';
 
@@ -37,13 +37,8 @@ export function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
   tasks.forEach((task, i) => {
     if (task !== tasks[i - 1] && task === currentTask) lastSwitch = i;
   });
-  // The latest request and a first-user-message task statement survive a task switch (stabilize.ts).
-  const latest = latestUserRequest(t.artifacts);
-  const statement = taskStatement(t.artifacts);
-  const kept = new Set([
-    ...(latest ? [latest.id] : []),
-    ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
-  ]);
+  // The latest request and a first-user-message task statement survive a task switch.
+  const kept = survivesTaskSwitch(t.artifacts);
   const stays = (a: Artifact): boolean =>
     kept.has(a.id) ||
     a.pin === true ||
