@@ -84,6 +84,7 @@ const ContextItemSchema = z.looseObject({
   tool_calls: z.array(z.looseObject({ id: str, name: str, arguments: str })).optional(),
   is_error: z.boolean().optional(),
   placeholder: z.boolean().optional(),
+  excerpt: z.boolean().optional(),
   line: int,
 });
 

@@ -6,10 +6,11 @@ import type { SuffixDedup } from './dedup.js';
 import type { Final, Masker } from './finalize.js';
 import { finalOf } from './finalize.js';
 import type { TokenMeter } from './meter.js';
+import { fitProtected, shrinkUnprotected } from './fit.js';
 import { recentWindowStart } from './protect.js';
 import type { Status } from './types.js';
 import type { Work, WorkSet } from './work.js';
-import { isAlive, isProtected, placeholderText, remove } from './work.js';
+import { isAlive, isProtected, remove } from './work.js';
 
 export interface BudgetRules {
   budget: number;
@@ -23,6 +24,7 @@ export interface BudgetOutcome {
   dropped: number;
   chatter: number;
   placeholders: number;
+  excerpted: number;
 }
 
 /** One unit of the context: an artifact, or an assistant with tool calls together with their results. */
@@ -68,40 +70,6 @@ function dropChatter(ws: WorkSet, keepRecent: number): number {
   return n;
 }
 
-/**
- * Unprotected results inside protected units become placeholders, largest first, until the protected
- * part fits: the calls stay valid and no protected evidence is lost.
- */
-function shrinkProtected(protectedEntries: Entry[], over: number, tokensOf: (w: Work) => Final): number {
-  const candidates = protectedEntries
-    .flatMap((e) => e.members)
-    .filter((m) => m.owner && !isProtected(m))
-    .map((m) => ({ m, tokens: tokensOf(m).tokens }))
-    .sort((x, y) => y.tokens - x.tokens || x.m.index - y.m.index);
-  let n = 0;
-  for (const { m, tokens } of candidates) {
-    if (over <= 0) break;
-    const before = { content: m.content, changed: m.changed };
-    m.content = placeholderText('budget');
-    m.changed = {
-      stage: 'budget',
-      action: 'compressed',
-      reason: 'pair_placeholder',
-      detail: `budget: replaced by a placeholder because its call in ${m.owner?.a.id ?? '?'} is protected`,
-    };
-    const saved = tokens - tokensOf(m).tokens;
-    // A result shorter than the placeholder stays as it is: replacing it would only cost room.
-    if (saved <= 0) {
-      m.content = before.content;
-      m.changed = before.changed;
-      continue;
-    }
-    over -= saved;
-    n++;
-  }
-  return n;
-}
-
 export function applyBudget(
   ws: WorkSet,
   rules: BudgetRules,
@@ -119,28 +87,27 @@ export function applyBudget(
   const authorityTokens = ws.items
     .filter((w) => isAlive(w) && (w.a.kind === 'system' || w.a.kind === 'policy'))
     .reduce((s, w) => s + tokensOf(w).tokens, 0);
+  const membersOf = (units: Entry[]): Work[] => units.flatMap((e) => e.members);
   let protectedTokens = protectedEntries.reduce((s, e) => s + entryTokens(e, tokensOf), 0);
   let placeholders = 0;
+  let excerpted = 0;
+  // Protection never takes the context over the budget: placeholders, then excerpts (fit.ts).
   if (protectedTokens > rules.budget) {
-    placeholders = shrinkProtected(protectedEntries, protectedTokens - rules.budget, tokensOf);
-    protectedTokens = protectedEntries.reduce((s, e) => s + entryTokens(e, tokensOf), 0);
+    const fit = fitProtected(membersOf(protectedEntries), rules.budget, tokensOf, meter);
+    placeholders += fit.placeholders;
+    excerpted += fit.excerpted;
+    protectedTokens = fit.tokens;
+    if (protectedTokens > rules.budget) status = 'escalated';
+    else if (excerpted > 0) status = 'warning';
+    reportFit(ws, status, { protectedTokens, floor: fit.floor, authorityTokens, budget: rules.budget, excerpted });
   }
   let dropped = 0;
-  if (protectedTokens > rules.budget) {
-    status = authorityTokens > rules.budget ? 'escalated' : 'warning';
-    ws.events.push({
-      level: 'safety',
-      code: status === 'escalated' ? 'authority_over_budget' : 'protected_over_budget',
-      message:
-        status === 'escalated'
-          ? `system and policy artifacts alone need ${authorityTokens} tokens, over the budget of ${rules.budget}: the budget cannot be met without violating authority`
-          : `protected artifacts need ${protectedTokens} tokens, over the budget of ${rules.budget}: nothing protected was dropped (recovery warning)`,
-    });
+  if (status === 'escalated') {
     for (const e of rest) {
       dropEntry(e, 'budget', 'no room left after protected artifacts');
       dropped += e.members.length;
     }
-    return { status, protectedTokens, dropped, chatter, placeholders };
+    return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
   }
 
   let remaining = rules.budget - protectedTokens;
@@ -172,7 +139,11 @@ export function applyBudget(
     if (protectedNow + summaryTokens > rules.budget) {
       // A duplicate's placeholder can be longer than the short result it replaced: shrink again,
       // then give up summaries (oldest first) before any protected artifact.
-      placeholders += shrinkProtected(protectedUnits, protectedNow + summaryTokens - rules.budget, tokensOf);
+      placeholders += shrinkUnprotected(
+        membersOf(protectedUnits),
+        protectedNow + summaryTokens - rules.budget,
+        tokensOf,
+      );
       protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
       for (let k = keptSummaries.pop(); k; k = keptSummaries.pop()) {
         if (protectedNow + summaryTokens <= rules.budget) {
@@ -184,17 +155,25 @@ export function applyBudget(
         summaryTokens -= k.cost;
       }
       if (protectedNow > rules.budget) {
-        status = 'warning';
-        ws.events.push({
-          level: 'safety',
-          code: 'protected_over_budget',
-          message: `protected artifacts need ${protectedNow} tokens, over the budget of ${rules.budget}: nothing protected was dropped (recovery warning)`,
+        const fit = fitProtected(membersOf(protectedUnits), rules.budget, tokensOf, meter);
+        placeholders += fit.placeholders;
+        excerpted += fit.excerpted;
+        protectedNow = fit.tokens;
+        status = protectedNow > rules.budget ? 'escalated' : 'warning';
+        reportFit(ws, status, {
+          protectedTokens: protectedNow,
+          floor: fit.floor,
+          authorityTokens,
+          budget: rules.budget,
+          excerpted,
         });
-        for (const e of conversation) {
-          dropEntry(e, 'budget', 'no room left after protected artifacts');
-          dropped += e.members.length;
+        if (status === 'escalated') {
+          for (const e of conversation) {
+            dropEntry(e, 'budget', 'no room left after protected artifacts');
+            dropped += e.members.length;
+          }
+          break;
         }
-        break;
       }
     }
     let left = rules.budget - protectedNow - summaryTokens;
@@ -233,5 +212,30 @@ export function applyBudget(
     // A duplicate result takes its call along, which can leave an assistant that is chatter now.
     if (rules.aggressive) chatter += dropChatter(ws, rules.keepRecent);
   }
-  return { status, protectedTokens, dropped, chatter, placeholders };
+  return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
+}
+
+/** The safety event of a budget that protection alone would exceed. */
+function reportFit(
+  ws: WorkSet,
+  status: Status,
+  n: { protectedTokens: number; floor: number; authorityTokens: number; budget: number; excerpted: number },
+): void {
+  if (status === 'ok') return;
+  if (status === 'warning') {
+    ws.events.push({
+      level: 'safety',
+      code: 'protected_excerpted',
+      message: `protected artifacts did not fit the budget of ${n.budget} tokens: ${n.excerpted} cut to excerpts of their head and tail (recovery warning; see the ledger's excerpted entries)`,
+    });
+    return;
+  }
+  const authority = n.authorityTokens > n.budget;
+  ws.events.push({
+    level: 'safety',
+    code: authority ? 'authority_over_budget' : 'protected_over_budget',
+    message: authority
+      ? `system and policy artifacts alone need ${n.authorityTokens} tokens, over the budget of ${n.budget}: the budget cannot be met without violating authority`
+      : `protected artifacts need ${n.protectedTokens} tokens, and at least ${n.floor} with protected evidence cut to excerpts (system, task statement and latest request are never cut), over the budget of ${n.budget}: the budget cannot be met without dropping what must be kept; nothing protected was cut or dropped`,
+  });
 }

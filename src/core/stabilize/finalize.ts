@@ -45,7 +45,7 @@ export function maskContent(content: Content, masker: Masker, pii: Record<string
 export function finalOf(w: Work, masker: Masker, meter: TokenMeter): Final {
   const known = peekFinal(w);
   if (known) return known;
-  const pii: Record<string, number> = {};
+  const pii: Record<string, number> = { ...w.piiCarried };
   const content = maskContent(w.content, masker, pii);
   const toolCalls = w.toolCalls?.map((c) => ({ ...c, arguments: maskString(c.arguments, masker, pii) }));
   const tokens = meter.artifact({ content, tool_calls: toolCalls });

@@ -136,12 +136,19 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
     },
     meter,
     (text) => maskString(text, masker, {}),
+    (w) => finalOf(w, masker, meter),
   );
   major(
     ws,
     'tool_output_masked',
     tool.fieldMasked,
     `masked ${tool.fieldMasked} JSON tool outputs to ${policy.tool_output.keep_fields.join(', ')}`,
+  );
+  major(
+    ws,
+    'tool_output_excerpted',
+    tool.excerpted,
+    `cut ${tool.excerpted} protected tool outputs over ${policy.tool_output.max_tokens} tokens to excerpts of their head and tail`,
   );
   major(
     ws,
@@ -207,6 +214,12 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
     budget.placeholders,
     `replaced ${budget.placeholders} results in protected units by placeholders to fit the budget`,
   );
+  major(
+    ws,
+    'excerpted',
+    budget.excerpted,
+    `cut ${budget.excerpted} protected artifacts to excerpts of their head and tail to fit the budget`,
+  );
 
   // 10. order
   const kept = orderItems(
@@ -229,6 +242,7 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
     if (f.toolCalls && f.toolCalls.length > 0) item.tool_calls = f.toolCalls;
     if (w.a.is_error === true) item.is_error = true;
     if (w.changed?.reason === 'pair_placeholder') item.placeholder = true;
+    if (w.changed?.action === 'excerpted') item.excerpt = true;
     return item;
   });
   const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));

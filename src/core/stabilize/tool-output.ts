@@ -1,10 +1,12 @@
 // Stage 5 (tool output): JSON outputs of unprotected tools are masked down to `keep_fields`
 // (seed 000: "keep result/status/error only"), and unprotected outputs still over `max_tokens` leave
 // the context (seed 001, scenario 3) without orphaning their call.
+import type { Final } from './finalize.js';
+import { cutTo } from './fit.js';
 import type { TokenMeter } from './meter.js';
-import type { WorkSet } from './work.js';
 import { isCompacted } from './collapse.js';
-import { isAlive, isProtected, removeResult, textOf } from './work.js';
+import type { Work, WorkSet } from './work.js';
+import { isAlive, isPlaceholder, isProtected, removeResult, textOf } from './work.js';
 
 export interface ToolOutputRules {
   maxTokens: number;
@@ -15,6 +17,7 @@ export interface ToolOutputRules {
 export interface ToolOutputCounts {
   fieldMasked: number;
   dropped: number;
+  excerpted: number;
 }
 
 function pick(
@@ -75,12 +78,19 @@ export function applyToolOutput(
   ws: WorkSet,
   rules: ToolOutputRules,
   meter: TokenMeter,
-  shown: (text: string) => string = (text) => text,
+  shown: (text: string) => string,
+  tokensOf: (w: Work) => Final,
 ): ToolOutputCounts {
-  const counts: ToolOutputCounts = { fieldMasked: 0, dropped: 0 };
+  const counts: ToolOutputCounts = { fieldMasked: 0, dropped: 0, excerpted: 0 };
   for (const w of ws.items) {
-    if (w.a.kind !== 'tool' || !isAlive(w) || isProtected(w) || isCompacted(w)) continue;
+    if (w.a.kind !== 'tool' || !isAlive(w) || isCompacted(w) || isPlaceholder(w)) continue;
     if (!meter.exceeds(shown(textOf(w.content)), rules.maxTokens)) continue;
+    if (isProtected(w)) {
+      // Protected evidence over the limit stays as an excerpt of the limit's size (seed 004
+      // scenario 3: a 12,800-token query result must not push the conversation out).
+      if (excerptOutput(w, rules.maxTokens, tokensOf, meter)) counts.excerpted++;
+      continue;
+    }
     const protectedTool = w.a.tool !== undefined && rules.protectedTools.includes(w.a.tool);
     const masked =
       !protectedTool && typeof w.content === 'string' ? maskFields(w.content, rules.keepFields) : null;
@@ -104,4 +114,20 @@ export function applyToolOutput(
     counts.dropped++;
   }
   return counts;
+}
+
+/** A protected output's text cut to `maxTokens` (the text alone, as the limit is measured). */
+function excerptOutput(w: Work, maxTokens: number, tokensOf: (w: Work) => Final, meter: TokenMeter): boolean {
+  const before = tokensOf(w);
+  const framing = before.tokens - meter.count(textOf(before.content));
+  const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
+  return cutTo(
+    w,
+    maxTokens + framing,
+    'tool_output',
+    (omitted) =>
+      `protected (${why}) output over tool_output.max_tokens (${maxTokens}): cut to its head and tail, ${omitted} tokens left out`,
+    tokensOf,
+    meter,
+  );
 }

@@ -19,6 +19,7 @@ export const ACTIONS = [
   'kept',
   'masked',
   'compressed',
+  'excerpted',
   'collapsed',
   'deduplicated',
   'expired',
@@ -35,6 +36,8 @@ export type Action = (typeof ACTIONS)[number];
  * - expired: `summary_expired`, `summary_invalid`
  * - deduplicated: `duplicate`, `near_duplicate`
  * - collapsed: `retry_run`
+ * - excerpted: `excerpt` (protected evidence cut to its head and tail to fit the budget),
+ *   `verbose_tool_output` (a protected output over tool_output.max_tokens, kept as an excerpt)
  * - compressed: `pair_placeholder` (result replaced by a placeholder that keeps its call valid),
  *   `pair_unit` (an assistant that stays lost a call whose result left), `unpaired_call`
  */
@@ -97,6 +100,8 @@ export interface ContextItem {
   is_error?: boolean;
   /** The result was replaced by a short placeholder that keeps its call valid. */
   placeholder?: boolean;
+  /** Protected evidence cut to its head and tail (the ledger's `excerpted` entry says how much). */
+  excerpt?: boolean;
   line: number;
 }
 

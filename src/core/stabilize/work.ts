@@ -38,6 +38,8 @@ export interface Work {
   /** Effective scope after phase markers. */
   task?: string;
   phase?: string;
+  /** PII the content held before a stage replaced it with text cut from its masked form (excerpts). */
+  piiCarried?: Record<string, number>;
   /** Masked content and exact tokens, for the content and calls they were computed from. */
   final?: { content: Content; toolCalls: ToolCall[] | undefined; value: Final };
 }

@@ -1,0 +1,181 @@
+// Making what must be kept fit the budget (DESIGN §4 stage 9: the budget is a hard limit). First the
+// unprotected results inside protected units become placeholders; then protected evidence is cut to
+// excerpts, all of it to one common size (the largest that fits), so that no single output takes the
+// whole room. System and policy, the task statement, the latest user request and scope markers are
+// never cut: when they and the smallest excerpts cannot fit together, the budget cannot be met, and
+// nothing is cut (the run escalates with its evidence whole).
+import { excerptText } from './excerpt.js';
+import type { Final } from './finalize.js';
+import type { TokenMeter } from './meter.js';
+import type { Work } from './work.js';
+import { isAlive, isProtected, placeholderText, textOf } from './work.js';
+import type { Content } from '../types.js';
+
+/** An excerpt smaller than this no longer shows an outcome: below it the budget is not met. */
+export const MIN_EXCERPT_TOKENS = 48;
+
+/** Protections that mean "the model cannot work without this verbatim". */
+const WHOLE = new Set(['system', 'policy', 'task', 'task_statement', 'latest_request', 'scope']);
+
+export interface FitOutcome {
+  /** Tokens of the protected units after fitting. */
+  tokens: number;
+  placeholders: number;
+  excerpted: number;
+  /** The least the protected units can take with every cuttable artifact at its smallest excerpt. */
+  floor: number;
+}
+
+/**
+ * Unprotected results inside protected units become placeholders, largest first, until the protected
+ * part fits: the calls stay valid and no protected evidence is lost.
+ */
+export function shrinkUnprotected(members: Work[], over: number, tokensOf: (w: Work) => Final): number {
+  const candidates = members
+    .filter((m) => m.owner && !isProtected(m))
+    .map((m) => ({ m, tokens: tokensOf(m).tokens }))
+    .sort((x, y) => y.tokens - x.tokens || x.m.index - y.m.index);
+  let n = 0;
+  for (const { m, tokens } of candidates) {
+    if (over <= 0) break;
+    const before = { content: m.content, changed: m.changed };
+    m.content = placeholderText('budget');
+    m.changed = {
+      stage: 'budget',
+      action: 'compressed',
+      reason: 'pair_placeholder',
+      detail: `budget: replaced by a placeholder because its call in ${m.owner?.a.id ?? '?'} is protected`,
+    };
+    const saved = tokens - tokensOf(m).tokens;
+    // A result shorter than the placeholder stays as it is: replacing it would only cost room.
+    if (saved <= 0) {
+      m.content = before.content;
+      m.changed = before.changed;
+      continue;
+    }
+    over -= saved;
+    n++;
+  }
+  return n;
+}
+
+/** Text-only content (a tool result may hold images too: they stay, only its text is cut). */
+function cuttable(w: Work): boolean {
+  if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p))) return false;
+  if (w.a.kind === 'tool') return true;
+  if (w.a.kind !== 'user' && w.a.kind !== 'assistant') return false;
+  // Signed thinking blocks and media in a message cannot be cut around safely.
+  return typeof w.content === 'string' || w.content.every((p) => p.type === 'text');
+}
+
+function withText(content: Content, text: string): Content {
+  if (typeof content === 'string') return text;
+  const first = content.findIndex((p) => p.type === 'text');
+  return content.flatMap((p, i) => (p.type !== 'text' ? [p] : i === first ? [{ type: 'text', text }] : []));
+}
+
+interface Candidate {
+  w: Work;
+  cost: number;
+  /** Tokens that cutting the text cannot remove: framing, tool calls, media. */
+  fixed: number;
+  floor: number;
+}
+
+/**
+ * Cut `w`'s text so that the artifact costs at most `target` tokens. The cut is made on the masked
+ * text: cutting first could split a value so that the masker no longer recognises it.
+ */
+export function cutTo(
+  w: Work,
+  target: number,
+  stage: 'budget' | 'tool_output',
+  detail: (omitted: number) => string,
+  tokensOf: (w: Work) => Final,
+  meter: TokenMeter,
+): boolean {
+  const shown = tokensOf(w);
+  const text = textOf(shown.content);
+  let textTarget = target - (shown.tokens - meter.count(text));
+  for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
+    const ex = excerptText(text, textTarget, (s) => meter.count(s));
+    if (!ex) return false;
+    w.content = withText(shown.content, ex.text);
+    w.piiCarried = shown.pii;
+    w.changed = { stage, action: 'excerpted', reason: stage === 'budget' ? 'excerpt' : 'verbose_tool_output', detail: detail(ex.omitted) };
+    const over = tokensOf(w).tokens - target;
+    if (over <= 0) return true;
+    textTarget -= over;
+  }
+  return true;
+}
+
+/** Cut protected evidence in `members` to one common size so that they all fit `limit`. */
+function excerptProtected(
+  members: Work[],
+  limit: number,
+  tokensOf: (w: Work) => Final,
+  meter: TokenMeter,
+): { excerpted: number; floor: number } {
+  const all = members.reduce((s, m) => s + tokensOf(m).tokens, 0);
+  const candidates: Candidate[] = members.filter(cuttable).map((w) => {
+    const f = tokensOf(w);
+    const textTokens = meter.count(textOf(f.content));
+    const fixed = f.tokens - textTokens;
+    return { w, cost: f.tokens, fixed, floor: textTokens > MIN_EXCERPT_TOKENS ? fixed + MIN_EXCERPT_TOKENS : f.tokens };
+  });
+  const room = limit - (all - candidates.reduce((s, c) => s + c.cost, 0));
+  const size = (cap: number): number =>
+    candidates.reduce((s, c) => s + Math.max(c.floor, Math.min(c.cost, cap)), 0);
+  let hi = candidates.reduce((m, c) => Math.max(m, c.cost), 0);
+  // Nothing to cut when it fits whole; no cut either when even the smallest excerpts do not fit:
+  // the run escalates, and cutting evidence would lose it without meeting the budget.
+  const floor = limit - room + size(0);
+  if (size(hi) <= room || size(0) > room) return { excerpted: 0, floor };
+  // The largest common size that fits.
+  let lo = 0;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (size(mid) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  let n = 0;
+  for (const c of candidates.sort((x, y) => x.w.index - y.w.index)) {
+    const target = Math.max(c.floor, lo);
+    if (c.cost <= target) continue;
+    const why = c.w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
+    const cut = cutTo(
+      c.w,
+      target,
+      'budget',
+      (omitted) => `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`,
+      tokensOf,
+      meter,
+    );
+    if (cut) n++;
+  }
+  return { excerpted: n, floor };
+}
+
+/** Fit the protected units into `limit`: placeholders first, then excerpts. */
+export function fitProtected(
+  members: Work[],
+  limit: number,
+  tokensOf: (w: Work) => Final,
+  meter: TokenMeter,
+): FitOutcome {
+  const total = (): number => members.filter(isAlive).reduce((s, m) => s + tokensOf(m).tokens, 0);
+  let tokens = total();
+  let placeholders = 0;
+  let excerpted = 0;
+  let floor = tokens;
+  if (tokens > limit) {
+    placeholders = shrinkUnprotected(members, tokens - limit, tokensOf);
+    tokens = total();
+  }
+  if (tokens > limit) {
+    ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter));
+    tokens = total();
+  }
+  return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens) };
+}
