@@ -103,12 +103,16 @@ export function excerptText(text: string, target: number, count: (s: string) => 
   if (total <= target) return null;
   const lines = text.split('\n');
   const kept = new Uint8Array(lines.length);
-  const markerCost = count(elisionMarker(total)) + 1;
+  const lineTokens = lines.map((l) => count(l));
+  // What a line break costs in this text under this tokenizer, on average (BPE often merges it).
+  const sum = lineTokens.reduce((a, b) => a + b, 0);
+  const newline = lines.length > 1 ? Math.max(0, (total - sum) / (lines.length - 1)) : 0;
+  const markerCost = count(elisionMarker(total)) + newline;
   const added: number[] = [];
   let estimate = 0;
   let gaps = lines.length > 0 ? 1 : 0;
   for (const i of priorityOrder(lines)) {
-    const cost = count(lines[i] as string) + 1;
+    const cost = (lineTokens[i] as number) + newline;
     const left = i > 0 && !kept[i - 1];
     const right = i < lines.length - 1 && !kept[i + 1];
     const gapDelta = left && right ? 1 : !left && !right ? -1 : 0;

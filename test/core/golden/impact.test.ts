@@ -66,7 +66,7 @@ describe('policyImpact', () => {
   it('names a check the head policy newly fails (budget smaller than what is protected)', () => {
     const session = t(sys('s', 'Be careful.'), task('k', text(30, 'goal')), user('u1', text(5, 'ask')));
     const impact = policyImpact('s.jsonl', realReport(session, policy({ budget: 1000 })), realReport(session, policy({ budget: 10 })));
-    expect(impact.head.status).toBe('warning');
+    expect(impact.head.status).toBe('escalated');
     expect(impact.newlyFailing).toContain('budget');
     expect(impact.fixed).toEqual([]);
   });

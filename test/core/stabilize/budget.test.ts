@@ -67,7 +67,7 @@ describe('budget: newest first while it fits', () => {
 });
 
 describe('budget: protection over budget', () => {
-  it('keeps every protected artifact, warns, and fails the budget check', () => {
+  it('escalates, cutting nothing, when what must be kept cannot fit even as excerpts', () => {
     const tr = t(
       sys('s', words(5)),
       task('tk', 'go'),
@@ -78,8 +78,9 @@ describe('budget: protection over budget', () => {
     );
     const p = policy({ budget: 20 });
     const r = run(tr, p);
-    expect(r.status).toBe('warning');
+    expect(r.status).toBe('escalated');
     expect(ids(r)).toEqual(['s', 'tk', 'pinned', 'a', 'u']);
+    expect(r.ledger.filter((e) => e.action === 'excerpted')).toEqual([]);
     expect(entry(r, 'old')).toMatchObject({
       reason: 'budget',
       detail: 'no room left after protected artifacts',
@@ -88,7 +89,7 @@ describe('budget: protection over budget', () => {
       level: 'safety',
       code: 'protected_over_budget',
       message:
-        'protected artifacts need 24 tokens, over the budget of 20: nothing protected was dropped (recovery warning)',
+        'protected artifacts need 24 tokens, and at least 24 with protected evidence cut to excerpts (system, task statement and latest request are never cut), over the budget of 20: the budget cannot be met without dropping what must be kept; nothing protected was cut or dropped',
     });
     const budget = check(tr, r, p).budget;
     expect(budget).toMatchObject({ ok: false, severity: 'error' });
@@ -101,6 +102,41 @@ describe('budget: protection over budget', () => {
           'the context needs 24 tokens, over the budget of 20: what must be kept (system, task, latest request, protected) alone needs 24, the largest of it is this user artifact of 10 tokens',
       },
     ]);
+  });
+
+  it('cuts protected evidence to an excerpt of its head, tail and error lines to stay within the budget', () => {
+    const output = Array.from({ length: 120 }, (_, i) =>
+      i === 60 ? 'Error: ledger total mismatch' : i === 119 ? 'exit code 1' : `test ${i} passed fine`,
+    ).join('\n');
+    const tr = t(
+      user('u1', 'run the tests'),
+      calls('a1', [call('c1', 'bash', { command: 'npm test' })]),
+      result('r1', 'c1', output, { tags: ['error'] }),
+      asst('a2', words(30)),
+      user('u2', 'now fix it'),
+    );
+    const p = policy({ budget: 150, keep_recent: 0, tool_output: { max_tokens: 10_000 } });
+    const r = run(tr, p);
+    expect(r.status).toBe('warning');
+    expect(r.budget.used).toBeLessThanOrEqual(150);
+    expect(ids(r)).toEqual(['u1', 'a1', 'r1', 'u2']);
+    const e = entry(r, 'r1');
+    expect(e).toMatchObject({ stage: 'budget', action: 'excerpted', reason: 'excerpt', tokens_before: 479 });
+    expect(e.tokens_after).toBeLessThan(150);
+    expect(e.detail).toMatch(/^protected \(tag:error, latest:bash:npm test\) but over the budget: cut to its head and tail, \d+ tokens left out$/);
+    const text = String(item(r, 'r1').content);
+    expect(text).toContain('Error: ledger total mismatch');
+    expect(text.split('\n').at(-1)).toBe('exit code 1');
+    expect(text).toMatch(/\[\.\.\. \d+ tokens left out \.\.\.\]/);
+    expect(item(r, 'r1').excerpt).toBe(true);
+    expect(r.events.map((x) => x.code)).toContain('protected_excerpted');
+    // The excerpt is the protected artifact, present: the checks agree that the context works.
+    const checks = check(tr, r, p);
+    expect(checks.budget).toMatchObject({ ok: true });
+    expect(checks.protected).toMatchObject({ ok: true });
+    // Stabilizing the stabilized context again cuts nothing more.
+    const again = run(t(...r.context.map((c) => ({ ...c, content: c.content }) as never)), p);
+    expect(again.ledger.filter((x) => x.action === 'excerpted')).toEqual([]);
   });
 
   it('escalates when the system and policy artifacts alone exceed the budget', () => {

@@ -28,7 +28,7 @@ function at(level: 'quiet' | 'normal' | 'verbose') {
 describe('notification levels', () => {
   it('quiet: only safety events', () => {
     const r = at('quiet');
-    expect(r.status).toBe('warning');
+    expect(r.status).toBe('escalated');
     expect(r.events.map((e) => `${e.level}:${e.code}`)).toEqual(['safety:protected_over_budget']);
   });
 

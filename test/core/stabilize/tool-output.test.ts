@@ -66,15 +66,27 @@ describe('tool output: masking to keep_fields', () => {
     expect(item(r, 'r1').content).toBe(small);
   });
 
-  it('never masks or drops the latest outcome of a command family', () => {
+  it('never masks or drops the latest outcome of a command family: over max_tokens it stays as an excerpt', () => {
     const tr = t(
       user('u', 'where is my order?'),
       calls('a1', [call('c1', 'get_order', { id: 1 })]),
       result('r1', 'c1', ORDER),
     );
-    const r = run(tr, P);
-    expect(item(r, 'r1').content).toBe(ORDER);
-    expect(entry(r, 'r1').protected_by).toEqual(['latest:get_order']);
+    const r = run(tr, policy({ tool_output: { max_tokens: 12 }, keep_recent: 0 }));
+    const e = entry(r, 'r1');
+    expect(e).toMatchObject({
+      stage: 'tool_output',
+      action: 'excerpted',
+      reason: 'verbose_tool_output',
+      protected_by: ['latest:get_order'],
+    });
+    expect(e.detail).toMatch(/^protected \(latest:get_order\) output over tool_output.max_tokens \(12\): cut to its head and tail, \d+ tokens left out$/);
+    const text = String(item(r, 'r1').content);
+    expect(text.split('\n').at(0)).toBe('{');
+    expect(text.split('\n').at(-1)).toBe('}');
+    expect(text).toMatch(/\[\.\.\. \d+ tokens left out \.\.\.\]/);
+    expect(r.events.map((x) => x.code)).toContain('tool_output_excerpted');
+    expect(r.status).toBe('ok');
   });
 });
 
