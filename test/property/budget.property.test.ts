@@ -1,5 +1,6 @@
 // Invariant 1 (DESIGN §4 stage 9, §5 `budget`): the stabilized context never exceeds the budget
-// unless the status says why (a recovery warning or an escalation, with a safety event), and the
+// unless the run is escalated with a safety event saying why (the budget is a hard limit: protected
+// evidence is cut to excerpts before it may take the context over), and the
 // reported usage is the context's real size, recounted here from scratch.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { recount, recountItem, stabilize } from './support/run.js';
 import { caseArb } from './support/transcript-arb.js';
 
 describe('budget', () => {
-  it('an ok result fits the budget; one over it says why; every count is the recounted one', () => {
+  it('only an escalated result exceeds the budget, and says why; every count is the recounted one', () => {
     fc.assert(
       fc.property(caseArb, policyArb, (c, policy) => {
         const r = stabilize(c.transcript, policy);
@@ -17,7 +18,7 @@ describe('budget', () => {
         expect(r.budget).toEqual({ limit: policy.budget, used });
         for (const item of r.context) expect(item.tokens).toBe(recountItem(item, policy));
         if (used <= policy.budget) return;
-        expect(r.status).not.toBe('ok');
+        expect(r.status).toBe('escalated');
         const safety = r.events.filter((e) => e.level === 'safety').map((e) => e.code);
         expect(safety).toContainEqual(expect.stringMatching(/^(protected|authority)_over_budget$/));
       }),

@@ -85,6 +85,9 @@ function run(transcript: Transcript, policy: Policy): StabilizeResult {
   return stabilizeTranscript(transcript, { policy, tokenizer });
 }
 
+/** Checks a run of each status may fail: a warning is reported, only an escalation may break a rule. */
+const ALLOWED = { ok: [], warning: ['status'], escalated: ['budget', 'protected', 'status'] } as const;
+
 describe('generated sessions, o200k tokenizer', () => {
   it('hold every invariant', () => {
     fc.assert(
@@ -95,7 +98,7 @@ describe('generated sessions, o200k tokenizer', () => {
         // 1. budget, recounted with the tokenizer itself
         const used = recount(r.context, policy, (t) => tokenizer.count(t));
         expect(r.budget.used).toBe(used);
-        if (r.status === 'ok') expect(used).toBeLessThanOrEqual(policy.budget);
+        if (r.status !== 'escalated') expect(used).toBeLessThanOrEqual(policy.budget);
 
         // 2, 3. sections in policy order, chronology inside each
         const position = new Map(transcript.artifacts.map((a, i) => [a.id, i]));
@@ -124,13 +127,13 @@ describe('generated sessions, o200k tokenizer', () => {
         const json = JSON.stringify(r);
         expect(planted.filter((v) => json.includes(v)).length).toBe(0);
 
-        // 9. the validate suite agrees with the status (a warning or escalation may fail budget,
-        // protected and status); one ledger entry per input artifact. `guardian` judges the
+        // 9. the validate suite agrees with the status (a warning fails only status, as a warning;
+        // an escalation may fail budget, protected and status); one ledger entry per input artifact. `guardian` judges the
         // recorded session's pressure (DESIGN §8), not the stabilized context: generated sessions
         // rise to full pressure on purpose.
         const failed = validateResult(transcript, r, { policy, tokenizer })
           .filter((k) => k.name !== 'guardian' && !NOT_YET_GUARANTEED.includes(k.name))
-          .filter((k) => !k.ok && (r.status === 'ok' || !['budget', 'protected', 'status'].includes(k.name)))
+          .filter((k) => !k.ok && !(ALLOWED[r.status] as readonly string[]).includes(k.name))
           .map((k) => ({ name: k.name, violations: k.violations }));
         expect(failed).toEqual([]);
         expect(r.ledger.map((e) => e.id)).toEqual(transcript.artifacts.map((a) => a.id));

@@ -9,7 +9,7 @@
 //   preserve the system prompt and the most recent message"). With keep_recent 2 the assistant would
 //   be kept verbatim, call included, and the blob would become a placeholder instead. Resilience is
 //   off: with it on, the lookup result is the latest outcome of its command family, which our design
-//   protects as evidence (DESIGN §4 stage 8; see the last test).
+//   protects as evidence and keeps as an excerpt of its head and tail (see the last two tests).
 // - pii: `123-45-6789` → `[REDACTED_SSN]` (the seed's masking step).
 // - tool output: the blob is over tool_output.max_tokens (256, the seed's limit) and none of its
 //   top-level fields is in keep_fields, so masking cannot save it: dropped (`verbose_tool_output`).
@@ -19,6 +19,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { emitContext } from '../../src/core/emit/index.js';
 import type { OpenAIMessage } from '../../src/core/emit/openai.js';
 import { verifyOpenAI } from '../../src/core/emit/verify.js';
+import { DEFAULT_POLICY } from '../../src/core/policy/index.js';
 import type { Tokenizer } from '../../src/core/tokens/tokenizer.js';
 import type { Transcript } from '../../src/core/types.js';
 import { loadTokenizer } from '../../src/tokens/load.js';
@@ -103,13 +104,39 @@ describe('seed 001: the example walkthrough', () => {
     expect(verifyOpenAI(messages)).toEqual([]);
   });
 
-  it('with resilience on, keeps the lookup result as evidence and says the budget cannot hold it', () => {
+  it('with resilience on, keeps the lookup result as an excerpt of evidence within the budget', () => {
     // Our design differs from the seed here on purpose: the newest outcome of a command family is
-    // protected (seed 002), so instead of silently dropping it the run raises a recovery warning.
+    // protected (seed 002), so instead of dropping it the run keeps its head and tail, cut first to
+    // tool_output.max_tokens and then to what the budget leaves, and raises a recovery warning.
     const p = policy({ message_overhead: 3, budget: 256, keep_recent: 1, tool_output: { max_tokens: 256 } });
-    const r = run(seed001(o200k), p, o200k);
-    expect(fate(r, 'm3')).toBe('kept/protected');
+    const tr = seed001(o200k);
+    const r = run(tr, p, o200k);
+    expect(r.context.map((c) => c.id)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(entry(r, 'm3')).toMatchObject({ action: 'excerpted', reason: 'excerpt', tokens_before: 503 });
+    expect(r.budget.used).toBeLessThanOrEqual(256);
     expect(r.status).toBe('warning');
-    expect(r.events.map((e) => e.code)).toContain('protected_over_budget');
+    expect(r.events.map((e) => e.code)).toContain('protected_excerpted');
+    expect(
+      Object.values(check(tr, r, p, o200k))
+        .filter((c) => !c.ok)
+        .map((c) => [c.name, c.severity]),
+    ).toEqual([['status', 'warning']]);
+  });
+
+  it('under the default policy, keeps every message and the lookup result as a 256-token excerpt', () => {
+    const tr = seed001(o200k);
+    const r = run(tr, DEFAULT_POLICY, o200k);
+    expect(r.context.map((c) => c.id)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(JSON.stringify(r.context)).not.toContain('123-45-6789');
+    expect(entry(r, 'm3')).toMatchObject({
+      stage: 'tool_output',
+      action: 'excerpted',
+      reason: 'verbose_tool_output',
+    });
+    expect(o200k.count(String(r.context[3]?.content))).toBeLessThanOrEqual(256);
+    expect(r.status).toBe('ok');
+    expect(Object.values(check(tr, r, DEFAULT_POLICY, o200k)).filter((c) => !c.ok)).toEqual([]);
+    const { messages } = emitContext(r.context, 'openai') as { messages: OpenAIMessage[] };
+    expect(verifyOpenAI(messages)).toEqual([]);
   });
 });

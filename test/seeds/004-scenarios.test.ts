@@ -1,14 +1,12 @@
-// Seed 004 ("Long Session Stability Harness") key scenarios 1, 2 and 4 under the default policy and
-// the o200k tokenizer, each with the context it must produce. Scenario 3 (a verbose tool output
-// must be dropped to stay within budget, even when it is the newest result of its tool) needs the
-// budget as a hard limit with excerpts of protected evidence: issue 10, not done yet.
+// Seed 004 ("Long Session Stability Harness") key scenarios 1-4 under the default policy and the
+// o200k tokenizer, each with the context it must produce.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emitContext } from '../../src/core/emit/index.js';
 import { DEFAULT_POLICY } from '../../src/core/policy/index.js';
 import type { Tokenizer } from '../../src/core/tokens/tokenizer.js';
 import { loadTokenizer } from '../../src/tokens/load.js';
-import { asst, sys, t, user } from '../support/artifacts.js';
-import { check, ids, run } from '../core/stabilize/helpers.js';
+import { asst, call, calls, result, sys, t, user } from '../support/artifacts.js';
+import { check, entry, ids, item, run } from '../core/stabilize/helpers.js';
 
 let o200k: Tokenizer;
 beforeAll(async () => {
@@ -63,6 +61,41 @@ describe('seed 004, scenario 2: PII pasted into the chat', () => {
       pii: { phone: 1, ssn: 1 },
     });
     expect(check(tr, r, DEFAULT_POLICY, o200k)['pii']).toMatchObject({ ok: true });
+  });
+});
+
+describe('seed 004, scenario 3: a verbose tool output', () => {
+  it('keeps the conversation and only an excerpt of a 12,800-token query result within a 2,000 budget', () => {
+    const rows = Array.from(
+      { length: 640 },
+      (_, i) => `| ${1000 + i} | customer-${i} | 2026-0${(i % 9) + 1}-1${i % 10} | ${(i * 37) % 1000}.00 | open |`,
+    );
+    const output = ['| id | customer | date | amount | state |', ...rows, '(640 rows)'].join('\n');
+    const chat = [];
+    for (let i = 0; i < 6; i++) {
+      chat.push(user(`u${i}`, `Question ${i}: which invoices of batch ${i} are still open?`));
+      chat.push(asst(`a${i}`, `Batch ${i} has a few open invoices; I will list them for you.`));
+    }
+    const tr = t(
+      sys('s', SYSTEM),
+      ...chat,
+      calls('q', [call('c1', 'sql_query', { sql: 'SELECT * FROM invoices WHERE state = open' })]),
+      result('r', 'c1', output),
+      user('last', 'Summarise the open amounts by month, please.'),
+    );
+    const policy = { ...DEFAULT_POLICY, budget: 2000 };
+    const r = run(tr, policy, o200k);
+    expect(o200k.count(output)).toBeGreaterThan(12_000);
+    // Every chat message stays; the query result stays as its head and tail.
+    expect(ids(r)).toEqual(['s', ...chat.map((c) => c.id), 'q', 'r', 'last']);
+    expect(entry(r, 'r')).toMatchObject({ action: 'excerpted', reason: 'verbose_tool_output' });
+    const text = String(item(r, 'r').content);
+    expect(o200k.count(text)).toBeLessThanOrEqual(256);
+    expect(text.split('\n')[0]).toBe('| id | customer | date | amount | state |');
+    expect(text.split('\n').at(-1)).toBe('(640 rows)');
+    expect(r.budget.used).toBeLessThanOrEqual(2000);
+    expect(r.status).toBe('ok');
+    expect(Object.values(check(tr, r, policy, o200k)).filter((c) => !c.ok)).toEqual([]);
   });
 });
 

@@ -120,8 +120,8 @@ export function messageArtifacts(
       kind: 'tool',
       content: r.content,
       call_id: r.callId,
+      // A failure is an `error` to the stabilizer through is_error, as in every format (protect.ts).
       is_error: r.isError ? true : undefined,
-      tags: r.isError ? ['error'] : undefined,
       sidechain: base.sidechain,
       source: resultSource(r),
     }),

@@ -6,7 +6,8 @@ const ACTION_WORDS: Record<string, string> = {
   kept: 'was kept verbatim',
   masked: 'was kept, with parts masked',
   compressed: 'was kept in a compressed form',
-  excerpted: 'was kept as an excerpt (its head, its tail and the lines naming errors; a marker says how many tokens were left out)',
+  excerpted:
+    'was kept as an excerpt (its head, its tail and the lines naming errors; a marker says how many tokens were left out)',
   collapsed: 'was collapsed',
   deduplicated: 'was removed as a duplicate',
   expired: 'was removed as an expired or invalid summary',
@@ -39,12 +40,14 @@ const REASON_WORDS: Record<string, string> = {
 };
 
 function describeProtection(p: string): string {
-  if (p === 'recent') return 'one of the keep_recent newest messages';
+  if (p === 'recent') return 'the user message or the latest answer of one of the keep_recent newest turns';
   if (p === 'pinned') return 'pinned by its author';
   if (p === 'scope') return 'the phase marker that sets the current task and phase';
   if (p === 'task_statement') return 'the task statement of the current scope (its first user message)';
   if (p === 'latest_request') return 'the latest user request';
   if (p.startsWith('tag:')) return `tagged "${p.slice(4)}" (resilience.protected_message_kinds)`;
+  if (p.startsWith('latest_success:'))
+    return `the latest successful outcome of the command family ${p.slice(15)}, whose latest run failed`;
   if (p.startsWith('latest:')) return `the latest invocation or outcome of the command family ${p.slice(7)}`;
   if (p.startsWith('pair:')) return `it made the call answered by protected result ${p.slice(5)}`;
   if (p.startsWith('tool:')) return `a result of protected tool ${p.slice(5)}`;

@@ -99,7 +99,13 @@ export function applyBudget(
     protectedTokens = fit.tokens;
     if (protectedTokens > rules.budget) status = 'escalated';
     else if (excerpted > 0) status = 'warning';
-    reportFit(ws, status, { protectedTokens, floor: fit.floor, authorityTokens, budget: rules.budget, excerpted });
+    reportFit(ws, status, {
+      protectedTokens,
+      floor: fit.floor,
+      authorityTokens,
+      budget: rules.budget,
+      excerpted,
+    });
   }
   let dropped = 0;
   if (status === 'escalated') {

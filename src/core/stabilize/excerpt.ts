@@ -8,6 +8,9 @@
 const EVIDENCE =
   /\b(error|errors|exception|traceback|failed|failure|fatal|panic|assert(ion)?|denied|refused|not found|exit(ed)? (code|status)|returned non-zero|status:? ?\d{3})\b|\bE\s{2,}|^\s*FAIL/i;
 
+/** The least an excerpt shows of the output itself, in tokens. */
+const MIN_SHOWN = 8;
+
 /** Lines taken from the very end before anything else: the outcome is usually there. */
 const TAIL_FIRST = 3;
 
@@ -45,7 +48,7 @@ function priorityOrder(lines: readonly string[]): number[] {
   for (let i = n - 1; i >= 0; i--) if (EVIDENCE.test(lines[i] ?? '')) take(i);
   // Then the head and the tail, one line each in turn: the command and its first output, and what
   // led up to the end.
-  for (let head = 0, back = tail; head <= back; ) {
+  for (let head = 0, back = tail; head <= back;) {
     take(head++);
     if (head <= back) take(back--);
   }
@@ -56,7 +59,7 @@ function priorityOrder(lines: readonly string[]): number[] {
 function render(lines: readonly string[], kept: Uint8Array, count: (s: string) => number): Excerpt {
   const out: string[] = [];
   let omitted = 0;
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     if (kept[i]) {
       out.push(lines[i] as string);
       i++;
@@ -101,6 +104,8 @@ function cutChars(text: string, target: number, total: number, count: (s: string
 export function excerptText(text: string, target: number, count: (s: string) => number): Excerpt | null {
   const total = count(text);
   if (total <= target) return null;
+  // An excerpt must show some of the output besides its marker, or it is no evidence at all.
+  if (target < count(elisionMarker(total)) + MIN_SHOWN) return null;
   const lines = text.split('\n');
   const kept = new Uint8Array(lines.length);
   const lineTokens = lines.map((l) => count(l));

@@ -96,18 +96,29 @@ export function cutTo(
 ): boolean {
   const shown = tokensOf(w);
   const text = textOf(shown.content);
+  const before = { content: w.content, changed: w.changed, piiCarried: w.piiCarried };
   let textTarget = target - (shown.tokens - meter.count(text));
   for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
     const ex = excerptText(text, textTarget, (s) => meter.count(s));
-    if (!ex) return false;
+    if (!ex) break;
     w.content = withText(shown.content, ex.text);
     w.piiCarried = shown.pii;
-    w.changed = { stage, action: 'excerpted', reason: stage === 'budget' ? 'excerpt' : 'verbose_tool_output', detail: detail(ex.omitted) };
+    w.changed = {
+      stage,
+      action: 'excerpted',
+      reason: stage === 'budget' ? 'excerpt' : 'verbose_tool_output',
+      detail: detail(ex.omitted),
+    };
     const over = tokensOf(w).tokens - target;
     if (over <= 0) return true;
     textTarget -= over;
   }
-  return true;
+  // No excerpt within the target: the artifact stays whole (an excerpt over its target would be cut
+  // again by the next run, and stabilizing a stabilized context must change nothing).
+  w.content = before.content;
+  w.changed = before.changed;
+  w.piiCarried = before.piiCarried;
+  return false;
 }
 
 /** Cut protected evidence in `members` to one common size so that they all fit `limit`. */
@@ -122,7 +133,12 @@ function excerptProtected(
     const f = tokensOf(w);
     const textTokens = meter.count(textOf(f.content));
     const fixed = f.tokens - textTokens;
-    return { w, cost: f.tokens, fixed, floor: textTokens > MIN_EXCERPT_TOKENS ? fixed + MIN_EXCERPT_TOKENS : f.tokens };
+    return {
+      w,
+      cost: f.tokens,
+      fixed,
+      floor: textTokens > MIN_EXCERPT_TOKENS ? fixed + MIN_EXCERPT_TOKENS : f.tokens,
+    };
   });
   const room = limit - (all - candidates.reduce((s, c) => s + c.cost, 0));
   const size = (cap: number): number =>
@@ -148,7 +164,8 @@ function excerptProtected(
       c.w,
       target,
       'budget',
-      (omitted) => `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`,
+      (omitted) =>
+        `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`,
       tokensOf,
       meter,
     );

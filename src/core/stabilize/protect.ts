@@ -5,7 +5,8 @@
 import { latestUserRequest, taskStatement } from '../scope/task.js';
 import type { WorkSet, Work } from './work.js';
 import { isReadTool } from './families.js';
-import { isAlive, isFailure } from './work.js';
+import { hasText, isAlive, isFailure } from './work.js';
+import { recentTurnMessages, recentTurnStart } from '../scope/recent.js';
 
 export interface ProtectRules {
   enabled: boolean;
@@ -18,17 +19,23 @@ function add(w: Work, reason: string): void {
   if (!w.protectedBy.includes(reason)) w.protectedBy.push(reason);
 }
 
-/** Index of the first artifact of the `keepRecent` newest user/assistant messages (Infinity when 0). */
+/** Index of the first artifact of the `keepRecent` newest turns (Infinity when 0). */
 export function recentWindowStart(ws: WorkSet, keepRecent: number): number {
   if (keepRecent <= 0) return Number.POSITIVE_INFINITY;
-  let seen = 0;
-  for (let i = ws.items.length - 1; i >= 0; i--) {
-    const w = ws.items[i] as Work;
-    if (!isAlive(w) || (w.a.kind !== 'user' && w.a.kind !== 'assistant')) continue;
-    seen++;
-    if (seen === keepRecent) return w.index;
-  }
-  return 0;
+  const alive = ws.items.filter(isAlive);
+  const start = recentTurnStart(
+    alive.map((w) => ({ kind: w.a.kind })),
+    keepRecent,
+  );
+  return alive[start]?.index ?? 0;
+}
+
+/** The messages kept for being recent: of each of the `keepRecent` newest turns, its user message and latest answer. */
+function recentMessages(ws: WorkSet, keepRecent: number): Set<Work> {
+  const items = ws.items
+    .filter(isAlive)
+    .map((w) => ({ w, kind: w.a.kind, hasText: w.a.kind === 'assistant' && hasText(w) }));
+  return new Set(recentTurnMessages(items, keepRecent).map((i) => i.w));
 }
 
 /** The newest result of each command family among the live artifacts: the session's current outcomes. */
@@ -38,13 +45,24 @@ export function latestOfFamilies(ws: WorkSet): Map<string, Work> {
   return latest;
 }
 
+/** For each family whose latest outcome is a failure, its newest successful outcome before it. */
+function latestSuccessAfterFailure(ws: WorkSet, latest: Map<string, Work>): Map<string, Work> {
+  const out = new Map<string, Work>();
+  for (const w of ws.items) {
+    if (!isAlive(w) || w.family === undefined || isFailure(w) || isLookup(w)) continue;
+    const last = latest.get(w.family);
+    if (last && last !== w && isFailure(last)) out.set(w.family, w);
+  }
+  return out;
+}
+
 /** A result of a read-like tool that did not fail: what it returned is not a command outcome. */
 function isLookup(w: Work): boolean {
   return w.a.tool !== undefined && isReadTool(w.a.tool) && !isFailure(w);
 }
 
 export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
-  const recentStart = recentWindowStart(ws, rules.keepRecent);
+  const recent = recentMessages(ws, rules.keepRecent);
   const latest = rules.enabled ? latestOfFamilies(ws) : new Map<string, Work>();
   const latestResults = new Set(latest.values());
   // A result of a protected tool stays unless a later result supersedes it (DESIGN §4 stage 8):
@@ -66,9 +84,19 @@ export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
     const a = w.a;
     if (a.kind === 'system' || a.kind === 'policy' || a.kind === 'task') add(w, a.kind);
     if (a.pin === true) add(w, 'pinned');
-    if ((a.kind === 'user' || a.kind === 'assistant') && w.index >= recentStart) add(w, 'recent');
+    if (recent.has(w)) add(w, 'recent');
     if (!rules.enabled) continue;
     for (const t of a.tags ?? []) if (rules.protectedKinds.includes(t)) add(w, `tag:${t}`);
+    // is_error and a non-zero exit code mean `error` in every format; such a failure is stale once
+    // the same command ran again (the newer run is the outcome), an explicit tag never is.
+    if (
+      a.kind === 'tool' &&
+      rules.protectedKinds.includes('error') &&
+      (a.is_error === true || (a.exit_code !== undefined && a.exit_code !== 0)) &&
+      (w.supersede === undefined || newestBySupersede.get(w.supersede) === w)
+    ) {
+      add(w, 'tag:error');
+    }
     if (w.family !== undefined && latestResults.has(w)) add(w, `latest:${w.family}`);
     if (
       a.kind === 'tool' &&
@@ -83,6 +111,9 @@ export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
   }
   if (rules.enabled) {
     for (const [family, w] of latestCall) add(w, `latest:${family}`);
+    // Seed 002: "retain at least one recent successful command outcome per active workflow". When
+    // the latest run of a command failed, its latest success stays too: what worked before.
+    for (const [family, w] of latestSuccessAfterFailure(ws, latest)) add(w, `latest_success:${family}`);
   }
   // The markers that set the current scope (scope.ts: the last one naming a task, the last one
   // naming a phase): without them the context no longer says which scope it is in, and stabilizing

@@ -5,10 +5,16 @@ import { survivesTaskSwitch } from '../scope/task.js';
 import type { StabilizeResult } from '../stabilize/types.js';
 import type { Artifact, Transcript } from '../types.js';
 import { onMainChain } from '../scope/main-chain.js';
+import { recentTurnMessages } from '../scope/recent.js';
+import { textOf } from '../stabilize/work.js';
 import type { Locator } from './locate.js';
 import type { Violation } from './types.js';
 
-export function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
+export function mustKeep(
+  t: Transcript,
+  policy: Policy,
+  unpaired: ReadonlySet<string> = new Set(),
+): Map<string, string> {
   const need = new Map<string, string>();
   const main = t.artifacts.filter(onMainChain);
   let currentTask: string | undefined;
@@ -47,10 +53,11 @@ export function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
   const heldCalls = new Set(main.filter(stays).map((a) => t.pairing.resultToCall[a.id]));
   const reset = (a: Artifact, i: number): boolean =>
     i < lastSwitch && tasks[i] !== undefined && tasks[i] !== currentTask && !stays(a) && !heldCalls.has(a.id);
-  const recent = main
-    .filter((a, i) => (a.kind === 'user' || a.kind === 'assistant') && !reset(a, i))
-    .slice(-policy.keep_recent || main.length);
-  if (policy.keep_recent > 0) for (const a of recent) if (!need.has(a.id)) need.set(a.id, 'recent');
+  const inPlay = main
+    .filter((a, i) => !reset(a, i) && !unpaired.has(a.id))
+    .map((a) => ({ a, kind: a.kind, hasText: a.kind === 'assistant' && textOf(a.content).trim() !== '' }));
+  for (const { a } of recentTurnMessages(inPlay, policy.keep_recent))
+    if (!need.has(a.id)) need.set(a.id, 'recent');
   return need;
 }
 
@@ -63,7 +70,7 @@ export function checkProtected(
 ): Violation[] {
   const present = new Map(result.context.map((c) => [c.id, c]));
   const out: Violation[] = [];
-  for (const [id, why] of mustKeep(t, policy)) {
+  for (const [id, why] of mustKeep(t, policy, unpaired)) {
     const item = present.get(id);
     // An artifact a provider would reject (unpaired) cannot be sent whatever protects it.
     if (unpaired.has(id)) continue;

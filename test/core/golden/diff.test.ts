@@ -123,8 +123,8 @@ describe('diffGoldens', () => {
       user('u2', text(10, 'more')),
       asst('a2', text(10, 'reply')),
     );
-    const roomy = policy({ budget: 1000 });
-    const tight = policy({ budget: 40 });
+    const roomy = policy({ budget: 1000, keep_recent: 1 });
+    const tight = policy({ budget: 40, keep_recent: 1 });
     const meta = { transcript: 's.jsonl', tokenizer: TOKENIZER };
     const before = buildGolden(realReport(session, roomy), { ...meta, policy: roomy });
     const after = buildGolden(realReport(session, tight), { ...meta, policy: tight });

@@ -54,12 +54,12 @@ describe('policyImpact', () => {
       user('u2', text(10, 'more')),
       asst('a3', text(10, 'reply')),
     );
-    const impact = policyImpact('s.jsonl', realReport(session, policy({ budget: 1000 })), realReport(session, policy({ budget: 40 })));
+    const impact = policyImpact('s.jsonl', realReport(session, policy({ budget: 1000, keep_recent: 1 })), realReport(session, policy({ budget: 40, keep_recent: 1 })));
     expect(impact.base.dropped['budget'] ?? 0).toBe(0);
     expect(impact.head.dropped['budget']).toBeGreaterThan(0);
     expect(impact.head.tokens).toBeLessThan(impact.base.tokens);
     expect(impact.head.kept + impact.head.masked).toBeLessThan(impact.base.kept + impact.base.masked);
-    // 40 tokens keep the task statement and the newest turns and drop the long answers between.
+    // 40 tokens keep the task statement and the newest turn and drop the long answers between.
     expect(impact.newlyFailing).toEqual([]);
   });
 

@@ -54,7 +54,7 @@ describe('Anthropic Messages reader: fixture with thinking, parallel tool_use, i
     ]);
   });
 
-  it('makes each tool_result its own tool artifact; is_error sets the flag and the error tag', () => {
+  it('makes each tool_result its own tool artifact; is_error sets the flag', () => {
     expect(byId.get('m2.0')).toEqual({
       id: 'm2.0',
       kind: 'tool',
@@ -67,9 +67,10 @@ describe('Anthropic Messages reader: fixture with thinking, parallel tool_use, i
       tool: 'bash',
       call_id: 'toolu_02',
       is_error: true,
-      tags: ['error'],
       content: [{ type: 'text', text: 'cat: tsconfig.json: No such file' }],
     });
+    // A failure is an error through is_error, as in every format; the reader adds no tag of its own.
+    expect(byId.get('m2.1')?.tags).toBeUndefined();
     expect(byId.get('m4.0')?.content).toBe('');
   });
 

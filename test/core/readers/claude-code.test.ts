@@ -53,7 +53,6 @@ describe('Claude Code session reader: fixture with split turns, side chain, summ
     expect(byId.get('r2.0')).toMatchObject({
       tool: 'Bash',
       is_error: true,
-      tags: ['error'],
       content: '1 failing',
     });
     expect(byId.get('r1.0')?.tool).toBe('Read');

@@ -22,7 +22,7 @@ function session(): { tr: Transcript; r: StabilizeResult } {
     user('u2', `${REPORT}, mail ${EMAIL}`),
     asst('a2', 'fine'),
   );
-  return { tr, r: run(tr, policy({ budget: 40 })) };
+  return { tr, r: run(tr, policy({ budget: 40, keep_recent: 1 })) };
 }
 
 function explain(id: string): string {
@@ -66,7 +66,7 @@ describe('explainArtifact', () => {
     );
     expect(text).toContain('  Masked: 1 email.\n');
     expect(text).toContain(
-      '  Protected because: one of the keep_recent newest messages; the latest user request.\n',
+      '  Protected because: the user message or the latest answer of one of the keep_recent newest turns; the latest user request.\n',
     );
     expect(text).not.toContain(EMAIL);
   });

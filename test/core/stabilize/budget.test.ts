@@ -123,7 +123,9 @@ describe('budget: protection over budget', () => {
     const e = entry(r, 'r1');
     expect(e).toMatchObject({ stage: 'budget', action: 'excerpted', reason: 'excerpt', tokens_before: 479 });
     expect(e.tokens_after).toBeLessThan(150);
-    expect(e.detail).toMatch(/^protected \(tag:error, latest:bash:npm test\) but over the budget: cut to its head and tail, \d+ tokens left out$/);
+    expect(e.detail).toMatch(
+      /^protected \(tag:error, latest:bash:npm test\) but over the budget: cut to its head and tail, \d+ tokens left out$/,
+    );
     const text = String(item(r, 'r1').content);
     expect(text).toContain('Error: ledger total mismatch');
     expect(text.split('\n').at(-1)).toBe('exit code 1');

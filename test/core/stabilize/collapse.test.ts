@@ -121,7 +121,8 @@ describe('aggressive chatter', () => {
   }
 
   it('drops unprotected assistant messages older than the recent window in aggressive mode', () => {
-    const r = run(t(...chatty()), AGGRESSIVE);
+    // keep_recent 1: the recent window is the turn that starts at u2.
+    const r = run(t(...chatty()), policy({ keep_recent: 1, resilience: { truncation_mode: 'aggressive' } }));
     expect(fate(r, 'think1')).toBe('dropped/aggressive_chatter');
     expect(fate(r, 'think2')).toBe('dropped/aggressive_chatter');
     expect(entry(r, 'think1').detail).toBe(

@@ -22,7 +22,7 @@ function session() {
 
 /** Budget 16: the protected part (system, pinned u1, latest npm test unit, recent pair) cannot fit. */
 function at(level: 'quiet' | 'normal' | 'verbose') {
-  return run(session(), policy({ budget: 16, resilience: { notification_level: level } }));
+  return run(session(), policy({ budget: 16, keep_recent: 1, resilience: { notification_level: level } }));
 }
 
 describe('notification levels', () => {
@@ -49,12 +49,13 @@ describe('notification levels', () => {
       'dropped:pair_unit',
       'dropped:superseded',
       'dropped:budget',
+      'dropped:budget',
       'protected_preserved',
     ]);
     expect(detail.find((e) => e.id === 'u2')?.message).toBe(
       'u2 (line 7) dropped: budget — no room left after protected artifacts',
     );
-    expect(detail.at(-1)?.message).toBe('6 protected artifacts preserved');
+    expect(detail.at(-1)?.message).toBe('5 protected artifacts preserved');
     // The levels only filter: the same decisions at every level.
     expect(r.ledger).toEqual(at('quiet').ledger);
   });

@@ -9,7 +9,9 @@ import { wordTokenizer } from './helpers.js';
 const words = (s: string): number => wordTokenizer.count(s);
 
 function log(lines: number, at: Record<number, string> = {}): string {
-  return Array.from({ length: lines }, (_, i) => at[i] ?? `step ${i} compiling module number ${i} ok`).join('\n');
+  return Array.from({ length: lines }, (_, i) => at[i] ?? `step ${i} compiling module number ${i} ok`).join(
+    '\n',
+  );
 }
 
 describe('excerptText', () => {
@@ -28,7 +30,10 @@ describe('excerptText', () => {
     expect(out.split('\n')[0]).toBe('step 0 compiling module number 0 ok');
     expect(isExcerpt(out)).toBe(true);
     // The markers say how much was left out, and that is everything not shown.
-    const said = [...out.matchAll(/\[\.\.\. (\d+) tokens left out \.\.\.\]/g)].reduce((s, m) => s + Number(m[1]), 0);
+    const said = [...out.matchAll(/\[\.\.\. (\d+) tokens left out \.\.\.\]/g)].reduce(
+      (s, m) => s + Number(m[1]),
+      0,
+    );
     expect(said).toBe(ex?.omitted);
     const shown = out
       .split('\n')
@@ -59,7 +64,11 @@ describe('excerptText', () => {
 
     it('stays within the target measured exactly, for many sizes', () => {
       const count = (s: string): number => o200k.count(s);
-      const text = log(300, { 7: 'npm ERR! code ELIFECYCLE', 150: '  E   AssertionError: 2 != 3', 299: 'Process exited with code 2' });
+      const text = log(300, {
+        7: 'npm ERR! code ELIFECYCLE',
+        150: '  E   AssertionError: 2 != 3',
+        299: 'Process exited with code 2',
+      });
       for (const target of [48, 64, 100, 256, 1000]) {
         const ex = excerptText(text, target, count);
         expect(count(ex?.text ?? ''), `target ${target}`).toBeLessThanOrEqual(target);

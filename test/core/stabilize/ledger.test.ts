@@ -42,8 +42,8 @@ describe('ledger', () => {
       u1: 'pii:masked/pii',
       a1: 'dedup:dropped/pair_unit',
       r1: 'dedup:dropped/superseded',
-      // Its result went (too long); its text still fits in what the newer ones left.
-      a2: 'tool_output:compressed/pair_unit',
+      // Its result went (too long); then it did not fit what the newer ones left.
+      a2: 'budget:dropped/budget',
       r2: 'tool_output:dropped/verbose_tool_output',
       a5: 'protect:kept/protected',
       r5: 'protect:kept/protected',
@@ -51,7 +51,8 @@ describe('ledger', () => {
       a3: 'protect:kept/protected',
       r3: 'protect:kept/protected',
       u2: 'budget:dropped/budget',
-      u3: 'budget:dropped/budget',
+      // keep_recent 2 counts turns: u3 and its answer a4 are the turn before u4.
+      u3: 'protect:kept/protected',
       a4: 'protect:kept/protected',
       u4: 'protect:kept/protected',
     });
@@ -81,7 +82,8 @@ describe('ledger', () => {
     const r = run(busy(), policy({ budget: 1000 }));
     expect(entry(r, 'a3').protected_by).toEqual(['latest:bash:npm test', 'pair:r3']);
     expect(entry(r, 'u4').protected_by).toEqual(['recent', 'latest_request']);
-    expect(entry(r, 'u3').protected_by).toBeUndefined();
+    expect(entry(r, 'u3').protected_by).toEqual(['recent']);
+    expect(entry(r, 'u2').protected_by).toBeUndefined();
   });
 
   it('never carries raw PII: not in content, tool arguments, details or protection reasons', () => {

@@ -14,8 +14,8 @@ describe('protect: kinds, pins and tags', () => {
       asst('a1', words(30)),
       user('u2', 'go on'),
     );
-    // 5 + 4 + 4 + 5 protected words, plus the recent a1 (30) and u2 (2): 50 fit a budget of 50.
-    const r = run(tr, policy({ budget: 50 }));
+    // 5 + 4 + 4 + 5 protected words, the latest request u2 (2), then a1 (30): 50 fit a budget of 50.
+    const r = run(tr, policy({ budget: 50, keep_recent: 1 }));
     expect(ids(r)).toEqual(['s', 'p', 'tk', 'pinned', 'a1', 'u2']);
     expect(entry(r, 's').protected_by).toEqual(['system']);
     expect(entry(r, 'p').protected_by).toEqual(['policy']);
@@ -32,11 +32,14 @@ describe('protect: kinds, pins and tags', () => {
       user('u', 'ok'),
       asst('a', 'fine'),
     );
-    const r = run(tr, policy({ budget: 6 }));
+    const r = run(tr, policy({ budget: 6, keep_recent: 1 }));
     expect(entry(r, 'dec').protected_by).toEqual(['tag:decision']);
     expect(fate(r, 'note')).toBe('dropped/budget');
 
-    const custom = run(tr, policy({ budget: 6, resilience: { protected_message_kinds: ['note'] } }));
+    const custom = run(
+      tr,
+      policy({ budget: 6, keep_recent: 1, resilience: { protected_message_kinds: ['note'] } }),
+    );
     expect(entry(custom, 'note').protected_by).toEqual(['tag:note']);
     expect(fate(custom, 'dec')).toBe('dropped/budget');
   });
@@ -57,21 +60,38 @@ describe('protect: kinds, pins and tags', () => {
 });
 
 describe('protect: keep_recent', () => {
-  it('keeps the N newest user/assistant messages verbatim, not counting tool results', () => {
+  it('keeps the user message and the latest answer of each of the N newest turns', () => {
     const tr = t(
       user('u1', words(5)),
       asst('a1', words(5)),
       user('u2', words(5)),
-      calls('a2', [call('c1', 'search', { q: 'x' })]),
+      asst('a2', 'Let me look.'),
+      calls('a3', [call('c1', 'search', { q: 'x' })]),
       result('r1', 'c1', words(5)),
-      asst('a3', words(5)),
+      asst('a4', words(5)),
+      user('u3', words(5)),
+      calls('a5', [call('c2', 'search', { q: 'y' })]),
+      result('r2', 'c2', words(5)),
     );
-    const r = run(tr, policy({ keep_recent: 3, budget: 1000 }));
-    expect(r.ledger.filter((e) => e.protected_by?.includes('recent')).map((e) => e.id)).toEqual([
-      'u2',
-      'a2',
-      'a3',
-    ]);
+    const recent = (n: number): string[] =>
+      run(tr, policy({ keep_recent: n, budget: 1000 }))
+        .ledger.filter((e) => e.protected_by?.includes('recent'))
+        .map((e) => e.id);
+    // A turn starts at a user message; a tool-call-only step is not an answer and is not counted.
+    expect(recent(1)).toEqual(['u3']);
+    expect(recent(2)).toEqual(['u2', 'a4', 'u3']);
+    expect(recent(3)).toEqual(['u1', 'a1', 'u2', 'a4', 'u3']);
+  });
+
+  it('keeps the latest user request in a long tool loop, whatever keep_recent counts', () => {
+    const steps = Array.from({ length: 20 }, (_, i) => [
+      calls(`c${i}`, [call(`k${i}`, 'bash', { command: `step ${i}` })]),
+      result(`r${i}`, `k${i}`, words(5)),
+    ]).flat();
+    const tr = t(user('task', 'fix the build'), asst('a', 'On it.'), user('ask', 'also run lint'), ...steps);
+    const r = run(tr, policy({ keep_recent: 1, budget: 1000 }));
+    expect(entry(r, 'ask').protected_by).toEqual(['recent', 'latest_request']);
+    expect(r.ledger.filter((e) => e.protected_by?.includes('recent')).map((e) => e.id)).toEqual(['ask']);
   });
 
   it('protects no message as recent with keep_recent 0', () => {
@@ -153,9 +173,64 @@ describe('protect: latest invocation and outcome of every command family', () =>
       user('u2', 'and now?'),
       asst('a3', 'Deployed.'),
     );
-    const r = run(tr, policy({ budget: 1000 }));
+    const r = run(tr, policy({ budget: 1000, keep_recent: 1 }));
     expect(entry(r, 'r1').protected_by).toEqual(['tag:error']);
     expect(entry(r, 'a1').protected_by).toEqual(['pair:r1']);
+  });
+});
+
+describe('protect: failures and the last success (seed 002)', () => {
+  it('treats is_error and a non-zero exit code as the error kind in every format, until the command runs again', () => {
+    const tr = t(
+      user('u', 'deploy and test'),
+      calls('a1', [bash('c1', 'deploy staging')]),
+      result('r1', 'c1', 'permission denied', { is_error: true }),
+      calls('a2', [bash('c2', 'npm test')]),
+      result('r2', 'c2', '2 failing', { exit_code: 1 }),
+      calls('a3', [bash('c3', 'npm test')]),
+      result('r3', 'c3', '1 failing', { exit_code: 1 }),
+      user('u2', 'and?'),
+    );
+    const r = run(tr, policy({ budget: 1000, keep_recent: 1 }));
+    expect(entry(r, 'r1').protected_by).toEqual(['tag:error', 'latest:bash:deploy staging']);
+    // A failure of a command that ran again is stale: the newer run is the outcome.
+    expect(fate(r, 'r2')).toBe('dropped/superseded');
+    expect(entry(r, 'r3').protected_by).toEqual(['tag:error', 'latest:bash:npm test']);
+    // Off when `error` is not a protected kind.
+    const off = run(
+      tr,
+      policy({ budget: 1000, keep_recent: 1, resilience: { protected_message_kinds: [] } }),
+    );
+    expect(entry(off, 'r1').protected_by).toEqual(['latest:bash:deploy staging']);
+  });
+
+  it('keeps the latest successful outcome of a command whose latest run failed', () => {
+    const tr = t(
+      user('u', 'keep the tests green'),
+      calls('a1', [bash('c1', 'npm test')]),
+      result('r1', 'c1', 'Tests: 12 passed'),
+      calls('a2', [bash('c2', 'npm test')]),
+      result('r2', 'c2', 'Tests: 13 passed'),
+      calls('a3', [bash('c3', 'npm test')]),
+      result('r3', 'c3', 'Tests: 1 failed, 12 passed', { exit_code: 1 }),
+      user('u2', 'what broke?'),
+    );
+    const r = run(tr, policy({ budget: 1000, keep_recent: 1 }));
+    expect(entry(r, 'r2').protected_by).toEqual(['latest_success:bash:npm test']);
+    expect(entry(r, 'a2').protected_by).toEqual(['pair:r2']);
+    expect(fate(r, 'r1')).toBe('dropped/superseded');
+    // Once the command passes again, the older success is stale like any other.
+    const green = run(
+      t(
+        ...tr.artifacts.slice(0, 7),
+        calls('a4', [bash('c4', 'npm test')]),
+        result('r4', 'c4', 'Tests: 13 passed'),
+        user('u2', 'ok'),
+      ),
+      policy({ budget: 1000, keep_recent: 1 }),
+    );
+    expect(fate(green, 'r2')).toBe('dropped/superseded');
+    expect(entry(green, 'r4').protected_by).toEqual(['latest:bash:npm test']);
   });
 });
 

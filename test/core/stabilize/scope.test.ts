@@ -42,7 +42,8 @@ describe('scope reset', () => {
     const r = run(twoTasks());
     expect(ids(r)).toEqual(['s', 'rule', 'p2', 't2', 'd1', 'keep', 'u2', 'a2']);
     expect(entry(r, 'd1').protected_by).toEqual(['tag:decision']);
-    expect(entry(r, 'keep').protected_by).toEqual(['pinned']);
+    // Pinned, and a user message: the second newest turn of what the reset left (keep_recent 2).
+    expect(entry(r, 'keep').protected_by).toEqual(['pinned', 'recent']);
   });
 
   it('passes every check: the task of an earlier task is not required any more', () => {

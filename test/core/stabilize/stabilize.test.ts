@@ -112,32 +112,35 @@ describe('stabilizeTranscript', () => {
 describe('stabilizeTranscript on generated sessions', () => {
   const SEEDS = [3, 7, 11, 19, 23, 42];
 
-  it.each(SEEDS)('seed %i: every check but budget and status passes; budget fails only when escalated', (seed) => {
-    // No host-reported pressure: the guardian replay judges the recorded session, not the stabilizer.
-    const g = generateTranscript(seed, { pressure: false });
-    const tr: Transcript = {
-      file: `generated-${seed}.jsonl`,
-      format: 'native',
-      meta: {},
-      artifacts: g.artifacts,
-      pairing: pairToolResults(g.artifacts),
-      diagnostics: [],
-    };
-    for (const mode of ['default', 'aggressive'] as const) {
-      const p = policy({ budget: 2000, message_overhead: 3, resilience: { truncation_mode: mode } });
-      const r = run(tr, p, o200k);
-      const names = failing(tr, r, o200k, p).map((c) => c.name);
-      expect(names.filter((n) => n !== 'budget' && n !== 'status')).toEqual([]);
-      // The budget is a hard limit: protected evidence is cut to excerpts rather than exceed it,
-      // unless even the smallest excerpts cannot fit, and then the run escalates.
-      expect(names.includes('budget')).toBe(r.status === 'escalated');
-      expect(r.budget.used <= r.budget.limit).toBe(r.status !== 'escalated');
-      // A warning status is reported by the status check, at severity warning (it does not fail).
-      expect(names.includes('status')).toBe(r.status !== 'ok');
-      expect(providerErrors(r)).toEqual([]);
-      for (const planted of g.planted) expect(JSON.stringify(r)).not.toContain(planted.value);
-    }
-  });
+  it.each(SEEDS)(
+    'seed %i: every check but budget and status passes; budget fails only when escalated',
+    (seed) => {
+      // No host-reported pressure: the guardian replay judges the recorded session, not the stabilizer.
+      const g = generateTranscript(seed, { pressure: false });
+      const tr: Transcript = {
+        file: `generated-${seed}.jsonl`,
+        format: 'native',
+        meta: {},
+        artifacts: g.artifacts,
+        pairing: pairToolResults(g.artifacts),
+        diagnostics: [],
+      };
+      for (const mode of ['default', 'aggressive'] as const) {
+        const p = policy({ budget: 2000, message_overhead: 3, resilience: { truncation_mode: mode } });
+        const r = run(tr, p, o200k);
+        const names = failing(tr, r, o200k, p).map((c) => c.name);
+        expect(names.filter((n) => n !== 'budget' && n !== 'status')).toEqual([]);
+        // The budget is a hard limit: protected evidence is cut to excerpts rather than exceed it,
+        // unless even the smallest excerpts cannot fit, and then the run escalates.
+        expect(names.includes('budget')).toBe(r.status === 'escalated');
+        expect(r.budget.used <= r.budget.limit).toBe(r.status !== 'escalated');
+        // A warning status is reported by the status check, at severity warning (it does not fail).
+        expect(names.includes('status')).toBe(r.status !== 'ok');
+        expect(providerErrors(r)).toEqual([]);
+        for (const planted of g.planted) expect(JSON.stringify(r)).not.toContain(planted.value);
+      }
+    },
+  );
 });
 
 it('keeps a session with only an assistant reply intact', () => {

@@ -129,9 +129,9 @@ describe('summaries: invalid', () => {
 
 describe('summaries and the other stages', () => {
   it('admits a valid summary before older conversation when the budget is short', () => {
-    // Budget 14: the task statement u1 (4) and the recent pair (2 + 2 words) are protected, the
-    // valid summary (4) comes next, and the 2 tokens left cannot take u2 (3): the summary outranks
-    // older conversation.
+    // Budget 14, keep_recent 1: the task statement u1 (4) and the latest request u3 (2) are
+    // protected, the valid summary (4) comes next, then a2 (2), and the 2 tokens left cannot take
+    // u2 (3): the summary outranks older conversation.
     const tr = t(
       user('u1', 'the first question asked'),
       asst('a1', 'the first answer given'),
@@ -140,7 +140,7 @@ describe('summaries and the other stages', () => {
       asst('a2', 'okay sure'),
       user('u3', 'thanks bye'),
     );
-    const r = run(tr, policy({ budget: 14 }));
+    const r = run(tr, policy({ budget: 14, keep_recent: 1 }));
     expect(ids(r)).toEqual(['u1', 'a2', 'u3', 'sum']);
     expect(fate(r, 'u2')).toBe('dropped/budget');
   });

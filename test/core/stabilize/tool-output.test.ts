@@ -80,7 +80,9 @@ describe('tool output: masking to keep_fields', () => {
       reason: 'verbose_tool_output',
       protected_by: ['latest:get_order'],
     });
-    expect(e.detail).toMatch(/^protected \(latest:get_order\) output over tool_output.max_tokens \(12\): cut to its head and tail, \d+ tokens left out$/);
+    expect(e.detail).toMatch(
+      /^protected \(latest:get_order\) output over tool_output.max_tokens \(12\): cut to its head and tail, \d+ tokens left out$/,
+    );
     const text = String(item(r, 'r1').content);
     expect(text.split('\n').at(0)).toBe('{');
     expect(text.split('\n').at(-1)).toBe('}');
