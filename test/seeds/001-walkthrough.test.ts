@@ -24,7 +24,7 @@ import type { Tokenizer } from '../../src/core/tokens/tokenizer.js';
 import type { Transcript } from '../../src/core/types.js';
 import { loadTokenizer } from '../../src/tokens/load.js';
 import { call, calls, result, sys, t, user } from '../support/artifacts.js';
-import { check, entry, fate, policy, run } from '../core/stabilize/helpers.js';
+import { check, entry, policy, run } from '../core/stabilize/helpers.js';
 
 let o200k: Tokenizer;
 beforeAll(async () => {
