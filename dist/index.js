@@ -38279,7 +38279,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5550);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(690);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -38310,7 +38310,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5550:
+/***/ 690:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46252,6 +46252,7 @@ const ACTIONS = [
     'kept',
     'masked',
     'compressed',
+    'excerpted',
     'collapsed',
     'deduplicated',
     'expired',
@@ -46329,6 +46330,7 @@ const ContextItemSchema = schemas/* looseObject */._H3({
     tool_calls: schemas/* array */.YOg(schemas/* looseObject */._H3({ id: str, name: str, arguments: str })).optional(),
     is_error: schemas/* boolean */.zMY().optional(),
     placeholder: schemas/* boolean */.zMY().optional(),
+    excerpt: schemas/* boolean */.zMY().optional(),
     line: golden_int,
 });
 const LedgerEntrySchema = schemas/* looseObject */._H3({
@@ -46994,8 +46996,8 @@ function messageArtifacts(msg, base, resultSource) {
         kind: 'tool',
         content: r.content,
         call_id: r.callId,
+        // A failure is an `error` to the stabilizer through is_error, as in every format (protect.ts).
         is_error: r.isError ? true : undefined,
-        tags: r.isError ? ['error'] : undefined,
         sidechain: base.sidechain,
         source: resultSource(r),
     }));
@@ -53834,7 +53836,7 @@ function finalOf(w, masker, meter) {
     const known = peekFinal(w);
     if (known)
         return known;
-    const pii = {};
+    const pii = { ...w.piiCarried };
     const content = maskContent(w.content, masker, pii);
     const toolCalls = w.toolCalls?.map((c) => ({ ...c, arguments: maskString(c.arguments, masker, pii) }));
     const tokens = meter.artifact({ content, tool_calls: toolCalls });
@@ -53848,6 +53850,145 @@ function peekFinal(w) {
     return f && f.content === w.content && f.toolCalls === w.toolCalls ? f.value : undefined;
 }
 //# sourceMappingURL=finalize.js.map
+;// CONCATENATED MODULE: ./build/core/stabilize/excerpt.js
+// Excerpts: protected evidence that does not fit is cut, never dropped (DESIGN §4 stage 9, seed 002
+// "a recovery warning, not a silent drop"). What a reader of a command's output needs most is kept
+// first: its last lines (the exit status, the final error), then every line that names an error,
+// then the head and the rest of the tail alternately. Each gap becomes one marker line saying how
+// many tokens were left out, so the model knows the output is incomplete and by how much.
+/** Lines that carry a command's outcome; kept before the plain head and tail. */
+const EVIDENCE = /\b(error|errors|exception|traceback|failed|failure|fatal|panic|assert(ion)?|denied|refused|not found|exit(ed)? (code|status)|returned non-zero|status:? ?\d{3})\b|\bE\s{2,}|^\s*FAIL/i;
+/** The least an excerpt shows of the output itself, in tokens. */
+const MIN_SHOWN = 8;
+/** Lines taken from the very end before anything else: the outcome is usually there. */
+const TAIL_FIRST = 3;
+function elisionMarker(tokens) {
+    return `[... ${tokens} tokens left out ...]`;
+}
+/** A marker as it appears in an excerpt; a text that holds one was cut before (idempotence). */
+const MARKER_RE = /\[\.\.\. \d+ tokens left out \.\.\.\]/;
+function isExcerpt(text) {
+    return MARKER_RE.test(text);
+}
+/** The order in which lines are offered to the excerpt. */
+function priorityOrder(lines) {
+    const n = lines.length;
+    const order = [];
+    const taken = new Uint8Array(n);
+    const take = (i) => {
+        if (i >= 0 && i < n && !taken[i]) {
+            taken[i] = 1;
+            order.push(i);
+        }
+    };
+    let tail = n - 1;
+    while (tail >= 0 && lines[tail]?.trim() === '')
+        tail--;
+    for (let k = 0; k < TAIL_FIRST && tail - k >= 0; k++)
+        take(tail - k);
+    for (let i = n - 1; i >= 0; i--)
+        if (EVIDENCE.test(lines[i] ?? ''))
+            take(i);
+    // Then the head and the tail, one line each in turn: the command and its first output, and what
+    // led up to the end.
+    for (let head = 0, back = tail; head <= back;) {
+        take(head++);
+        if (head <= back)
+            take(back--);
+    }
+    for (let i = 0; i < n; i++)
+        take(i);
+    return order;
+}
+function render(lines, kept, count) {
+    const out = [];
+    let omitted = 0;
+    for (let i = 0; i < lines.length;) {
+        if (kept[i]) {
+            out.push(lines[i]);
+            i++;
+            continue;
+        }
+        let j = i;
+        while (j < lines.length && !kept[j])
+            j++;
+        const gap = lines.slice(i, j).join('\n');
+        // A gap of blank lines only is not worth a marker.
+        if (gap.trim() !== '') {
+            const n = count(gap);
+            omitted += n;
+            out.push(elisionMarker(n));
+        }
+        i = j;
+    }
+    return { text: out.join('\n'), omitted };
+}
+/** A text with no usable line breaks (minified JSON, one long log line): head and tail by characters. */
+function cutChars(text, target, total, count) {
+    const perToken = text.length / Math.max(total, 1);
+    let room = Math.max(0, target - count(elisionMarker(total)) - 2);
+    for (;;) {
+        const chars = Math.floor(room * perToken);
+        const head = Math.floor(chars * 0.4);
+        const tailChars = chars - head;
+        const left = text.slice(0, head);
+        const right = tailChars > 0 ? text.slice(text.length - tailChars) : '';
+        const gap = text.slice(head, text.length - tailChars);
+        const omitted = count(gap);
+        const cut = [left, elisionMarker(omitted), right].filter((s) => s !== '').join('\n');
+        if (count(cut) <= target || room === 0)
+            return { text: cut, omitted };
+        room = Math.floor(room * 0.8);
+    }
+}
+/**
+ * `text` cut to at most `target` tokens (as `count` measures them), or null when it fits already.
+ * Deterministic: the same text, target and tokenizer give the same excerpt.
+ */
+function excerptText(text, target, count) {
+    const total = count(text);
+    if (total <= target)
+        return null;
+    // An excerpt must show some of the output besides its marker, or it is no evidence at all.
+    if (target < count(elisionMarker(total)) + MIN_SHOWN)
+        return null;
+    const lines = text.split('\n');
+    const kept = new Uint8Array(lines.length);
+    const lineTokens = lines.map((l) => count(l));
+    // What a line break costs in this text under this tokenizer, on average (BPE often merges it).
+    const sum = lineTokens.reduce((a, b) => a + b, 0);
+    const newline = lines.length > 1 ? Math.max(0, (total - sum) / (lines.length - 1)) : 0;
+    const markerCost = count(elisionMarker(total)) + newline;
+    const added = [];
+    let estimate = 0;
+    let gaps = lines.length > 0 ? 1 : 0;
+    for (const i of priorityOrder(lines)) {
+        const cost = lineTokens[i] + newline;
+        const left = i > 0 && !kept[i - 1];
+        const right = i < lines.length - 1 && !kept[i + 1];
+        const gapDelta = left && right ? 1 : !left && !right ? -1 : 0;
+        if (estimate + cost + (gaps + gapDelta) * markerCost > target)
+            continue;
+        kept[i] = 1;
+        added.push(i);
+        estimate += cost;
+        gaps += gapDelta;
+    }
+    if (added.length === 0)
+        return cutChars(text, target, total, count);
+    // The estimate counts lines one by one; BPE across line breaks can differ a little. Give back the
+    // lines added last until the excerpt measures within the target.
+    for (;;) {
+        const ex = render(lines, kept, count);
+        if (count(ex.text) <= target)
+            return ex;
+        const last = added.pop();
+        if (last === undefined || added.length === 0)
+            return cutChars(text, target, total, count);
+        kept[last] = 0;
+    }
+}
+//# sourceMappingURL=excerpt.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/families.js
 const SHELL_TOOLS = new Set([
     'bash',
@@ -54154,6 +54295,163 @@ function removeUnit(owner, fate) {
     }
 }
 //# sourceMappingURL=work.js.map
+;// CONCATENATED MODULE: ./build/core/stabilize/fit.js
+// Making what must be kept fit the budget (DESIGN §4 stage 9: the budget is a hard limit). First the
+// unprotected results inside protected units become placeholders; then protected evidence is cut to
+// excerpts, all of it to one common size (the largest that fits), so that no single output takes the
+// whole room. System and policy, the task statement, the latest user request and scope markers are
+// never cut: when they and the smallest excerpts cannot fit together, the budget cannot be met, and
+// nothing is cut (the run escalates with its evidence whole).
+
+
+/** An excerpt smaller than this no longer shows an outcome: below it the budget is not met. */
+const MIN_EXCERPT_TOKENS = 48;
+/** Protections that mean "the model cannot work without this verbatim". */
+const WHOLE = new Set(['system', 'policy', 'task', 'task_statement', 'latest_request', 'scope']);
+/**
+ * Unprotected results inside protected units become placeholders, largest first, until the protected
+ * part fits: the calls stay valid and no protected evidence is lost.
+ */
+function shrinkUnprotected(members, over, tokensOf) {
+    const candidates = members
+        .filter((m) => m.owner && !isProtected(m))
+        .map((m) => ({ m, tokens: tokensOf(m).tokens }))
+        .sort((x, y) => y.tokens - x.tokens || x.m.index - y.m.index);
+    let n = 0;
+    for (const { m, tokens } of candidates) {
+        if (over <= 0)
+            break;
+        const before = { content: m.content, changed: m.changed };
+        m.content = placeholderText('budget');
+        m.changed = {
+            stage: 'budget',
+            action: 'compressed',
+            reason: 'pair_placeholder',
+            detail: `budget: replaced by a placeholder because its call in ${m.owner?.a.id ?? '?'} is protected`,
+        };
+        const saved = tokens - tokensOf(m).tokens;
+        // A result shorter than the placeholder stays as it is: replacing it would only cost room.
+        if (saved <= 0) {
+            m.content = before.content;
+            m.changed = before.changed;
+            continue;
+        }
+        over -= saved;
+        n++;
+    }
+    return n;
+}
+/** Text-only content (a tool result may hold images too: they stay, only its text is cut). */
+function cuttable(w) {
+    if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p)))
+        return false;
+    if (w.a.kind === 'tool')
+        return true;
+    if (w.a.kind !== 'user' && w.a.kind !== 'assistant')
+        return false;
+    // Signed thinking blocks and media in a message cannot be cut around safely.
+    return typeof w.content === 'string' || w.content.every((p) => p.type === 'text');
+}
+function withText(content, text) {
+    if (typeof content === 'string')
+        return text;
+    const first = content.findIndex((p) => p.type === 'text');
+    return content.flatMap((p, i) => (p.type !== 'text' ? [p] : i === first ? [{ type: 'text', text }] : []));
+}
+/**
+ * Cut `w`'s text so that the artifact costs at most `target` tokens. The cut is made on the masked
+ * text: cutting first could split a value so that the masker no longer recognises it.
+ */
+function cutTo(w, target, stage, detail, tokensOf, meter) {
+    const shown = tokensOf(w);
+    const text = textOf(shown.content);
+    const before = { content: w.content, changed: w.changed, piiCarried: w.piiCarried };
+    let textTarget = target - (shown.tokens - meter.count(text));
+    for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
+        const ex = excerptText(text, textTarget, (s) => meter.count(s));
+        if (!ex)
+            break;
+        w.content = withText(shown.content, ex.text);
+        w.piiCarried = shown.pii;
+        w.changed = {
+            stage,
+            action: 'excerpted',
+            reason: stage === 'budget' ? 'excerpt' : 'verbose_tool_output',
+            detail: detail(ex.omitted),
+        };
+        const over = tokensOf(w).tokens - target;
+        if (over <= 0)
+            return true;
+        textTarget -= over;
+    }
+    // No excerpt within the target: the artifact stays whole (an excerpt over its target would be cut
+    // again by the next run, and stabilizing a stabilized context must change nothing).
+    w.content = before.content;
+    w.changed = before.changed;
+    w.piiCarried = before.piiCarried;
+    return false;
+}
+/** Cut protected evidence in `members` to one common size so that they all fit `limit`. */
+function excerptProtected(members, limit, tokensOf, meter) {
+    const all = members.reduce((s, m) => s + tokensOf(m).tokens, 0);
+    const candidates = members.filter(cuttable).map((w) => {
+        const f = tokensOf(w);
+        const textTokens = meter.count(textOf(f.content));
+        const fixed = f.tokens - textTokens;
+        return {
+            w,
+            cost: f.tokens,
+            fixed,
+            floor: textTokens > MIN_EXCERPT_TOKENS ? fixed + MIN_EXCERPT_TOKENS : f.tokens,
+        };
+    });
+    const room = limit - (all - candidates.reduce((s, c) => s + c.cost, 0));
+    const size = (cap) => candidates.reduce((s, c) => s + Math.max(c.floor, Math.min(c.cost, cap)), 0);
+    let hi = candidates.reduce((m, c) => Math.max(m, c.cost), 0);
+    // Nothing to cut when it fits whole; no cut either when even the smallest excerpts do not fit:
+    // the run escalates, and cutting evidence would lose it without meeting the budget.
+    const floor = limit - room + size(0);
+    if (size(hi) <= room || size(0) > room)
+        return { excerpted: 0, floor };
+    // The largest common size that fits.
+    let lo = 0;
+    while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (size(mid) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    let n = 0;
+    for (const c of candidates.sort((x, y) => x.w.index - y.w.index)) {
+        const target = Math.max(c.floor, lo);
+        if (c.cost <= target)
+            continue;
+        const why = c.w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
+        const cut = cutTo(c.w, target, 'budget', (omitted) => `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
+        if (cut)
+            n++;
+    }
+    return { excerpted: n, floor };
+}
+/** Fit the protected units into `limit`: placeholders first, then excerpts. */
+function fitProtected(members, limit, tokensOf, meter) {
+    const total = () => members.filter(isAlive).reduce((s, m) => s + tokensOf(m).tokens, 0);
+    let tokens = total();
+    let placeholders = 0;
+    let excerpted = 0;
+    let floor = tokens;
+    if (tokens > limit) {
+        placeholders = shrinkUnprotected(members, tokens - limit, tokensOf);
+        tokens = total();
+    }
+    if (tokens > limit) {
+        ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter));
+        tokens = total();
+    }
+    return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens) };
+}
+//# sourceMappingURL=fit.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/scope.js
 
 /** The scope of each artifact (its own, else the one the phase markers before it set) and the current one. */
@@ -54330,6 +54628,54 @@ function survivesTaskSwitch(artifacts) {
     ]);
 }
 //# sourceMappingURL=task.js.map
+;// CONCATENATED MODULE: ./build/core/scope/recent.js
+// `keep_recent` counts turns (issue 10): a turn starts at a user message, and what the agent did in
+// it (assistant messages, tool calls, results) belongs to it. Of each of the N newest turns, the
+// user message and the turn's latest assistant message with text (its answer so far) are kept. The
+// tool steps in between are not kept for being recent: a turn of an agent loop can hold hundreds of
+// steps, which no budget could keep whole; the latest outcome of each command is protected by its
+// own rule, and the rest competes on budget newest first. Shared by the stabilizer (protect.ts) and
+// the `protected` check, so that both mean the same artifacts.
+/**
+ * The recent messages among `items` (chronological, already limited to what is in play), for
+ * `keepRecent` turns; in chronological order. Messages before the first user message form a turn of
+ * their own only when there are fewer turns than asked for.
+ */
+function recentTurnMessages(items, keepRecent) {
+    const out = [];
+    if (keepRecent <= 0)
+        return out;
+    let turns = 0;
+    let answered = false;
+    for (let i = items.length - 1; i >= 0 && turns < keepRecent; i--) {
+        const item = items[i];
+        if (item.kind === 'assistant' && item.hasText && !answered) {
+            out.push(item);
+            answered = true;
+        }
+        else if (item.kind === 'user') {
+            out.push(item);
+            turns++;
+            answered = false;
+        }
+    }
+    return out.reverse();
+}
+/** Position in `items` where the `keepRecent` newest turns begin: 0 when there are fewer. */
+function recentTurnStart(items, keepRecent) {
+    if (keepRecent <= 0)
+        return items.length;
+    let turns = 0;
+    for (let i = items.length - 1; i >= 0; i--) {
+        if (items[i]?.kind !== 'user')
+            continue;
+        turns++;
+        if (turns === keepRecent)
+            return i;
+    }
+    return 0;
+}
+//# sourceMappingURL=recent.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/protect.js
 // Stage 8 (protect), computed before the pruning stages because they may only touch what is not
 // protected (DESIGN §4, seed 002 "Protected artifacts"). Each protection keeps its reason so that
@@ -54338,24 +54684,25 @@ function survivesTaskSwitch(artifacts) {
 
 
 
+
 function add(w, reason) {
     if (!w.protectedBy.includes(reason))
         w.protectedBy.push(reason);
 }
-/** Index of the first artifact of the `keepRecent` newest user/assistant messages (Infinity when 0). */
+/** Index of the first artifact of the `keepRecent` newest turns (Infinity when 0). */
 function recentWindowStart(ws, keepRecent) {
     if (keepRecent <= 0)
         return Number.POSITIVE_INFINITY;
-    let seen = 0;
-    for (let i = ws.items.length - 1; i >= 0; i--) {
-        const w = ws.items[i];
-        if (!isAlive(w) || (w.a.kind !== 'user' && w.a.kind !== 'assistant'))
-            continue;
-        seen++;
-        if (seen === keepRecent)
-            return w.index;
-    }
-    return 0;
+    const alive = ws.items.filter(isAlive);
+    const start = recentTurnStart(alive.map((w) => ({ kind: w.a.kind })), keepRecent);
+    return alive[start]?.index ?? 0;
+}
+/** The messages kept for being recent: of each of the `keepRecent` newest turns, its user message and latest answer. */
+function recentMessages(ws, keepRecent) {
+    const items = ws.items
+        .filter(isAlive)
+        .map((w) => ({ w, kind: w.a.kind, hasText: w.a.kind === 'assistant' && hasText(w) }));
+    return new Set(recentTurnMessages(items, keepRecent).map((i) => i.w));
 }
 /** The newest result of each command family among the live artifacts: the session's current outcomes. */
 function latestOfFamilies(ws) {
@@ -54365,12 +54712,24 @@ function latestOfFamilies(ws) {
             latest.set(w.family, w);
     return latest;
 }
+/** For each family whose latest outcome is a failure, its newest successful outcome before it. */
+function latestSuccessAfterFailure(ws, latest) {
+    const out = new Map();
+    for (const w of ws.items) {
+        if (!isAlive(w) || w.family === undefined || isFailure(w) || isLookup(w))
+            continue;
+        const last = latest.get(w.family);
+        if (last && last !== w && isFailure(last))
+            out.set(w.family, w);
+    }
+    return out;
+}
 /** A result of a read-like tool that did not fail: what it returned is not a command outcome. */
 function isLookup(w) {
     return w.a.tool !== undefined && isReadTool(w.a.tool) && !isFailure(w);
 }
 function computeProtection(ws, rules) {
-    const recentStart = recentWindowStart(ws, rules.keepRecent);
+    const recent = recentMessages(ws, rules.keepRecent);
     const latest = rules.enabled ? latestOfFamilies(ws) : new Map();
     const latestResults = new Set(latest.values());
     // A result of a protected tool stays unless a later result supersedes it (DESIGN §4 stage 8):
@@ -54398,13 +54757,21 @@ function computeProtection(ws, rules) {
             add(w, a.kind);
         if (a.pin === true)
             add(w, 'pinned');
-        if ((a.kind === 'user' || a.kind === 'assistant') && w.index >= recentStart)
+        if (recent.has(w))
             add(w, 'recent');
         if (!rules.enabled)
             continue;
         for (const t of a.tags ?? [])
             if (rules.protectedKinds.includes(t))
                 add(w, `tag:${t}`);
+        // is_error and a non-zero exit code mean `error` in every format; such a failure is stale once
+        // the same command ran again (the newer run is the outcome), an explicit tag never is.
+        if (a.kind === 'tool' &&
+            rules.protectedKinds.includes('error') &&
+            (a.is_error === true || (a.exit_code !== undefined && a.exit_code !== 0)) &&
+            (w.supersede === undefined || newestBySupersede.get(w.supersede) === w)) {
+            add(w, 'tag:error');
+        }
         if (w.family !== undefined && latestResults.has(w))
             add(w, `latest:${w.family}`);
         if (a.kind === 'tool' &&
@@ -54419,6 +54786,10 @@ function computeProtection(ws, rules) {
     if (rules.enabled) {
         for (const [family, w] of latestCall)
             add(w, `latest:${family}`);
+        // Seed 002: "retain at least one recent successful command outcome per active workflow". When
+        // the latest run of a command failed, its latest success stays too: what worked before.
+        for (const [family, w] of latestSuccessAfterFailure(ws, latest))
+            add(w, `latest_success:${family}`);
     }
     // The markers that set the current scope (scope.ts: the last one naming a task, the last one
     // naming a phase): without them the context no longer says which scope it is in, and stabilizing
@@ -54482,6 +54853,7 @@ function isCollapsible(w) {
 
 
 
+
 function buildEntries(ws) {
     const entries = [];
     for (const w of ws.items) {
@@ -54520,40 +54892,6 @@ function dropChatter(ws, keepRecent) {
     }
     return n;
 }
-/**
- * Unprotected results inside protected units become placeholders, largest first, until the protected
- * part fits: the calls stay valid and no protected evidence is lost.
- */
-function shrinkProtected(protectedEntries, over, tokensOf) {
-    const candidates = protectedEntries
-        .flatMap((e) => e.members)
-        .filter((m) => m.owner && !isProtected(m))
-        .map((m) => ({ m, tokens: tokensOf(m).tokens }))
-        .sort((x, y) => y.tokens - x.tokens || x.m.index - y.m.index);
-    let n = 0;
-    for (const { m, tokens } of candidates) {
-        if (over <= 0)
-            break;
-        const before = { content: m.content, changed: m.changed };
-        m.content = placeholderText('budget');
-        m.changed = {
-            stage: 'budget',
-            action: 'compressed',
-            reason: 'pair_placeholder',
-            detail: `budget: replaced by a placeholder because its call in ${m.owner?.a.id ?? '?'} is protected`,
-        };
-        const saved = tokens - tokensOf(m).tokens;
-        // A result shorter than the placeholder stays as it is: replacing it would only cost room.
-        if (saved <= 0) {
-            m.content = before.content;
-            m.changed = before.changed;
-            continue;
-        }
-        over -= saved;
-        n++;
-    }
-    return n;
-}
 function applyBudget(ws, rules, masker, meter, dedup) {
     const tokensOf = (w) => finalOf(w, masker, meter);
     let chatter = rules.aggressive ? dropChatter(ws, rules.keepRecent) : 0;
@@ -54564,27 +54902,35 @@ function applyBudget(ws, rules, masker, meter, dedup) {
     const authorityTokens = ws.items
         .filter((w) => isAlive(w) && (w.a.kind === 'system' || w.a.kind === 'policy'))
         .reduce((s, w) => s + tokensOf(w).tokens, 0);
+    const membersOf = (units) => units.flatMap((e) => e.members);
     let protectedTokens = protectedEntries.reduce((s, e) => s + entryTokens(e, tokensOf), 0);
     let placeholders = 0;
+    let excerpted = 0;
+    // Protection never takes the context over the budget: placeholders, then excerpts (fit.ts).
     if (protectedTokens > rules.budget) {
-        placeholders = shrinkProtected(protectedEntries, protectedTokens - rules.budget, tokensOf);
-        protectedTokens = protectedEntries.reduce((s, e) => s + entryTokens(e, tokensOf), 0);
+        const fit = fitProtected(membersOf(protectedEntries), rules.budget, tokensOf, meter);
+        placeholders += fit.placeholders;
+        excerpted += fit.excerpted;
+        protectedTokens = fit.tokens;
+        if (protectedTokens > rules.budget)
+            status = 'escalated';
+        else if (excerpted > 0)
+            status = 'warning';
+        reportFit(ws, status, {
+            protectedTokens,
+            floor: fit.floor,
+            authorityTokens,
+            budget: rules.budget,
+            excerpted,
+        });
     }
     let dropped = 0;
-    if (protectedTokens > rules.budget) {
-        status = authorityTokens > rules.budget ? 'escalated' : 'warning';
-        ws.events.push({
-            level: 'safety',
-            code: status === 'escalated' ? 'authority_over_budget' : 'protected_over_budget',
-            message: status === 'escalated'
-                ? `system and policy artifacts alone need ${authorityTokens} tokens, over the budget of ${rules.budget}: the budget cannot be met without violating authority`
-                : `protected artifacts need ${protectedTokens} tokens, over the budget of ${rules.budget}: nothing protected was dropped (recovery warning)`,
-        });
+    if (status === 'escalated') {
         for (const e of rest) {
             dropEntry(e, 'budget', 'no room left after protected artifacts');
             dropped += e.members.length;
         }
-        return { status, protectedTokens, dropped, chatter, placeholders };
+        return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
     }
     let remaining = rules.budget - protectedTokens;
     const isSummary = (e) => e.members.length === 1 && e.members[0]?.a.kind === 'summary';
@@ -54615,7 +54961,7 @@ function applyBudget(ws, rules, masker, meter, dedup) {
         if (protectedNow + summaryTokens > rules.budget) {
             // A duplicate's placeholder can be longer than the short result it replaced: shrink again,
             // then give up summaries (oldest first) before any protected artifact.
-            placeholders += shrinkProtected(protectedUnits, protectedNow + summaryTokens - rules.budget, tokensOf);
+            placeholders += shrinkUnprotected(membersOf(protectedUnits), protectedNow + summaryTokens - rules.budget, tokensOf);
             protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
             for (let k = keptSummaries.pop(); k; k = keptSummaries.pop()) {
                 if (protectedNow + summaryTokens <= rules.budget) {
@@ -54627,17 +54973,25 @@ function applyBudget(ws, rules, masker, meter, dedup) {
                 summaryTokens -= k.cost;
             }
             if (protectedNow > rules.budget) {
-                status = 'warning';
-                ws.events.push({
-                    level: 'safety',
-                    code: 'protected_over_budget',
-                    message: `protected artifacts need ${protectedNow} tokens, over the budget of ${rules.budget}: nothing protected was dropped (recovery warning)`,
+                const fit = fitProtected(membersOf(protectedUnits), rules.budget, tokensOf, meter);
+                placeholders += fit.placeholders;
+                excerpted += fit.excerpted;
+                protectedNow = fit.tokens;
+                status = protectedNow > rules.budget ? 'escalated' : 'warning';
+                reportFit(ws, status, {
+                    protectedTokens: protectedNow,
+                    floor: fit.floor,
+                    authorityTokens,
+                    budget: rules.budget,
+                    excerpted,
                 });
-                for (const e of conversation) {
-                    dropEntry(e, 'budget', 'no room left after protected artifacts');
-                    dropped += e.members.length;
+                if (status === 'escalated') {
+                    for (const e of conversation) {
+                        dropEntry(e, 'budget', 'no room left after protected artifacts');
+                        dropped += e.members.length;
+                    }
+                    break;
                 }
-                break;
             }
         }
         let left = rules.budget - protectedNow - summaryTokens;
@@ -54679,7 +55033,28 @@ function applyBudget(ws, rules, masker, meter, dedup) {
         if (rules.aggressive)
             chatter += dropChatter(ws, rules.keepRecent);
     }
-    return { status, protectedTokens, dropped, chatter, placeholders };
+    return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
+}
+/** The safety event of a budget that protection alone would exceed. */
+function reportFit(ws, status, n) {
+    if (status === 'ok')
+        return;
+    if (status === 'warning') {
+        ws.events.push({
+            level: 'safety',
+            code: 'protected_excerpted',
+            message: `protected artifacts did not fit the budget of ${n.budget} tokens: ${n.excerpted} cut to excerpts of their head and tail (recovery warning; see the ledger's excerpted entries)`,
+        });
+        return;
+    }
+    const authority = n.authorityTokens > n.budget;
+    ws.events.push({
+        level: 'safety',
+        code: authority ? 'authority_over_budget' : 'protected_over_budget',
+        message: authority
+            ? `system and policy artifacts alone need ${n.authorityTokens} tokens, over the budget of ${n.budget}: the budget cannot be met without violating authority`
+            : `protected artifacts need ${n.protectedTokens} tokens, and at least ${n.floor} with protected evidence cut to excerpts (system, task statement and latest request are never cut), over the budget of ${n.budget}: the budget cannot be met without dropping what must be kept; nothing protected was cut or dropped`,
+    });
 }
 //# sourceMappingURL=budget.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/collapse.js
@@ -56218,6 +56593,7 @@ function applySummaries(ws, scope, rules) {
 ;// CONCATENATED MODULE: ./build/core/stabilize/tool-output.js
 
 
+
 function pick(value, keep) {
     if (value === null || typeof value !== 'object')
         return null;
@@ -56271,13 +56647,20 @@ function maskFields(text, keep) {
  * Sizes are those of the text as shown, PII masked (`shown`): stage 4 comes before stage 5, and the
  * same output masked up front must get the same decision.
  */
-function applyToolOutput(ws, rules, meter, shown = (text) => text) {
-    const counts = { fieldMasked: 0, dropped: 0 };
+function applyToolOutput(ws, rules, meter, shown, tokensOf) {
+    const counts = { fieldMasked: 0, dropped: 0, excerpted: 0 };
     for (const w of ws.items) {
-        if (w.a.kind !== 'tool' || !isAlive(w) || isProtected(w) || isCompacted(w))
+        if (w.a.kind !== 'tool' || !isAlive(w) || isCompacted(w) || isPlaceholder(w))
             continue;
         if (!meter.exceeds(shown(textOf(w.content)), rules.maxTokens))
             continue;
+        if (isProtected(w)) {
+            // Protected evidence over the limit stays as an excerpt of the limit's size (seed 004
+            // scenario 3: a 12,800-token query result must not push the conversation out).
+            if (excerptOutput(w, rules.maxTokens, tokensOf, meter))
+                counts.excerpted++;
+            continue;
+        }
         const protectedTool = w.a.tool !== undefined && rules.protectedTools.includes(w.a.tool);
         const masked = !protectedTool && typeof w.content === 'string' ? maskFields(w.content, rules.keepFields) : null;
         if (masked && masked.kept > 0 && !meter.exceeds(shown(masked.text), rules.maxTokens)) {
@@ -56300,6 +56683,13 @@ function applyToolOutput(ws, rules, meter, shown = (text) => text) {
         counts.dropped++;
     }
     return counts;
+}
+/** A protected output's text cut to `maxTokens` (the text alone, as the limit is measured). */
+function excerptOutput(w, maxTokens, tokensOf, meter) {
+    const before = tokensOf(w);
+    const framing = before.tokens - meter.count(textOf(before.content));
+    const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
+    return cutTo(w, maxTokens + framing, 'tool_output', (omitted) => `protected (${why}) output over tool_output.max_tokens (${maxTokens}): cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
 }
 //# sourceMappingURL=tool-output.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/stabilize.js
@@ -56390,8 +56780,9 @@ function stabilizeTranscript(transcript, opts) {
         maxTokens: policy.tool_output.max_tokens,
         keepFields: policy.tool_output.keep_fields,
         protectedTools: res.protected_tools,
-    }, meter, (text) => maskString(text, masker, {}));
+    }, meter, (text) => maskString(text, masker, {}), (w) => finalOf(w, masker, meter));
     major(ws, 'tool_output_masked', tool.fieldMasked, `masked ${tool.fieldMasked} JSON tool outputs to ${policy.tool_output.keep_fields.join(', ')}`);
+    major(ws, 'tool_output_excerpted', tool.excerpted, `cut ${tool.excerpted} protected tool outputs over ${policy.tool_output.max_tokens} tokens to excerpts of their head and tail`);
     major(ws, 'verbose_tool_output', tool.dropped, `dropped ${tool.dropped} tool outputs over ${policy.tool_output.max_tokens} tokens`);
     // 6. superseded results; duplicates are compared over what can still reach the context, as the
     // budget stage widens it (dedup.ts, SuffixDedup).
@@ -56419,6 +56810,7 @@ function stabilizeTranscript(transcript, opts) {
     major(ws, 'aggressive_chatter', budget.chatter, `dropped ${budget.chatter} old assistant messages (aggressive mode)`);
     major(ws, 'budget', budget.dropped, `dropped ${budget.dropped} artifacts that did not fit the budget of ${policy.budget} tokens`);
     major(ws, 'placeholders', budget.placeholders, `replaced ${budget.placeholders} results in protected units by placeholders to fit the budget`);
+    major(ws, 'excerpted', budget.excerpted, `cut ${budget.excerpted} protected artifacts to excerpts of their head and tail to fit the budget`);
     // 10. order
     const kept = orderItems(ws.items.filter(isAlive).map((w) => ({ w, kind: w.a.kind, index: w.index })), policy.order);
     const context = kept.map(({ w }) => {
@@ -56444,6 +56836,8 @@ function stabilizeTranscript(transcript, opts) {
             item.is_error = true;
         if (w.changed?.reason === 'pair_placeholder')
             item.placeholder = true;
+        if (w.changed?.action === 'excerpted')
+            item.excerpt = true;
         return item;
     });
     const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
@@ -57190,7 +57584,9 @@ function checkPii(result, detectors, allow, replacement, where) {
 ;// CONCATENATED MODULE: ./build/core/validate/protected.js
 
 
-function mustKeep(t, policy) {
+
+
+function mustKeep(t, policy, unpaired = new Set()) {
     const need = new Map();
     const main = t.artifacts.filter(onMainChain);
     let currentTask;
@@ -57235,19 +57631,18 @@ function mustKeep(t, policy) {
             (a.tags ?? []).some((x) => policy.resilience.protected_message_kinds.includes(x)));
     const heldCalls = new Set(main.filter(stays).map((a) => t.pairing.resultToCall[a.id]));
     const reset = (a, i) => i < lastSwitch && tasks[i] !== undefined && tasks[i] !== currentTask && !stays(a) && !heldCalls.has(a.id);
-    const recent = main
-        .filter((a, i) => (a.kind === 'user' || a.kind === 'assistant') && !reset(a, i))
-        .slice(-policy.keep_recent || main.length);
-    if (policy.keep_recent > 0)
-        for (const a of recent)
-            if (!need.has(a.id))
-                need.set(a.id, 'recent');
+    const inPlay = main
+        .filter((a, i) => !reset(a, i) && !unpaired.has(a.id))
+        .map((a) => ({ a, kind: a.kind, hasText: a.kind === 'assistant' && textOf(a.content).trim() !== '' }));
+    for (const { a } of recentTurnMessages(inPlay, policy.keep_recent))
+        if (!need.has(a.id))
+            need.set(a.id, 'recent');
     return need;
 }
 function checkProtected(t, result, policy, unpaired, where) {
     const present = new Map(result.context.map((c) => [c.id, c]));
     const out = [];
-    for (const [id, why] of mustKeep(t, policy)) {
+    for (const [id, why] of mustKeep(t, policy, unpaired)) {
         const item = present.get(id);
         // An artifact a provider would reject (unpaired) cannot be sent whatever protects it.
         if (unpaired.has(id))
@@ -58228,7 +58623,7 @@ function validateResult(t, result, opts) {
         const violations = f();
         return { name, ok: violations.length === 0, severity, violations };
     };
-    const keep = new Set([...mustKeep(t, policy).keys()].filter((id) => !unpaired.has(id)));
+    const keep = new Set([...mustKeep(t, policy, unpaired).keys()].filter((id) => !unpaired.has(id)));
     return [
         run('budget', sev('budget'), () => checkBudget(t, result, meter, keep, where)),
         run('order', sev('order'), () => checkOrder(result, index, policy.order, where)),
