@@ -159,6 +159,15 @@ describe.skipIf(!HAS_CORPUS)('emitted requests over the recorded corpus, in-proc
             for (const v of check.violations)
               expectPointsInto(lines, v.line, v.column ?? 1, `${label}: ${check.name}`);
           expect(outcomeOf(checks), label).toBe(emitOutcome(file, target, budget));
+          // Issue 10's done criterion: no run is ok or warning with a failing error check, and only
+          // an escalated run exceeds the budget.
+          if (result.status !== 'escalated') {
+            expect(
+              failingChecks(checks).map((c) => c.name),
+              `${label}: ${result.status}`,
+            ).toEqual([]);
+            expect(result.budget.used, label).toBeLessThanOrEqual(budget);
+          }
           // What the stabilizer keeps stays paired, whatever the target's other rules say.
           expect(checks.find((c) => c.name === 'pairing')?.violations, label).toEqual([]);
         }
