@@ -79,6 +79,37 @@ describe('validate', () => {
     expect(checks.filter((k) => !k.ok).map((k) => k.name)).toEqual([]);
   });
 
+  it('regression, seed 647980545: an assistant that lost its unanswered call but kept its text is a turn answer in both', () => {
+    const c = readCase(
+      [
+        { id: 'x0', kind: 'assistant', content: 'Please check the refund status of the latest order today' },
+        {
+          id: 'x1',
+          kind: 'assistant',
+          content: 'Becky_Welch41@example.org',
+          tool_calls: [{ id: 'c1', name: 'bash', arguments: '{"command":"npm test"}' }],
+        },
+        { id: 'x2', kind: 'user', content: 'The build failed because the cache was stale again' },
+        { id: 'x3', kind: 'assistant', content: 'Please check the refund status of the latest order today' },
+      ],
+      [],
+    );
+    const policy = toPolicy({
+      budget: 400,
+      keep_recent: 2,
+      resilience: { enabled: false },
+      tool_output: { max_tokens: 1 },
+      dedup: { enabled: true, similarity: 0.3 },
+    });
+    const r = stabilize(c.transcript, policy);
+    const checks = validateResult(c.transcript, r, { policy, tokenizer: wordTokenizer });
+    // (An assistant-first context breaks Anthropic's first-message rule: `provider` may fail.)
+    expect(checks.filter((k) => !k.ok && !NOT_YET_GUARANTEED.includes(k.name)).map((k) => k.name)).toEqual(
+      [],
+    );
+    expect(checks.find((k) => k.name === 'protected')).toMatchObject({ ok: true });
+  });
+
   it('a green never lies: no failing error check means the context works and both APIs accept it', () => {
     let green = 0;
     let red = 0;

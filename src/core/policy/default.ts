@@ -15,7 +15,7 @@ tokenizer: o200k_base        # o200k_base | cl100k_base | p50k_base | r50k_base 
 target: same                 # API whose request rules the provider check applies: same | openai | anthropic
 budget: 8000                 # max tokens of the stabilized context
 message_overhead: 3          # framing tokens counted per artifact
-keep_recent: 2               # the N most recent user/assistant messages stay verbatim
+keep_recent: 2               # the N newest turns: each one's user message and latest answer stay
 # Highest authority first; any of system, policy, task, tool, retrieval, user, assistant, each once.
 authority: [system, policy, tool, retrieval, user]
 # Sections of the stabilized context, in this order; any of these five, each once. System and
@@ -35,7 +35,7 @@ pii:
   allow: []                  # literal values never masked
   replacement: '[REDACTED_{TYPE}]'   # {TYPE}: the detector or rule name in upper case; no digits, quotes or backslashes
 tool_output:
-  max_tokens: 256            # larger unprotected tool outputs are dropped
+  max_tokens: 256            # larger outputs: unprotected ones dropped, protected ones cut to an excerpt
   keep_fields: [result, status, error]   # JSON tool outputs are masked down to these
 dedup: { enabled: true, similarity: 0.9 }   # similarity 0..1: near-duplicates at or above it are folded
 summaries: { ttl: 50 }       # turns a summary stays valid

@@ -10,11 +10,7 @@ import { textOf } from '../stabilize/work.js';
 import type { Locator } from './locate.js';
 import type { Violation } from './types.js';
 
-export function mustKeep(
-  t: Transcript,
-  policy: Policy,
-  unpaired: ReadonlySet<string> = new Set(),
-): Map<string, string> {
+export function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
   const need = new Map<string, string>();
   const main = t.artifacts.filter(onMainChain);
   let currentTask: string | undefined;
@@ -53,8 +49,20 @@ export function mustKeep(
   const heldCalls = new Set(main.filter(stays).map((a) => t.pairing.resultToCall[a.id]));
   const reset = (a: Artifact, i: number): boolean =>
     i < lastSwitch && tasks[i] !== undefined && tasks[i] !== currentTask && !stays(a) && !heldCalls.has(a.id);
+  // What normalize leaves out does not count as a turn or an answer: a result that answers no call,
+  // and an assistant with no text whose every call is unanswered.
+  const unpairedResults = new Set(t.pairing.unpairedResults.map((u) => u.artifact));
+  const unansweredCalls = new Map<string, number>();
+  for (const u of t.pairing.unpairedCalls)
+    unansweredCalls.set(u.artifact, (unansweredCalls.get(u.artifact) ?? 0) + 1);
+  const leaves = (a: Artifact): boolean =>
+    unpairedResults.has(a.id) ||
+    (a.tool_calls !== undefined &&
+      a.tool_calls.length > 0 &&
+      unansweredCalls.get(a.id) === a.tool_calls.length &&
+      textOf(a.content).trim() === '');
   const inPlay = main
-    .filter((a, i) => !reset(a, i) && !unpaired.has(a.id))
+    .filter((a, i) => !reset(a, i) && !leaves(a))
     .map((a) => ({ a, kind: a.kind, hasText: a.kind === 'assistant' && textOf(a.content).trim() !== '' }));
   for (const { a } of recentTurnMessages(inPlay, policy.keep_recent))
     if (!need.has(a.id)) need.set(a.id, 'recent');
@@ -70,7 +78,7 @@ export function checkProtected(
 ): Violation[] {
   const present = new Map(result.context.map((c) => [c.id, c]));
   const out: Violation[] = [];
-  for (const [id, why] of mustKeep(t, policy, unpaired)) {
+  for (const [id, why] of mustKeep(t, policy)) {
     const item = present.get(id);
     // An artifact a provider would reject (unpaired) cannot be sent whatever protects it.
     if (unpaired.has(id)) continue;

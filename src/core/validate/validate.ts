@@ -159,7 +159,7 @@ export function validateResult(t: Transcript, result: StabilizeResult, opts: Val
     const violations = f();
     return { name, ok: violations.length === 0, severity, violations };
   };
-  const keep = new Set([...mustKeep(t, policy, unpaired).keys()].filter((id) => !unpaired.has(id)));
+  const keep = new Set([...mustKeep(t, policy).keys()].filter((id) => !unpaired.has(id)));
   return [
     run('budget', sev('budget'), () => checkBudget(t, result, meter, keep, where)),
     run('order', sev('order'), () => checkOrder(result, index, policy.order, where)),

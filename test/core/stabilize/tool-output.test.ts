@@ -72,7 +72,7 @@ describe('tool output: masking to keep_fields', () => {
       calls('a1', [call('c1', 'get_order', { id: 1 })]),
       result('r1', 'c1', ORDER),
     );
-    const r = run(tr, policy({ tool_output: { max_tokens: 12 }, keep_recent: 0 }));
+    const r = run(tr, policy({ tool_output: { max_tokens: 20 }, keep_recent: 0 }));
     const e = entry(r, 'r1');
     expect(e).toMatchObject({
       stage: 'tool_output',
@@ -81,7 +81,7 @@ describe('tool output: masking to keep_fields', () => {
       protected_by: ['latest:get_order'],
     });
     expect(e.detail).toMatch(
-      /^protected \(latest:get_order\) output over tool_output.max_tokens \(12\): cut to its head and tail, \d+ tokens left out$/,
+      /^protected \(latest:get_order\) output over tool_output.max_tokens \(20\): cut to its head and tail, \d+ tokens left out$/,
     );
     const text = String(item(r, 'r1').content);
     expect(text.split('\n').at(0)).toBe('{');
