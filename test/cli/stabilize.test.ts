@@ -69,31 +69,55 @@ describe('stabilize: text summary', () => {
     expect(out).toMatch(/^ {2}dropped +5 {2}\(budget 3, superseded 1, verbose_tool_output 1\)$/m);
   });
 
-  it('exits 1 and lists the failing check at file:line when protected artifacts exceed the budget', async () => {
+  it('exits 1 and lists the failing checks at file:line when what must be kept cannot fit (escalated)', async () => {
     const { code, out } = await stabilize(['session.jsonl', '--policy', 'tiny-budget-policy.yml']);
     expect(code).toBe(1);
-    expect(out).toMatch(/^session\.jsonl: warning$/m);
-    expect(out).toContain('failing: budget (error), status (warning)');
-    // Annotated where the budget went: what must be kept overflows, at its largest artifact (a6).
+    expect(out).toMatch(/^session\.jsonl: escalated$/m);
+    expect(out).toContain('failing: budget (error), status (error)');
+    // Annotated where the budget went: what must be kept overflows, at its largest artifact (u2).
     expect(out).toMatch(
-      /^ {2}session\.jsonl:18:1: budget \(error\): the context needs 183 tokens, over the budget of 40: what must be kept .* alone needs 69, the largest of it is this assistant artifact of 18 tokens \[a6\]$/m,
+      /^ {2}session\.jsonl:10:1: budget \(error\): the context needs 213 tokens, over the budget of 40: what must be kept .* alone needs 114, the largest of it is this user artifact of 30 tokens \[u2\]$/m,
+    );
+    expect(out).toMatch(
+      /^ {2}session\.jsonl:2:1: status \(error\): status escalated: what must be kept does not fit the budget even with protected evidence cut to excerpts \(protected_over_budget\) \[sys\]$/m,
     );
     expect(out).toMatch(/\[safety\] protected_over_budget: /);
+  });
+
+  it('exits 0 with a warning when protected evidence is cut to an excerpt to fit the budget', async () => {
+    const { code, out } = await stabilize(['long-output.jsonl', '--policy', 'excerpt-policy.yml']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^long-output\.jsonl: warning$/m);
+    expect(out).toMatch(/budget \d+ of 600 tokens/);
+    expect(out).toMatch(/^ {2}excerpted +1 {2}\(excerpt 1\)$/m);
+    expect(out).toContain('failing: status (warning)');
+    expect(out).toMatch(
+      /^ {2}long-output\.jsonl:4:1: status \(warning\): status warning: protected evidence was cut to excerpts to fit the budget \(protected_excerpted\) \[r1\]$/m,
+    );
+    expect(out).toMatch(/\[safety\] protected_excerpted: /);
+    // What the model receives: the failing test and the summary, with what was left out counted.
+    const emitted = await stabilize([
+      'long-output.jsonl',
+      '--policy',
+      'excerpt-policy.yml',
+      '--emit',
+      'openai',
+    ]);
+    expect(emitted.code).toBe(0);
+    const { messages } = JSON.parse(emitted.out) as { messages: OpenAIMessage[] };
+    const result = String(messages.find((m) => m.role === 'tool')?.content);
+    expect(result).toContain('AssertionError: expected 10.05 to equal 10.04');
+    expect(result).toContain('Process exited with code 1');
+    expect(result).toMatch(/\[\.\.\. \d+ tokens left out \.\.\.\]/);
   });
 
   it('lists what broke first: errors before warnings, pii before budget', async () => {
     const file = path.join(BROKEN, 'pii-thinking-document.json');
     const { code, out } = await stabilize([file, '--policy', path.join(BROKEN, 'policy-small.yml')]);
     expect(code).toBe(1);
-    expect(out).toContain('failing: pii (error), budget (error), status (warning)');
+    expect(out).toContain('failing: pii (error), budget (error), status (error)');
     const checks = [...out.matchAll(/^ {2}\S+:\d+:\d+: (\w+) \(/gm)].map((m) => m[1]);
     expect(checks).toEqual(['pii', 'pii', 'budget', 'status']);
-  });
-
-  it('exits 0 when the only failing check has severity warning', async () => {
-    const { code, out } = await stabilize(['session.jsonl', '--policy', 'budget-warning-policy.yml']);
-    expect(code).toBe(0);
-    expect(out).toContain('failing: budget (warning)');
   });
 
   it('exits 1 when the status is escalated, through the status check, even if the budget is a warning', async () => {
@@ -166,11 +190,11 @@ describe('stabilize --json', () => {
     const { code, out } = await stabilize(['--json', 'session.jsonl', '--policy', 'tiny-budget-policy.yml']);
     expect(code).toBe(1);
     const report = JSON.parse(out) as TranscriptReport;
-    expect(report.status).toBe('warning');
+    expect(report.status).toBe('escalated');
     expect(report.checks.find((c) => c.name === 'budget')).toMatchObject({
       ok: false,
       severity: 'error',
-      violations: [{ id: 'a6', line: 18, column: 1 }],
+      violations: [{ id: 'u2', line: 10, column: 1 }],
     });
   });
 });
@@ -244,7 +268,7 @@ describe('stabilize --emit', () => {
     ]);
     expect(code).toBe(1);
     expect(() => JSON.parse(out) as unknown).not.toThrow();
-    expect(err).toMatch(/^session\.jsonl:18:1: budget \(error\): the context needs 183 tokens/m);
+    expect(err).toMatch(/^session\.jsonl:10:1: budget \(error\): the context needs 213 tokens/m);
   });
 });
 

@@ -6,7 +6,7 @@
 
 /** Lines that carry a command's outcome; kept before the plain head and tail. */
 const EVIDENCE =
-  /\b(error|errors|exception|traceback|failed|failure|fatal|panic|assert(ion)?|denied|refused|not found|exit(ed)? (code|status)|returned non-zero|status:? ?\d{3})\b|\bE\s{2,}|^\s*FAIL/i;
+  /error|exception|traceback|fatal|panic|\bfail(s|ed|ure|ing)?\b|assert|denied|refused|not found|exit(ed)? (with )?(code|status)|non-zero|[×✗✘]|^\s*E\s{2,}/i;
 
 /** The least an excerpt shows of the output itself, in tokens. */
 const MIN_SHOWN = 8;

@@ -9,12 +9,22 @@ import type { CheckResult, Violation } from './types.js';
 export function statusCheck(result: StabilizeResult, where: Locator): CheckResult {
   if (result.status === 'ok') return { name: 'status', ok: true, severity: 'error', violations: [] };
   const safety = result.events.filter((e) => e.level === 'safety');
-  const about = safety.find((e) => e.id !== undefined)?.id;
+  // A warning is about the evidence that was cut: the first excerpt the budget made.
+  const cut = result.ledger.find((e) => e.action === 'excerpted' && e.stage === 'budget')?.id;
+  const about = (result.status === 'warning' ? cut : undefined) ?? safety.find((e) => e.id !== undefined)?.id;
   const reasons = safety.map((e) => e.code).join(', ') || 'see the events';
+  const codes = new Set(safety.map((e) => e.code));
+  const why = codes.has('authority_over_budget')
+    ? 'the system prompt and constraints alone exceed the budget'
+    : codes.has('protected_over_budget')
+      ? 'what must be kept does not fit the budget even with protected evidence cut to excerpts'
+      : codes.has('scope_ambiguous')
+        ? 'the scope is ambiguous'
+        : 'the stabilizer cannot honour the policy';
   const message =
     result.status === 'escalated'
-      ? `status escalated: the stabilizer cannot honour the policy without violating authority (${reasons})`
-      : `status warning: protected evidence had to be cut or kept over the budget to fit (${reasons})`;
+      ? `status escalated: ${why} (${reasons})`
+      : `status warning: protected evidence was cut to excerpts to fit the budget (${reasons})`;
   // Where there is no single artifact to blame, the largest system or constraint artifact is
   // what the budget could not hold.
   const largest = [...result.context]
