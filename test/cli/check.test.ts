@@ -133,9 +133,9 @@ describe('drift', () => {
     const coding = report.transcripts.find((t) => t.transcript === 'transcripts/coding.jsonl');
     expect(coding?.diff?.causes).toEqual(['policy changed']);
     expect(coding?.diff?.fates).toContainEqual({
-      id: 'u1',
-      line: 3,
-      before: { action: 'masked', reason: 'pii', tokens: 36 },
+      id: 'a1',
+      line: 4,
+      before: { action: 'kept', reason: 'in_budget', tokens: 25 },
       after: { action: 'dropped', reason: 'budget', tokens: 0 },
     });
     expect(coding?.unified).toContain('--- a/golden/transcripts/coding.jsonl.golden.json');
@@ -144,7 +144,7 @@ describe('drift', () => {
     const update = await repo.cli(['update', '--policy', 'policy-tight.yml', 'transcripts']);
     expect(update.code).toBe(0);
     expect(update.stdout).toContain('updated golden/transcripts/coding.jsonl.golden.json (drift)');
-    expect(update.stdout).toContain('u1 (line 3): masked (pii, 36 tokens) → dropped (budget, 0 tokens)');
+    expect(update.stdout).toContain('a1 (line 4): kept (in_budget, 25 tokens) → dropped (budget, 0 tokens)');
     expect(update.stdout).toMatch(/update: 3 transcripts: 0 new, 3 updated, 0 unchanged/);
     expect((await repo.cli(['check', '--policy', 'policy-tight.yml', 'transcripts'])).code).toBe(0);
   });
