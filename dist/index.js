@@ -53857,7 +53857,7 @@ function peekFinal(w) {
 // then the head and the rest of the tail alternately. Each gap becomes one marker line saying how
 // many tokens were left out, so the model knows the output is incomplete and by how much.
 /** Lines that carry a command's outcome; kept before the plain head and tail. */
-const EVIDENCE = /\b(error|errors|exception|traceback|failed|failure|fatal|panic|assert(ion)?|denied|refused|not found|exit(ed)? (code|status)|returned non-zero|status:? ?\d{3})\b|\bE\s{2,}|^\s*FAIL/i;
+const EVIDENCE = /error|exception|traceback|fatal|panic|\bfail(s|ed|ure|ing)?\b|assert|denied|refused|not found|exit(ed)? (with )?(code|status)|non-zero|[×✗✘]|^\s*E\s{2,}/i;
 /** The least an excerpt shows of the output itself, in tokens. */
 const MIN_SHOWN = 8;
 /** Lines taken from the very end before anything else: the outcome is usually there. */
@@ -57586,7 +57586,7 @@ function checkPii(result, detectors, allow, replacement, where) {
 
 
 
-function mustKeep(t, policy, unpaired = new Set()) {
+function mustKeep(t, policy) {
     const need = new Map();
     const main = t.artifacts.filter(onMainChain);
     let currentTask;
@@ -57631,8 +57631,19 @@ function mustKeep(t, policy, unpaired = new Set()) {
             (a.tags ?? []).some((x) => policy.resilience.protected_message_kinds.includes(x)));
     const heldCalls = new Set(main.filter(stays).map((a) => t.pairing.resultToCall[a.id]));
     const reset = (a, i) => i < lastSwitch && tasks[i] !== undefined && tasks[i] !== currentTask && !stays(a) && !heldCalls.has(a.id);
+    // What normalize leaves out does not count as a turn or an answer: a result that answers no call,
+    // and an assistant with no text whose every call is unanswered.
+    const unpairedResults = new Set(t.pairing.unpairedResults.map((u) => u.artifact));
+    const unansweredCalls = new Map();
+    for (const u of t.pairing.unpairedCalls)
+        unansweredCalls.set(u.artifact, (unansweredCalls.get(u.artifact) ?? 0) + 1);
+    const leaves = (a) => unpairedResults.has(a.id) ||
+        (a.tool_calls !== undefined &&
+            a.tool_calls.length > 0 &&
+            unansweredCalls.get(a.id) === a.tool_calls.length &&
+            textOf(a.content).trim() === '');
     const inPlay = main
-        .filter((a, i) => !reset(a, i) && !unpaired.has(a.id))
+        .filter((a, i) => !reset(a, i) && !leaves(a))
         .map((a) => ({ a, kind: a.kind, hasText: a.kind === 'assistant' && textOf(a.content).trim() !== '' }));
     for (const { a } of recentTurnMessages(inPlay, policy.keep_recent))
         if (!need.has(a.id))
@@ -57642,7 +57653,7 @@ function mustKeep(t, policy, unpaired = new Set()) {
 function checkProtected(t, result, policy, unpaired, where) {
     const present = new Map(result.context.map((c) => [c.id, c]));
     const out = [];
-    for (const [id, why] of mustKeep(t, policy, unpaired)) {
+    for (const [id, why] of mustKeep(t, policy)) {
         const item = present.get(id);
         // An artifact a provider would reject (unpaired) cannot be sent whatever protects it.
         if (unpaired.has(id))
@@ -58466,11 +58477,21 @@ function statusCheck(result, where) {
     if (result.status === 'ok')
         return { name: 'status', ok: true, severity: 'error', violations: [] };
     const safety = result.events.filter((e) => e.level === 'safety');
-    const about = safety.find((e) => e.id !== undefined)?.id;
+    // A warning is about the evidence that was cut: the first excerpt the budget made.
+    const cut = result.ledger.find((e) => e.action === 'excerpted' && e.stage === 'budget')?.id;
+    const about = (result.status === 'warning' ? cut : undefined) ?? safety.find((e) => e.id !== undefined)?.id;
     const reasons = safety.map((e) => e.code).join(', ') || 'see the events';
+    const codes = new Set(safety.map((e) => e.code));
+    const why = codes.has('authority_over_budget')
+        ? 'the system prompt and constraints alone exceed the budget'
+        : codes.has('protected_over_budget')
+            ? 'what must be kept does not fit the budget even with protected evidence cut to excerpts'
+            : codes.has('scope_ambiguous')
+                ? 'the scope is ambiguous'
+                : 'the stabilizer cannot honour the policy';
     const message = result.status === 'escalated'
-        ? `status escalated: the stabilizer cannot honour the policy without violating authority (${reasons})`
-        : `status warning: protected evidence had to be cut or kept over the budget to fit (${reasons})`;
+        ? `status escalated: ${why} (${reasons})`
+        : `status warning: protected evidence was cut to excerpts to fit the budget (${reasons})`;
     // Where there is no single artifact to blame, the largest system or constraint artifact is
     // what the budget could not hold.
     const largest = [...result.context]
@@ -58623,7 +58644,7 @@ function validateResult(t, result, opts) {
         const violations = f();
         return { name, ok: violations.length === 0, severity, violations };
     };
-    const keep = new Set([...mustKeep(t, policy, unpaired).keys()].filter((id) => !unpaired.has(id)));
+    const keep = new Set([...mustKeep(t, policy).keys()].filter((id) => !unpaired.has(id)));
     return [
         run('budget', sev('budget'), () => checkBudget(t, result, meter, keep, where)),
         run('order', sev('order'), () => checkOrder(result, index, policy.order, where)),
@@ -59071,7 +59092,7 @@ tokenizer: o200k_base        # o200k_base | cl100k_base | p50k_base | r50k_base 
 target: same                 # API whose request rules the provider check applies: same | openai | anthropic
 budget: 8000                 # max tokens of the stabilized context
 message_overhead: 3          # framing tokens counted per artifact
-keep_recent: 2               # the N most recent user/assistant messages stay verbatim
+keep_recent: 2               # the N newest turns: each one's user message and latest answer stay
 # Highest authority first; any of system, policy, task, tool, retrieval, user, assistant, each once.
 authority: [system, policy, tool, retrieval, user]
 # Sections of the stabilized context, in this order; any of these five, each once. System and
@@ -59091,7 +59112,7 @@ pii:
   allow: []                  # literal values never masked
   replacement: '[REDACTED_{TYPE}]'   # {TYPE}: the detector or rule name in upper case; no digits, quotes or backslashes
 tool_output:
-  max_tokens: 256            # larger unprotected tool outputs are dropped
+  max_tokens: 256            # larger outputs: unprotected ones dropped, protected ones cut to an excerpt
   keep_fields: [result, status, error]   # JSON tool outputs are masked down to these
 dedup: { enabled: true, similarity: 0.9 }   # similarity 0..1: near-duplicates at or above it are folded
 summaries: { ttl: 50 }       # turns a summary stays valid
