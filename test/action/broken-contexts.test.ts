@@ -39,10 +39,10 @@ async function check(transcript: string, policy?: string) {
 
 describe('action: a broken context fails the step at the line that broke it', () => {
   it.each([
-    // The task and latest request are kept now (issue 10): too little budget is red on budget.
+    // The task and latest request are kept now (issue 10): too little budget for what must be kept
+    // is an escalation, red on budget where the budget went.
     ['task-dropped.jsonl', 'policy-small.yml', 'budget', 'u1', 2, 1],
-    ['latest-request-dropped.json', 'policy-tool-loop.yml', 'budget', 'm11', 91, 5],
-    ['latest-request-dropped.json', 'policy-small.yml', 'budget', 'm5', 35, 5],
+    ['latest-request-dropped.json', 'policy-small.yml', 'budget', 'm13', 110, 5],
     ['sidechain-only.jsonl', undefined, 'nonempty', '*', 1, 1],
     ['assistant-first.json', undefined, 'provider', 'm0', 5, 5],
     ['pii-thinking-document.json', undefined, 'pii', 'm1', 22, 5],

@@ -145,8 +145,8 @@ describe('stabilize and explain on the fixtures', () => {
 
     const over = await cli(['stabilize', 'session.jsonl', '--policy', 'tiny-budget-policy.yml'], FIXTURES);
     expect(over.code).toBe(1);
-    // Annotated where the budget went: what must be kept alone overflows, at the largest of it (a6).
-    expect(over.stdout).toMatch(/^ {2}session\.jsonl:18:1: budget \(error\): .+ \[a6\]$/m);
+    // Annotated where the budget went: what must be kept alone overflows, at the largest of it (u2).
+    expect(over.stdout).toMatch(/^ {2}session\.jsonl:10:1: budget \(error\): .+ \[u2\]$/m);
   });
 
   it('explains a dropped and a kept artifact', async () => {

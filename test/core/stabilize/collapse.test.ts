@@ -79,12 +79,17 @@ describe('collapse: retry runs', () => {
   });
 
   it('leaves failures that nothing protects to the superseded rule, in both modes', () => {
-    // Untagged failures (exit code only) are stale once the same command ran again (stage 6, which
-    // runs before collapse): they leave as superseded and there is nothing left to collapse.
+    // A failure (exit code 1) is the `error` kind; with `error` not a protected kind nothing
+    // protects it, so it is stale once the same command ran again (stage 6, which runs before
+    // collapse): it leaves as superseded and there is nothing left to collapse.
     const steps = retrySession().map((d) =>
       /^r\d$/.test(d.id) ? { ...d, tags: [], is_error: undefined, exit_code: 1 } : d,
     );
-    for (const p of [policy(), AGGRESSIVE]) {
+    const kinds = { protected_message_kinds: ['decision'] };
+    for (const p of [
+      policy({ resilience: kinds }),
+      policy({ resilience: { ...kinds, truncation_mode: 'aggressive' } }),
+    ]) {
       const r = run(t(...steps), p);
       expect(fate(r, 'r1')).toBe('dropped/superseded');
       expect(fate(r, 'r2')).toBe('dropped/superseded');

@@ -11,7 +11,7 @@ function session() {
     sys('s', 'You are a support agent.'),
     user('u1', `My SSN is ${SSN}, and ${words(8)}`, { pin: true }),
     calls('a1', [bash('c1', 'npm test')]),
-    result('r1', 'c1', 'FAIL', { exit_code: 1 }),
+    result('r1', 'c1', 'partial'),
     calls('a2', [bash('c2', 'npm test')]),
     result('r2', 'c2', 'ok'),
     user('u2', words(6)),

@@ -9,7 +9,7 @@ function busy() {
     sys('s', 'You are a coding agent.'),
     user('u1', 'Reach me at jane.doe@example.com or call 415-555-0134 if it breaks.'),
     calls('a1', [bash('c1', 'npm test')]),
-    result('r1', 'c1', 'FAIL 2 tests', { exit_code: 1 }),
+    result('r1', 'c1', 'ran 2 tests'),
     calls('a2', [call('c2', 'get_order', { id: 1 })], 'Checking the order.'),
     result('r2', 'c2', words(300, 'log')),
     calls('a5', [call('c5', 'get_order', { id: 2 })]),

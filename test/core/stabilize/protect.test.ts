@@ -110,7 +110,7 @@ describe('protect: latest invocation and outcome of every command family', () =>
     return t(
       user('u', 'make the build green'),
       calls('a1', [bash('c1', 'npm test')]),
-      result('r1', 'c1', 'FAIL 3 tests', { exit_code: 1 }),
+      result('r1', 'c1', '3 tests pass'),
       calls('a2', [bash('c2', 'npm run build')]),
       result('r2', 'c2', 'build ok'),
       calls('a3', [bash('c3', 'cd packages/app && npm test')]),
@@ -180,7 +180,7 @@ describe('protect: latest invocation and outcome of every command family', () =>
 });
 
 describe('protect: failures and the last success (seed 002)', () => {
-  it('treats is_error and a non-zero exit code as the error kind in every format, until the command runs again', () => {
+  it('treats is_error and a non-zero exit code as the error kind in every format', () => {
     const tr = t(
       user('u', 'deploy and test'),
       calls('a1', [bash('c1', 'deploy staging')]),
@@ -193,15 +193,16 @@ describe('protect: failures and the last success (seed 002)', () => {
     );
     const r = run(tr, policy({ budget: 1000, keep_recent: 1 }));
     expect(entry(r, 'r1').protected_by).toEqual(['tag:error', 'latest:bash:deploy staging']);
-    // A failure of a command that ran again is stale: the newer run is the outcome.
-    expect(fate(r, 'r2')).toBe('dropped/superseded');
+    // A failure is evidence (seed 002): a later run of the same command does not make it stale…
+    expect(entry(r, 'r2').protected_by).toEqual(['tag:error']);
     expect(entry(r, 'r3').protected_by).toEqual(['tag:error', 'latest:bash:npm test']);
-    // Off when `error` is not a protected kind.
+    // …unless `error` is not a protected kind; then only the latest outcome stays.
     const off = run(
       tr,
       policy({ budget: 1000, keep_recent: 1, resilience: { protected_message_kinds: [] } }),
     );
     expect(entry(off, 'r1').protected_by).toEqual(['latest:bash:deploy staging']);
+    expect(fate(off, 'r2')).toBe('dropped/superseded');
   });
 
   it('keeps the latest successful outcome of a command whose latest run failed', () => {
