@@ -54764,12 +54764,11 @@ function computeProtection(ws, rules) {
         for (const t of a.tags ?? [])
             if (rules.protectedKinds.includes(t))
                 add(w, `tag:${t}`);
-        // is_error and a non-zero exit code mean `error` in every format; such a failure is stale once
-        // the same command ran again (the newer run is the outcome), an explicit tag never is.
+        // is_error and a non-zero exit code mean `error` in every format (seed 002: failures are
+        // evidence); aggressive mode may still collapse a retry run of them (collapse.ts).
         if (a.kind === 'tool' &&
             rules.protectedKinds.includes('error') &&
-            (a.is_error === true || (a.exit_code !== undefined && a.exit_code !== 0)) &&
-            (w.supersede === undefined || newestBySupersede.get(w.supersede) === w)) {
+            (a.is_error === true || (a.exit_code !== undefined && a.exit_code !== 0))) {
             add(w, 'tag:error');
         }
         if (w.family !== undefined && latestResults.has(w))
