@@ -69,9 +69,9 @@ async function main(): Promise<void> {
     `${corpus}: ${files.length} files, ${transcripts.length} read, ${unreadable} refused (no reader)`,
   );
   console.log(
-    '| budget | target | runs | not ok | violations by check | provider rules | verifier disagrees |',
+    '| budget | target | runs | ok / warning / escalated | not ok | red but not escalated | violations by check | provider rules | verifier disagrees |',
   );
-  console.log('|---:|---|---:|---:|---|---|---:|');
+  console.log('|---:|---|---:|---|---:|---:|---|---|---:|');
   const perFile = new Map<string, Set<string>>();
   for (const budget of budgets) {
     const parsed = policyFromObject({ budget }, { file: 'sweep' });
@@ -81,11 +81,16 @@ async function main(): Promise<void> {
       const byRule = new Map<string, number>();
       let notOk = 0;
       let disagree = 0;
+      // A failing error check on a run the stabilizer called ok or warning: issue 10 wants none.
+      let redNotEscalated = 0;
+      const statuses = { ok: 0, warning: 0, escalated: 0 };
       for (const t of transcripts) {
         const result = stabilizeTranscript(t, { policy: parsed.policy, tokenizer });
         const checks = validateResult(t, result, { policy: parsed.policy, tokenizer, emit: target });
         const failing = checks.filter((c) => !c.ok && c.severity === 'error');
         if (failing.length > 0) notOk++;
+        statuses[result.status]++;
+        if (failing.length > 0 && result.status !== 'escalated') redNotEscalated++;
         for (const c of failing) {
           count(byCheck, c.name, c.violations.length);
           const seen = perFile.get(t.file) ?? new Set<string>();
@@ -106,7 +111,7 @@ async function main(): Promise<void> {
         if (found.length > 0 !== !(provider?.ok ?? true)) disagree++;
       }
       console.log(
-        `| ${budget} | ${target} | ${transcripts.length} | ${notOk} | ${cells(byCheck)} | ${cells(byRule)} | ${disagree} |`,
+        `| ${budget} | ${target} | ${transcripts.length} | ${statuses.ok} / ${statuses.warning} / ${statuses.escalated} | ${notOk} | ${redNotEscalated} | ${cells(byCheck)} | ${cells(byRule)} | ${disagree} |`,
       );
     }
   }

@@ -53,7 +53,7 @@ describe('check and update', () => {
     const run = await cli(['check', '--policy', 'policy.yml', 'transcripts']);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^DRIFT +transcripts\/coding\.jsonl/m);
-    const semantic = run.stdout.indexOf('u1 (line 3): masked (pii, 36 tokens) → dropped (budget, 0 tokens)');
+    const semantic = run.stdout.indexOf('a1 (line 4): kept (in_budget, 25 tokens) → dropped (budget, 0 tokens)');
     const cause = run.stdout.indexOf('cause: policy changed');
     const unified = run.stdout.indexOf('--- a/golden/transcripts/coding.jsonl.golden.json');
     expect(cause).toBeGreaterThan(0);
@@ -235,7 +235,7 @@ describe('policy change review', () => {
     ]);
     expect(run.stdout).toContain('### Policy impact (base → head)');
     expect(run.stdout).toMatch(
-      /\| transcripts\/coding\.jsonl \| ok → ok \| 287 → 251 \| 10 → 10 \| 1 → 0 \| budget 0 → 1/,
+      /\| transcripts\/coding\.jsonl \| ok → ok \| 287 → 220 \| 10 → 8 \| 1 → 1 \| budget 0 → 2/,
     );
   });
 
@@ -259,7 +259,7 @@ describe('policy change review', () => {
     ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/base policy git-ref:HEAD:policy\.yml \([0-9a-f]{16}\)/);
-    expect(run.stdout).toContain('removed by reason: budget 0 → 1');
+    expect(run.stdout).toContain('removed by reason: budget 0 → 2');
     const missing = await cli(['check', '--base-policy', 'git-ref:v9.9.9:policy.yml', 'transcripts']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('error[git-unknown-ref]');
@@ -278,13 +278,13 @@ describe('output formats', () => {
     expect(report.summary).toMatchObject({ checked: 3, drift: 3 });
 
     const markdown = await cli(['check', '--format', 'markdown', ...args]);
-    expect(markdown.stdout).toContain('| transcripts/coding.jsonl | ❌ drift | 251 / 260 | 0 |');
+    expect(markdown.stdout).toContain('| transcripts/coding.jsonl | ❌ drift | 220 / 260 | 0 |');
     expect(markdown.stdout).toContain('<details><summary>transcripts/coding.jsonl');
 
     const github = await cli(['check', '--format', 'github', ...args]);
     expect(github.code).toBe(1);
     expect(github.stdout).toContain(
-      '::error file=transcripts/coding.jsonl,line=3,title=Golden drift%3A u1::u1 (line 3)',
+      '::error file=transcripts/coding.jsonl,line=4,title=Golden drift%3A a1::a1 (line 4)',
     );
   });
 });
