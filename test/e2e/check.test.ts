@@ -53,7 +53,9 @@ describe('check and update', () => {
     const run = await cli(['check', '--policy', 'policy.yml', 'transcripts']);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^DRIFT +transcripts\/coding\.jsonl/m);
-    const semantic = run.stdout.indexOf('a1 (line 4): kept (in_budget, 25 tokens) → dropped (budget, 0 tokens)');
+    const semantic = run.stdout.indexOf(
+      'a1 (line 4): kept (in_budget, 25 tokens) → dropped (budget, 0 tokens)',
+    );
     const cause = run.stdout.indexOf('cause: policy changed');
     const unified = run.stdout.indexOf('--- a/golden/transcripts/coding.jsonl.golden.json');
     expect(cause).toBeGreaterThan(0);

@@ -68,7 +68,8 @@ describe('seed 004, scenario 3: a verbose tool output', () => {
   it('keeps the conversation and only an excerpt of a 12,800-token query result within a 2,000 budget', () => {
     const rows = Array.from(
       { length: 640 },
-      (_, i) => `| ${1000 + i} | customer-${i} | 2026-0${(i % 9) + 1}-1${i % 10} | ${(i * 37) % 1000}.00 | open |`,
+      (_, i) =>
+        `| ${1000 + i} | customer-${i} | 2026-0${(i % 9) + 1}-1${i % 10} | ${(i * 37) % 1000}.00 | open |`,
     );
     const output = ['| id | customer | date | amount | state |', ...rows, '(640 rows)'].join('\n');
     const chat = [];
