@@ -83,7 +83,7 @@ export interface Pairing {
   /** result artifact id → id of the assistant artifact whose call it answers */
   resultToCall: Record<string, string>;
   unpairedCalls: { artifact: string; call_id: string; line: number }[];
-  unpairedResults: { artifact: string; call_id: string | null; line: number }[];
+  unpairedResults: { artifact: string; call_id: string; line: number }[];
 }
 
 export type Severity = 'error' | 'warning';

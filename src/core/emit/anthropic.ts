@@ -1,6 +1,7 @@
 // Writes a stabilized context as an Anthropic Messages request body: system and policy text go to
 // the top-level `system`; each assistant turn with tool_use blocks is followed by a user turn that
 // starts with every matching tool_result block; adjacent turns of one role are merged.
+import { isStandaloneOutput } from './standalone.js';
 import type { ContextItem } from '../stabilize/types.js';
 import type { Content } from '../types.js';
 
@@ -110,6 +111,10 @@ export function toAnthropicWithOrigins(context: readonly ContextItem[]): Anthrop
               .map((b) => String(b['text'] ?? ''))
               .join('\n'),
       );
+      continue;
+    }
+    if (isStandaloneOutput(item)) {
+      push(out, 'user', blocks(item.content), item.id, true);
       continue;
     }
     if (item.kind === 'tool') {

@@ -1,5 +1,6 @@
 // Writes a stabilized context as OpenAI Chat Completions messages. Tool messages are placed right
 // after the assistant message whose calls they answer, as the API requires.
+import { isStandaloneOutput } from './standalone.js';
 import type { ContextItem } from '../stabilize/types.js';
 import type { Content, ContentPart } from '../types.js';
 import { isObject } from './rule-hit.js';
@@ -131,6 +132,10 @@ export function toOpenAIWithOrigins(context: readonly ContextItem[]): OpenAIWith
     origins.push([from.id]);
   };
   for (const item of context) {
+    if (isStandaloneOutput(item)) {
+      emit({ role: 'user', content: textOnly(item.content) }, item);
+      continue;
+    }
     if (item.kind === 'tool') {
       // Answers no call in the context: kept in place (the pairing check reports it).
       const done = answered.get(item) ?? new Set<string>();

@@ -27,8 +27,9 @@ export function pairToolResults(artifacts: Artifact[]): Pairing {
   for (const artifact of artifacts) {
     const line = artifact.source.line;
     if (artifact.kind === 'tool') {
+      // An output that names no call (native transcripts allow it) answers nothing and is no
+      // broken pair: it stays an artifact of its own (emitted to the chat APIs as user text).
       const ids = resultCallIds(artifact);
-      if (ids.length === 0) pairing.unpairedResults.push({ artifact: artifact.id, call_id: null, line });
       for (const id of ids) {
         const call = pending.get(id)?.pop();
         if (!call) {
@@ -77,9 +78,7 @@ export function pairingDiagnostics(pairing: Pairing, artifacts: Artifact[]): Dia
         'warning',
         'unpaired-result',
         source,
-        result.call_id === null
-          ? `Tool result ${result.artifact} names no call id.`
-          : `Tool result ${result.artifact} answers no earlier pending call with its id.`,
+        `Tool result ${result.artifact} answers no earlier pending call with its id.`,
         'The stabilizer drops the result (a provider rejects a result without its call) and records it in the ledger: fix the call id or add the call.',
       ),
     );

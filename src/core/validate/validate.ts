@@ -2,6 +2,7 @@
 // stabilized context and never trusts the stages' own bookkeeping: token counts are recounted,
 // protection and summary validity are recomputed, PII is searched with every built-in detector,
 // and the request the context becomes is checked against the target API's rules.
+import { isStandaloneOutput } from '../emit/standalone.js';
 import type { RE2JS } from 're2js';
 import type { EmitFormat } from '../emit/index.js';
 import { builtinDetectors, createDetectors } from '../pii/registry.js';
@@ -44,7 +45,8 @@ function checkPairing(result: StabilizeResult, where: Locator): Violation[] {
       list.push({ id: c.id, line: c.line });
       pending.set(call.id, list);
     }
-    if (c.kind === 'tool') {
+    // An output that names no call answers nothing: it is no half of a pair (emit/standalone.ts).
+    if (c.kind === 'tool' && !isStandaloneOutput(c)) {
       const list = c.call_id !== undefined ? pending.get(c.call_id) : undefined;
       const owner = list?.shift();
       if (!owner) out.push(where.at(c.id, 'tool result without a call before it in the context'));

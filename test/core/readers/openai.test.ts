@@ -163,7 +163,7 @@ describe('OpenAI chat reader: containers and agent records', () => {
     expect(t.diagnostics).toEqual([]);
   });
 
-  it('leaves a legacy function result unpaired when the assistant before it made no function_call', () => {
+  it('reads a legacy function result with no function_call before it as an output of its own', () => {
     const text = JSON.stringify([
       { role: 'assistant', content: 'no call' },
       { role: 'function', name: 'book', content: 'done' },
@@ -171,7 +171,8 @@ describe('OpenAI chat reader: containers and agent records', () => {
     const t = load(text, { file: 'f.json' });
     expect(t.artifacts[1]).toMatchObject({ kind: 'tool', role: 'function', tool: 'book' });
     expect(t.artifacts[1]?.call_id).toBeUndefined();
-    expect(t.pairing.unpairedResults).toEqual([{ artifact: 'm1', call_id: null, line: 1 }]);
+    expect(t.pairing.unpairedResults).toEqual([]);
+    expect(t.diagnostics).toEqual([]);
   });
 
   it('accepts tool call arguments recorded as an object, as a JSON string', () => {

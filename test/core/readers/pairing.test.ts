@@ -65,14 +65,14 @@ describe('pairToolResults', () => {
     expect(p.unpairedResults).toEqual([{ artifact: 'r2', call_id: 'x', line: 3 }]);
   });
 
-  it('lists a result without a call id as unpaired with call_id null', () => {
-    const orphan: Artifact = {
+  it('leaves an output without a call id out of the pairing: it answers nothing and is no broken pair', () => {
+    const standalone: Artifact = {
       id: 'o',
       kind: 'tool',
       content: 'x',
       source: { file: 'f', line: 9, column: 1 },
     };
-    expect(pairToolResults([orphan]).unpairedResults).toEqual([{ artifact: 'o', call_id: null, line: 9 }]);
+    expect(pairToolResults([standalone])).toEqual({ resultToCall: {}, unpairedCalls: [], unpairedResults: [] });
   });
 
   it('pairs a result answering several calls (call_ids) and reports the ids it could not match', () => {
