@@ -146,9 +146,16 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const { transcript, policy, rules, tokenizer } = prepared;
 
   const cache = new Map<string, number>();
-  const result = stabilizeTranscript(transcript, { policy, tokenizer, rules, cache });
-  // With --emit openai|anthropic, the provider check applies that API's rules to what is printed.
+  // With --emit openai|anthropic, the verdict and the provider check apply that API's rules to what
+  // is printed.
   const format = emit === undefined ? undefined : resolveEmitFormat(emit, transcript.format);
+  const result = stabilizeTranscript(transcript, {
+    policy,
+    tokenizer,
+    rules,
+    cache,
+    ...(format ? { emit: format } : {}),
+  });
   const checks = validateResult(transcript, result, {
     policy,
     tokenizer,

@@ -2,7 +2,9 @@
 // API's rules on it (openai-rules.ts, anthropic-rules.ts) and name the context items each finding
 // came from, so it is annotated at the transcript line that produced the offending message.
 import type { ContextItem } from '../stabilize/types.js';
-import type { Artifact } from '../types.js';
+import type { ProviderTarget } from '../policy/schema.js';
+import type { Artifact, TranscriptFormat } from '../types.js';
+import type { EmitFormat } from './index.js';
 import { toAnthropicWithOrigins, type AnthropicBlock, type AnthropicWithOrigins } from './anthropic.js';
 import { anthropicHit, anthropicRuleHits } from './anthropic-rules.js';
 import { toOpenAIWithOrigins } from './openai.js';
@@ -111,4 +113,27 @@ export function providerIssues(
       ),
     ),
   }));
+}
+
+/**
+ * The APIs the context must suit: `--emit openai|anthropic` when given, else the policy's `target`,
+ * else the transcript's own API (Claude Code talks to Anthropic); a native transcript names no API,
+ * so its context must suit both.
+ */
+export function providerApis(
+  source: TranscriptFormat,
+  target: ProviderTarget,
+  emit?: EmitFormat,
+): ProviderApi[] {
+  if (emit === 'openai' || emit === 'anthropic') return [emit];
+  if (target !== 'same') return [target];
+  switch (source) {
+    case 'openai':
+      return ['openai'];
+    case 'anthropic':
+    case 'claude-code':
+      return ['anthropic'];
+    case 'native':
+      return ['openai', 'anthropic'];
+  }
 }

@@ -4,7 +4,7 @@
 // whole room. System and policy, the task statement, the latest user request and scope markers are
 // never cut: when they and the smallest excerpts cannot fit together, the budget cannot be met, and
 // nothing is cut (the run escalates with its evidence whole).
-import { excerptText } from './excerpt.js';
+import { excerptText, isExcerpt } from './excerpt.js';
 import type { Final } from './finalize.js';
 import type { TokenMeter } from './meter.js';
 import type { Work } from './work.js';
@@ -62,6 +62,9 @@ export function shrinkUnprotected(members: Work[], over: number, tokensOf: (w: W
 /** Text-only content (a tool result may hold images too: they stay, only its text is cut). */
 function cuttable(w: Work): boolean {
   if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p))) return false;
+  // An excerpt of the stabilized context this was read from is not cut again: stabilizing a
+  // stabilized context must change nothing. (One this run made is cut again from the original.)
+  if (w.changed?.action !== 'excerpted' && isExcerpt(textOf(w.content))) return false;
   if (w.a.kind === 'tool') return true;
   if (w.a.kind !== 'user' && w.a.kind !== 'assistant') return false;
   // Signed thinking blocks and media in a message cannot be cut around safely.
@@ -160,6 +163,14 @@ function excerptProtected(
     const target = Math.max(c.floor, lo);
     if (c.cost <= target) continue;
     const why = c.w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
+    // Cut from the original, not from an excerpt this run made already (tool_output.max_tokens);
+    // if no cut fits, that excerpt stays.
+    const earlier = { content: c.w.content, changed: c.w.changed, piiCarried: c.w.piiCarried };
+    if (c.w.changed?.action === 'excerpted') {
+      c.w.content = c.w.a.content;
+      c.w.changed = undefined;
+      c.w.piiCarried = undefined;
+    }
     const cut = cutTo(
       c.w,
       target,
@@ -170,6 +181,7 @@ function excerptProtected(
       meter,
     );
     if (cut) n++;
+    else Object.assign(c.w, earlier);
   }
   return { excerpted: n, floor };
 }

@@ -1,6 +1,7 @@
 // The stabilizer: ten stages in the order of DESIGN §4, each recording its decisions. Pure: the same
 // transcript, policy and tokenizer give a byte-identical result.
 import type { RE2JS } from 're2js';
+import type { EmitFormat } from '../emit/index.js';
 import { createDetectors } from '../pii/registry.js';
 import type { Policy } from '../policy/schema.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
@@ -16,6 +17,7 @@ import type { TokenCache } from './meter.js';
 import { TokenMeter } from './meter.js';
 import { normalizeFates } from './normalize.js';
 import { orderItems } from './order.js';
+import { verdictEvents } from './verdict.js';
 import { computeProtection } from './protect.js';
 import { applyScopeReset, assignScopes } from './scope.js';
 import { applySummaries, historySources } from './summaries.js';
@@ -31,6 +33,8 @@ export interface StabilizeOptions {
   rules?: readonly { name: string; re: RE2JS }[];
   /** Reuse across calls to count each distinct text once. */
   cache?: TokenCache;
+  /** The format the context will be written in (`--emit`); it overrides `policy.target` for the verdict. */
+  emit?: EmitFormat;
 }
 
 const VISIBLE: Record<Policy['resilience']['notification_level'], ReadonlySet<EventLevel>> = {
@@ -261,6 +265,11 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
     code: 'protected_preserved',
     message: `${protectedCount} protected artifacts preserved`,
   });
+
+  // 11. verdict: a context that cannot be sent is no `ok`, whatever the stages managed.
+  const verdict = verdictEvents(context, transcript, policy.target, opts.emit);
+  if (verdict.length > 0) status = 'escalated';
+  ws.events.push(...verdict);
 
   const used = context.reduce((s, c) => s + c.tokens, 0);
   const visible = VISIBLE[res.notification_level];

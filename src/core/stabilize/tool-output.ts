@@ -2,6 +2,7 @@
 // (seed 000: "keep result/status/error only"), and unprotected outputs still over `max_tokens` leave
 // the context (seed 001, scenario 3) without orphaning their call.
 import type { Final } from './finalize.js';
+import { isExcerpt } from './excerpt.js';
 import { cutTo } from './fit.js';
 import type { TokenMeter } from './meter.js';
 import { isCompacted } from './collapse.js';
@@ -86,6 +87,8 @@ export function applyToolOutput(
     if (w.a.kind !== 'tool' || !isAlive(w) || isCompacted(w) || isPlaceholder(w)) continue;
     if (!meter.exceeds(shown(textOf(w.content)), rules.maxTokens)) continue;
     if (isProtected(w)) {
+      // An excerpt already (a stabilized context read again) stays as it is.
+      if (isExcerpt(textOf(w.content))) continue;
       // Protected evidence over the limit stays as an excerpt of the limit's size (seed 004
       // scenario 3: a 12,800-token query result must not push the conversation out).
       if (excerptOutput(w, rules.maxTokens, tokensOf, meter)) counts.excerpted++;

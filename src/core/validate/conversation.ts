@@ -3,8 +3,9 @@
 // about nothing the user asked: the failures outside testing found passing every other check.
 import { latestUserRequest, taskStatement } from '../scope/task.js';
 import type { StabilizeResult } from '../stabilize/types.js';
-import type { ArtifactKind, Transcript } from '../types.js';
+import type { Transcript } from '../types.js';
 import { onMainChain } from '../scope/main-chain.js';
+import { CONVERSATION } from '../scope/conversation.js';
 import type { Locator } from './locate.js';
 import type { Violation } from './types.js';
 
@@ -51,14 +52,6 @@ export function checkRecency(t: Transcript, result: StabilizeResult, where: Loca
 }
 
 /** Kinds that are a conversation: what the model is asked to continue. */
-const CONVERSATION: ReadonlySet<ArtifactKind> = new Set([
-  'task',
-  'user',
-  'assistant',
-  'tool',
-  'retrieval',
-  'summary',
-]);
 
 export function checkNonempty(t: Transcript, result: StabilizeResult, where: Locator): Violation[] {
   if (result.context.some((c) => CONVERSATION.has(c.kind))) return [];

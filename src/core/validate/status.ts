@@ -20,7 +20,11 @@ export function statusCheck(result: StabilizeResult, where: Locator): CheckResul
       ? 'what must be kept does not fit the budget even with protected evidence cut to excerpts'
       : codes.has('scope_ambiguous')
         ? 'the scope is ambiguous'
-        : 'the stabilizer cannot honour the policy';
+        : codes.has('empty_context')
+          ? 'the context holds no conversation'
+          : codes.has('provider_rejects')
+            ? 'the target API would refuse the request'
+            : 'the stabilizer cannot honour the policy';
   const message =
     result.status === 'escalated'
       ? `status escalated: ${why} (${reasons})`

@@ -22,7 +22,8 @@ import { Locator } from './locate.js';
 import { checkOrder } from './order.js';
 import { checkPii } from './pii.js';
 import { checkProtected, mustKeep } from './protected.js';
-import { checkProvider, providerApis } from './provider.js';
+import { checkProvider } from './provider.js';
+import { providerApis } from '../emit/provider-rules.js';
 import { statusCheck } from './status.js';
 import type { CheckResult, ValidateCheckName, Violation } from './types.js';
 

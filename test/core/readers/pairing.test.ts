@@ -72,7 +72,11 @@ describe('pairToolResults', () => {
       content: 'x',
       source: { file: 'f', line: 9, column: 1 },
     };
-    expect(pairToolResults([standalone])).toEqual({ resultToCall: {}, unpairedCalls: [], unpairedResults: [] });
+    expect(pairToolResults([standalone])).toEqual({
+      resultToCall: {},
+      unpairedCalls: [],
+      unpairedResults: [],
+    });
   });
 
   it('pairs a result answering several calls (call_ids) and reports the ids it could not match', () => {

@@ -1,0 +1,40 @@
+// The stabilizer's verdict on what it built (issue 10: no run is `ok` with a violation). A context
+// with no conversation, or one the target API would refuse, cannot be sent whatever else went right:
+// the run escalates with a safety event naming why (rule names and counts, never content). The
+// `nonempty` and `provider` checks report the same findings at their lines.
+import type { EmitFormat } from '../emit/index.js';
+import { providerApis, providerIssues } from '../emit/provider-rules.js';
+import type { ProviderTarget } from '../policy/schema.js';
+import { CONVERSATION } from '../scope/conversation.js';
+import type { Transcript } from '../types.js';
+import type { ContextItem, StabilizeEvent } from './types.js';
+
+export function verdictEvents(
+  context: readonly ContextItem[],
+  transcript: Transcript,
+  target: ProviderTarget,
+  emit?: EmitFormat,
+): StabilizeEvent[] {
+  if (!context.some((c) => CONVERSATION.has(c.kind))) {
+    return [
+      {
+        level: 'safety',
+        code: 'empty_context',
+        message:
+          'the context holds no conversation after the system prompt: both APIs reject a request without messages',
+      },
+    ];
+  }
+  const original = new Map(transcript.artifacts.map((a) => [a.id, a]));
+  const events: StabilizeEvent[] = [];
+  for (const api of providerApis(transcript.format, target, emit)) {
+    const rules = [...new Set(providerIssues(context, api, original).map((i) => i.rule))].sort();
+    if (rules.length === 0) continue;
+    events.push({
+      level: 'safety',
+      code: 'provider_rejects',
+      message: `the ${api} API would refuse this request (${rules.join(', ')}): it cannot be sent as it is`,
+    });
+  }
+  return events;
+}
