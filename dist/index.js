@@ -38279,7 +38279,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(690);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7269);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -38310,7 +38310,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 690:
+/***/ 7269:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47968,9 +47968,9 @@ function pairToolResults(artifacts) {
     for (const artifact of artifacts) {
         const line = artifact.source.line;
         if (artifact.kind === 'tool') {
+            // An output that names no call (native transcripts allow it) answers nothing and is no
+            // broken pair: it stays an artifact of its own (emitted to the chat APIs as user text).
             const ids = resultCallIds(artifact);
-            if (ids.length === 0)
-                pairing.unpairedResults.push({ artifact: artifact.id, call_id: null, line });
             for (const id of ids) {
                 const call = pending.get(id)?.pop();
                 if (!call) {
@@ -48009,9 +48009,7 @@ function pairingDiagnostics(pairing, artifacts) {
         const source = byId.get(result.artifact)?.source;
         if (!source)
             continue;
-        out.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'unpaired-result', source, result.call_id === null
-            ? `Tool result ${result.artifact} names no call id.`
-            : `Tool result ${result.artifact} answers no earlier pending call with its id.`, 'The stabilizer drops the result (a provider rejects a result without its call) and records it in the ledger: fix the call id or add the call.'));
+        out.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'unpaired-result', source, `Tool result ${result.artifact} answers no earlier pending call with its id.`, 'The stabilizer drops the result (a provider rejects a result without its call) and records it in the ledger: fix the call id or add the call.'));
     }
     return out;
 }
@@ -54345,6 +54343,10 @@ function shrinkUnprotected(members, over, tokensOf) {
 function cuttable(w) {
     if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p)))
         return false;
+    // An excerpt of the stabilized context this was read from is not cut again: stabilizing a
+    // stabilized context must change nothing. (One this run made is cut again from the original.)
+    if (w.changed?.action !== 'excerpted' && isExcerpt(textOf(w.content)))
+        return false;
     if (w.a.kind === 'tool')
         return true;
     if (w.a.kind !== 'user' && w.a.kind !== 'assistant')
@@ -54428,9 +54430,19 @@ function excerptProtected(members, limit, tokensOf, meter) {
         if (c.cost <= target)
             continue;
         const why = c.w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
+        // Cut from the original, not from an excerpt this run made already (tool_output.max_tokens);
+        // if no cut fits, that excerpt stays.
+        const earlier = { content: c.w.content, changed: c.w.changed, piiCarried: c.w.piiCarried };
+        if (c.w.changed?.action === 'excerpted') {
+            c.w.content = c.w.a.content;
+            c.w.changed = undefined;
+            c.w.piiCarried = undefined;
+        }
         const cut = cutTo(c.w, target, 'budget', (omitted) => `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
         if (cut)
             n++;
+        else
+            Object.assign(c.w, earlier);
     }
     return { excerpted: n, floor };
 }
@@ -56500,6 +56512,855 @@ function orderItems(items, order) {
     return [...items].sort((a, b) => (ranks.get(sectionOf(a.kind)) ?? 0) - (ranks.get(sectionOf(b.kind)) ?? 0) || a.index - b.index);
 }
 //# sourceMappingURL=order.js.map
+;// CONCATENATED MODULE: ./build/core/emit/standalone.js
+function isStandaloneOutput(item) {
+    return item.kind === 'tool' && item.call_id === undefined && (item.call_ids?.length ?? 0) === 0;
+}
+//# sourceMappingURL=standalone.js.map
+;// CONCATENATED MODULE: ./build/core/emit/anthropic.js
+// Writes a stabilized context as an Anthropic Messages request body: system and policy text go to
+// the top-level `system`; each assistant turn with tool_use blocks is followed by a user turn that
+// starts with every matching tool_result block; adjacent turns of one role are merged.
+
+function blocks(content) {
+    if (typeof content === 'string')
+        return content === '' ? [] : [{ type: 'text', text: content }];
+    return content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { ...p }));
+}
+function toolInput(args) {
+    try {
+        const v = JSON.parse(args);
+        return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : { input: v };
+    }
+    catch {
+        // tool_use input must be an object; text that is not JSON is carried as-is under one key.
+        return { input: args };
+    }
+}
+function resultBlock(item, id) {
+    const b = { type: 'tool_result', tool_use_id: id, content: blocks(item.content) };
+    if (item.is_error)
+        b['is_error'] = true;
+    return b;
+}
+function push(out, role, content, from, mergeable) {
+    if (content.length === 0)
+        return;
+    const last = out.messages[out.messages.length - 1];
+    if (mergeable && last && last.role === role && !last.content.some((b) => b.type === 'tool_use')) {
+        last.content.push(...content);
+        out.blocks[out.blocks.length - 1]?.push(...content.map(() => from));
+        return;
+    }
+    out.messages.push({ role, content });
+    out.blocks.push(content.map(() => from));
+}
+/**
+ * tool_use ids must be unique in the whole request, but agents reuse call ids (tau-bench, SWE-agent).
+ * The first use keeps its id; each later use of it is named `<id>_<n>`, n from 2, skipping names
+ * the context already holds: the same context always gives the same names.
+ */
+function uniqueToolUseIds(context) {
+    const taken = new Set();
+    for (const item of context)
+        for (const c of item.tool_calls ?? [])
+            taken.add(c.id);
+    const issued = new Set();
+    return {
+        next(id) {
+            let name = id;
+            for (let n = 2; issued.has(name) || (name !== id && taken.has(name)); n++)
+                name = `${id}_${n}`;
+            issued.add(name);
+            return name;
+        },
+    };
+}
+function toAnthropic(context) {
+    return toAnthropicWithOrigins(context).request;
+}
+/** toAnthropic, also saying which context item each block came from (for findings on the request). */
+function toAnthropicWithOrigins(context) {
+    const system = [];
+    const results = new Map();
+    for (const item of context) {
+        if (item.kind !== 'tool')
+            continue;
+        for (const id of item.call_ids ?? (item.call_id !== undefined ? [item.call_id] : [])) {
+            results.set(id, [...(results.get(id) ?? []), item]);
+        }
+    }
+    const used = new Set();
+    const out = { messages: [], blocks: [] };
+    const ids = uniqueToolUseIds(context);
+    for (const item of context) {
+        if (item.kind === 'system' || item.kind === 'policy') {
+            system.push(typeof item.content === 'string'
+                ? item.content
+                : blocks(item.content)
+                    .map((b) => String(b['text'] ?? ''))
+                    .join('\n'));
+            continue;
+        }
+        if (isStandaloneOutput(item)) {
+            push(out, 'user', blocks(item.content), item.id, true);
+            continue;
+        }
+        if (item.kind === 'tool') {
+            // Results already placed after their call are skipped; one without a call stays where it is.
+            if (!used.has(item))
+                push(out, 'user', [resultBlock(item, item.call_id ?? '')], item.id, false);
+            continue;
+        }
+        if (item.kind === 'assistant') {
+            const content = blocks(item.content);
+            const names = (item.tool_calls ?? []).map((c) => ids.next(c.id));
+            (item.tool_calls ?? []).forEach((c, k) => content.push({ type: 'tool_use', id: names[k], name: c.name, input: toolInput(c.arguments) }));
+            push(out, 'assistant', content, item.id, true);
+            const answers = [];
+            const from = [];
+            (item.tool_calls ?? []).forEach((c, k) => {
+                const r = results.get(c.id)?.shift();
+                if (!r)
+                    return;
+                used.add(r);
+                answers.push(resultBlock(r, names[k]));
+                from.push(r.id);
+            });
+            if (answers.length > 0) {
+                out.messages.push({ role: 'user', content: answers });
+                out.blocks.push(from);
+            }
+            continue;
+        }
+        // user, task, retrieval, phase and summary items are user-turn text.
+        push(out, 'user', blocks(item.content), item.id, true);
+    }
+    const request = { messages: out.messages };
+    if (system.length > 0)
+        request.system = system.join('\n\n');
+    return { request, blocks: out.blocks };
+}
+//# sourceMappingURL=anthropic.js.map
+;// CONCATENATED MODULE: ./build/core/emit/rule-hit.js
+// What a provider rule reports about an emitted request: where (message and block indexes) and why,
+// in plain words plus the error text the API answers. Never the content itself: it may hold PII.
+/** `messages.3.content.1` (Anthropic's way of naming a place in the request). */
+function anthropicPath(loc) {
+    return loc.block === undefined ? `messages.${loc.message}` : `messages.${loc.message}.content.${loc.block}`;
+}
+/** `messages[3].content[1]` (OpenAI's way of naming a place in the request). */
+function openaiPath(loc) {
+    return loc.block === undefined
+        ? `messages[${loc.message}]`
+        : `messages[${loc.message}].content[${loc.block}]`;
+}
+function rule_hit_isObject(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** Findings in request order: whole-request ones first, then by message, block, and rule order. */
+function sortHits(hits, ruleOrder) {
+    const key = (h) => {
+        const loc = h.at[0];
+        return [loc ? loc.message : -1, loc?.block ?? -1, ruleOrder.indexOf(h.rule)];
+    };
+    return hits
+        .map((h, i) => ({ h, i, k: key(h) }))
+        .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1] || a.k[2] - b.k[2] || a.i - b.i)
+        .map((x) => x.h);
+}
+//# sourceMappingURL=rule-hit.js.map
+;// CONCATENATED MODULE: ./build/core/emit/anthropic-rules.js
+
+const ANTHROPIC_RULES = [
+    'anthropic-messages-nonempty',
+    'anthropic-role',
+    'anthropic-first-message-user',
+    'anthropic-empty-content',
+    'anthropic-empty-text',
+    'anthropic-block-type',
+    'anthropic-block-shape',
+    'anthropic-tool-result-first',
+    'anthropic-tool-use-answered',
+    'anthropic-tool-result-matches-use',
+    'anthropic-tool-use-ids-unique',
+    'anthropic-thinking-unchanged',
+];
+/** Block types each role may send (the Messages API's content block params). */
+const ANTHROPIC_BLOCK_TYPES = {
+    user: ['text', 'image', 'document', 'search_result', 'tool_result', 'container_upload'],
+    assistant: [
+        'text',
+        'thinking',
+        'redacted_thinking',
+        'tool_use',
+        'server_tool_use',
+        'web_search_tool_result',
+        'web_fetch_tool_result',
+        'code_execution_tool_result',
+        'bash_code_execution_tool_result',
+        'text_editor_code_execution_tool_result',
+        'tool_search_tool_result',
+        'mcp_tool_use',
+        'mcp_tool_result',
+        'container_upload',
+    ],
+};
+/** Block types a tool_result's own content may hold. */
+const TOOL_RESULT_CONTENT_TYPES = ['text', 'image', 'document', 'search_result'];
+/** `answer` is the API's error text; `paraphrase` when we do not know its exact words. */
+function anthropicHit(rule, at, words, answer, paraphrase = false) {
+    const where = at[0] ? `${anthropicPath(at[0])}: ` : '';
+    const said = paraphrase ? answer : `"${answer}"`;
+    return { rule, message: `${where}${words} (Anthropic answers 400: ${said})`, at };
+}
+const hit = anthropicHit;
+function blocksOf(m) {
+    const content = m.content;
+    if (typeof content === 'string')
+        return content === '' ? [] : [{ type: 'text', text: content }];
+    return Array.isArray(content) ? content : [];
+}
+const validRole = (m) => m?.role === 'user' || m?.role === 'assistant';
+/** Text that is empty or only whitespace, in a block or in a tool_result's content. */
+function emptyText(b) {
+    const texts = [];
+    if (b.type === 'text')
+        texts.push(b['text']);
+    if (b.type === 'tool_result' && Array.isArray(b['content'])) {
+        for (const c of b['content'])
+            if (rule_hit_isObject(c) && c['type'] === 'text')
+                texts.push(c['text']);
+    }
+    for (const t of texts) {
+        if (t === '')
+            return 'text content blocks must be non-empty';
+        if (typeof t === 'string' && t.trim() === '')
+            return 'text content blocks must contain non-whitespace text';
+    }
+    return undefined;
+}
+/** What a block of an allowed type lacks: the field and the kind of value it needs. */
+function missingField(b) {
+    const str = (f) => typeof b[f] === 'string';
+    const nonEmpty = (f) => typeof b[f] === 'string' && b[f] !== '';
+    switch (b.type) {
+        case 'text':
+            return str('text') ? undefined : ['text', 'a string'];
+        case 'image':
+        case 'document':
+            return rule_hit_isObject(b['source']) ? undefined : ['source', 'an object'];
+        case 'tool_use':
+            if (!nonEmpty('id'))
+                return ['id', 'a non-empty string'];
+            if (!nonEmpty('name'))
+                return ['name', 'a non-empty string'];
+            return rule_hit_isObject(b['input']) ? undefined : ['input', 'an object'];
+        case 'tool_result': {
+            if (!nonEmpty('tool_use_id'))
+                return ['tool_use_id', 'a non-empty string'];
+            const c = b['content'];
+            return c === undefined || typeof c === 'string' || Array.isArray(c)
+                ? undefined
+                : ['content', 'a string or an array'];
+        }
+        case 'thinking':
+            if (!str('thinking'))
+                return ['thinking', 'a string'];
+            return str('signature') ? undefined : ['signature', 'a string'];
+        case 'redacted_thinking':
+            return str('data') ? undefined : ['data', 'a string'];
+        default:
+            return undefined;
+    }
+}
+function checkMessage(m, i, last) {
+    const out = [];
+    const blocks = blocksOf(m);
+    if (blocks.length === 0 && !(last && m.role === 'assistant')) {
+        out.push(hit('anthropic-empty-content', [{ message: i }], `${m.role} message has no content`, `messages.${i}: all messages must have non-empty content except for the optional final assistant message`));
+    }
+    const allowed = ANTHROPIC_BLOCK_TYPES[m.role];
+    blocks.forEach((b, j) => {
+        const at = [{ message: i, block: j }];
+        const type = rule_hit_isObject(b) && typeof b.type === 'string' ? b.type : undefined;
+        if (type === undefined || !allowed.includes(type)) {
+            out.push(hit('anthropic-block-type', at, `a ${type ?? 'untyped'} block is not allowed in ${m.role === 'assistant' ? 'an' : 'a'} ${m.role} message`, `${anthropicPath(at[0])}.type: the block type must be one of ${allowed.join(', ')}`, true));
+            return;
+        }
+        if (type === 'tool_result' && Array.isArray(b['content'])) {
+            const inner = b['content'].map((c) => (rule_hit_isObject(c) ? c['type'] : undefined));
+            const bad = inner.find((t) => typeof t !== 'string' || !TOOL_RESULT_CONTENT_TYPES.includes(t));
+            if (inner.some((t) => typeof t !== 'string' || !TOOL_RESULT_CONTENT_TYPES.includes(t))) {
+                out.push(hit('anthropic-block-type', at, `the tool_result holds a ${typeof bad === 'string' ? bad : 'untyped'} block`, `a tool_result's content must be ${TOOL_RESULT_CONTENT_TYPES.join(', ')} blocks`, true));
+            }
+        }
+        const missing = missingField(b);
+        if (missing) {
+            out.push(hit('anthropic-block-shape', at, `the ${type} block's \`${missing[0]}\` is not ${missing[1]}`, `${anthropicPath(at[0])}.${missing[0]}: Field required`, true));
+        }
+        const empty = emptyText(b);
+        if (empty !== undefined) {
+            out.push(hit('anthropic-empty-text', at, `${type} block with empty or blank text`, `messages: ${empty}`));
+        }
+    });
+    return out;
+}
+function turnsOf(messages) {
+    const turns = [];
+    messages.forEach((m, i) => {
+        if (!validRole(m))
+            return;
+        const last = turns[turns.length - 1];
+        const turn = last && last.role === m.role ? last : { role: m.role, blocks: [], at: [] };
+        if (turn !== last)
+            turns.push(turn);
+        blocksOf(m).forEach((b, j) => {
+            turn.blocks.push(b);
+            turn.at.push({ message: i, block: j });
+        });
+    });
+    return turns;
+}
+function toolUses(t) {
+    const ids = new Map();
+    if (t?.role !== 'assistant')
+        return ids;
+    t.blocks.forEach((b, k) => {
+        if (b.type === 'tool_use' && typeof b['id'] === 'string' && !ids.has(b['id']))
+            ids.set(b['id'], t.at[k]);
+    });
+    return ids;
+}
+const path = (l) => anthropicPath(l);
+const messageOf = (l) => `messages.${l.message}`;
+/** tool_result blocks open the user turn; they answer the previous turn's tool_use blocks, each once. */
+function checkResults(turn, prev) {
+    const out = [];
+    const uses = toolUses(prev);
+    const firstOther = turn.blocks.findIndex((b) => b.type !== 'tool_result');
+    const answered = new Set();
+    turn.blocks.forEach((b, k) => {
+        if (b.type !== 'tool_result')
+            return;
+        const at = turn.at[k];
+        if (firstOther !== -1 && k > firstOther) {
+            const other = turn.at[firstOther];
+            out.push(hit('anthropic-tool-result-first', [at], `tool_result block after a ${String(turn.blocks[firstOther]?.type)} block at ${path(other)}: tool_result blocks must come first in the user turn`, uses.size > 0
+                ? `${messageOf(at)}: Did not find ${uses.size} \`tool_result\` block(s) at the beginning of this message. Messages following \`tool_use\` blocks must begin with a matching number of \`tool_result\` blocks.`
+                : `${messageOf(at)}: tool_result blocks must come first in the user message, before any other block`, uses.size === 0));
+        }
+        const id = b['tool_use_id'];
+        if (typeof id === 'string' && uses.has(id) && !answered.has(id))
+            return void answered.add(id);
+        const again = typeof id === 'string' && answered.has(id);
+        out.push(hit('anthropic-tool-result-matches-use', [at], again
+            ? `tool_result answers tool_use ${id} a second time`
+            : `tool_result answers ${typeof id === 'string' ? `tool_use ${id}, which is` : 'no tool_use id,'} not a tool_use of the previous assistant turn`, `${path(at)}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`));
+    });
+    return out;
+}
+/** tool_use blocks answered in the very next user turn, and ids unique in the whole request. */
+function checkToolUse(turns) {
+    const out = [];
+    const seen = new Map();
+    turns.forEach((turn, t) => {
+        turn.blocks.forEach((b, k) => {
+            if (b.type !== 'tool_use' || typeof b['id'] !== 'string')
+                return;
+            const at = turn.at[k];
+            const first = seen.get(b['id']);
+            if (first === undefined)
+                return void seen.set(b['id'], at);
+            out.push(hit('anthropic-tool-use-ids-unique', [at, first], `tool_use id ${b['id']} is used again (first at ${path(first)})`, `${path(at)}: \`tool_use\` ids must be unique`));
+        });
+        if (turn.role === 'user')
+            out.push(...checkResults(turn, turns[t - 1]));
+        const uses = toolUses(turn);
+        if (uses.size === 0)
+            return;
+        const next = turns[t + 1];
+        const results = new Set(next?.role === 'user'
+            ? next.blocks.filter((b) => b.type === 'tool_result').map((b) => b['tool_use_id'])
+            : []);
+        const missing = [...uses].filter(([id]) => !results.has(id));
+        if (missing.length === 0)
+            return;
+        const list = missing.map(([id]) => id).join(', ');
+        const first = missing[0]?.[1];
+        out.push(hit('anthropic-tool-use-answered', missing.map(([, at]) => at), `tool_use ${list} ${missing.length > 1 ? 'have' : 'has'} no tool_result in the next user turn`, `${messageOf(first)}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${list}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`));
+    });
+    return out;
+}
+/** Every Messages API rule the request breaks that can be seen in the request alone, in order. */
+function anthropicRuleHits(req) {
+    const out = [];
+    const messages = Array.isArray(req.messages) ? req.messages : [];
+    if (messages.length === 0) {
+        out.push(hit('anthropic-messages-nonempty', [], 'the request has no messages', 'messages: at least one message is required'));
+    }
+    messages.forEach((m, i) => {
+        if (!validRole(m)) {
+            out.push(hit('anthropic-role', [{ message: i }], 'role must be user or assistant', `messages.${i}.role: the role must be user or assistant (system text goes in the top-level system field)`, true));
+            return;
+        }
+        if (i === 0 && m.role !== 'user') {
+            out.push(hit('anthropic-first-message-user', [{ message: 0 }], `the first message is an ${m.role} turn`, 'messages: first message must use the "user" role'));
+        }
+        out.push(...checkMessage(m, i, i === messages.length - 1));
+    });
+    out.push(...checkToolUse(turnsOf(messages)));
+    return sortHits(out, ANTHROPIC_RULES);
+}
+//# sourceMappingURL=anthropic-rules.js.map
+;// CONCATENATED MODULE: ./build/core/emit/openai.js
+// Writes a stabilized context as OpenAI Chat Completions messages. Tool messages are placed right
+// after the assistant message whose calls they answer, as the API requires.
+
+
+const USER_PARTS = ['image_url', 'input_audio', 'file'];
+/**
+ * A part as Chat Completions takes it from this role, or undefined when the API has no such part:
+ * Anthropic's thinking, redacted thinking and server-tool blocks exist only in Anthropic requests
+ * (the model sees them only there), so they are left out. An Anthropic image becomes an image_url
+ * (data URL or URL) and a plain-text document its text, so the model still sees what the user sent.
+ */
+function openaiPart(p, role) {
+    if (p.type === 'text')
+        return { type: 'text', text: p.text };
+    const allowed = role === 'user' ? USER_PARTS : role === 'assistant' ? ['refusal'] : [];
+    if (allowed.includes(p.type))
+        return p;
+    if (role !== 'user')
+        return undefined;
+    const source = p['source'];
+    if (p.type === 'image' && rule_hit_isObject(source)) {
+        if (source['type'] === 'base64' && typeof source['data'] === 'string')
+            return {
+                type: 'image_url',
+                image_url: { url: `data:${String(source['media_type'])};base64,${source['data']}` },
+            };
+        if (source['type'] === 'url' && typeof source['url'] === 'string')
+            return { type: 'image_url', image_url: { url: source['url'] } };
+    }
+    if (p.type === 'document' &&
+        rule_hit_isObject(source) &&
+        source['type'] === 'text' &&
+        typeof source['data'] === 'string')
+        return { type: 'text', text: source['data'] };
+    return undefined;
+}
+function openaiContent(content, role) {
+    if (typeof content === 'string')
+        return content;
+    return content.map((p) => openaiPart(p, role)).filter((p) => p !== undefined);
+}
+function textOnly(content) {
+    if (typeof content === 'string')
+        return content;
+    return content
+        .filter((p) => p.type === 'text')
+        .map((p) => String(p.text))
+        .join('\n');
+}
+function roleOf(item) {
+    switch (item.kind) {
+        case 'system':
+        case 'policy':
+        case 'phase':
+        case 'summary':
+            return item.role === 'developer' ? 'developer' : 'system';
+        case 'assistant':
+            return 'assistant';
+        case 'tool':
+            return 'tool';
+        default:
+            return 'user';
+    }
+}
+/** The message of an item; undefined for an assistant turn with nothing the API takes (only thinking). */
+function message(item) {
+    const role = roleOf(item);
+    if (role === 'assistant') {
+        const m = { role, content: openaiContent(item.content, role) };
+        const empty = m.content === '' || (Array.isArray(m.content) && m.content.length === 0);
+        // A tool-call-only turn has `content: null`: the API refuses an empty array (and an empty text).
+        if (empty && item.tool_calls?.length)
+            m.content = null;
+        else if (empty)
+            return undefined;
+        if (item.tool_calls?.length) {
+            m.tool_calls = item.tool_calls.map((c) => ({
+                id: c.id,
+                type: 'function',
+                function: { name: c.name, arguments: c.arguments },
+            }));
+        }
+        return m;
+    }
+    return { role, content: openaiContent(item.content, role) };
+}
+function idsOf(item) {
+    return item.call_ids ?? (item.call_id !== undefined ? [item.call_id] : []);
+}
+/** Messages in context order, each tool message moved to directly follow the group of its call. */
+function toOpenAI(context) {
+    return toOpenAIWithOrigins(context).messages;
+}
+/** toOpenAI, also saying which context item each message came from (for findings on the request). */
+function toOpenAIWithOrigins(context) {
+    // call id -> results answering it, in context order; consumed as calls are met (ids are reused).
+    const results = new Map();
+    for (const item of context) {
+        if (item.kind !== 'tool')
+            continue;
+        for (const id of idsOf(item))
+            results.set(id, [...(results.get(id) ?? []), item]);
+    }
+    const answered = new Map();
+    const out = [];
+    const origins = [];
+    const emit = (m, from) => {
+        out.push(m);
+        origins.push([from.id]);
+    };
+    for (const item of context) {
+        if (isStandaloneOutput(item)) {
+            emit({ role: 'user', content: textOnly(item.content) }, item);
+            continue;
+        }
+        if (item.kind === 'tool') {
+            // Answers no call in the context: kept in place (the pairing check reports it).
+            const done = answered.get(item) ?? new Set();
+            for (const id of idsOf(item)) {
+                if (!done.has(id))
+                    emit({ role: 'tool', tool_call_id: id, content: textOnly(item.content) }, item);
+            }
+            continue;
+        }
+        const m = message(item);
+        if (m)
+            emit(m, item);
+        for (const call of item.tool_calls ?? []) {
+            const r = results.get(call.id)?.shift();
+            if (!r)
+                continue;
+            const done = answered.get(r) ?? new Set();
+            done.add(call.id);
+            answered.set(r, done);
+            emit({ role: 'tool', tool_call_id: call.id, content: textOnly(r.content) }, r);
+        }
+    }
+    return { messages: out, origins };
+}
+//# sourceMappingURL=openai.js.map
+;// CONCATENATED MODULE: ./build/core/emit/openai-rules.js
+
+const OPENAI_RULES = [
+    'openai-messages-nonempty',
+    'openai-role',
+    'openai-content-type',
+    'openai-assistant-empty',
+    'openai-empty-array',
+    'openai-part-type',
+    'openai-part-shape',
+    'openai-call-ids-unique',
+    'openai-tool-answers-call',
+    'openai-call-answered',
+];
+const openai_rules_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
+/** Content part types each role may send. */
+const OPENAI_PART_TYPES = {
+    system: ['text'],
+    developer: ['text'],
+    user: ['text', 'image_url', 'input_audio', 'file'],
+    assistant: ['text', 'refusal'],
+    tool: ['text'],
+};
+/** The object-valued field a part of this type carries, and the string fields inside it. */
+const PART_FIELDS = {
+    image_url: { field: 'image_url', strings: ['url'] },
+    input_audio: { field: 'input_audio', strings: ['data', 'format'] },
+    file: { field: 'file', strings: [] },
+};
+/** `answer` is the API's error text; `paraphrase` when we do not know its exact words. */
+function openai_rules_hit(rule, at, words, answer, paraphrase = false) {
+    const where = at[0] ? `${openaiPath(at[0])}: ` : '';
+    const said = paraphrase ? answer : `"${answer}"`;
+    return { rule, message: `${where}${words} (OpenAI answers 400: ${said})`, at };
+}
+function quoteList(values) {
+    const q = values.map((v) => `'${v}'`);
+    if (q.length <= 1)
+        return q.join('');
+    if (q.length === 2)
+        return `${q[0]} and ${q[1]}`;
+    return `${q.slice(0, -1).join(', ')}, and ${q[q.length - 1]}`;
+}
+function describe(v) {
+    if (v === null)
+        return 'null';
+    if (Array.isArray(v))
+        return 'an array';
+    return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+function isEmpty(content) {
+    return (content === null || content === undefined || content === '' || (Array.isArray(content) && !content.length));
+}
+function checkContent(m, i) {
+    const out = [];
+    const content = m.content;
+    const calls = m.tool_calls !== undefined && m.tool_calls.length > 0;
+    if (m.role === 'assistant' && !calls && isEmpty(content)) {
+        out.push(openai_rules_hit('openai-assistant-empty', [{ message: i }], 'assistant message with neither content nor tool_calls', content === null
+            ? "Invalid value for 'content': expected a string, got null."
+            : 'the assistant message needs content or tool_calls', content !== null));
+        return out;
+    }
+    const nullable = m.role === 'assistant';
+    if (typeof content !== 'string' && !Array.isArray(content) && !(nullable && isEmpty(content))) {
+        out.push(openai_rules_hit('openai-content-type', [{ message: i }], `${m.role} message content is ${describe(content)}, not a string or an array of parts`, `Invalid type for 'messages[${i}].content': expected one of a string or array of objects, but got ${describe(content)} instead.`));
+        return out;
+    }
+    if (Array.isArray(content) && content.length === 0) {
+        out.push(openai_rules_hit('openai-empty-array', [{ message: i }], `${m.role} message content is an empty array`, `Invalid 'messages[${i}].content': empty array. Expected an array with minimum length 1, but got an empty array instead.`));
+    }
+    if (!Array.isArray(content))
+        return out;
+    const allowed = OPENAI_PART_TYPES[m.role] ?? [];
+    content.forEach((part, j) => {
+        const at = [{ message: i, block: j }];
+        const path = openaiPath(at[0]);
+        const type = rule_hit_isObject(part) && typeof part['type'] === 'string' ? part['type'] : undefined;
+        if (type === undefined || !allowed.includes(type)) {
+            out.push(openai_rules_hit('openai-part-type', at, `a ${type ?? 'untyped'} part is not allowed in ${m.role === 'assistant' ? 'an' : 'a'} ${m.role} message (allowed: ${allowed.join(', ')})`, `Invalid value: '${type ?? ''}'. Supported values are: ${quoteList(allowed)}.`));
+            return;
+        }
+        const p = part;
+        const bad = (field, value, want) => {
+            out.push(openai_rules_hit('openai-part-shape', at, `the ${type} part has no ${want} \`${field}\``, value === undefined
+                ? `Missing required parameter: '${path}.${field}'.`
+                : `Invalid type for '${path}.${field}': expected ${want}, but got ${describe(value)} instead.`));
+        };
+        if (type === 'text' || type === 'refusal') {
+            if (typeof p[type] !== 'string')
+                bad(type, p[type], 'a string');
+            return;
+        }
+        const spec = PART_FIELDS[type];
+        if (!spec)
+            return;
+        const inner = p[spec.field];
+        if (!rule_hit_isObject(inner))
+            return bad(spec.field, inner, 'an object');
+        for (const s of spec.strings) {
+            if (typeof inner[s] !== 'string')
+                bad(`${spec.field}.${s}`, inner[s], 'a string');
+        }
+    });
+    return out;
+}
+/** Tool messages answer the calls of the assistant message right before their group, each once. */
+function checkPairing(messages) {
+    const out = [];
+    let i = 0;
+    while (i < messages.length) {
+        const m = messages[i];
+        if (m.role === 'tool') {
+            out.push(openai_rules_hit('openai-tool-answers-call', [{ message: i }], 'tool message does not follow an assistant message with tool_calls', "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."));
+            i++;
+            continue;
+        }
+        const at = i++;
+        if (m.role !== 'assistant' || !m.tool_calls?.length)
+            continue;
+        const ids = m.tool_calls.map((c) => c.id);
+        const dups = [...new Set(ids.filter((id, k) => ids.indexOf(id) !== k))];
+        if (dups.length > 0) {
+            out.push(openai_rules_hit('openai-call-ids-unique', [{ message: at }], `assistant message calls ${dups.join(', ')} more than once`, 'the tool_call ids of one assistant message must be unique', true));
+        }
+        const pending = new Set(ids);
+        const answeredAt = new Map();
+        while (i < messages.length && messages[i].role === 'tool') {
+            const id = messages[i].tool_call_id;
+            if (typeof id === 'string' && pending.delete(id))
+                answeredAt.set(id, i);
+            else {
+                const first = typeof id === 'string' ? answeredAt.get(id) : undefined;
+                out.push(openai_rules_hit('openai-tool-answers-call', [{ message: i }], first !== undefined
+                    ? `tool message answers call ${String(id)} again (first answered at messages[${first}])`
+                    : `tool message answers ${typeof id === 'string' ? `call ${id}, which is` : 'no call id,'} not a call of the assistant message before its group`, first !== undefined
+                    ? `Invalid parameter: Duplicate value for 'tool_call_id' of '${String(id)}', in messages[${first}] and messages[${i}].`
+                    : "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."));
+            }
+            i++;
+        }
+        if (pending.size > 0) {
+            const list = [...pending].join(', ');
+            out.push(openai_rules_hit('openai-call-answered', [{ message: at }], `tool call${pending.size > 1 ? 's' : ''} ${list} of the assistant message ${pending.size > 1 ? 'have' : 'has'} no tool message right after it`, `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${list}`));
+        }
+    }
+    return out;
+}
+/** Every Chat Completions rule the messages break, in request order. */
+function openaiRuleHits(messages) {
+    const out = [];
+    if (messages.length === 0) {
+        out.push(openai_rules_hit('openai-messages-nonempty', [], 'the request has no messages', "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead."));
+    }
+    messages.forEach((m, i) => {
+        if (!openai_rules_ROLES.has(m.role)) {
+            out.push(openai_rules_hit('openai-role', [{ message: i }], 'role must be system, developer, user, assistant or tool', 'invalid value for the role', true));
+            return;
+        }
+        out.push(...checkContent(m, i));
+        if (m.tool_calls !== undefined && m.tool_calls.length === 0) {
+            out.push(openai_rules_hit('openai-empty-array', [{ message: i }], 'tool_calls is an empty array', `Invalid 'messages[${i}].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.`));
+        }
+    });
+    out.push(...checkPairing(messages));
+    return sortHits(out, OPENAI_RULES);
+}
+//# sourceMappingURL=openai-rules.js.map
+;// CONCATENATED MODULE: ./build/core/emit/provider-rules.js
+
+
+
+
+const PROVIDER_APIS = (/* unused pure expression or super */ null && (['openai', 'anthropic']));
+function unique(ids) {
+    return [...new Set(ids.filter((id) => id !== undefined))];
+}
+const THINKING = new Set(['thinking', 'redacted_thinking']);
+/** A thinking block as the API signs it: the text (or redacted data) with its signature. */
+function thinkingKey(b) {
+    return JSON.stringify([b['type'], b['thinking'] ?? null, b['data'] ?? null, b['signature'] ?? null]);
+}
+/**
+ * In a tool loop the API verifies the thinking blocks of the last assistant turn against their
+ * signatures: each must be passed back exactly as the model wrote it (masking or cutting one is a 400).
+ * Earlier turns' thinking is stripped by the API, so only the last assistant turn is checked, and
+ * only while its tool loop is open (it has tool_use and nothing but tool results follow it).
+ */
+function thinkingHits({ request, blocks }, original) {
+    const msgs = request.messages;
+    let end = msgs.length - 1;
+    while (end >= 0 && msgs[end]?.role !== 'assistant')
+        end--;
+    let start = end;
+    while (start > 0 && msgs[start - 1]?.role === 'assistant')
+        start--;
+    if (end < 0)
+        return [];
+    const turn = [];
+    for (let m = start; m <= end; m++)
+        msgs[m]?.content.forEach((b, j) => turn.push([b, { message: m, block: j }]));
+    if (!turn.some(([b]) => b.type === 'tool_use'))
+        return [];
+    // A user turn with more than tool results closes the loop: the API then strips this thinking.
+    const after = msgs.slice(end + 1).flatMap((m) => m.content);
+    if (after.some((b) => b.type !== 'tool_result'))
+        return [];
+    const out = [];
+    for (const [b, at] of turn) {
+        if (!THINKING.has(b.type))
+            continue;
+        const from = original.get(blocks[at.message]?.[at.block ?? 0] ?? '');
+        const written = from && Array.isArray(from.content)
+            ? from.content
+                .filter((p) => THINKING.has(p.type))
+                .map((p) => thinkingKey(p))
+            : [];
+        if (written.includes(thinkingKey(b)))
+            continue;
+        out.push(anthropicHit('anthropic-thinking-unchanged', [at], `the ${b.type} block of the last assistant turn differs from what the model wrote (masked, cut or re-signed); in a tool loop it must be passed back unchanged`, `messages.${at.message}.content.${at.block ?? 0}: thinking blocks in the latest assistant message cannot be modified`, true));
+    }
+    return out;
+}
+/**
+ * Every rule of `api` the request built from `context` breaks. `original` (the transcript's
+ * artifacts by id) lets the Anthropic rules see whether thinking blocks were changed.
+ */
+function providerIssues(context, api, original) {
+    if (api === 'openai') {
+        const { messages, origins } = toOpenAIWithOrigins(context);
+        return openaiRuleHits(messages).map((h) => ({
+            api,
+            rule: h.rule,
+            message: h.message,
+            ids: unique(h.at.flatMap((l) => origins[l.message] ?? [])),
+        }));
+    }
+    const emitted = toAnthropicWithOrigins(context);
+    const hits = anthropicRuleHits(emitted.request);
+    if (original)
+        hits.push(...thinkingHits(emitted, original));
+    return hits.map((h) => ({
+        api,
+        rule: h.rule,
+        message: h.message,
+        ids: unique(h.at.map((l) => l.block === undefined ? emitted.blocks[l.message]?.[0] : emitted.blocks[l.message]?.[l.block])),
+    }));
+}
+/**
+ * The APIs the context must suit: `--emit openai|anthropic` when given, else the policy's `target`,
+ * else the transcript's own API (Claude Code talks to Anthropic); a native transcript names no API,
+ * so its context must suit both.
+ */
+function providerApis(source, target, emit) {
+    if (emit === 'openai' || emit === 'anthropic')
+        return [emit];
+    if (target !== 'same')
+        return [target];
+    switch (source) {
+        case 'openai':
+            return ['openai'];
+        case 'anthropic':
+        case 'claude-code':
+            return ['anthropic'];
+        case 'native':
+            return ['openai', 'anthropic'];
+    }
+}
+//# sourceMappingURL=provider-rules.js.map
+;// CONCATENATED MODULE: ./build/core/scope/conversation.js
+const CONVERSATION = new Set([
+    'task',
+    'user',
+    'assistant',
+    'tool',
+    'retrieval',
+    'summary',
+]);
+//# sourceMappingURL=conversation.js.map
+;// CONCATENATED MODULE: ./build/core/stabilize/verdict.js
+
+
+function verdictEvents(context, transcript, target, emit) {
+    if (!context.some((c) => CONVERSATION.has(c.kind))) {
+        return [
+            {
+                level: 'safety',
+                code: 'empty_context',
+                message: 'the context holds no conversation after the system prompt: both APIs reject a request without messages',
+            },
+        ];
+    }
+    const original = new Map(transcript.artifacts.map((a) => [a.id, a]));
+    const events = [];
+    for (const api of providerApis(transcript.format, target, emit)) {
+        const rules = [...new Set(providerIssues(context, api, original).map((i) => i.rule))].sort();
+        if (rules.length === 0)
+            continue;
+        events.push({
+            level: 'safety',
+            code: 'provider_rejects',
+            message: `the ${api} API would refuse this request (${rules.join(', ')}): it cannot be sent as it is`,
+        });
+    }
+    return events;
+}
+//# sourceMappingURL=verdict.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/summaries.js
 
 /**
@@ -56593,6 +57454,7 @@ function applySummaries(ws, scope, rules) {
 
 
 
+
 function pick(value, keep) {
     if (value === null || typeof value !== 'object')
         return null;
@@ -56654,6 +57516,9 @@ function applyToolOutput(ws, rules, meter, shown, tokensOf) {
         if (!meter.exceeds(shown(textOf(w.content)), rules.maxTokens))
             continue;
         if (isProtected(w)) {
+            // An excerpt already (a stabilized context read again) stays as it is.
+            if (isExcerpt(textOf(w.content)))
+                continue;
             // Protected evidence over the limit stays as an excerpt of the limit's size (seed 004
             // scenario 3: a 12,800-token query result must not push the conversation out).
             if (excerptOutput(w, rules.maxTokens, tokensOf, meter))
@@ -56692,6 +57557,7 @@ function excerptOutput(w, maxTokens, tokensOf, meter) {
 }
 //# sourceMappingURL=tool-output.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/stabilize.js
+
 
 
 
@@ -56856,6 +57722,11 @@ function stabilizeTranscript(transcript, opts) {
         code: 'protected_preserved',
         message: `${protectedCount} protected artifacts preserved`,
     });
+    // 11. verdict: a context that cannot be sent is no `ok`, whatever the stages managed.
+    const verdict = verdictEvents(context, transcript, policy.target, opts.emit);
+    if (verdict.length > 0)
+        status = 'escalated';
+    ws.events.push(...verdict);
     const used = context.reduce((s, c) => s + c.tokens, 0);
     const visible = VISIBLE[res.notification_level];
     const events = ws.events.filter((e) => visible.has(e.level));
@@ -57373,6 +58244,7 @@ function checkBudget(t, result, meter, protectedIds, where) {
 // about nothing the user asked: the failures outside testing found passing every other check.
 
 
+
 const HOW_FOUND = {
     'task-kind': 'the task artifact',
     'first-user-message': 'the first user message of the current scope (its task statement)',
@@ -57407,14 +58279,6 @@ function checkRecency(t, result, where) {
     ];
 }
 /** Kinds that are a conversation: what the model is asked to continue. */
-const CONVERSATION = new Set([
-    'task',
-    'user',
-    'assistant',
-    'tool',
-    'retrieval',
-    'summary',
-]);
 function checkNonempty(t, result, where) {
     if (result.context.some((c) => CONVERSATION.has(c.kind)))
         return [];
@@ -57665,799 +58529,11 @@ function checkProtected(t, result, policy, unpaired, where) {
     return out;
 }
 //# sourceMappingURL=protected.js.map
-;// CONCATENATED MODULE: ./build/core/emit/anthropic.js
-function blocks(content) {
-    if (typeof content === 'string')
-        return content === '' ? [] : [{ type: 'text', text: content }];
-    return content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { ...p }));
-}
-function toolInput(args) {
-    try {
-        const v = JSON.parse(args);
-        return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : { input: v };
-    }
-    catch {
-        // tool_use input must be an object; text that is not JSON is carried as-is under one key.
-        return { input: args };
-    }
-}
-function resultBlock(item, id) {
-    const b = { type: 'tool_result', tool_use_id: id, content: blocks(item.content) };
-    if (item.is_error)
-        b['is_error'] = true;
-    return b;
-}
-function push(out, role, content, from, mergeable) {
-    if (content.length === 0)
-        return;
-    const last = out.messages[out.messages.length - 1];
-    if (mergeable && last && last.role === role && !last.content.some((b) => b.type === 'tool_use')) {
-        last.content.push(...content);
-        out.blocks[out.blocks.length - 1]?.push(...content.map(() => from));
-        return;
-    }
-    out.messages.push({ role, content });
-    out.blocks.push(content.map(() => from));
-}
-/**
- * tool_use ids must be unique in the whole request, but agents reuse call ids (tau-bench, SWE-agent).
- * The first use keeps its id; each later use of it is named `<id>_<n>`, n from 2, skipping names
- * the context already holds: the same context always gives the same names.
- */
-function uniqueToolUseIds(context) {
-    const taken = new Set();
-    for (const item of context)
-        for (const c of item.tool_calls ?? [])
-            taken.add(c.id);
-    const issued = new Set();
-    return {
-        next(id) {
-            let name = id;
-            for (let n = 2; issued.has(name) || (name !== id && taken.has(name)); n++)
-                name = `${id}_${n}`;
-            issued.add(name);
-            return name;
-        },
-    };
-}
-function toAnthropic(context) {
-    return toAnthropicWithOrigins(context).request;
-}
-/** toAnthropic, also saying which context item each block came from (for findings on the request). */
-function toAnthropicWithOrigins(context) {
-    const system = [];
-    const results = new Map();
-    for (const item of context) {
-        if (item.kind !== 'tool')
-            continue;
-        for (const id of item.call_ids ?? (item.call_id !== undefined ? [item.call_id] : [])) {
-            results.set(id, [...(results.get(id) ?? []), item]);
-        }
-    }
-    const used = new Set();
-    const out = { messages: [], blocks: [] };
-    const ids = uniqueToolUseIds(context);
-    for (const item of context) {
-        if (item.kind === 'system' || item.kind === 'policy') {
-            system.push(typeof item.content === 'string'
-                ? item.content
-                : blocks(item.content)
-                    .map((b) => String(b['text'] ?? ''))
-                    .join('\n'));
-            continue;
-        }
-        if (item.kind === 'tool') {
-            // Results already placed after their call are skipped; one without a call stays where it is.
-            if (!used.has(item))
-                push(out, 'user', [resultBlock(item, item.call_id ?? '')], item.id, false);
-            continue;
-        }
-        if (item.kind === 'assistant') {
-            const content = blocks(item.content);
-            const names = (item.tool_calls ?? []).map((c) => ids.next(c.id));
-            (item.tool_calls ?? []).forEach((c, k) => content.push({ type: 'tool_use', id: names[k], name: c.name, input: toolInput(c.arguments) }));
-            push(out, 'assistant', content, item.id, true);
-            const answers = [];
-            const from = [];
-            (item.tool_calls ?? []).forEach((c, k) => {
-                const r = results.get(c.id)?.shift();
-                if (!r)
-                    return;
-                used.add(r);
-                answers.push(resultBlock(r, names[k]));
-                from.push(r.id);
-            });
-            if (answers.length > 0) {
-                out.messages.push({ role: 'user', content: answers });
-                out.blocks.push(from);
-            }
-            continue;
-        }
-        // user, task, retrieval, phase and summary items are user-turn text.
-        push(out, 'user', blocks(item.content), item.id, true);
-    }
-    const request = { messages: out.messages };
-    if (system.length > 0)
-        request.system = system.join('\n\n');
-    return { request, blocks: out.blocks };
-}
-//# sourceMappingURL=anthropic.js.map
-;// CONCATENATED MODULE: ./build/core/emit/rule-hit.js
-// What a provider rule reports about an emitted request: where (message and block indexes) and why,
-// in plain words plus the error text the API answers. Never the content itself: it may hold PII.
-/** `messages.3.content.1` (Anthropic's way of naming a place in the request). */
-function anthropicPath(loc) {
-    return loc.block === undefined ? `messages.${loc.message}` : `messages.${loc.message}.content.${loc.block}`;
-}
-/** `messages[3].content[1]` (OpenAI's way of naming a place in the request). */
-function openaiPath(loc) {
-    return loc.block === undefined
-        ? `messages[${loc.message}]`
-        : `messages[${loc.message}].content[${loc.block}]`;
-}
-function rule_hit_isObject(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-/** Findings in request order: whole-request ones first, then by message, block, and rule order. */
-function sortHits(hits, ruleOrder) {
-    const key = (h) => {
-        const loc = h.at[0];
-        return [loc ? loc.message : -1, loc?.block ?? -1, ruleOrder.indexOf(h.rule)];
-    };
-    return hits
-        .map((h, i) => ({ h, i, k: key(h) }))
-        .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1] || a.k[2] - b.k[2] || a.i - b.i)
-        .map((x) => x.h);
-}
-//# sourceMappingURL=rule-hit.js.map
-;// CONCATENATED MODULE: ./build/core/emit/anthropic-rules.js
-
-const ANTHROPIC_RULES = [
-    'anthropic-messages-nonempty',
-    'anthropic-role',
-    'anthropic-first-message-user',
-    'anthropic-empty-content',
-    'anthropic-empty-text',
-    'anthropic-block-type',
-    'anthropic-block-shape',
-    'anthropic-tool-result-first',
-    'anthropic-tool-use-answered',
-    'anthropic-tool-result-matches-use',
-    'anthropic-tool-use-ids-unique',
-    'anthropic-thinking-unchanged',
-];
-/** Block types each role may send (the Messages API's content block params). */
-const ANTHROPIC_BLOCK_TYPES = {
-    user: ['text', 'image', 'document', 'search_result', 'tool_result', 'container_upload'],
-    assistant: [
-        'text',
-        'thinking',
-        'redacted_thinking',
-        'tool_use',
-        'server_tool_use',
-        'web_search_tool_result',
-        'web_fetch_tool_result',
-        'code_execution_tool_result',
-        'bash_code_execution_tool_result',
-        'text_editor_code_execution_tool_result',
-        'tool_search_tool_result',
-        'mcp_tool_use',
-        'mcp_tool_result',
-        'container_upload',
-    ],
-};
-/** Block types a tool_result's own content may hold. */
-const TOOL_RESULT_CONTENT_TYPES = ['text', 'image', 'document', 'search_result'];
-/** `answer` is the API's error text; `paraphrase` when we do not know its exact words. */
-function anthropicHit(rule, at, words, answer, paraphrase = false) {
-    const where = at[0] ? `${anthropicPath(at[0])}: ` : '';
-    const said = paraphrase ? answer : `"${answer}"`;
-    return { rule, message: `${where}${words} (Anthropic answers 400: ${said})`, at };
-}
-const hit = anthropicHit;
-function blocksOf(m) {
-    const content = m.content;
-    if (typeof content === 'string')
-        return content === '' ? [] : [{ type: 'text', text: content }];
-    return Array.isArray(content) ? content : [];
-}
-const validRole = (m) => m?.role === 'user' || m?.role === 'assistant';
-/** Text that is empty or only whitespace, in a block or in a tool_result's content. */
-function emptyText(b) {
-    const texts = [];
-    if (b.type === 'text')
-        texts.push(b['text']);
-    if (b.type === 'tool_result' && Array.isArray(b['content'])) {
-        for (const c of b['content'])
-            if (rule_hit_isObject(c) && c['type'] === 'text')
-                texts.push(c['text']);
-    }
-    for (const t of texts) {
-        if (t === '')
-            return 'text content blocks must be non-empty';
-        if (typeof t === 'string' && t.trim() === '')
-            return 'text content blocks must contain non-whitespace text';
-    }
-    return undefined;
-}
-/** What a block of an allowed type lacks: the field and the kind of value it needs. */
-function missingField(b) {
-    const str = (f) => typeof b[f] === 'string';
-    const nonEmpty = (f) => typeof b[f] === 'string' && b[f] !== '';
-    switch (b.type) {
-        case 'text':
-            return str('text') ? undefined : ['text', 'a string'];
-        case 'image':
-        case 'document':
-            return rule_hit_isObject(b['source']) ? undefined : ['source', 'an object'];
-        case 'tool_use':
-            if (!nonEmpty('id'))
-                return ['id', 'a non-empty string'];
-            if (!nonEmpty('name'))
-                return ['name', 'a non-empty string'];
-            return rule_hit_isObject(b['input']) ? undefined : ['input', 'an object'];
-        case 'tool_result': {
-            if (!nonEmpty('tool_use_id'))
-                return ['tool_use_id', 'a non-empty string'];
-            const c = b['content'];
-            return c === undefined || typeof c === 'string' || Array.isArray(c)
-                ? undefined
-                : ['content', 'a string or an array'];
-        }
-        case 'thinking':
-            if (!str('thinking'))
-                return ['thinking', 'a string'];
-            return str('signature') ? undefined : ['signature', 'a string'];
-        case 'redacted_thinking':
-            return str('data') ? undefined : ['data', 'a string'];
-        default:
-            return undefined;
-    }
-}
-function checkMessage(m, i, last) {
-    const out = [];
-    const blocks = blocksOf(m);
-    if (blocks.length === 0 && !(last && m.role === 'assistant')) {
-        out.push(hit('anthropic-empty-content', [{ message: i }], `${m.role} message has no content`, `messages.${i}: all messages must have non-empty content except for the optional final assistant message`));
-    }
-    const allowed = ANTHROPIC_BLOCK_TYPES[m.role];
-    blocks.forEach((b, j) => {
-        const at = [{ message: i, block: j }];
-        const type = rule_hit_isObject(b) && typeof b.type === 'string' ? b.type : undefined;
-        if (type === undefined || !allowed.includes(type)) {
-            out.push(hit('anthropic-block-type', at, `a ${type ?? 'untyped'} block is not allowed in ${m.role === 'assistant' ? 'an' : 'a'} ${m.role} message`, `${anthropicPath(at[0])}.type: the block type must be one of ${allowed.join(', ')}`, true));
-            return;
-        }
-        if (type === 'tool_result' && Array.isArray(b['content'])) {
-            const inner = b['content'].map((c) => (rule_hit_isObject(c) ? c['type'] : undefined));
-            const bad = inner.find((t) => typeof t !== 'string' || !TOOL_RESULT_CONTENT_TYPES.includes(t));
-            if (inner.some((t) => typeof t !== 'string' || !TOOL_RESULT_CONTENT_TYPES.includes(t))) {
-                out.push(hit('anthropic-block-type', at, `the tool_result holds a ${typeof bad === 'string' ? bad : 'untyped'} block`, `a tool_result's content must be ${TOOL_RESULT_CONTENT_TYPES.join(', ')} blocks`, true));
-            }
-        }
-        const missing = missingField(b);
-        if (missing) {
-            out.push(hit('anthropic-block-shape', at, `the ${type} block's \`${missing[0]}\` is not ${missing[1]}`, `${anthropicPath(at[0])}.${missing[0]}: Field required`, true));
-        }
-        const empty = emptyText(b);
-        if (empty !== undefined) {
-            out.push(hit('anthropic-empty-text', at, `${type} block with empty or blank text`, `messages: ${empty}`));
-        }
-    });
-    return out;
-}
-function turnsOf(messages) {
-    const turns = [];
-    messages.forEach((m, i) => {
-        if (!validRole(m))
-            return;
-        const last = turns[turns.length - 1];
-        const turn = last && last.role === m.role ? last : { role: m.role, blocks: [], at: [] };
-        if (turn !== last)
-            turns.push(turn);
-        blocksOf(m).forEach((b, j) => {
-            turn.blocks.push(b);
-            turn.at.push({ message: i, block: j });
-        });
-    });
-    return turns;
-}
-function toolUses(t) {
-    const ids = new Map();
-    if (t?.role !== 'assistant')
-        return ids;
-    t.blocks.forEach((b, k) => {
-        if (b.type === 'tool_use' && typeof b['id'] === 'string' && !ids.has(b['id']))
-            ids.set(b['id'], t.at[k]);
-    });
-    return ids;
-}
-const path = (l) => anthropicPath(l);
-const messageOf = (l) => `messages.${l.message}`;
-/** tool_result blocks open the user turn; they answer the previous turn's tool_use blocks, each once. */
-function checkResults(turn, prev) {
-    const out = [];
-    const uses = toolUses(prev);
-    const firstOther = turn.blocks.findIndex((b) => b.type !== 'tool_result');
-    const answered = new Set();
-    turn.blocks.forEach((b, k) => {
-        if (b.type !== 'tool_result')
-            return;
-        const at = turn.at[k];
-        if (firstOther !== -1 && k > firstOther) {
-            const other = turn.at[firstOther];
-            out.push(hit('anthropic-tool-result-first', [at], `tool_result block after a ${String(turn.blocks[firstOther]?.type)} block at ${path(other)}: tool_result blocks must come first in the user turn`, uses.size > 0
-                ? `${messageOf(at)}: Did not find ${uses.size} \`tool_result\` block(s) at the beginning of this message. Messages following \`tool_use\` blocks must begin with a matching number of \`tool_result\` blocks.`
-                : `${messageOf(at)}: tool_result blocks must come first in the user message, before any other block`, uses.size === 0));
-        }
-        const id = b['tool_use_id'];
-        if (typeof id === 'string' && uses.has(id) && !answered.has(id))
-            return void answered.add(id);
-        const again = typeof id === 'string' && answered.has(id);
-        out.push(hit('anthropic-tool-result-matches-use', [at], again
-            ? `tool_result answers tool_use ${id} a second time`
-            : `tool_result answers ${typeof id === 'string' ? `tool_use ${id}, which is` : 'no tool_use id,'} not a tool_use of the previous assistant turn`, `${path(at)}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`));
-    });
-    return out;
-}
-/** tool_use blocks answered in the very next user turn, and ids unique in the whole request. */
-function checkToolUse(turns) {
-    const out = [];
-    const seen = new Map();
-    turns.forEach((turn, t) => {
-        turn.blocks.forEach((b, k) => {
-            if (b.type !== 'tool_use' || typeof b['id'] !== 'string')
-                return;
-            const at = turn.at[k];
-            const first = seen.get(b['id']);
-            if (first === undefined)
-                return void seen.set(b['id'], at);
-            out.push(hit('anthropic-tool-use-ids-unique', [at, first], `tool_use id ${b['id']} is used again (first at ${path(first)})`, `${path(at)}: \`tool_use\` ids must be unique`));
-        });
-        if (turn.role === 'user')
-            out.push(...checkResults(turn, turns[t - 1]));
-        const uses = toolUses(turn);
-        if (uses.size === 0)
-            return;
-        const next = turns[t + 1];
-        const results = new Set(next?.role === 'user'
-            ? next.blocks.filter((b) => b.type === 'tool_result').map((b) => b['tool_use_id'])
-            : []);
-        const missing = [...uses].filter(([id]) => !results.has(id));
-        if (missing.length === 0)
-            return;
-        const list = missing.map(([id]) => id).join(', ');
-        const first = missing[0]?.[1];
-        out.push(hit('anthropic-tool-use-answered', missing.map(([, at]) => at), `tool_use ${list} ${missing.length > 1 ? 'have' : 'has'} no tool_result in the next user turn`, `${messageOf(first)}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${list}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`));
-    });
-    return out;
-}
-/** Every Messages API rule the request breaks that can be seen in the request alone, in order. */
-function anthropicRuleHits(req) {
-    const out = [];
-    const messages = Array.isArray(req.messages) ? req.messages : [];
-    if (messages.length === 0) {
-        out.push(hit('anthropic-messages-nonempty', [], 'the request has no messages', 'messages: at least one message is required'));
-    }
-    messages.forEach((m, i) => {
-        if (!validRole(m)) {
-            out.push(hit('anthropic-role', [{ message: i }], 'role must be user or assistant', `messages.${i}.role: the role must be user or assistant (system text goes in the top-level system field)`, true));
-            return;
-        }
-        if (i === 0 && m.role !== 'user') {
-            out.push(hit('anthropic-first-message-user', [{ message: 0 }], `the first message is an ${m.role} turn`, 'messages: first message must use the "user" role'));
-        }
-        out.push(...checkMessage(m, i, i === messages.length - 1));
-    });
-    out.push(...checkToolUse(turnsOf(messages)));
-    return sortHits(out, ANTHROPIC_RULES);
-}
-//# sourceMappingURL=anthropic-rules.js.map
-;// CONCATENATED MODULE: ./build/core/emit/openai.js
-
-const USER_PARTS = ['image_url', 'input_audio', 'file'];
-/**
- * A part as Chat Completions takes it from this role, or undefined when the API has no such part:
- * Anthropic's thinking, redacted thinking and server-tool blocks exist only in Anthropic requests
- * (the model sees them only there), so they are left out. An Anthropic image becomes an image_url
- * (data URL or URL) and a plain-text document its text, so the model still sees what the user sent.
- */
-function openaiPart(p, role) {
-    if (p.type === 'text')
-        return { type: 'text', text: p.text };
-    const allowed = role === 'user' ? USER_PARTS : role === 'assistant' ? ['refusal'] : [];
-    if (allowed.includes(p.type))
-        return p;
-    if (role !== 'user')
-        return undefined;
-    const source = p['source'];
-    if (p.type === 'image' && rule_hit_isObject(source)) {
-        if (source['type'] === 'base64' && typeof source['data'] === 'string')
-            return {
-                type: 'image_url',
-                image_url: { url: `data:${String(source['media_type'])};base64,${source['data']}` },
-            };
-        if (source['type'] === 'url' && typeof source['url'] === 'string')
-            return { type: 'image_url', image_url: { url: source['url'] } };
-    }
-    if (p.type === 'document' &&
-        rule_hit_isObject(source) &&
-        source['type'] === 'text' &&
-        typeof source['data'] === 'string')
-        return { type: 'text', text: source['data'] };
-    return undefined;
-}
-function openaiContent(content, role) {
-    if (typeof content === 'string')
-        return content;
-    return content.map((p) => openaiPart(p, role)).filter((p) => p !== undefined);
-}
-function textOnly(content) {
-    if (typeof content === 'string')
-        return content;
-    return content
-        .filter((p) => p.type === 'text')
-        .map((p) => String(p.text))
-        .join('\n');
-}
-function roleOf(item) {
-    switch (item.kind) {
-        case 'system':
-        case 'policy':
-        case 'phase':
-        case 'summary':
-            return item.role === 'developer' ? 'developer' : 'system';
-        case 'assistant':
-            return 'assistant';
-        case 'tool':
-            return 'tool';
-        default:
-            return 'user';
-    }
-}
-/** The message of an item; undefined for an assistant turn with nothing the API takes (only thinking). */
-function message(item) {
-    const role = roleOf(item);
-    if (role === 'assistant') {
-        const m = { role, content: openaiContent(item.content, role) };
-        const empty = m.content === '' || (Array.isArray(m.content) && m.content.length === 0);
-        // A tool-call-only turn has `content: null`: the API refuses an empty array (and an empty text).
-        if (empty && item.tool_calls?.length)
-            m.content = null;
-        else if (empty)
-            return undefined;
-        if (item.tool_calls?.length) {
-            m.tool_calls = item.tool_calls.map((c) => ({
-                id: c.id,
-                type: 'function',
-                function: { name: c.name, arguments: c.arguments },
-            }));
-        }
-        return m;
-    }
-    return { role, content: openaiContent(item.content, role) };
-}
-function idsOf(item) {
-    return item.call_ids ?? (item.call_id !== undefined ? [item.call_id] : []);
-}
-/** Messages in context order, each tool message moved to directly follow the group of its call. */
-function toOpenAI(context) {
-    return toOpenAIWithOrigins(context).messages;
-}
-/** toOpenAI, also saying which context item each message came from (for findings on the request). */
-function toOpenAIWithOrigins(context) {
-    // call id -> results answering it, in context order; consumed as calls are met (ids are reused).
-    const results = new Map();
-    for (const item of context) {
-        if (item.kind !== 'tool')
-            continue;
-        for (const id of idsOf(item))
-            results.set(id, [...(results.get(id) ?? []), item]);
-    }
-    const answered = new Map();
-    const out = [];
-    const origins = [];
-    const emit = (m, from) => {
-        out.push(m);
-        origins.push([from.id]);
-    };
-    for (const item of context) {
-        if (item.kind === 'tool') {
-            // Answers no call in the context: kept in place (the pairing check reports it).
-            const done = answered.get(item) ?? new Set();
-            for (const id of idsOf(item)) {
-                if (!done.has(id))
-                    emit({ role: 'tool', tool_call_id: id, content: textOnly(item.content) }, item);
-            }
-            continue;
-        }
-        const m = message(item);
-        if (m)
-            emit(m, item);
-        for (const call of item.tool_calls ?? []) {
-            const r = results.get(call.id)?.shift();
-            if (!r)
-                continue;
-            const done = answered.get(r) ?? new Set();
-            done.add(call.id);
-            answered.set(r, done);
-            emit({ role: 'tool', tool_call_id: call.id, content: textOnly(r.content) }, r);
-        }
-    }
-    return { messages: out, origins };
-}
-//# sourceMappingURL=openai.js.map
-;// CONCATENATED MODULE: ./build/core/emit/openai-rules.js
-
-const OPENAI_RULES = [
-    'openai-messages-nonempty',
-    'openai-role',
-    'openai-content-type',
-    'openai-assistant-empty',
-    'openai-empty-array',
-    'openai-part-type',
-    'openai-part-shape',
-    'openai-call-ids-unique',
-    'openai-tool-answers-call',
-    'openai-call-answered',
-];
-const openai_rules_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
-/** Content part types each role may send. */
-const OPENAI_PART_TYPES = {
-    system: ['text'],
-    developer: ['text'],
-    user: ['text', 'image_url', 'input_audio', 'file'],
-    assistant: ['text', 'refusal'],
-    tool: ['text'],
-};
-/** The object-valued field a part of this type carries, and the string fields inside it. */
-const PART_FIELDS = {
-    image_url: { field: 'image_url', strings: ['url'] },
-    input_audio: { field: 'input_audio', strings: ['data', 'format'] },
-    file: { field: 'file', strings: [] },
-};
-/** `answer` is the API's error text; `paraphrase` when we do not know its exact words. */
-function openai_rules_hit(rule, at, words, answer, paraphrase = false) {
-    const where = at[0] ? `${openaiPath(at[0])}: ` : '';
-    const said = paraphrase ? answer : `"${answer}"`;
-    return { rule, message: `${where}${words} (OpenAI answers 400: ${said})`, at };
-}
-function quoteList(values) {
-    const q = values.map((v) => `'${v}'`);
-    if (q.length <= 1)
-        return q.join('');
-    if (q.length === 2)
-        return `${q[0]} and ${q[1]}`;
-    return `${q.slice(0, -1).join(', ')}, and ${q[q.length - 1]}`;
-}
-function describe(v) {
-    if (v === null)
-        return 'null';
-    if (Array.isArray(v))
-        return 'an array';
-    return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-}
-function isEmpty(content) {
-    return (content === null || content === undefined || content === '' || (Array.isArray(content) && !content.length));
-}
-function checkContent(m, i) {
-    const out = [];
-    const content = m.content;
-    const calls = m.tool_calls !== undefined && m.tool_calls.length > 0;
-    if (m.role === 'assistant' && !calls && isEmpty(content)) {
-        out.push(openai_rules_hit('openai-assistant-empty', [{ message: i }], 'assistant message with neither content nor tool_calls', content === null
-            ? "Invalid value for 'content': expected a string, got null."
-            : 'the assistant message needs content or tool_calls', content !== null));
-        return out;
-    }
-    const nullable = m.role === 'assistant';
-    if (typeof content !== 'string' && !Array.isArray(content) && !(nullable && isEmpty(content))) {
-        out.push(openai_rules_hit('openai-content-type', [{ message: i }], `${m.role} message content is ${describe(content)}, not a string or an array of parts`, `Invalid type for 'messages[${i}].content': expected one of a string or array of objects, but got ${describe(content)} instead.`));
-        return out;
-    }
-    if (Array.isArray(content) && content.length === 0) {
-        out.push(openai_rules_hit('openai-empty-array', [{ message: i }], `${m.role} message content is an empty array`, `Invalid 'messages[${i}].content': empty array. Expected an array with minimum length 1, but got an empty array instead.`));
-    }
-    if (!Array.isArray(content))
-        return out;
-    const allowed = OPENAI_PART_TYPES[m.role] ?? [];
-    content.forEach((part, j) => {
-        const at = [{ message: i, block: j }];
-        const path = openaiPath(at[0]);
-        const type = rule_hit_isObject(part) && typeof part['type'] === 'string' ? part['type'] : undefined;
-        if (type === undefined || !allowed.includes(type)) {
-            out.push(openai_rules_hit('openai-part-type', at, `a ${type ?? 'untyped'} part is not allowed in ${m.role === 'assistant' ? 'an' : 'a'} ${m.role} message (allowed: ${allowed.join(', ')})`, `Invalid value: '${type ?? ''}'. Supported values are: ${quoteList(allowed)}.`));
-            return;
-        }
-        const p = part;
-        const bad = (field, value, want) => {
-            out.push(openai_rules_hit('openai-part-shape', at, `the ${type} part has no ${want} \`${field}\``, value === undefined
-                ? `Missing required parameter: '${path}.${field}'.`
-                : `Invalid type for '${path}.${field}': expected ${want}, but got ${describe(value)} instead.`));
-        };
-        if (type === 'text' || type === 'refusal') {
-            if (typeof p[type] !== 'string')
-                bad(type, p[type], 'a string');
-            return;
-        }
-        const spec = PART_FIELDS[type];
-        if (!spec)
-            return;
-        const inner = p[spec.field];
-        if (!rule_hit_isObject(inner))
-            return bad(spec.field, inner, 'an object');
-        for (const s of spec.strings) {
-            if (typeof inner[s] !== 'string')
-                bad(`${spec.field}.${s}`, inner[s], 'a string');
-        }
-    });
-    return out;
-}
-/** Tool messages answer the calls of the assistant message right before their group, each once. */
-function checkPairing(messages) {
-    const out = [];
-    let i = 0;
-    while (i < messages.length) {
-        const m = messages[i];
-        if (m.role === 'tool') {
-            out.push(openai_rules_hit('openai-tool-answers-call', [{ message: i }], 'tool message does not follow an assistant message with tool_calls', "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."));
-            i++;
-            continue;
-        }
-        const at = i++;
-        if (m.role !== 'assistant' || !m.tool_calls?.length)
-            continue;
-        const ids = m.tool_calls.map((c) => c.id);
-        const dups = [...new Set(ids.filter((id, k) => ids.indexOf(id) !== k))];
-        if (dups.length > 0) {
-            out.push(openai_rules_hit('openai-call-ids-unique', [{ message: at }], `assistant message calls ${dups.join(', ')} more than once`, 'the tool_call ids of one assistant message must be unique', true));
-        }
-        const pending = new Set(ids);
-        const answeredAt = new Map();
-        while (i < messages.length && messages[i].role === 'tool') {
-            const id = messages[i].tool_call_id;
-            if (typeof id === 'string' && pending.delete(id))
-                answeredAt.set(id, i);
-            else {
-                const first = typeof id === 'string' ? answeredAt.get(id) : undefined;
-                out.push(openai_rules_hit('openai-tool-answers-call', [{ message: i }], first !== undefined
-                    ? `tool message answers call ${String(id)} again (first answered at messages[${first}])`
-                    : `tool message answers ${typeof id === 'string' ? `call ${id}, which is` : 'no call id,'} not a call of the assistant message before its group`, first !== undefined
-                    ? `Invalid parameter: Duplicate value for 'tool_call_id' of '${String(id)}', in messages[${first}] and messages[${i}].`
-                    : "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."));
-            }
-            i++;
-        }
-        if (pending.size > 0) {
-            const list = [...pending].join(', ');
-            out.push(openai_rules_hit('openai-call-answered', [{ message: at }], `tool call${pending.size > 1 ? 's' : ''} ${list} of the assistant message ${pending.size > 1 ? 'have' : 'has'} no tool message right after it`, `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${list}`));
-        }
-    }
-    return out;
-}
-/** Every Chat Completions rule the messages break, in request order. */
-function openaiRuleHits(messages) {
-    const out = [];
-    if (messages.length === 0) {
-        out.push(openai_rules_hit('openai-messages-nonempty', [], 'the request has no messages', "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead."));
-    }
-    messages.forEach((m, i) => {
-        if (!openai_rules_ROLES.has(m.role)) {
-            out.push(openai_rules_hit('openai-role', [{ message: i }], 'role must be system, developer, user, assistant or tool', 'invalid value for the role', true));
-            return;
-        }
-        out.push(...checkContent(m, i));
-        if (m.tool_calls !== undefined && m.tool_calls.length === 0) {
-            out.push(openai_rules_hit('openai-empty-array', [{ message: i }], 'tool_calls is an empty array', `Invalid 'messages[${i}].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.`));
-        }
-    });
-    out.push(...checkPairing(messages));
-    return sortHits(out, OPENAI_RULES);
-}
-//# sourceMappingURL=openai-rules.js.map
-;// CONCATENATED MODULE: ./build/core/emit/provider-rules.js
-
-
-
-
-const PROVIDER_APIS = (/* unused pure expression or super */ null && (['openai', 'anthropic']));
-function unique(ids) {
-    return [...new Set(ids.filter((id) => id !== undefined))];
-}
-const THINKING = new Set(['thinking', 'redacted_thinking']);
-/** A thinking block as the API signs it: the text (or redacted data) with its signature. */
-function thinkingKey(b) {
-    return JSON.stringify([b['type'], b['thinking'] ?? null, b['data'] ?? null, b['signature'] ?? null]);
-}
-/**
- * In a tool loop the API verifies the thinking blocks of the last assistant turn against their
- * signatures: each must be passed back exactly as the model wrote it (masking or cutting one is a 400).
- * Earlier turns' thinking is stripped by the API, so only the last assistant turn is checked, and
- * only while its tool loop is open (it has tool_use and nothing but tool results follow it).
- */
-function thinkingHits({ request, blocks }, original) {
-    const msgs = request.messages;
-    let end = msgs.length - 1;
-    while (end >= 0 && msgs[end]?.role !== 'assistant')
-        end--;
-    let start = end;
-    while (start > 0 && msgs[start - 1]?.role === 'assistant')
-        start--;
-    if (end < 0)
-        return [];
-    const turn = [];
-    for (let m = start; m <= end; m++)
-        msgs[m]?.content.forEach((b, j) => turn.push([b, { message: m, block: j }]));
-    if (!turn.some(([b]) => b.type === 'tool_use'))
-        return [];
-    // A user turn with more than tool results closes the loop: the API then strips this thinking.
-    const after = msgs.slice(end + 1).flatMap((m) => m.content);
-    if (after.some((b) => b.type !== 'tool_result'))
-        return [];
-    const out = [];
-    for (const [b, at] of turn) {
-        if (!THINKING.has(b.type))
-            continue;
-        const from = original.get(blocks[at.message]?.[at.block ?? 0] ?? '');
-        const written = from && Array.isArray(from.content)
-            ? from.content
-                .filter((p) => THINKING.has(p.type))
-                .map((p) => thinkingKey(p))
-            : [];
-        if (written.includes(thinkingKey(b)))
-            continue;
-        out.push(anthropicHit('anthropic-thinking-unchanged', [at], `the ${b.type} block of the last assistant turn differs from what the model wrote (masked, cut or re-signed); in a tool loop it must be passed back unchanged`, `messages.${at.message}.content.${at.block ?? 0}: thinking blocks in the latest assistant message cannot be modified`, true));
-    }
-    return out;
-}
-/**
- * Every rule of `api` the request built from `context` breaks. `original` (the transcript's
- * artifacts by id) lets the Anthropic rules see whether thinking blocks were changed.
- */
-function providerIssues(context, api, original) {
-    if (api === 'openai') {
-        const { messages, origins } = toOpenAIWithOrigins(context);
-        return openaiRuleHits(messages).map((h) => ({
-            api,
-            rule: h.rule,
-            message: h.message,
-            ids: unique(h.at.flatMap((l) => origins[l.message] ?? [])),
-        }));
-    }
-    const emitted = toAnthropicWithOrigins(context);
-    const hits = anthropicRuleHits(emitted.request);
-    if (original)
-        hits.push(...thinkingHits(emitted, original));
-    return hits.map((h) => ({
-        api,
-        rule: h.rule,
-        message: h.message,
-        ids: unique(h.at.map((l) => l.block === undefined ? emitted.blocks[l.message]?.[0] : emitted.blocks[l.message]?.[l.block])),
-    }));
-}
-//# sourceMappingURL=provider-rules.js.map
 ;// CONCATENATED MODULE: ./build/core/validate/provider.js
+// `provider`: the request `--emit` would write for the target API breaks none of that API's rules
+// (src/core/emit/provider-rules.ts, the same rules the emitter's verifier applies). Each violation
+// names the rule and the error the API would answer, at the artifact the offending message came from.
 
-/**
- * The APIs the context must suit: `--emit openai|anthropic` when given, else the policy's `target`,
- * else the transcript's own API (Claude Code talks to Anthropic); a native transcript names no API,
- * so its context must suit both.
- */
-function providerApis(source, target, emit) {
-    if (emit === 'openai' || emit === 'anthropic')
-        return [emit];
-    if (target !== 'same')
-        return [target];
-    switch (source) {
-        case 'openai':
-            return ['openai'];
-        case 'anthropic':
-        case 'claude-code':
-            return ['anthropic'];
-        case 'native':
-            return ['openai', 'anthropic'];
-    }
-}
 function checkProvider(t, result, apis, where) {
     const original = new Map(t.artifacts.map((a) => [a.id, a]));
     const out = [];
@@ -58487,7 +58563,11 @@ function statusCheck(result, where) {
             ? 'what must be kept does not fit the budget even with protected evidence cut to excerpts'
             : codes.has('scope_ambiguous')
                 ? 'the scope is ambiguous'
-                : 'the stabilizer cannot honour the policy';
+                : codes.has('empty_context')
+                    ? 'the context holds no conversation'
+                    : codes.has('provider_rejects')
+                        ? 'the target API would refuse the request'
+                        : 'the stabilizer cannot honour the policy';
     const message = result.status === 'escalated'
         ? `status escalated: ${why} (${reasons})`
         : `status warning: protected evidence was cut to excerpts to fit the budget (${reasons})`;
@@ -58510,6 +58590,12 @@ function statusCheck(result, where) {
 }
 //# sourceMappingURL=status.js.map
 ;// CONCATENATED MODULE: ./build/core/validate/validate.js
+// The validation suite (DESIGN §5). It re-derives everything from the input transcript and the
+// stabilized context and never trusts the stages' own bookkeeping: token counts are recounted,
+// protection and summary validity are recomputed, PII is searched with every built-in detector,
+// and the request the context becomes is checked against the target API's rules.
+
+
 
 
 
@@ -58533,7 +58619,8 @@ function validate_checkPairing(result, where) {
             list.push({ id: c.id, line: c.line });
             pending.set(call.id, list);
         }
-        if (c.kind === 'tool') {
+        // An output that names no call answers nothing: it is no half of a pair (emit/standalone.ts).
+        if (c.kind === 'tool' && !isStandaloneOutput(c)) {
             const list = c.call_id !== undefined ? pending.get(c.call_id) : undefined;
             const owner = list?.shift();
             if (!owner)
