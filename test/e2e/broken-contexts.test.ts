@@ -122,10 +122,14 @@ describe('check goes red where the context is broken', () => {
     expect(emitted.stdout).toContain('"id": "call_1_2"');
   });
 
-  it('an Anthropic request opening with an assistant turn: provider, at that turn', async () => {
+  it('an Anthropic request opening with an assistant turn: provider and an escalated status, at that turn', async () => {
     const { run, report } = await check(repo('assistant-first.json'), []);
     expect(run.code).toBe(1);
-    expect(found(report)).toEqual([['provider', 'error', 5, 5]]);
+    expect(found(report)).toEqual([
+      ['provider', 'error', 5, 5],
+      ['status', 'error', 5, 5],
+    ]);
+    expect(report.transcripts[0]?.status).toBe('escalated');
     expect(report.transcripts[0]?.violations[0]?.message).toContain('anthropic-first-message-user');
   });
 

@@ -71,7 +71,7 @@ function push(
  * The first use keeps its id; each later use of it is named `<id>_<n>`, n from 2, skipping names
  * the context already holds: the same context always gives the same names.
  */
-function uniqueToolUseIds(context: readonly ContextItem[]): { next: (id: string) => string } {
+export function uniqueToolUseIds(context: readonly ContextItem[]): { next: (id: string) => string } {
   const taken = new Set<string>();
   for (const item of context) for (const c of item.tool_calls ?? []) taken.add(c.id);
   const issued = new Set<string>();

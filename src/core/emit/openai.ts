@@ -26,7 +26,7 @@ const USER_PARTS = ['image_url', 'input_audio', 'file'];
  * (the model sees them only there), so they are left out. An Anthropic image becomes an image_url
  * (data URL or URL) and a plain-text document its text, so the model still sees what the user sent.
  */
-function openaiPart(p: ContentPart, role: OpenAIMessage['role']): unknown {
+export function openaiPart(p: ContentPart, role: OpenAIMessage['role']): unknown {
   if (p.type === 'text') return { type: 'text', text: p.text };
   const allowed = role === 'user' ? USER_PARTS : role === 'assistant' ? ['refusal'] : [];
   if (allowed.includes(p.type)) return p;
@@ -64,7 +64,7 @@ function textOnly(content: Content): string {
     .join('\n');
 }
 
-function roleOf(item: ContextItem): OpenAIMessage['role'] {
+export function roleOf(item: ContextItem): OpenAIMessage['role'] {
   switch (item.kind) {
     case 'system':
     case 'policy':

@@ -18,6 +18,9 @@ import { TokenMeter } from './meter.js';
 import { normalizeFates } from './normalize.js';
 import { orderItems } from './order.js';
 import { verdictEvents } from './verdict.js';
+import { dropThinkingPii } from './thinking.js';
+import { emitNotes } from '../emit/notes.js';
+import { providerApis } from '../emit/provider-rules.js';
 import { computeProtection } from './protect.js';
 import { applyScopeReset, assignScopes } from './scope.js';
 import { applySummaries, historySources } from './summaries.js';
@@ -225,6 +228,11 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
     `cut ${budget.excerpted} protected artifacts to excerpts of their head and tail to fit the budget`,
   );
 
+  // Thinking blocks that hold PII leave where the API allows it (thinking.ts): part of stage 4,
+  // done once the budget has decided what stays, because it depends on which turn is the last.
+  const thinking = dropThinkingPii(ws, masker);
+  major(ws, 'pii_thinking', thinking, `left out ${thinking} thinking blocks holding PII`);
+
   // 10. order
   const kept = orderItems(
     ws.items.filter(isAlive).map((w) => ({ w, kind: w.a.kind, index: w.index })),
@@ -250,6 +258,12 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
     return item;
   });
   const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
+  // What the emitters change for the target API(s): parts left out, call ids renamed.
+  const notes = emitNotes(context, providerApis(transcript.format, policy.target, opts.emit));
+  for (const e of ledger) {
+    const n = notes.get(e.id);
+    if (n) e.emit = n.map((note) => maskString(note, masker, {}));
+  }
   for (const e of ledger) {
     if (e.action === 'kept') continue;
     ws.events.push({

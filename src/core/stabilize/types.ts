@@ -31,6 +31,7 @@ export type Action = (typeof ACTIONS)[number];
  * Reason codes. Stable: goldens, semantic diffs and `explain` depend on them.
  * - kept: `in_budget`, `protected`
  * - masked: `pii`, `tool_output_fields` (a verbose JSON output masked to keep_fields)
+ * - masked: `pii_thinking` (thinking blocks holding PII left out; a signed block cannot be masked)
  * - dropped: `sidechain`, `abandoned_branch`, `compacted`, `unpaired_result`, `unpaired_call`, `scope_reset`, `verbose_tool_output`,
  *   `superseded`, `budget`, `aggressive_chatter`, `pair_unit` (went with its call or result)
  * - expired: `summary_expired`, `summary_invalid`
@@ -60,6 +61,11 @@ export interface LedgerEntry {
   protected_by?: string[];
   /** PII masked in this artifact, by type (counts only). */
   pii?: Record<string, number>;
+  /**
+   * What the request for the target API changes on the way out: parts it has no place for, call
+   * ids renamed to be unique (`openai: left out 1 thinking part …`). Set only when there is any.
+   */
+  emit?: string[];
   line: number;
 }
 

@@ -28,12 +28,16 @@ export function verdictEvents(
   const original = new Map(transcript.artifacts.map((a) => [a.id, a]));
   const events: StabilizeEvent[] = [];
   for (const api of providerApis(transcript.format, target, emit)) {
-    const rules = [...new Set(providerIssues(context, api, original).map((i) => i.rule))].sort();
+    const issues = providerIssues(context, api, original);
+    const rules = [...new Set(issues.map((i) => i.rule))].sort();
     if (rules.length === 0) continue;
+    const id = issues.find((i) => i.ids.length > 0)?.ids[0];
     events.push({
       level: 'safety',
       code: 'provider_rejects',
       message: `the ${api} API would refuse this request (${rules.join(', ')}): it cannot be sent as it is`,
+      // The status is annotated where the request breaks, as the provider check is.
+      ...(id !== undefined ? { id } : {}),
     });
   }
   return events;

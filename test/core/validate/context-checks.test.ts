@@ -6,7 +6,19 @@
 import { describe, expect, it } from 'vitest';
 import type { StabilizeResult } from '../../../src/core/stabilize/types.js';
 import type { Transcript } from '../../../src/core/types.js';
-import { asst, bash, calls, phase, result, sys, t, task, user, words } from '../../support/artifacts.js';
+import {
+  asst,
+  bash,
+  call,
+  calls,
+  phase,
+  result,
+  sys,
+  t,
+  task,
+  user,
+  words,
+} from '../../support/artifacts.js';
 import { validateResult } from '../../../src/core/validate/validate.js';
 import { check, policy, run, wordTokenizer } from '../stabilize/helpers.js';
 
@@ -229,12 +241,10 @@ describe('validate: pii sees every text an output holds', () => {
   const email = 'jane.doe@example.com';
 
   it('finds PII inside thinking and document blocks, never quoting it', () => {
+    // The thinking is that of the last assistant turn of an open tool loop: the API wants it back
+    // unchanged, so the stabilizer cannot leave it out (elsewhere it does: thinking.test.ts).
     const tr = t(
       user('u', 'Hi.'),
-      asst('a', [
-        { type: 'thinking', thinking: `The user is ${email}.`, signature: 'sig' },
-        { type: 'text', text: 'Hello.' },
-      ]),
       user('d', [
         {
           type: 'document',
@@ -242,11 +252,19 @@ describe('validate: pii sees every text an output holds', () => {
           title: `Call ${phone}`,
         },
       ]),
+      {
+        ...calls('a', [call('c1', 'lookup', { q: 'account' })]),
+        content: [
+          { type: 'thinking', thinking: `The user is ${email}.`, signature: 'sig' },
+          { type: 'text', text: 'Hello.' },
+        ],
+      },
+      result('r', 'c1', 'found'),
     );
     const c = check(tr, run(tr, P), P)['pii'];
     expect(c?.violations.map((v) => `${v.id}: ${v.message}`)).toEqual([
-      'a: unmasked PII in the context: email',
       'd: unmasked PII in the context: phone',
+      'a: unmasked PII in the context: email',
     ]);
     expect(JSON.stringify(c)).not.toContain(email);
   });
