@@ -38279,7 +38279,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7269);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4846);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -38310,7 +38310,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7269:
+/***/ 4846:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -57349,18 +57349,144 @@ function verdictEvents(context, transcript, target, emit) {
     const original = new Map(transcript.artifacts.map((a) => [a.id, a]));
     const events = [];
     for (const api of providerApis(transcript.format, target, emit)) {
-        const rules = [...new Set(providerIssues(context, api, original).map((i) => i.rule))].sort();
+        const issues = providerIssues(context, api, original);
+        const rules = [...new Set(issues.map((i) => i.rule))].sort();
         if (rules.length === 0)
             continue;
+        const id = issues.find((i) => i.ids.length > 0)?.ids[0];
         events.push({
             level: 'safety',
             code: 'provider_rejects',
             message: `the ${api} API would refuse this request (${rules.join(', ')}): it cannot be sent as it is`,
+            // The status is annotated where the request breaks, as the provider check is.
+            ...(id !== undefined ? { id } : {}),
         });
     }
     return events;
 }
 //# sourceMappingURL=verdict.js.map
+;// CONCATENATED MODULE: ./build/core/stabilize/thinking.js
+// Thinking blocks that hold PII (issue 10). A thinking block is signed by the API: masking it would
+// break the signature, so it cannot be masked, only left out. The Anthropic API strips the thinking
+// of earlier turns itself, so leaving it out there changes nothing the model sees; only the last
+// assistant turn of an open tool loop must pass its thinking back unchanged. Its PII stays, and the
+// `pii` check fails on it: nothing can be done about it but to say so.
+
+
+function thinkingPii(p, masker) {
+    const text = p['thinking'];
+    if (p.type !== 'thinking' || typeof text !== 'string')
+        return undefined;
+    const found = findPii(text, masker.detectors, masker.allow);
+    if (found.length === 0)
+        return undefined;
+    const counts = {};
+    for (const m of found)
+        counts[m.type] = (counts[m.type] ?? 0) + 1;
+    return counts;
+}
+/**
+ * The assistant artifacts of the last assistant turn while its tool loop is open (it made tool calls
+ * and only their results follow): the API checks their thinking against its signatures.
+ */
+function openLoopTurn(ws) {
+    const alive = ws.items.filter(isAlive);
+    let end = alive.length - 1;
+    while (end >= 0 && alive[end]?.a.kind === 'tool')
+        end--;
+    const turn = new Set();
+    if (end < 0 || alive[end]?.a.kind !== 'assistant')
+        return turn;
+    for (let i = end; i >= 0 && alive[i]?.a.kind === 'assistant'; i--)
+        turn.add(alive[i]);
+    const open = [...turn].some((w) => (w.toolCalls?.length ?? 0) > 0);
+    return open ? turn : new Set();
+}
+/** Leaves out the thinking blocks that hold PII wherever the API allows it; returns how many. */
+function dropThinkingPii(ws, masker) {
+    if (masker.detectors.length === 0)
+        return 0;
+    const keep = openLoopTurn(ws);
+    let dropped = 0;
+    for (const w of ws.items) {
+        if (!isAlive(w) || w.a.kind !== 'assistant' || keep.has(w) || typeof w.content === 'string')
+            continue;
+        const counts = { ...w.piiCarried };
+        let n = 0;
+        const content = w.content.filter((p) => {
+            const found = thinkingPii(p, masker);
+            if (!found)
+                return true;
+            for (const [k, v] of Object.entries(found))
+                counts[k] = (counts[k] ?? 0) + v;
+            n++;
+            return false;
+        });
+        if (n === 0)
+            continue;
+        dropped += n;
+        const detail = `left out ${n} thinking block${n === 1 ? '' : 's'} holding PII: a signed block cannot be masked, and the API does not need the thinking of this turn`;
+        w.content = content;
+        w.piiCarried = counts;
+        if (!hasText(w) && (w.toolCalls?.length ?? 0) === 0 && content.length === 0) {
+            remove(w, { stage: 'pii', action: 'dropped', reason: 'pii_thinking', detail });
+            continue;
+        }
+        // An earlier change (a call that left with its result) stays the decision; the detail says both.
+        w.changed = w.changed
+            ? { ...w.changed, detail: `${w.changed.detail ?? w.changed.reason}; ${detail}` }
+            : { stage: 'pii', action: 'masked', reason: 'pii_thinking', detail };
+    }
+    return dropped;
+}
+//# sourceMappingURL=thinking.js.map
+;// CONCATENATED MODULE: ./build/core/emit/notes.js
+
+
+
+function notes_plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+/** Parts the Chat Completions request leaves out of an item, by part type. */
+function openaiLeftOut(item) {
+    const left = new Map();
+    if (typeof item.content === 'string')
+        return left;
+    // Tool results (and outputs sent as user text) carry text only.
+    const textOnly = item.kind === 'tool' || isStandaloneOutput(item);
+    const role = roleOf(item);
+    for (const p of item.content) {
+        const gone = textOnly ? p.type !== 'text' : openaiPart(p, role) === undefined;
+        if (gone)
+            left.set(p.type, (left.get(p.type) ?? 0) + 1);
+    }
+    return left;
+}
+/** Notes by context item id, for the APIs the context is written for. */
+function emitNotes(context, apis) {
+    const notes = new Map();
+    const add = (id, note) => {
+        notes.set(id, [...(notes.get(id) ?? []), note]);
+    };
+    if (apis.includes('openai')) {
+        for (const item of context) {
+            for (const [type, n] of openaiLeftOut(item))
+                add(item.id, `openai: left out ${notes_plural(n, `${type} part`)} (Chat Completions takes no such part here)`);
+        }
+    }
+    if (apis.includes('anthropic')) {
+        const ids = uniqueToolUseIds(context);
+        for (const item of context) {
+            for (const c of item.tool_calls ?? []) {
+                const name = ids.next(c.id);
+                if (name !== c.id)
+                    add(item.id, `anthropic: tool call id ${c.id} sent as ${name} (tool_use ids must be unique in a request)`);
+            }
+        }
+    }
+    return notes;
+}
+//# sourceMappingURL=notes.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/summaries.js
 
 /**
@@ -57573,6 +57699,9 @@ function excerptOutput(w, maxTokens, tokensOf, meter) {
 
 
 
+
+
+
 const VISIBLE = {
     quiet: new Set(['safety']),
     normal: new Set(['safety', 'major']),
@@ -57676,6 +57805,10 @@ function stabilizeTranscript(transcript, opts) {
     major(ws, 'budget', budget.dropped, `dropped ${budget.dropped} artifacts that did not fit the budget of ${policy.budget} tokens`);
     major(ws, 'placeholders', budget.placeholders, `replaced ${budget.placeholders} results in protected units by placeholders to fit the budget`);
     major(ws, 'excerpted', budget.excerpted, `cut ${budget.excerpted} protected artifacts to excerpts of their head and tail to fit the budget`);
+    // Thinking blocks that hold PII leave where the API allows it (thinking.ts): part of stage 4,
+    // done once the budget has decided what stays, because it depends on which turn is the last.
+    const thinking = dropThinkingPii(ws, masker);
+    major(ws, 'pii_thinking', thinking, `left out ${thinking} thinking blocks holding PII`);
     // 10. order
     const kept = orderItems(ws.items.filter(isAlive).map((w) => ({ w, kind: w.a.kind, index: w.index })), policy.order);
     const context = kept.map(({ w }) => {
@@ -57706,6 +57839,13 @@ function stabilizeTranscript(transcript, opts) {
         return item;
     });
     const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
+    // What the emitters change for the target API(s): parts left out, call ids renamed.
+    const notes = emitNotes(context, providerApis(transcript.format, policy.target, opts.emit));
+    for (const e of ledger) {
+        const n = notes.get(e.id);
+        if (n)
+            e.emit = n.map((note) => maskString(note, masker, {}));
+    }
     for (const e of ledger) {
         if (e.action === 'kept')
             continue;
