@@ -2,7 +2,7 @@
 // transcript, policy and tokenizer give a byte-identical result.
 import type { RE2JS } from 're2js';
 import type { EmitFormat } from '../emit/index.js';
-import { createDetectors } from '../pii/registry.js';
+import { builtinDetectors, createDetectors } from '../pii/registry.js';
 import type { Policy } from '../policy/schema.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import type { Transcript } from '../types.js';
@@ -17,7 +17,8 @@ import type { TokenCache } from './meter.js';
 import { TokenMeter } from './meter.js';
 import { normalizeFates } from './normalize.js';
 import { orderItems } from './order.js';
-import { verdictEvents } from './verdict.js';
+import { unmaskedPiiEvent, verdictEvents } from './verdict.js';
+import type { PiiSearch } from './verdict.js';
 import { dropThinkingPii } from './thinking.js';
 import { emitNotes } from '../emit/notes.js';
 import { providerApis } from '../emit/provider-rules.js';
@@ -55,6 +56,18 @@ export function createMasker(policy: Policy, rules: readonly { name: string; re:
     detectors: createDetectors({ detectors: policy.pii.detectors, digit_run: policy.pii.digit_run, rules }),
     replacement: policy.pii.replacement,
     allow: policy.pii.allow,
+  };
+}
+
+/** The `pii` check's search (validate.ts): every built-in typed detector, whatever the policy enables. */
+function piiSearch(policy: Policy, rules: readonly { name: string; re: RE2JS }[] = []): PiiSearch {
+  return {
+    detectors: [
+      ...builtinDetectors(),
+      ...createDetectors({ detectors: [], digit_run: policy.pii.digit_run, rules }),
+    ],
+    allow: policy.pii.allow,
+    replacement: policy.pii.replacement,
   };
 }
 
@@ -231,7 +244,16 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
   // Thinking blocks that hold PII leave where the API allows it (thinking.ts): part of stage 4,
   // done once the budget has decided what stays, because it depends on which turn is the last.
   const thinking = dropThinkingPii(ws, masker);
-  major(ws, 'pii_thinking', thinking, `left out ${thinking} thinking blocks holding PII`);
+  major(ws, 'pii_thinking', thinking.dropped, `left out ${thinking.dropped} thinking blocks holding PII`);
+  if (thinking.unmaskable.length > 0) {
+    status = 'escalated';
+    ws.events.push({
+      level: 'safety',
+      code: 'pii_unmaskable',
+      message: `the thinking of the open tool loop holds PII: a signed block can be neither masked nor left out there (the API wants it back unchanged)`,
+      id: thinking.unmaskable[0] as string,
+    });
+  }
 
   // 10. order
   const kept = orderItems(
@@ -282,6 +304,8 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
 
   // 11. verdict: a context that cannot be sent is no `ok`, whatever the stages managed.
   const verdict = verdictEvents(context, transcript, policy.target, opts.emit);
+  const unmasked = unmaskedPiiEvent(context, piiSearch(policy, opts.rules), new Set(thinking.unmaskable));
+  if (unmasked) verdict.push(unmasked);
   if (verdict.length > 0) status = 'escalated';
   ws.events.push(...verdict);
 

@@ -34,11 +34,22 @@ function openLoopTurn(ws: WorkSet): Set<Work> {
   return open ? turn : new Set();
 }
 
-/** Leaves out the thinking blocks that hold PII wherever the API allows it; returns how many. */
-export function dropThinkingPii(ws: WorkSet, masker: Masker): number {
-  if (masker.detectors.length === 0) return 0;
+export interface ThinkingOutcome {
+  /** Thinking blocks left out. */
+  dropped: number;
+  /** Artifacts of the open tool loop whose thinking holds PII that must stay: the run cannot be ok. */
+  unmaskable: string[];
+}
+
+/** Leaves out the thinking blocks that hold PII wherever the API allows it. */
+export function dropThinkingPii(ws: WorkSet, masker: Masker): ThinkingOutcome {
+  const out: ThinkingOutcome = { dropped: 0, unmaskable: [] };
+  if (masker.detectors.length === 0) return out;
   const keep = openLoopTurn(ws);
-  let dropped = 0;
+  for (const w of keep) {
+    if (typeof w.content !== 'string' && w.content.some((p) => thinkingPii(p, masker)))
+      out.unmaskable.push(w.a.id);
+  }
   for (const w of ws.items) {
     if (!isAlive(w) || w.a.kind !== 'assistant' || keep.has(w) || typeof w.content === 'string') continue;
     const counts: Record<string, number> = { ...w.piiCarried };
@@ -51,7 +62,7 @@ export function dropThinkingPii(ws: WorkSet, masker: Masker): number {
       return false;
     });
     if (n === 0) continue;
-    dropped += n;
+    out.dropped += n;
     const detail = `left out ${n} thinking block${n === 1 ? '' : 's'} holding PII: a signed block cannot be masked, and the API does not need the thinking of this turn`;
     w.content = content;
     w.piiCarried = counts;
@@ -64,5 +75,5 @@ export function dropThinkingPii(ws: WorkSet, masker: Masker): number {
       ? { ...w.changed, detail: `${w.changed.detail ?? w.changed.reason}; ${detail}` }
       : { stage: 'pii', action: 'masked', reason: 'pii_thinking', detail };
   }
-  return dropped;
+  return out;
 }

@@ -8,6 +8,39 @@ import type { ProviderTarget } from '../policy/schema.js';
 import { CONVERSATION } from '../scope/conversation.js';
 import type { Transcript } from '../types.js';
 import type { ContextItem, StabilizeEvent } from './types.js';
+import { findPii } from '../pii/mask.js';
+import type { Detector } from '../pii/types.js';
+import { searchableTexts } from '../pii/visible-texts.js';
+
+/** What the `pii` check searches with: every built-in typed detector, and the policy's own rules. */
+export interface PiiSearch {
+  detectors: readonly Detector[];
+  allow: readonly string[];
+  replacement: string;
+}
+
+/**
+ * PII the masker could not reach: a signed thinking block, a document, a detector the policy turned
+ * off. The `pii` check fails on it, so the run cannot be ok; the event names the artifact unless its
+ * id is itself the leak.
+ */
+export function unmaskedPiiEvent(
+  context: readonly ContextItem[],
+  search: PiiSearch,
+  skip: ReadonlySet<string>,
+): StabilizeEvent | undefined {
+  const found = (t: string): boolean =>
+    findPii(t, search.detectors, search.allow, search.replacement).length > 0;
+  const items = context.filter((c) => !skip.has(c.id) && searchableTexts(c).some(found));
+  if (items.length === 0) return undefined;
+  const first = items.find((c) => !found(c.id));
+  return {
+    level: 'safety',
+    code: 'pii_unmasked',
+    message: `${items.length} artifact${items.length === 1 ? '' : 's'} of the context hold PII the masker did not reach (a signed thinking block, a document, or a detector the policy turned off): the pii check fails`,
+    ...(first ? { id: first.id } : {}),
+  };
+}
 
 export function verdictEvents(
   context: readonly ContextItem[],

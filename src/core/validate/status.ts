@@ -24,7 +24,11 @@ export function statusCheck(result: StabilizeResult, where: Locator): CheckResul
           ? 'the context holds no conversation'
           : codes.has('provider_rejects')
             ? 'the target API would refuse the request'
-            : 'the stabilizer cannot honour the policy';
+            : codes.has('pii_unmaskable')
+              ? 'PII in a thinking block that can be neither masked nor left out'
+              : codes.has('pii_unmasked')
+                ? 'PII the masker could not reach stays in the context'
+                : 'the stabilizer cannot honour the policy';
   const message =
     result.status === 'escalated'
       ? `status escalated: ${why} (${reasons})`

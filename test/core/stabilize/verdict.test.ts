@@ -1,0 +1,60 @@
+// The stabilizer's verdict (issue 10: no run is ok with a violation): a context that cannot be sent
+// as it is escalates, with a safety event that names why and never quotes content.
+import { describe, expect, it } from 'vitest';
+import { asst, sys, t, user } from '../../support/artifacts.js';
+import { check, policy, run } from './helpers.js';
+
+const EMAIL = 'lena.verdict@example.org';
+
+function codes(r: ReturnType<typeof run>): string[] {
+  return r.events.filter((e) => e.level === 'safety').map((e) => e.code);
+}
+
+describe('verdict', () => {
+  it('escalates a context with no conversation', () => {
+    const tr = t(sys('s', 'You are helpful.'));
+    const p = policy();
+    const r = run(tr, p);
+    expect(r.status).toBe('escalated');
+    expect(codes(r)).toEqual(['empty_context']);
+    expect(check(tr, r, p)['nonempty']).toMatchObject({ ok: false });
+  });
+
+  it('escalates a request the target API refuses, at the message that breaks it', () => {
+    const tr = t(asst('a', 'Hello! How can I help?'), user('u', 'Refund me.'));
+    const p = policy({ target: 'anthropic' });
+    const r = run(tr, p);
+    expect(r.status).toBe('escalated');
+    expect(r.events).toContainEqual(expect.objectContaining({ code: 'provider_rejects', id: 'a' }));
+    expect(r.events.find((e) => e.code === 'provider_rejects')?.message).toContain(
+      'anthropic-first-message-user',
+    );
+    // The same chat suits OpenAI.
+    expect(run(tr, policy({ target: 'openai' })).status).toBe('ok');
+  });
+
+  it('escalates PII the masker did not reach: a detector the policy turned off', () => {
+    const tr = t(user('u', `Write to ${EMAIL}.`), asst('a', 'Done.'));
+    const p = policy({ pii: { detectors: ['phone'] } });
+    const r = run(tr, p);
+    expect(r.status).toBe('escalated');
+    expect(r.events).toContainEqual(expect.objectContaining({ code: 'pii_unmasked', id: 'u' }));
+    expect(check(tr, r, p)['pii']).toMatchObject({ ok: false });
+    expect(JSON.stringify(r.events)).not.toContain(EMAIL);
+    // With the detector on, the value is masked and the run is ok.
+    expect(run(tr, policy()).status).toBe('ok');
+  });
+
+  it('escalates PII in a document, which is never altered', () => {
+    const tr = t(
+      user('u', [
+        { type: 'text', text: 'The contract:' },
+        { type: 'document', source: { type: 'text', media_type: 'text/plain', data: `Signed ${EMAIL}` } },
+      ]),
+      asst('a', 'Noted.'),
+    );
+    const r = run(tr, policy());
+    expect(r.status).toBe('escalated');
+    expect(codes(r)).toContain('pii_unmasked');
+  });
+});
