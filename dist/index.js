@@ -57333,9 +57333,91 @@ const CONVERSATION = new Set([
     'summary',
 ]);
 //# sourceMappingURL=conversation.js.map
+;// CONCATENATED MODULE: ./build/core/pii/visible-texts.js
+
+/**
+ * Keys whose strings are opaque encodings or protocol vocabulary, not text anyone wrote: base64
+ * payloads (`data`), provider signatures and encrypted reasoning, media types and part types.
+ * Scanning them would only report the random digits of an encoding.
+ */
+const OPAQUE_KEYS = new Set(['type', 'signature', 'data', 'media_type', 'encrypted_content']);
+/**
+ * A `data` that is plain text rather than an encoding: a document source of `type: text`
+ * (Anthropic's plain-text documents carry the document itself there).
+ */
+function isTextData(owner) {
+    return owner['type'] === 'text' && typeof owner['data'] === 'string';
+}
+function stringsOf(value, out) {
+    if (typeof value === 'string')
+        out.push(value);
+    else if (typeof value === 'number')
+        out.push(String(value));
+    else if (Array.isArray(value))
+        for (const v of value)
+            stringsOf(v, out);
+    else if (value !== null && typeof value === 'object') {
+        const owner = value;
+        for (const [k, v] of Object.entries(owner)) {
+            if (!OPAQUE_KEYS.has(k) || (k === 'data' && isTextData(owner)))
+                stringsOf(v, out);
+        }
+    }
+}
+/** The raw texts an item puts into outputs (content, arguments, ids, names). */
+function visibleTexts(item) {
+    const out = [item.id];
+    if (typeof item.content === 'string')
+        out.push(item.content);
+    else
+        stringsOf(item.content, out);
+    if (item.tool !== undefined)
+        out.push(item.tool);
+    if (item.role !== undefined)
+        out.push(item.role);
+    if (item.call_id !== undefined)
+        out.push(item.call_id);
+    for (const id of item.call_ids ?? [])
+        out.push(id);
+    for (const c of item.tool_calls ?? [])
+        out.push(c.id, c.name, c.arguments);
+    return out;
+}
+/**
+ * visibleTexts, each JSON text also decoded: an escape (`\u0040`) must not hide a value from a
+ * search over the raw text.
+ */
+function searchableTexts(item) {
+    return visibleTexts(item).flatMap((t) => {
+        if (!t.includes('\\'))
+            return [t];
+        return [t, ...(jsonTextLeaves(t) ?? [])];
+    });
+}
+//# sourceMappingURL=visible-texts.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/verdict.js
 
 
+
+
+/**
+ * PII the masker could not reach: a signed thinking block, a document, a detector the policy turned
+ * off. The `pii` check fails on it, so the run cannot be ok; the event names the artifact unless its
+ * id is itself the leak.
+ */
+function unmaskedPiiEvent(context, search, skip) {
+    const found = (t) => findPii(t, search.detectors, search.allow, search.replacement).length > 0;
+    const items = context.filter((c) => !skip.has(c.id) && searchableTexts(c).some(found));
+    if (items.length === 0)
+        return undefined;
+    const first = items.find((c) => !found(c.id));
+    return {
+        level: 'safety',
+        code: 'pii_unmasked',
+        message: `${items.length} artifact${items.length === 1 ? '' : 's'} of the context hold PII the masker did not reach (a signed thinking block, a document, or a detector the policy turned off): the pii check fails`,
+        ...(first ? { id: first.id } : {}),
+    };
+}
 function verdictEvents(context, transcript, target, emit) {
     if (!context.some((c) => CONVERSATION.has(c.kind))) {
         return [
@@ -57402,12 +57484,16 @@ function openLoopTurn(ws) {
     const open = [...turn].some((w) => (w.toolCalls?.length ?? 0) > 0);
     return open ? turn : new Set();
 }
-/** Leaves out the thinking blocks that hold PII wherever the API allows it; returns how many. */
+/** Leaves out the thinking blocks that hold PII wherever the API allows it. */
 function dropThinkingPii(ws, masker) {
+    const out = { dropped: 0, unmaskable: [] };
     if (masker.detectors.length === 0)
-        return 0;
+        return out;
     const keep = openLoopTurn(ws);
-    let dropped = 0;
+    for (const w of keep) {
+        if (typeof w.content !== 'string' && w.content.some((p) => thinkingPii(p, masker)))
+            out.unmaskable.push(w.a.id);
+    }
     for (const w of ws.items) {
         if (!isAlive(w) || w.a.kind !== 'assistant' || keep.has(w) || typeof w.content === 'string')
             continue;
@@ -57424,7 +57510,7 @@ function dropThinkingPii(ws, masker) {
         });
         if (n === 0)
             continue;
-        dropped += n;
+        out.dropped += n;
         const detail = `left out ${n} thinking block${n === 1 ? '' : 's'} holding PII: a signed block cannot be masked, and the API does not need the thinking of this turn`;
         w.content = content;
         w.piiCarried = counts;
@@ -57437,7 +57523,7 @@ function dropThinkingPii(ws, masker) {
             ? { ...w.changed, detail: `${w.changed.detail ?? w.changed.reason}; ${detail}` }
             : { stage: 'pii', action: 'masked', reason: 'pii_thinking', detail };
     }
-    return dropped;
+    return out;
 }
 //# sourceMappingURL=thinking.js.map
 ;// CONCATENATED MODULE: ./build/core/emit/notes.js
@@ -57718,6 +57804,17 @@ function createMasker(policy, rules = []) {
         allow: policy.pii.allow,
     };
 }
+/** The `pii` check's search (validate.ts): every built-in typed detector, whatever the policy enables. */
+function piiSearch(policy, rules = []) {
+    return {
+        detectors: [
+            ...builtinDetectors(),
+            ...createDetectors({ detectors: [], digit_run: policy.pii.digit_run, rules }),
+        ],
+        allow: policy.pii.allow,
+        replacement: policy.pii.replacement,
+    };
+}
 function stabilizeTranscript(transcript, opts) {
     const { policy } = opts;
     const res = policy.resilience;
@@ -57808,7 +57905,16 @@ function stabilizeTranscript(transcript, opts) {
     // Thinking blocks that hold PII leave where the API allows it (thinking.ts): part of stage 4,
     // done once the budget has decided what stays, because it depends on which turn is the last.
     const thinking = dropThinkingPii(ws, masker);
-    major(ws, 'pii_thinking', thinking, `left out ${thinking} thinking blocks holding PII`);
+    major(ws, 'pii_thinking', thinking.dropped, `left out ${thinking.dropped} thinking blocks holding PII`);
+    if (thinking.unmaskable.length > 0) {
+        status = 'escalated';
+        ws.events.push({
+            level: 'safety',
+            code: 'pii_unmaskable',
+            message: `the thinking of the open tool loop holds PII: a signed block can be neither masked nor left out there (the API wants it back unchanged)`,
+            id: thinking.unmaskable[0],
+        });
+    }
     // 10. order
     const kept = orderItems(ws.items.filter(isAlive).map((w) => ({ w, kind: w.a.kind, index: w.index })), policy.order);
     const context = kept.map(({ w }) => {
@@ -57864,6 +57970,9 @@ function stabilizeTranscript(transcript, opts) {
     });
     // 11. verdict: a context that cannot be sent is no `ok`, whatever the stages managed.
     const verdict = verdictEvents(context, transcript, policy.target, opts.emit);
+    const unmasked = unmaskedPiiEvent(context, piiSearch(policy, opts.rules), new Set(thinking.unmaskable));
+    if (unmasked)
+        verdict.push(unmasked);
     if (verdict.length > 0)
         status = 'escalated';
     ws.events.push(...verdict);
@@ -58499,68 +58608,6 @@ function checkOrder(result, index, order, where) {
     return out;
 }
 //# sourceMappingURL=order.js.map
-;// CONCATENATED MODULE: ./build/core/pii/visible-texts.js
-
-/**
- * Keys whose strings are opaque encodings or protocol vocabulary, not text anyone wrote: base64
- * payloads (`data`), provider signatures and encrypted reasoning, media types and part types.
- * Scanning them would only report the random digits of an encoding.
- */
-const OPAQUE_KEYS = new Set(['type', 'signature', 'data', 'media_type', 'encrypted_content']);
-/**
- * A `data` that is plain text rather than an encoding: a document source of `type: text`
- * (Anthropic's plain-text documents carry the document itself there).
- */
-function isTextData(owner) {
-    return owner['type'] === 'text' && typeof owner['data'] === 'string';
-}
-function stringsOf(value, out) {
-    if (typeof value === 'string')
-        out.push(value);
-    else if (typeof value === 'number')
-        out.push(String(value));
-    else if (Array.isArray(value))
-        for (const v of value)
-            stringsOf(v, out);
-    else if (value !== null && typeof value === 'object') {
-        const owner = value;
-        for (const [k, v] of Object.entries(owner)) {
-            if (!OPAQUE_KEYS.has(k) || (k === 'data' && isTextData(owner)))
-                stringsOf(v, out);
-        }
-    }
-}
-/** The raw texts an item puts into outputs (content, arguments, ids, names). */
-function visibleTexts(item) {
-    const out = [item.id];
-    if (typeof item.content === 'string')
-        out.push(item.content);
-    else
-        stringsOf(item.content, out);
-    if (item.tool !== undefined)
-        out.push(item.tool);
-    if (item.role !== undefined)
-        out.push(item.role);
-    if (item.call_id !== undefined)
-        out.push(item.call_id);
-    for (const id of item.call_ids ?? [])
-        out.push(id);
-    for (const c of item.tool_calls ?? [])
-        out.push(c.id, c.name, c.arguments);
-    return out;
-}
-/**
- * visibleTexts, each JSON text also decoded: an escape (`\u0040`) must not hide a value from a
- * search over the raw text.
- */
-function searchableTexts(item) {
-    return visibleTexts(item).flatMap((t) => {
-        if (!t.includes('\\'))
-            return [t];
-        return [t, ...(jsonTextLeaves(t) ?? [])];
-    });
-}
-//# sourceMappingURL=visible-texts.js.map
 ;// CONCATENATED MODULE: ./build/core/validate/pii.js
 // `pii`: the built-in typed detectors find nothing in any text the context puts into an output
 // (thinking, documents, tool arguments, server tool results, ids and names included).
@@ -58707,7 +58754,11 @@ function statusCheck(result, where) {
                     ? 'the context holds no conversation'
                     : codes.has('provider_rejects')
                         ? 'the target API would refuse the request'
-                        : 'the stabilizer cannot honour the policy';
+                        : codes.has('pii_unmaskable')
+                            ? 'PII in a thinking block that can be neither masked nor left out'
+                            : codes.has('pii_unmasked')
+                                ? 'PII the masker could not reach stays in the context'
+                                : 'the stabilizer cannot honour the policy';
     const message = result.status === 'escalated'
         ? `status escalated: ${why} (${reasons})`
         : `status warning: protected evidence was cut to excerpts to fit the budget (${reasons})`;
