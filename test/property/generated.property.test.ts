@@ -161,4 +161,25 @@ describe('generated sessions, o200k tokenizer', () => {
     if (!again.ok) throw new Error('the native emit could not be read back');
     expect(projection(run(again.transcript, parsed.policy).context)).toEqual(projection(r.context));
   });
+
+  it('regression, seed 376363492: a call of an earlier task kept for a result that collapse took out leaves with the reset', () => {
+    const parsed = policyFromObject(
+      {
+        budget: 326,
+        keep_recent: 3,
+        resilience: { truncation_mode: 'aggressive' },
+        tool_output: { max_tokens: 16 },
+        dedup: { enabled: false },
+        summaries: { ttl: 0 },
+      },
+      { file: 'regression.yml' },
+    );
+    if (!parsed.ok) throw new Error('invalid regression policy');
+    const { transcript } = session({ seed: 102468612, messages: 50, format: 'native-jsonl' });
+    const r = run(transcript, parsed.policy);
+    const doc = JSON.stringify(emitContext(r.context, 'native', transcript));
+    const again = readTranscript(doc, { file: 'stabilized.json', format: 'native' });
+    if (!again.ok) throw new Error('the native emit could not be read back');
+    expect(projection(run(again.transcript, parsed.policy).context)).toEqual(projection(r.context));
+  });
 });

@@ -218,6 +218,9 @@ export function applyBudget(
     // A duplicate result takes its call along, which can leave an assistant that is chatter now.
     if (rules.aggressive) chatter += dropChatter(ws, rules.keepRecent);
   }
+  // A result the budget dropped took its call along too: an assistant left with only its text is
+  // chatter now, and stabilizing the context again would drop it.
+  if (rules.aggressive) chatter += dropChatter(ws, rules.keepRecent);
   return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
 }
 

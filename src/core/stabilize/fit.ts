@@ -60,8 +60,10 @@ export function shrinkUnprotected(members: Work[], over: number, tokensOf: (w: W
 }
 
 /** Text-only content (a tool result may hold images too: they stay, only its text is cut). */
-function cuttable(w: Work): boolean {
+/** `withRecent`: the recent turns rank above other evidence; they are cut only when it cannot make room. */
+function cuttable(w: Work, withRecent: boolean): boolean {
   if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p))) return false;
+  if (!withRecent && w.protectedBy.includes('recent')) return false;
   // An excerpt of the stabilized context this was read from is not cut again: stabilizing a
   // stabilized context must change nothing. (One this run made is cut again from the original.)
   if (w.changed?.action !== 'excerpted' && isExcerpt(textOf(w.content))) return false;
@@ -130,19 +132,22 @@ function excerptProtected(
   limit: number,
   tokensOf: (w: Work) => Final,
   meter: TokenMeter,
+  withRecent: boolean,
 ): { excerpted: number; floor: number } {
   const all = members.reduce((s, m) => s + tokensOf(m).tokens, 0);
-  const candidates: Candidate[] = members.filter(cuttable).map((w) => {
-    const f = tokensOf(w);
-    const textTokens = meter.count(textOf(f.content));
-    const fixed = f.tokens - textTokens;
-    return {
-      w,
-      cost: f.tokens,
-      fixed,
-      floor: textTokens > MIN_EXCERPT_TOKENS ? fixed + MIN_EXCERPT_TOKENS : f.tokens,
-    };
-  });
+  const candidates: Candidate[] = members
+    .filter((w) => cuttable(w, withRecent))
+    .map((w) => {
+      const f = tokensOf(w);
+      const textTokens = meter.count(textOf(f.content));
+      const fixed = f.tokens - textTokens;
+      return {
+        w,
+        cost: f.tokens,
+        fixed,
+        floor: textTokens > MIN_EXCERPT_TOKENS ? fixed + MIN_EXCERPT_TOKENS : f.tokens,
+      };
+    });
   const room = limit - (all - candidates.reduce((s, c) => s + c.cost, 0));
   const size = (cap: number): number =>
     candidates.reduce((s, c) => s + Math.max(c.floor, Math.min(c.cost, cap)), 0);
@@ -203,7 +208,11 @@ export function fitProtected(
     tokens = total();
   }
   if (tokens > limit) {
-    ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter));
+    ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter, false));
+    tokens = total();
+  }
+  if (tokens > limit) {
+    ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter, true));
     tokens = total();
   }
   return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens) };

@@ -2,7 +2,7 @@
 // than the current one leave the context, unless an author or the policy protects them.
 import type { Artifact } from '../types.js';
 import type { WorkSet } from './work.js';
-import { remove, removeResult, removeUnit } from './work.js';
+import { isAlive, remove, removeResult, removeUnit } from './work.js';
 import type { Fate } from './work.js';
 
 export interface ScopeOutcome {
@@ -96,7 +96,8 @@ export function applyScopeReset(
     if (w.task === undefined || w.task === scope.task) continue;
     // A tool call and its results are one unit (DESIGN §2): one member that must stay keeps them all.
     const head = w.owner ?? w;
-    const unit = [head, ...head.results];
+    // Members already gone (a result collapsed into a retry summary) no longer hold the unit.
+    const unit = [head, ...head.results].filter((m) => m === w || isAlive(m));
     if (
       unit.some((m) => keep.has(m.a.id) || survivesReset(m.a.kind, m.a.pin, m.a.tags ?? [], protectedKinds))
     )

@@ -194,6 +194,22 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
   if (res.enabled && res.truncation_mode === 'aggressive') {
     const n = applyCollapse(ws, (text) => maskString(text, masker, {}));
     major(ws, 'retry_collapse', n, `collapsed ${n} failed retries`);
+    // A call of an earlier task stayed only for its protected result; once that result is collapsed,
+    // the reset applies to it as to the rest of that task (stabilizing again would drop it).
+    if (!scope.ambiguous) {
+      const late = applyScopeReset(
+        ws,
+        scope,
+        res.protected_message_kinds,
+        survivesTaskSwitch(transcript.artifacts),
+      );
+      major(
+        ws,
+        'scope_reset',
+        late,
+        `dropped ${late} artifacts of earlier tasks whose protected results were collapsed`,
+      );
+    }
   }
 
   // 9. budget

@@ -141,6 +141,25 @@ describe('budget: protection over budget', () => {
     expect(again.ledger.filter((x) => x.action === 'excerpted')).toEqual([]);
   });
 
+  it('cuts protected evidence before the recent turns, which rank above it', () => {
+    const output = Array.from({ length: 60 }, (_, i) => `check ${i} passed`).join('\n');
+    const tr = t(
+      user('u1', 'run the checks'),
+      calls('a1', [call('c1', 'bash', { command: 'make check' })]),
+      result('r1', 'c1', output, { tags: ['result'] }),
+      asst('a2', words(100)),
+      user('u2', 'thanks'),
+    );
+    // keep_recent 2: a2, the answer of the turn before u2, is recent and stays whole while the
+    // protected output can make room.
+    const r2 = run(tr, policy({ budget: 180, keep_recent: 2, tool_output: { max_tokens: 10_000 } }));
+    expect(r2.status).toBe('warning');
+    expect(entry(r2, 'a2').protected_by).toEqual(['recent']);
+    expect(entry(r2, 'a2').action).toBe('kept');
+    expect(entry(r2, 'r1').action).toBe('excerpted');
+    expect(r2.budget.used).toBeLessThanOrEqual(180);
+  });
+
   it('escalates when the system and policy artifacts alone exceed the budget', () => {
     const tr = t(sys('s', words(12)), pol('p', words(10)), user('u', 'hello'));
     const r = run(tr, policy({ budget: 20 }));
