@@ -54340,8 +54340,11 @@ function shrinkUnprotected(members, over, tokensOf) {
     return n;
 }
 /** Text-only content (a tool result may hold images too: they stay, only its text is cut). */
-function cuttable(w) {
+/** `withRecent`: the recent turns rank above other evidence; they are cut only when it cannot make room. */
+function cuttable(w, withRecent) {
     if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p)))
+        return false;
+    if (!withRecent && w.protectedBy.includes('recent'))
         return false;
     // An excerpt of the stabilized context this was read from is not cut again: stabilizing a
     // stabilized context must change nothing. (One this run made is cut again from the original.)
@@ -54394,9 +54397,11 @@ function cutTo(w, target, stage, detail, tokensOf, meter) {
     return false;
 }
 /** Cut protected evidence in `members` to one common size so that they all fit `limit`. */
-function excerptProtected(members, limit, tokensOf, meter) {
+function excerptProtected(members, limit, tokensOf, meter, withRecent) {
     const all = members.reduce((s, m) => s + tokensOf(m).tokens, 0);
-    const candidates = members.filter(cuttable).map((w) => {
+    const candidates = members
+        .filter((w) => cuttable(w, withRecent))
+        .map((w) => {
         const f = tokensOf(w);
         const textTokens = meter.count(textOf(f.content));
         const fixed = f.tokens - textTokens;
@@ -54458,7 +54463,11 @@ function fitProtected(members, limit, tokensOf, meter) {
         tokens = total();
     }
     if (tokens > limit) {
-        ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter));
+        ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter, false));
+        tokens = total();
+    }
+    if (tokens > limit) {
+        ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter, true));
         tokens = total();
     }
     return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens) };
@@ -54541,7 +54550,8 @@ function applyScopeReset(ws, scope, protectedKinds, keep = new Set()) {
             continue;
         // A tool call and its results are one unit (DESIGN §2): one member that must stay keeps them all.
         const head = w.owner ?? w;
-        const unit = [head, ...head.results];
+        // Members already gone (a result collapsed into a retry summary) no longer hold the unit.
+        const unit = [head, ...head.results].filter((m) => m === w || isAlive(m));
         if (unit.some((m) => keep.has(m.a.id) || survivesReset(m.a.kind, m.a.pin, m.a.tags ?? [], protectedKinds)))
             continue;
         const fate = {
@@ -55044,6 +55054,10 @@ function applyBudget(ws, rules, masker, meter, dedup) {
         if (rules.aggressive)
             chatter += dropChatter(ws, rules.keepRecent);
     }
+    // A result the budget dropped took its call along too: an assistant left with only its text is
+    // chatter now, and stabilizing the context again would drop it.
+    if (rules.aggressive)
+        chatter += dropChatter(ws, rules.keepRecent);
     return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
 }
 /** The safety event of a budget that protection alone would exceed. */
@@ -57886,6 +57900,12 @@ function stabilizeTranscript(transcript, opts) {
     if (res.enabled && res.truncation_mode === 'aggressive') {
         const n = applyCollapse(ws, (text) => maskString(text, masker, {}));
         major(ws, 'retry_collapse', n, `collapsed ${n} failed retries`);
+        // A call of an earlier task stayed only for its protected result; once that result is collapsed,
+        // the reset applies to it as to the rest of that task (stabilizing again would drop it).
+        if (!scope.ambiguous) {
+            const late = applyScopeReset(ws, scope, res.protected_message_kinds, survivesTaskSwitch(transcript.artifacts));
+            major(ws, 'scope_reset', late, `dropped ${late} artifacts of earlier tasks whose protected results were collapsed`);
+        }
     }
     // 9. budget
     const budget = applyBudget(ws, {
