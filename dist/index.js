@@ -53898,7 +53898,12 @@ function priorityOrder(lines) {
         take(i);
     return order;
 }
-function render(lines, kept, count) {
+/**
+ * The excerpt of the kept lines. A gap's size is the sum of its lines' tokens and of the line breaks
+ * between them as this text costs them on average: counting each gap again would tokenize the whole
+ * output a second time, and the difference is the few tokens BPE merges across a line break.
+ */
+function render(lines, kept, lineTokens, newline) {
     const out = [];
     let omitted = 0;
     for (let i = 0; i < lines.length;) {
@@ -53908,12 +53913,16 @@ function render(lines, kept, count) {
             continue;
         }
         let j = i;
-        while (j < lines.length && !kept[j])
-            j++;
-        const gap = lines.slice(i, j).join('\n');
+        let n = 0;
+        let blank = true;
+        for (; j < lines.length && !kept[j]; j++) {
+            n += lineTokens[j];
+            if (blank && lines[j].trim() !== '')
+                blank = false;
+        }
         // A gap of blank lines only is not worth a marker.
-        if (gap.trim() !== '') {
-            const n = count(gap);
+        if (!blank) {
+            n = Math.round(n + newline * (j - i - 1));
             omitted += n;
             out.push(elisionMarker(n));
         }
@@ -53977,7 +53986,7 @@ function excerptText(text, target, count) {
     // The estimate counts lines one by one; BPE across line breaks can differ a little. Give back the
     // lines added last until the excerpt measures within the target.
     for (;;) {
-        const ex = render(lines, kept, count);
+        const ex = render(lines, kept, lineTokens, newline);
         if (count(ex.text) <= target)
             return ex;
         const last = added.pop();
