@@ -119,7 +119,8 @@ describe('budget: protection over budget', () => {
     const r = run(tr, p);
     expect(r.status).toBe('warning');
     expect(r.budget.used).toBeLessThanOrEqual(150);
-    expect(ids(r)).toEqual(['u1', 'a1', 'r1', 'u2']);
+    // a2 fits in what the excerpt left (fill by fit).
+    expect(ids(r)).toEqual(['u1', 'a1', 'r1', 'a2', 'u2']);
     const e = entry(r, 'r1');
     expect(e).toMatchObject({ stage: 'budget', action: 'excerpted', reason: 'excerpt', tokens_before: 479 });
     expect(e.tokens_after).toBeLessThan(150);
