@@ -53858,6 +53858,8 @@ function peekFinal(w) {
 const EVIDENCE = /error|exception|traceback|fatal|panic|\bfail(s|ed|ure|ing)?\b|assert|denied|refused|not found|exit(ed)? (with )?(code|status)|non-zero|[×✗✘]|^\s*E\s{2,}/i;
 /** The least an excerpt shows of the output itself, in tokens. */
 const MIN_SHOWN = 8;
+/** Lines in a row too long for the room left, after which the excerpt stops looking. */
+const MAX_MISSES = 64;
 /** Lines taken from the very end before anything else: the outcome is usually there. */
 const TAIL_FIRST = 3;
 function elisionMarker(tokens) {
@@ -53899,13 +53901,13 @@ function priorityOrder(lines) {
     return order;
 }
 /**
- * The excerpt of the kept lines. A gap's size is the sum of its lines' tokens and of the line breaks
- * between them as this text costs them on average: counting each gap again would tokenize the whole
- * output a second time, and the difference is the few tokens BPE merges across a line break.
+ * The excerpt of the kept lines. What was left out is the text's tokens less those of the lines
+ * shown; each gap's marker gets its share by length. Counting every gap exactly would tokenize the
+ * whole output again, and lines the excerpt never considered are not counted at all.
  */
-function render(lines, kept, lineTokens, newline) {
+function render(lines, kept, shownTokens, total) {
+    const gaps = [];
     const out = [];
-    let omitted = 0;
     for (let i = 0; i < lines.length;) {
         if (kept[i]) {
             out.push(lines[i]);
@@ -53913,21 +53915,28 @@ function render(lines, kept, lineTokens, newline) {
             continue;
         }
         let j = i;
-        let n = 0;
+        let chars = 0;
         let blank = true;
         for (; j < lines.length && !kept[j]; j++) {
-            n += lineTokens[j];
+            chars += lines[j].length + 1;
             if (blank && lines[j].trim() !== '')
                 blank = false;
         }
         // A gap of blank lines only is not worth a marker.
         if (!blank) {
-            n = Math.round(n + newline * (j - i - 1));
-            omitted += n;
-            out.push(elisionMarker(n));
+            gaps.push({ at: out.length, chars });
+            out.push('');
         }
         i = j;
     }
+    const omitted = Math.max(0, total - shownTokens);
+    const allChars = gaps.reduce((sum, g) => sum + g.chars, 0) || 1;
+    let given = 0;
+    gaps.forEach((g, k) => {
+        const n = k === gaps.length - 1 ? omitted - given : Math.round((omitted * g.chars) / allChars);
+        given += n;
+        out[g.at] = elisionMarker(n);
+    });
     return { text: out.join('\n'), omitted };
 }
 /** A text with no usable line breaks (minified JSON, one long log line): head and tail by characters. */
@@ -53940,8 +53949,7 @@ function cutChars(text, target, total, count) {
         const tailChars = chars - head;
         const left = text.slice(0, head);
         const right = tailChars > 0 ? text.slice(text.length - tailChars) : '';
-        const gap = text.slice(head, text.length - tailChars);
-        const omitted = count(gap);
+        const omitted = Math.max(0, total - count(left) - count(right));
         const cut = [left, elisionMarker(omitted), right].filter((s) => s !== '').join('\n');
         if (count(cut) <= target || room === 0)
             return { text: cut, omitted };
@@ -53961,24 +53969,38 @@ function excerptText(text, target, count) {
         return null;
     const lines = text.split('\n');
     const kept = new Uint8Array(lines.length);
-    const lineTokens = lines.map((l) => count(l));
-    // What a line break costs in this text under this tokenizer, on average (BPE often merges it).
-    const sum = lineTokens.reduce((a, b) => a + b, 0);
-    const newline = lines.length > 1 ? Math.max(0, (total - sum) / (lines.length - 1)) : 0;
-    const markerCost = count(elisionMarker(total)) + newline;
+    // Lines are counted only when the excerpt considers them: most of a long output never is.
+    const lineTokens = new Int32Array(lines.length).fill(-1);
+    const tokensOfLine = (i) => {
+        let n = lineTokens[i];
+        if (n < 0)
+            lineTokens[i] = n = count(lines[i]);
+        return n;
+    };
+    // A line break costs at most one token (BPE often merges it): an estimate on the safe side.
+    const markerCost = count(elisionMarker(total)) + 1;
     const added = [];
     let estimate = 0;
+    let shown = 0;
     let gaps = lines.length > 0 ? 1 : 0;
+    let misses = 0;
     for (const i of priorityOrder(lines)) {
-        const cost = lineTokens[i] + newline;
+        // No room left for any line, or the last lines offered were all too long: stop looking.
+        if (target - estimate - gaps * markerCost < 2 || misses >= MAX_MISSES)
+            break;
+        const cost = tokensOfLine(i) + 1;
         const left = i > 0 && !kept[i - 1];
         const right = i < lines.length - 1 && !kept[i + 1];
         const gapDelta = left && right ? 1 : !left && !right ? -1 : 0;
-        if (estimate + cost + (gaps + gapDelta) * markerCost > target)
+        if (estimate + cost + (gaps + gapDelta) * markerCost > target) {
+            misses++;
             continue;
+        }
+        misses = 0;
         kept[i] = 1;
         added.push(i);
         estimate += cost;
+        shown += cost - 1;
         gaps += gapDelta;
     }
     if (added.length === 0)
@@ -53986,13 +54008,14 @@ function excerptText(text, target, count) {
     // The estimate counts lines one by one; BPE across line breaks can differ a little. Give back the
     // lines added last until the excerpt measures within the target.
     for (;;) {
-        const ex = render(lines, kept, lineTokens, newline);
+        const ex = render(lines, kept, shown, total);
         if (count(ex.text) <= target)
             return ex;
         const last = added.pop();
         if (last === undefined || added.length === 0)
             return cutChars(text, target, total, count);
         kept[last] = 0;
+        shown -= lineTokens[last];
     }
 }
 //# sourceMappingURL=excerpt.js.map
