@@ -57,3 +57,11 @@ export function createDetectors(cfg: DetectorConfig): Detector[] {
 export function builtinDetectors(): Detector[] {
   return BUILTIN_PII_TYPES.map((t) => BUILTIN[t]());
 }
+
+/**
+ * What the `pii` check searches with, and the stabilizer's verdict with it: every typed detector
+ * whatever the policy enables, then the policy's `digit_run` and its own rules.
+ */
+export function checkDetectors(digitRun: number, rules: readonly CompiledRule[]): Detector[] {
+  return [...builtinDetectors(), ...createDetectors({ detectors: [], digit_run: digitRun, rules })];
+}

@@ -91,22 +91,23 @@ export function applyBudget(
   let protectedTokens = protectedEntries.reduce((s, e) => s + entryTokens(e, tokensOf), 0);
   let placeholders = 0;
   let excerpted = 0;
-  // Protection never takes the context over the budget: placeholders, then excerpts (fit.ts).
-  if (protectedTokens > rules.budget) {
-    const fit = fitProtected(membersOf(protectedEntries), rules.budget, tokensOf, meter);
-    placeholders += fit.placeholders;
-    excerpted += fit.excerpted;
-    protectedTokens = fit.tokens;
-    if (protectedTokens > rules.budget) status = 'escalated';
-    else if (excerpted > 0) status = 'warning';
-    reportFit(ws, status, {
-      protectedTokens,
-      floor: fit.floor,
+  // Protection never takes the context over the budget: placeholders, then excerpts (fit.ts). The
+  // status says what that took, and a safety event why.
+  const fit = (units: Entry[]): { tokens: number; status: Status } => {
+    const f = fitProtected(membersOf(units), rules.budget, tokensOf, meter);
+    placeholders += f.placeholders;
+    excerpted += f.excerpted;
+    const now: Status = f.tokens > rules.budget ? 'escalated' : excerpted > 0 ? 'warning' : status;
+    reportFit(ws, now, {
+      protectedTokens: f.tokens,
+      floor: f.floor,
       authorityTokens,
       budget: rules.budget,
       excerpted,
     });
-  }
+    return { tokens: f.tokens, status: now };
+  };
+  if (protectedTokens > rules.budget) ({ tokens: protectedTokens, status } = fit(protectedEntries));
   let dropped = 0;
   if (status === 'escalated') {
     for (const e of rest) {
@@ -161,18 +162,7 @@ export function applyBudget(
         summaryTokens -= k.cost;
       }
       if (protectedNow > rules.budget) {
-        const fit = fitProtected(membersOf(protectedUnits), rules.budget, tokensOf, meter);
-        placeholders += fit.placeholders;
-        excerpted += fit.excerpted;
-        protectedNow = fit.tokens;
-        status = protectedNow > rules.budget ? 'escalated' : 'warning';
-        reportFit(ws, status, {
-          protectedTokens: protectedNow,
-          floor: fit.floor,
-          authorityTokens,
-          budget: rules.budget,
-          excerpted,
-        });
+        ({ tokens: protectedNow, status } = fit(protectedUnits));
         if (status === 'escalated') {
           for (const e of conversation) {
             dropEntry(e, 'budget', 'no room left after protected artifacts');

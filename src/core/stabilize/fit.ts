@@ -59,8 +59,11 @@ export function shrinkUnprotected(members: Work[], over: number, tokensOf: (w: W
   return n;
 }
 
-/** Text-only content (a tool result may hold images too: they stay, only its text is cut). */
-/** `withRecent`: the recent turns rank above other evidence; they are cut only when it cannot make room. */
+/**
+ * What may be cut: protected evidence with text (a tool result may hold images too: they stay, only
+ * its text is cut). `withRecent`: the recent turns rank above other evidence; they are cut only when
+ * it cannot make room.
+ */
 function cuttable(w: Work, withRecent: boolean): boolean {
   if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p))) return false;
   if (!withRecent && w.protectedBy.includes('recent')) return false;
@@ -82,27 +85,37 @@ function withText(content: Content, text: string): Content {
 interface Candidate {
   w: Work;
   cost: number;
-  /** Tokens that cutting the text cannot remove: framing, tool calls, media. */
-  fixed: number;
+  /** The smallest it can be cut to: its framing (tool calls, media) and the least excerpt. */
   floor: number;
 }
 
 /**
- * Cut `w`'s text so that the artifact costs at most `target` tokens. The cut is made on the masked
- * text: cutting first could split a value so that the masker no longer recognises it.
+ * Cut `w`'s text so that the whole artifact costs at most `target.artifact` tokens, or its text alone
+ * at most `target.text` (the framing: tool calls, media, overhead, is never cut). The cut is made on
+ * the masked text: cutting first could split a value so that the masker no longer recognises it. An
+ * excerpt this run made already (at tool_output.max_tokens) is cut again from the original; if no cut
+ * fits, it stays as it was.
  */
 export function cutTo(
   w: Work,
-  target: number,
+  target: { artifact: number } | { text: number },
   stage: 'budget' | 'tool_output',
-  detail: (omitted: number) => string,
+  detail: (why: string, omitted: number) => string,
   tokensOf: (w: Work) => Final,
   meter: TokenMeter,
 ): boolean {
+  const before = { content: w.content, changed: w.changed, piiCarried: w.piiCarried };
+  if (w.changed?.action === 'excerpted') {
+    w.content = w.a.content;
+    w.changed = undefined;
+    w.piiCarried = undefined;
+  }
   const shown = tokensOf(w);
   const text = textOf(shown.content);
-  const before = { content: w.content, changed: w.changed, piiCarried: w.piiCarried };
-  let textTarget = target - (shown.tokens - meter.count(text));
+  const framing = shown.tokens - meter.count(text);
+  const limit = 'artifact' in target ? target.artifact : target.text + framing;
+  let textTarget = limit - framing;
+  const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
   for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
     const ex = excerptText(text, textTarget, (s) => meter.count(s));
     if (!ex) break;
@@ -112,17 +125,15 @@ export function cutTo(
       stage,
       action: 'excerpted',
       reason: stage === 'budget' ? 'excerpt' : 'verbose_tool_output',
-      detail: detail(ex.omitted),
+      detail: detail(why, ex.omitted),
     };
-    const over = tokensOf(w).tokens - target;
+    const over = tokensOf(w).tokens - limit;
     if (over <= 0) return true;
     textTarget -= over;
   }
-  // No excerpt within the target: the artifact stays whole (an excerpt over its target would be cut
-  // again by the next run, and stabilizing a stabilized context must change nothing).
-  w.content = before.content;
-  w.changed = before.changed;
-  w.piiCarried = before.piiCarried;
+  // No excerpt within the target: the artifact stays as it was (an excerpt over its target would be
+  // cut again by the next run, and stabilizing a stabilized context must change nothing).
+  Object.assign(w, before);
   return false;
 }
 
@@ -140,11 +151,11 @@ function excerptProtected(
     .map((w) => {
       const f = tokensOf(w);
       const textTokens = meter.count(textOf(f.content));
+      // Framing, tool calls and media: what cutting the text cannot remove.
       const fixed = f.tokens - textTokens;
       return {
         w,
         cost: f.tokens,
-        fixed,
         floor: textTokens > MIN_EXCERPT_TOKENS ? fixed + MIN_EXCERPT_TOKENS : f.tokens,
       };
     });
@@ -167,26 +178,16 @@ function excerptProtected(
   for (const c of candidates.sort((x, y) => x.w.index - y.w.index)) {
     const target = Math.max(c.floor, lo);
     if (c.cost <= target) continue;
-    const why = c.w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
-    // Cut from the original, not from an excerpt this run made already (tool_output.max_tokens);
-    // if no cut fits, that excerpt stays.
-    const earlier = { content: c.w.content, changed: c.w.changed, piiCarried: c.w.piiCarried };
-    if (c.w.changed?.action === 'excerpted') {
-      c.w.content = c.w.a.content;
-      c.w.changed = undefined;
-      c.w.piiCarried = undefined;
-    }
     const cut = cutTo(
       c.w,
-      target,
+      { artifact: target },
       'budget',
-      (omitted) =>
+      (why, omitted) =>
         `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`,
       tokensOf,
       meter,
     );
     if (cut) n++;
-    else Object.assign(c.w, earlier);
   }
   return { excerpted: n, floor };
 }

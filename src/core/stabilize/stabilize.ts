@@ -2,7 +2,7 @@
 // transcript, policy and tokenizer give a byte-identical result.
 import type { RE2JS } from 're2js';
 import type { EmitFormat } from '../emit/index.js';
-import { builtinDetectors, createDetectors } from '../pii/registry.js';
+import { checkDetectors, createDetectors } from '../pii/registry.js';
 import type { Policy } from '../policy/schema.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import type { Transcript } from '../types.js';
@@ -18,7 +18,6 @@ import { TokenMeter } from './meter.js';
 import { normalizeFates } from './normalize.js';
 import { orderItems } from './order.js';
 import { unmaskedPiiEvent, verdictEvents } from './verdict.js';
-import type { PiiSearch } from './verdict.js';
 import { dropThinkingPii } from './thinking.js';
 import { emitNotes } from '../emit/notes.js';
 import { providerApis } from '../emit/provider-rules.js';
@@ -59,18 +58,6 @@ export function createMasker(policy: Policy, rules: readonly { name: string; re:
   };
 }
 
-/** The `pii` check's search (validate.ts): every built-in typed detector, whatever the policy enables. */
-function piiSearch(policy: Policy, rules: readonly { name: string; re: RE2JS }[] = []): PiiSearch {
-  return {
-    detectors: [
-      ...builtinDetectors(),
-      ...createDetectors({ detectors: [], digit_run: policy.pii.digit_run, rules }),
-    ],
-    allow: policy.pii.allow,
-    replacement: policy.pii.replacement,
-  };
-}
-
 export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptions): StabilizeResult {
   const { policy } = opts;
   const res = policy.resilience;
@@ -97,6 +84,8 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
 
   // 2. scope
   const scope = assignScopes(ws);
+  // What a task switch never drops: the latest request and a first-user-message task statement.
+  const switchSurvivors = survivesTaskSwitch(transcript.artifacts);
   if (scope.ambiguous) {
     status = 'escalated';
     ws.events.push({
@@ -106,12 +95,7 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
     });
   } else {
     // Tags protect only while resilience is enabled (protect.ts); so they save from a reset only then.
-    const n = applyScopeReset(
-      ws,
-      scope,
-      res.enabled ? res.protected_message_kinds : [],
-      survivesTaskSwitch(transcript.artifacts),
-    );
+    const n = applyScopeReset(ws, scope, res.enabled ? res.protected_message_kinds : [], switchSurvivors);
     major(
       ws,
       'scope_reset',
@@ -197,12 +181,7 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
     // A call of an earlier task stayed only for its protected result; once that result is collapsed,
     // the reset applies to it as to the rest of that task (stabilizing again would drop it).
     if (!scope.ambiguous) {
-      const late = applyScopeReset(
-        ws,
-        scope,
-        res.protected_message_kinds,
-        survivesTaskSwitch(transcript.artifacts),
-      );
+      const late = applyScopeReset(ws, scope, res.protected_message_kinds, switchSurvivors);
       major(
         ws,
         'scope_reset',
@@ -320,7 +299,15 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
 
   // 11. verdict: a context that cannot be sent is no `ok`, whatever the stages managed.
   const verdict = verdictEvents(context, transcript, policy.target, opts.emit);
-  const unmasked = unmaskedPiiEvent(context, piiSearch(policy, opts.rules), new Set(thinking.unmaskable));
+  const unmasked = unmaskedPiiEvent(
+    context,
+    {
+      detectors: checkDetectors(policy.pii.digit_run, opts.rules ?? []),
+      allow: policy.pii.allow,
+      replacement: policy.pii.replacement,
+    },
+    new Set(thinking.unmaskable),
+  );
   if (unmasked) verdict.push(unmasked);
   if (verdict.length > 0) status = 'escalated';
   ws.events.push(...verdict);

@@ -121,14 +121,11 @@ export function applyToolOutput(
 
 /** A protected output's text cut to `maxTokens` (the text alone, as the limit is measured). */
 function excerptOutput(w: Work, maxTokens: number, tokensOf: (w: Work) => Final, meter: TokenMeter): boolean {
-  const before = tokensOf(w);
-  const framing = before.tokens - meter.count(textOf(before.content));
-  const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
   return cutTo(
     w,
-    maxTokens + framing,
+    { text: maxTokens },
     'tool_output',
-    (omitted) =>
+    (why, omitted) =>
       `protected (${why}) output over tool_output.max_tokens (${maxTokens}): cut to its head and tail, ${omitted} tokens left out`,
     tokensOf,
     meter,

@@ -55,15 +55,16 @@ export function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
   const unansweredCalls = new Map<string, number>();
   for (const u of t.pairing.unpairedCalls)
     unansweredCalls.set(u.artifact, (unansweredCalls.get(u.artifact) ?? 0) + 1);
+  const says = (a: Artifact): boolean => textOf(a.content).trim() !== '';
   const leaves = (a: Artifact): boolean =>
     unpairedResults.has(a.id) ||
     (a.tool_calls !== undefined &&
       a.tool_calls.length > 0 &&
       unansweredCalls.get(a.id) === a.tool_calls.length &&
-      textOf(a.content).trim() === '');
+      !says(a));
   const inPlay = main
     .filter((a, i) => !reset(a, i) && !leaves(a))
-    .map((a) => ({ a, kind: a.kind, hasText: a.kind === 'assistant' && textOf(a.content).trim() !== '' }));
+    .map((a) => ({ a, kind: a.kind, hasText: a.kind === 'assistant' && says(a) }));
   for (const { a } of recentTurnMessages(inPlay, policy.keep_recent))
     if (!need.has(a.id)) need.set(a.id, 'recent');
   return need;

@@ -6,6 +6,20 @@ import type { StabilizeResult } from '../stabilize/types.js';
 import type { Locator } from './locate.js';
 import type { CheckResult, Violation } from './types.js';
 
+/** Why a run escalated, by its safety events, the most fundamental first. */
+const CAUSES: readonly (readonly [string, string])[] = [
+  ['authority_over_budget', 'the system prompt and constraints alone exceed the budget'],
+  [
+    'protected_over_budget',
+    'what must be kept does not fit the budget even with protected evidence cut to excerpts',
+  ],
+  ['scope_ambiguous', 'the scope is ambiguous'],
+  ['empty_context', 'the context holds no conversation'],
+  ['provider_rejects', 'the target API would refuse the request'],
+  ['pii_unmaskable', 'PII in a thinking block that can be neither masked nor left out'],
+  ['pii_unmasked', 'PII the masker could not reach stays in the context'],
+];
+
 export function statusCheck(result: StabilizeResult, where: Locator): CheckResult {
   if (result.status === 'ok') return { name: 'status', ok: true, severity: 'error', violations: [] };
   const safety = result.events.filter((e) => e.level === 'safety');
@@ -14,21 +28,7 @@ export function statusCheck(result: StabilizeResult, where: Locator): CheckResul
   const about = (result.status === 'warning' ? cut : undefined) ?? safety.find((e) => e.id !== undefined)?.id;
   const reasons = safety.map((e) => e.code).join(', ') || 'see the events';
   const codes = new Set(safety.map((e) => e.code));
-  const why = codes.has('authority_over_budget')
-    ? 'the system prompt and constraints alone exceed the budget'
-    : codes.has('protected_over_budget')
-      ? 'what must be kept does not fit the budget even with protected evidence cut to excerpts'
-      : codes.has('scope_ambiguous')
-        ? 'the scope is ambiguous'
-        : codes.has('empty_context')
-          ? 'the context holds no conversation'
-          : codes.has('provider_rejects')
-            ? 'the target API would refuse the request'
-            : codes.has('pii_unmaskable')
-              ? 'PII in a thinking block that can be neither masked nor left out'
-              : codes.has('pii_unmasked')
-                ? 'PII the masker could not reach stays in the context'
-                : 'the stabilizer cannot honour the policy';
+  const why = CAUSES.find(([code]) => codes.has(code))?.[1] ?? 'the stabilizer cannot honour the policy';
   const message =
     result.status === 'escalated'
       ? `status escalated: ${why} (${reasons})`

@@ -11,7 +11,8 @@ import { verifyAnthropic, verifyOpenAI } from '../../../src/core/emit/verify.js'
 import type { Policy } from '../../../src/core/policy/index.js';
 import type { StabilizeResult } from '../../../src/core/stabilize/types.js';
 import type { Tokenizer } from '../../../src/core/tokens/tokenizer.js';
-import type { Artifact, ArtifactKind, Transcript } from '../../../src/core/types.js';
+import { CONVERSATION } from '../../../src/core/scope/conversation.js';
+import type { Artifact, Transcript } from '../../../src/core/types.js';
 import type { CheckResult } from '../../../src/core/validate/types.js';
 import { validateResult } from '../../../src/core/validate/validate.js';
 
@@ -41,15 +42,6 @@ export function providerRules(checks: readonly CheckResult[], api: Api): string[
 export function failingErrors(checks: readonly CheckResult[]): string[] {
   return checks.filter((k) => !k.ok && k.severity === 'error').map((k) => k.name);
 }
-
-const CONVERSATION: ReadonlySet<ArtifactKind> = new Set([
-  'task',
-  'user',
-  'assistant',
-  'tool',
-  'retrieval',
-  'summary',
-]);
 
 /** A user message of the main chain with something in it (text that is not blank, or an image). */
 function isRequest(a: Artifact): boolean {
