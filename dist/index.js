@@ -53515,6 +53515,13 @@ function createDetectors(cfg) {
 function builtinDetectors() {
     return BUILTIN_PII_TYPES.map((t) => BUILTIN[t]());
 }
+/**
+ * What the `pii` check searches with, and the stabilizer's verdict with it: every typed detector
+ * whatever the policy enables, then the policy's `digit_run` and its own rules.
+ */
+function checkDetectors(digitRun, rules) {
+    return [...builtinDetectors(), ...createDetectors({ detectors: [], digit_run: digitRun, rules })];
+}
 //# sourceMappingURL=registry.js.map
 ;// CONCATENATED MODULE: ./build/core/pii/spans.js
 // Span arithmetic for findPii: literal occurrences, coverage, subtraction and the priority merge
@@ -54371,8 +54378,11 @@ function shrinkUnprotected(members, over, tokensOf) {
     }
     return n;
 }
-/** Text-only content (a tool result may hold images too: they stay, only its text is cut). */
-/** `withRecent`: the recent turns rank above other evidence; they are cut only when it cannot make room. */
+/**
+ * What may be cut: protected evidence with text (a tool result may hold images too: they stay, only
+ * its text is cut). `withRecent`: the recent turns rank above other evidence; they are cut only when
+ * it cannot make room.
+ */
 function cuttable(w, withRecent) {
     if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p)))
         return false;
@@ -54396,14 +54406,25 @@ function withText(content, text) {
     return content.flatMap((p, i) => (p.type !== 'text' ? [p] : i === first ? [{ type: 'text', text }] : []));
 }
 /**
- * Cut `w`'s text so that the artifact costs at most `target` tokens. The cut is made on the masked
- * text: cutting first could split a value so that the masker no longer recognises it.
+ * Cut `w`'s text so that the whole artifact costs at most `target.artifact` tokens, or its text alone
+ * at most `target.text` (the framing: tool calls, media, overhead, is never cut). The cut is made on
+ * the masked text: cutting first could split a value so that the masker no longer recognises it. An
+ * excerpt this run made already (at tool_output.max_tokens) is cut again from the original; if no cut
+ * fits, it stays as it was.
  */
 function cutTo(w, target, stage, detail, tokensOf, meter) {
+    const before = { content: w.content, changed: w.changed, piiCarried: w.piiCarried };
+    if (w.changed?.action === 'excerpted') {
+        w.content = w.a.content;
+        w.changed = undefined;
+        w.piiCarried = undefined;
+    }
     const shown = tokensOf(w);
     const text = textOf(shown.content);
-    const before = { content: w.content, changed: w.changed, piiCarried: w.piiCarried };
-    let textTarget = target - (shown.tokens - meter.count(text));
+    const framing = shown.tokens - meter.count(text);
+    const limit = 'artifact' in target ? target.artifact : target.text + framing;
+    let textTarget = limit - framing;
+    const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
     for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
         const ex = excerptText(text, textTarget, (s) => meter.count(s));
         if (!ex)
@@ -54414,18 +54435,16 @@ function cutTo(w, target, stage, detail, tokensOf, meter) {
             stage,
             action: 'excerpted',
             reason: stage === 'budget' ? 'excerpt' : 'verbose_tool_output',
-            detail: detail(ex.omitted),
+            detail: detail(why, ex.omitted),
         };
-        const over = tokensOf(w).tokens - target;
+        const over = tokensOf(w).tokens - limit;
         if (over <= 0)
             return true;
         textTarget -= over;
     }
-    // No excerpt within the target: the artifact stays whole (an excerpt over its target would be cut
-    // again by the next run, and stabilizing a stabilized context must change nothing).
-    w.content = before.content;
-    w.changed = before.changed;
-    w.piiCarried = before.piiCarried;
+    // No excerpt within the target: the artifact stays as it was (an excerpt over its target would be
+    // cut again by the next run, and stabilizing a stabilized context must change nothing).
+    Object.assign(w, before);
     return false;
 }
 /** Cut protected evidence in `members` to one common size so that they all fit `limit`. */
@@ -54436,11 +54455,11 @@ function excerptProtected(members, limit, tokensOf, meter, withRecent) {
         .map((w) => {
         const f = tokensOf(w);
         const textTokens = meter.count(textOf(f.content));
+        // Framing, tool calls and media: what cutting the text cannot remove.
         const fixed = f.tokens - textTokens;
         return {
             w,
             cost: f.tokens,
-            fixed,
             floor: textTokens > MIN_EXCERPT_TOKENS ? fixed + MIN_EXCERPT_TOKENS : f.tokens,
         };
     });
@@ -54466,20 +54485,9 @@ function excerptProtected(members, limit, tokensOf, meter, withRecent) {
         const target = Math.max(c.floor, lo);
         if (c.cost <= target)
             continue;
-        const why = c.w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
-        // Cut from the original, not from an excerpt this run made already (tool_output.max_tokens);
-        // if no cut fits, that excerpt stays.
-        const earlier = { content: c.w.content, changed: c.w.changed, piiCarried: c.w.piiCarried };
-        if (c.w.changed?.action === 'excerpted') {
-            c.w.content = c.w.a.content;
-            c.w.changed = undefined;
-            c.w.piiCarried = undefined;
-        }
-        const cut = cutTo(c.w, target, 'budget', (omitted) => `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
+        const cut = cutTo(c.w, { artifact: target }, 'budget', (why, omitted) => `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
         if (cut)
             n++;
-        else
-            Object.assign(c.w, earlier);
     }
     return { excerpted: n, floor };
 }
@@ -54959,24 +54967,24 @@ function applyBudget(ws, rules, masker, meter, dedup) {
     let protectedTokens = protectedEntries.reduce((s, e) => s + entryTokens(e, tokensOf), 0);
     let placeholders = 0;
     let excerpted = 0;
-    // Protection never takes the context over the budget: placeholders, then excerpts (fit.ts).
-    if (protectedTokens > rules.budget) {
-        const fit = fitProtected(membersOf(protectedEntries), rules.budget, tokensOf, meter);
-        placeholders += fit.placeholders;
-        excerpted += fit.excerpted;
-        protectedTokens = fit.tokens;
-        if (protectedTokens > rules.budget)
-            status = 'escalated';
-        else if (excerpted > 0)
-            status = 'warning';
-        reportFit(ws, status, {
-            protectedTokens,
-            floor: fit.floor,
+    // Protection never takes the context over the budget: placeholders, then excerpts (fit.ts). The
+    // status says what that took, and a safety event why.
+    const fit = (units) => {
+        const f = fitProtected(membersOf(units), rules.budget, tokensOf, meter);
+        placeholders += f.placeholders;
+        excerpted += f.excerpted;
+        const now = f.tokens > rules.budget ? 'escalated' : excerpted > 0 ? 'warning' : status;
+        reportFit(ws, now, {
+            protectedTokens: f.tokens,
+            floor: f.floor,
             authorityTokens,
             budget: rules.budget,
             excerpted,
         });
-    }
+        return { tokens: f.tokens, status: now };
+    };
+    if (protectedTokens > rules.budget)
+        ({ tokens: protectedTokens, status } = fit(protectedEntries));
     let dropped = 0;
     if (status === 'escalated') {
         for (const e of rest) {
@@ -55026,18 +55034,7 @@ function applyBudget(ws, rules, masker, meter, dedup) {
                 summaryTokens -= k.cost;
             }
             if (protectedNow > rules.budget) {
-                const fit = fitProtected(membersOf(protectedUnits), rules.budget, tokensOf, meter);
-                placeholders += fit.placeholders;
-                excerpted += fit.excerpted;
-                protectedNow = fit.tokens;
-                status = protectedNow > rules.budget ? 'escalated' : 'warning';
-                reportFit(ws, status, {
-                    protectedTokens: protectedNow,
-                    floor: fit.floor,
-                    authorityTokens,
-                    budget: rules.budget,
-                    excerpted,
-                });
+                ({ tokens: protectedNow, status } = fit(protectedUnits));
                 if (status === 'escalated') {
                     for (const e of conversation) {
                         dropEntry(e, 'budget', 'no room left after protected artifacts');
@@ -57808,10 +57805,7 @@ function applyToolOutput(ws, rules, meter, shown, tokensOf) {
 }
 /** A protected output's text cut to `maxTokens` (the text alone, as the limit is measured). */
 function excerptOutput(w, maxTokens, tokensOf, meter) {
-    const before = tokensOf(w);
-    const framing = before.tokens - meter.count(textOf(before.content));
-    const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
-    return cutTo(w, maxTokens + framing, 'tool_output', (omitted) => `protected (${why}) output over tool_output.max_tokens (${maxTokens}): cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
+    return cutTo(w, { text: maxTokens }, 'tool_output', (why, omitted) => `protected (${why}) output over tool_output.max_tokens (${maxTokens}): cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
 }
 //# sourceMappingURL=tool-output.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/stabilize.js
@@ -57850,17 +57844,6 @@ function createMasker(policy, rules = []) {
         allow: policy.pii.allow,
     };
 }
-/** The `pii` check's search (validate.ts): every built-in typed detector, whatever the policy enables. */
-function piiSearch(policy, rules = []) {
-    return {
-        detectors: [
-            ...builtinDetectors(),
-            ...createDetectors({ detectors: [], digit_run: policy.pii.digit_run, rules }),
-        ],
-        allow: policy.pii.allow,
-        replacement: policy.pii.replacement,
-    };
-}
 function stabilizeTranscript(transcript, opts) {
     const { policy } = opts;
     const res = policy.resilience;
@@ -57875,6 +57858,8 @@ function stabilizeTranscript(transcript, opts) {
     major(ws, 'off_chain', norm.offChain, `left out ${norm.offChain} records of an abandoned branch or before a compaction boundary`);
     // 2. scope
     const scope = assignScopes(ws);
+    // What a task switch never drops: the latest request and a first-user-message task statement.
+    const switchSurvivors = survivesTaskSwitch(transcript.artifacts);
     if (scope.ambiguous) {
         status = 'escalated';
         ws.events.push({
@@ -57885,7 +57870,7 @@ function stabilizeTranscript(transcript, opts) {
     }
     else {
         // Tags protect only while resilience is enabled (protect.ts); so they save from a reset only then.
-        const n = applyScopeReset(ws, scope, res.enabled ? res.protected_message_kinds : [], survivesTaskSwitch(transcript.artifacts));
+        const n = applyScopeReset(ws, scope, res.enabled ? res.protected_message_kinds : [], switchSurvivors);
         major(ws, 'scope_reset', n, `scope reset to task "${scope.task ?? ''}" dropped ${n} artifacts of earlier tasks`);
     }
     // 3. summaries
@@ -57935,7 +57920,7 @@ function stabilizeTranscript(transcript, opts) {
         // A call of an earlier task stayed only for its protected result; once that result is collapsed,
         // the reset applies to it as to the rest of that task (stabilizing again would drop it).
         if (!scope.ambiguous) {
-            const late = applyScopeReset(ws, scope, res.protected_message_kinds, survivesTaskSwitch(transcript.artifacts));
+            const late = applyScopeReset(ws, scope, res.protected_message_kinds, switchSurvivors);
             major(ws, 'scope_reset', late, `dropped ${late} artifacts of earlier tasks whose protected results were collapsed`);
         }
     }
@@ -58022,7 +58007,11 @@ function stabilizeTranscript(transcript, opts) {
     });
     // 11. verdict: a context that cannot be sent is no `ok`, whatever the stages managed.
     const verdict = verdictEvents(context, transcript, policy.target, opts.emit);
-    const unmasked = unmaskedPiiEvent(context, piiSearch(policy, opts.rules), new Set(thinking.unmaskable));
+    const unmasked = unmaskedPiiEvent(context, {
+        detectors: checkDetectors(policy.pii.digit_run, opts.rules ?? []),
+        allow: policy.pii.allow,
+        replacement: policy.pii.replacement,
+    }, new Set(thinking.unmaskable));
     if (unmasked)
         verdict.push(unmasked);
     if (verdict.length > 0)
@@ -58739,14 +58728,15 @@ function mustKeep(t, policy) {
     const unansweredCalls = new Map();
     for (const u of t.pairing.unpairedCalls)
         unansweredCalls.set(u.artifact, (unansweredCalls.get(u.artifact) ?? 0) + 1);
+    const says = (a) => textOf(a.content).trim() !== '';
     const leaves = (a) => unpairedResults.has(a.id) ||
         (a.tool_calls !== undefined &&
             a.tool_calls.length > 0 &&
             unansweredCalls.get(a.id) === a.tool_calls.length &&
-            textOf(a.content).trim() === '');
+            !says(a));
     const inPlay = main
         .filter((a, i) => !reset(a, i) && !leaves(a))
-        .map((a) => ({ a, kind: a.kind, hasText: a.kind === 'assistant' && textOf(a.content).trim() !== '' }));
+        .map((a) => ({ a, kind: a.kind, hasText: a.kind === 'assistant' && says(a) }));
     for (const { a } of recentTurnMessages(inPlay, policy.keep_recent))
         if (!need.has(a.id))
             need.set(a.id, 'recent');
@@ -58787,6 +58777,19 @@ function checkProvider(t, result, apis, where) {
 }
 //# sourceMappingURL=provider.js.map
 ;// CONCATENATED MODULE: ./build/core/validate/status.js
+/** Why a run escalated, by its safety events, the most fundamental first. */
+const CAUSES = [
+    ['authority_over_budget', 'the system prompt and constraints alone exceed the budget'],
+    [
+        'protected_over_budget',
+        'what must be kept does not fit the budget even with protected evidence cut to excerpts',
+    ],
+    ['scope_ambiguous', 'the scope is ambiguous'],
+    ['empty_context', 'the context holds no conversation'],
+    ['provider_rejects', 'the target API would refuse the request'],
+    ['pii_unmaskable', 'PII in a thinking block that can be neither masked nor left out'],
+    ['pii_unmasked', 'PII the masker could not reach stays in the context'],
+];
 function statusCheck(result, where) {
     if (result.status === 'ok')
         return { name: 'status', ok: true, severity: 'error', violations: [] };
@@ -58796,21 +58799,7 @@ function statusCheck(result, where) {
     const about = (result.status === 'warning' ? cut : undefined) ?? safety.find((e) => e.id !== undefined)?.id;
     const reasons = safety.map((e) => e.code).join(', ') || 'see the events';
     const codes = new Set(safety.map((e) => e.code));
-    const why = codes.has('authority_over_budget')
-        ? 'the system prompt and constraints alone exceed the budget'
-        : codes.has('protected_over_budget')
-            ? 'what must be kept does not fit the budget even with protected evidence cut to excerpts'
-            : codes.has('scope_ambiguous')
-                ? 'the scope is ambiguous'
-                : codes.has('empty_context')
-                    ? 'the context holds no conversation'
-                    : codes.has('provider_rejects')
-                        ? 'the target API would refuse the request'
-                        : codes.has('pii_unmaskable')
-                            ? 'PII in a thinking block that can be neither masked nor left out'
-                            : codes.has('pii_unmasked')
-                                ? 'PII the masker could not reach stays in the context'
-                                : 'the stabilizer cannot honour the policy';
+    const why = CAUSES.find(([code]) => codes.has(code))?.[1] ?? 'the stabilizer cannot honour the policy';
     const message = result.status === 'escalated'
         ? `status escalated: ${why} (${reasons})`
         : `status warning: protected evidence was cut to excerpts to fit the budget (${reasons})`;
@@ -58962,10 +58951,7 @@ function validateResult(t, result, opts) {
     const where = new Locator(t);
     const unpaired = new Set([...t.pairing.unpairedResults, ...t.pairing.unpairedCalls].map((u) => u.artifact));
     // Built-in typed detectors whatever the policy enables; digit_run and user rules as it sets them.
-    const detectors = [
-        ...builtinDetectors(),
-        ...createDetectors({ detectors: [], digit_run: policy.pii.digit_run, rules: opts.rules ?? [] }),
-    ];
+    const detectors = checkDetectors(policy.pii.digit_run, opts.rules ?? []);
     const sev = (name) => policy.checks[name];
     const run = (name, severity, f) => {
         if (severity === 'off')
