@@ -23,10 +23,18 @@ export interface PiiMatch {
 }
 
 /**
+ * The types a label names for a whole text: the text is the value of a JSON member whose key says
+ * what it holds (`"phone": …`, `"ssn": …`, `"password": …`). A detector whose type is in the hint
+ * may relax the context it otherwise needs (a national phone number without a context word, a
+ * secret whatever its shape).
+ */
+export type TypeHint = ReadonlySet<string>;
+
+/**
  * One kind of PII. `find` is pure and may return overlapping or unsorted matches; `findPii`
  * merges them. Every match it returns has `type === this.type`.
  */
 export interface Detector {
   type: string;
-  find(text: string): PiiMatch[];
+  find(text: string, hint?: TypeHint): PiiMatch[];
 }
