@@ -1,7 +1,7 @@
 // The async library entry points: `stabilize` and `validate` load the tokenizer the policy names,
 // accept a Transcript or a provider payload, and run the pure core.
 import type { TokenCache } from '../core/stabilize/meter.js';
-import { stabilizeTranscript } from '../core/stabilize/stabilize.js';
+import { sanitizeForPolicy, stabilizeTranscript } from '../core/stabilize/stabilize.js';
 import type { StabilizeResult } from '../core/stabilize/types.js';
 import type { Diagnostic } from '../core/types.js';
 import type { CheckResult } from '../core/validate/types.js';
@@ -40,7 +40,8 @@ async function prepare(input: TranscriptInput, options: StabilizeApiOptions) {
     rules: parsed.rules,
     ...(options.cache ? { cache: options.cache } : {}),
   };
-  return { transcript, run };
+  // The same aliases as in the result: callers compare its ids with the transcript's.
+  return { transcript: sanitizeForPolicy(transcript, parsed.policy, parsed.rules), run };
 }
 
 /**

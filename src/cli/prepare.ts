@@ -1,6 +1,7 @@
 // What every per-transcript command needs before it can run: the policy (with its compiled PII
 // rules), the tokenizer that policy names and the transcript itself. Problems go to stderr as
 // file:line:column diagnostics; the caller only learns whether it can go on.
+import { sanitizeForPolicy } from '../core/stabilize/stabilize.js';
 import { formatDiagnostic, hasErrors } from '../core/diagnostics.js';
 import type { CompiledRule, Policy } from '../core/policy/index.js';
 import type { FormatOption } from '../core/readers/index.js';
@@ -80,7 +81,8 @@ export async function prepare(req: PrepareRequest, io: CliIO): Promise<Prepared 
     policy: loaded.policy,
     rules: loaded.rules,
     tokenizer,
-    transcript: read.transcript,
+    // Every output of the command shows this transcript: PII goes from its ids and names first.
+    transcript: sanitizeForPolicy(read.transcript, loaded.policy, loaded.rules),
     partial: hasErrors(read.transcript.diagnostics),
   };
 }

@@ -7,7 +7,7 @@ import { stableStringify } from '../../core/golden/stable-json.js';
 import { buildReport } from '../../core/report/report.js';
 import type { TranscriptReport } from '../../core/report/report.js';
 import type { TokenCache } from '../../core/stabilize/meter.js';
-import { stabilizeTranscript } from '../../core/stabilize/stabilize.js';
+import { sanitizeForPolicy, stabilizeTranscript } from '../../core/stabilize/stabilize.js';
 import type { Transcript } from '../../core/types.js';
 import { validateResult } from '../../core/validate/validate.js';
 import type { PolicySetup } from './policies.js';
@@ -49,8 +49,10 @@ export function evaluateTranscript(
     rules: setup.rules,
     cache: caches.for(setup.tokenizer.name),
   };
-  const result = stabilizeTranscript(loaded, run);
-  const report = buildReport(result, validateResult(loaded, result, run));
+  // Lines are located in the transcript the result was made from: ids holding PII are aliases there.
+  const shown = sanitizeForPolicy(loaded, setup.policy, setup.rules);
+  const result = stabilizeTranscript(shown, run);
+  const report = buildReport(result, validateResult(shown, result, run));
   const golden = buildGolden(report, {
     transcript,
     policy: setup.policy,

@@ -5,8 +5,8 @@
 // ids and names: visible-texts.ts); only the types and artifact ids are reported, never the values.
 import type { ReportViolation } from '../../core/golden/check-report.js';
 import type { Golden } from '../../core/golden/golden.js';
-import { builtinDetectors, findPii } from '../../core/pii/index.js';
-import { searchableTexts } from '../../core/pii/visible-texts.js';
+import { builtinDetectors, findPiiIn } from '../../core/pii/index.js';
+import { visibleTexts } from '../../core/pii/visible-texts.js';
 import type { Policy } from '../../core/policy/index.js';
 
 export const GOLDEN_PII_CHECK = 'golden-pii';
@@ -20,8 +20,8 @@ export function unmaskedPii(golden: Golden, policy: Policy): ReportViolation[] {
   const out: ReportViolation[] = [];
   for (const item of golden.context) {
     const types = new Set<string>();
-    for (const text of searchableTexts(item)) {
-      for (const match of findPii(text, detectors, policy.pii.allow, policy.pii.replacement))
+    for (const text of visibleTexts(item)) {
+      for (const match of findPiiIn(text, detectors, policy.pii.allow, policy.pii.replacement))
         types.add(match.type);
     }
     if (types.size === 0) continue;

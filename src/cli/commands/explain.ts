@@ -1,4 +1,5 @@
 // `explain FILE ARTIFACT_ID`: what the stabilizer did to one artifact and why, in plain words.
+import { builtinDetectors, maskText } from '../../core/pii/index.js';
 import { explainArtifact } from '../../core/report/explain.js';
 import { stabilizeTranscript } from '../../core/stabilize/stabilize.js';
 import type { Transcript } from '../../core/types.js';
@@ -32,10 +33,16 @@ Examples:
   ${PROGRAM} explain --policy ci/strict.yml chat.json m7
 `;
 
-/** Ids come from the file or the user; they are not message content, but keep them short. */
+/**
+ * Ids come from the file (already sanitized: one holding PII is an alias) or the user, who may
+ * have typed the original: masked and kept short either way.
+ */
 function shortId(id: string): string {
-  return id.length > 60 ? `${id.slice(0, 60)}…` : id;
+  const shown = maskText(id, DETECTORS, { replacement: '[REDACTED_{TYPE}]', allow: [] }).text;
+  return shown.length > 60 ? `${shown.slice(0, 60)}…` : shown;
 }
+
+const DETECTORS = builtinDetectors();
 
 function unknownId(io: CliIO, transcript: Transcript, id: string): number {
   const ids = transcript.artifacts.map((a) => a.id);

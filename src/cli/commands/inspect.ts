@@ -1,4 +1,5 @@
 // `inspect FILE…`: how each transcript was read — format, artifacts, token counts, pairing.
+import { sanitizeForPolicy } from '../../core/stabilize/stabilize.js';
 import { formatDiagnostic, hasErrors } from '../../core/diagnostics.js';
 import { TRANSCRIPT_FORMATS } from '../../core/types.js';
 import type { Diagnostic } from '../../core/types.js';
@@ -79,7 +80,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
     });
     const summary = result.ok
-      ? summarizeTranscript(result.transcript, tokenizer, cost)
+      ? summarizeTranscript(sanitizeForPolicy(result.transcript, policy, loaded.rules), tokenizer, cost)
       : unreadableSummary(file, tokenizer, result.diagnostics);
     printDiagnostics(io, summary.diagnostics);
     if (!result.ok || hasErrors(summary.diagnostics)) failed = true;

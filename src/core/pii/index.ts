@@ -1,8 +1,9 @@
 // Public surface of the PII stage.
 export { BUILTIN_PII_TYPES, DIGIT_RUN_TYPE } from './types.js';
-export type { BuiltinPiiType, Detector, PiiMatch } from './types.js';
+export type { BuiltinPiiType, Detector, PiiMatch, TypeHint } from './types.js';
 export { builtinDetectors, createDetectors } from './registry.js';
 export type { DetectorConfig } from './registry.js';
 export type { CompiledRule } from './detectors/user-rule.js';
 export { findPii, maskText, renderReplacement } from './mask.js';
+export { findJsonPii, findPiiIn, maskJsonText } from './mask-json.js';
 export type { MaskOptions, MaskResult } from './mask.js';

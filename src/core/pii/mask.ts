@@ -13,7 +13,7 @@
 // replacement), so the count of non-token characters strictly decreases.
 
 import { isCovered, literalOccurrences, mergeByPriority, priorityOf, subtract } from './spans.js';
-import type { Detector, PiiMatch } from './types.js';
+import type { Detector, PiiMatch, TypeHint } from './types.js';
 
 export interface MaskOptions {
   /** Replacement text; `{TYPE}` becomes the upper-cased type, e.g. `[REDACTED_{TYPE}]`. */
@@ -35,17 +35,19 @@ export function renderReplacement(replacement: string, type: string): string {
 /**
  * Every PII region of `text`: the detectors' matches minus those inside an `allow` literal,
  * merged into sorted, disjoint spans typed by priority. With `replacement`, occurrences of its
- * rendered tokens are inert (what the `pii` check needs on masked output).
+ * rendered tokens are inert (what the `pii` check needs on masked output). `hint`: the types the
+ * text's JSON key names (key-hints.ts).
  */
 export function findPii(
   text: string,
   detectors: readonly Detector[],
   allow: readonly string[],
   replacement?: string,
+  hint?: TypeHint,
 ): PiiMatch[] {
   let matches: PiiMatch[] = [];
   for (const detector of detectors) {
-    for (const m of detector.find(text)) {
+    for (const m of detector.find(text, hint)) {
       if (m.start >= 0 && m.end <= text.length && m.start < m.end) matches.push(m);
     }
   }
@@ -65,11 +67,16 @@ export function findPii(
   return mergeByPriority(matches, priorityOf(detectors));
 }
 
-export function maskText(text: string, detectors: readonly Detector[], opts: MaskOptions): MaskResult {
+export function maskText(
+  text: string,
+  detectors: readonly Detector[],
+  opts: MaskOptions,
+  hint?: TypeHint,
+): MaskResult {
   const counts = new Map<string, number>();
   let current = text;
   for (;;) {
-    const spans = findPii(current, detectors, opts.allow, opts.replacement);
+    const spans = findPii(current, detectors, opts.allow, opts.replacement, hint);
     if (spans.length === 0) break;
     const parts: string[] = [];
     let pos = 0;

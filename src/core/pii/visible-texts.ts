@@ -1,9 +1,8 @@
 // Every text of a context item that reaches an output: the emitted request, the golden, the report.
 // The `pii` check and the golden guard search exactly these, so nothing an output holds escapes
-// them: text parts, every string inside any other part (thinking, documents, server tool results,
+// them (findPiiIn decodes JSON texts, so an escape hides nothing): text parts, every string inside any other part (thinking, documents, server tool results,
 // citations, urls), tool-call arguments, and the ids and names that are written out with it.
 import type { ContextItem } from '../stabilize/types.js';
-import { jsonTextLeaves } from './mask-json.js';
 
 /**
  * Keys whose strings are opaque encodings or protocol vocabulary, not text anyone wrote: base64
@@ -46,15 +45,4 @@ export function visibleTexts(item: Visible): string[] {
   for (const id of item.call_ids ?? []) out.push(id);
   for (const c of item.tool_calls ?? []) out.push(c.id, c.name, c.arguments);
   return out;
-}
-
-/**
- * visibleTexts, each JSON text also decoded: an escape (`\u0040`) must not hide a value from a
- * search over the raw text.
- */
-export function searchableTexts(item: Visible): string[] {
-  return visibleTexts(item).flatMap((t) => {
-    if (!t.includes('\\')) return [t];
-    return [t, ...(jsonTextLeaves(t) ?? [])];
-  });
 }

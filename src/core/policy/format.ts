@@ -1,6 +1,9 @@
 // How policy paths and values appear in diagnostics. Policy values are configuration, not
-// transcript content, so a diagnostic may show them — but always shortened and escaped, so a
-// long or hostile value cannot flood a log or smuggle control characters into a terminal.
+// transcript content, so a diagnostic may show them — but always masked, shortened and escaped:
+// a phone number typed into the wrong key must not reach a log or an annotation, and a long or
+// hostile value cannot flood a log or smuggle control characters into a terminal.
+import { maskText } from '../pii/mask.js';
+import { builtinDetectors } from '../pii/registry.js';
 
 /** Longest value shown in a diagnostic, quotes and ellipsis included. */
 export const MAX_SHOWN_CHARS = 40;
@@ -27,9 +30,16 @@ function shorten(text: string, max: number): string {
   return `${text.slice(0, cut)}…`;
 }
 
-/** A quoted, escaped string of at most MAX_SHOWN_CHARS characters. */
+const DETECTORS = builtinDetectors();
+
+/** The text with what any built-in detector finds replaced by `[REDACTED_TYPE]`. */
+function masked(text: string): string {
+  return maskText(text, DETECTORS, { replacement: '[REDACTED_{TYPE}]', allow: [] }).text;
+}
+
+/** A quoted, escaped, PII-masked string of at most MAX_SHOWN_CHARS characters. */
 export function showString(text: string): string {
-  const quoted = escapeString(text);
+  const quoted = escapeString(masked(text));
   if (quoted.length <= MAX_SHOWN_CHARS) return quoted;
   // Keep the closing quote visible so the reader sees the value was cut, not malformed.
   return `${shorten(quoted, MAX_SHOWN_CHARS - 1)}"`;
@@ -39,7 +49,7 @@ export function showString(text: string): string {
 export function showValue(value: unknown): string {
   if (typeof value === 'string') return showString(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-    return shorten(String(value), MAX_SHOWN_CHARS);
+    return shorten(masked(String(value)), MAX_SHOWN_CHARS);
   }
   if (value === null) return 'null';
   if (value === undefined) return 'nothing';
@@ -67,7 +77,9 @@ export function kindOf(value: unknown): string {
 /** A key as it appears in a message: bare when it is a plain identifier, quoted otherwise. */
 export function showKey(key: PropertyKey): string {
   const text = String(key);
-  return IDENTIFIER.test(text) && text.length <= MAX_SHOWN_CHARS ? text : showString(text);
+  return IDENTIFIER.test(text) && text.length <= MAX_SHOWN_CHARS && masked(text) === text
+    ? text
+    : showString(text);
 }
 
 /** `resilience.protected_tools[2]`; the top level is `(top level)`. */

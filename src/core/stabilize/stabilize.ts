@@ -18,6 +18,8 @@ import { TokenMeter } from './meter.js';
 import { normalizeFates } from './normalize.js';
 import { orderItems } from './order.js';
 import { unmaskedPiiEvent, verdictEvents } from './verdict.js';
+import type { PiiSearch } from './verdict.js';
+import { sanitizeTranscript } from '../pii/sanitize-transcript.js';
 import { dropThinkingPii } from './thinking.js';
 import { emitNotes } from '../emit/notes.js';
 import { providerApis } from '../emit/provider-rules.js';
@@ -58,8 +60,33 @@ export function createMasker(policy: Policy, rules: readonly { name: string; re:
   };
 }
 
-export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptions): StabilizeResult {
+/** What the `pii` check searches with (verdict.ts): every built-in typed detector and the policy's own rules. */
+export function piiSearchOf(policy: Policy, rules: readonly { name: string; re: RE2JS }[] = []): PiiSearch {
+  return {
+    detectors: checkDetectors(policy.pii.digit_run, rules),
+    allow: policy.pii.allow,
+    replacement: policy.pii.replacement,
+  };
+}
+
+/**
+ * The transcript as every output may show it: PII gone from ids, names, tags, scopes, provenance and
+ * meta (sanitize-transcript.ts). stabilizeTranscript applies it itself; a caller that shows the
+ * transcript next to the result (lines, `inspect`, `--emit native`) applies it too, and gets the
+ * same aliases.
+ */
+export function sanitizeForPolicy(
+  transcript: Transcript,
+  policy: Policy,
+  rules: readonly { name: string; re: RE2JS }[] = [],
+): Transcript {
+  return sanitizeTranscript(transcript, piiSearchOf(policy, rules));
+}
+
+export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): StabilizeResult {
   const { policy } = opts;
+  const search = piiSearchOf(policy, opts.rules);
+  const transcript = sanitizeTranscript(input, search);
   const res = policy.resilience;
   const meter = new TokenMeter(opts.tokenizer, policy, opts.cache);
   const masker = createMasker(policy, opts.rules);
@@ -299,15 +326,7 @@ export function stabilizeTranscript(transcript: Transcript, opts: StabilizeOptio
 
   // 11. verdict: a context that cannot be sent is no `ok`, whatever the stages managed.
   const verdict = verdictEvents(context, transcript, policy.target, opts.emit);
-  const unmasked = unmaskedPiiEvent(
-    context,
-    {
-      detectors: checkDetectors(policy.pii.digit_run, opts.rules ?? []),
-      allow: policy.pii.allow,
-      replacement: policy.pii.replacement,
-    },
-    new Set(thinking.unmaskable),
-  );
+  const unmasked = unmaskedPiiEvent(context, search, new Set(thinking.unmaskable));
   if (unmasked) verdict.push(unmasked);
   if (verdict.length > 0) status = 'escalated';
   ws.events.push(...verdict);

@@ -8,9 +8,9 @@ import type { ProviderTarget } from '../policy/schema.js';
 import { CONVERSATION } from '../scope/conversation.js';
 import type { Transcript } from '../types.js';
 import type { ContextItem, StabilizeEvent } from './types.js';
-import { findPii } from '../pii/mask.js';
+import { findPiiIn } from '../pii/mask-json.js';
 import type { Detector } from '../pii/types.js';
-import { searchableTexts } from '../pii/visible-texts.js';
+import { visibleTexts } from '../pii/visible-texts.js';
 
 /** What the `pii` check searches with: every built-in typed detector, and the policy's own rules. */
 export interface PiiSearch {
@@ -30,8 +30,8 @@ export function unmaskedPiiEvent(
   skip: ReadonlySet<string>,
 ): StabilizeEvent | undefined {
   const found = (t: string): boolean =>
-    findPii(t, search.detectors, search.allow, search.replacement).length > 0;
-  const items = context.filter((c) => !skip.has(c.id) && searchableTexts(c).some(found));
+    findPiiIn(t, search.detectors, search.allow, search.replacement).length > 0;
+  const items = context.filter((c) => !skip.has(c.id) && visibleTexts(c).some(found));
   if (items.length === 0) return undefined;
   const first = items.find((c) => !found(c.id));
   return {

@@ -1,8 +1,9 @@
 // `pii`: the built-in typed detectors find nothing in any text the context puts into an output
 // (thinking, documents, tool arguments, server tool results, ids and names included).
 import { findPii } from '../pii/mask.js';
+import { findPiiIn } from '../pii/mask-json.js';
 import type { Detector } from '../pii/types.js';
-import { searchableTexts } from '../pii/visible-texts.js';
+import { visibleTexts } from '../pii/visible-texts.js';
 import type { StabilizeResult } from '../stabilize/types.js';
 import type { Locator } from './locate.js';
 import type { Violation } from './types.js';
@@ -17,8 +18,8 @@ export function checkPii(
   const out: Violation[] = [];
   for (const c of result.context) {
     const types = new Set<string>();
-    for (const t of searchableTexts(c))
-      for (const m of findPii(t, detectors, allow, replacement)) types.add(m.type);
+    for (const t of visibleTexts(c))
+      for (const m of findPiiIn(t, detectors, allow, replacement)) types.add(m.type);
     // The type only: the value itself must never reach a report. The id may be the leak itself,
     // so a violation in an id is reported without it.
     if (types.size === 0) continue;

@@ -269,25 +269,29 @@ describe('validate: pii sees every text an output holds', () => {
     expect(JSON.stringify(c)).not.toContain(email);
   });
 
-  it('finds PII in tool names and call ids, and withholds an id that is itself the leak', () => {
+  it('ids holding PII reach the context as aliases that still pair, so the check passes', () => {
     const tr = t(
       user('u', 'Hi.'),
-      calls('a', [{ id: `call_${email}`, name: 'lookup', arguments: '{}' }]),
+      calls('a', [{ id: `call_${email}`, name: `lookup_${email}`, arguments: '{}' }]),
       result('r', `call_${email}`, 'ok'),
       user('u2', 'Thanks.'),
     );
-    const c = check(tr, run(tr, P), P)['pii'];
-    expect(c?.ok).toBe(false);
-    expect(c?.violations.map((v) => v.id)).toEqual(['a', 'r']);
-    const leakyId = t(user(`u-${email}`, 'Hi.'));
-    const v = check(leakyId, run(leakyId, P), P)['pii']?.violations;
-    expect(v).toEqual([
-      {
-        id: '*',
-        line: 1,
-        column: 1,
-        message: 'unmasked PII in the context: email (in its id, which is not shown)',
-      },
+    const r = run(tr, P);
+    expect(JSON.stringify(r)).not.toContain(email);
+    const a = r.context.find((c) => c.id === 'a');
+    const res = r.context.find((c) => c.id === 'r');
+    expect(a?.tool_calls?.[0]?.id).toBe('redacted-id-a');
+    expect(a?.tool_calls?.[0]?.name).toBe('redacted_tool_a');
+    expect(res?.call_id).toBe('redacted-id-a');
+    expect(check(tr, r, P)['pii']?.ok).toBe(true);
+  });
+
+  it('reports PII in an id it is given without showing the id', () => {
+    const tr = t(user('u', 'Hi.'));
+    const r = run(tr, P);
+    const leaky = { ...r, context: r.context.map((c) => ({ ...c, id: `u-${email}` })) };
+    expect(check(tr, leaky, P)['pii']?.violations).toMatchObject([
+      { id: '*', message: 'unmasked PII in the context: email (in its id, which is not shown)' },
     ]);
   });
 
