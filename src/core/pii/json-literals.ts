@@ -104,6 +104,10 @@ export function jsonLiterals(text: string): JsonLiteral[] | null {
         i++;
         expect = 'after';
         justOpened = false;
+        if (stack.length === 0) {
+          skip();
+          return i === n ? out : null;
+        }
         continue;
       }
       if (c !== QUOTE || !frame) return null;
