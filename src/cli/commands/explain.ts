@@ -1,5 +1,5 @@
 // `explain FILE ARTIFACT_ID`: what the stabilizer did to one artifact and why, in plain words.
-import { builtinDetectors, maskText } from '../../core/pii/index.js';
+import { maskedForMessage } from '../../core/pii/shown.js';
 import { explainArtifact } from '../../core/report/explain.js';
 import { stabilizeTranscript } from '../../core/stabilize/stabilize.js';
 import type { Transcript } from '../../core/types.js';
@@ -38,11 +38,9 @@ Examples:
  * have typed the original: masked and kept short either way.
  */
 function shortId(id: string): string {
-  const shown = maskText(id, DETECTORS, { replacement: '[REDACTED_{TYPE}]', allow: [] }).text;
+  const shown = maskedForMessage(id);
   return shown.length > 60 ? `${shown.slice(0, 60)}…` : shown;
 }
-
-const DETECTORS = builtinDetectors();
 
 function unknownId(io: CliIO, transcript: Transcript, id: string): number {
   const ids = transcript.artifacts.map((a) => a.id);

@@ -2,7 +2,7 @@
 // of overlapping matches (DESIGN §3: one replacement per masked region, typed by the strongest
 // detector).
 
-import { BUILTIN_PII_TYPES, DIGIT_RUN_TYPE } from './types.js';
+import { DIGIT_RUN_TYPE } from './types.js';
 import type { Detector, PiiMatch } from './types.js';
 
 export interface Interval {
@@ -12,14 +12,13 @@ export interface Interval {
 
 // When spans overlap, the union is masked once with the type of the highest-priority detector:
 // the most specific and most sensitive kind names the region.
+// Opt-in types sit next to the built-in they resemble: a credential in a URL with secrets, national
+// ids with the SSN, network identifiers last.
+// prettier-ignore
 const BUILTIN_PRIORITY: readonly string[] = [
-  'secret',
-  'credit_card',
-  'iban',
-  'ssn',
-  'phone',
-  'email',
-  'ip_address',
+  'secret', 'url_credentials', 'credit_card', 'iban', 'crypto_wallet', 'us_aba_routing', 'ssn',
+  'us_itin', 'uk_nino', 'uk_nhs', 'in_pan', 'in_aadhaar', 'es_nif', 'it_fiscal_code', 'au_tfn',
+  'passport', 'phone', 'email', 'ip_address', 'mac',
 ];
 const USER_RULE_BASE = BUILTIN_PRIORITY.length;
 
@@ -27,7 +26,7 @@ const USER_RULE_BASE = BUILTIN_PRIORITY.length;
 export function priorityOf(detectors: readonly Detector[]): (type: string) => number {
   const ruleOrder = new Map<string, number>();
   for (const d of detectors) {
-    const builtin = (BUILTIN_PII_TYPES as readonly string[]).includes(d.type);
+    const builtin = BUILTIN_PRIORITY.includes(d.type);
     if (!builtin && d.type !== DIGIT_RUN_TYPE && !ruleOrder.has(d.type))
       ruleOrder.set(d.type, ruleOrder.size);
   }

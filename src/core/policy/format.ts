@@ -2,8 +2,7 @@
 // transcript content, so a diagnostic may show them — but always masked, shortened and escaped:
 // a phone number typed into the wrong key must not reach a log or an annotation, and a long or
 // hostile value cannot flood a log or smuggle control characters into a terminal.
-import { maskText } from '../pii/mask.js';
-import { builtinDetectors } from '../pii/registry.js';
+import { maskedForMessage as masked } from '../pii/shown.js';
 
 /** Longest value shown in a diagnostic, quotes and ellipsis included. */
 export const MAX_SHOWN_CHARS = 40;
@@ -28,13 +27,6 @@ function shorten(text: string, max: number): string {
   const last = text.charCodeAt(cut - 1);
   if (last >= 0xd800 && last <= 0xdbff) cut -= 1;
   return `${text.slice(0, cut)}…`;
-}
-
-const DETECTORS = builtinDetectors();
-
-/** The text with what any built-in detector finds replaced by `[REDACTED_TYPE]`. */
-function masked(text: string): string {
-  return maskText(text, DETECTORS, { replacement: '[REDACTED_{TYPE}]', allow: [] }).text;
 }
 
 /** A quoted, escaped, PII-masked string of at most MAX_SHOWN_CHARS characters. */

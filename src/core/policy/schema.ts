@@ -2,6 +2,8 @@
 // default. Each schema's `error` text is the "accepted values or shape" a diagnostic shows, so
 // the wording lives next to the rule it describes.
 import { z } from 'zod';
+import { DEFAULT_PHONE_REGIONS, isPhoneRegion } from '../pii/detectors/phone.js';
+import { PII_DETECTOR_NAMES } from '../pii/registry.js';
 import { BUILTIN_PII_TYPES } from '../pii/types.js';
 import { TOKENIZER_NAMES } from '../tokens/tokenizer.js';
 import type { TokenizerName } from '../tokens/tokenizer.js';
@@ -61,8 +63,8 @@ export const AUTHORITY_KINDS = [
 ] as const;
 export type AuthorityKind = (typeof AUTHORITY_KINDS)[number];
 
-/** The policy names the same typed detectors the PII stage implements. */
-export const PII_DETECTORS = BUILTIN_PII_TYPES;
+/** Every detector a policy may list: the seven built-ins (the default) and the opt-in ones. */
+export const PII_DETECTORS = PII_DETECTOR_NAMES;
 export type PiiDetector = (typeof PII_DETECTORS)[number];
 
 /** Non-text content part types with a declared token cost; any other type costs `other`. */
@@ -142,6 +144,35 @@ function setOf<const T extends readonly [string, ...string[]]>(values: T, minIte
     .superRefine((list, ctx) => {
       list.forEach((item, index) => {
         if (list.indexOf(item) !== index) {
+          report(
+            ctx,
+            [index],
+            item,
+            `${showValue(item)} is listed more than once; each value may appear once.`,
+            'Remove the repeated entry.',
+          );
+        }
+      });
+    });
+}
+
+/** Regions whose national phone numbers count: codes libphonenumber knows, each once. */
+function regionList() {
+  const shape = 'a list of region codes (ISO 3166-1 alpha-2, upper case, e.g. US, GB, DE), each at most once';
+  return z
+    .array(z.string({ error: () => shape }), { error: () => shape })
+    .max(L.maxListItems)
+    .superRefine((list, ctx) => {
+      list.forEach((item, index) => {
+        if (!isPhoneRegion(item)) {
+          report(
+            ctx,
+            [index],
+            item,
+            `${showValue(item)} is not a region code the phone detector knows.`,
+            'Use an upper-case ISO 3166-1 alpha-2 code such as US, GB, DE, FR, IN or JP.',
+          );
+        } else if (list.indexOf(item) !== index) {
           report(
             ctx,
             [index],
@@ -320,7 +351,8 @@ export const PolicySchema = mapping(
     ).prefault({}),
     pii: mapping(
       {
-        detectors: setOf(PII_DETECTORS, 0).default(() => [...PII_DETECTORS]),
+        detectors: setOf(PII_DETECTORS, 0).default(() => [...BUILTIN_PII_TYPES]),
+        regions: regionList().default(() => [...DEFAULT_PHONE_REGIONS]),
         digit_run: z
           .number({ error: () => `0 (off) or an integer from 2 to ${L.maxDigitRun}` })
           .int()
@@ -335,7 +367,7 @@ export const PolicySchema = mapping(
         allow: nameList(L.maxAllowItems, L.maxAllowItemChars).default(() => []),
         replacement: ReplacementSchema.default(`[REDACTED_${TYPE_PLACEHOLDER}]`),
       },
-      'detectors, digit_run, rules, allow, replacement',
+      'detectors, regions, digit_run, rules, allow, replacement',
     ).prefault({}),
     tool_output: mapping(
       {

@@ -1,5 +1,6 @@
 // Small helpers for looking at parsed JSON values without ever quoting them: diagnostics name
 // a value's type, never its content (transcripts may hold PII).
+import { maskedForMessage } from '../pii/shown.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -33,7 +34,7 @@ const SAFE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
  * anything, so only identifier-like names are echoed (null otherwise).
  */
 export function safeName(name: string): string | null {
-  return SAFE_NAME.test(name) ? name : null;
+  return SAFE_NAME.test(name) && maskedForMessage(name) === name ? name : null;
 }
 
 export function joinPath(base: string, key: string | number): string {

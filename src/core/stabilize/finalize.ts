@@ -4,7 +4,8 @@
 import { maskText } from '../pii/mask.js';
 import { maskJsonText } from '../pii/mask-json.js';
 import type { Detector } from '../pii/types.js';
-import type { Content, ToolCall } from '../types.js';
+import { mapPartStrings } from '../pii/visible-texts.js';
+import type { Content, ContentPart, ToolCall } from '../types.js';
 import type { TokenMeter } from './meter.js';
 import type { Work } from './work.js';
 
@@ -33,12 +34,25 @@ export function maskString(text: string, masker: Masker, pii: Record<string, num
   return r.text;
 }
 
+/** Signed by the API: altering one breaks its signature (thinking.ts leaves one with PII out). */
+const SIGNED = new Set(['thinking', 'redacted_thinking']);
+
 export function maskContent(content: Content, masker: Masker, pii: Record<string, number>): Content {
   if (typeof content === 'string') return maskString(content, masker, pii);
-  // Only text parts are masked: images, files and signed thinking blocks are never altered.
-  return content.map((p) =>
-    p.type === 'text' && typeof p.text === 'string' ? { ...p, text: maskString(p.text, masker, pii) } : p,
-  );
+  // Every string any part shows is masked (documents, refusals, urls, citations), except encodings
+  // (base64, data: urls, signatures) and signed thinking blocks.
+  return content.map((p): ContentPart => {
+    if (p.type === 'text' && typeof p.text === 'string')
+      return { ...p, text: maskString(p.text, masker, pii) };
+    if (SIGNED.has(p.type)) return p;
+    let changed = false;
+    const out = mapPartStrings(p, (s) => {
+      const m = maskString(s, masker, pii);
+      if (m !== s) changed = true;
+      return m;
+    });
+    return changed ? (out as ContentPart) : p;
+  });
 }
 
 /** Masked content and its exact tokens; recomputed only when a stage changed the content since. */

@@ -2,7 +2,7 @@
 // transcript, policy and tokenizer give a byte-identical result.
 import type { RE2JS } from 're2js';
 import type { EmitFormat } from '../emit/index.js';
-import { checkDetectors, createDetectors } from '../pii/registry.js';
+import { checkDetectors, createDetectors, detectorConfig } from '../pii/registry.js';
 import type { Policy } from '../policy/schema.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import type { Transcript } from '../types.js';
@@ -54,7 +54,7 @@ function major(ws: WorkSet, code: string, count: number, message: string): void 
 
 export function createMasker(policy: Policy, rules: readonly { name: string; re: RE2JS }[] = []): Masker {
   return {
-    detectors: createDetectors({ detectors: policy.pii.detectors, digit_run: policy.pii.digit_run, rules }),
+    detectors: createDetectors(detectorConfig(policy.pii, rules)),
     replacement: policy.pii.replacement,
     allow: policy.pii.allow,
   };
@@ -63,7 +63,7 @@ export function createMasker(policy: Policy, rules: readonly { name: string; re:
 /** What the `pii` check searches with (verdict.ts): every built-in typed detector and the policy's own rules. */
 export function piiSearchOf(policy: Policy, rules: readonly { name: string; re: RE2JS }[] = []): PiiSearch {
   return {
-    detectors: checkDetectors(policy.pii.digit_run, rules),
+    detectors: checkDetectors(detectorConfig(policy.pii, rules)),
     allow: policy.pii.allow,
     replacement: policy.pii.replacement,
   };

@@ -5,7 +5,7 @@
 import { isStandaloneOutput } from '../emit/standalone.js';
 import type { RE2JS } from 're2js';
 import type { EmitFormat } from '../emit/index.js';
-import { checkDetectors } from '../pii/registry.js';
+import { checkDetectors, detectorConfig } from '../pii/registry.js';
 import { replayGuardian } from '../guardian/replay.js';
 import type { Policy } from '../policy/schema.js';
 import { TokenMeter } from '../stabilize/meter.js';
@@ -148,7 +148,7 @@ export function validateResult(t: Transcript, result: StabilizeResult, opts: Val
   const where = new Locator(t);
   const unpaired = new Set([...t.pairing.unpairedResults, ...t.pairing.unpairedCalls].map((u) => u.artifact));
   // Built-in typed detectors whatever the policy enables; digit_run and user rules as it sets them.
-  const detectors = checkDetectors(policy.pii.digit_run, opts.rules ?? []);
+  const detectors = checkDetectors(detectorConfig(policy.pii, opts.rules ?? []));
   const sev = (name: keyof Policy['checks']): CheckResult['severity'] => policy.checks[name];
   const run = (
     name: ValidateCheckName,

@@ -18,14 +18,11 @@ import {
 warnIfNoCorpus('PII corpus tests');
 
 /**
- * Known look-alikes the built-in detectors still flag (issue 11, over-masking): `file: type "text"`.
- * OpenHands' trajectory quotes Python's http.server banner, whose bind address 0.0.0.0 (the
- * unspecified address, twice on one line: "on 0.0.0.0 port" and in the URL) is no one's address.
+ * Known look-alikes the built-in detectors still flag: `file: type "text"`. None since issue 11
+ * (OpenHands' http.server banner binds 0.0.0.0, the unspecified address, which is no one's address
+ * and is no longer masked).
  */
-const KNOWN_FALSE_POSITIVES = [
-  'openhands/trajs_basic_gui_mode.json: ip_address "0.0.0.0"',
-  'openhands/trajs_basic_gui_mode.json: ip_address "0.0.0.0"',
-];
+const KNOWN_FALSE_POSITIVES: string[] = [];
 
 const STD = { replacement: '[REDACTED_{TYPE}]', allow: [] };
 
@@ -55,7 +52,7 @@ describe.skipIf(!present)('PII masking over the corpus', () => {
           );
       }
     }
-    expect([...types].sort()).toEqual(['email', 'ip_address']);
+    expect([...types].sort()).toEqual(['email']);
     expect(others).toEqual(KNOWN_FALSE_POSITIVES);
   });
 

@@ -217,8 +217,13 @@ function plant(kind: Kind, n: number): string {
       ]);
     case 'iban':
       return faker.finance.iban({ formatted: faker.datatype.boolean() });
-    case 'ip_address':
-      return faker.internet.ipv4();
+    case 'ip_address': {
+      // Without a context word, an address must not look like a version (three small leading
+      // numbers) and must identify someone (not 0/8, loopback or a netmask): ip-address.ts.
+      let ip = faker.internet.ipv4();
+      while (!identifies(ip)) ip = faker.internet.ipv4();
+      return ip;
+    }
     case 'secret':
       return faker.helpers.arrayElement([
         `ghp_${faker.string.alphanumeric(36)}`,
@@ -229,9 +234,19 @@ function plant(kind: Kind, n: number): string {
   }
 }
 
+function identifies(ip: string): boolean {
+  const [a = 0, b = 0, c = 0] = ip.split('.').map(Number);
+  const versionShaped = a < 32 && b < 32 && c < 32 && a !== 10;
+  return !versionShaped && a !== 0 && a !== 127 && a !== 255;
+}
+
 // Filler: lowercase words and punctuation only, so the filler itself holds no PII and cannot
 // join a planted value (every plant is separated from its neighbours).
-const word = fc.stringMatching(/^[a-z]{1,9}$/);
+// Words that are cues change what a detector reads by design (`nr 494 71 6028` is a part number,
+// `version 1.2.3.4` a version): the filler holds none, so every plant stays PII.
+const CUES =
+  /^(?:part|pn|sku|model|item|serial|order|invoice|ticket|case|ref|reference|catalog|catalogue|cat|product|lot|batch|id|no|nr|num|number|ver|version|versions|release[sd]?|build|builds|upgrad(?:e|ed|es|ing)|updat(?:e|ed|es|ing)|install(?:ed|ing|s)?|bump(?:ed|s|ing)?|sdk|firmware|assembly|package|runtime|python|chrome|chromium|firefox|dotnet|jdk|v)$/;
+const word = fc.stringMatching(/^[a-z]{1,9}$/).filter((w) => !CUES.test(w));
 const sep = fc.constantFrom(' ', ', ', '; ', ' (', ') ', '\n', ': ', ' "', '" ', ' - ');
 const plants = fc.array(
   fc.record({ kind: fc.constantFrom<Kind>(...BUILTIN_PII_TYPES), n: fc.nat(), before: sep, after: sep }),

@@ -6,7 +6,11 @@ import { sanitizeTranscript } from '../../../src/core/pii/sanitize-transcript.js
 import { calls, phase, result, summary, t, user } from '../../support/artifacts.js';
 import { check, policy, run } from '../stabilize/helpers.js';
 
-const S = { detectors: checkDetectors(0, []), allow: [] as string[], replacement: '[REDACTED_{TYPE}]' };
+const S = {
+  detectors: checkDetectors({ detectors: [], digit_run: 0, rules: [] }),
+  allow: [] as string[],
+  replacement: '[REDACTED_{TYPE}]',
+};
 const EMAIL = 'ann.lee@example.org';
 const PHONE = '+44 20 7946 0958';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PHONE_REGIONS } from '../../../src/core/pii/detectors/phone-regions.js';
 import { parse as parseYaml } from 'yaml';
 import { DEFAULT_POLICY, DEFAULT_POLICY_YAML } from '../../../src/core/policy/default.js';
 import { parsePolicy } from '../../../src/core/policy/parse.js';
@@ -46,6 +47,7 @@ describe('DEFAULT_POLICY', () => {
       },
       pii: {
         detectors: ['email', 'phone', 'ssn', 'credit_card', 'iban', 'ip_address', 'secret'],
+        regions: [...DEFAULT_PHONE_REGIONS],
         digit_run: 0,
         rules: [],
         allow: [],

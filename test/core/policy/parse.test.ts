@@ -256,7 +256,8 @@ describe('parsePolicy: valid policies', () => {
       notification_level: 'verbose',
     },
     pii: {
-      detectors: ['email', 'secret'],
+      detectors: ['email', 'secret', 'mac', 'uk_nino'],
+      regions: ['GB', 'IE'],
       digit_run: 3,
       rules: [
         { name: 'employee_id', pattern: 'EMP-\\d{6}' },

@@ -45,16 +45,22 @@ describe('verdict', () => {
     expect(run(tr, policy()).status).toBe('ok');
   });
 
-  it('escalates PII in a document, which is never altered', () => {
+  it('masks PII in a document (text and title), so the run is ok', () => {
     const tr = t(
       user('u', [
         { type: 'text', text: 'The contract:' },
-        { type: 'document', source: { type: 'text', media_type: 'text/plain', data: `Signed ${EMAIL}` } },
+        {
+          type: 'document',
+          title: `From ${EMAIL}`,
+          source: { type: 'text', media_type: 'text/plain', data: `Signed ${EMAIL}` },
+        },
       ]),
       asst('a', 'Noted.'),
     );
     const r = run(tr, policy());
-    expect(r.status).toBe('escalated');
-    expect(codes(r)).toContain('pii_unmasked');
+    expect(r.status).toBe('ok');
+    expect(codes(r)).not.toContain('pii_unmasked');
+    expect(JSON.stringify(r.context)).not.toContain(EMAIL);
+    expect(JSON.stringify(r.context)).toContain('Signed [REDACTED_EMAIL]');
   });
 });

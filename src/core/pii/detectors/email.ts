@@ -1,6 +1,11 @@
 // Email addresses: a practical RFC 5322 subset (dot-atom local part of common characters,
 // an ASCII domain with a letter TLD). Scans outward from each '@' instead of running a regex
 // over the whole text: text without '@' costs one indexOf.
+//
+// Not mailboxes: SCP remotes and URL authorities with a port (`git@github.com:org/repo`,
+// `user@host:5432`), and the password of a URL's userinfo (`postgres://app:s3cret@db.example.com`:
+// the "local part" follows a `:` and a `scheme://` opens the same whitespace-free token).
+// `mailto:bob@x.com` has no `//` and stays an address.
 
 import type { Detector, PiiMatch } from '../types.js';
 import { isAsciiAlnum } from './scan.js';
@@ -9,8 +14,11 @@ const AT = 64;
 const DOT = 46;
 const HYPHEN = 45;
 const COLON = 58;
+const SLASH = 47;
 const MAX_LOCAL = 64;
 const MAX_DOMAIN = 253;
+/** How far back from a `:` the `scheme://` of a URL's userinfo is looked for. */
+const MAX_USERINFO = 256;
 
 // Image/asset names such as `icon@2x.png` look like addresses; these extensions are not TLDs,
 // so refusing them never hides a real address.
@@ -53,6 +61,23 @@ function escapeLetterAt(text: string, i: number): boolean {
   return slashes % 2 === 1;
 }
 
+/**
+ * Whether the local part starting at `start` is the password of a URL's userinfo: a `:` right
+ * before it and `://` earlier in the same URL-shaped token (the scan back is bounded, so each
+ * '@' costs O(1)).
+ */
+function isUserinfoPassword(text: string, start: number): boolean {
+  if (text.charCodeAt(start - 1) !== COLON) return false;
+  const floor = Math.max(0, start - 1 - MAX_USERINFO);
+  for (let i = start - 2; i >= floor + 2; i--) {
+    const code = text.charCodeAt(i);
+    // A URL holds neither whitespace nor `"`, `<`, `>`: the token ends there (JSON strings, <URLs>).
+    if (isWhitespace(code) || code === 34 || code === 60 || code === 62) return false;
+    if (code === SLASH && text.charCodeAt(i - 1) === SLASH && text.charCodeAt(i - 2) === COLON) return true;
+  }
+  return false;
+}
+
 export function findEmails(text: string): PiiMatch[] {
   const out: PiiMatch[] = [];
   let floor = 0; // never extend a local part back into the previous match
@@ -61,7 +86,7 @@ export function findEmails(text: string): PiiMatch[] {
     while (start > floor && at - start < MAX_LOCAL && isLocalChar(text.charCodeAt(start - 1))) start--;
     while (start < at && text.charCodeAt(start) === DOT) start++; // a local part cannot open with '.'
     if (start < at && escapeLetterAt(text, start)) start++; // `\nbob@…` in JSON text: keep the `\n`
-    if (start === at) continue;
+    if (start === at || isUserinfoPassword(text, start)) continue;
     let end = at + 1;
     while (end < text.length && end - at - 1 < MAX_DOMAIN && isDomainChar(text.charCodeAt(end))) end++;
     // Sentence punctuation after an address is not part of it.

@@ -1,54 +1,101 @@
-// Phone numbers, validated by libphonenumber (max metadata: full per-country number plans, so
-// `isValid` means "a number that can be assigned", not merely "has a plausible length").
+// Phone numbers, read by libphonenumber (max metadata: full per-country number plans).
 //
-// International numbers (`+…`, or `00…` written with separators) count anywhere. NATIONAL
-// numbers (default country US) count only after a context word (phone, tel, call…) in the 30
-// characters before them: transcripts are full of bare 10-digit values (order numbers, unix
-// timestamps such as 1718000000, ids) that happen to be dialable. A contiguous `00…` string
-// without separators or context is read as a zero-padded id for the same reason.
+// International numbers (`+…`, or `00…` written with separators) count anywhere, for every
+// region libphonenumber knows, when `isValid` (a number that can be assigned). With a context
+// word before them (or the `phone` key hint) a merely possible one counts too: a user's typo is
+// still their number.
 //
-// Speed: a cheap regex finds runs of digits and separators; libphonenumber only sees short
-// windows of the few runs that are international or have context.
+// NATIONAL numbers count only with a context word in the CONTEXT_WINDOW characters before them
+// (phone-context.ts: phone, tel, mobile, fax, Handy, téléphone, 電話…; `number` or `contact`
+// alone are no context) or the `phone` key hint, and only for the configured regions
+// (phone-regions.ts). Such a candidate is masked when it is possible (libphonenumber's
+// `isPossible`: the right length, trunk prefix stripped) for any listed region; a valid number
+// is always possible, so unassigned area codes next to a context word are masked too.
+// Transcripts are full of bare dialable-looking values (order numbers, unix timestamps such as
+// 1718000000, ids), hence the context rule. A contiguous `00…` string without separators or
+// context is read as a zero-padded id for the same reason; `#4155552671` is a numbered
+// identifier whatever precedes it; dates (`2024-06-10 12`) and dotted quads are not phones.
+//
+// Speed: a cheap regex finds runs of digits and separators; only runs that are international or
+// have context reach libphonenumber, and a per-region table of possible lengths keeps it to
+// about one parse per national candidate.
 
-import { findPhoneNumbersInText } from 'libphonenumber-js/max';
-import type { Detector, PiiMatch } from '../types.js';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
+import type { Detector, PiiMatch, TypeHint } from '../types.js';
+import { hasPhoneContext } from './phone-context.js';
+import { DEFAULT_PHONE_REGIONS, isPhoneRegion, nationalNumberLengths } from './phone-regions.js';
 import { forEachMatch, isAsciiAlnum, isDigit } from './scan.js';
+
+export { DEFAULT_PHONE_REGIONS, isPhoneRegion, phoneRegionCodes } from './phone-regions.js';
 
 const SEPARATORS = '\\-. ()/\\u00a0\\u2010-\\u2015';
 // Optional international prefix, digits and separators, ending in a digit. The boundary before
 // it is checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
 const RUN = new RegExp(`(?:\\+|00)?\\(?\\d[\\d${SEPARATORS}]{4,}\\d`, 'g');
-const CONTEXT_WINDOW = 30;
-// Whole words for the short ones (`hotel`, `recall`, `telemetry` and `cellar` are no context).
-const CONTEXT =
-  /\b(?:tel|call(?:ed|ing|s)?|cell(?:ular)?|fax|sms|handy)\b|phone|mobile|whats\s?app|text me|contact|number|telefon|tel[ée]fono|t[ée]l[ée]phone|☎/i;
+/** Fewest digits of a number, international (country code included) or national. */
 const MIN_DIGITS = 7;
-/** A national (US) number has ten digits, eleven with the trunk prefix 1. */
-const NATIONAL_MIN_DIGITS = 10;
-const NATIONAL_MAX_DIGITS = 11;
+/** Most digits of a national number, trunk prefix included (`0151 23456789` has twelve). */
+const NATIONAL_MAX_DIGITS = 13;
 /** E.164: at most fifteen digits, country code included. */
 const INTERNATIONAL_MAX_DIGITS = 15;
-/** How many shorter windows to try when the longest one holds no valid number. */
+/** How many shorter windows to try when the longest one holds no number. */
 const MAX_TRIMS = 2;
+/** Digits a national trunk prefix may add (`0` in most regions, `06` in Hungary). */
+const TRUNK_SLACK = 2;
 
 interface Group {
   start: number;
   end: number;
-  /** Digits from the window start through this group. */
+}
+
+interface Window {
+  /** Index of the window's last group. */
+  last: number;
+  end: number;
   digits: number;
+}
+
+/**
+ * Regions to try per national digit count: those whose possible lengths hold the count first,
+ * then those that hold it once a trunk prefix is stripped. libphonenumber decides; the table
+ * only saves it the regions that cannot fit.
+ */
+type NationalPlan = readonly (readonly CountryCode[])[];
+
+function nationalPlan(regions: readonly string[]): NationalPlan {
+  const exact: CountryCode[][] = [];
+  const slack: CountryCode[][] = [];
+  for (let n = 0; n <= NATIONAL_MAX_DIGITS; n++) {
+    exact.push([]);
+    slack.push([]);
+  }
+  for (const region of new Set(regions)) {
+    if (!isPhoneRegion(region)) {
+      throw new RangeError(
+        `unknown phone region "${region}"; expected an ISO 3166-1 alpha-2 code such as US`,
+      );
+    }
+    const lengths = nationalNumberLengths(region);
+    for (let n = MIN_DIGITS; n <= NATIONAL_MAX_DIGITS; n++) {
+      if (lengths.includes(n)) exact[n]?.push(region);
+      else if (lengths.some((l) => l < n && n - l <= TRUNK_SLACK)) slack[n]?.push(region);
+    }
+  }
+  return exact.map((regs, n) => [...regs, ...(slack[n] ?? [])]);
 }
 
 function isGlue(code: number): boolean {
   return isAsciiAlnum(code) || code === 95 || code === 43;
 }
 
-function hasContext(text: string, start: number): boolean {
-  return CONTEXT.test(text.slice(Math.max(0, start - CONTEXT_WINDOW), start));
+function isSpace(code: number): boolean {
+  return code === 32 || code === 0xa0;
 }
 
 /** Digit groups of text[from, to), absolute offsets. */
-function digitGroups(text: string, from: number, to: number): { start: number; end: number }[] {
-  const groups: { start: number; end: number }[] = [];
+function digitGroups(text: string, from: number, to: number): Group[] {
+  const groups: Group[] = [];
   for (let i = from; i < to; i++) {
     if (!isDigit(text.charCodeAt(i))) continue;
     const start = i;
@@ -58,29 +105,184 @@ function digitGroups(text: string, from: number, to: number): { start: number; e
   return groups;
 }
 
-/** Valid numbers in text[from, to) as absolute [start, end), or none. */
-function validNumbers(text: string, from: number, to: number, doubleZero: boolean): [number, number][] {
-  // `00` is the international call prefix; libphonenumber reads the `+` form (same length).
-  const slice = doubleZero ? ` +${text.slice(from + 2, to)}` : text.slice(from, to);
-  const found: [number, number][] = [];
-  for (const hit of findPhoneNumbersInText(slice, { defaultCountry: 'US' })) {
-    if (!hit.number.isValid()) continue;
-    const start = doubleZero && hit.startsAt === 1 ? 0 : hit.startsAt;
-    found.push([from + start, from + hit.endsAt]);
-  }
-  return found;
+function groupLength(group: Group | undefined): number {
+  return group ? group.end - group.start : 0;
 }
 
 /**
- * Numbers of one run, trying windows that start at each digit group: libphonenumber reads a
- * window as a whole, so `+44 20 7946 0958 (4111 …)` or `+1 415 555 2671 4` only parse once the
- * trailing groups are cut. Windows hold at most a number's worth of digits.
+ * Whether the separators between two groups end one national number and start another: a slash
+ * between spaces (`… 2671 / 415 …`), two spaces (table columns), or a parenthesis opened after a
+ * space (`ext 12 34 (415) 555-2671`). `0151/23456789` and `(415) 555` stay one number.
  */
-function phonesInRun(text: string, runStart: number, runEnd: number, out: PiiMatch[]): void {
+function isBreak(text: string, from: number, to: number): boolean {
+  let spaces = 0;
+  let run = 0;
+  let slash = false;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (isSpace(code)) {
+      spaces++;
+      run++;
+      if (run >= 2) return true;
+      continue;
+    }
+    run = 0;
+    if (code === 47) slash = true;
+    if (code === 40 && spaces > 0) return true;
+  }
+  return slash && spaces > 0;
+}
+
+/** `2024-06-10`, `10/06/2024`, `10.06.2024` starting at group g: a date, not a phone. */
+function isDateAt(text: string, groups: readonly Group[], g: number): boolean {
+  const a = groups[g];
+  const b = groups[g + 1];
+  const c = groups[g + 2];
+  if (!a || !b || !c || groupLength(b) !== 2) return false;
+  const sep = text[a.end];
+  if (b.start !== a.end + 1 || c.start !== b.end + 1 || text[b.end] !== sep) return false;
+  if (sep !== '-' && sep !== '/' && sep !== '.') return false;
+  return (isYear(text, a) && groupLength(c) === 2) || (groupLength(a) <= 2 && isYear(text, c));
+}
+
+function isYear(text: string, group: Group): boolean {
+  if (groupLength(group) !== 4) return false;
+  const head = text.charCodeAt(group.start) * 10 + text.charCodeAt(group.start + 1) - 48 * 11;
+  return head === 19 || head === 20;
+}
+
+/** `192.168.100.200` starting at group g: the IP detector's, not a phone. */
+function isDottedQuadAt(text: string, groups: readonly Group[], g: number): boolean {
+  for (let k = g; k < g + 4; k++) {
+    const group = groups[k];
+    if (!group || groupLength(group) > 3) return false;
+    if (k > g && (groups[k - 1]?.end ?? -1) + 1 !== group.start) return false;
+    if (k > g && text.charCodeAt(group.start - 1) !== 46) return false;
+  }
+  return true;
+}
+
+function parseInternational(
+  text: string,
+  from: number,
+  end: number,
+  doubleZero: boolean,
+): PhoneNumber | undefined {
+  // `00` is the international call prefix; libphonenumber reads the `+` form.
+  const slice = doubleZero ? `+${text.slice(from + 2, end)}` : text.slice(from, end);
+  return parsePhoneNumberFromString(slice, { extract: false });
+}
+
+/** What one run knows about its context. */
+interface RunState {
+  hinted: boolean;
+  text: string;
+  runStart: number;
+  /** Context before the run, once computed: without it, no group of the run has any. */
+  runContext: boolean | undefined;
+  /** A national number of this run matched: the numbers after it are its list. */
+  listed: boolean;
+}
+
+function hasContextAt(run: RunState, at: number): boolean {
+  if (run.hinted || run.listed) return true;
+  run.runContext ??= hasPhoneContext(run.text, run.runStart);
+  return run.runContext && (at === run.runStart || hasPhoneContext(run.text, at));
+}
+
+/** The window holding the international number starting at `from`, if any. */
+function readInternational(
+  run: RunState,
+  from: number,
+  windows: readonly Window[],
+  doubleZero: boolean,
+): Window | undefined {
+  const text = run.text;
+  const tried: [Window, PhoneNumber | undefined][] = [];
+  for (let w = windows.length - 1; w >= 0 && w >= windows.length - 1 - MAX_TRIMS; w--) {
+    const window = windows[w];
+    if (!window) break;
+    const number = parseInternational(text, from, window.end, doubleZero);
+    if (number?.isValid()) return window;
+    tried.push([window, number]);
+  }
+  if (tried.length === 0 || !hasContextAt(run, from)) return undefined;
+  return tried.find(([, number]) => number?.isPossible())?.[0];
+}
+
+function isPossibleNational(plan: NationalPlan, text: string, from: number, window: Window): boolean {
+  const slice = text.slice(from, window.end);
+  for (const region of plan[window.digits] ?? []) {
+    const number = parsePhoneNumberFromString(slice, { defaultCountry: region, extract: false });
+    if (number && (number.isPossible() || number.isValid())) return true;
+  }
+  return false;
+}
+
+/** Whether the group lengths of groups[first..last] come again right after them, within the segment. */
+function repeatsAfter(groups: readonly Group[], first: number, last: number, segmentLast: number): boolean {
+  const count = last - first + 1;
+  if (last + count > segmentLast) return false;
+  for (let i = 0; i < count; i++) {
+    if (groupLength(groups[first + i]) !== groupLength(groups[last + 1 + i])) return false;
+  }
+  return true;
+}
+
+interface Segment {
+  groups: readonly Group[];
+  /** Index of the candidate's first group. */
+  first: number;
+  /** Index of the segment's last group (counted no further than needed). */
+  last: number;
+  /** Digits of groups[first..last]. */
+  digits: number;
+}
+
+/**
+ * The national number starting at `from`: the longest window possible for a listed region that
+ * takes its whole segment or is followed by the same grouping again (a list such as
+ * `415 555 2671 415 555 2672` is two numbers, not thirteen digits and a stray seven); else one
+ * that leaves at least as many digits as it takes; else the longest possible one.
+ */
+function readNational(
+  plan: NationalPlan,
+  text: string,
+  from: number,
+  windows: readonly Window[],
+  segment: Segment,
+): Window | undefined {
+  let spare: Window | undefined;
+  let fallback: Window | undefined;
+  for (let w = windows.length - 1; w >= 0 && w >= windows.length - 1 - MAX_TRIMS; w--) {
+    const window = windows[w];
+    if (!window || !isPossibleNational(plan, text, from, window)) continue;
+    const rest = segment.digits - window.digits;
+    if (rest === 0 || repeatsAfter(segment.groups, segment.first, window.last, segment.last)) return window;
+    if (rest >= window.digits) spare ??= window;
+    fallback ??= window;
+  }
+  return spare ?? fallback;
+}
+
+/**
+ * Numbers of one run, trying windows that start at each digit group: `+44 20 7946 0958 (4111 …)`
+ * or `+1 415 555 2671 4` only parse once the trailing groups are cut. Windows hold at most a
+ * number's worth of digits.
+ */
+function phonesInRun(
+  plan: NationalPlan,
+  hinted: boolean,
+  text: string,
+  runStart: number,
+  runEnd: number,
+  out: PiiMatch[],
+): void {
   // `order #4155552671`, `ticket #…`: a number written right after `#` is a numbered identifier,
   // whatever context word precedes it.
-  if (text.charCodeAt(runStart - 1) === 35) return;
+  if (!hinted && text.charCodeAt(runStart - 1) === 35) return;
   const groups = digitGroups(text, runStart, runEnd);
+  const run: RunState = { hinted, text, runStart, runContext: undefined, listed: false };
   let g = 0;
   while (g < groups.length) {
     const first = groups[g];
@@ -89,40 +291,51 @@ function phonesInRun(text: string, runStart: number, runEnd: number, out: PiiMat
     if (g > 0 && text.charCodeAt(from - 1) === 40) from--; // keep `(` of `(415)`
     const plus = text.charCodeAt(from) === 43;
     const doubleZero = !plus && text.startsWith('00', from);
-    const context = !plus && hasContext(text, from);
-    const separated = doubleZero && groups.length > g + 1;
-    const international = plus || (doubleZero && (separated || context));
-    if (!international && !context) {
-      g++;
-      continue;
+    const international = plus || (doubleZero && (groups.length > g + 1 || hasContextAt(run, from)));
+    if (!international) {
+      if (isDateAt(text, groups, g)) {
+        g += 3;
+        continue;
+      }
+      if (isDottedQuadAt(text, groups, g)) {
+        g += 4;
+        continue;
+      }
+      if (!hasContextAt(run, from)) {
+        g++;
+        continue;
+      }
     }
     const maxDigits = international ? INTERNATIONAL_MAX_DIGITS + (doubleZero ? 2 : 0) : NATIONAL_MAX_DIGITS;
-    const minDigits = international ? MIN_DIGITS : NATIONAL_MIN_DIGITS;
-    const windows: Group[] = [];
-    let digits = 0;
-    for (let k = g; k < groups.length; k++) {
+    const windows: Window[] = [];
+    // Digits of the segment (up to a break; the whole run for an international number), counted
+    // only as far as readNational needs: a window and as many digits again.
+    const segment: Segment = { groups, first: g, last: g, digits: 0 };
+    for (let k = g; k < groups.length && segment.digits < 2 * maxDigits; k++) {
       const group = groups[k];
       if (!group) break;
-      digits += group.end - group.start;
-      if (digits > maxDigits) break;
-      if (digits >= minDigits) windows.push({ start: group.start, end: group.end, digits });
+      if (!international && k > g && isBreak(text, groups[k - 1]?.end ?? group.start, group.start)) break;
+      segment.last = k;
+      segment.digits += group.end - group.start;
+      if (segment.digits <= maxDigits && segment.digits >= MIN_DIGITS) {
+        windows.push({ last: k, end: group.end, digits: segment.digits });
+      }
     }
-    let found: [number, number][] = [];
-    for (let w = windows.length - 1; w >= 0 && w >= windows.length - 1 - MAX_TRIMS; w--) {
-      found = validNumbers(text, from, windows[w]?.end ?? from, doubleZero);
-      if (found.length > 0) break;
-    }
-    if (found.length === 0) {
+    const found = international
+      ? readInternational(run, from, windows, doubleZero)
+      : readNational(plan, text, from, windows, segment);
+    if (!found) {
       g++;
       continue;
     }
-    for (const [start, end] of found) out.push({ type: 'phone', start, end });
-    const lastEnd = found[found.length - 1]?.[1] ?? from;
-    while (g < groups.length && (groups[g]?.start ?? 0) < lastEnd) g++;
+    out.push({ type: 'phone', start: from, end: found.end });
+    if (!international) run.listed = true;
+    g = found.last + 1;
   }
 }
 
-export function findPhones(text: string): PiiMatch[] {
+function scanPhones(plan: NationalPlan, text: string, hint: TypeHint | undefined): PiiMatch[] {
+  const hinted = hint?.has('phone') ?? false;
   const out: PiiMatch[] = [];
   forEachMatch(RUN, text, 0, (m) => {
     if (m.index > 0 && isGlue(text.charCodeAt(m.index - 1))) {
@@ -136,16 +349,27 @@ export function findPhones(text: string): PiiMatch[] {
     const run = m[0];
     let digits = 0;
     for (let i = 0; i < run.length; i++) if (isDigit(run.charCodeAt(i))) digits++;
+    // Short runs (times, small versions, UUID pieces) never reach the costlier tests.
     if (digits < MIN_DIGITS) return;
-    // Dates, versions and UUID pieces (fewer than ten digits, no `+`/`00`) never reach the
-    // comparatively costly context test.
-    const prefixed = run.charCodeAt(0) === 43 || run.startsWith('00');
-    if (!prefixed && digits < NATIONAL_MIN_DIGITS) return;
-    phonesInRun(text, m.index, m.index + run.length, out);
+    phonesInRun(plan, hinted, text, m.index, m.index + run.length, out);
   });
   return out;
 }
 
-export function phoneDetector(): Detector {
-  return { type: 'phone', find: findPhones };
+let defaultPlan: NationalPlan | undefined;
+
+/** Phones with national numbers of DEFAULT_PHONE_REGIONS; `hint` as in `Detector.find`. */
+export function findPhones(text: string, hint?: TypeHint): PiiMatch[] {
+  defaultPlan ??= nationalPlan(DEFAULT_PHONE_REGIONS);
+  return scanPhones(defaultPlan, text, hint);
+}
+
+/**
+ * The phone detector, reading national numbers of `regions` (codes libphonenumber knows, see
+ * `isPhoneRegion`; throws a RangeError on another). International numbers count for every
+ * region whatever the list.
+ */
+export function phoneDetector(regions: readonly string[] = DEFAULT_PHONE_REGIONS): Detector {
+  const plan = nationalPlan(regions);
+  return { type: 'phone', find: (text, hint) => scanPhones(plan, text, hint) };
 }

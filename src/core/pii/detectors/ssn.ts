@@ -1,31 +1,87 @@
-// US Social Security numbers written with separators (`123-45-6789`, `123 45 6789`) and within
-// the SSA's issuing rules. Bare nine-digit runs are deliberately NOT matched: zip+4 codes,
-// order numbers, ids and timestamps produce far too many of them (enable `digit_run` to mask
-// every long digit run instead).
+// US Social Security numbers within the SSA's issuing rules (area 001–899 but not 666, group
+// not 00, serial not 0000; ITIN areas 900–999 are never SSNs).
+//
+// - With an SSN context word (ssn, social security, social, SSA, SS#) in the CONTEXT_WINDOW
+//   characters before it, or the `ssn` key hint: `123-45-6789`, `123 45 6789` and the
+//   contiguous `123456789` all count.
+// - Without one: only the separated layout counts, and not right after a part-number cue (part,
+//   p/n, sku, model, serial, order, invoice, ticket, ref, catalog, product, lot, batch, id, #,
+//   no., number…, within PART_WINDOW characters): `ddd-dd-dddd` part and catalogue numbers are
+//   common, SSNs written without any label rare.
+// Bare nine-digit runs without context are deliberately NOT matched: zip+4 codes, order numbers,
+// ids and timestamps produce far too many of them (enable `digit_run` to mask every long digit
+// run instead).
 
-import type { Detector, PiiMatch } from '../types.js';
-import { digitAt, forEachMatch } from './scan.js';
+import type { Detector, PiiMatch, TypeHint } from '../types.js';
+import { alnumAt, digitAt, forEachMatch } from './scan.js';
 
 // Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
-const SSN = /\d{3}([- ])\d{2}\1\d{4}/g;
+// The separator is optional: the contiguous form is kept only with context.
+const SSN = /\d{3}([- ]?)\d{2}\1\d{4}/g;
+/** How far before a number its SSN context word may stand. */
+const CONTEXT_WINDOW = 40;
+/** How far before a separated number a part-number cue makes it a part number. */
+const PART_WINDOW = 25;
+
+const CONTEXT = /(?<![a-z])(?:ssns?|ssa|ss\s?#|social)(?![a-z])/gi;
+/** Any context word in a text: a text without one skips the contiguous form's context tests. */
+const CONTEXT_ANYWHERE = /ssn|ssa|ss\s?#|social/i;
+// Part and catalogue labels specific enough to outweigh an earlier SSN word (`SSN on file; part
+// 123-45-6789`). The generic ones (`#`, `no.`, `number`, `id`) do not: `SSN number`, `SS#`.
+const PART_SPECIFIC =
+  /(?<![a-z])(?:part|p\/n|pn|sku|model|item|serial|order|invoice|ticket|case|ref|reference|catalog(?:ue)?|cat\.?\s?no|product|lot|batch)(?![a-z])/gi;
+const PART = new RegExp(
+  `${PART_SPECIFIC.source}|(?<![a-z])(?:id|no\\.|nr\\.?|num(?:ber)?)(?![a-z])|#|№`,
+  'i',
+);
 
 function issuable(area: string, group: string, serial: string): boolean {
   const a = Number(area);
   return a !== 0 && a !== 666 && a < 900 && group !== '00' && serial !== '0000';
 }
 
-export function findSsns(text: string): PiiMatch[] {
+/** Whether an SSN word stands before `start` with no specific part label after the last one. */
+function hasSsnContext(text: string, start: number): boolean {
+  const before = text.slice(Math.max(0, start - CONTEXT_WINDOW - 1), start);
+  let after = -1;
+  forEachMatch(CONTEXT, before, 0, (m) => {
+    after = m.index + m[0].length;
+  });
+  if (after === -1) return false;
+  PART_SPECIFIC.lastIndex = after;
+  return !PART_SPECIFIC.test(before);
+}
+
+function hasPartContext(text: string, start: number): boolean {
+  return PART.test(text.slice(Math.max(0, start - PART_WINDOW - 1), start));
+}
+
+export function findSsns(text: string, hint?: TypeHint): PiiMatch[] {
+  const hinted = hint?.has('ssn') ?? false;
+  let contextual: boolean | undefined; // whether the text holds a context word at all
   const out: PiiMatch[] = [];
   forEachMatch(SSN, text, 0, (m) => {
     const start = m.index;
     const end = start + m[0].length;
     if (digitAt(text, start - 1) || digitAt(text, end)) return;
-    const sep = m[1];
-    // Part of a longer grouped number (`12 123 45 6789`, `123-45-6789-01`): not an SSN.
-    if (text[start - 1] === sep && digitAt(text, start - 2)) return;
-    if (text[end] === sep && digitAt(text, end + 1)) return;
-    if (issuable(m[0].slice(0, 3), m[0].slice(4, 6), m[0].slice(7, 11)))
-      out.push({ type: 'ssn', start, end });
+    const sep = m[1] ?? '';
+    const contiguous = sep === '';
+    if (contiguous) {
+      // `id123456789`, `123456789abc`: part of an identifier.
+      if (alnumAt(text, start - 1) || alnumAt(text, end)) return;
+    } else {
+      // Part of a longer grouped number (`12 123 45 6789`, `123-45-6789-01`): not an SSN.
+      if (text[start - 1] === sep && digitAt(text, start - 2)) return;
+      if (text[end] === sep && digitAt(text, end + 1)) return;
+    }
+    const w = sep.length;
+    if (!issuable(m[0].slice(0, 3), m[0].slice(3 + w, 5 + w), m[0].slice(5 + 2 * w))) return;
+    if (contiguous && !hinted) {
+      contextual ??= CONTEXT_ANYWHERE.test(text);
+      if (!contextual) return;
+    }
+    const context = hinted || hasSsnContext(text, start);
+    if (context || (!contiguous && !hasPartContext(text, start))) out.push({ type: 'ssn', start, end });
   });
   return out;
 }

@@ -13,7 +13,10 @@ describe('email detector', () => {
     ['two: a@x.io, b@y.io', ['a@x.io', 'b@y.io']],
     ['escaped newline in JSON text: "hi\\nbob@x.io"', ['bob@x.io']],
     ['leading dots are not part of it: ...bob@x.io', ['bob@x.io']],
-    ['URL credentials: https://user:pw@host.example.com/x', ['pw@host.example.com']],
+    ['URL with a user but no password: https://user@host.example.com/x', ['user@host.example.com']],
+    ['a colon without a scheme before it: note:bob@x.com', ['bob@x.com']],
+    ['a URL earlier in another token: see https://x.io then a:bob@x.com', ['bob@x.com']],
+    ['a URL earlier in another JSON string: "https://u:p@h.example.com","e":"a:bob@y.com"', ['bob@y.com']],
   ])('finds %j', (text, expected) => {
     expect(matchedTexts(findEmails, text)).toEqual(expected);
   });
@@ -25,6 +28,9 @@ describe('email detector', () => {
     ['import x from "@types/node"', 'npm scope: nothing before the @'],
     ['icon@2x.png and logo@3x.webp', 'retina asset names: file extension, not a TLD'],
     ['git@github.com:org/repo.git', 'SCP-style git remote, not a mailbox'],
+    ['https://user:pw@host.example.com/x', "URL userinfo: the password, not a mailbox's local part"],
+    ['postgres://app:s3cret@db.example.com/x', 'database URL credentials'],
+    ['redis://:s3cret@cache.example.com:6379/0', 'password without a user'],
     ['@decorator\ndef f(): pass', 'Python decorator'],
     ['bob@-bad.example.com', 'label starting with a hyphen'],
     ['x@self.weight.T', 'matrix product in Python: one-letter TLD'],

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { findPhones } from '../../../../src/core/pii/detectors/phone.js';
+import {
+  DEFAULT_PHONE_REGIONS,
+  findPhones,
+  isPhoneRegion,
+  phoneDetector,
+} from '../../../../src/core/pii/detectors/phone.js';
 import { matchedTexts } from '../helpers.js';
 
 describe('phone detector', () => {
@@ -19,7 +24,7 @@ describe('phone detector', () => {
     });
   });
 
-  describe('national (US) numbers need a context word within 30 characters before', () => {
+  describe('national numbers need a context word within 30 characters before', () => {
     it.each([
       ['call me: (415) 555-2671', ['(415) 555-2671']],
       ['Tel. 415.555.2671', ['415.555.2671']],
@@ -34,7 +39,7 @@ describe('phone detector', () => {
       ['téléphone : 415 555 2671', ['415 555 2671']],
       ['Handy 415 555 2671', ['415 555 2671']],
       ['☎ 415-555-2671', ['415-555-2671']],
-      ['contact: 415-555-2671', ['415-555-2671']],
+      ['contact number: 415-555-2671', ['415-555-2671']],
       ['text me at 415 555 2671', ['415 555 2671']],
       ['two in one run: call 415 555 2671 / 415 555 2672', ['415 555 2671', '415 555 2672']],
       ['after unrelated groups: phone ext 12 34 (415) 555-2671', ['(415) 555-2671']],
@@ -47,8 +52,8 @@ describe('phone detector', () => {
   it.each([
     ['order 4155552671', 'national number without a context word: order ids look dialable'],
     ['"created": 1718000000', 'unix timestamp'],
-    ['phone 1718000000', 'context but not a valid number (area code 171)'],
-    ['number of rows: 123-456-7890', 'context but not a valid number (area code 123)'],
+    ['number of rows: 123-456-7890', '"number" alone is no context'],
+    ['contact: 415-555-2671', '"contact" alone is no context'],
     [`phone${' '.repeat(40)}4155552671`, 'context word more than 30 characters before'],
     ['hotel 4155552671', '"tel" inside another word is not a context word'],
     ['recall 4155552671', '"call" inside another word is not a context word'],
@@ -77,5 +82,201 @@ describe('phone detector: numbered identifiers', () => {
 
   it('still finds a phone after a # that is not directly before it', () => {
     expect(matchedTexts(findPhones, 'room # call (415) 555-2671')).toEqual(['(415) 555-2671']);
+  });
+});
+
+describe('phone detector: national numbers of other regions', () => {
+  it.each([
+    ['phone: 020 7946 0958', ['020 7946 0958']], // GB
+    ['téléphone : 06 12 34 56 78', ['06 12 34 56 78']], // FR
+    ['Handy: 0151 23456789', ['0151 23456789']], // DE
+    ['Telefon 030 12345678', ['030 12345678']],
+    ['Rufnummer 089 1234567', ['089 1234567']],
+    ['móvil 612 34 56 78', ['612 34 56 78']], // ES
+    ['cellulare 347 123 4567', ['347 123 4567']], // IT
+    ['telefoon 06-12345678', ['06-12345678']], // NL
+    ['mobile 0412 345 678', ['0412 345 678']], // AU
+    ['cell 98765 43210', ['98765 43210']], // IN
+    ['電話 03-1234-5678', ['03-1234-5678']], // JP
+    ['sms 07700 900123', ['07700 900123']],
+    ['tel. number 4155552671', ['4155552671']],
+    ['phone number 4155552671', ['4155552671']],
+    ['mobile number: 07700 900123', ['07700 900123']],
+  ])('finds %j', (text, expected) => {
+    expect(matchedTexts(findPhones, text)).toEqual(expected);
+  });
+
+  it.each(['020 7946 0958', 'see 06 12 34 56 78', '0151 23456789 rows'])(
+    'leaves %j alone without a context word',
+    (text) => {
+      expect(findPhones(text)).toEqual([]);
+    },
+  );
+
+  it('masks a possible but unassigned number next to a context word (a typo is still a number)', () => {
+    expect(matchedTexts(findPhones, 'phone 1718000000')).toEqual(['1718000000']);
+    expect(matchedTexts(findPhones, 'phone +1 171 800 0000')).toEqual(['+1 171 800 0000']);
+  });
+
+  it.each([
+    ['phone 123456', 'too short for any region'],
+    ['phone 12345678901234567', 'too long for any region'],
+    ['"created": 1718000000', 'unassigned and no context word'],
+    ['+1 171 800 0000', 'international, unassigned and no context word'],
+  ])('ignores %j (%s)', (text) => {
+    expect(findPhones(text)).toEqual([]);
+  });
+
+  it('reads a list of numbers in one run as separate numbers', () => {
+    expect(matchedTexts(findPhones, 'phone 415.555.2671 415.555.2672')).toEqual([
+      '415.555.2671',
+      '415.555.2672',
+    ]);
+    expect(matchedTexts(findPhones, 'tél 06 12 34 56 78 06 12 34 56 79')).toEqual([
+      '06 12 34 56 78',
+      '06 12 34 56 79',
+    ]);
+    expect(matchedTexts(findPhones, 'call 415 555 2671 415 555 2672 415 555 2673')).toEqual([
+      '415 555 2671',
+      '415 555 2672',
+      '415 555 2673',
+    ]);
+  });
+
+  it.each([
+    ['call 2024-06-10 12:30', 'a date after a context word'],
+    ['phone 192.168.100.200', 'a dotted quad after a context word'],
+  ])('ignores %j (%s)', (text) => {
+    expect(findPhones(text)).toEqual([]);
+  });
+});
+
+describe('phone detector: international numbers of any region', () => {
+  it.each([
+    '+81 3-1234-5678',
+    '+91 98765 43210',
+    '+55 11 91234-5678',
+    '+27 21 123 4567',
+    '+49 151 23456789',
+    '+61 412 345 678',
+    '+34 612 34 56 78',
+  ])('finds %j without context', (text) => {
+    expect(matchedTexts(findPhones, text)).toEqual([text]);
+  });
+
+  it('finds them whatever the national regions', () => {
+    expect(matchedTexts((t) => phoneDetector(['US']).find(t), 'x +44 20 7946 0958')).toEqual([
+      '+44 20 7946 0958',
+    ]);
+  });
+});
+
+describe('phone detector: generic words are no context', () => {
+  it.each([
+    'order number 4155552671',
+    'build number 4155552671',
+    'ticket number 4155552671',
+    'account number 4155552671',
+    'invoice number 4155552671',
+    'tracking number 4155552671',
+    'case number 4155552671',
+    'reference number 4155552671',
+    'PR number 4155552671',
+    'issue number 4155552671',
+    'number: 4155552671',
+    'contact 4155552671',
+    'tool call took 1718000000 ns',
+    'calls: 4155552671',
+    'call me about order 4155552671',
+    'phone: "order_id": "4155552671"',
+    'TFN 123 456 789', // an Australian tax file number, not a Swedish `tfn` (telefon)
+    'kyc: tfn=123456789',
+  ])('leaves %j alone', (text) => {
+    expect(findPhones(text)).toEqual([]);
+  });
+
+  it.each([
+    ['call me at 4155552671', ['4155552671']],
+    ['contact number 4155552671', ['4155552671']],
+    ['call us: 020 7946 0958', ['020 7946 0958']],
+    ['Customer asked us to call back at (415) 555-2671 tomorrow', ['(415) 555-2671']],
+  ])('finds %j: a phone word or compound', (text, expected) => {
+    expect(matchedTexts(findPhones, text)).toEqual(expected);
+  });
+});
+
+describe('phone detector: the phone key hint', () => {
+  const phone = new Set(['phone']);
+  const find = (text: string) => findPhones(text, phone);
+
+  it.each([
+    ['4155552671', ['4155552671']], // a JSON number's text
+    ['020 7946 0958', ['020 7946 0958']],
+    ['1718000000', ['1718000000']], // possible, unassigned
+    ['+1 171 800 0000', ['+1 171 800 0000']],
+  ])('finds %j without a context word', (text, expected) => {
+    expect(matchedTexts(find, text)).toEqual(expected);
+  });
+
+  it.each(['12345', '2024-06-10', '12345678901234567'])('still ignores %j', (text) => {
+    expect(find(text)).toEqual([]);
+  });
+
+  it('ignores another type hint', () => {
+    expect(findPhones('4155552671', new Set(['ssn']))).toEqual([]);
+  });
+});
+
+describe('phone detector: regions', () => {
+  it('reads national numbers of the listed regions only', () => {
+    const text = 'phone: 020 7946 0958';
+    expect(phoneDetector(['US']).find(text)).toEqual([]);
+    expect(matchedTexts((t) => phoneDetector(['GB']).find(t), text)).toEqual(['020 7946 0958']);
+    expect(matchedTexts((t) => phoneDetector().find(t), text)).toEqual(['020 7946 0958']);
+  });
+
+  it('passes the hint through the detector', () => {
+    expect(matchedTexts((t) => phoneDetector(['GB']).find(t, new Set(['phone'])), '020 7946 0958')).toEqual([
+      '020 7946 0958',
+    ]);
+  });
+
+  it('rejects a region libphonenumber does not know', () => {
+    expect(() => phoneDetector(['XX'])).toThrow(RangeError);
+    expect(() => phoneDetector(['gb'])).toThrow(RangeError);
+  });
+
+  it('knows region codes', () => {
+    expect(isPhoneRegion('GB')).toBe(true);
+    expect(isPhoneRegion('gb')).toBe(false);
+    expect(isPhoneRegion('XX')).toBe(false);
+  });
+
+  it('has a wide, sorted default of known regions', () => {
+    expect([...DEFAULT_PHONE_REGIONS]).toEqual([...DEFAULT_PHONE_REGIONS].sort());
+    expect(DEFAULT_PHONE_REGIONS.every(isPhoneRegion)).toBe(true);
+    for (const region of [
+      'US',
+      'CA',
+      'GB',
+      'IE',
+      'DE',
+      'FR',
+      'IT',
+      'ES',
+      'NL',
+      'CH',
+      'NO',
+      'AU',
+      'NZ',
+      'IN',
+      'SG',
+      'JP',
+      'BR',
+      'MX',
+      'ZA',
+    ]) {
+      expect(DEFAULT_PHONE_REGIONS).toContain(region);
+    }
   });
 });

@@ -18,6 +18,7 @@ describe('ssn detector', () => {
     ['000-12-3456', 'area 000 is never issued'],
     ['666-12-3456', 'area 666 is never issued'],
     ['900-12-3456 and 999-12-3456', 'areas 900-999 are never issued'],
+    ['SSN 900-12-3456, ssn 912345678', 'ITIN areas 900-999 stay excluded with context'],
     ['123-00-4567', 'group 00 is never issued'],
     ['123-45-0000', 'serial 0000 is never issued'],
     ['123-45 6789', 'mixed separators'],
@@ -29,5 +30,74 @@ describe('ssn detector', () => {
     ['123e4567-e89b-12d3-a456-426614174000', 'UUID'],
   ])('ignores %j (%s)', (text) => {
     expect(findSsns(text)).toEqual([]);
+  });
+});
+
+describe('ssn detector: context', () => {
+  it.each([
+    ['SSN: 123456789', ['123456789']],
+    ['social security number 123456789', ['123456789']],
+    ['SS# 123456789', ['123456789']],
+    ['{"ssn_number": "123456789"}', ['123456789']],
+    ['SSA record 123-45-6789', ['123-45-6789']],
+    ['SSN number: 123-45-6789', ['123-45-6789']], // `number` after an SSN word is part of its label
+    ['SSN on file: #123-45-6789', ['123-45-6789']],
+  ])('finds %j', (text, expected) => {
+    expect(matchedTexts(findSsns, text)).toEqual(expected);
+  });
+
+  it.each([
+    [`ssn${' '.repeat(45)}123456789`, 'context word more than 40 characters before'],
+    ['ssn 1234567890', 'ten digits'],
+    ['ssn id123456789', 'glued to an identifier'],
+    ['ssn 123456789abc', 'glued to an identifier'],
+    ['ssn 000000000 and ssn 123004567', 'not issuable'],
+    ['SSN on file; part 123-45-6789', 'a part label after the SSN word'],
+  ])('ignores %j (%s)', (text) => {
+    expect(findSsns(text)).toEqual([]);
+  });
+
+  it('takes the contiguous form with the ssn key hint', () => {
+    const ssn = new Set(['ssn']);
+    expect(matchedTexts((t) => findSsns(t, ssn), '123456789')).toEqual(['123456789']);
+    expect(matchedTexts((t) => findSsns(t, ssn), 'part 123-45-6789')).toEqual(['123-45-6789']);
+    expect(findSsns('912345678', ssn)).toEqual([]);
+    expect(findSsns('123456789', new Set(['phone']))).toEqual([]);
+  });
+});
+
+describe('ssn detector: part numbers', () => {
+  it.each([
+    'Part no. 123-45-6789',
+    'part 123-45-6789',
+    'P/N 123-45-6789',
+    'PN: 123-45-6789',
+    'sku: 123-45-6789',
+    'model 123-45-6789',
+    'item 123-45-6789',
+    'serial 123-45-6789',
+    'order #123-45-6789',
+    'invoice 123-45-6789',
+    'ticket 123-45-6789',
+    'case 123-45-6789',
+    'ref 123-45-6789',
+    'reference: 123-45-6789',
+    'catalog 123-45-6789',
+    'cat. no. 123-45-6789',
+    'product 123-45-6789',
+    'lot 123-45-6789',
+    'batch 123-45-6789',
+    'id: 123-45-6789',
+    'no. 123-45-6789',
+    'the number 123-45-6789',
+    'Part: ACME bracket, 123-45-6789',
+  ])('leaves %j alone', (text) => {
+    expect(findSsns(text)).toEqual([]);
+  });
+
+  it('finds a separated SSN when the part word is further than 25 characters away', () => {
+    expect(matchedTexts(findSsns, `part list reviewed.${' '.repeat(10)}Mine: 123-45-6789`)).toEqual([
+      '123-45-6789',
+    ]);
   });
 });
