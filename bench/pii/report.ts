@@ -97,6 +97,7 @@ export function goalRows(
   types: readonly string[],
   negatives: NegativeScores,
   mbps: number,
+  denseMbps: number,
 ): GoalRow[] {
   const p = worst(scores, types, precisionOf);
   const r = worst(scores, types, recallOf);
@@ -120,8 +121,8 @@ export function goalRows(
       met: pct <= GOALS.nonPiiMaskedPct,
     },
     {
-      goal: `scan ≥ ${GOALS.mbps} MB/s, every default detector on`,
-      value: `${mbps.toFixed(1)} MB/s`,
+      goal: `scan ≥ ${GOALS.mbps} MB/s, every default detector on (session texts)`,
+      value: `${mbps.toFixed(1)} MB/s (the labelled set, PII in every text: ${denseMbps.toFixed(1)} MB/s)`,
       met: mbps >= GOALS.mbps,
     },
   ];

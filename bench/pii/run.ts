@@ -73,7 +73,7 @@ async function main(): Promise<void> {
       'in prose, JSON tool outputs, code/config, logs (n = labels).',
     '',
   );
-  const goals = goalRows(scores, types, negatives, speed.mbps);
+  const goals = goalRows(scores, types, negatives, speed.mbps, speed.denseMbps);
   out.push('### Goals', '');
   out.push(
     table(

@@ -28,36 +28,42 @@ function isDigitCode(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-/** End of the string literal opening at `start` (after its closing quote), or -1 when invalid. */
+// The longest run of characters a string holds as they are; what stops it decides: a quote ends the
+// string, a backslash starts an escape, a raw control character (or the end of the text) is invalid.
+const RUN = /[^"\\\u0000-\u001f]*/y;
+const HEX4 = /^[0-9A-Fa-f]{4}$/;
+
+/** End of the string literal opening at `start` (after its closing quote), or undefined when invalid. */
 function stringEnd(text: string, start: number): { end: number; escaped: boolean } | undefined {
+  let i = start + 1;
   let escaped = false;
-  for (let i = start + 1; i < text.length; i++) {
+  for (;;) {
+    RUN.lastIndex = i;
+    RUN.test(text);
+    i = RUN.lastIndex;
     const c = text.charCodeAt(i);
     if (c === QUOTE) return { end: i + 1, escaped };
-    if (c < 32) return undefined;
-    if (c === BACKSLASH) {
-      escaped = true;
-      const e = text.charCodeAt(i + 1);
-      if (e === 117) {
-        if (!/^[0-9A-Fa-f]{4}$/.test(text.slice(i + 2, i + 6))) return undefined;
-        i += 5;
-      } else if (
-        e === QUOTE ||
-        e === BACKSLASH ||
-        e === 47 ||
-        e === 98 ||
-        e === 102 ||
-        e === 110 ||
-        e === 114 ||
-        e === 116
-      ) {
-        i += 1;
-      } else {
-        return undefined;
-      }
+    if (c !== BACKSLASH) return undefined;
+    escaped = true;
+    const e = text.charCodeAt(i + 1);
+    if (e === 117) {
+      if (!HEX4.test(text.slice(i + 2, i + 6))) return undefined;
+      i += 6;
+    } else if (
+      e === QUOTE ||
+      e === BACKSLASH ||
+      e === 47 ||
+      e === 98 ||
+      e === 102 ||
+      e === 110 ||
+      e === 114 ||
+      e === 116
+    ) {
+      i += 2;
+    } else {
+      return undefined;
     }
   }
-  return undefined;
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;

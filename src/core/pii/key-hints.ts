@@ -45,9 +45,13 @@ const ABOUT = new Set([
   'format', 'pattern', 'regex', 'field', 'label', 'placeholder', 'hint', 'name', 'names', 'enabled',
   'required', 'verified', 'valid', 'validated', 'confirmed', 'template', 'mode', 'usage', 'expiry',
   'expires', 'expiration', 'ttl', 'path', 'file', 'env', 'var', 'header', 'prefix', 'suffix', 'url',
-  'endpoint', 'id', 'ids', 'provider', 'brand', 'status', 'strength', 'rotation', 'version', 'scope',
+  'endpoint', 'provider', 'brand', 'status', 'strength', 'rotation', 'version', 'scope',
   'scopes', 'family', 'country', 'region', 'locale', 'ext', 'extension',
 ]);
+
+/** Last words that make the value an identifier: no type, but a card-shaped number is not a card. */
+const IDENTIFIER = new Set(['id', 'ids', 'uuid', 'guid', 'uid']);
+const IDENTIFIER_HINT: TypeHint = new Set(['identifier']);
 
 /** Tokens that are cursors, not credentials: `next_page_token`, `continuation_token`. */
 const NOT_SECRET_BEFORE_TOKEN = new Set(['page', 'next', 'continuation', 'sync', 'resume', 'cursor', 'prev']);
@@ -68,6 +72,7 @@ function compute(key: string): TypeHint | undefined {
   const words = wordsOf(key);
   const last = words[words.length - 1];
   if (last === undefined || ABOUT.has(last)) return undefined;
+  if (IDENTIFIER.has(last)) return IDENTIFIER_HINT;
   // The rightmost word (or pair) naming a type decides: `phone_number`, `billing_email`, `db_password`.
   for (let i = words.length - 1; i >= 0; i--) {
     const w = words[i] as string;

@@ -21,23 +21,6 @@ function hintOf(lit: JsonLiteral): TypeHint | undefined {
   return lit.kind === 'key' ? undefined : hintOfKey(lit.key);
 }
 
-/**
- * The literals that can hold something: those with an escape (a raw scan cannot see their text),
- * those whose key names a type, and those a raw scan of the whole text found something in. A
- * literal without any of these is its own raw text and the raw scan found nothing in it.
- */
-function literalsToSearch(text: string, literals: readonly JsonLiteral[], s: Search): JsonLiteral[] {
-  const raw = findPii(text, s.detectors, s.allow, s.replacement);
-  const out: JsonLiteral[] = [];
-  let h = 0;
-  for (const lit of literals) {
-    while (h < raw.length && (raw[h] as PiiMatch).end <= lit.start) h++;
-    const hit = h < raw.length && (raw[h] as PiiMatch).start < lit.end;
-    if (hit || lit.escaped || hintOf(lit) !== undefined) out.push(lit);
-  }
-  return out;
-}
-
 /** The literal's text as a detector sees it, and where each of its units is written. */
 function decodedOf(text: string, lit: JsonLiteral): { decoded: string; map: Int32Array | undefined } {
   if (lit.kind === 'number') return { decoded: text.slice(lit.start, lit.end), map: undefined };
@@ -49,6 +32,61 @@ function decodedOf(text: string, lit: JsonLiteral): { decoded: string; map: Int3
 function rawAt(lit: JsonLiteral, map: Int32Array | undefined, k: number): number {
   if (map) return map[k] as number;
   return lit.kind === 'number' ? lit.start + k : lit.start + 1 + k;
+}
+
+interface Found {
+  lit: JsonLiteral;
+  decoded: string;
+  map: Int32Array | undefined;
+  /** Spans in `decoded`, sorted and disjoint. */
+  spans: PiiMatch[];
+}
+
+// Literals are searched as one text, joined by a blank line: one scan instead of one per literal
+// (most are a few characters: keys, ids, flags), and a key's words stand right before its value,
+// where the detectors look for context, as they do in the raw text.
+const SEP = '\n\n';
+
+/**
+ * The literals holding PII, with their spans in decoded form. A literal whose key names a type
+ * is searched again alone with that hint (`"phone": 4155552671`, `"password": "…"`).
+ */
+function findInLiterals(text: string, literals: readonly JsonLiteral[], s: Search): Found[] {
+  const decoded = literals.map((lit) => decodedOf(text, lit));
+  const starts: number[] = [];
+  let at = 0;
+  for (const d of decoded) {
+    starts.push(at);
+    at += d.decoded.length + SEP.length;
+  }
+  const hits = findPii(decoded.map((d) => d.decoded).join(SEP), s.detectors, s.allow, s.replacement);
+  const byLiteral = new Map<number, PiiMatch[]>();
+  let i = 0;
+  for (const h of hits) {
+    while (i + 1 < starts.length && (starts[i + 1] as number) <= h.start) i++;
+    // A span reaching over a separator (a PEM body runs over blank lines) is cut to each literal.
+    for (let k = i; k < starts.length && (starts[k] as number) < h.end; k++) {
+      const base = starts[k] as number;
+      const len = (decoded[k] as { decoded: string }).decoded.length;
+      const start = Math.max(h.start - base, 0);
+      const end = Math.min(h.end - base, len);
+      if (start < end) byLiteral.set(k, [...(byLiteral.get(k) ?? []), { type: h.type, start, end }]);
+    }
+  }
+  const out: Found[] = [];
+  literals.forEach((lit, k) => {
+    const d = decoded[k] as { decoded: string; map: Int32Array | undefined };
+    const hint = hintOf(lit);
+    let spans = byLiteral.get(k) ?? [];
+    // A value under a typed key is searched alone with its hint, which decides: the hint can add
+    // (a national number under "phone") or take away (a card-shaped id under "order_id"). The
+    // identifier hint only takes away, so a value the joined scan found nothing in stays clean.
+    if (hint !== undefined && (spans.length > 0 || !hint.has('identifier'))) {
+      spans = findPii(d.decoded, s.detectors, s.allow, s.replacement, hint);
+    }
+    if (spans.length > 0) out.push({ lit, decoded: d.decoded, map: d.map, spans });
+  });
+  return out;
 }
 
 /**
@@ -65,10 +103,9 @@ export function findJsonPii(
   const literals = jsonLiterals(text);
   if (literals === null) return null;
   const out: PiiMatch[] = [];
-  for (const lit of literalsToSearch(text, literals, { detectors, allow, replacement })) {
-    const { decoded, map } = decodedOf(text, lit);
-    for (const m of findPii(decoded, detectors, allow, replacement, hintOf(lit))) {
-      out.push({ type: m.type, start: rawAt(lit, map, m.start), end: rawAt(lit, map, m.end) });
+  for (const f of findInLiterals(text, literals, { detectors, allow, replacement })) {
+    for (const m of f.spans) {
+      out.push({ type: m.type, start: rawAt(f.lit, f.map, m.start), end: rawAt(f.lit, f.map, m.end) });
     }
   }
   return out;
@@ -86,45 +123,45 @@ function escapeInString(s: string): string {
 /**
  * The literal with its PII masked, in raw form: for a string, the characters outside every found
  * span are kept as written; a number holding PII becomes a string of its masked text (a masked
- * number cannot stay a number). Undefined when nothing was found.
+ * number cannot stay a number).
  */
 function maskLiteral(
   text: string,
-  lit: JsonLiteral,
+  found: Found,
   detectors: readonly Detector[],
   opts: MaskOptions,
   counts: Map<string, number>,
-): string | undefined {
+): string {
+  const { lit } = found;
   const hint = hintOf(lit);
   if (lit.kind === 'number') {
     const r = maskText(text.slice(lit.start, lit.end), detectors, opts, hint);
-    if (Object.keys(r.counts).length === 0) return undefined;
     addCounts(counts, r.counts);
     return `"${escapeInString(r.text)}"`;
   }
   // Masking repeats until nothing is found (mask.ts: a replacement can change its neighbours);
-  // each pass rewrites only the spans it found.
+  // each pass rewrites only the spans it found. The first pass's spans come from the joined scan.
   let raw = text.slice(lit.start, lit.end);
   let current: JsonLiteral = { ...lit, start: 0, end: raw.length };
-  let changed = false;
-  for (;;) {
-    const { decoded, map } = decodedOf(raw, current);
-    const spans = findPii(decoded, detectors, opts.allow, opts.replacement, hint);
-    if (spans.length === 0) break;
+  let map: Int32Array | undefined = found.map ? found.map.map((k) => k - lit.start) : undefined;
+  let spans = found.spans;
+  while (spans.length > 0) {
     const parts: string[] = [];
     let pos = 0;
     for (const span of spans) {
-      const start = rawAt(current, map, span.start);
-      parts.push(raw.slice(pos, start), escapeInString(renderReplacement(opts.replacement, span.type)));
+      parts.push(raw.slice(pos, rawAt(current, map, span.start)));
+      parts.push(escapeInString(renderReplacement(opts.replacement, span.type)));
       pos = rawAt(current, map, span.end);
       counts.set(span.type, (counts.get(span.type) ?? 0) + 1);
     }
     parts.push(raw.slice(pos));
     raw = parts.join('');
     current = { ...current, end: raw.length, escaped: raw.includes('\\') };
-    changed = true;
+    const next = decodedOf(raw, current);
+    map = next.map;
+    spans = findPii(next.decoded, detectors, opts.allow, opts.replacement, hint);
   }
-  return changed ? raw : undefined;
+  return raw;
 }
 
 /**
@@ -142,11 +179,9 @@ export function maskJsonText(
   const counts = new Map<string, number>();
   const parts: string[] = [];
   let pos = 0;
-  for (const lit of literalsToSearch(text, literals, search)) {
-    const masked = maskLiteral(text, lit, detectors, opts, counts);
-    if (masked === undefined) continue;
-    parts.push(text.slice(pos, lit.start), masked);
-    pos = lit.end;
+  for (const found of findInLiterals(text, literals, search)) {
+    parts.push(text.slice(pos, found.lit.start), maskLiteral(text, found, detectors, opts, counts));
+    pos = found.lit.end;
   }
   if (parts.length === 0) return { text, counts: {} };
   parts.push(text.slice(pos));

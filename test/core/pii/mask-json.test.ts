@@ -80,6 +80,12 @@ describe('maskJsonText keeps the document', () => {
     expect(mask('{"n": 4111111111111111, "m": 7}')?.text).toBe('{"n": "[REDACTED_CREDIT_CARD]", "m": 7}');
   });
 
+  it('a card-shaped number under an id key stays; under another key it is masked', () => {
+    expect(mask('{"order_id": 4539148803436467, "note": "4539148803436467"}')?.text).toBe(
+      '{"order_id": 4539148803436467, "note": "[REDACTED_CREDIT_CARD]"}',
+    );
+  });
+
   it('returns null for non-JSON and the same text when nothing is found', () => {
     expect(mask('mail bob@example.com')).toBeNull();
     expect(mask('{"a": "b", "c": [1, 2.50]}')).toEqual({ text: '{"a": "b", "c": [1, 2.50]}', counts: {} });
@@ -157,6 +163,8 @@ describe('hintOfKey', () => {
       ['phone_verified', undefined],
       ['email_template', undefined],
       ['name', undefined],
+      ['order_id', 'identifier'],
+      ['userId', 'identifier'],
       ['key', undefined],
     ];
     for (const [key, type] of cases)

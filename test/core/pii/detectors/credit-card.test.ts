@@ -61,6 +61,21 @@ describe('credit card detector', () => {
     ).toHaveLength(1);
   });
 
+  it('an E.164 phone number and the value of a phone key are not cards', () => {
+    const digits = luhnComplete('495451921900');
+    expect(findCreditCards(`call +${digits}`)).toEqual([]);
+    expect(findCreditCards(digits, new Set(['phone']))).toEqual([]);
+    expect(matchedTexts(findCreditCards, `call ${digits}`)).toEqual([digits]);
+  });
+
+  it('a contiguous number under an id key is an identifier; a grouped one is still a card', () => {
+    const digits = luhnComplete('453914880343646');
+    const id = new Set(['identifier']);
+    expect(findCreditCards(digits, id)).toEqual([]);
+    const grouped = digits.replace(/^(\d{4})(\d{4})(\d{4})/, '$1 $2 $3 ');
+    expect(matchedTexts((t) => findCreditCards(t, id), grouped)).toEqual([grouped]);
+  });
+
   it('implements Luhn', () => {
     expect(luhnValid('79927398713')).toBe(true);
     expect(luhnValid('79927398710')).toBe(false);
