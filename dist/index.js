@@ -38279,7 +38279,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4846);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6533);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -38310,7 +38310,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4846:
+/***/ 6533:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46811,1346 +46811,212 @@ function isEmptyContent(content) {
     return content.length === 0;
 }
 //# sourceMappingURL=artifact-builder.js.map
-;// CONCATENATED MODULE: ./build/core/readers/values.js
-// Small helpers for looking at parsed JSON values without ever quoting them: diagnostics name
-// a value's type, never its content (transcripts may hold PII).
-function values_isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-/** `a string`, `an array`, `null`…: what a diagnostic may say about a value instead of quoting it. */
-function describeValue(value) {
-    if (value === undefined)
-        return 'nothing (the field is missing)';
-    if (value === null)
-        return 'null';
-    if (Array.isArray(value))
-        return 'an array';
-    switch (typeof value) {
-        case 'string':
-            return 'a string';
-        case 'number':
-            return 'a number';
-        case 'boolean':
-            return 'a boolean';
-        case 'object':
-            return 'an object';
-        default:
-            return 'an unsupported value';
-    }
-}
-const SAFE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
-/**
- * Field names and record types are schema words, so naming them helps the user; but a key can be
- * anything, so only identifier-like names are echoed (null otherwise).
- */
-function safeName(name) {
-    return SAFE_NAME.test(name) ? name : null;
-}
-function joinPath(base, key) {
-    if (typeof key === 'number')
-        return `${base}[${key}]`;
-    if (key === '')
-        return base;
-    return base === '' ? key : `${base}.${key}`;
-}
-/** Top-level scalar fields of a wrapper object (model, task_id, reward…): cheap, useful metadata. */
-function scalarFields(obj, exclude) {
-    const meta = {};
-    for (const [key, value] of Object.entries(obj)) {
-        if (exclude.includes(key))
-            continue;
-        if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-            meta[key] = value;
-    }
-    return meta;
-}
-//# sourceMappingURL=values.js.map
-;// CONCATENATED MODULE: ./build/core/readers/content.js
+;// CONCATENATED MODULE: ./build/core/pii/types.js
+// Shared shapes of the PII stage (DESIGN §3 `pii:`, §4 stage 4, §5 `pii` check).
+/** The typed detectors; the `pii` check always runs all of them, whatever the policy enables. */
+const BUILTIN_PII_TYPES = [
+    'email',
+    'phone',
+    'ssn',
+    'credit_card',
+    'iban',
+    'ip_address',
+    'secret',
+];
+/** Type of the `digit_run` detector's matches. */
+const DIGIT_RUN_TYPE = 'digit_run';
+//# sourceMappingURL=types.js.map
+;// CONCATENATED MODULE: ./build/core/pii/spans.js
+// Span arithmetic for findPii: literal occurrences, coverage, subtraction and the priority merge
+// of overlapping matches (DESIGN §3: one replacement per masked region, typed by the strongest
+// detector).
 
-/** One content part, or null after reporting why it is not one. */
-function readPart(node, site) {
-    const { ctx, path, code } = site;
-    const at = ctx.pos(node, site.near);
-    if (!values_isObject(node) || typeof node['type'] !== 'string') {
-        ctx.error(code, at, `\`${path}\` must be a content part: an object with a string \`type\`; found ${describeValue(node)}.`, 'Write text as {"type":"text","text":"..."}; other parts need their provider type.');
-        return null;
-    }
-    if (node['type'] !== 'text')
-        return node;
-    const text = node['text'];
-    if (typeof text !== 'string') {
-        ctx.error(code, at, `\`${joinPath(path, 'text')}\` of a text part must be a string; found ${describeValue(text)}.`, 'Give every text part a string `text` field.');
-        return null;
-    }
-    return { type: 'text', text };
-}
-/** Parts of an array; null when any part is invalid (each one reported). */
-function readParts(items, site) {
-    const parts = [];
-    let ok = true;
-    items.forEach((item, i) => {
-        const part = readPart(item, {
-            ...site,
-            path: joinPath(site.path, i),
-            near: site.ctx.pos(items, site.near),
-        });
-        if (part)
-            parts.push(part);
-        else
-            ok = false;
-    });
-    return ok ? parts : null;
-}
-/**
- * `content` as providers write it: a string, an array of parts, or null/absent (an assistant
- * message that only calls tools), which becomes the empty string.
- */
-function readContent(value, site) {
-    if (typeof value === 'string')
-        return value;
-    if (value === null || value === undefined)
-        return '';
-    if (Array.isArray(value))
-        return readParts(value, site);
-    site.ctx.error(site.code, site.near, `\`${site.path}\` must be a string, an array of content parts or null; found ${describeValue(value)}.`, 'Write the content as a string or as an array of {"type":...} parts.');
-    return null;
-}
-//# sourceMappingURL=content.js.map
-;// CONCATENATED MODULE: ./build/core/readers/anthropic-blocks.js
-
-
-
-function requireString(block, field, site) {
-    const value = block[field];
-    if (typeof value === 'string' && value !== '')
-        return value;
-    site.ctx.error(site.code, site.ctx.pos(block, site.near), `\`${joinPath(site.path, field)}\` must be a non-empty string; found ${describeValue(value)}.`, `Every ${String(block['type'])} block needs its \`${field}\`.`);
-    return null;
-}
-function readToolUse(block, site) {
-    const id = requireString(block, 'id', site);
-    const name = requireString(block, 'name', site);
-    if (id === null || name === null)
-        return null;
-    return { id, name, arguments: JSON.stringify(block['input'] ?? {}) };
-}
-function readToolResult(block, blockIndex, site) {
-    const callId = requireString(block, 'tool_use_id', site);
-    const near = site.ctx.pos(block, site.near);
-    const content = readContent(block['content'], { ...site, path: joinPath(site.path, 'content'), near });
-    const isError = block['is_error'];
-    if (isError !== undefined && isError !== null && typeof isError !== 'boolean') {
-        site.ctx.error(site.code, near, `\`${joinPath(site.path, 'is_error')}\` must be a boolean; found ${describeValue(isError)}.`, 'Write is_error as true or false.');
-        return null;
-    }
-    if (callId === null || content === null)
-        return null;
-    return { blockIndex, node: block, callId, content, isError: isError === true };
-}
-/** Reads a message's `content`; null when anything in it is invalid (each problem reported). */
-function readAnthropicContent(value, site) {
-    if (typeof value === 'string')
-        return { content: value, toolCalls: [], results: [] };
-    if (!Array.isArray(value)) {
-        site.ctx.error(site.code, site.near, `\`${site.path}\` must be a string or an array of content blocks; found ${describeValue(value)}.`, 'Write the content as a string or as an array of {"type":...} blocks.');
-        return null;
-    }
-    const parts = [];
-    const toolCalls = [];
-    const results = [];
-    let ok = true;
-    value.forEach((block, i) => {
-        const blockSite = { ...site, path: joinPath(site.path, i), near: site.ctx.pos(value, site.near) };
-        if (values_isObject(block) && block['type'] === 'tool_use') {
-            const call = readToolUse(block, blockSite);
-            if (call)
-                toolCalls.push(call);
-            else
-                ok = false;
-        }
-        else if (values_isObject(block) && block['type'] === 'tool_result') {
-            const result = readToolResult(block, i, blockSite);
-            if (result)
-                results.push(result);
-            else
-                ok = false;
-        }
-        else {
-            const part = readPart(block, blockSite);
-            if (part)
-                parts.push(part);
-            else
-                ok = false;
-        }
-    });
-    return ok ? { content: parts, toolCalls, results } : null;
-}
-/**
- * The artifacts of one message: its tool results first (the API requires tool_result blocks to
- * lead a user turn, so this is the order the model saw), then the message itself, which is left
- * out only when it held tool results and nothing else.
- */
-function messageArtifacts(msg, base, resultSource) {
-    const out = msg.results.map((r) => buildArtifact({
-        id: `${base.id}.${r.blockIndex}`,
-        kind: 'tool',
-        content: r.content,
-        call_id: r.callId,
-        // A failure is an `error` to the stabilizer through is_error, as in every format (protect.ts).
-        is_error: r.isError ? true : undefined,
-        sidechain: base.sidechain,
-        source: resultSource(r),
-    }));
-    const hasOwn = !isEmptyContent(msg.content) || msg.toolCalls.length > 0;
-    if (msg.results.length === 0 || hasOwn) {
-        out.push(buildArtifact({
-            id: base.id,
-            kind: base.kind,
-            content: msg.content,
-            tool_calls: msg.toolCalls.length > 0 ? msg.toolCalls : undefined,
-            sidechain: base.sidechain,
-            source: base.source,
-        }));
-    }
-    return out;
-}
-//# sourceMappingURL=anthropic-blocks.js.map
-;// CONCATENATED MODULE: ./build/core/readers/context.js
-// Where a reader is in its input: turns parsed nodes into source positions and collects
-// diagnostics. One context per JSON document (or per JSONL line, sharing the diagnostics list).
-
-class ReadContext {
-    file;
-    positions;
-    diagnostics;
-    origin;
-    constructor(file, positions, diagnostics, 
-    /** Where scalars with no better anchor are reported: 1:1 of a file, or a JSONL record's line. */
-    origin = { line: 1, column: 1 }) {
-        this.file = file;
-        this.positions = positions;
-        this.diagnostics = diagnostics;
-        this.origin = origin;
-    }
-    /**
-     * The position of `node` when it is an object or array; scalars have no recorded position, so
-     * the nearest enclosing node the caller knows (`near`) stands in for them.
-     */
-    pos(node, near) {
-        if (typeof node === 'object' && node !== null) {
-            const p = this.positions.get(node);
-            if (p)
-                return { file: this.file, line: p.line, column: p.column };
-        }
-        return near ?? { file: this.file, line: this.origin.line, column: this.origin.column };
-    }
-    report(severity, code, at, message, hint) {
-        this.diagnostics.push((0,core_diagnostics/* diagnostic */.YK)(severity, code, at, message, hint));
-    }
-    error(code, at, message, hint) {
-        this.report('error', code, at, message, hint);
-    }
-    warning(code, at, message, hint) {
-        this.report('warning', code, at, message, hint);
-    }
-}
-//# sourceMappingURL=context.js.map
-;// CONCATENATED MODULE: ./build/core/readers/anthropic.js
-
-
-
-
-
-const CODE = 'invalid-message';
-function readSystem(system, ctx, root) {
-    const near = ctx.pos(root);
-    if (system === undefined || system === null || system === '')
-        return null;
-    if (typeof system === 'string') {
-        return buildArtifact({ id: 'system', kind: 'system', content: system, source: near });
-    }
-    if (Array.isArray(system)) {
-        if (system.length === 0)
-            return null;
-        const parts = readParts(system, { ctx, path: 'system', near, code: CODE });
-        if (!parts)
-            return null;
-        return buildArtifact({ id: 'system', kind: 'system', content: parts, source: ctx.pos(system, near) });
-    }
-    ctx.error(CODE, near, `\`system\` must be a string or an array of text blocks; found ${describeValue(system)}.`, 'Write the system prompt as a string or as [{"type":"text","text":"..."}].');
-    return null;
-}
-function readMessage(message, path, id, ctx) {
-    const near = ctx.pos(message);
-    if (!values_isObject(message)) {
-        ctx.error(CODE, near, `\`${path}\` must be a message object; found ${describeValue(message)}.`, 'Write each message as {"role": "user" | "assistant", "content": ...}.');
-        return [];
-    }
-    const role = message['role'];
-    if (role !== 'user' && role !== 'assistant') {
-        ctx.error(CODE, near, `\`${joinPath(path, 'role')}\` must be user or assistant; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Anthropic messages alternate user and assistant turns; put the system prompt in the top-level `system` field.');
-        return [];
-    }
-    const content = readAnthropicContent(message['content'], {
-        ctx,
-        path: joinPath(path, 'content'),
-        near,
-        code: CODE,
-    });
-    if (!content)
-        return [];
-    return messageArtifacts(content, { id, kind: role, source: near }, (r) => ctx.pos(r.node, near));
-}
-function readAnthropic(doc, file) {
-    const diagnostics = [];
-    const ctx = new ReadContext(file, doc.positions, diagnostics);
-    const root = doc.value;
-    const rootObj = values_isObject(root) ? root : null;
-    const messages = rootObj ? rootObj['messages'] : root;
-    if (!Array.isArray(messages)) {
-        ctx.error(CODE, ctx.pos(root), `An Anthropic transcript must be an object with a \`messages\` array; found ${describeValue(messages)} there.`, 'Write {"system": "...", "messages": [...]}, or pass --format to choose another reader.');
-        return { artifacts: [], meta: {}, diagnostics };
-    }
-    const artifacts = [];
-    if (rootObj) {
-        const system = readSystem(rootObj['system'], ctx, rootObj);
-        if (system)
-            artifacts.push(system);
-    }
-    const root0 = rootObj ? 'messages' : '';
-    messages.forEach((message, i) => {
-        artifacts.push(...readMessage(message, joinPath(root0, i), `m${i}`, ctx));
-    });
-    const meta = rootObj ? scalarFields(rootObj, ['system']) : {};
-    return { artifacts, meta, diagnostics };
-}
-//# sourceMappingURL=anthropic.js.map
-;// CONCATENATED MODULE: ./build/core/readers/claude-code-chain.js
-/**
- * Marks the artifacts of records off the chain that ends at the last message: `compacted` before
- * the compaction boundary the chain starts from, `abandoned_branch` otherwise. When the chain
- * cannot be followed (a parent that is not in the file, a cycle, more than one root), nothing is
- * marked: the file is read in file order rather than guessed at.
- */
-function markOffChain(nodes) {
-    // A session has one root (compaction boundaries aside). Logs written without the tree (every
-    // parentUuid null) have many: then file order is all there is.
-    if (nodes.filter((n) => n.parent === null && !n.boundary).length > 1)
-        return;
-    const byUuid = new Map(nodes.map((n) => [n.uuid, n]));
-    const leaf = [...nodes].reverse().find((n) => n.artifacts.length > 0);
-    if (!leaf)
-        return;
-    const chain = new Set();
-    let boundary;
-    for (let cur = leaf; cur;) {
-        if (chain.has(cur.uuid))
-            return;
-        chain.add(cur.uuid);
-        if (cur.boundary) {
-            boundary = cur;
-            break;
-        }
-        if (cur.parent === null)
-            break;
-        const next = byUuid.get(cur.parent);
-        if (!next)
-            return;
-        cur = next;
-    }
-    // What the compaction summary stands for: the chain that ended at the boundary's logical parent.
-    // Without that link, everything before the boundary counts as compacted.
-    const compacted = new Set();
-    for (let cur = boundary?.logicalParent ? byUuid.get(boundary.logicalParent) : undefined; cur;) {
-        if (compacted.has(cur.uuid))
-            break;
-        compacted.add(cur.uuid);
-        cur = cur.parent === null ? undefined : byUuid.get(cur.parent);
-    }
-    for (const n of nodes) {
-        if (chain.has(n.uuid))
-            continue;
-        const before = boundary !== undefined && n.line < boundary.line;
-        const summarized = before && (boundary?.logicalParent === undefined || compacted.has(n.uuid));
-        const reason = summarized ? 'compacted' : 'abandoned_branch';
-        for (const a of n.artifacts)
-            a.offChain = reason;
-    }
-}
-//# sourceMappingURL=claude-code-chain.js.map
-;// CONCATENATED MODULE: ./build/core/readers/claude-code.js
-
-
-
-
-
-
-const SKIP_HINT = 'The record was skipped; the rest of the session was loaded. Repair or remove the line.';
-class SessionReader {
-    file;
-    artifacts = [];
-    diagnostics = [];
-    meta = {};
-    usedIds = new Set();
-    skipped = new Map();
-    leaves = new Map();
-    /** Main-chain records with a uuid, in file order: the session's tree (claude-code-chain.ts). */
-    nodes = [];
-    constructor(file) {
-        this.file = file;
-    }
-    malformed(at, message) {
-        this.diagnostics.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'malformed-record', at, message, SKIP_HINT));
-    }
-    /** The record's uuid when present and not taken by an earlier record, else `L<line>`. */
-    idFor(record, line) {
-        const uuid = record['uuid'];
-        const id = typeof uuid === 'string' && uuid !== '' && !this.usedIds.has(uuid) ? uuid : `L${line}`;
-        this.usedIds.add(id);
-        return id;
-    }
-    read(rec) {
-        const at = { file: this.file, line: rec.line, column: 1 };
-        const record = rec.value;
-        if (!values_isObject(record)) {
-            this.malformed(at, `The line holds ${describeValue(record)}, not a Claude Code record object.`);
-            return;
-        }
-        const type = record['type'];
-        if (typeof type !== 'string') {
-            this.malformed(at, type === undefined
-                ? 'The record has no `type` field.'
-                : `The record's \`type\` must be a string; found ${describeValue(type)}.`);
-            return;
-        }
-        if (typeof record['sessionId'] === 'string' && this.meta['sessionId'] === undefined) {
-            this.meta['sessionId'] = record['sessionId'];
-        }
-        if (type === 'summary')
-            this.readSummary(record, at);
-        else if (type === 'user' || type === 'assistant')
-            this.readMessage(record, type, rec, at);
-        else {
-            if (type === 'system' && record['subtype'] === 'compact_boundary')
-                this.node(record, rec.line, true, []);
-            const seen = this.skipped.get(type);
-            if (seen)
-                seen.count += 1;
-            else
-                this.skipped.set(type, { line: rec.line, count: 1 });
-        }
-    }
-    readSummary(record, at) {
-        const summary = record['summary'];
-        if (typeof summary !== 'string') {
-            this.malformed(at, `The summary record's \`summary\` must be a string; found ${describeValue(summary)}.`);
-            return;
-        }
-        const artifact = buildArtifact({
-            id: this.idFor(record, at.line),
-            kind: 'summary',
-            content: summary,
-            source: at,
-        });
-        this.artifacts.push(artifact);
-        const leaf = record['leafUuid'];
-        if (typeof leaf === 'string')
-            this.leaves.set(artifact, leaf);
-    }
-    readMessage(record, kind, rec, at) {
-        const message = record['message'];
-        if (!values_isObject(message)) {
-            this.malformed(at, `The ${kind} record's \`message\` must be an object; found ${describeValue(message)}.`);
-            return;
-        }
-        // Problems inside the content make the record unusable: collect them apart, report one warning.
-        const problems = [];
-        const ctx = new ReadContext(this.file, rec.positions, problems, at);
-        const content = readAnthropicContent(message['content'], {
-            ctx,
-            path: 'message.content',
-            near: at,
-            code: 'malformed-record',
-        });
-        if (!content) {
-            const first = problems[0];
-            const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : '';
-            this.malformed(at, `Invalid ${kind} record: ${first ? first.message : 'unreadable content.'}${more}`);
-            return;
-        }
-        const sidechain = record['isSidechain'] === true ? true : undefined;
-        const id = this.idFor(record, rec.line);
-        const made = [];
-        for (const artifact of messageArtifacts(content, { id, kind, source: at, sidechain }, () => at)) {
-            this.usedIds.add(artifact.id);
-            this.artifacts.push(artifact);
-            made.push(artifact);
-        }
-        if (!sidechain)
-            this.node(record, rec.line, false, made);
-    }
-    node(record, line, boundary, artifacts) {
-        const uuid = record['uuid'];
-        const parent = record['parentUuid'];
-        if (typeof uuid !== 'string' || uuid === '')
-            return;
-        if (parent !== null && typeof parent !== 'string')
-            return;
-        const logical = record['logicalParentUuid'];
-        this.nodes.push({
-            uuid,
-            parent,
-            line,
-            boundary,
-            artifacts,
-            ...(typeof logical === 'string' ? { logicalParent: logical } : {}),
-        });
-    }
-    /**
-     * A summary's `leafUuid` names the last message it covers: its provenance, when that message is in
-     * this file (it often sits in an earlier session's file, and then the summary has none).
-     */
-    linkSummaries() {
-        const ids = new Set(this.artifacts.map((a) => a.id));
-        for (const [artifact, leaf] of this.leaves)
-            if (ids.has(leaf))
-                artifact.provenance = [leaf];
-    }
-    finish() {
-        this.linkSummaries();
-        markOffChain(this.nodes);
-        for (const [type, { line, count }] of this.skipped) {
-            const name = safeName(type);
-            this.diagnostics.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'skipped-record', { file: this.file, line, column: 1 }, `Skipped ${count} record(s) of type ${name ? `\`${name}\`` : 'with an unusual name'} (first one here): they hold no conversation messages.`, 'Nothing to do unless these records should count; only user, assistant and summary records are read.'));
-        }
-    }
-}
-function readClaudeCode(lines, file) {
-    const reader = new SessionReader(file);
-    for (const rec of lines)
-        reader.read(rec);
-    reader.finish();
-    return { artifacts: reader.artifacts, meta: reader.meta, diagnostics: reader.diagnostics };
-}
-//# sourceMappingURL=claude-code.js.map
-;// CONCATENATED MODULE: ./build/core/text/jsonl.js
-
-/** Readers report records longer than this (in UTF-16 code units) as `record-too-large`. */
-const MAX_RECORD_CHARS = 1_048_576;
-/**
- * Splits JSONL text into records. Accepts LF and CRLF line ends; skips blank and whitespace-only
- * lines. A record's text keeps its leading whitespace so columns inside it match the file.
- */
-function splitJsonl(text) {
-    const records = [];
-    const len = text.length;
-    let start = 0;
-    let line = 1;
-    while (start <= len) {
-        let end = text.indexOf('\n', start);
-        if (end === -1)
-            end = len;
-        const stop = end > start && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
-        if (!isBlank(text, start, stop))
-            records.push({ line, text: text.slice(start, stop) });
-        start = end + 1;
-        line++;
-    }
-    return records;
-}
-function isBlank(text, from, to) {
-    for (let i = from; i < to; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== 0x20 && c !== 0x09 && c !== 0x0d)
-            return false;
-    }
-    return true;
-}
-/** The `record-too-large` diagnostic for a record over MAX_RECORD_CHARS, else null. */
-function checkRecordSize(rec, file) {
-    if (rec.text.length <= MAX_RECORD_CHARS)
-        return null;
-    return (0,core_diagnostics/* diagnostic */.YK)('error', 'record-too-large', { file, line: rec.line, column: 1 }, `The record on this line has ${rec.text.length} characters, more than the limit of ${MAX_RECORD_CHARS} (1 MiB).`, 'Split the record or shorten its content (for example truncate large tool outputs before recording them).');
-}
-//# sourceMappingURL=jsonl.js.map
-;// CONCATENATED MODULE: ./build/core/readers/container.js
-// JSON or JSONL? Parses the text once into a Container that detection and the readers share.
-//
-// JSONL when the extension is .jsonl/.ndjson, or when the text is not one JSON value but several
-// values on separate lines (its first line parses on its own). In JSONL every line is parsed on
-// its own: a line that is too large or not JSON becomes an error diagnostic of the container and
-// is skipped, so one bad line never hides the rest of a session.
-
-
-const JSONL_EXTENSIONS = ['jsonl', 'ndjson'];
-function extensionOf(file) {
-    const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
-    const dot = name.lastIndexOf('.');
-    return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
-}
-function parseLines(records, file, maxDepth) {
-    const lines = [];
-    const diagnostics = [];
-    for (const rec of records) {
-        const tooLarge = checkRecordSize(rec, file);
-        if (tooLarge) {
-            diagnostics.push(tooLarge);
-            continue;
-        }
-        const parsed = parseJson(rec.text, { file, maxDepth, firstLine: rec.line });
-        if (parsed.ok)
-            lines.push({ line: rec.line, value: parsed.value, positions: parsed.positions });
-        else
-            diagnostics.push(parsed.error);
-    }
-    return { kind: 'jsonl', lines, diagnostics };
-}
-function container_parseContainer(text, file, maxDepth) {
-    if (JSONL_EXTENSIONS.includes(extensionOf(file))) {
-        return { ok: true, container: parseLines(splitJsonl(text), file, maxDepth) };
-    }
-    const whole = parseJson(text, { file, maxDepth });
-    if (whole.ok) {
-        const doc = { value: whole.value, positions: whole.positions };
-        return { ok: true, container: { kind: 'json', doc, oneLine: !text.trim().includes('\n') } };
-    }
-    const records = splitJsonl(text);
-    const first = records[0];
-    if (records.length >= 2 && first && first.text.length <= MAX_RECORD_CHARS) {
-        const head = parseJson(first.text, { file, maxDepth, firstLine: first.line });
-        if (head.ok && typeof head.value === 'object' && head.value !== null) {
-            return { ok: true, container: parseLines(records, file, maxDepth) };
-        }
-    }
-    return { ok: false, diagnostics: [whole.error] };
-}
-/** A JSON document on a single line is also a one-record JSONL file (a session just started). */
-function asJsonl(container) {
-    if (container.kind === 'jsonl')
-        return container;
-    if (!container.oneLine)
-        return null;
-    const { value, positions } = container.doc;
-    const pos = typeof value === 'object' && value !== null ? positions.get(value) : undefined;
-    return { kind: 'jsonl', lines: [{ line: pos?.line ?? 1, value, positions }], diagnostics: [] };
-}
-//# sourceMappingURL=container.js.map
-;// CONCATENATED MODULE: ./build/core/readers/message-array.js
-// Where a chat transcript keeps its messages: a bare array, `messages`, or, in agent run records,
-// `traj` (tau-bench), `history` or `trajectory` (SWE-agent). SWE-agent files hold both `history`
-// (the chat) and `trajectory` (steps without roles), so a key only counts when it holds messages.
-
-const MESSAGE_KEYS = ['messages', 'traj', 'history', 'trajectory'];
-/** Judged by the first item: a message has a string `role`. */
-function looksLikeMessages(items) {
-    const first = items[0];
-    return values_isObject(first) && typeof first['role'] === 'string';
-}
-function findMessageArray(root) {
-    if (Array.isArray(root))
-        return root.length === 0 || looksLikeMessages(root) ? { key: null, messages: root } : null;
-    if (!values_isObject(root))
-        return null;
-    for (const key of MESSAGE_KEYS) {
-        const value = root[key];
-        if (Array.isArray(value) && looksLikeMessages(value))
-            return { key, messages: value };
-    }
-    // An empty or malformed `messages` array is still the messages: the reader reports what is wrong.
-    const messages = root['messages'];
-    return Array.isArray(messages) ? { key: 'messages', messages } : null;
-}
-//# sourceMappingURL=message-array.js.map
-;// CONCATENATED MODULE: ./build/core/readers/detect.js
-
-
-
-const CLAUDE_TYPES = ['user', 'assistant', 'summary'];
-const ANTHROPIC_BLOCKS = ['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document'];
-function isClaudeRecord(value) {
-    return (values_isObject(value) &&
-        typeof value['type'] === 'string' &&
-        CLAUDE_TYPES.includes(value['type']) &&
-        ('message' in value || 'summary' in value || 'leafUuid' in value));
-}
-function isNativeRecord(value) {
-    if (!values_isObject(value))
-        return false;
-    if (typeof value['kind'] === 'string')
-        return true;
-    return Object.keys(value).length === 1 && 'meta' in value;
-}
-function detectJsonl(container) {
-    let claude = 0;
-    let native = 0;
-    for (const { value } of container.lines) {
-        if (isClaudeRecord(value))
-            claude++;
-        else if (isNativeRecord(value))
-            native++;
-    }
-    if (claude > 0 && claude >= native)
-        return { format: 'claude-code', container };
-    if (native > 0)
-        return { format: 'native', container };
-    return null;
-}
-function hasAnthropicBlocks(messages) {
-    return messages.some((message) => {
-        const content = values_isObject(message) ? message['content'] : undefined;
-        return (Array.isArray(content) &&
-            content.some((block) => values_isObject(block) && ANTHROPIC_BLOCKS.includes(block['type'])));
-    });
-}
-function detectContainer(container) {
-    if (container.kind === 'jsonl')
-        return detectJsonl(container);
-    const root = container.doc.value;
-    if (values_isObject(root) && Array.isArray(root['artifacts']))
-        return { format: 'native', container };
-    const found = findMessageArray(root);
-    if (found) {
-        const hasSystem = values_isObject(root) && (typeof root['system'] === 'string' || Array.isArray(root['system']));
-        const chatKey = found.key === null || found.key === 'messages';
-        if (chatKey && (hasSystem || hasAnthropicBlocks(found.messages)))
-            return { format: 'anthropic', container };
-        return { format: 'openai', container };
-    }
-    const single = asJsonl(container);
-    return single ? detectJsonl(single) : null;
-}
-/** The format and container of a transcript, or null when no reader recognises it. */
-function detectFormat(text, file) {
-    const parsed = parseContainer(text, file);
-    if (!parsed.ok)
-        return null;
-    const detection = detectContainer(parsed.container);
-    return detection ? { format: detection.format, container: detection.container.kind } : null;
-}
-//# sourceMappingURL=detect.js.map
-;// CONCATENATED MODULE: ./build/core/readers/native-artifact.js
-// Validation of one native artifact object (DESIGN §2 field table). Every field is type-checked;
-// a bad field is an error naming its path and what is accepted, never the value it holds.
-
-
-
-
-const native_artifact_CODE = 'invalid-artifact';
-const isStringArray = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
-const isCount = (v) => Number.isInteger(v) && v >= 0;
-const isCallIds = (v) => isStringArray(v) && v.length > 0;
-/** Fields whose check is a plain type test; kind, content, tool_calls and scope have their own. */
-const SIMPLE_FIELDS = {
-    id: { expected: 'a non-empty string', check: (v) => typeof v === 'string' && v !== '' },
-    role: { expected: 'a string', check: (v) => typeof v === 'string' },
-    tool: { expected: 'a string', check: (v) => typeof v === 'string' },
-    call_id: { expected: 'a non-empty string', check: (v) => typeof v === 'string' && v !== '' },
-    call_ids: {
-        expected: 'a non-empty array of strings',
-        check: (v) => isStringArray(v) && v.length > 0,
-    },
-    exit_code: { expected: 'an integer', check: (v) => Number.isInteger(v) },
-    is_error: { expected: 'a boolean', check: (v) => typeof v === 'boolean' },
-    tags: { expected: 'an array of strings', check: isStringArray },
-    provenance: { expected: 'an array of artifact ids (strings)', check: isStringArray },
-    created_at: { expected: 'a non-negative integer (a turn number)', check: isCount },
-    ttl: { expected: 'a non-negative integer (a number of turns)', check: isCount },
-    pin: { expected: 'a boolean', check: (v) => typeof v === 'boolean' },
-    pressure: {
-        expected: 'a number from 0.0 to 1.0',
-        check: (v) => typeof v === 'number' && v >= 0 && v <= 1,
-    },
-    sidechain: { expected: 'a boolean', check: (v) => typeof v === 'boolean' },
-};
-const KIND_NAMES = [...ARTIFACT_KINDS, 'constraint'];
-const NATIVE_FIELDS = ['kind', 'content', 'tool_calls', 'scope', ...Object.keys(SIMPLE_FIELDS)];
-function fail(site, field, expected, value, hint) {
-    const path = joinPath(site.path, field);
-    site.ctx.error(native_artifact_CODE, site.near, `\`${path}\` must be ${expected}; found ${describeValue(value)}.`, hint || `Fix \`${path}\`, or leave the field out.`);
-    return null;
-}
-function readKind(value, site) {
-    if (value === 'constraint')
-        return { kind: 'policy', alias: 'constraint' };
-    if (typeof value === 'string' && ARTIFACT_KINDS.includes(value)) {
-        return { kind: value };
-    }
-    const found = typeof value === 'string' ? 'an unsupported kind' : describeValue(value);
-    site.ctx.error(native_artifact_CODE, site.near, `\`${joinPath(site.path, 'kind')}\` must be one of ${KIND_NAMES.join(', ')}; found ${found}.`, 'Give every artifact one of the accepted kinds.');
-    return null;
-}
-const CALL_HINT = 'Each tool call is {"id": "...", "name": "...", "arguments": "{...}"}.';
-function readToolCall(call, site) {
-    if (!values_isObject(call))
-        return fail(site, '', 'an object', call, CALL_HINT);
-    const { id, name } = call;
-    const args = call['arguments'];
-    if (typeof id !== 'string' || id === '')
-        return fail(site, 'id', 'a non-empty string', id, CALL_HINT);
-    if (typeof name !== 'string' || name === '')
-        return fail(site, 'name', 'a non-empty string', name, CALL_HINT);
-    if (args !== undefined && typeof args !== 'string' && !values_isObject(args)) {
-        return fail(site, 'arguments', 'a JSON string or an object', args, CALL_HINT);
-    }
-    // Arguments given as an object are stored the way providers send them: as a JSON string.
-    return { id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
-}
-function readToolCalls(value, site) {
-    if (!Array.isArray(value))
-        return fail(site, 'tool_calls', 'an array of tool calls', value, CALL_HINT);
-    const calls = [];
-    let ok = true;
-    value.forEach((call, i) => {
-        const path = joinPath(joinPath(site.path, 'tool_calls'), i);
-        const parsed = readToolCall(call, { ...site, path, near: site.ctx.pos(call, site.near) });
-        if (parsed)
-            calls.push(parsed);
-        else
-            ok = false;
-    });
-    return ok ? calls : null;
-}
-function readScope(value, site) {
-    const hint = 'Write the scope as {"task": "...", "phase": "..."}; both are optional strings.';
-    if (!values_isObject(value))
-        return fail(site, 'scope', 'an object', value, hint);
-    const scope = {};
-    for (const [key, v] of Object.entries(value)) {
-        if ((key === 'task' || key === 'phase') && typeof v === 'string')
-            scope[key] = v;
-        else if (key === 'task' || key === 'phase')
-            return fail(site, `scope.${key}`, 'a string', v, hint);
-        else
-            return fail(site, 'scope', 'an object with only task and phase', value, hint);
-    }
-    return scope;
-}
-function warnUnknown(obj, site, near) {
-    for (const key of Object.keys(obj)) {
-        if (NATIVE_FIELDS.includes(key) || site.unknownSeen.has(key))
-            continue;
-        site.unknownSeen.add(key);
-        const name = safeName(key);
-        const where = site.path === '' ? '' : ` in \`${site.path}\``;
-        site.ctx.warning('unknown-field', near, `${name ? `Field \`${name}\`` : 'A field with an unusual name'}${where} is not an artifact field and is ignored.`, `Accepted fields: ${NATIVE_FIELDS.join(', ')}. Remove or rename it (reported once per file).`);
-    }
-}
-/** The artifact, or null after reporting every invalid field. */
-function readNativeArtifact(node, site) {
-    const near = site.ctx.pos(node);
-    const fs = { ctx: site.ctx, path: site.path, near };
-    if (!values_isObject(node)) {
-        const what = site.path === '' ? 'The record' : `\`${site.path}\``;
-        site.ctx.error(native_artifact_CODE, near, `${what} must be an artifact object; found ${describeValue(node)}.`, 'Write each artifact as {"kind": "...", "content": "..."}.');
-        return null;
-    }
-    let ok = true;
-    for (const [field, rule] of Object.entries(SIMPLE_FIELDS)) {
-        const value = node[field];
-        if (value !== undefined && !rule.check(value)) {
-            fail(fs, field, rule.expected, value, '');
-            ok = false;
-        }
-    }
-    const kind = readKind(node['kind'], fs);
-    const content = readContent(node['content'], {
-        ctx: site.ctx,
-        path: joinPath(site.path, 'content'),
-        near,
-        code: native_artifact_CODE,
-    });
-    const toolCalls = node['tool_calls'] === undefined ? undefined : readToolCalls(node['tool_calls'], fs);
-    const scope = node['scope'] === undefined ? undefined : readScope(node['scope'], fs);
-    const callIds = isCallIds(node['call_ids']) ? node['call_ids'] : undefined;
-    if (callIds && node['call_id'] !== undefined && node['call_id'] !== callIds[0]) {
-        fail(fs, 'call_id', 'the first of call_ids', node['call_id'], 'Drop call_id or make it the first of call_ids.');
-        ok = false;
-    }
-    warnUnknown(node, site, near);
-    if (!ok || !kind || content === null || toolCalls === null || scope === null)
-        return null;
-    const field = (name) => node[name];
-    return buildArtifact({
-        id: field('id') ?? site.defaultId,
-        kind: kind.kind,
-        role: field('role') ?? kind.alias,
-        content,
-        tool: field('tool'),
-        call_id: field('call_id') ?? callIds?.[0],
-        call_ids: callIds,
-        tool_calls: toolCalls,
-        exit_code: field('exit_code'),
-        is_error: field('is_error'),
-        tags: field('tags'),
-        scope,
-        provenance: field('provenance'),
-        created_at: field('created_at'),
-        ttl: field('ttl'),
-        pin: field('pin'),
-        pressure: field('pressure'),
-        sidechain: field('sidechain'),
-        source: near,
-    });
-}
-//# sourceMappingURL=native-artifact.js.map
-;// CONCATENATED MODULE: ./build/core/readers/native.js
-// Native reader: `{meta, artifacts:[...]}` in JSON, or one artifact object per JSONL line with an
-// optional `{"meta":{...}}` record before the first artifact. Default ids: `a<index>` (JSON,
-// 0-based) and `L<line>` (JSONL).
-
-
-
-
-const TOP_LEVEL = ['meta', 'artifacts'];
-/** Ids must be unique: pairing, the ledger and goldens all key on them. */
-class IdRegistry {
-    diagnostics;
-    seen = new Map();
-    constructor(diagnostics) {
-        this.diagnostics = diagnostics;
-    }
-    claim(artifact, where) {
-        const first = this.seen.get(artifact.id);
-        if (first === undefined) {
-            this.seen.set(artifact.id, artifact.source.line);
-            return true;
-        }
-        this.diagnostics.push((0,core_diagnostics/* diagnostic */.YK)('error', 'duplicate-id', artifact.source, `${where} has the same id as the artifact at line ${first}.`, 'Give every artifact a unique id, or leave `id` out to get a default one.'));
-        return false;
-    }
-}
-function readMeta(value, ctx, near) {
-    if (values_isObject(value))
-        return value;
-    ctx.error('invalid-artifact', ctx.pos(value, near), `\`meta\` must be an object; found ${describeValue(value)}.`, 'Write meta as {"key": value, ...} or leave it out.');
-    return null;
-}
-function readNativeJson(doc, file) {
-    const diagnostics = [];
-    const ctx = new ReadContext(file, doc.positions, diagnostics);
-    const root = doc.value;
-    const near = ctx.pos(root);
-    if (!values_isObject(root) || !Array.isArray(root['artifacts'])) {
-        ctx.error('invalid-artifact', near, `A native JSON transcript must be an object with an \`artifacts\` array; found ${describeValue(values_isObject(root) ? root['artifacts'] : root)} there.`, 'Write {"meta": {...}, "artifacts": [...]}, or pass --format to choose another reader.');
-        return { artifacts: [], meta: {}, diagnostics };
-    }
-    for (const key of Object.keys(root)) {
-        if (TOP_LEVEL.includes(key))
-            continue;
-        const name = safeName(key);
-        ctx.warning('unknown-field', near, `${name ? `Top-level field \`${name}\`` : 'A top-level field with an unusual name'} is not part of the native format and is ignored.`, 'A native JSON transcript holds only `meta` and `artifacts`.');
-    }
-    const meta = root['meta'] === undefined ? {} : (readMeta(root['meta'], ctx, near) ?? {});
-    const ids = new IdRegistry(diagnostics);
-    const unknownSeen = new Set();
-    const artifacts = [];
-    root['artifacts'].forEach((node, i) => {
-        const path = `artifacts[${i}]`;
-        const artifact = readNativeArtifact(node, { ctx, path, defaultId: `a${i}`, unknownSeen });
-        if (artifact && ids.claim(artifact, `\`${path}\``))
-            artifacts.push(artifact);
-    });
-    return { artifacts, meta, diagnostics };
-}
-function isMetaRecord(value) {
-    return values_isObject(value) && Object.keys(value).length === 1 && 'meta' in value;
-}
-function readNativeJsonl(lines, file) {
-    const diagnostics = [];
-    const unknownSeen = new Set();
-    const artifacts = [];
-    let meta = {};
-    let metaLine = null;
-    const ids = new IdRegistry(diagnostics);
-    for (const rec of lines) {
-        const ctx = new ReadContext(file, rec.positions, diagnostics, { line: rec.line, column: 1 });
-        const at = { file, line: rec.line, column: 1 };
-        if (isMetaRecord(rec.value)) {
-            // Meta describes the whole transcript, so it must come before any artifact and only once.
-            if (artifacts.length > 0 || metaLine !== null) {
-                ctx.error('misplaced-meta', at, metaLine === null
-                    ? 'A meta record must come before the first artifact; this one is ignored.'
-                    : `A meta record was already given at line ${metaLine}; this one is ignored.`, 'Put a single {"meta": {...}} record on the first line.');
-                continue;
-            }
-            meta = readMeta(rec.value.meta, ctx, at) ?? {};
-            metaLine = rec.line;
-            continue;
-        }
-        const artifact = readNativeArtifact(rec.value, { ctx, path: '', defaultId: `L${rec.line}`, unknownSeen });
-        if (!artifact)
-            continue;
-        // JSONL artifacts are located at their line, column 1 (one record per line).
-        const placed = { ...artifact, source: at };
-        if (ids.claim(placed, 'This artifact'))
-            artifacts.push(placed);
-    }
-    return { artifacts, meta, diagnostics };
-}
-//# sourceMappingURL=native.js.map
-;// CONCATENATED MODULE: ./build/core/readers/openai.js
-
-
-
-
-
-const openai_CODE = 'invalid-message';
-const ROLE_KINDS = {
-    system: 'system',
-    developer: 'system',
-    user: 'user',
-    assistant: 'assistant',
-    tool: 'tool',
-    function: 'tool',
-};
-const ROLES = Object.keys(ROLE_KINDS).join(', ');
-/** A legacy `function_call` has no id: both sides get this one, derived from the caller's index. */
-function legacyCallId(assistantIndex) {
-    return `fc_${assistantIndex}`;
-}
-function bad(site, field, expected, value, hint) {
-    site.ctx.error(openai_CODE, site.near, `\`${joinPath(site.path, field)}\` must be ${expected}; found ${describeValue(value)}.`, hint);
-    return null;
-}
-/** Arguments are a JSON string in the API; recorded runs sometimes store them parsed. */
-function readArguments(value, site) {
-    if (typeof value === 'string')
-        return value;
-    if (value === undefined || value === null)
-        return '{}';
-    if (typeof value === 'object')
-        return JSON.stringify(value);
-    return bad(site, 'arguments', 'a JSON string', value, 'Write the arguments as a JSON-encoded string.');
-}
-function readFunction(fn, id, site) {
-    if (!values_isObject(fn))
-        return bad(site, '', 'an object', fn, 'Write {"name": "...", "arguments": "{...}"}.');
-    const near = site.ctx.pos(fn, site.near);
-    const name = fn['name'];
-    if (typeof name !== 'string' || name === '') {
-        return bad({ ...site, near }, 'name', 'a non-empty string', name, 'Name the function that was called.');
-    }
-    const args = readArguments(fn['arguments'], { ...site, near });
-    return args === null ? null : { id, name, arguments: args };
-}
-const openai_CALL_HINT = 'Each tool call is {"id": "...", "type": "function", "function": {"name", "arguments"}}.';
-function openai_readToolCall(call, site) {
-    if (!values_isObject(call))
-        return bad(site, '', 'an object', call, openai_CALL_HINT);
-    const near = site.ctx.pos(call, site.near);
-    const id = call['id'];
-    if (typeof id !== 'string' || id === '')
-        return bad({ ...site, near }, 'id', 'a non-empty string', id, openai_CALL_HINT);
-    if (call['type'] !== undefined && call['type'] !== 'function') {
-        return bad({ ...site, near }, 'type', '"function"', call['type'], 'Only function tool calls are supported.');
-    }
-    return readFunction(call['function'], id, { ...site, path: joinPath(site.path, 'function'), near });
-}
-function openai_readToolCalls(value, site) {
-    if (value === undefined || value === null)
-        return [];
-    if (!Array.isArray(value))
-        return bad(site, 'tool_calls', 'an array', value, openai_CALL_HINT);
-    const calls = [];
-    let ok = true;
-    value.forEach((call, i) => {
-        const parsed = openai_readToolCall(call, { ...site, path: joinPath(joinPath(site.path, 'tool_calls'), i) });
-        if (parsed)
-            calls.push(parsed);
-        else
-            ok = false;
-    });
-    return ok ? calls : null;
-}
-/** `tool_call_id`, or SWE-agent's `tool_call_ids` list: the first is call_id, all are call_ids. */
-function readResultIds(message, site) {
-    const single = message['tool_call_id'];
-    if (typeof single === 'string')
-        return { call_id: single };
-    if (single !== undefined && single !== null) {
-        return bad(site, 'tool_call_id', 'a string', single, 'Give the id of the tool call this message answers.');
-    }
-    const list = message['tool_call_ids'];
-    if (list === undefined || list === null)
-        return {};
-    if (!Array.isArray(list) || list.length === 0 || !list.every((id) => typeof id === 'string')) {
-        return bad(site, 'tool_call_ids', 'a non-empty array of strings', list, 'List the ids of the calls answered.');
-    }
-    const ids = list;
-    return ids.length > 1 ? { call_id: ids[0], call_ids: ids } : { call_id: ids[0] };
-}
-function openai_readMessage(message, index, path, ctx, legacy) {
-    const near = ctx.pos(message);
-    const site = { ctx, path, near };
-    if (!values_isObject(message)) {
-        return bad(site, '', 'a message object', message, 'Write each message as {"role", "content"}.');
-    }
-    const role = message['role'];
-    const kind = typeof role === 'string' ? ROLE_KINDS[role] : undefined;
-    if (typeof role !== 'string' || kind === undefined) {
-        ctx.error(openai_CODE, near, `\`${joinPath(path, 'role')}\` must be one of ${ROLES}; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Fix the role, or pass --format to choose another reader.');
-        return null;
-    }
-    const content = readContent(message['content'], { ctx, path: joinPath(path, 'content'), near, code: openai_CODE });
-    if (content === null)
-        return null;
-    const id = `m${index}`;
-    const name = typeof message['name'] === 'string' ? message['name'] : undefined;
-    const base = { id, kind, role: role === kind ? undefined : role, content, source: near };
-    if (role === 'assistant') {
-        const calls = openai_readToolCalls(message['tool_calls'], site);
-        if (calls === null)
-            return null;
-        const fc = message['function_call'];
-        const hadFunctionCall = fc !== undefined && fc !== null;
-        if (hadFunctionCall) {
-            const call = readFunction(fc, legacyCallId(index), { ...site, path: joinPath(path, 'function_call') });
-            if (call === null)
-                return null;
-            calls.push(call);
-        }
-        legacy.lastAssistant = index;
-        legacy.lastHadFunctionCall = hadFunctionCall;
-        return buildArtifact({ ...base, tool_calls: calls.length > 0 ? calls : undefined });
-    }
-    if (role === 'function') {
-        // A legacy function result answers the function_call of the assistant message before it.
-        const callId = legacy.lastAssistant !== null && legacy.lastHadFunctionCall
-            ? legacyCallId(legacy.lastAssistant)
-            : undefined;
-        return buildArtifact({ ...base, tool: name, call_id: callId });
-    }
-    if (role === 'tool') {
-        const ids = readResultIds(message, site);
-        if (ids === null)
-            return null;
-        return buildArtifact({ ...base, tool: name, ...ids });
-    }
-    return buildArtifact(base);
-}
-function readOpenAi(doc, file) {
-    const diagnostics = [];
-    const ctx = new ReadContext(file, doc.positions, diagnostics);
-    const found = findMessageArray(doc.value);
-    if (!found) {
-        ctx.error(openai_CODE, ctx.pos(doc.value), `An OpenAI chat transcript must be an array of messages or an object with a \`messages\` array; found ${describeValue(doc.value)}.`, `Put the messages under one of ${MESSAGE_KEYS.join(', ')}, or pass --format to choose another reader.`);
-        return { artifacts: [], meta: {}, diagnostics };
-    }
-    const legacy = { lastAssistant: null, lastHadFunctionCall: false };
-    const artifacts = [];
-    found.messages.forEach((message, i) => {
-        const artifact = openai_readMessage(message, i, joinPath(found.key ?? '', i), ctx, legacy);
-        if (artifact)
-            artifacts.push(artifact);
-    });
-    const meta = values_isObject(doc.value) ? scalarFields(doc.value, MESSAGE_KEYS) : {};
-    return { artifacts, meta, diagnostics };
-}
-//# sourceMappingURL=openai.js.map
-;// CONCATENATED MODULE: ./build/core/readers/pairing.js
-// Tool call ↔ result pairing (DESIGN §2). A result answers the NEAREST EARLIER PENDING call with
-// its id: real runs reuse call ids (tau-bench), so "the call with this id" is ambiguous, and the
-// latest unanswered one is what the model was answering. A call stops being pending once
-// answered. Nothing is dropped: unpaired calls and results are listed and reported.
-
-
-/** The call ids a result answers: SWE-agent results may answer several calls at once. */
-function resultCallIds(artifact) {
-    if (artifact.call_ids && artifact.call_ids.length > 0)
-        return artifact.call_ids;
-    return artifact.call_id === undefined ? [] : [artifact.call_id];
-}
-function pairToolResults(artifacts) {
-    // Stack of pending calls per id: the top is the nearest earlier one.
-    const pending = new Map();
-    const pairing = { resultToCall: {}, unpairedCalls: [], unpairedResults: [] };
-    let seq = 0;
-    for (const artifact of artifacts) {
-        const line = artifact.source.line;
-        if (artifact.kind === 'tool') {
-            // An output that names no call (native transcripts allow it) answers nothing and is no
-            // broken pair: it stays an artifact of its own (emitted to the chat APIs as user text).
-            const ids = resultCallIds(artifact);
-            for (const id of ids) {
-                const call = pending.get(id)?.pop();
-                if (!call) {
-                    pairing.unpairedResults.push({ artifact: artifact.id, call_id: id, line });
-                    continue;
-                }
-                // Results answering several calls are keyed to the call of their first id that pairs.
-                pairing.resultToCall[artifact.id] ??= call.artifact;
-            }
-        }
-        for (const call of artifact.tool_calls ?? []) {
-            const stack = pending.get(call.id) ?? [];
-            stack.push({ artifact: artifact.id, line, seq: seq++ });
-            pending.set(call.id, stack);
-        }
-    }
-    const left = [];
-    for (const [callId, stack] of pending)
-        for (const call of stack)
-            left.push({ ...call, call_id: callId });
-    left.sort((a, b) => a.seq - b.seq);
-    pairing.unpairedCalls = left.map(({ artifact, call_id, line }) => ({ artifact, call_id, line }));
-    return pairing;
-}
-/** One warning per unpaired call and per unpaired result, at the artifact's position. */
-function pairingDiagnostics(pairing, artifacts) {
-    const byId = new Map(artifacts.map((a) => [a.id, a]));
-    const out = [];
-    for (const call of pairing.unpairedCalls) {
-        const source = byId.get(call.artifact)?.source;
-        if (!source)
-            continue;
-        out.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'unpaired-call', source, `A tool call of artifact ${call.artifact} has no result after it.`, 'The stabilizer removes the call (a provider rejects a call without a result) and records it in the ledger: add the result or remove the call.'));
-    }
-    for (const result of pairing.unpairedResults) {
-        const source = byId.get(result.artifact)?.source;
-        if (!source)
-            continue;
-        out.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'unpaired-result', source, `Tool result ${result.artifact} answers no earlier pending call with its id.`, 'The stabilizer drops the result (a provider rejects a result without its call) and records it in the ledger: fix the call id or add the call.'));
-    }
-    return out;
-}
-/**
- * A paired result takes the name of the call it answers (the call is what was invoked); an
- * unpaired one keeps whatever name its source gave it.
- */
-function nameResultsByCall(artifacts, pairing) {
-    const callers = new Map(artifacts.map((a) => [a.id, a]));
-    return artifacts.map((artifact) => {
-        const caller = callers.get(pairing.resultToCall[artifact.id] ?? '');
-        if (!caller)
-            return artifact;
-        const ids = resultCallIds(artifact);
-        const call = caller.tool_calls?.find((c) => ids.includes(c.id));
-        return call && call.name !== artifact.tool ? buildArtifact({ ...artifact, tool: call.name }) : artifact;
-    });
-}
-//# sourceMappingURL=pairing.js.map
-;// CONCATENATED MODULE: ./build/core/readers/index.js
-// readTranscript: text → Transcript. Parses the container once, picks the reader (by content, or
-// the `format` option), pairs tool calls with their results and collects every diagnostic.
-//
-// When does a transcript load?
-// - A JSON document is one unit: any error diagnostic means it did not load (ok: false, with all
-//   diagnostics). Warnings alone never stop it.
-// - A JSONL file is a log of independent records: a bad line (not JSON, too large, an invalid
-//   artifact, a malformed Claude Code record) is reported at its line and skipped, never
-//   silently, and the transcript loads with those diagnostics attached. Callers decide what an
-//   error costs: the CLI exits 2 when any error diagnostic exists.
-// - Either way, a transcript with no artifact at all does not load (`empty-transcript`).
-
-
-
-
-
-
-
-
-
-
-
-
-const FORMAT_LIST = TRANSCRIPT_FORMATS.join(', ');
-function at1(file) {
-    return { file, line: 1, column: 1 };
-}
-function unknownFormat(file) {
-    return (0,core_diagnostics/* diagnostic */.YK)('error', 'unknown-format', at1(file), `The transcript format was not recognised. Supported formats: ${FORMAT_LIST} (native JSON/JSONL, OpenAI Chat Completions messages, Anthropic Messages, Claude Code session JSONL).`, `Check that this is a transcript file, or name its format with --format ${TRANSCRIPT_FORMATS.join('|')}.`);
-}
-function emptyTranscript(file) {
-    return (0,core_diagnostics/* diagnostic */.YK)('error', 'empty-transcript', at1(file), 'The transcript holds no artifact (no message or record could be read).', 'Check that the file is a complete transcript; an empty session cannot be checked.');
-}
-/** The container a forced format reads, or an error when the file cannot be in that format. */
-function forced(format, container, file) {
-    const jsonl = asJsonl(container);
-    const needsJsonl = format === 'claude-code';
-    const needsJson = format === 'openai' || format === 'anthropic';
-    if (needsJsonl && jsonl)
-        return { format, container: jsonl };
-    if (needsJson && container.kind === 'json')
-        return { format, container };
-    if (format === 'native') {
-        // A one-line native file may be either a {meta, artifacts} document or a single artifact record.
-        const isDocument = container.kind === 'json' && values_isObject(container.doc.value) && 'artifacts' in container.doc.value;
-        return { format, container: isDocument || !jsonl ? container : jsonl };
-    }
-    return (0,core_diagnostics/* diagnostic */.YK)('error', 'format-mismatch', at1(file), needsJsonl
-        ? `The ${format} format is JSON Lines (one record per line), but this file holds one multi-line JSON document.`
-        : `The ${format} format is one JSON document, but this file holds JSON Lines (several values on separate lines).`, 'Choose the format that matches the file with --format, or use --format auto.');
-}
-function runReader({ format, container }, file) {
-    if (container.kind === 'jsonl') {
-        const read = format === 'claude-code' ? readClaudeCode : readNativeJsonl;
-        const out = read(container.lines, file);
-        return { ...out, diagnostics: [...container.diagnostics, ...out.diagnostics] };
-    }
-    if (format === 'openai')
-        return readOpenAi(container.doc, file);
-    if (format === 'anthropic')
-        return readAnthropic(container.doc, file);
-    return readNativeJson(container.doc, file);
-}
-/** Diagnostics in file order (line, then column), keeping the order of those at the same place. */
-function byPosition(diagnostics) {
-    return diagnostics
-        .map((d, i) => ({ d, i }))
-        .sort((a, b) => a.d.line - b.d.line || a.d.column - b.d.column || a.i - b.i)
-        .map(({ d }) => d);
-}
-/** text is already decoded (BOM stripped). Chooses the reader by file extension + content, or `format`. */
-function readTranscript(text, opts) {
-    const { file } = opts;
-    const parsed = container_parseContainer(text, file, opts.maxDepth);
-    if (!parsed.ok)
-        return { ok: false, diagnostics: parsed.diagnostics };
-    const { container } = parsed;
-    const format = opts.format ?? 'auto';
-    if (container.kind === 'jsonl' && container.lines.length === 0) {
-        // Nothing to detect from: the line errors say why, or the file has no record at all.
-        const diagnostics = container.diagnostics.length > 0 ? container.diagnostics : [emptyTranscript(file)];
-        return { ok: false, diagnostics };
-    }
-    const chosen = format === 'auto' ? detectContainer(container) : forced(format, container, file);
-    if (chosen === null || 'severity' in chosen) {
-        const lineErrors = container.kind === 'jsonl' ? container.diagnostics : [];
-        return { ok: false, diagnostics: byPosition([...lineErrors, chosen ?? unknownFormat(file)]) };
-    }
-    const out = runReader(chosen, file);
-    if (out.artifacts.length === 0 || (chosen.container.kind === 'json' && (0,core_diagnostics/* hasErrors */.Cs)(out.diagnostics))) {
-        const empty = (0,core_diagnostics/* hasErrors */.Cs)(out.diagnostics) ? [] : [emptyTranscript(file)];
-        return { ok: false, diagnostics: byPosition([...out.diagnostics, ...empty]) };
-    }
-    const pairing = pairToolResults(out.artifacts);
-    const artifacts = nameResultsByCall(out.artifacts, pairing);
-    const diagnostics = byPosition([...out.diagnostics, ...pairingDiagnostics(pairing, artifacts)]);
-    return {
-        ok: true,
-        transcript: { file, format: chosen.format, meta: out.meta, artifacts, pairing, diagnostics },
+// When spans overlap, the union is masked once with the type of the highest-priority detector:
+// the most specific and most sensitive kind names the region.
+// Opt-in types sit next to the built-in they resemble: a credential in a URL with secrets, national
+// ids with the SSN, network identifiers last.
+// prettier-ignore
+const BUILTIN_PRIORITY = [
+    'secret', 'url_credentials', 'credit_card', 'iban', 'crypto_wallet', 'us_aba_routing', 'ssn',
+    'us_itin', 'uk_nino', 'uk_nhs', 'in_pan', 'in_aadhaar', 'es_nif', 'it_fiscal_code', 'au_tfn',
+    'passport', 'phone', 'email', 'ip_address', 'mac',
+];
+const USER_RULE_BASE = BUILTIN_PRIORITY.length;
+/** Lower is stronger: built-ins in BUILTIN_PRIORITY order, then user rules as listed, then digit_run. */
+function priorityOf(detectors) {
+    const ruleOrder = new Map();
+    for (const d of detectors) {
+        const builtin = BUILTIN_PRIORITY.includes(d.type);
+        if (!builtin && d.type !== DIGIT_RUN_TYPE && !ruleOrder.has(d.type))
+            ruleOrder.set(d.type, ruleOrder.size);
+    }
+    return (type) => {
+        const builtin = BUILTIN_PRIORITY.indexOf(type);
+        if (builtin !== -1)
+            return builtin;
+        if (type === DIGIT_RUN_TYPE)
+            return Number.MAX_SAFE_INTEGER;
+        return USER_RULE_BASE + (ruleOrder.get(type) ?? ruleOrder.size);
     };
 }
-//# sourceMappingURL=index.js.map
-// EXTERNAL MODULE: ./build/io/read-input.js
-var read_input = __nccwpck_require__(9536);
-;// CONCATENATED MODULE: ./build/io/load-transcript.js
-
-
-/**
- * `ok: true` may still carry error diagnostics in `transcript.diagnostics` (skipped JSONL
- * records): callers decide whether those fail the run. Diagnostics name `file` as given.
- */
-async function loadTranscript(file, opts = {}) {
-    const input = await (0,read_input/* readInput */.R)(file, {
-        ...(opts.maxFileBytes !== undefined ? { maxFileBytes: opts.maxFileBytes } : {}),
-        ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
-    });
-    if (!input.ok)
-        return { ok: false, diagnostics: [input.error] };
-    return readTranscript(input.text, { file, ...(opts.format !== undefined ? { format: opts.format } : {}) });
+/** Every occurrence (overlapping ones too) of each non-empty literal, as a sorted union. */
+function literalOccurrences(text, literals) {
+    const found = [];
+    for (const literal of new Set(literals)) {
+        if (literal.length === 0)
+            continue;
+        for (let at = text.indexOf(literal); at !== -1; at = text.indexOf(literal, at + 1)) {
+            found.push({ start: at, end: at + literal.length });
+        }
+    }
+    return union(found);
 }
-//# sourceMappingURL=load-transcript.js.map
+function union(intervals) {
+    intervals.sort((a, b) => a.start - b.start);
+    const out = [];
+    for (const iv of intervals) {
+        const last = out[out.length - 1];
+        if (last && iv.start <= last.end)
+            last.end = Math.max(last.end, iv.end);
+        else
+            out.push({ start: iv.start, end: iv.end });
+    }
+    return out;
+}
+/** Index of the last interval starting at or before `pos`, or -1. `sorted` is a union. */
+function lastStartingAtOrBefore(sorted, pos) {
+    let lo = 0;
+    let hi = sorted.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if ((sorted[mid]?.start ?? 0) <= pos) {
+            found = mid;
+            lo = mid + 1;
+        }
+        else {
+            hi = mid - 1;
+        }
+    }
+    return found;
+}
+function isCovered(span, sorted) {
+    const iv = sorted[lastStartingAtOrBefore(sorted, span.start)];
+    return iv !== undefined && span.end <= iv.end;
+}
+/** The parts of `match` outside every interval of `sorted` (a union). */
+function subtract(match, sorted) {
+    const out = [];
+    let pos = match.start;
+    let i = Math.max(0, lastStartingAtOrBefore(sorted, match.start));
+    for (; i < sorted.length && pos < match.end; i++) {
+        const iv = sorted[i];
+        if (!iv || iv.end <= pos)
+            continue;
+        if (iv.start >= match.end)
+            break;
+        if (iv.start > pos)
+            out.push({ type: match.type, start: pos, end: iv.start });
+        pos = Math.max(pos, iv.end);
+    }
+    if (pos < match.end)
+        out.push({ type: match.type, start: pos, end: match.end });
+    return out;
+}
+/**
+ * Overlapping matches (sharing at least one character) become one span over their union, typed
+ * by the strongest member; touching spans stay separate. Result sorted and disjoint.
+ */
+function mergeByPriority(matches, priority) {
+    matches.sort((a, b) => a.start - b.start || b.end - a.end);
+    const out = [];
+    let current;
+    let currentRank = 0;
+    for (const m of matches) {
+        const rank = priority(m.type);
+        if (current && m.start < current.end) {
+            current.end = Math.max(current.end, m.end);
+            if (rank < currentRank || (rank === currentRank && m.type < current.type)) {
+                current.type = m.type;
+                currentRank = rank;
+            }
+            continue;
+        }
+        current = { type: m.type, start: m.start, end: m.end };
+        currentRank = rank;
+        out.push(current);
+    }
+    return out;
+}
+//# sourceMappingURL=spans.js.map
+;// CONCATENATED MODULE: ./build/core/pii/mask.js
+// Finding and masking PII in one text (DESIGN §4 stage 4 and the §5 `pii` check).
+//
+// Idempotence: maskText(maskText(x).text).text === maskText(x).text for every x. Two rules make it
+// hold for any detector set and any replacement:
+// 1. Replacement tokens are inert: detection ignores every character inside an occurrence of a
+//    rendered token (matches are clipped around them), so a token is never masked again, even
+//    when it contains digits or a user rule matches it.
+// 2. maskText repeats detection until nothing is found. A replacement can change what its
+//    neighbours look like (digits joined after a deletion, `[REDACTED_PHONE]` being a context
+//    word for a nearby national number); the fixed point is by construction stable.
+// The loop terminates: token characters are never replaced and each pass that changes the text
+// replaces at least one non-token character by token characters (or deletes it, with an empty
+// replacement), so the count of non-token characters strictly decreases.
+
+function renderReplacement(replacement, type) {
+    return replacement.replaceAll('{TYPE}', type.toUpperCase());
+}
+/**
+ * Every PII region of `text`: the detectors' matches minus those inside an `allow` literal,
+ * merged into sorted, disjoint spans typed by priority. With `replacement`, occurrences of its
+ * rendered tokens are inert (what the `pii` check needs on masked output). `hint`: the types the
+ * text's JSON key names (key-hints.ts).
+ */
+function findPii(text, detectors, allow, replacement, hint) {
+    let matches = [];
+    for (const detector of detectors) {
+        for (const m of detector.find(text, hint)) {
+            if (m.start >= 0 && m.end <= text.length && m.start < m.end)
+                matches.push(m);
+        }
+    }
+    if (matches.length === 0)
+        return [];
+    const allowed = literalOccurrences(text, allow);
+    if (allowed.length > 0)
+        matches = matches.filter((m) => !isCovered(m, allowed));
+    if (replacement !== undefined) {
+        // Types of the matches too: a detector reporting a type other than its own must not be able
+        // to re-mask its own token forever.
+        const types = new Set([...detectors.map((d) => d.type), ...matches.map((m) => m.type)]);
+        const tokens = literalOccurrences(text, [...types].map((t) => renderReplacement(replacement, t)));
+        if (tokens.length > 0)
+            matches = matches.flatMap((m) => subtract(m, tokens));
+    }
+    return mergeByPriority(matches, priorityOf(detectors));
+}
+function maskText(text, detectors, opts, hint) {
+    const counts = new Map();
+    let current = text;
+    for (;;) {
+        const spans = findPii(current, detectors, opts.allow, opts.replacement, hint);
+        if (spans.length === 0)
+            break;
+        const parts = [];
+        let pos = 0;
+        for (const span of spans) {
+            parts.push(current.slice(pos, span.start), renderReplacement(opts.replacement, span.type));
+            pos = span.end;
+            counts.set(span.type, (counts.get(span.type) ?? 0) + 1);
+        }
+        parts.push(current.slice(pos));
+        current = parts.join('');
+    }
+    const sorted = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return { text: current, counts: Object.fromEntries(sorted) };
+}
+//# sourceMappingURL=mask.js.map
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/scan.js
 // Small scanning helpers shared by the detectors. Character tests work on UTF-16 code units so
 // that offsets stay the ones the rest of the pipeline uses.
@@ -48191,7 +47057,11 @@ function alnumAt(text, index) {
 //   (2–6): millisecond timestamps (17…) and snowflake ids (1…) start with 1;
 // - all-same-digit numbers are placeholders (`0000 0000 0000 0000`);
 // - a digit run glued to letters is part of a hash, base64 or identifier;
-// - a digit run next to a decimal point is a float (`0.4111111111111111`).
+// - a digit run next to a decimal point is a float (`0.4111111111111111`);
+// - a number written after `+` is an international phone number (`+4954519219004`), and so is the
+//   value of a key naming a phone (the `phone` hint);
+// - a contiguous run that is the value of an id key (`"order_id": 5…`, the `identifier` hint) is an
+//   identifier: about one random 16-digit id in ten passes Luhn.
 
 const CARD = /(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?!\d)/g;
 function luhnValid(digits) {
@@ -48213,13 +47083,20 @@ function allSame(digits) {
             return false;
     return true;
 }
-function findCreditCards(text) {
+function findCreditCards(text, hint) {
     const out = [];
+    if (hint?.has('phone'))
+        return out;
+    const identifier = hint?.has('identifier') === true;
     forEachMatch(CARD, text, 0, (m) => {
         const start = m.index;
         const end = start + m[0].length;
         // Bounded by non-alphanumerics (checked here, not by a lookbehind, to keep V8's fast scan).
         if (alnumAt(text, start - 1) || alnumAt(text, end))
+            return;
+        if (text[start - 1] === '+')
+            return;
+        if (identifier && m[1] === undefined && m[2] === undefined)
             return;
         if (text[start - 1] === '.' && digitAt(text, start - 2))
             return;
@@ -48239,21 +47116,6 @@ function creditCardDetector() {
     return { type: 'credit_card', find: findCreditCards };
 }
 //# sourceMappingURL=credit-card.js.map
-;// CONCATENATED MODULE: ./build/core/pii/types.js
-// Shared shapes of the PII stage (DESIGN §3 `pii:`, §4 stage 4, §5 `pii` check).
-/** The typed detectors; the `pii` check always runs all of them, whatever the policy enables. */
-const BUILTIN_PII_TYPES = [
-    'email',
-    'phone',
-    'ssn',
-    'credit_card',
-    'iban',
-    'ip_address',
-    'secret',
-];
-/** Type of the `digit_run` detector's matches. */
-const DIGIT_RUN_TYPE = 'digit_run';
-//# sourceMappingURL=types.js.map
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/digit-run.js
 // `pii.digit_run`: every run of at least N ASCII digits, whatever it is (the seed documents'
 // strict rule is N = 3). Runs are maximal, so a long number is one match, not several.
@@ -48280,13 +47142,21 @@ function digitRunDetector(minDigits) {
 // Email addresses: a practical RFC 5322 subset (dot-atom local part of common characters,
 // an ASCII domain with a letter TLD). Scans outward from each '@' instead of running a regex
 // over the whole text: text without '@' costs one indexOf.
+//
+// Not mailboxes: SCP remotes and URL authorities with a port (`git@github.com:org/repo`,
+// `user@host:5432`), and the password of a URL's userinfo (`postgres://app:s3cret@db.example.com`:
+// the "local part" follows a `:` and a `scheme://` opens the same whitespace-free token).
+// `mailto:bob@x.com` has no `//` and stays an address.
 
 const AT = 64;
 const DOT = 46;
 const HYPHEN = 45;
 const COLON = 58;
+const SLASH = 47;
 const MAX_LOCAL = 64;
 const MAX_DOMAIN = 253;
+/** How far back from a `:` the `scheme://` of a URL's userinfo is looked for. */
+const MAX_USERINFO = 256;
 // Image/asset names such as `icon@2x.png` look like addresses; these extensions are not TLDs,
 // so refusing them never hides a real address.
 // prettier-ignore
@@ -48327,6 +47197,25 @@ function escapeLetterAt(text, i) {
         slashes++;
     return slashes % 2 === 1;
 }
+/**
+ * Whether the local part starting at `start` is the password of a URL's userinfo: a `:` right
+ * before it and `://` earlier in the same URL-shaped token (the scan back is bounded, so each
+ * '@' costs O(1)).
+ */
+function isUserinfoPassword(text, start) {
+    if (text.charCodeAt(start - 1) !== COLON)
+        return false;
+    const floor = Math.max(0, start - 1 - MAX_USERINFO);
+    for (let i = start - 2; i >= floor + 2; i--) {
+        const code = text.charCodeAt(i);
+        // A URL holds neither whitespace nor `"`, `<`, `>`: the token ends there (JSON strings, <URLs>).
+        if (isWhitespace(code) || code === 34 || code === 60 || code === 62)
+            return false;
+        if (code === SLASH && text.charCodeAt(i - 1) === SLASH && text.charCodeAt(i - 2) === COLON)
+            return true;
+    }
+    return false;
+}
 function findEmails(text) {
     const out = [];
     let floor = 0; // never extend a local part back into the previous match
@@ -48338,7 +47227,7 @@ function findEmails(text) {
             start++; // a local part cannot open with '.'
         if (start < at && escapeLetterAt(text, start))
             start++; // `\nbob@…` in JSON text: keep the `\n`
-        if (start === at)
+        if (start === at || isUserinfoPassword(text, start))
             continue;
         let end = at + 1;
         while (end < text.length && end - at - 1 < MAX_DOMAIN && isDomainChar(text.charCodeAt(end)))
@@ -48446,19 +47335,31 @@ function ibanDetector() {
 }
 //# sourceMappingURL=iban.js.map
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/ip-address.js
-// IP addresses. Every syntactically valid address is masked, loopback (127.0.0.1, ::1),
-// private (10/8, 192.168/16, fc00::/7) and documentation ranges included: a policy that lists
-// `ip_address` expects IPs gone, and a private address still maps a user's network. Use `allow`
-// for addresses that must stay (e.g. `127.0.0.1`).
+// IP addresses.
 //
 // IPv4: dotted quads, octets 0–255 without leading zeros, not inside a longer dotted number
-// (`1.2.3.4.5`) or glued to letters (`v1.2.3.4`). Three-part versions never match. Four-part
-// versions with small numbers (`4.0.0.0`) are indistinguishable from addresses and are masked.
+// (`1.2.3.4.5`) or glued to letters (`v1.2.3.4`). Three-part versions never match; four-part
+// versions (`4.0.0.0`, `1.2.3.4`, `Chrome/120.0.0.0`) do, so a candidate is an address when
+//   (a) it has IP context: an IP word shortly before it (ip, address, host, server, client,
+//       peer, remote, ping, inet, listen on, bind, dns, gateway, proxy, src/dst…), `://` or the
+//       `@` of `user@` right before it, a `:port` or `/cidr` right after it, or the value's key
+//       names an IP (the `ip_address` hint). The weak words `from` and `via` lose to a version
+//       cue when the number is version-shaped (`upgraded from 4.0.0.0` is a version);
+//   (b) or it is neither in a version position (a version word shortly before it: version, v,
+//       release, build, upgrade(d), install(ed), bump(ed), sdk, firmware, package, runtime,
+//       python, chrome…; `==`, `>=`, `~`, `^`, `name-` or `Name/` right before it; `-beta`,
+//       `-rc`, `+build`… right after it) nor version-shaped (the first three octets below 32,
+//       the first not 10: random addresses almost never look so, versions almost always do,
+//       with a build number of any size last: `1.2.3.45`).
+// Private ranges (10/8, 192.168/16) count like any other: a private address still maps a user's
+// network. The non-identifying addresses on every developer's screen never count: 0.0.0.0,
+// loopback (127/8) and netmasks (255.255.255.0, 255.255.255.255…).
 //
-// IPv6: full, compressed (`2001:db8::1`, `::1`) and IPv4-embedded (`::ffff:192.0.2.1`) forms,
-// with a zone index (`fe80::1%eth0`) masked together with the address. Must contain a digit:
-// all-letter forms such as `Face::Bad` are code (C++/Rust paths), not addresses. Times
-// (`12:30:45`) and MAC addresses never have the group count of an address.
+// IPv6: full, compressed (`2001:db8::1`) and IPv4-embedded (`::ffff:192.0.2.1`) forms, with a
+// zone index (`fe80::1%eth0`) masked together with the address. Must contain a digit: all-letter
+// forms such as `Face::Bad` are code (C++/Rust paths), not addresses. Times (`12:30:45`) and MAC
+// addresses never have the group count of an address. The unspecified and loopback addresses
+// (`::`, `::1`) never count.
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4 = new RegExp(`(?<![\\w.])${OCTET}(?:\\.${OCTET}){3}(?!\\w|\\.\\d)`, 'g');
@@ -48548,12 +47449,81 @@ function findIpv6(text, out) {
                 addrEnd++;
             IPV6_SEED.lastIndex = Math.max(IPV6_SEED.lastIndex, addrEnd);
         }
+        if (isNonIdentifyingV6(text.slice(start, addrEnd)))
+            return;
         out.push({ type: 'ip_address', start, end: addrEnd });
     });
 }
-function findIpAddresses(text) {
+/** How far before a candidate its IP context word may stand. */
+const CONTEXT_WINDOW = 30;
+/** How far before a candidate a version word puts it in a version position. */
+const VERSION_WINDOW = 25;
+const IP_WORDS = /(?<![a-z])(?:ip|ipv4|ips|ip_?addr(?:ess)?|addr(?:ess)?|addresses|host(?:name)?s?|server|client|peer|remote|remote_addr|connect(?:ed|ing|s)?\s+to|ping(?:ing)?|inet|listen(?:ing|s)?\s+on|bind(?:ing|s)?|bound\s+to|nameserver|dns|gateway|proxy|src|dst|source|destination|ssh|curl|wget|telnet|nslookup|dig|traceroute|tracert|resolv(?:e|ed|es|ing)|subnet|netmask|route|router|upstream|endpoint|x-forwarded-for)(?![a-z])/i;
+const WEAK_IP_WORDS = /(?<![a-z])(?:from|via)(?![a-z])/i;
+const VERSION_WORDS = /(?<![a-z])(?:ver|version|versions|release[sd]?|build|builds|upgrad(?:e|ed|es|ing)|updat(?:e|ed|es|ing)|install(?:ed|ing|s)?|bump(?:ed|s|ing)?|sdk|firmware|assembly|package|runtime|nodejs|node\.js|python|chrome|chromium|firefox|dotnet|jdk)(?![a-z])/i;
+// Right before the candidate: `v` (`v 1.2.3.4`, `v. …`), a version specifier (`==`, `>=`, `~`,
+// `^`…), a package name's dash (`libfoo-1.2.3.4`) or a product token's slash (`Chrome/120.0.0.0`).
+const VERSION_BEFORE = /(?:(?<![A-Za-z])[vV]\.?|[=<>!~]=|[~^]|[A-Za-z_]-|[A-Za-z]\/)\s*$/;
+const VERSION_AFTER = /^(?:-(?:alpha|beta|rc|dev|pre|preview|snapshot|nightly|canary)|\+[0-9A-Za-z])/i;
+function octets(candidate) {
+    return candidate.split('.').map(Number);
+}
+/**
+ * 0.0.0.0, 127/8 and netmasks (255.255.255.0, 255.255.255.255…): on every developer's screen,
+ * identifying nobody.
+ */
+function isNonIdentifyingV4(parts) {
+    if (parts[0] === 127 || parts.every((p) => p === 0))
+        return true;
+    // A netmask: ones then zeros, 255 first.
+    const bits = parts.reduce((acc, p) => acc * 256 + p, 0);
+    const inverted = 0xffffffff - bits;
+    return parts[0] === 255 && (inverted & (inverted + 1)) === 0;
+}
+/** Small leading numbers: versions put a build number last (`1.2.3.45`), addresses rarely look so. */
+function isVersionShaped(parts) {
+    return parts[0] !== 10 && (parts[0] ?? 0) < 32 && (parts[1] ?? 0) < 32 && (parts[2] ?? 0) < 32;
+}
+/** `:8080` or `/24` right after the candidate. */
+function hasPortOrCidr(text, end) {
+    const next = text.charCodeAt(end);
+    return (next === 58 || next === 47) && isDigit(text.charCodeAt(end + 1));
+}
+function isIpv4Address(text, start, end, hinted) {
+    const parts = octets(text.slice(start, end));
+    if (isNonIdentifyingV4(parts))
+        return false;
+    if (hinted || hasPortOrCidr(text, end))
+        return true;
+    if (text.charCodeAt(start - 1) === 64 || text.startsWith('://', start - 3))
+        return true;
+    const before = text.slice(Math.max(0, start - CONTEXT_WINDOW - 1), start);
+    if (IP_WORDS.test(before))
+        return true;
+    const versionPosition = VERSION_WORDS.test(before.slice(-VERSION_WINDOW - 1)) ||
+        VERSION_BEFORE.test(before) ||
+        VERSION_AFTER.test(text.slice(end, end + 12));
+    const versionShaped = isVersionShaped(parts);
+    // `from`/`via` outweigh a version cue only for a number no version looks like: `upgraded from
+    // 4.0.0.0` is a version, `package received from 10.0.0.5` an address.
+    if (WEAK_IP_WORDS.test(before))
+        return !versionPosition || !versionShaped;
+    return !versionPosition && !versionShaped;
+}
+/** `::`, `::1` and their spelled-out forms: the unspecified and loopback addresses. */
+function isNonIdentifyingV6(address) {
+    const zone = address.indexOf('%');
+    const bare = zone === -1 ? address : address.slice(0, zone);
+    return /^(?:0{1,4}:){7}0{0,3}[01]$|^(?:(?:0{1,4}:)*0{1,4})?::(?:(?:0{1,4}:)*0{0,3}[01])?$/.test(bare);
+}
+function findIpAddresses(text, hint) {
+    const hinted = hint?.has('ip_address') ?? false;
     const out = [];
-    forEachMatch(IPV4, text, 0, (m) => out.push({ type: 'ip_address', start: m.index, end: m.index + m[0].length }));
+    forEachMatch(IPV4, text, 0, (m) => {
+        const end = m.index + m[0].length;
+        if (isIpv4Address(text, m.index, end, hinted))
+            out.push({ type: 'ip_address', start: m.index, end });
+    });
     if (text.includes(':'))
         findIpv6(text, out);
     return out;
@@ -48562,6 +47532,1185 @@ function ipAddressDetector() {
     return { type: 'ip_address', find: findIpAddresses };
 }
 //# sourceMappingURL=ip-address.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/context-word.js
+// Context and boundary helpers for the opt-in national-id detectors.
+//
+// Many ids are bare digit runs that ids, order numbers and timestamps also produce; such a
+// detector reports a candidate only when a CONTEXT WORD ends in the few characters before it
+// (`NHS number 9434765919`, `routing: 021000021`), or when the JSON key the text sits under names
+// the detector's type (the hint). Context words are matched case-insensitively as whole words,
+// where a word is delimited by anything but a letter, or by a camelCase hump: `NHS_number`,
+// `nhsNumber`, `tfn:` and `[REDACTED_PASSPORT]` count, `bank` in `banking` or `riverbank` does
+// not. A word the window cuts at its start never counts (the letters left of it are unknown).
+//
+// Cost: the test runs a precompiled regex over at most `window` characters, so it stays constant
+// per candidate whatever the text's length.
+
+/** How many characters before a candidate may hold its context word. */
+const context_word_CONTEXT_WINDOW = 30;
+const LETTER = /\p{L}/u;
+function letterAt(text, index) {
+    return index >= 0 && index < text.length && LETTER.test(text.charAt(index));
+}
+/**
+ * A case-insensitive whole-word regex for `words`. Inside a phrase, a space (or `_`, `-`) matches
+ * any run (possibly empty) of spaces, `_`, `-` and `.`, so `tax file number` also matches
+ * `tax_file_number`, `Tax-File-Number` and `taxFileNumber`.
+ */
+function contextWords(words) {
+    const alternatives = words.map((w) => w
+        .trim()
+        .split(/[\s_-]+/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+        .join('[\\s_.-]*'));
+    return new RegExp(`(?<!\\p{L})(?:${alternatives.join('|')})(?!\\p{L})`, 'iu');
+}
+/**
+ * True when a word `re` matches (built with `contextWords`, or any non-global regex with its own
+ * word boundaries) lies within the `window` characters before `start`. A word cut by the
+ * window's start is skipped, never half-matched.
+ */
+function precededBy(text, start, re, window = context_word_CONTEXT_WINDOW) {
+    let from = Math.max(0, start - window);
+    if (letterAt(text, from - 1))
+        while (from < start && letterAt(text, from))
+            from++;
+    re.lastIndex = 0;
+    return re.test(splitHumps(text.slice(from, start)));
+}
+/** `taxFileNumber` → `tax File Number`, `NHSNumber` → `NHS Number`: humps are word boundaries. */
+function splitHumps(window) {
+    return window.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+}
+/** The hint names `type`, or a context word precedes `start` (see `precededBy`). */
+function hasContext(text, start, re, type, hint, window = context_word_CONTEXT_WINDOW) {
+    return hint?.has(type) === true || precededBy(text, start, re, window);
+}
+/** Characters that join digit groups into one longer number: `1,234`, `1.5`, `12:30`, `06/10`. */
+const JOINERS = '-./:,';
+/**
+ * True when the number at [start, end) stands alone: not glued to a letter or digit, and not a
+ * part of a longer number (a joiner or the layout's own group separator `sep` followed by a
+ * digit on either side: `2024-06-10`, `1.5`, `12 943 476 5919`).
+ */
+function numberStandsAlone(text, start, end, sep = '') {
+    if (alnumAt(text, start - 1) || alnumAt(text, end))
+        return false;
+    const before = text.charAt(start - 1);
+    if (before !== '' && (JOINERS.includes(before) || before === sep) && digitAt(text, start - 2))
+        return false;
+    const after = text.charAt(end);
+    if (after !== '' && (JOINERS.includes(after) || after === sep) && digitAt(text, end + 1))
+        return false;
+    return true;
+}
+/** True when `digits` is one digit repeated (`000000000`, `1111 1111 1111`): a placeholder. */
+function allSameDigit(digits) {
+    for (let i = 1; i < digits.length; i++)
+        if (digits.charCodeAt(i) !== digits.charCodeAt(0))
+            return false;
+    return true;
+}
+//# sourceMappingURL=context-word.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/au-tfn.js
+// Australian Tax File Numbers: nine digits (`123 456 782`, `123-456-782`, `123456782`) whose
+// weighted sum (weights 1, 4, 3, 7, 5, 8, 6, 9, 10) is a multiple of 11, or the older eight
+// digits (contiguous only) with weights 10, 7, 8, 4, 6, 3, 5, 1. The eight-digit weights are
+// the ones in common use by validators; the ATO does not publish either set.
+//
+// Context: ALWAYS needs a context word (TFN, tax file number, tax file no) in the 30 characters
+// before, or the `au_tfn` hint: one random eight- or nine-digit run in eleven passes, and the
+// 3-3-3 grouping is an ordinary number layout.
+//
+// Deliberately not matched: one digit repeated, numbers glued to letters or digits, stretches
+// of longer grouped numbers.
+
+
+const TYPE = 'au_tfn';
+// Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
+const TFN = /\d{3}([ -]?)\d{3}\1\d{3}|\d{8}/g;
+const CONTEXT = contextWords(['tfn', 'tax file', 'tax file number', 'tax file no']);
+const WEIGHTS_9 = [1, 4, 3, 7, 5, 8, 6, 9, 10];
+const WEIGHTS_8 = [10, 7, 8, 4, 6, 3, 5, 1];
+/** Weighted mod-11 check of an eight- or nine-digit TFN. */
+function tfnChecksumValid(digits) {
+    const weights = digits.length === 9 ? WEIGHTS_9 : digits.length === 8 ? WEIGHTS_8 : undefined;
+    if (weights === undefined)
+        return false;
+    let sum = 0;
+    for (let i = 0; i < digits.length; i++)
+        sum += (digits.charCodeAt(i) - 48) * weights[i];
+    return sum % 11 === 0;
+}
+function findAuTfns(text, hint) {
+    const out = [];
+    forEachMatch(TFN, text, 0, (m) => {
+        const start = m.index;
+        const end = start + m[0].length;
+        const sep = m[1] ?? '';
+        if (!numberStandsAlone(text, start, end, sep))
+            return;
+        const digits = sep === '' ? m[0] : m[0].split(sep).join('');
+        if (allSameDigit(digits) || !tfnChecksumValid(digits))
+            return;
+        if (!hasContext(text, start, CONTEXT, TYPE, hint))
+            return;
+        out.push({ type: TYPE, start, end });
+    });
+    return out;
+}
+function auTfnDetector() {
+    return { type: TYPE, find: findAuTfns };
+}
+//# sourceMappingURL=au-tfn.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/crypto-wallet.js
+// Cryptocurrency wallet addresses, each validated by its own checksum or exact shape:
+// - Base58Check (Bitcoin `1…`/`3…`, Litecoin `L…`/`M…`, Dogecoin `D…`, Tron `T…`): the string
+//   decodes to 25 bytes whose version byte belongs to the prefix family and whose last four
+//   bytes are the first four of SHA-256(SHA-256(version + payload));
+// - Bech32/Bech32m segwit addresses (`bc1…`, testnet `tb1…`, Litecoin `ltc1…`) per BIP-173 and
+//   BIP-350: the BCH checksum (Bech32 for witness v0, Bech32m for v1+), a valid witness
+//   version, program length and padding, and a single case;
+// - Ethereum and EVM chains: `0x` + exactly 40 hex digits, not glued to letters or digits.
+//
+// Ethereum choice: EIP-55 mixed-case checksums need Keccak-256, which is not worth a second hash
+// implementation here: all-lower and all-upper addresses (most of them) carry no checksum at
+// all, so the check could only reject mixed-case strings with a wrong checksum, which are
+// typos of real addresses anyway. The shape alone is specific: `0x` + 40 hex digits is what
+// Ethereum prints for an address, 32-byte hashes (`0x` + 64 hex) and calldata are excluded by
+// the boundary check, and the all-zero address (a well-known constant) is skipped.
+//
+// Deliberately not matched: git SHAs and other hex digests without `0x` (never an address),
+// base58 strings whose checksum fails (most random base58 ids), testnet legacy addresses
+// (`m…`/`n…`/`2…`: too many look-alikes for a checksum-only filter on short prefixes), and
+// chains without a verifiable checksum (Solana base58 keys are indistinguishable from ids).
+//
+// SHA-256 is implemented below (FIPS 180-4): src/core may not import node:crypto.
+
+// ---- SHA-256 ------------------------------------------------------------------------------
+const K = new Uint32Array(64);
+const H0 = new Uint32Array(8);
+{
+    // FIPS 180-4 §4.2.2 / §5.3.3: the first 32 bits of the fractional parts of the cube roots of
+    // the first 64 primes, and of the square roots of the first 8 (checked by the test vectors).
+    const primes = [];
+    for (let n = 2; primes.length < 64; n++)
+        if (primes.every((p) => n % p !== 0))
+            primes.push(n);
+    const frac32 = (x) => ((x - Math.floor(x)) * 0x100000000) >>> 0;
+    primes.forEach((p, i) => {
+        K[i] = frac32(Math.cbrt(p));
+        if (i < 8)
+            H0[i] = frac32(Math.sqrt(p));
+    });
+}
+function rotr(x, n) {
+    return (x >>> n) | (x << (32 - n));
+}
+/** SHA-256 digest of `data`. */
+function sha256(data) {
+    const blocks = new Uint8Array((((data.length + 8) >> 6) + 1) << 6);
+    blocks.set(data);
+    blocks[data.length] = 0x80;
+    const view = new DataView(blocks.buffer);
+    const bits = data.length * 8;
+    view.setUint32(blocks.length - 8, Math.floor(bits / 0x100000000));
+    view.setUint32(blocks.length - 4, bits >>> 0);
+    const h = H0.slice();
+    const w = new Uint32Array(64);
+    for (let offset = 0; offset < blocks.length; offset += 64) {
+        for (let t = 0; t < 16; t++)
+            w[t] = view.getUint32(offset + t * 4);
+        for (let t = 16; t < 64; t++) {
+            const x = w[t - 15];
+            const y = w[t - 2];
+            const s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3);
+            const s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10);
+            w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+        }
+        let a = h[0];
+        let b = h[1];
+        let c = h[2];
+        let d = h[3];
+        let e = h[4];
+        let f = h[5];
+        let g = h[6];
+        let k = h[7];
+        for (let t = 0; t < 64; t++) {
+            const t1 = (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t]) >>> 0;
+            const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+            k = g;
+            g = f;
+            f = e;
+            e = (d + t1) >>> 0;
+            d = c;
+            c = b;
+            b = a;
+            a = (t1 + t2) >>> 0;
+        }
+        h[0] = h[0] + a;
+        h[1] = h[1] + b;
+        h[2] = h[2] + c;
+        h[3] = h[3] + d;
+        h[4] = h[4] + e;
+        h[5] = h[5] + f;
+        h[6] = h[6] + g;
+        h[7] = h[7] + k;
+    }
+    const out = new Uint8Array(32);
+    const outView = new DataView(out.buffer);
+    for (let i = 0; i < 8; i++)
+        outView.setUint32(i * 4, h[i]);
+    return out;
+}
+// ---- Base58Check --------------------------------------------------------------------------
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const BASE58_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < BASE58.length; i++)
+    BASE58_VALUE[BASE58.charCodeAt(i)] = i;
+/** Version byte of each accepted Base58Check prefix character. */
+const VERSION_BY_PREFIX = {
+    '1': 0x00, // Bitcoin P2PKH
+    '3': 0x05, // Bitcoin (and legacy Litecoin) P2SH
+    L: 0x30, // Litecoin P2PKH
+    M: 0x32, // Litecoin P2SH
+    D: 0x1e, // Dogecoin P2PKH
+    T: 0x41, // Tron
+};
+/** Base58 string to bytes (leading `1`s are leading zero bytes); undefined on a bad character. */
+function base58Decode(s) {
+    const little = [];
+    for (let i = 0; i < s.length; i++) {
+        const code = s.charCodeAt(i);
+        let carry = code < 128 ? BASE58_VALUE[code] : -1;
+        if (carry < 0)
+            return undefined;
+        for (let j = 0; j < little.length; j++) {
+            carry += little[j] * 58;
+            little[j] = carry & 0xff;
+            carry >>= 8;
+        }
+        for (; carry > 0; carry >>= 8)
+            little.push(carry & 0xff);
+    }
+    let zeros = 0;
+    while (zeros < s.length && s.charCodeAt(zeros) === 49)
+        zeros++;
+    const out = new Uint8Array(zeros + little.length);
+    for (let j = 0; j < little.length; j++)
+        out[out.length - 1 - j] = little[j];
+    return out;
+}
+/** A 25-byte Base58Check address whose version byte matches its first character. */
+function base58CheckAddressValid(candidate) {
+    const version = VERSION_BY_PREFIX[candidate.charAt(0)];
+    const bytes = base58Decode(candidate);
+    if (version === undefined || bytes === undefined || bytes.length !== 25 || bytes[0] !== version)
+        return false;
+    const check = sha256(sha256(bytes.subarray(0, 21)));
+    for (let i = 0; i < 4; i++)
+        if (check[i] !== bytes[21 + i])
+            return false;
+    return true;
+}
+// ---- Bech32 / Bech32m ---------------------------------------------------------------------
+const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const BECH32_GENERATOR = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+const BECH32_CONST = 1;
+const BECH32M_CONST = 0x2bc830a3;
+const BECH32_MAX_LENGTH = 90;
+const SEGWIT_HRPS = new Set(['bc', 'tb', 'ltc']);
+function polymod(values) {
+    let chk = 1;
+    for (const v of values) {
+        const top = chk >>> 25;
+        chk = ((chk & 0x1ffffff) << 5) ^ v;
+        for (let i = 0; i < 5; i++)
+            if ((top >>> i) & 1)
+                chk ^= BECH32_GENERATOR[i];
+    }
+    return chk;
+}
+/** 5-bit groups to bytes; undefined when the padding is longer than 4 bits or not zero. */
+function fiveToEight(groups) {
+    const out = [];
+    let acc = 0;
+    let bits = 0;
+    for (const v of groups) {
+        acc = ((acc << 5) | v) & 0xfff;
+        bits += 5;
+        if (bits >= 8) {
+            bits -= 8;
+            out.push((acc >> bits) & 0xff);
+        }
+    }
+    if (bits >= 5 || (acc & ((1 << bits) - 1)) !== 0)
+        return undefined;
+    return out;
+}
+/** A segwit address (BIP-173/350) of an accepted chain, in one case. */
+function segwitAddressValid(candidate) {
+    if (candidate.length > BECH32_MAX_LENGTH)
+        return false;
+    const lower = candidate.toLowerCase();
+    if (lower !== candidate && candidate.toUpperCase() !== candidate)
+        return false; // mixed case
+    const sep = lower.lastIndexOf('1');
+    const hrp = lower.slice(0, sep);
+    if (!SEGWIT_HRPS.has(hrp))
+        return false;
+    const data = [];
+    for (let i = sep + 1; i < lower.length; i++) {
+        const v = BECH32_CHARSET.indexOf(lower.charAt(i));
+        if (v < 0)
+            return false;
+        data.push(v);
+    }
+    if (data.length < 7)
+        return false;
+    const expanded = [];
+    for (let i = 0; i < hrp.length; i++)
+        expanded.push(hrp.charCodeAt(i) >> 5);
+    expanded.push(0);
+    for (let i = 0; i < hrp.length; i++)
+        expanded.push(hrp.charCodeAt(i) & 31);
+    const version = data[0];
+    if (version > 16)
+        return false;
+    const expected = version === 0 ? BECH32_CONST : BECH32M_CONST;
+    if (polymod([...expanded, ...data]) !== expected)
+        return false;
+    const program = fiveToEight(data.slice(1, -6));
+    if (program === undefined || program.length < 2 || program.length > 40)
+        return false;
+    return version !== 0 || program.length === 20 || program.length === 32;
+}
+// ---- Scanning -----------------------------------------------------------------------------
+// Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
+const BASE58_ADDRESS = /[13LMDT][1-9A-HJ-NP-Za-km-z]{24,34}/g;
+const SEGWIT_ADDRESS = /(?:bc|tb|ltc)1[02-9ac-hj-np-z]{11,87}/gi;
+const EVM_ADDRESS = /0x[0-9a-fA-F]{40}/g;
+const ZERO_EVM_ADDRESS = '0x' + '0'.repeat(40);
+/** Runs `re` over `text`, reporting the standalone matches that `valid` accepts. */
+function scan(text, re, valid, out) {
+    forEachMatch(re, text, 0, (m) => {
+        const start = m.index;
+        const end = start + m[0].length;
+        // A glued match is part of a longer token; every later start inside it is glued too.
+        if (alnumAt(text, start - 1) || alnumAt(text, end) || !valid(m[0]))
+            return;
+        out.push({ type: 'crypto_wallet', start, end });
+    });
+}
+function findCryptoWallets(text) {
+    const out = [];
+    scan(text, BASE58_ADDRESS, base58CheckAddressValid, out);
+    scan(text, SEGWIT_ADDRESS, segwitAddressValid, out);
+    scan(text, EVM_ADDRESS, (c) => c !== ZERO_EVM_ADDRESS, out);
+    return out;
+}
+function cryptoWalletDetector() {
+    return { type: 'crypto_wallet', find: findCryptoWallets };
+}
+//# sourceMappingURL=crypto-wallet.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/es-nif.js
+// Spanish tax identification numbers, each with its control character:
+// - DNI/NIF of Spanish citizens: eight digits and the mod-23 letter (`12345678Z`, `12345678-Z`);
+// - NIE of foreign residents: X, Y or Z (read as 0, 1, 2), seven digits and the mod-23 letter
+//   (`X1234567L`, `X-1234567-L`);
+// - NIF K/L/M (minors, non-residents, foreigners without NIE): the letter, seven digits and the
+//   mod-23 letter of the seven digits;
+// - CIF of legal entities: an entity letter, seven digits and the control character (a digit or
+//   a letter of `JABCDEFGHI`, as the entity type requires).
+//
+// Context: DNI and NIE count on their own in their compact and dashed forms (the mod-23 letter
+// rejects 22 in 23 look-alikes). A DNI with a space before its letter (`12345678 Z`), NIF K/L/M
+// and CIFs need a context word (DNI, NIF, NIE, CIF) in the 30 characters before, or the `es_nif`
+// hint: a one-letter word after an eight-digit number is ordinary prose, letter + 7 digits +
+// character is a common part-number shape, and the CIF's control digit rejects only 9 in 10.
+//
+// Deliberately not matched: lower case, one digit repeated (`00000000T`), anything glued to
+// letters or digits.
+
+
+const es_nif_TYPE = 'es_nif';
+// Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
+const CANDIDATE = /[A-Z]-?\d{7}-?[0-9A-Z]|\d{8}[- ]?[A-Z]/g;
+const es_nif_CONTEXT = contextWords(['dni', 'nif', 'nie', 'cif']);
+const MOD23_LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
+const CIF_LETTERS = 'JABCDEFGHI';
+/** Entity letters whose CIF control is always a letter / always a digit; the rest take either. */
+const CIF_LETTER_CONTROL = 'NPQRSW';
+const CIF_DIGIT_CONTROL = 'ABEH';
+const CIF_ENTITIES = 'ABCDEFGHJNPQRSUVW';
+/** The mod-23 control letter of a DNI/NIE number. */
+function mod23Letter(n) {
+    return MOD23_LETTERS.charAt(n % 23);
+}
+/** The CIF control digit (0–9) of seven digits. */
+function cifControlDigit(digits) {
+    let sum = 0;
+    for (let i = 0; i < 7; i++) {
+        const d = digits.charCodeAt(i) - 48;
+        if (i % 2 === 1)
+            sum += d;
+        else
+            sum += d * 2 > 9 ? d * 2 - 9 : d * 2;
+    }
+    return (10 - (sum % 10)) % 10;
+}
+/** Which id `compact` (separators removed) is, if valid; undefined when not valid. */
+function classifySpanishId(compact) {
+    const first = compact.charAt(0);
+    const last = compact.charAt(compact.length - 1);
+    if (compact.length !== 9)
+        return undefined;
+    if (first >= '0' && first <= '9') {
+        const body = compact.slice(0, 8);
+        return !allSameDigit(body) && mod23Letter(Number(body)) === last ? 'personal' : undefined;
+    }
+    const body = compact.slice(1, 8);
+    if (allSameDigit(body))
+        return undefined;
+    const nie = 'XYZ'.indexOf(first);
+    if (nie !== -1)
+        return mod23Letter(Number(`${nie}${body}`)) === last ? 'personal' : undefined;
+    if ('KLM'.includes(first))
+        return mod23Letter(Number(body)) === last ? 'needs-context' : undefined;
+    if (!CIF_ENTITIES.includes(first))
+        return undefined;
+    const control = cifControlDigit(body);
+    const digitOk = !CIF_LETTER_CONTROL.includes(first) && last === String(control);
+    const letterOk = !CIF_DIGIT_CONTROL.includes(first) && last === CIF_LETTERS.charAt(control);
+    return digitOk || letterOk ? 'needs-context' : undefined;
+}
+function findEsNifs(text, hint) {
+    const out = [];
+    forEachMatch(CANDIDATE, text, 0, (m) => {
+        const start = m.index;
+        const end = start + m[0].length;
+        const kind = classifySpanishId(m[0].replace(/[- ]/g, ''));
+        const needsContext = kind === 'needs-context' || m[0].includes(' ');
+        if (alnumAt(text, start - 1) ||
+            alnumAt(text, end) ||
+            kind === undefined ||
+            (needsContext && !hasContext(text, start, es_nif_CONTEXT, es_nif_TYPE, hint))) {
+            // Retry one character on: `ES-12345678-Z` first matches `S-12345678`. Matches are at most
+            // eleven characters long, so the retries keep the scan linear.
+            CANDIDATE.lastIndex = start + 1;
+            return;
+        }
+        out.push({ type: es_nif_TYPE, start, end });
+    });
+    return out;
+}
+function esNifDetector() {
+    return { type: es_nif_TYPE, find: findEsNifs };
+}
+//# sourceMappingURL=es-nif.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/in-aadhaar.js
+// Indian Aadhaar numbers: twelve digits, the first 2–9, the last a Verhoeff check digit.
+//
+// Context: UIDAI prints the number as 4-4-4 with single spaces (`2345 6789 0124`); that layout
+// counts on its own (a fourth group after it, as in a card number, disqualifies it). Contiguous
+// (`234567890124`) and dashed forms need a context word (Aadhaar, Aadhar, UIDAI, UID) in the 30
+// characters before, or the `in_aadhaar` hint: one random twelve-digit run in ten passes
+// Verhoeff, and twelve-digit ids and millisecond-ish timestamps are common.
+//
+// Deliberately not matched: one digit repeated, numbers glued to letters or digits, stretches of
+// longer grouped numbers, the 16-digit Virtual ID (a different scheme).
+
+
+const in_aadhaar_TYPE = 'in_aadhaar';
+// Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
+const AADHAAR = /[2-9]\d{3}([ -]?)\d{4}\1\d{4}/g;
+const in_aadhaar_CONTEXT = contextWords(['aadhaar', 'aadhar', 'uidai', 'uid']);
+// Verhoeff: multiplication in the dihedral group D5 and the position permutation (its powers).
+// prettier-ignore
+const D5 = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
+    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
+    [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
+    [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+];
+const PERMUTATION = [1, 5, 7, 6, 2, 8, 3, 0, 9, 4];
+/** PERMUTATIONS[i] = PERMUTATION applied i times (i = 0…7; the eighth power is the identity). */
+const PERMUTATIONS = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]];
+for (let i = 1; i < 8; i++)
+    PERMUTATIONS.push(PERMUTATIONS[i - 1].map((d) => PERMUTATION[d]));
+/** Verhoeff check over a digit string, check digit last. */
+function verhoeffValid(digits) {
+    let c = 0;
+    for (let i = 0; i < digits.length; i++) {
+        const digit = digits.charCodeAt(digits.length - 1 - i) - 48;
+        c = D5[c][PERMUTATIONS[i % 8][digit]];
+    }
+    return c === 0;
+}
+function findInAadhaars(text, hint) {
+    const out = [];
+    forEachMatch(AADHAAR, text, 0, (m) => {
+        const start = m.index;
+        const end = start + m[0].length;
+        const sep = m[1] ?? '';
+        if (!numberStandsAlone(text, start, end, sep))
+            return;
+        const digits = sep === '' ? m[0] : m[0].split(sep).join('');
+        if (allSameDigit(digits) || !verhoeffValid(digits))
+            return;
+        if (sep !== ' ' && !hasContext(text, start, in_aadhaar_CONTEXT, in_aadhaar_TYPE, hint))
+            return;
+        out.push({ type: in_aadhaar_TYPE, start, end });
+    });
+    return out;
+}
+function inAadhaarDetector() {
+    return { type: in_aadhaar_TYPE, find: findInAadhaars };
+}
+//# sourceMappingURL=in-aadhaar.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/in-pan.js
+// Indian Permanent Account Numbers (PAN): five letters, four digits, one letter
+// (`ABCPE1234F`), upper case, where the fourth letter is the holder type the Income Tax
+// Department assigns: P (person), C (company), H (Hindu undivided family), F (firm),
+// A (association of persons), T (trust), B (body of individuals), L (local authority),
+// J (artificial juridical person) or G (government).
+//
+// No context word is needed: the 5-4-1 letter/digit shape with a holder-type letter is rare
+// outside PANs. The last letter is a check character, but its algorithm is not published, so
+// it is not verified. Deliberately not matched: lower or mixed case, anything glued to letters
+// or digits (`XABCPE1234F`, `ABCPE1234F9`), other fourth letters.
+
+// Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
+const PAN = /[A-Z]{3}[PCHFATBLJG][A-Z]\d{4}[A-Z]/g;
+function findInPans(text) {
+    const out = [];
+    forEachMatch(PAN, text, 0, (m) => {
+        const start = m.index;
+        const end = start + m[0].length;
+        if (alnumAt(text, start - 1) || alnumAt(text, end))
+            return;
+        out.push({ type: 'in_pan', start, end });
+    });
+    return out;
+}
+function inPanDetector() {
+    return { type: 'in_pan', find: findInPans };
+}
+//# sourceMappingURL=in-pan.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/it-fiscal-code.js
+// Italian fiscal codes (codice fiscale) of natural persons: 16 characters
+// `CCCNNNYYMDDZZZZK` — three surname and three name letters, the birth year, a month letter
+// (A B C D E H L M P R S T), the birth day (plus 40 for women), the birthplace code (a letter and
+// three digits) and the check letter: odd positions (1st, 3rd, …, 15th) mapped through the
+// ministerial odd table, even positions through their plain value (digits 0–9, letters A=0 …
+// Z=25), summed mod 26 as a letter.
+//
+// Omocodia: when two persons would share a code, digits in the numeric positions (year, day,
+// birthplace number) are replaced from the right by L M N P Q R S T U V (0–9); such codes are
+// accepted, the day decoded through the same table and the check computed over the letters.
+//
+// No context word is needed: the shape, the month letter, a valid day and the check letter
+// leave essentially no false positives. Deliberately not matched: lower case, the 11-digit
+// fiscal codes of companies (identical to their VAT numbers, not personal), anything glued to
+// letters or digits.
+
+// A digit or its omocodia letter.
+const N = '[0-9LMNP-V]';
+// Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
+const CODE = new RegExp(`[A-Z]{6}${N}{2}[ABCDEHLMPRST]${N}{2}[A-Z]${N}{3}[A-Z]`, 'g');
+const OMOCODIA = 'LMNPQRSTUV';
+/** Odd-position values of 0–9 and A–Z alike (digits share the values of A–J). */
+// prettier-ignore
+const ODD_VALUES = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23];
+/** 0–9 for a digit, 0–25 for a letter. */
+function plainValue(code) {
+    return code <= 57 ? code - 48 : code - 65;
+}
+/** The check letter of the first 15 characters of an upper-case fiscal code. */
+function fiscalCheckLetter(first15) {
+    let sum = 0;
+    for (let i = 0; i < 15; i++) {
+        const value = plainValue(first15.charCodeAt(i));
+        sum += i % 2 === 0 ? ODD_VALUES[value] : value;
+    }
+    return String.fromCharCode(65 + (sum % 26));
+}
+function decodedDigit(ch) {
+    const omocodia = OMOCODIA.indexOf(ch);
+    return omocodia !== -1 ? omocodia : ch.charCodeAt(0) - 48;
+}
+function fiscalCodeValid(code) {
+    if (code.length !== 16)
+        return false;
+    const day = decodedDigit(code.charAt(9)) * 10 + decodedDigit(code.charAt(10));
+    if (!((day >= 1 && day <= 31) || (day >= 41 && day <= 71)))
+        return false;
+    return fiscalCheckLetter(code.slice(0, 15)) === code.charAt(15);
+}
+function findItFiscalCodes(text) {
+    const out = [];
+    forEachMatch(CODE, text, 0, (m) => {
+        const start = m.index;
+        const end = start + m[0].length;
+        if (alnumAt(text, start - 1) || alnumAt(text, end) || !fiscalCodeValid(m[0]))
+            return;
+        out.push({ type: 'it_fiscal_code', start, end });
+    });
+    return out;
+}
+function itFiscalCodeDetector() {
+    return { type: 'it_fiscal_code', find: findItFiscalCodes };
+}
+//# sourceMappingURL=it-fiscal-code.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/mac.js
+// MAC addresses (EUI-48): six hex pairs joined by one consistent `:` or `-`
+// (`00:1A:2B:3C:4D:5E`, `00-1a-2b-3c-4d-5e`) and Cisco's three dotted hex quads
+// (`001a.2b3c.4d5e`). A MAC is a stable device identifier, so it is masked like an IP address.
+//
+// Deliberately not matched:
+// - a six-pair stretch of a longer colon/hex run: IPv6 addresses (`fe80::aa:bb:cc:dd:ee:ff`),
+//   colon-separated fingerprints and hashes (`SHA256 ab:cd:…` has 16 or 32 pairs), longer
+//   dash-joined ids. The pair group must not continue with another hex group (or `::`) on
+//   either side; a word such as `hwaddr:` or `mac-` before it is fine;
+// - the all-zero and broadcast addresses and any other one-character repeat
+//   (`00:00:00:00:00:00`, `ff:ff:ff:ff:ff:ff`): placeholders that identify no device;
+// - times (`12:30:45`) and `line:col` pairs never have six pairs.
+
+const H = '[0-9A-Fa-f]';
+// Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
+const MAC = new RegExp(`${H}{2}([:-])${H}{2}(?:\\1${H}{2}){4}|${H}{4}\\.${H}{4}\\.${H}{4}`, 'g');
+/** How far a neighbouring token is read: a hex group is at most four characters. */
+const TOKEN_LOOK = 5;
+function mac_isHex(code) {
+    return (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+}
+/**
+ * Whether the separator at `sepIndex` joins the address to another group of the same run: the
+ * token on its far side (read in `direction`, ±1) is a short all-hex group, or another
+ * separator (`::`). A longer or non-hex token (`hwaddr`, `mac`, `eth0`) is a label, not a group.
+ */
+function continuesRun(text, sepIndex, direction) {
+    const sep = text.charCodeAt(sepIndex);
+    let i = sepIndex + direction;
+    if (text.charCodeAt(i) === sep)
+        return true;
+    let length = 0;
+    while (length <= TOKEN_LOOK && alnumAt(text, i)) {
+        if (!mac_isHex(text.charCodeAt(i)))
+            return false;
+        length++;
+        i += direction;
+    }
+    return length > 0 && length <= 4;
+}
+function oneRepeatedDigit(candidate) {
+    const hex = candidate.replace(/[:.-]/g, '').toLowerCase();
+    for (let i = 1; i < hex.length; i++)
+        if (hex[i] !== hex[0])
+            return false;
+    return true;
+}
+function findMacAddresses(text) {
+    const out = [];
+    forEachMatch(MAC, text, 0, (m) => {
+        const start = m.index;
+        const end = start + m[0].length;
+        const sep = m[1] ?? '.';
+        const glued = alnumAt(text, start - 1) ||
+            alnumAt(text, end) ||
+            (text[start - 1] === sep && continuesRun(text, start - 1, -1)) ||
+            (text[end] === sep && continuesRun(text, end, 1));
+        if (glued || oneRepeatedDigit(m[0])) {
+            // Retry one character on: the match may have started inside a label (`mac-0a-1b-…` first
+            // matches `ac-0a-…`). Each retry re-reads at most one address length: linear.
+            MAC.lastIndex = start + 1;
+            return;
+        }
+        out.push({ type: 'mac', start, end });
+    });
+    return out;
+}
+function macDetector() {
+    return { type: 'mac', find: findMacAddresses };
+}
+//# sourceMappingURL=mac.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/passport.js
+// Passport numbers next to a context word: 6–9 upper-case letters and digits with at least one
+// digit (US and UK: 9 digits; Germany: `C01X00T47`; France: `12AB34567`; India: `A1234567`).
+// Passport numbers have no common structure or public checksum, so ONLY context makes one:
+// - the number directly follows a context word (passport, passport no/number/#, pasaporte,
+//   passeport, passaporto, paspoort, Reisepass, Reisepassnummer, Passnummer), with only
+//   punctuation and the connectors no/nr/n°/num/number/numero/nummer/is/of/id in between
+//   (`Passport No.: C01X00T47`, `passport number is 123456789`, `passeport n° 12AB34567`);
+// - or the text is the value of a key naming the type (the `passport` hint): then every such
+//   token in it is taken.
+// The context must be adjacent, not merely within 30 characters as for the number detectors:
+// with no checksum, `passport expires 20300101` or `passport photo 2 of 3` would otherwise mask
+// dates and counters.
+//
+// Deliberately not matched: tokens without a digit (words), lower-case tokens, tokens glued to
+// letters or digits, anything without context.
+
+
+const passport_TYPE = 'passport';
+// A run of 6–9 upper-case letters and digits; length and boundaries are checked in code.
+const TOKEN = /[A-Z0-9]+/g;
+const MIN_LENGTH = 6;
+const MAX_LENGTH = 9;
+// A context word, then only separators and connectors up to the candidate (the end of the
+// window). Words are delimited by non-letters; alternatives are disjoint (letters vs. not), so
+// the trailing repetition cannot backtrack badly on the short window.
+const WORDS = 'passports?|pasaporte|passeport|passaporto|paspoort|reisepass(?:nummer)?|passnummer';
+const CONNECTORS = 'no|nr|n|num|number|numero|número|numéro|nummer|is|of|id';
+const passport_CONTEXT = new RegExp(`(?<!\\p{L})(?:${WORDS})(?:[^\\p{L}\\p{N}]|(?<!\\p{L})(?:${CONNECTORS})(?!\\p{L}))*$`, 'iu');
+/** Pre-filter: where the first context word starts (nothing before it can have context). */
+const ANY_WORD = new RegExp(WORDS, 'i');
+const passport_CONTEXT_WINDOW = 40;
+function passport_isUpperAlnum(code) {
+    return (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
+}
+function isGlue(code) {
+    return passport_isUpperAlnum(code) || (code >= 97 && code <= 122);
+}
+function findPassports(text, hint) {
+    const out = [];
+    const hinted = hint?.has(passport_TYPE) === true;
+    const from = hinted ? 0 : text.search(ANY_WORD);
+    if (from === -1)
+        return out;
+    forEachMatch(TOKEN, text, from, (m) => {
+        const start = m.index;
+        const end = start + m[0].length;
+        if (m[0].length < MIN_LENGTH || m[0].length > MAX_LENGTH)
+            return;
+        if (isGlue(text.charCodeAt(start - 1)) || isGlue(text.charCodeAt(end)))
+            return;
+        if (!/\d/.test(m[0]))
+            return;
+        if (!hinted && !precededBy(text, start, passport_CONTEXT, passport_CONTEXT_WINDOW))
+            return;
+        out.push({ type: passport_TYPE, start, end });
+    });
+    return out;
+}
+function passportDetector() {
+    return { type: passport_TYPE, find: findPassports };
+}
+//# sourceMappingURL=passport.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/uk-nhs.js
+// NHS numbers (England, Wales, Isle of Man; the same scheme as Scotland's CHI and Northern
+// Ireland's H&C numbers): ten digits whose last is the modulus-11 check digit (weights 10…2 over
+// the first nine; 11 − remainder, 11 → 0, 10 → never issued).
+//
+// Context: the NHS prints the number as 3-3-4 with single spaces (`943 476 5919`); that layout
+// counts on its own. Contiguous (`9434765919`) and dashed (`943-476-5919`) forms need a context
+// word (NHS, health, patient) in the 30 characters before, or the `uk_nhs` hint: one random
+// ten-digit run in eleven passes modulus 11, and transcripts are full of ten-digit ids, unix
+// timestamps and US phone numbers (dashed 3-3-4 is the US layout). What the spaced layout still
+// catches wrongly is mostly space-separated phone numbers, themselves personal data.
+//
+// Deliberately not matched: one digit repeated (`000 000 0000` passes the check), numbers
+// glued to letters or digits, and stretches of longer grouped numbers.
+
+
+const uk_nhs_TYPE = 'uk_nhs';
+// Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
+const NHS = /\d{3}([ -]?)\d{3}\1\d{4}/g;
+const uk_nhs_CONTEXT = contextWords(['nhs', 'health', 'patient']);
+/** Modulus-11 check of a ten-digit NHS number. */
+function nhsChecksumValid(digits) {
+    if (digits.length !== 10)
+        return false;
+    let sum = 0;
+    for (let i = 0; i < 9; i++)
+        sum += (digits.charCodeAt(i) - 48) * (10 - i);
+    const check = 11 - (sum % 11);
+    if (check === 10)
+        return false;
+    return (check === 11 ? 0 : check) === digits.charCodeAt(9) - 48;
+}
+function findUkNhsNumbers(text, hint) {
+    const out = [];
+    forEachMatch(NHS, text, 0, (m) => {
+        const start = m.index;
+        const end = start + m[0].length;
+        const sep = m[1] ?? '';
+        if (!numberStandsAlone(text, start, end, sep))
+            return;
+        const digits = sep === '' ? m[0] : m[0].split(sep).join('');
+        if (allSameDigit(digits) || !nhsChecksumValid(digits))
+            return;
+        if (sep !== ' ' && !hasContext(text, start, uk_nhs_CONTEXT, uk_nhs_TYPE, hint))
+            return;
+        out.push({ type: uk_nhs_TYPE, start, end });
+    });
+    return out;
+}
+function ukNhsDetector() {
+    return { type: uk_nhs_TYPE, find: findUkNhsNumbers };
+}
+//# sourceMappingURL=uk-nhs.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/uk-nino.js
+// UK National Insurance numbers: two prefix letters, six digits and a suffix letter A–D, either
+// contiguous (`AB123456C`) or in HMRC's printed grouping (`AB 12 34 56 C`). The prefix follows
+// HMRC's allocation rules: first letter not D, F, I, Q, U or V; second letter not D, F, I, O, Q,
+// U or V; and never BG, GB, NK, KN, TN, NT or ZZ (administrative / temporary prefixes).
+//
+// No context word is needed: the letter-digit-letter shape with these letter rules is rare
+// outside NINOs. Deliberately not matched:
+// - lower case (`ab123456c`): identifiers, not NI numbers as people write them;
+// - the number without its suffix letter (`AB123456`): too generic (part and order numbers);
+// - other groupings (`AB 123456 C`: a trailing ` A` is as often the article that starts the
+//   next sentence), and anything glued to letters or digits.
+
+// Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
+const NINO = /[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z](?: ?\d\d){3} ?[A-D]/g;
+const EXCLUDED_PREFIXES = new Set(['BG', 'GB', 'NK', 'KN', 'TN', 'NT', 'ZZ']);
+const COMPACT_LENGTH = 9;
+const SPACED_LENGTH = 13;
+function layoutValid(candidate) {
+    if (candidate.length === COMPACT_LENGTH)
+        return true;
+    if (candidate.length !== SPACED_LENGTH)
+        return false;
+    return candidate[2] === ' ' && candidate[5] === ' ' && candidate[8] === ' ' && candidate[11] === ' ';
+}
+function findUkNinos(text) {
+    const out = [];
+    forEachMatch(NINO, text, 0, (m) => {
+        const start = m.index;
+        const end = start + m[0].length;
+        if (alnumAt(text, start - 1) || alnumAt(text, end))
+            return;
+        if (!layoutValid(m[0]) || EXCLUDED_PREFIXES.has(m[0].slice(0, 2)))
+            return;
+        out.push({ type: 'uk_nino', start, end });
+    });
+    return out;
+}
+function ukNinoDetector() {
+    return { type: 'uk_nino', find: findUkNinos };
+}
+//# sourceMappingURL=uk-nino.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/url-credentials.js
+// Credentials carried in URLs, masked as the VALUE only so the URL stays readable:
+// - the password of the userinfo (`postgres://app:s3cret@db:5432/x` masks `s3cret`); a user name
+//   without a password (`ssh://git@host`) is not a credential;
+// - the value of a query (or form-encoded) parameter whose NAME says it holds a credential:
+//   token, secret, password/passwd/pwd/pass, signature/sig, auth/authorization, credential, jwt,
+//   and API/access/secret/private/… keys (`?access_token=…`, `&api_key=…`, `X-Amz-Signature=…`,
+//   `X-Amz-Security-Token=…`, `sig=…`, `client_secret=…`, Google's `key=…`). The name decides by
+//   its last word, so `token_type=bearer`, `max_tokens=256` and `authuser=0` are not credentials.
+//
+// Deliberately not matched:
+// - OAuth `code=` and `state=` (one-time, useless once exchanged, and `code` names everything);
+// - pagination tokens (`page_token`, `pageToken`, `next_token`, `continuation_token`,
+//   `sync_token`, `cursor`): opaque list positions every API returns, not secrets;
+// - session ids (`sid=`, `session_id=`): the name says nothing about a credential often enough
+//   to be worth the noise; enable a user rule for an application's own cookie names;
+// - placeholders: `{token}`, `{{token}}`, `<token>`, `${TOKEN}`, `$TOKEN`, `%7Btoken%7D`, `xxx`,
+//   `***`, `…`, `[REDACTED]`, `YOUR_API_KEY`, `your-token-here`, and values that are just the
+//   parameter's own word (`password`, `secret`, `token`, `redacted`, `changeme`).
+//
+// Query parameters are recognised after `?`, `&` or `&amp;` anywhere, not only inside a
+// `scheme://` URL: relative URLs in logs (`GET /cb?token=…`) and form bodies
+// (`grant_type=password&password=…`) carry the same secrets.
+
+const url_credentials_TYPE = 'url_credentials';
+// ---- placeholders -------------------------------------------------------------------------
+const PLACEHOLDER_SHAPES = [
+    /^\{+[^{}]*\}+$/, // {token}, {{token}}
+    /^\$\{[^{}]*\}$/, // ${TOKEN}
+    /^\$[A-Za-z_][A-Za-z0-9_]*$/, // $TOKEN
+    /^<[^<>]*>$/, // <token>
+    /^\[[^[\]]*\]$/, // [REDACTED]
+    /^([xX*•#.…_-])\1*$/u, // xxx, ***, •••, ...
+    /^(?:your|my)[_-]/i, // YOUR_API_KEY, your-token-here
+    /[_-]here$/i, // token_here, paste-key-here
+];
+// prettier-ignore
+const PLACEHOLDER_WORDS = new Set([
+    'password', 'passwd', 'pass', 'pwd', 'secret', 'token', 'key', 'apikey', 'api_key', 'redacted',
+    'masked', 'hidden', 'removed', 'placeholder', 'changeme', 'example', 'dummy', 'null', 'undefined',
+    'none', 'xxx',
+]);
+function decodeBraces(value) {
+    return value
+        .replace(/%7B/gi, '{')
+        .replace(/%7D/gi, '}')
+        .replace(/%24/g, '$')
+        .replace(/%3C/gi, '<')
+        .replace(/%3E/gi, '>')
+        .replace(/%5B/gi, '[')
+        .replace(/%5D/gi, ']');
+}
+/** Values that stand for a credential instead of being one. */
+function isPlaceholder(raw) {
+    const value = decodeBraces(raw);
+    if (value === '')
+        return true;
+    if (PLACEHOLDER_WORDS.has(value.toLowerCase()))
+        return true;
+    return PLACEHOLDER_SHAPES.some((re) => re.test(value));
+}
+// ---- parameter names ----------------------------------------------------------------------
+/** Name endings (separators removed, lower case) that say the value is a credential. */
+// prettier-ignore
+const SECRET_SUFFIXES = [
+    'token', 'secret', 'password', 'passwd', 'passphrase', 'signature', 'credential', 'credentials',
+    'apikey', 'accesskey', 'secretkey', 'privatekey', 'authkey', 'appkey', 'clientkey', 'signingkey',
+    'masterkey', 'sharedkey', 'accountkey', 'subscriptionkey', 'sessionkey', 'licensekey', 'jwt',
+];
+/** Credential-looking endings that are list positions, not secrets. */
+const NOT_SECRET_SUFFIXES = ['pagetoken', 'nexttoken', 'continuationtoken', 'synctoken', 'cursortoken'];
+/** Whole last words that say the value is a credential. */
+const SECRET_LAST_WORDS = new Set(['key', 'sig', 'auth', 'authorization', 'pwd', 'pw', 'pass']);
+function words(name) {
+    return name
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((w) => w !== '');
+}
+/** Cheap pre-filter: every credential name contains one of these (most names contain none). */
+const MAYBE_SECRET = /tok|sec|pas|pw|sig|key|aut|cred|jwt/i;
+/** Whether a query parameter `name` says its value is a credential. */
+function isCredentialParam(name) {
+    if (!MAYBE_SECRET.test(name))
+        return false;
+    const parts = words(name);
+    const last = parts[parts.length - 1];
+    if (last === undefined)
+        return false;
+    const flat = parts.join('');
+    if (NOT_SECRET_SUFFIXES.some((s) => flat.endsWith(s)))
+        return false;
+    // `key` alone is Google's API key parameter; `sort_key`, `cache_key` are not secrets, so a
+    // qualified key needs a qualifier the suffix list knows (`api_key`, `access_key`, …).
+    if (last === 'key')
+        return parts.length === 1 || SECRET_SUFFIXES.some((s) => flat.endsWith(s));
+    return SECRET_LAST_WORDS.has(last) || SECRET_SUFFIXES.some((s) => flat.endsWith(s));
+}
+// ---- scanning -----------------------------------------------------------------------------
+/** Characters that end a URL authority (userinfo and host): whitespace, controls, `/?#"'<>\`\\`. */
+function endsAuthority(code) {
+    return code <= 32 || code === 0x7f || '/?#"\'<>`\\'.includes(String.fromCharCode(code));
+}
+/** Characters of a query value: RFC 3986 query characters minus the delimiters `& ; # ( ) '`. */
+function isValueChar(code) {
+    if (isAsciiLetter(code) || (code >= 48 && code <= 57))
+        return true;
+    // - . _ ~ % ! $ * + , = : @ / ? { }
+    return '-._~%!$*+,=:@/?{}'.includes(String.fromCharCode(code));
+}
+/** Trailing punctuation that ends a sentence rather than the value. */
+const TRAILING = '.,:!?';
+function findUserinfoPasswords(text, out) {
+    for (let p = text.indexOf('://'); p !== -1;) {
+        const authStart = p + 3;
+        let i = authStart;
+        let at = -1;
+        for (; i < text.length && !endsAuthority(text.charCodeAt(i)); i++)
+            if (text.charCodeAt(i) === 64)
+                at = i;
+        if (at !== -1 && p > 0 && isAsciiLetter(text.charCodeAt(p - 1))) {
+            let colon = authStart;
+            while (colon < at && text.charCodeAt(colon) !== 58)
+                colon++;
+            if (colon < at && !isPlaceholder(text.slice(colon + 1, at))) {
+                out.push({ type: url_credentials_TYPE, start: colon + 1, end: at });
+            }
+        }
+        // Authorities never overlap: the next `://` search starts where this one ended (one back:
+        // the `:` before the `/` that ended it may open the next `://`).
+        p = text.indexOf('://', Math.max(i - 1, authStart));
+    }
+}
+const PARAM = /(?:&amp;|[?&])([A-Za-z0-9_.[\]-]{1,64})=/g;
+function findQueryCredentials(text, out) {
+    forEachMatch(PARAM, text, 0, (m) => {
+        if (!isCredentialParam(m[1] ?? ''))
+            return;
+        const start = m.index + m[0].length;
+        let end = start;
+        while (end < text.length && isValueChar(text.charCodeAt(end)))
+            end++;
+        // Scanning resumes after the value: a parameter-like string inside it is part of it.
+        PARAM.lastIndex = end;
+        while (end > start && TRAILING.includes(text.charAt(end - 1)))
+            end--;
+        if (!isPlaceholder(text.slice(start, end)))
+            out.push({ type: url_credentials_TYPE, start, end });
+    });
+}
+function findUrlCredentials(text) {
+    const out = [];
+    findUserinfoPasswords(text, out);
+    findQueryCredentials(text, out);
+    return out;
+}
+function urlCredentialsDetector() {
+    return { type: url_credentials_TYPE, find: findUrlCredentials };
+}
+//# sourceMappingURL=url-credentials.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/us-aba-routing.js
+// US ABA routing transit numbers: nine digits whose first two are a Federal Reserve routing
+// symbol prefix (00–12, 21–32, 61–72 or 80) and that pass the 3-7-1 weighted checksum
+// (3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 mod 10). Contiguous (`021000021`) or in the
+// Fed's 4-4-1 grouping (`0210-0002-1`, `0210 0002 1`).
+//
+// Context: ALWAYS needs a context word (routing, ABA, RTN, transit, bank) in the 30 characters
+// before, or the `us_aba_routing` hint. Bare nine-digit runs are everywhere (ids, zip+4 codes)
+// and one in ten passes the checksum. A routing number identifies a bank, not a person, but
+// next to an account number it is half of the pair that moves money.
+//
+// Deliberately not matched: one digit repeated (`000000000` passes the checksum), numbers
+// glued to letters or digits, and stretches of longer grouped numbers.
+
+
+const us_aba_routing_TYPE = 'us_aba_routing';
+// Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
+const ABA = /\d{4}([- ]?)\d{4}\1\d/g;
+const us_aba_routing_CONTEXT = contextWords(['routing', 'aba', 'rtn', 'transit', 'bank']);
+const WEIGHTS = [3, 7, 1, 3, 7, 1, 3, 7, 1];
+/** Valid Federal Reserve prefix and 3-7-1 checksum of a nine-digit routing number. */
+function abaRoutingValid(digits) {
+    if (digits.length !== 9)
+        return false;
+    const prefix = Number(digits.slice(0, 2));
+    const prefixOk = prefix <= 12 || (prefix >= 21 && prefix <= 32) || (prefix >= 61 && prefix <= 72) || prefix === 80;
+    if (!prefixOk)
+        return false;
+    let sum = 0;
+    for (let i = 0; i < 9; i++)
+        sum += (digits.charCodeAt(i) - 48) * WEIGHTS[i];
+    return sum % 10 === 0;
+}
+function findUsAbaRoutingNumbers(text, hint) {
+    const out = [];
+    forEachMatch(ABA, text, 0, (m) => {
+        const start = m.index;
+        const end = start + m[0].length;
+        const sep = m[1] ?? '';
+        if (!numberStandsAlone(text, start, end, sep))
+            return;
+        const digits = sep === '' ? m[0] : m[0].split(sep).join('');
+        if (allSameDigit(digits) || !abaRoutingValid(digits))
+            return;
+        if (!hasContext(text, start, us_aba_routing_CONTEXT, us_aba_routing_TYPE, hint))
+            return;
+        out.push({ type: us_aba_routing_TYPE, start, end });
+    });
+    return out;
+}
+function usAbaRoutingDetector() {
+    return { type: us_aba_routing_TYPE, find: findUsAbaRoutingNumbers };
+}
+//# sourceMappingURL=us-aba-routing.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/us-itin.js
+// US Individual Taxpayer Identification Numbers: nine digits shaped like an SSN but with area
+// 900–999 and a group (digits 4–5) in 50–65, 70–88, 90–92 or 94–99, the IRS's issued ranges.
+// (The `ssn` detector never matches areas 9xx, so the two never overlap.)
+//
+// Context: written with separators (`912-70-1234`, `912 70 1234`, one separator used
+// consistently) an ITIN counts on its own. A bare nine-digit run needs a context word (ITIN,
+// taxpayer, tax id) in the 30 characters before, or the `us_itin` hint: nine-digit ids, zip+4
+// codes and order numbers starting with 9 are everywhere.
+//
+// Deliberately not matched: serial 0000, numbers glued to letters or digits, and stretches of
+// longer grouped numbers (`12-912-70-1234`, `912-70-1234-5`).
+
+
+const us_itin_TYPE = 'us_itin';
+// Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
+const ITIN = /9\d\d([- ]?)\d\d\1\d{4}/g;
+const us_itin_CONTEXT = contextWords(['itin', 'taxpayer', 'tax id', 'tax identification']);
+/** Whether the group (digits 4–5 of an ITIN) is in an IRS-issued range. */
+function itinGroupValid(group) {
+    return ((group >= 50 && group <= 65) ||
+        (group >= 70 && group <= 88) ||
+        (group >= 90 && group <= 92) ||
+        (group >= 94 && group <= 99));
+}
+function findUsItins(text, hint) {
+    const out = [];
+    forEachMatch(ITIN, text, 0, (m) => {
+        const start = m.index;
+        const end = start + m[0].length;
+        const sep = m[1] ?? '';
+        if (!numberStandsAlone(text, start, end, sep))
+            return;
+        const digits = sep === '' ? m[0] : m[0].split(sep).join('');
+        if (!itinGroupValid(Number(digits.slice(3, 5))) || digits.endsWith('0000'))
+            return;
+        if (sep === '' && !hasContext(text, start, us_itin_CONTEXT, us_itin_TYPE, hint))
+            return;
+        out.push({ type: us_itin_TYPE, start, end });
+    });
+    return out;
+}
+function usItinDetector() {
+    return { type: us_itin_TYPE, find: findUsItins };
+}
+//# sourceMappingURL=us-itin.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/optional.js
+// The opt-in detectors: never part of the built-in set the `pii` check always runs, enabled by
+// name in a policy's `pii:` block. One entry per type, in a fixed order (network and financial
+// identifiers first, then national ids grouped by country) so that the same policy always
+// yields the same detector list.
+
+
+
+
+
+
+
+
+
+
+
+
+
+const OPTIONAL_PII_TYPES = [
+    'mac',
+    'crypto_wallet',
+    'url_credentials',
+    'us_itin',
+    'us_aba_routing',
+    'uk_nino',
+    'uk_nhs',
+    'in_pan',
+    'in_aadhaar',
+    'es_nif',
+    'it_fiscal_code',
+    'au_tfn',
+    'passport',
+];
+const OPTIONAL_DETECTORS = {
+    mac: macDetector,
+    crypto_wallet: cryptoWalletDetector,
+    url_credentials: urlCredentialsDetector,
+    us_itin: usItinDetector,
+    us_aba_routing: usAbaRoutingDetector,
+    uk_nino: ukNinoDetector,
+    uk_nhs: ukNhsDetector,
+    in_pan: inPanDetector,
+    in_aadhaar: inAadhaarDetector,
+    es_nif: esNifDetector,
+    it_fiscal_code: itFiscalCodeDetector,
+    au_tfn: auTfnDetector,
+    passport: passportDetector,
+};
+function isOptionalPiiType(name) {
+    return OPTIONAL_PII_TYPES.includes(name);
+}
+//# sourceMappingURL=optional.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/metadata.max.json.js
 // This file is a workaround for a bug in web browsers' "native"
 // ES6 importing system which is uncapable of importing "*.json" files.
@@ -48577,492 +48726,6 @@ function withMetadataArgument(func, _arguments) {
 	args.push(metadata_max_json)
 	return func.apply(this, args)
 }
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/constants.js
-// The minimum length of the national significant number.
-var MIN_LENGTH_FOR_NSN = 2;
-
-// The ITU says the maximum length should be 15,
-// but one can find longer numbers in Germany.
-var MAX_LENGTH_FOR_NSN = 17;
-
-// The maximum length of the country calling code.
-var MAX_LENGTH_COUNTRY_CODE = 3;
-
-// Digits accepted in phone numbers
-// (ascii, fullwidth, arabic-indic, and eastern arabic digits).
-var VALID_DIGITS = "0-9\uFF10-\uFF19\u0660-\u0669\u06F0-\u06F9";
-
-// `DASHES` will be right after the opening square bracket of the "character class"
-var DASHES = "-\u2010-\u2015\u2212\u30FC\uFF0D";
-var SLASHES = "\uFF0F/";
-var DOTS = "\uFF0E.";
-var WHITESPACE = " \xA0\xAD\u200B\u2060\u3000";
-var BRACKETS = "()\uFF08\uFF09\uFF3B\uFF3D\\[\\]";
-// export const OPENING_BRACKETS = '(\uFF08\uFF3B\\\['
-var TILDES = "~\u2053\u223C\uFF5E";
-
-// Regular expression of acceptable punctuation found in phone numbers. This
-// excludes punctuation found as a leading character only. This consists of dash
-// characters, white space characters, full stops, slashes, square brackets,
-// parentheses and tildes. Full-width variants are also present.
-var VALID_PUNCTUATION = "".concat(DASHES).concat(SLASHES).concat(DOTS).concat(WHITESPACE).concat(BRACKETS).concat(TILDES);
-var PLUS_CHARS = "+\uFF0B";
-// const LEADING_PLUS_CHARS_PATTERN = new RegExp('^[' + PLUS_CHARS + ']+')
-//# sourceMappingURL=constants.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/extension/createExtensionPattern.js
-
-
-// The RFC 3966 format for extensions.
-var RFC3966_EXTN_PREFIX = ';ext=';
-
-/**
- * Helper method for constructing regular expressions for parsing. Creates
- * an expression that captures up to max_length digits.
- * @return {string} RegEx pattern to capture extension digits.
- */
-var getExtensionDigitsPattern = function getExtensionDigitsPattern(maxLength) {
-  return "([".concat(VALID_DIGITS, "]{1,").concat(maxLength, "})");
-};
-
-/**
- * Helper initialiser method to create the regular-expression pattern to match
- * extensions.
- * Copy-pasted from Google's `libphonenumber`:
- * https://github.com/google/libphonenumber/blob/55b2646ec9393f4d3d6661b9c82ef9e258e8b829/javascript/i18n/phonenumbers/phonenumberutil.js#L759-L766
- * @return {string} RegEx pattern to capture extensions.
- */
-function createExtensionPattern(purpose) {
-  // We cap the maximum length of an extension based on the ambiguity of the way
-  // the extension is prefixed. As per ITU, the officially allowed length for
-  // extensions is actually 40, but we don't support this since we haven't seen real
-  // examples and this introduces many false interpretations as the extension labels
-  // are not standardized.
-  /** @type {string} */
-  var extLimitAfterExplicitLabel = '20';
-  /** @type {string} */
-  var extLimitAfterLikelyLabel = '15';
-  /** @type {string} */
-  var extLimitAfterAmbiguousChar = '9';
-  /** @type {string} */
-  var extLimitWhenNotSure = '6';
-
-  /** @type {string} */
-  var possibleSeparatorsBetweenNumberAndExtLabel = "[ \xA0\\t,]*";
-  // Optional full stop (.) or colon, followed by zero or more spaces/tabs/commas.
-  /** @type {string} */
-  var possibleCharsAfterExtLabel = "[:\\.\uFF0E]?[ \xA0\\t,-]*";
-  /** @type {string} */
-  var optionalExtnSuffix = "#?";
-
-  // Here the extension is called out in more explicit way, i.e mentioning it obvious
-  // patterns like "ext.".
-  /** @type {string} */
-  var explicitExtLabels = "(?:e?xt(?:ensi(?:o\u0301?|\xF3))?n?|\uFF45?\uFF58\uFF54\uFF4E?|\u0434\u043E\u0431|anexo)";
-  // One-character symbols that can be used to indicate an extension, and less
-  // commonly used or more ambiguous extension labels.
-  /** @type {string} */
-  var ambiguousExtLabels = "(?:[x\uFF58#\uFF03~\uFF5E]|int|\uFF49\uFF4E\uFF54)";
-  // When extension is not separated clearly.
-  /** @type {string} */
-  var ambiguousSeparator = "[- ]+";
-  // This is the same as possibleSeparatorsBetweenNumberAndExtLabel, but not matching
-  // comma as extension label may have it.
-  /** @type {string} */
-  var possibleSeparatorsNumberExtLabelNoComma = "[ \xA0\\t]*";
-  // ",," is commonly used for auto dialling the extension when connected. First
-  // comma is matched through possibleSeparatorsBetweenNumberAndExtLabel, so we do
-  // not repeat it here. Semi-colon works in Iphone and Android also to pop up a
-  // button with the extension number following.
-  /** @type {string} */
-  var autoDiallingAndExtLabelsFound = "(?:,{2}|;)";
-
-  /** @type {string} */
-  var rfcExtn = RFC3966_EXTN_PREFIX + getExtensionDigitsPattern(extLimitAfterExplicitLabel);
-  /** @type {string} */
-  var explicitExtn = possibleSeparatorsBetweenNumberAndExtLabel + explicitExtLabels + possibleCharsAfterExtLabel + getExtensionDigitsPattern(extLimitAfterExplicitLabel) + optionalExtnSuffix;
-  /** @type {string} */
-  var ambiguousExtn = possibleSeparatorsBetweenNumberAndExtLabel + ambiguousExtLabels + possibleCharsAfterExtLabel + getExtensionDigitsPattern(extLimitAfterAmbiguousChar) + optionalExtnSuffix;
-  /** @type {string} */
-  var americanStyleExtnWithSuffix = ambiguousSeparator + getExtensionDigitsPattern(extLimitWhenNotSure) + "#";
-
-  /** @type {string} */
-  var autoDiallingExtn = possibleSeparatorsNumberExtLabelNoComma + autoDiallingAndExtLabelsFound + possibleCharsAfterExtLabel + getExtensionDigitsPattern(extLimitAfterLikelyLabel) + optionalExtnSuffix;
-  /** @type {string} */
-  var onlyCommasExtn = possibleSeparatorsNumberExtLabelNoComma + "(?:,)+" + possibleCharsAfterExtLabel + getExtensionDigitsPattern(extLimitAfterAmbiguousChar) + optionalExtnSuffix;
-
-  // The first regular expression covers RFC 3966 format, where the extension is added
-  // using ";ext=". The second more generic where extension is mentioned with explicit
-  // labels like "ext:". In both the above cases we allow more numbers in extension than
-  // any other extension labels. The third one captures when single character extension
-  // labels or less commonly used labels are used. In such cases we capture fewer
-  // extension digits in order to reduce the chance of falsely interpreting two
-  // numbers beside each other as a number + extension. The fourth one covers the
-  // special case of American numbers where the extension is written with a hash
-  // at the end, such as "- 503#". The fifth one is exclusively for extension
-  // autodialling formats which are used when dialling and in this case we accept longer
-  // extensions. The last one is more liberal on the number of commas that acts as
-  // extension labels, so we have a strict cap on the number of digits in such extensions.
-  return rfcExtn + "|" + explicitExtn + "|" + ambiguousExtn + "|" + americanStyleExtnWithSuffix + "|" + autoDiallingExtn + "|" + onlyCommasExtn;
-}
-//# sourceMappingURL=createExtensionPattern.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/findNumbers/LRUCache.js
-function _typeof(o) { "@babel/helpers - typeof"; return _typeof = "function" == typeof Symbol && "symbol" == typeof Symbol.iterator ? function (o) { return typeof o; } : function (o) { return o && "function" == typeof Symbol && o.constructor === Symbol && o !== Symbol.prototype ? "symbol" : typeof o; }, _typeof(o); }
-function _defineProperties(e, r) { for (var t = 0; t < r.length; t++) { var o = r[t]; o.enumerable = o.enumerable || !1, o.configurable = !0, "value" in o && (o.writable = !0), Object.defineProperty(e, _toPropertyKey(o.key), o); } }
-function _createClass(e, r, t) { return r && _defineProperties(e.prototype, r), t && _defineProperties(e, t), Object.defineProperty(e, "prototype", { writable: !1 }), e; }
-function _toPropertyKey(t) { var i = _toPrimitive(t, "string"); return "symbol" == _typeof(i) ? i : i + ""; }
-function _toPrimitive(t, r) { if ("object" != _typeof(t) || !t) return t; var e = t[Symbol.toPrimitive]; if (void 0 !== e) { var i = e.call(t, r || "default"); if ("object" != _typeof(i)) return i; throw new TypeError("@@toPrimitive must return a primitive value."); } return ("string" === r ? String : Number)(t); }
-function _classCallCheck(a, n) { if (!(a instanceof n)) throw new TypeError("Cannot call a class as a function"); }
-// https://medium.com/dsinjs/implementing-lru-cache-in-javascript-94ba6755cda9
-var Node = /*#__PURE__*/_createClass(function Node(key, value) {
-  var next = arguments.length > 2 && arguments[2] !== undefined ? arguments[2] : null;
-  var prev = arguments.length > 3 && arguments[3] !== undefined ? arguments[3] : null;
-  _classCallCheck(this, Node);
-  this.key = key;
-  this.value = value;
-  this.next = next;
-  this.prev = prev;
-});
-var LRUCache = /*#__PURE__*/function () {
-  //set default limit of 10 if limit is not passed.
-  function LRUCache() {
-    var limit = arguments.length > 0 && arguments[0] !== undefined ? arguments[0] : 10;
-    _classCallCheck(this, LRUCache);
-    this.size = 0;
-    this.limit = limit;
-    this.head = null;
-    this.tail = null;
-    this.cache = {};
-  }
-
-  // Write Node to head of LinkedList
-  // update cache with Node key and Node reference
-  return _createClass(LRUCache, [{
-    key: "put",
-    value: function put(key, value) {
-      this.ensureLimit();
-      if (!this.head) {
-        this.head = this.tail = new Node(key, value);
-      } else {
-        var node = new Node(key, value, this.head);
-        this.head.prev = node;
-        this.head = node;
-      }
-
-      //Update the cache map
-      this.cache[key] = this.head;
-      this.size++;
-    }
-
-    // Read from cache map and make that node as new Head of LinkedList
-  }, {
-    key: "get",
-    value: function get(key) {
-      if (this.cache[key]) {
-        var value = this.cache[key].value;
-
-        // node removed from it's position and cache
-        this.remove(key);
-        // write node again to the head of LinkedList to make it most recently used
-        this.put(key, value);
-        return value;
-      }
-      console.log("Item not available in cache for key ".concat(key));
-    }
-  }, {
-    key: "ensureLimit",
-    value: function ensureLimit() {
-      if (this.size === this.limit) {
-        this.remove(this.tail.key);
-      }
-    }
-  }, {
-    key: "remove",
-    value: function remove(key) {
-      var node = this.cache[key];
-      if (node.prev !== null) {
-        node.prev.next = node.next;
-      } else {
-        this.head = node.next;
-      }
-      if (node.next !== null) {
-        node.next.prev = node.prev;
-      } else {
-        this.tail = node.prev;
-      }
-      delete this.cache[key];
-      this.size--;
-    }
-  }, {
-    key: "clear",
-    value: function clear() {
-      this.head = null;
-      this.tail = null;
-      this.size = 0;
-      this.cache = {};
-    }
-
-    // // Invokes the callback function with every node of the chain and the index of the node.
-    // forEach(fn) {
-    //   let node = this.head;
-    //   let counter = 0;
-    //   while (node) {
-    //     fn(node, counter);
-    //     node = node.next;
-    //     counter++;
-    //   }
-    // }
-
-    // // To iterate over LRU with a 'for...of' loop
-    // *[Symbol.iterator]() {
-    //   let node = this.head;
-    //   while (node) {
-    //     yield node;
-    //     node = node.next;
-    //   }
-    // }
-  }]);
-}();
-
-//# sourceMappingURL=LRUCache.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/findNumbers/RegExpCache.js
-function RegExpCache_typeof(o) { "@babel/helpers - typeof"; return RegExpCache_typeof = "function" == typeof Symbol && "symbol" == typeof Symbol.iterator ? function (o) { return typeof o; } : function (o) { return o && "function" == typeof Symbol && o.constructor === Symbol && o !== Symbol.prototype ? "symbol" : typeof o; }, RegExpCache_typeof(o); }
-function RegExpCache_classCallCheck(a, n) { if (!(a instanceof n)) throw new TypeError("Cannot call a class as a function"); }
-function RegExpCache_defineProperties(e, r) { for (var t = 0; t < r.length; t++) { var o = r[t]; o.enumerable = o.enumerable || !1, o.configurable = !0, "value" in o && (o.writable = !0), Object.defineProperty(e, RegExpCache_toPropertyKey(o.key), o); } }
-function RegExpCache_createClass(e, r, t) { return r && RegExpCache_defineProperties(e.prototype, r), t && RegExpCache_defineProperties(e, t), Object.defineProperty(e, "prototype", { writable: !1 }), e; }
-function RegExpCache_toPropertyKey(t) { var i = RegExpCache_toPrimitive(t, "string"); return "symbol" == RegExpCache_typeof(i) ? i : i + ""; }
-function RegExpCache_toPrimitive(t, r) { if ("object" != RegExpCache_typeof(t) || !t) return t; var e = t[Symbol.toPrimitive]; if (void 0 !== e) { var i = e.call(t, r || "default"); if ("object" != RegExpCache_typeof(i)) return i; throw new TypeError("@@toPrimitive must return a primitive value."); } return ("string" === r ? String : Number)(t); }
-
-
-// A cache for frequently used country-specific regular expressions. Set to 32 to cover ~2-3
-// countries being used for the same doc with ~10 patterns for each country. Some pages will have
-// a lot more countries in use, but typically fewer numbers for each so expanding the cache for
-// that use-case won't have a lot of benefit.
-var RegExpCache = /*#__PURE__*/function () {
-  function RegExpCache(size) {
-    RegExpCache_classCallCheck(this, RegExpCache);
-    this.cache = new LRUCache(size);
-  }
-  return RegExpCache_createClass(RegExpCache, [{
-    key: "getPatternForRegExp",
-    value: function getPatternForRegExp(pattern) {
-      var regExp = this.cache.get(pattern);
-      if (!regExp) {
-        regExp = new RegExp('^' + pattern);
-        this.cache.put(pattern, regExp);
-      }
-      return regExp;
-    }
-  }]);
-}();
-
-//# sourceMappingURL=RegExpCache.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/findNumbers/util.js
-/** Returns a regular expression quantifier with an upper and lower limit. */
-function limit(lower, upper) {
-  if (lower < 0 || upper <= 0 || upper < lower) {
-    throw new TypeError();
-  }
-  return "{".concat(lower, ",").concat(upper, "}");
-}
-
-/**
- * Trims away any characters after the first match of {@code pattern} in {@code candidate},
- * returning the trimmed version.
- */
-function trimAfterFirstMatch(regexp, string) {
-  var index = string.search(regexp);
-  if (index >= 0) {
-    return string.slice(0, index);
-  }
-  return string;
-}
-function startsWith(string, substring) {
-  return string.indexOf(substring) === 0;
-}
-function endsWith(string, substring) {
-  return string.indexOf(substring, string.length - substring.length) === string.length - substring.length;
-}
-//# sourceMappingURL=util.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/findNumbers/utf-8.js
-// Javascript doesn't support UTF-8 regular expressions.
-// So mimicking them here.
-
-// Copy-pasted from `PhoneNumberMatcher.js`.
-
-/**
- * "\p{Z}" is any kind of whitespace or invisible separator ("Separator").
- * http://www.regular-expressions.info/unicode.html
- * "\P{Z}" is the reverse of "\p{Z}".
- * "\p{N}" is any kind of numeric character in any script ("Number").
- * "\p{Nd}" is a digit zero through nine in any script except "ideographic scripts" ("Decimal_Digit_Number").
- * "\p{Sc}" is a currency symbol ("Currency_Symbol").
- * "\p{L}" is any kind of letter from any language ("Letter").
- * "\p{Mn}" is "non-spacing mark".
- *
- * Javascript doesn't support Unicode Regular Expressions
- * so substituting it with this explicit set of characters.
- *
- * https://stackoverflow.com/questions/13210194/javascript-regex-equivalent-of-a-za-z-using-pl
- * https://github.com/danielberndt/babel-plugin-utf-8-regex/blob/master/src/transformer.js
- */
-
-var _pZ = " \xA0\u1680\u180E\u2000-\u200A\u2028\u2029\u202F\u205F\u3000";
-var pZ = "[".concat(_pZ, "]");
-var PZ = "[^".concat(_pZ, "]");
-var _pN = "0-9\xB2\xB3\xB9\xBC-\xBE\u0660-\u0669\u06F0-\u06F9\u07C0-\u07C9\u0966-\u096F\u09E6-\u09EF\u09F4-\u09F9\u0A66-\u0A6F\u0AE6-\u0AEF\u0B66-\u0B6F\u0B72-\u0B77\u0BE6-\u0BF2\u0C66-\u0C6F\u0C78-\u0C7E\u0CE6-\u0CEF\u0D66-\u0D75\u0E50-\u0E59\u0ED0-\u0ED9\u0F20-\u0F33\u1040-\u1049\u1090-\u1099\u1369-\u137C\u16EE-\u16F0\u17E0-\u17E9\u17F0-\u17F9\u1810-\u1819\u1946-\u194F\u19D0-\u19DA\u1A80-\u1A89\u1A90-\u1A99\u1B50-\u1B59\u1BB0-\u1BB9\u1C40-\u1C49\u1C50-\u1C59\u2070\u2074-\u2079\u2080-\u2089\u2150-\u2182\u2185-\u2189\u2460-\u249B\u24EA-\u24FF\u2776-\u2793\u2CFD\u3007\u3021-\u3029\u3038-\u303A\u3192-\u3195\u3220-\u3229\u3248-\u324F\u3251-\u325F\u3280-\u3289\u32B1-\u32BF\uA620-\uA629\uA6E6-\uA6EF\uA830-\uA835\uA8D0-\uA8D9\uA900-\uA909\uA9D0-\uA9D9\uAA50-\uAA59\uABF0-\uABF9\uFF10-\uFF19";
-// const pN = `[${_pN}]`
-
-var _pNd = "0-9\u0660-\u0669\u06F0-\u06F9\u07C0-\u07C9\u0966-\u096F\u09E6-\u09EF\u0A66-\u0A6F\u0AE6-\u0AEF\u0B66-\u0B6F\u0BE6-\u0BEF\u0C66-\u0C6F\u0CE6-\u0CEF\u0D66-\u0D6F\u0E50-\u0E59\u0ED0-\u0ED9\u0F20-\u0F29\u1040-\u1049\u1090-\u1099\u17E0-\u17E9\u1810-\u1819\u1946-\u194F\u19D0-\u19D9\u1A80-\u1A89\u1A90-\u1A99\u1B50-\u1B59\u1BB0-\u1BB9\u1C40-\u1C49\u1C50-\u1C59\uA620-\uA629\uA8D0-\uA8D9\uA900-\uA909\uA9D0-\uA9D9\uAA50-\uAA59\uABF0-\uABF9\uFF10-\uFF19";
-var pNd = "[".concat(_pNd, "]");
-var _pL = "A-Za-z\xAA\xB5\xBA\xC0-\xD6\xD8-\xF6\xF8-\u02C1\u02C6-\u02D1\u02E0-\u02E4\u02EC\u02EE\u0370-\u0374\u0376\u0377\u037A-\u037D\u0386\u0388-\u038A\u038C\u038E-\u03A1\u03A3-\u03F5\u03F7-\u0481\u048A-\u0527\u0531-\u0556\u0559\u0561-\u0587\u05D0-\u05EA\u05F0-\u05F2\u0620-\u064A\u066E\u066F\u0671-\u06D3\u06D5\u06E5\u06E6\u06EE\u06EF\u06FA-\u06FC\u06FF\u0710\u0712-\u072F\u074D-\u07A5\u07B1\u07CA-\u07EA\u07F4\u07F5\u07FA\u0800-\u0815\u081A\u0824\u0828\u0840-\u0858\u08A0\u08A2-\u08AC\u0904-\u0939\u093D\u0950\u0958-\u0961\u0971-\u0977\u0979-\u097F\u0985-\u098C\u098F\u0990\u0993-\u09A8\u09AA-\u09B0\u09B2\u09B6-\u09B9\u09BD\u09CE\u09DC\u09DD\u09DF-\u09E1\u09F0\u09F1\u0A05-\u0A0A\u0A0F\u0A10\u0A13-\u0A28\u0A2A-\u0A30\u0A32\u0A33\u0A35\u0A36\u0A38\u0A39\u0A59-\u0A5C\u0A5E\u0A72-\u0A74\u0A85-\u0A8D\u0A8F-\u0A91\u0A93-\u0AA8\u0AAA-\u0AB0\u0AB2\u0AB3\u0AB5-\u0AB9\u0ABD\u0AD0\u0AE0\u0AE1\u0B05-\u0B0C\u0B0F\u0B10\u0B13-\u0B28\u0B2A-\u0B30\u0B32\u0B33\u0B35-\u0B39\u0B3D\u0B5C\u0B5D\u0B5F-\u0B61\u0B71\u0B83\u0B85-\u0B8A\u0B8E-\u0B90\u0B92-\u0B95\u0B99\u0B9A\u0B9C\u0B9E\u0B9F\u0BA3\u0BA4\u0BA8-\u0BAA\u0BAE-\u0BB9\u0BD0\u0C05-\u0C0C\u0C0E-\u0C10\u0C12-\u0C28\u0C2A-\u0C33\u0C35-\u0C39\u0C3D\u0C58\u0C59\u0C60\u0C61\u0C85-\u0C8C\u0C8E-\u0C90\u0C92-\u0CA8\u0CAA-\u0CB3\u0CB5-\u0CB9\u0CBD\u0CDE\u0CE0\u0CE1\u0CF1\u0CF2\u0D05-\u0D0C\u0D0E-\u0D10\u0D12-\u0D3A\u0D3D\u0D4E\u0D60\u0D61\u0D7A-\u0D7F\u0D85-\u0D96\u0D9A-\u0DB1\u0DB3-\u0DBB\u0DBD\u0DC0-\u0DC6\u0E01-\u0E30\u0E32\u0E33\u0E40-\u0E46\u0E81\u0E82\u0E84\u0E87\u0E88\u0E8A\u0E8D\u0E94-\u0E97\u0E99-\u0E9F\u0EA1-\u0EA3\u0EA5\u0EA7\u0EAA\u0EAB\u0EAD-\u0EB0\u0EB2\u0EB3\u0EBD\u0EC0-\u0EC4\u0EC6\u0EDC-\u0EDF\u0F00\u0F40-\u0F47\u0F49-\u0F6C\u0F88-\u0F8C\u1000-\u102A\u103F\u1050-\u1055\u105A-\u105D\u1061\u1065\u1066\u106E-\u1070\u1075-\u1081\u108E\u10A0-\u10C5\u10C7\u10CD\u10D0-\u10FA\u10FC-\u1248\u124A-\u124D\u1250-\u1256\u1258\u125A-\u125D\u1260-\u1288\u128A-\u128D\u1290-\u12B0\u12B2-\u12B5\u12B8-\u12BE\u12C0\u12C2-\u12C5\u12C8-\u12D6\u12D8-\u1310\u1312-\u1315\u1318-\u135A\u1380-\u138F\u13A0-\u13F4\u1401-\u166C\u166F-\u167F\u1681-\u169A\u16A0-\u16EA\u1700-\u170C\u170E-\u1711\u1720-\u1731\u1740-\u1751\u1760-\u176C\u176E-\u1770\u1780-\u17B3\u17D7\u17DC\u1820-\u1877\u1880-\u18A8\u18AA\u18B0-\u18F5\u1900-\u191C\u1950-\u196D\u1970-\u1974\u1980-\u19AB\u19C1-\u19C7\u1A00-\u1A16\u1A20-\u1A54\u1AA7\u1B05-\u1B33\u1B45-\u1B4B\u1B83-\u1BA0\u1BAE\u1BAF\u1BBA-\u1BE5\u1C00-\u1C23\u1C4D-\u1C4F\u1C5A-\u1C7D\u1CE9-\u1CEC\u1CEE-\u1CF1\u1CF5\u1CF6\u1D00-\u1DBF\u1E00-\u1F15\u1F18-\u1F1D\u1F20-\u1F45\u1F48-\u1F4D\u1F50-\u1F57\u1F59\u1F5B\u1F5D\u1F5F-\u1F7D\u1F80-\u1FB4\u1FB6-\u1FBC\u1FBE\u1FC2-\u1FC4\u1FC6-\u1FCC\u1FD0-\u1FD3\u1FD6-\u1FDB\u1FE0-\u1FEC\u1FF2-\u1FF4\u1FF6-\u1FFC\u2071\u207F\u2090-\u209C\u2102\u2107\u210A-\u2113\u2115\u2119-\u211D\u2124\u2126\u2128\u212A-\u212D\u212F-\u2139\u213C-\u213F\u2145-\u2149\u214E\u2183\u2184\u2C00-\u2C2E\u2C30-\u2C5E\u2C60-\u2CE4\u2CEB-\u2CEE\u2CF2\u2CF3\u2D00-\u2D25\u2D27\u2D2D\u2D30-\u2D67\u2D6F\u2D80-\u2D96\u2DA0-\u2DA6\u2DA8-\u2DAE\u2DB0-\u2DB6\u2DB8-\u2DBE\u2DC0-\u2DC6\u2DC8-\u2DCE\u2DD0-\u2DD6\u2DD8-\u2DDE\u2E2F\u3005\u3006\u3031-\u3035\u303B\u303C\u3041-\u3096\u309D-\u309F\u30A1-\u30FA\u30FC-\u30FF\u3105-\u312D\u3131-\u318E\u31A0-\u31BA\u31F0-\u31FF\u3400-\u4DB5\u4E00-\u9FCC\uA000-\uA48C\uA4D0-\uA4FD\uA500-\uA60C\uA610-\uA61F\uA62A\uA62B\uA640-\uA66E\uA67F-\uA697\uA6A0-\uA6E5\uA717-\uA71F\uA722-\uA788\uA78B-\uA78E\uA790-\uA793\uA7A0-\uA7AA\uA7F8-\uA801\uA803-\uA805\uA807-\uA80A\uA80C-\uA822\uA840-\uA873\uA882-\uA8B3\uA8F2-\uA8F7\uA8FB\uA90A-\uA925\uA930-\uA946\uA960-\uA97C\uA984-\uA9B2\uA9CF\uAA00-\uAA28\uAA40-\uAA42\uAA44-\uAA4B\uAA60-\uAA76\uAA7A\uAA80-\uAAAF\uAAB1\uAAB5\uAAB6\uAAB9-\uAABD\uAAC0\uAAC2\uAADB-\uAADD\uAAE0-\uAAEA\uAAF2-\uAAF4\uAB01-\uAB06\uAB09-\uAB0E\uAB11-\uAB16\uAB20-\uAB26\uAB28-\uAB2E\uABC0-\uABE2\uAC00-\uD7A3\uD7B0-\uD7C6\uD7CB-\uD7FB\uF900-\uFA6D\uFA70-\uFAD9\uFB00-\uFB06\uFB13-\uFB17\uFB1D\uFB1F-\uFB28\uFB2A-\uFB36\uFB38-\uFB3C\uFB3E\uFB40\uFB41\uFB43\uFB44\uFB46-\uFBB1\uFBD3-\uFD3D\uFD50-\uFD8F\uFD92-\uFDC7\uFDF0-\uFDFB\uFE70-\uFE74\uFE76-\uFEFC\uFF21-\uFF3A\uFF41-\uFF5A\uFF66-\uFFBE\uFFC2-\uFFC7\uFFCA-\uFFCF\uFFD2-\uFFD7\uFFDA-\uFFDC";
-var pL = "[".concat(_pL, "]");
-var pL_regexp = new RegExp(pL);
-var _pSc = "$\xA2-\xA5\u058F\u060B\u09F2\u09F3\u09FB\u0AF1\u0BF9\u0E3F\u17DB\u20A0-\u20B9\uA838\uFDFC\uFE69\uFF04\uFFE0\uFFE1\uFFE5\uFFE6";
-var pSc = "[".concat(_pSc, "]");
-var pSc_regexp = new RegExp(pSc);
-var _pMn = "\u0300-\u036F\u0483-\u0487\u0591-\u05BD\u05BF\u05C1\u05C2\u05C4\u05C5\u05C7\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06DC\u06DF-\u06E4\u06E7\u06E8\u06EA-\u06ED\u0711\u0730-\u074A\u07A6-\u07B0\u07EB-\u07F3\u0816-\u0819\u081B-\u0823\u0825-\u0827\u0829-\u082D\u0859-\u085B\u08E4-\u08FE\u0900-\u0902\u093A\u093C\u0941-\u0948\u094D\u0951-\u0957\u0962\u0963\u0981\u09BC\u09C1-\u09C4\u09CD\u09E2\u09E3\u0A01\u0A02\u0A3C\u0A41\u0A42\u0A47\u0A48\u0A4B-\u0A4D\u0A51\u0A70\u0A71\u0A75\u0A81\u0A82\u0ABC\u0AC1-\u0AC5\u0AC7\u0AC8\u0ACD\u0AE2\u0AE3\u0B01\u0B3C\u0B3F\u0B41-\u0B44\u0B4D\u0B56\u0B62\u0B63\u0B82\u0BC0\u0BCD\u0C3E-\u0C40\u0C46-\u0C48\u0C4A-\u0C4D\u0C55\u0C56\u0C62\u0C63\u0CBC\u0CBF\u0CC6\u0CCC\u0CCD\u0CE2\u0CE3\u0D41-\u0D44\u0D4D\u0D62\u0D63\u0DCA\u0DD2-\u0DD4\u0DD6\u0E31\u0E34-\u0E3A\u0E47-\u0E4E\u0EB1\u0EB4-\u0EB9\u0EBB\u0EBC\u0EC8-\u0ECD\u0F18\u0F19\u0F35\u0F37\u0F39\u0F71-\u0F7E\u0F80-\u0F84\u0F86\u0F87\u0F8D-\u0F97\u0F99-\u0FBC\u0FC6\u102D-\u1030\u1032-\u1037\u1039\u103A\u103D\u103E\u1058\u1059\u105E-\u1060\u1071-\u1074\u1082\u1085\u1086\u108D\u109D\u135D-\u135F\u1712-\u1714\u1732-\u1734\u1752\u1753\u1772\u1773\u17B4\u17B5\u17B7-\u17BD\u17C6\u17C9-\u17D3\u17DD\u180B-\u180D\u18A9\u1920-\u1922\u1927\u1928\u1932\u1939-\u193B\u1A17\u1A18\u1A56\u1A58-\u1A5E\u1A60\u1A62\u1A65-\u1A6C\u1A73-\u1A7C\u1A7F\u1B00-\u1B03\u1B34\u1B36-\u1B3A\u1B3C\u1B42\u1B6B-\u1B73\u1B80\u1B81\u1BA2-\u1BA5\u1BA8\u1BA9\u1BAB\u1BE6\u1BE8\u1BE9\u1BED\u1BEF-\u1BF1\u1C2C-\u1C33\u1C36\u1C37\u1CD0-\u1CD2\u1CD4-\u1CE0\u1CE2-\u1CE8\u1CED\u1CF4\u1DC0-\u1DE6\u1DFC-\u1DFF\u20D0-\u20DC\u20E1\u20E5-\u20F0\u2CEF-\u2CF1\u2D7F\u2DE0-\u2DFF\u302A-\u302D\u3099\u309A\uA66F\uA674-\uA67D\uA69F\uA6F0\uA6F1\uA802\uA806\uA80B\uA825\uA826\uA8C4\uA8E0-\uA8F1\uA926-\uA92D\uA947-\uA951\uA980-\uA982\uA9B3\uA9B6-\uA9B9\uA9BC\uAA29-\uAA2E\uAA31\uAA32\uAA35\uAA36\uAA43\uAA4C\uAAB0\uAAB2-\uAAB4\uAAB7\uAAB8\uAABE\uAABF\uAAC1\uAAEC\uAAED\uAAF6\uABE5\uABE8\uABED\uFB1E\uFE00-\uFE0F\uFE20-\uFE26";
-var pMn = "[".concat(_pMn, "]");
-var pMn_regexp = new RegExp(pMn);
-var _InBasic_Latin = "\0-\x7F";
-var _InLatin_1_Supplement = "\x80-\xFF";
-var _InLatin_Extended_A = "\u0100-\u017F";
-var _InLatin_Extended_Additional = "\u1E00-\u1EFF";
-var _InLatin_Extended_B = "\u0180-\u024F";
-var _InCombining_Diacritical_Marks = "\u0300-\u036F";
-var latinLetterRegexp = new RegExp('[' + _InBasic_Latin + _InLatin_1_Supplement + _InLatin_Extended_A + _InLatin_Extended_Additional + _InLatin_Extended_B + _InCombining_Diacritical_Marks + ']');
-
-/**
- * Helper method to determine if a character is a Latin-script letter or not.
- * For our purposes, combining marks should also return true since we assume
- * they have been added to a preceding Latin character.
- */
-function isLatinLetter(letter) {
-  // Combining marks are a subset of non-spacing-mark.
-  if (!pL_regexp.test(letter) && !pMn_regexp.test(letter)) {
-    return false;
-  }
-  return latinLetterRegexp.test(letter);
-}
-function isInvalidPunctuationSymbol(character) {
-  return character === '%' || pSc_regexp.test(character);
-}
-//# sourceMappingURL=utf-8.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/parseDigits.js
-function _createForOfIteratorHelperLoose(r, e) { var t = "undefined" != typeof Symbol && r[Symbol.iterator] || r["@@iterator"]; if (t) return (t = t.call(r)).next.bind(t); if (Array.isArray(r) || (t = _unsupportedIterableToArray(r)) || e && r && "number" == typeof r.length) { t && (r = t); var o = 0; return function () { return o >= r.length ? { done: !0 } : { done: !1, value: r[o++] }; }; } throw new TypeError("Invalid attempt to iterate non-iterable instance.\nIn order to be iterable, non-array objects must have a [Symbol.iterator]() method."); }
-function _unsupportedIterableToArray(r, a) { if (r) { if ("string" == typeof r) return _arrayLikeToArray(r, a); var t = {}.toString.call(r).slice(8, -1); return "Object" === t && r.constructor && (t = r.constructor.name), "Map" === t || "Set" === t ? Array.from(r) : "Arguments" === t || /^(?:Ui|I)nt(?:8|16|32)(?:Clamped)?Array$/.test(t) ? _arrayLikeToArray(r, a) : void 0; } }
-function _arrayLikeToArray(r, a) { (null == a || a > r.length) && (a = r.length); for (var e = 0, n = Array(a); e < a; e++) n[e] = r[e]; return n; }
-// These mappings map a character (key) to a specific digit that should
-// replace it for normalization purposes. Non-European digits that
-// may be used in phone numbers are mapped to a European equivalent.
-//
-// E.g. in Iraq they don't write `+442323234` but rather `+٤٤٢٣٢٣٢٣٤`.
-//
-var DIGITS = {
-  '0': '0',
-  '1': '1',
-  '2': '2',
-  '3': '3',
-  '4': '4',
-  '5': '5',
-  '6': '6',
-  '7': '7',
-  '8': '8',
-  '9': '9',
-  "\uFF10": '0',
-  // Fullwidth digit 0
-  "\uFF11": '1',
-  // Fullwidth digit 1
-  "\uFF12": '2',
-  // Fullwidth digit 2
-  "\uFF13": '3',
-  // Fullwidth digit 3
-  "\uFF14": '4',
-  // Fullwidth digit 4
-  "\uFF15": '5',
-  // Fullwidth digit 5
-  "\uFF16": '6',
-  // Fullwidth digit 6
-  "\uFF17": '7',
-  // Fullwidth digit 7
-  "\uFF18": '8',
-  // Fullwidth digit 8
-  "\uFF19": '9',
-  // Fullwidth digit 9
-  "\u0660": '0',
-  // Arabic-indic digit 0
-  "\u0661": '1',
-  // Arabic-indic digit 1
-  "\u0662": '2',
-  // Arabic-indic digit 2
-  "\u0663": '3',
-  // Arabic-indic digit 3
-  "\u0664": '4',
-  // Arabic-indic digit 4
-  "\u0665": '5',
-  // Arabic-indic digit 5
-  "\u0666": '6',
-  // Arabic-indic digit 6
-  "\u0667": '7',
-  // Arabic-indic digit 7
-  "\u0668": '8',
-  // Arabic-indic digit 8
-  "\u0669": '9',
-  // Arabic-indic digit 9
-  "\u06F0": '0',
-  // Eastern-Arabic digit 0
-  "\u06F1": '1',
-  // Eastern-Arabic digit 1
-  "\u06F2": '2',
-  // Eastern-Arabic digit 2
-  "\u06F3": '3',
-  // Eastern-Arabic digit 3
-  "\u06F4": '4',
-  // Eastern-Arabic digit 4
-  "\u06F5": '5',
-  // Eastern-Arabic digit 5
-  "\u06F6": '6',
-  // Eastern-Arabic digit 6
-  "\u06F7": '7',
-  // Eastern-Arabic digit 7
-  "\u06F8": '8',
-  // Eastern-Arabic digit 8
-  "\u06F9": '9' // Eastern-Arabic digit 9
-};
-function parseDigit(character) {
-  return DIGITS[character];
-}
-
-/**
- * Parses phone number digits from a string.
- * Drops all punctuation leaving only digits.
- * Also converts wide-ascii and arabic-indic numerals to conventional numerals.
- * E.g. in Iraq they don't write `+442323234` but rather `+٤٤٢٣٢٣٢٣٤`.
- * @param  {string} string
- * @return {string}
- * @example
- * ```js
- * parseDigits('8 (800) 555')
- * // Outputs '8800555'.
- * ```
- */
-function parseDigits(string) {
-  var result = '';
-  // Using `.split('')` here instead of normal `for ... of`
-  // because the importing application doesn't neccessarily include an ES6 polyfill.
-  // The `.split('')` approach discards "exotic" UTF-8 characters
-  // (the ones consisting of four bytes) but digits
-  // (including non-European ones) don't fall into that range
-  // so such "exotic" characters would be discarded anyway.
-  for (var _iterator = _createForOfIteratorHelperLoose(string.split('')), _step; !(_step = _iterator()).done;) {
-    var character = _step.value;
-    var digit = parseDigit(character);
-    if (digit) {
-      result += digit;
-    }
-  }
-  return result;
-}
-//# sourceMappingURL=parseDigits.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/isObject.js
 var objectConstructor = {}.constructor;
 function isObject_isObject(object) {
@@ -49070,16 +48733,16 @@ function isObject_isObject(object) {
 }
 //# sourceMappingURL=isObject.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/normalizeArguments.js
-function normalizeArguments_typeof(o) { "@babel/helpers - typeof"; return normalizeArguments_typeof = "function" == typeof Symbol && "symbol" == typeof Symbol.iterator ? function (o) { return typeof o; } : function (o) { return o && "function" == typeof Symbol && o.constructor === Symbol && o !== Symbol.prototype ? "symbol" : typeof o; }, normalizeArguments_typeof(o); }
+function _typeof(o) { "@babel/helpers - typeof"; return _typeof = "function" == typeof Symbol && "symbol" == typeof Symbol.iterator ? function (o) { return typeof o; } : function (o) { return o && "function" == typeof Symbol && o.constructor === Symbol && o !== Symbol.prototype ? "symbol" : typeof o; }, _typeof(o); }
 function ownKeys(e, r) { var t = Object.keys(e); if (Object.getOwnPropertySymbols) { var o = Object.getOwnPropertySymbols(e); r && (o = o.filter(function (r) { return Object.getOwnPropertyDescriptor(e, r).enumerable; })), t.push.apply(t, o); } return t; }
 function _objectSpread(e) { for (var r = 1; r < arguments.length; r++) { var t = null != arguments[r] ? arguments[r] : {}; r % 2 ? ownKeys(Object(t), !0).forEach(function (r) { _defineProperty(e, r, t[r]); }) : Object.getOwnPropertyDescriptors ? Object.defineProperties(e, Object.getOwnPropertyDescriptors(t)) : ownKeys(Object(t)).forEach(function (r) { Object.defineProperty(e, r, Object.getOwnPropertyDescriptor(t, r)); }); } return e; }
-function _defineProperty(e, r, t) { return (r = normalizeArguments_toPropertyKey(r)) in e ? Object.defineProperty(e, r, { value: t, enumerable: !0, configurable: !0, writable: !0 }) : e[r] = t, e; }
-function normalizeArguments_toPropertyKey(t) { var i = normalizeArguments_toPrimitive(t, "string"); return "symbol" == normalizeArguments_typeof(i) ? i : i + ""; }
-function normalizeArguments_toPrimitive(t, r) { if ("object" != normalizeArguments_typeof(t) || !t) return t; var e = t[Symbol.toPrimitive]; if (void 0 !== e) { var i = e.call(t, r || "default"); if ("object" != normalizeArguments_typeof(i)) return i; throw new TypeError("@@toPrimitive must return a primitive value."); } return ("string" === r ? String : Number)(t); }
-function _slicedToArray(r, e) { return _arrayWithHoles(r) || _iterableToArrayLimit(r, e) || normalizeArguments_unsupportedIterableToArray(r, e) || _nonIterableRest(); }
+function _defineProperty(e, r, t) { return (r = _toPropertyKey(r)) in e ? Object.defineProperty(e, r, { value: t, enumerable: !0, configurable: !0, writable: !0 }) : e[r] = t, e; }
+function _toPropertyKey(t) { var i = _toPrimitive(t, "string"); return "symbol" == _typeof(i) ? i : i + ""; }
+function _toPrimitive(t, r) { if ("object" != _typeof(t) || !t) return t; var e = t[Symbol.toPrimitive]; if (void 0 !== e) { var i = e.call(t, r || "default"); if ("object" != _typeof(i)) return i; throw new TypeError("@@toPrimitive must return a primitive value."); } return ("string" === r ? String : Number)(t); }
+function _slicedToArray(r, e) { return _arrayWithHoles(r) || _iterableToArrayLimit(r, e) || _unsupportedIterableToArray(r, e) || _nonIterableRest(); }
 function _nonIterableRest() { throw new TypeError("Invalid attempt to destructure non-iterable instance.\nIn order to be iterable, non-array objects must have a [Symbol.iterator]() method."); }
-function normalizeArguments_unsupportedIterableToArray(r, a) { if (r) { if ("string" == typeof r) return normalizeArguments_arrayLikeToArray(r, a); var t = {}.toString.call(r).slice(8, -1); return "Object" === t && r.constructor && (t = r.constructor.name), "Map" === t || "Set" === t ? Array.from(r) : "Arguments" === t || /^(?:Ui|I)nt(?:8|16|32)(?:Clamped)?Array$/.test(t) ? normalizeArguments_arrayLikeToArray(r, a) : void 0; } }
-function normalizeArguments_arrayLikeToArray(r, a) { (null == a || a > r.length) && (a = r.length); for (var e = 0, n = Array(a); e < a; e++) n[e] = r[e]; return n; }
+function _unsupportedIterableToArray(r, a) { if (r) { if ("string" == typeof r) return _arrayLikeToArray(r, a); var t = {}.toString.call(r).slice(8, -1); return "Object" === t && r.constructor && (t = r.constructor.name), "Map" === t || "Set" === t ? Array.from(r) : "Arguments" === t || /^(?:Ui|I)nt(?:8|16|32)(?:Clamped)?Array$/.test(t) ? _arrayLikeToArray(r, a) : void 0; } }
+function _arrayLikeToArray(r, a) { (null == a || a > r.length) && (a = r.length); for (var e = 0, n = Array(a); e < a; e++) n[e] = r[e]; return n; }
 function _iterableToArrayLimit(r, l) { var t = null == r ? null : "undefined" != typeof Symbol && r[Symbol.iterator] || r["@@iterator"]; if (null != t) { var e, n, i, u, a = [], f = !0, o = !1; try { if (i = (t = t.call(r)).next, 0 === l) { if (Object(t) !== t) return; f = !1; } else for (; !(f = (e = i.call(t)).done) && (a.push(e.value), a.length !== l); f = !0); } catch (r) { o = !0, n = r; } finally { try { if (!f && null != t["return"] && (u = t["return"](), Object(u) !== u)) return; } finally { if (o) throw n; } } return a; } }
 function _arrayWithHoles(r) { if (Array.isArray(r)) return r; }
 
@@ -49138,13 +48801,45 @@ function normalizeArguments(args) {
   };
 }
 //# sourceMappingURL=normalizeArguments.js.map
+;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/constants.js
+// The minimum length of the national significant number.
+var MIN_LENGTH_FOR_NSN = 2;
+
+// The ITU says the maximum length should be 15,
+// but one can find longer numbers in Germany.
+var MAX_LENGTH_FOR_NSN = 17;
+
+// The maximum length of the country calling code.
+var MAX_LENGTH_COUNTRY_CODE = 3;
+
+// Digits accepted in phone numbers
+// (ascii, fullwidth, arabic-indic, and eastern arabic digits).
+var VALID_DIGITS = "0-9\uFF10-\uFF19\u0660-\u0669\u06F0-\u06F9";
+
+// `DASHES` will be right after the opening square bracket of the "character class"
+var DASHES = "-\u2010-\u2015\u2212\u30FC\uFF0D";
+var SLASHES = "\uFF0F/";
+var DOTS = "\uFF0E.";
+var WHITESPACE = " \xA0\xAD\u200B\u2060\u3000";
+var BRACKETS = "()\uFF08\uFF09\uFF3B\uFF3D\\[\\]";
+// export const OPENING_BRACKETS = '(\uFF08\uFF3B\\\['
+var TILDES = "~\u2053\u223C\uFF5E";
+
+// Regular expression of acceptable punctuation found in phone numbers. This
+// excludes punctuation found as a leading character only. This consists of dash
+// characters, white space characters, full stops, slashes, square brackets,
+// parentheses and tildes. Full-width variants are also present.
+var VALID_PUNCTUATION = "".concat(DASHES).concat(SLASHES).concat(DOTS).concat(WHITESPACE).concat(BRACKETS).concat(TILDES);
+var PLUS_CHARS = "+\uFF0B";
+// const LEADING_PLUS_CHARS_PATTERN = new RegExp('^[' + PLUS_CHARS + ']+')
+//# sourceMappingURL=constants.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/ParseError.js
 function ParseError_typeof(o) { "@babel/helpers - typeof"; return ParseError_typeof = "function" == typeof Symbol && "symbol" == typeof Symbol.iterator ? function (o) { return typeof o; } : function (o) { return o && "function" == typeof Symbol && o.constructor === Symbol && o !== Symbol.prototype ? "symbol" : typeof o; }, ParseError_typeof(o); }
-function ParseError_defineProperties(e, r) { for (var t = 0; t < r.length; t++) { var o = r[t]; o.enumerable = o.enumerable || !1, o.configurable = !0, "value" in o && (o.writable = !0), Object.defineProperty(e, ParseError_toPropertyKey(o.key), o); } }
-function ParseError_createClass(e, r, t) { return r && ParseError_defineProperties(e.prototype, r), t && ParseError_defineProperties(e, t), Object.defineProperty(e, "prototype", { writable: !1 }), e; }
+function _defineProperties(e, r) { for (var t = 0; t < r.length; t++) { var o = r[t]; o.enumerable = o.enumerable || !1, o.configurable = !0, "value" in o && (o.writable = !0), Object.defineProperty(e, ParseError_toPropertyKey(o.key), o); } }
+function _createClass(e, r, t) { return r && _defineProperties(e.prototype, r), t && _defineProperties(e, t), Object.defineProperty(e, "prototype", { writable: !1 }), e; }
 function ParseError_toPropertyKey(t) { var i = ParseError_toPrimitive(t, "string"); return "symbol" == ParseError_typeof(i) ? i : i + ""; }
 function ParseError_toPrimitive(t, r) { if ("object" != ParseError_typeof(t) || !t) return t; var e = t[Symbol.toPrimitive]; if (void 0 !== e) { var i = e.call(t, r || "default"); if ("object" != ParseError_typeof(i)) return i; throw new TypeError("@@toPrimitive must return a primitive value."); } return ("string" === r ? String : Number)(t); }
-function ParseError_classCallCheck(a, n) { if (!(a instanceof n)) throw new TypeError("Cannot call a class as a function"); }
+function _classCallCheck(a, n) { if (!(a instanceof n)) throw new TypeError("Cannot call a class as a function"); }
 function _callSuper(t, o, e) { return o = _getPrototypeOf(o), _possibleConstructorReturn(t, _isNativeReflectConstruct() ? Reflect.construct(o, e || [], _getPrototypeOf(t).constructor) : o.apply(t, e)); }
 function _possibleConstructorReturn(t, e) { if (e && ("object" == ParseError_typeof(e) || "function" == typeof e)) return e; if (void 0 !== e) throw new TypeError("Derived constructors may only return object or undefined"); return _assertThisInitialized(t); }
 function _assertThisInitialized(e) { if (void 0 === e) throw new ReferenceError("this hasn't been initialised - super() hasn't been called"); return e; }
@@ -49163,7 +48858,7 @@ function _getPrototypeOf(t) { return _getPrototypeOf = Object.setPrototypeOf ? O
 var ParseError = /*#__PURE__*/function (_Error) {
   function ParseError(code) {
     var _this;
-    ParseError_classCallCheck(this, ParseError);
+    _classCallCheck(this, ParseError);
     _this = _callSuper(this, ParseError, [code]);
     // Set the prototype explicitly.
     // Any subclass of FooError will have to manually set the prototype as well.
@@ -49172,7 +48867,7 @@ var ParseError = /*#__PURE__*/function (_Error) {
     return _this;
   }
   _inherits(ParseError, _Error);
-  return ParseError_createClass(ParseError);
+  return _createClass(ParseError);
 }(/*#__PURE__*/_wrapNativeSuper(Error));
 
 //# sourceMappingURL=ParseError.js.map
@@ -49888,6 +49583,102 @@ function setVersion(metadata) {
   }
 }
 //# sourceMappingURL=metadata.js.map
+;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/extension/createExtensionPattern.js
+
+
+// The RFC 3966 format for extensions.
+var RFC3966_EXTN_PREFIX = ';ext=';
+
+/**
+ * Helper method for constructing regular expressions for parsing. Creates
+ * an expression that captures up to max_length digits.
+ * @return {string} RegEx pattern to capture extension digits.
+ */
+var getExtensionDigitsPattern = function getExtensionDigitsPattern(maxLength) {
+  return "([".concat(VALID_DIGITS, "]{1,").concat(maxLength, "})");
+};
+
+/**
+ * Helper initialiser method to create the regular-expression pattern to match
+ * extensions.
+ * Copy-pasted from Google's `libphonenumber`:
+ * https://github.com/google/libphonenumber/blob/55b2646ec9393f4d3d6661b9c82ef9e258e8b829/javascript/i18n/phonenumbers/phonenumberutil.js#L759-L766
+ * @return {string} RegEx pattern to capture extensions.
+ */
+function createExtensionPattern(purpose) {
+  // We cap the maximum length of an extension based on the ambiguity of the way
+  // the extension is prefixed. As per ITU, the officially allowed length for
+  // extensions is actually 40, but we don't support this since we haven't seen real
+  // examples and this introduces many false interpretations as the extension labels
+  // are not standardized.
+  /** @type {string} */
+  var extLimitAfterExplicitLabel = '20';
+  /** @type {string} */
+  var extLimitAfterLikelyLabel = '15';
+  /** @type {string} */
+  var extLimitAfterAmbiguousChar = '9';
+  /** @type {string} */
+  var extLimitWhenNotSure = '6';
+
+  /** @type {string} */
+  var possibleSeparatorsBetweenNumberAndExtLabel = "[ \xA0\\t,]*";
+  // Optional full stop (.) or colon, followed by zero or more spaces/tabs/commas.
+  /** @type {string} */
+  var possibleCharsAfterExtLabel = "[:\\.\uFF0E]?[ \xA0\\t,-]*";
+  /** @type {string} */
+  var optionalExtnSuffix = "#?";
+
+  // Here the extension is called out in more explicit way, i.e mentioning it obvious
+  // patterns like "ext.".
+  /** @type {string} */
+  var explicitExtLabels = "(?:e?xt(?:ensi(?:o\u0301?|\xF3))?n?|\uFF45?\uFF58\uFF54\uFF4E?|\u0434\u043E\u0431|anexo)";
+  // One-character symbols that can be used to indicate an extension, and less
+  // commonly used or more ambiguous extension labels.
+  /** @type {string} */
+  var ambiguousExtLabels = "(?:[x\uFF58#\uFF03~\uFF5E]|int|\uFF49\uFF4E\uFF54)";
+  // When extension is not separated clearly.
+  /** @type {string} */
+  var ambiguousSeparator = "[- ]+";
+  // This is the same as possibleSeparatorsBetweenNumberAndExtLabel, but not matching
+  // comma as extension label may have it.
+  /** @type {string} */
+  var possibleSeparatorsNumberExtLabelNoComma = "[ \xA0\\t]*";
+  // ",," is commonly used for auto dialling the extension when connected. First
+  // comma is matched through possibleSeparatorsBetweenNumberAndExtLabel, so we do
+  // not repeat it here. Semi-colon works in Iphone and Android also to pop up a
+  // button with the extension number following.
+  /** @type {string} */
+  var autoDiallingAndExtLabelsFound = "(?:,{2}|;)";
+
+  /** @type {string} */
+  var rfcExtn = RFC3966_EXTN_PREFIX + getExtensionDigitsPattern(extLimitAfterExplicitLabel);
+  /** @type {string} */
+  var explicitExtn = possibleSeparatorsBetweenNumberAndExtLabel + explicitExtLabels + possibleCharsAfterExtLabel + getExtensionDigitsPattern(extLimitAfterExplicitLabel) + optionalExtnSuffix;
+  /** @type {string} */
+  var ambiguousExtn = possibleSeparatorsBetweenNumberAndExtLabel + ambiguousExtLabels + possibleCharsAfterExtLabel + getExtensionDigitsPattern(extLimitAfterAmbiguousChar) + optionalExtnSuffix;
+  /** @type {string} */
+  var americanStyleExtnWithSuffix = ambiguousSeparator + getExtensionDigitsPattern(extLimitWhenNotSure) + "#";
+
+  /** @type {string} */
+  var autoDiallingExtn = possibleSeparatorsNumberExtLabelNoComma + autoDiallingAndExtLabelsFound + possibleCharsAfterExtLabel + getExtensionDigitsPattern(extLimitAfterLikelyLabel) + optionalExtnSuffix;
+  /** @type {string} */
+  var onlyCommasExtn = possibleSeparatorsNumberExtLabelNoComma + "(?:,)+" + possibleCharsAfterExtLabel + getExtensionDigitsPattern(extLimitAfterAmbiguousChar) + optionalExtnSuffix;
+
+  // The first regular expression covers RFC 3966 format, where the extension is added
+  // using ";ext=". The second more generic where extension is mentioned with explicit
+  // labels like "ext:". In both the above cases we allow more numbers in extension than
+  // any other extension labels. The third one captures when single character extension
+  // labels or less commonly used labels are used. In such cases we capture fewer
+  // extension digits in order to reduce the chance of falsely interpreting two
+  // numbers beside each other as a number + extension. The fourth one covers the
+  // special case of American numbers where the extension is written with a hash
+  // at the end, such as "- 503#". The fifth one is exclusively for extension
+  // autodialling formats which are used when dialling and in this case we accept longer
+  // extensions. The last one is more liberal on the number of commas that acts as
+  // extension labels, so we have a strict cap on the number of digits in such extensions.
+  return rfcExtn + "|" + explicitExtn + "|" + ambiguousExtn + "|" + americanStyleExtnWithSuffix + "|" + autoDiallingExtn + "|" + onlyCommasExtn;
+}
+//# sourceMappingURL=createExtensionPattern.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/isViablePhoneNumber.js
 
 
@@ -49997,6 +49788,122 @@ function extractExtension(number) {
   }
 }
 //# sourceMappingURL=extractExtension.js.map
+;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/parseDigits.js
+function _createForOfIteratorHelperLoose(r, e) { var t = "undefined" != typeof Symbol && r[Symbol.iterator] || r["@@iterator"]; if (t) return (t = t.call(r)).next.bind(t); if (Array.isArray(r) || (t = parseDigits_unsupportedIterableToArray(r)) || e && r && "number" == typeof r.length) { t && (r = t); var o = 0; return function () { return o >= r.length ? { done: !0 } : { done: !1, value: r[o++] }; }; } throw new TypeError("Invalid attempt to iterate non-iterable instance.\nIn order to be iterable, non-array objects must have a [Symbol.iterator]() method."); }
+function parseDigits_unsupportedIterableToArray(r, a) { if (r) { if ("string" == typeof r) return parseDigits_arrayLikeToArray(r, a); var t = {}.toString.call(r).slice(8, -1); return "Object" === t && r.constructor && (t = r.constructor.name), "Map" === t || "Set" === t ? Array.from(r) : "Arguments" === t || /^(?:Ui|I)nt(?:8|16|32)(?:Clamped)?Array$/.test(t) ? parseDigits_arrayLikeToArray(r, a) : void 0; } }
+function parseDigits_arrayLikeToArray(r, a) { (null == a || a > r.length) && (a = r.length); for (var e = 0, n = Array(a); e < a; e++) n[e] = r[e]; return n; }
+// These mappings map a character (key) to a specific digit that should
+// replace it for normalization purposes. Non-European digits that
+// may be used in phone numbers are mapped to a European equivalent.
+//
+// E.g. in Iraq they don't write `+442323234` but rather `+٤٤٢٣٢٣٢٣٤`.
+//
+var DIGITS = {
+  '0': '0',
+  '1': '1',
+  '2': '2',
+  '3': '3',
+  '4': '4',
+  '5': '5',
+  '6': '6',
+  '7': '7',
+  '8': '8',
+  '9': '9',
+  "\uFF10": '0',
+  // Fullwidth digit 0
+  "\uFF11": '1',
+  // Fullwidth digit 1
+  "\uFF12": '2',
+  // Fullwidth digit 2
+  "\uFF13": '3',
+  // Fullwidth digit 3
+  "\uFF14": '4',
+  // Fullwidth digit 4
+  "\uFF15": '5',
+  // Fullwidth digit 5
+  "\uFF16": '6',
+  // Fullwidth digit 6
+  "\uFF17": '7',
+  // Fullwidth digit 7
+  "\uFF18": '8',
+  // Fullwidth digit 8
+  "\uFF19": '9',
+  // Fullwidth digit 9
+  "\u0660": '0',
+  // Arabic-indic digit 0
+  "\u0661": '1',
+  // Arabic-indic digit 1
+  "\u0662": '2',
+  // Arabic-indic digit 2
+  "\u0663": '3',
+  // Arabic-indic digit 3
+  "\u0664": '4',
+  // Arabic-indic digit 4
+  "\u0665": '5',
+  // Arabic-indic digit 5
+  "\u0666": '6',
+  // Arabic-indic digit 6
+  "\u0667": '7',
+  // Arabic-indic digit 7
+  "\u0668": '8',
+  // Arabic-indic digit 8
+  "\u0669": '9',
+  // Arabic-indic digit 9
+  "\u06F0": '0',
+  // Eastern-Arabic digit 0
+  "\u06F1": '1',
+  // Eastern-Arabic digit 1
+  "\u06F2": '2',
+  // Eastern-Arabic digit 2
+  "\u06F3": '3',
+  // Eastern-Arabic digit 3
+  "\u06F4": '4',
+  // Eastern-Arabic digit 4
+  "\u06F5": '5',
+  // Eastern-Arabic digit 5
+  "\u06F6": '6',
+  // Eastern-Arabic digit 6
+  "\u06F7": '7',
+  // Eastern-Arabic digit 7
+  "\u06F8": '8',
+  // Eastern-Arabic digit 8
+  "\u06F9": '9' // Eastern-Arabic digit 9
+};
+function parseDigit(character) {
+  return DIGITS[character];
+}
+
+/**
+ * Parses phone number digits from a string.
+ * Drops all punctuation leaving only digits.
+ * Also converts wide-ascii and arabic-indic numerals to conventional numerals.
+ * E.g. in Iraq they don't write `+442323234` but rather `+٤٤٢٣٢٣٢٣٤`.
+ * @param  {string} string
+ * @return {string}
+ * @example
+ * ```js
+ * parseDigits('8 (800) 555')
+ * // Outputs '8800555'.
+ * ```
+ */
+function parseDigits(string) {
+  var result = '';
+  // Using `.split('')` here instead of normal `for ... of`
+  // because the importing application doesn't neccessarily include an ES6 polyfill.
+  // The `.split('')` approach discards "exotic" UTF-8 characters
+  // (the ones consisting of four bytes) but digits
+  // (including non-European ones) don't fall into that range
+  // so such "exotic" characters would be discarded anyway.
+  for (var _iterator = _createForOfIteratorHelperLoose(string.split('')), _step; !(_step = _iterator()).done;) {
+    var character = _step.value;
+    var digit = parseDigit(character);
+    if (digit) {
+      result += digit;
+    }
+  }
+  return result;
+}
+//# sourceMappingURL=parseDigits.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/parseIncompletePhoneNumber.js
 function parseIncompletePhoneNumber_createForOfIteratorHelperLoose(r, e) { var t = "undefined" != typeof Symbol && r[Symbol.iterator] || r["@@iterator"]; if (t) return (t = t.call(r)).next.bind(t); if (Array.isArray(r) || (t = parseIncompletePhoneNumber_unsupportedIterableToArray(r)) || e && r && "number" == typeof r.length) { t && (r = t); var o = 0; return function () { return o >= r.length ? { done: !0 } : { done: !1, value: r[o++] }; }; } throw new TypeError("Invalid attempt to iterate non-iterable instance.\nIn order to be iterable, non-array objects must have a [Symbol.iterator]() method."); }
 function parseIncompletePhoneNumber_unsupportedIterableToArray(r, a) { if (r) { if ("string" == typeof r) return parseIncompletePhoneNumber_arrayLikeToArray(r, a); var t = {}.toString.call(r).slice(8, -1); return "Object" === t && r.constructor && (t = r.constructor.name), "Map" === t || "Set" === t ? Array.from(r) : "Arguments" === t || /^(?:Ui|I)nt(?:8|16|32)(?:Clamped)?Array$/.test(t) ? parseIncompletePhoneNumber_arrayLikeToArray(r, a) : void 0; } }
@@ -51326,7 +51233,7 @@ var DEFAULT_OPTIONS = {
  * @param  {object} metadataJson
  * @return {string}
  */
-function format_formatNumber(input, format, options, metadataJson) {
+function formatNumber(input, format, options, metadataJson) {
   // Apply default options.
   if (options) {
     // Using ES6 "rest spread" syntax here didn't work with `babel`/`istanbul`
@@ -51666,7 +51573,7 @@ var PhoneNumber = /*#__PURE__*/function () {
   }, {
     key: "format",
     value: function format(_format, options) {
-      return format_formatNumber(this, _format, options ? PhoneNumber_objectSpread(PhoneNumber_objectSpread({}, options), {}, {
+      return formatNumber(this, _format, options ? PhoneNumber_objectSpread(PhoneNumber_objectSpread({}, options), {}, {
         v2: true
       }) : {
         v2: true
@@ -52258,912 +52165,199 @@ function es6_parsePhoneNumber_parsePhoneNumber() {
   return parsePhoneNumber_parsePhoneNumber(text, options, metadata);
 }
 //# sourceMappingURL=parsePhoneNumber.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/findNumbers/matchPhoneNumberStringAgainstPhoneNumber.js
+;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/max/exports/parsePhoneNumber.js
 
 
-/**
- * Matches a phone number object against a phone number string.
- * @param  {string} phoneNumberString
- * @param  {PhoneNumber} phoneNumber
- * @param  {object} metadata — Metadata JSON
- * @return {'INVALID_NUMBER'|'NO_MATCH'|'SHORT_NSN_MATCH'|'NSN_MATCH'|'EXACT_MATCH'}
- */
-function matchPhoneNumberStringAgainstPhoneNumber(phoneNumberString, phoneNumber, metadata) {
-  // Parse `phoneNumberString`.
-  var phoneNumberStringContainsCallingCode = true;
-  var parsedPhoneNumber = es6_parsePhoneNumber_parsePhoneNumber(phoneNumberString, metadata);
-  if (!parsedPhoneNumber) {
-    // If `phoneNumberString` didn't contain a country calling code
-    // then substitute it with the `phoneNumber`'s country calling code.
-    phoneNumberStringContainsCallingCode = false;
-    parsedPhoneNumber = es6_parsePhoneNumber_parsePhoneNumber(phoneNumberString, {
-      defaultCallingCode: phoneNumber.countryCallingCode
-    }, metadata);
-  }
-  if (!parsedPhoneNumber) {
-    return 'INVALID_NUMBER';
-  }
 
-  // Check that the extensions match.
-  if (phoneNumber.ext) {
-    if (parsedPhoneNumber.ext !== phoneNumber.ext) {
-      return 'NO_MATCH';
-    }
-  } else {
-    if (parsedPhoneNumber.ext) {
-      return 'NO_MATCH';
-    }
-  }
-
-  // Check that country calling codes match.
-  if (phoneNumberStringContainsCallingCode) {
-    if (phoneNumber.countryCallingCode !== parsedPhoneNumber.countryCallingCode) {
-      return 'NO_MATCH';
-    }
-  }
-
-  // Check if the whole numbers match.
-  if (phoneNumber.number === parsedPhoneNumber.number) {
-    if (phoneNumberStringContainsCallingCode) {
-      return 'EXACT_MATCH';
-    } else {
-      return 'NSN_MATCH';
-    }
-  }
-
-  // Check if one national number is a "suffix" of the other.
-  if (phoneNumber.nationalNumber.indexOf(parsedPhoneNumber.nationalNumber) === 0 || parsedPhoneNumber.nationalNumber.indexOf(phoneNumber.nationalNumber) === 0) {
-    // "A SHORT_NSN_MATCH occurs if there is a difference because of the
-    //  presence or absence of an 'Italian leading zero', the presence or
-    //  absence of an extension, or one NSN being a shorter variant of the
-    //  other."
-    return 'SHORT_NSN_MATCH';
-  }
-  return 'NO_MATCH';
+function exports_parsePhoneNumber_parsePhoneNumber() {
+	return withMetadataArgument(es6_parsePhoneNumber_parsePhoneNumber, arguments)
 }
-//# sourceMappingURL=matchPhoneNumberStringAgainstPhoneNumber.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/findNumbers/Leniency.js
-function Leniency_createForOfIteratorHelperLoose(r, e) { var t = "undefined" != typeof Symbol && r[Symbol.iterator] || r["@@iterator"]; if (t) return (t = t.call(r)).next.bind(t); if (Array.isArray(r) || (t = Leniency_unsupportedIterableToArray(r)) || e && r && "number" == typeof r.length) { t && (r = t); var o = 0; return function () { return o >= r.length ? { done: !0 } : { done: !1, value: r[o++] }; }; } throw new TypeError("Invalid attempt to iterate non-iterable instance.\nIn order to be iterable, non-array objects must have a [Symbol.iterator]() method."); }
-function Leniency_unsupportedIterableToArray(r, a) { if (r) { if ("string" == typeof r) return Leniency_arrayLikeToArray(r, a); var t = {}.toString.call(r).slice(8, -1); return "Object" === t && r.constructor && (t = r.constructor.name), "Map" === t || "Set" === t ? Array.from(r) : "Arguments" === t || /^(?:Ui|I)nt(?:8|16|32)(?:Clamped)?Array$/.test(t) ? Leniency_arrayLikeToArray(r, a) : void 0; } }
-function Leniency_arrayLikeToArray(r, a) { (null == a || a > r.length) && (a = r.length); for (var e = 0, n = Array(a); e < a; e++) n[e] = r[e]; return n; }
-
-
-
-
-
-
-
-/**
- * Leniency when finding potential phone numbers in text segments
- * The levels here are ordered in increasing strictness.
- */
-/* harmony default export */ const Leniency = ({
-  /**
-   * Phone numbers accepted are "possible", but not necessarily "valid".
-   */
-  POSSIBLE: function POSSIBLE(phoneNumber, _ref) {
-    var candidate = _ref.candidate,
-      metadata = _ref.metadata;
-    return true;
-  },
-  /**
-   * Phone numbers accepted are "possible" and "valid".
-   * Numbers written in national format must have their national-prefix
-   * present if it is usually written for a number of this type.
-   */
-  VALID: function VALID(phoneNumber, _ref2) {
-    var candidate = _ref2.candidate,
-      defaultCountry = _ref2.defaultCountry,
-      metadata = _ref2.metadata;
-    if (!phoneNumber.isValid() || !containsOnlyValidXChars(phoneNumber, candidate, metadata)) {
-      return false;
-    }
-
-    // Skipped for simplicity.
-    // return isNationalPrefixPresentIfRequired(phoneNumber, { defaultCountry, metadata })
-    return true;
-  },
-  /**
-   * Phone numbers accepted are "valid" and
-   * are grouped in a possible way for this locale. For example, a US number written as
-   * "65 02 53 00 00" and "650253 0000" are not accepted at this leniency level, whereas
-   * "650 253 0000", "650 2530000" or "6502530000" are.
-   * Numbers with more than one '/' symbol in the national significant number
-   * are also dropped at this level.
-   *
-   * Warning: This level might result in lower coverage especially for regions outside of
-   * country code "+1". If you are not sure about which level to use,
-   * email the discussion group libphonenumber-discuss@googlegroups.com.
-   */
-  STRICT_GROUPING: function STRICT_GROUPING(phoneNumber, _ref3) {
-    var candidate = _ref3.candidate,
-      defaultCountry = _ref3.defaultCountry,
-      metadata = _ref3.metadata,
-      regExpCache = _ref3.regExpCache;
-    if (!phoneNumber.isValid() || !containsOnlyValidXChars(phoneNumber, candidate, metadata) || containsMoreThanOneSlashInNationalNumber(phoneNumber, candidate) || !isNationalPrefixPresentIfRequired(phoneNumber, {
-      defaultCountry: defaultCountry,
-      metadata: metadata
-    })) {
-      return false;
-    }
-    return checkNumberGroupingIsValid(phoneNumber, candidate, metadata, allNumberGroupsRemainGrouped, regExpCache);
-  },
-  /**
-   * Phone numbers accepted are "valid" and are grouped in the same way
-   * that we would have formatted it, or as a single block.
-   * For example, a US number written as "650 2530000" is not accepted
-   * at this leniency level, whereas "650 253 0000" or "6502530000" are.
-   * Numbers with more than one '/' symbol are also dropped at this level.
-   *
-   * Warning: This level might result in lower coverage especially for regions outside of
-   * country code "+1". If you are not sure about which level to use, email the discussion group
-   * libphonenumber-discuss@googlegroups.com.
-   */
-  EXACT_GROUPING: function EXACT_GROUPING(phoneNumber, _ref4) {
-    var candidate = _ref4.candidate,
-      defaultCountry = _ref4.defaultCountry,
-      metadata = _ref4.metadata,
-      regExpCache = _ref4.regExpCache;
-    if (!phoneNumber.isValid() || !containsOnlyValidXChars(phoneNumber, candidate, metadata) || containsMoreThanOneSlashInNationalNumber(phoneNumber, candidate) || !isNationalPrefixPresentIfRequired(phoneNumber, {
-      defaultCountry: defaultCountry,
-      metadata: metadata
-    })) {
-      return false;
-    }
-    return checkNumberGroupingIsValid(phoneNumber, candidate, metadata, allNumberGroupsAreExactlyPresent, regExpCache);
-  }
-});
-function containsOnlyValidXChars(phoneNumber, candidate, metadata) {
-  // The characters 'x' and 'X' can be (1) a carrier code, in which case they always precede the
-  // national significant number or (2) an extension sign, in which case they always precede the
-  // extension number. We assume a carrier code is more than 1 digit, so the first case has to
-  // have more than 1 consecutive 'x' or 'X', whereas the second case can only have exactly 1 'x'
-  // or 'X'. We ignore the character if it appears as the last character of the string.
-  for (var index = 0; index < candidate.length - 1; index++) {
-    var charAtIndex = candidate.charAt(index);
-    if (charAtIndex === 'x' || charAtIndex === 'X') {
-      var charAtNextIndex = candidate.charAt(index + 1);
-      if (charAtNextIndex === 'x' || charAtNextIndex === 'X') {
-        // This is the carrier code case, in which the 'X's always precede the national
-        // significant number.
-        index++;
-        if (matchPhoneNumberStringAgainstPhoneNumber(candidate.substring(index), phoneNumber, metadata) !== 'NSN_MATCH') {
-          return false;
-        }
-        // This is the extension sign case, in which the 'x' or 'X' should always precede the
-        // extension number.
-      } else {
-        var ext = parseDigits(candidate.substring(index));
-        if (ext) {
-          if (phoneNumber.ext !== ext) {
-            return false;
-          }
-        } else {
-          if (phoneNumber.ext) {
-            return false;
-          }
-        }
-      }
-    }
-  }
-  return true;
-}
-function isNationalPrefixPresentIfRequired(phoneNumber, _ref5) {
-  var defaultCountry = _ref5.defaultCountry,
-    _metadata = _ref5.metadata;
-  // First, check how we deduced the country code. If it was written in international format, then
-  // the national prefix is not required.
-  if (phoneNumber.__countryCallingCodeSource !== 'FROM_DEFAULT_COUNTRY') {
-    return true;
-  }
-  var metadata = new Metadata(_metadata);
-  metadata.selectNumberingPlan(phoneNumber.countryCallingCode);
-  var phoneNumberRegion = phoneNumber.country || getCountryByCallingCode(phoneNumber.countryCallingCode, {
-    nationalNumber: phoneNumber.nationalNumber,
-    metadata: metadata
-  });
-
-  // Check if a national prefix should be present when formatting this number.
-  var nationalNumber = phoneNumber.nationalNumber;
-  var format = chooseFormatForNumber(metadata.numberingPlan.formats(), nationalNumber);
-
-  // To do this, we check that a national prefix formatting rule was present
-  // and that it wasn't just the first-group symbol ($1) with punctuation.
-  if (format.nationalPrefixFormattingRule()) {
-    if (metadata.numberingPlan.nationalPrefixIsOptionalWhenFormattingInNationalFormat()) {
-      // The national-prefix is optional in these cases, so we don't need to check if it was present.
-      return true;
-    }
-    if (!format.usesNationalPrefix()) {
-      // National Prefix not needed for this number.
-      return true;
-    }
-    return Boolean(phoneNumber.nationalPrefix);
-  }
-  return true;
-}
-function containsMoreThanOneSlashInNationalNumber(phoneNumber, candidate) {
-  var firstSlashInBodyIndex = candidate.indexOf('/');
-  if (firstSlashInBodyIndex < 0) {
-    // No slashes, this is okay.
-    return false;
-  }
-
-  // Now look for a second one.
-  var secondSlashInBodyIndex = candidate.indexOf('/', firstSlashInBodyIndex + 1);
-  if (secondSlashInBodyIndex < 0) {
-    // Only one slash, this is okay.
-    return false;
-  }
-
-  // If the first slash is after the country calling code, this is permitted.
-  var candidateHasCountryCode = phoneNumber.__countryCallingCodeSource === 'FROM_NUMBER_WITH_PLUS_SIGN' || phoneNumber.__countryCallingCodeSource === 'FROM_NUMBER_WITHOUT_PLUS_SIGN';
-  if (candidateHasCountryCode && parseDigits(candidate.substring(0, firstSlashInBodyIndex)) === phoneNumber.countryCallingCode) {
-    // Any more slashes and this is illegal.
-    return candidate.slice(secondSlashInBodyIndex + 1).indexOf('/') >= 0;
-  }
-  return true;
-}
-function checkNumberGroupingIsValid(number, candidate, metadata, checkGroups, regExpCache) {
-  throw new Error('This part of code hasn\'t been ported');
-  var normalizedCandidate = normalizeDigits(candidate, true /* keep non-digits */);
-  var formattedNumberGroups = getNationalNumberGroups(metadata, number, null);
-  if (checkGroups(metadata, number, normalizedCandidate, formattedNumberGroups)) {
-    return true;
-  }
-
-  // If this didn't pass, see if there are any alternate formats that match, and try them instead.
-  var alternateFormats = MetadataManager.getAlternateFormatsForCountry(number.getCountryCode());
-  var nationalSignificantNumber = util.getNationalSignificantNumber(number);
-  if (alternateFormats) {
-    for (var _iterator = Leniency_createForOfIteratorHelperLoose(alternateFormats.numberFormats()), _step; !(_step = _iterator()).done;) {
-      var alternateFormat = _step.value;
-      if (alternateFormat.leadingDigitsPatterns().length > 0) {
-        // There is only one leading digits pattern for alternate formats.
-        var leadingDigitsRegExp = regExpCache.getPatternForRegExp('^' + alternateFormat.leadingDigitsPatterns()[0]);
-        if (!leadingDigitsRegExp.test(nationalSignificantNumber)) {
-          // Leading digits don't match; try another one.
-          continue;
-        }
-      }
-      formattedNumberGroups = getNationalNumberGroups(metadata, number, alternateFormat);
-      if (checkGroups(metadata, number, normalizedCandidate, formattedNumberGroups)) {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
-/**
- * Helper method to get the national-number part of a number, formatted without any national
- * prefix, and return it as a set of digit blocks that would be formatted together following
- * standard formatting rules.
- */
-function getNationalNumberGroups(metadata, number, formattingPattern) {
-  throw new Error('This part of code hasn\'t been ported');
-  if (formattingPattern) {
-    // We format the NSN only, and split that according to the separator.
-    var nationalSignificantNumber = util.getNationalSignificantNumber(number);
-    return util.formatNsnUsingPattern(nationalSignificantNumber, formattingPattern, 'RFC3966', metadata).split('-');
-  }
-
-  // This will be in the format +CC-DG1-DG2-DGX;ext=EXT where DG1..DGX represents groups of digits.
-  var rfc3966Format = formatNumber(number, 'RFC3966', metadata);
-
-  // We remove the extension part from the formatted string before splitting it into different
-  // groups.
-  var endIndex = rfc3966Format.indexOf(';');
-  if (endIndex < 0) {
-    endIndex = rfc3966Format.length;
-  }
-
-  // The country-code will have a '-' following it.
-  var startIndex = rfc3966Format.indexOf('-') + 1;
-  return rfc3966Format.slice(startIndex, endIndex).split('-');
-}
-function allNumberGroupsAreExactlyPresent(metadata, number, normalizedCandidate, formattedNumberGroups) {
-  throw new Error('This part of code hasn\'t been ported');
-  var candidateGroups = normalizedCandidate.split(NON_DIGITS_PATTERN);
-
-  // Set this to the last group, skipping it if the number has an extension.
-  var candidateNumberGroupIndex = number.hasExtension() ? candidateGroups.length - 2 : candidateGroups.length - 1;
-
-  // First we check if the national significant number is formatted as a block.
-  // We use contains and not equals, since the national significant number may be present with
-  // a prefix such as a national number prefix, or the country code itself.
-  if (candidateGroups.length == 1 || candidateGroups[candidateNumberGroupIndex].contains(util.getNationalSignificantNumber(number))) {
-    return true;
-  }
-
-  // Starting from the end, go through in reverse, excluding the first group, and check the
-  // candidate and number groups are the same.
-  var formattedNumberGroupIndex = formattedNumberGroups.length - 1;
-  while (formattedNumberGroupIndex > 0 && candidateNumberGroupIndex >= 0) {
-    if (candidateGroups[candidateNumberGroupIndex] !== formattedNumberGroups[formattedNumberGroupIndex]) {
-      return false;
-    }
-    formattedNumberGroupIndex--;
-    candidateNumberGroupIndex--;
-  }
-
-  // Now check the first group. There may be a national prefix at the start, so we only check
-  // that the candidate group ends with the formatted number group.
-  return candidateNumberGroupIndex >= 0 && endsWith(candidateGroups[candidateNumberGroupIndex], formattedNumberGroups[0]);
-}
-function allNumberGroupsRemainGrouped(metadata, number, normalizedCandidate, formattedNumberGroups) {
-  throw new Error('This part of code hasn\'t been ported');
-  var fromIndex = 0;
-  if (number.getCountryCodeSource() !== CountryCodeSource.FROM_DEFAULT_COUNTRY) {
-    // First skip the country code if the normalized candidate contained it.
-    var countryCode = String(number.getCountryCode());
-    fromIndex = normalizedCandidate.indexOf(countryCode) + countryCode.length();
-  }
-
-  // Check each group of consecutive digits are not broken into separate groupings in the
-  // {@code normalizedCandidate} string.
-  for (var i = 0; i < formattedNumberGroups.length; i++) {
-    // Fails if the substring of {@code normalizedCandidate} starting from {@code fromIndex}
-    // doesn't contain the consecutive digits in formattedNumberGroups[i].
-    fromIndex = normalizedCandidate.indexOf(formattedNumberGroups[i], fromIndex);
-    if (fromIndex < 0) {
-      return false;
-    }
-    // Moves {@code fromIndex} forward.
-    fromIndex += formattedNumberGroups[i].length();
-    if (i == 0 && fromIndex < normalizedCandidate.length()) {
-      // We are at the position right after the NDC. We get the region used for formatting
-      // information based on the country code in the phone number, rather than the number itself,
-      // as we do not need to distinguish between different countries with the same country
-      // calling code and this is faster.
-      var region = util.getRegionCodeForCountryCode(number.getCountryCode());
-      if (util.getNddPrefixForRegion(region, true) != null && Character.isDigit(normalizedCandidate.charAt(fromIndex))) {
-        // This means there is no formatting symbol after the NDC. In this case, we only
-        // accept the number if there is no formatting symbol at all in the number, except
-        // for extensions. This is only important for countries with national prefixes.
-        var nationalSignificantNumber = util.getNationalSignificantNumber(number);
-        return startsWith(normalizedCandidate.slice(fromIndex - formattedNumberGroups[i].length), nationalSignificantNumber);
-      }
-    }
-  }
-
-  // The check here makes sure that we haven't mistakenly already used the extension to
-  // match the last group of the subscriber number. Note the extension cannot have
-  // formatting in-between digits.
-  return normalizedCandidate.slice(fromIndex).contains(number.getExtension());
-}
-//# sourceMappingURL=Leniency.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/findNumbers/parsePreCandidate.js
-
-
-// Regular expression of characters typically used to start a second phone number for the purposes
-// of parsing. This allows us to strip off parts of the number that are actually the start of
-// another number, such as for: (530) 583-6985 x302/x2303 -> the second extension here makes this
-// actually two phone numbers, (530) 583-6985 x302 and (530) 583-6985 x2303. We remove the second
-// extension so that the first number is parsed correctly.
-//
-// Matches a slash (\ or /) followed by a space followed by an `x`.
-//
-var SECOND_NUMBER_START_PATTERN = /[\\/] *x/;
-function parsePreCandidate(candidate) {
-  // Check for extra numbers at the end.
-  // TODO: This is the place to start when trying to support extraction of multiple phone number
-  // from split notations (+41 79 123 45 67 / 68).
-  return trimAfterFirstMatch(SECOND_NUMBER_START_PATTERN, candidate);
-}
-//# sourceMappingURL=parsePreCandidate.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/findNumbers/isValidPreCandidate.js
-// Matches strings that look like dates using "/" as a separator.
-// Examples: 3/10/2011, 31/10/96 or 08/31/95.
-var SLASH_SEPARATED_DATES = /(?:(?:[0-3]?\d\/[01]?\d)|(?:[01]?\d\/[0-3]?\d))\/(?:[12]\d)?\d{2}/;
-
-// Matches timestamps.
-// Examples: "2012-01-02 08:00".
-// Note that the reg-ex does not include the
-// trailing ":\d\d" -- that is covered by TIME_STAMPS_SUFFIX.
-var TIME_STAMPS = /[12]\d{3}[-/]?[01]\d[-/]?[0-3]\d +[0-2]\d$/;
-var TIME_STAMPS_SUFFIX_LEADING = /^:[0-5]\d/;
-function isValidPreCandidate(candidate, offset, text) {
-  // Skip a match that is more likely to be a date.
-  if (SLASH_SEPARATED_DATES.test(candidate)) {
-    return false;
-  }
-
-  // Skip potential time-stamps.
-  if (TIME_STAMPS.test(candidate)) {
-    var followingText = text.slice(offset + candidate.length);
-    if (TIME_STAMPS_SUFFIX_LEADING.test(followingText)) {
-      return false;
-    }
-  }
-  return true;
-}
-//# sourceMappingURL=isValidPreCandidate.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/findNumbers/isValidCandidate.js
-// Copy-pasted from `PhoneNumberMatcher.js`.
-
-
-
-
-var OPENING_PARENS = "(\\[\uFF08\uFF3B";
-var CLOSING_PARENS = ")\\]\uFF09\uFF3D";
-var NON_PARENS = "[^".concat(OPENING_PARENS).concat(CLOSING_PARENS, "]");
-var LEAD_CLASS = "[".concat(OPENING_PARENS).concat(PLUS_CHARS, "]");
-
-// Punctuation that may be at the start of a phone number - brackets and plus signs.
-var LEAD_CLASS_LEADING = new RegExp('^' + LEAD_CLASS);
-
-// Limit on the number of pairs of brackets in a phone number.
-var BRACKET_PAIR_LIMIT = limit(0, 3);
-
-/**
- * Pattern to check that brackets match. Opening brackets should be closed within a phone number.
- * This also checks that there is something inside the brackets. Having no brackets at all is also
- * fine.
- *
- * An opening bracket at the beginning may not be closed, but subsequent ones should be.  It's
- * also possible that the leading bracket was dropped, so we shouldn't be surprised if we see a
- * closing bracket first. We limit the sets of brackets in a phone number to four.
- */
-var MATCHING_BRACKETS_ENTIRE = new RegExp('^' + "(?:[" + OPENING_PARENS + "])?" + "(?:" + NON_PARENS + "+" + "[" + CLOSING_PARENS + "])?" + NON_PARENS + "+" + "(?:[" + OPENING_PARENS + "]" + NON_PARENS + "+[" + CLOSING_PARENS + "])" + BRACKET_PAIR_LIMIT + NON_PARENS + "*" + '$');
-
-/**
- * Matches strings that look like publication pages. Example:
- * <pre>Computing Complete Answers to Queries in the Presence of Limited Access Patterns.
- * Chen Li. VLDB J. 12(3): 211-227 (2003).</pre>
- *
- * The string "211-227 (2003)" is not a telephone number.
- */
-var PUB_PAGES = /\d{1,5}-+\d{1,5}\s{0,4}\(\d{1,4}/;
-function isValidCandidate(candidate, offset, text, leniency) {
-  // Check the candidate doesn't contain any formatting
-  // which would indicate that it really isn't a phone number.
-  if (!MATCHING_BRACKETS_ENTIRE.test(candidate) || PUB_PAGES.test(candidate)) {
-    return;
-  }
-
-  // If leniency is set to VALID or stricter, we also want to skip numbers that are surrounded
-  // by Latin alphabetic characters, to skip cases like abc8005001234 or 8005001234def.
-  if (leniency !== 'POSSIBLE') {
-    // If the candidate is not at the start of the text,
-    // and does not start with phone-number punctuation,
-    // check the previous character.
-    if (offset > 0 && !LEAD_CLASS_LEADING.test(candidate)) {
-      var previousChar = text[offset - 1];
-      // We return null if it is a latin letter or an invalid punctuation symbol.
-      if (isInvalidPunctuationSymbol(previousChar) || isLatinLetter(previousChar)) {
+;// CONCATENATED MODULE: ./build/core/pii/detectors/phone-context.js
+// Context words that make a national phone number out of a bare digit run: the run must follow
+// one of them closely (CONTEXT_WINDOW characters). Generic words (`number`, `contact`, `call`
+// far from the number, `id`) are no context: transcripts are full of `order number 4155552671`,
+// `build number …` and `ticket number …`, and those are dialable-looking identifiers.
+/** How far before a national number its context word may stand. */
+const phone_context_CONTEXT_WINDOW = 30;
+// Phone words anywhere in the window, case-insensitive. Whole words for the short ones (`hotel`,
+// `telemetry`, `cellar`, `smsc` are no context); word-boundary tests only work on ASCII, so the
+// non-Latin words stand alone.
+const PHONE_WORDS = new RegExp([
+    // English, and substrings shared with other languages: telephone, téléphone, smartphone,
+    // phone_number, phoneNumber; mobile/Mobil/Mobilnummer/mobilnummer.
+    'phone',
+    '\\bt[eé]l\\b', // tel, Tel., tél, tel:
+    '\\btel[eé]f', // Telefon (de, pl, sv, no, da), telefono (it, es), teléfono, telefone (pt), telefoon (nl)
+    '\\b(?:tlf|tel\\.?-?nr)\\b', // Danish/Norwegian and German abbreviations (not `tfn`: a tax file number)
+    '\\bmobil',
+    '\\bcell(?:ular|phone|ulare)?\\b',
+    '\\bcelular\\b',
+    '\\bm[oó]vil\\b',
+    '\\bmobiel\\b',
+    '\\btelem[oó]vel\\b',
+    '\\bkom[oó]rk',
+    '\\bgsm\\b',
+    '\\bfax\\b',
+    '\\bsms\\b',
+    '\\bwhats\\s?app\\b',
+    '\\bportable\\b',
+    '\\bhandy\\b',
+    '\\brufnummer',
+    '\\bfestnetz',
+    '\\banruf',
+    // Phrases: call me, call us, text me, ring us, llámame.
+    '\\b(?:call|text|ring|phone)\\s+(?:me|us)\\b',
+    '\\bll[aá]m(?:ame|anos)\\b',
+    '\\bchiamami\\b',
+    // `contact number`, `callback number`: a generic noun made specific by a phone-ish one.
+    '\\b(?:contact|call-?back|emergency)\\s*(?:number|no\\b|nr\\b|#)',
+    // Japanese/Chinese 電話/电话 (denwa, diànhuà), 携帯 (keitai), 手机/手機 (mobile);
+    // Korean 전화, 휴대폰, 핸드폰; Russian телефон, тел.; symbols.
+    '電話|电话|携帯|手机|手機|전화|휴대폰|핸드폰|телефон|тел\\.|☎|📞|📱',
+].join('|'), 'i');
+// `call` alone is context only right before the number (`call 415 555 2671`, `calling: …`,
+// `call me at (415) …`, `call back at …`): further away it is an API or function call (`tool
+// call took 1718000000`).
+const CALL_BEFORE = /\bcall(?:ing|ed)?(?:\s+(?:me|us|him|her|them))?(?:\s+back)?(?:\s+(?:at|on))?\s*[:-]?\s*$/i;
+// An identifier noun right before the number outweighs an earlier phone word: `call me about
+// order 4155552671`, `phone ticket number 4155552671`.
+const ID_BEFORE = /\b(?:order|build|ticket|account|acct|invoice|tracking|case|reference|ref|pr|issue|job|run|transaction|txn|customer|member|user|session|request|serial|part|item|sku|batch|lot|policy|claim|booking|confirmation|receipt|shipment|parcel|id)(?:[\s_-]*(?:number|no\.?|nr\.?|num\.?|id|#))?["']?\s*[:=]?\s*["']?\s*$/i;
+/** Whether a phone context word stands in the window before `start` (and no identifier noun right before it). */
+function hasPhoneContext(text, start) {
+    // One character more than the window, so that `\b` sees what precedes the window's first word.
+    const before = text.slice(Math.max(0, start - phone_context_CONTEXT_WINDOW - 1), start);
+    if (!PHONE_WORDS.test(before) && !CALL_BEFORE.test(before))
         return false;
-      }
-    }
-    var lastCharIndex = offset + candidate.length;
-    if (lastCharIndex < text.length) {
-      var nextChar = text[lastCharIndex];
-      if (isInvalidPunctuationSymbol(nextChar) || isLatinLetter(nextChar)) {
-        return false;
-      }
-    }
-  }
-  return true;
+    return !ID_BEFORE.test(before);
 }
-//# sourceMappingURL=isValidCandidate.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/PhoneNumberMatcher.js
-function PhoneNumberMatcher_typeof(o) { "@babel/helpers - typeof"; return PhoneNumberMatcher_typeof = "function" == typeof Symbol && "symbol" == typeof Symbol.iterator ? function (o) { return typeof o; } : function (o) { return o && "function" == typeof Symbol && o.constructor === Symbol && o !== Symbol.prototype ? "symbol" : typeof o; }, PhoneNumberMatcher_typeof(o); }
-function PhoneNumberMatcher_createForOfIteratorHelperLoose(r, e) { var t = "undefined" != typeof Symbol && r[Symbol.iterator] || r["@@iterator"]; if (t) return (t = t.call(r)).next.bind(t); if (Array.isArray(r) || (t = PhoneNumberMatcher_unsupportedIterableToArray(r)) || e && r && "number" == typeof r.length) { t && (r = t); var o = 0; return function () { return o >= r.length ? { done: !0 } : { done: !1, value: r[o++] }; }; } throw new TypeError("Invalid attempt to iterate non-iterable instance.\nIn order to be iterable, non-array objects must have a [Symbol.iterator]() method."); }
-function PhoneNumberMatcher_unsupportedIterableToArray(r, a) { if (r) { if ("string" == typeof r) return PhoneNumberMatcher_arrayLikeToArray(r, a); var t = {}.toString.call(r).slice(8, -1); return "Object" === t && r.constructor && (t = r.constructor.name), "Map" === t || "Set" === t ? Array.from(r) : "Arguments" === t || /^(?:Ui|I)nt(?:8|16|32)(?:Clamped)?Array$/.test(t) ? PhoneNumberMatcher_arrayLikeToArray(r, a) : void 0; } }
-function PhoneNumberMatcher_arrayLikeToArray(r, a) { (null == a || a > r.length) && (a = r.length); for (var e = 0, n = Array(a); e < a; e++) n[e] = r[e]; return n; }
-function PhoneNumberMatcher_classCallCheck(a, n) { if (!(a instanceof n)) throw new TypeError("Cannot call a class as a function"); }
-function PhoneNumberMatcher_defineProperties(e, r) { for (var t = 0; t < r.length; t++) { var o = r[t]; o.enumerable = o.enumerable || !1, o.configurable = !0, "value" in o && (o.writable = !0), Object.defineProperty(e, PhoneNumberMatcher_toPropertyKey(o.key), o); } }
-function PhoneNumberMatcher_createClass(e, r, t) { return r && PhoneNumberMatcher_defineProperties(e.prototype, r), t && PhoneNumberMatcher_defineProperties(e, t), Object.defineProperty(e, "prototype", { writable: !1 }), e; }
-function PhoneNumberMatcher_toPropertyKey(t) { var i = PhoneNumberMatcher_toPrimitive(t, "string"); return "symbol" == PhoneNumberMatcher_typeof(i) ? i : i + ""; }
-function PhoneNumberMatcher_toPrimitive(t, r) { if ("object" != PhoneNumberMatcher_typeof(t) || !t) return t; var e = t[Symbol.toPrimitive]; if (void 0 !== e) { var i = e.call(t, r || "default"); if ("object" != PhoneNumberMatcher_typeof(i)) return i; throw new TypeError("@@toPrimitive must return a primitive value."); } return ("string" === r ? String : Number)(t); }
-/**
- * A port of Google's `PhoneNumberMatcher.java`.
- * https://github.com/googlei18n/libphonenumber/blob/master/java/libphonenumber/src/com/google/i18n/phonenumbers/PhoneNumberMatcher.java
- * Date: 08.03.2018.
- */
+//# sourceMappingURL=phone-context.js.map
+;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/max/exports/isSupportedCountry.js
 
 
 
-
-
-
-
-
-
-
-
-
-var PhoneNumberMatcher_USE_NON_GEOGRAPHIC_COUNTRY_CODE = false;
-var EXTN_PATTERNS_FOR_MATCHING = createExtensionPattern('matching');
-
-/**
- * Patterns used to extract phone numbers from a larger phone-number-like pattern. These are
- * ordered according to specificity. For example, white-space is last since that is frequently
- * used in numbers, not just to separate two numbers. We have separate patterns since we don't
- * want to break up the phone-number-like text on more than one different kind of symbol at one
- * time, although symbols of the same type (e.g. space) can be safely grouped together.
- *
- * Note that if there is a match, we will always check any text found up to the first match as
- * well.
- */
-var INNER_MATCHES = [
-// Breaks on the slash - e.g. "651-234-2345/332-445-1234"
-'/+(.*)',
-// Note that the bracket here is inside the capturing group, since we consider it part of the
-// phone number. Will match a pattern like "(650) 223 3345 (754) 223 3321".
-'(\\([^(]*)', // Breaks on a hyphen - e.g. "12345 - 332-445-1234 is my number."
-// We require a space on either side of the hyphen for it to be considered a separator.
-"(?:".concat(pZ, "-|-").concat(pZ, ")").concat(pZ, "*(.+)"), // Various types of wide hyphens. Note we have decided not to enforce a space here, since it's
-// possible that it's supposed to be used to break two numbers without spaces, and we haven't
-// seen many instances of it used within a number.
-"[\u2012-\u2015\uFF0D]".concat(pZ, "*(.+)"), // Breaks on a full stop - e.g. "12345. 332-445-1234 is my number."
-"\\.+".concat(pZ, "*([^.]+)"), // Breaks on space - e.g. "3324451234 8002341234"
-"".concat(pZ, "+(").concat(PZ, "+)")];
-
-// Limit on the number of leading (plus) characters.
-var leadLimit = limit(0, 2);
-
-// Limit on the number of consecutive punctuation characters.
-var punctuationLimit = limit(0, 4);
-
-/* The maximum number of digits allowed in a digit-separated block. As we allow all digits in a
- * single block, set high enough to accommodate the entire national number and the international
- * country code. */
-var digitBlockLimit = MAX_LENGTH_FOR_NSN + MAX_LENGTH_COUNTRY_CODE;
-
-// Limit on the number of blocks separated by punctuation.
-// Uses digitBlockLimit since some formats use spaces to separate each digit.
-var blockLimit = limit(0, digitBlockLimit);
-
-/* A punctuation sequence allowing white space. */
-var punctuation = "[".concat(VALID_PUNCTUATION, "]") + punctuationLimit;
-
-// A digits block without punctuation.
-var digitSequence = pNd + limit(1, digitBlockLimit);
-
-/**
- * Phone number pattern allowing optional punctuation.
- * The phone number pattern used by `find()`, similar to
- * VALID_PHONE_NUMBER, but with the following differences:
- * <ul>
- *   <li>All captures are limited in order to place an upper bound to the text matched by the
- *       pattern.
- * <ul>
- *   <li>Leading punctuation / plus signs are limited.
- *   <li>Consecutive occurrences of punctuation are limited.
- *   <li>Number of digits is limited.
- * </ul>
- *   <li>No whitespace is allowed at the start or end.
- *   <li>No alpha digits (vanity numbers such as 1-800-SIX-FLAGS) are currently supported.
- * </ul>
- */
-var PATTERN = '(?:' + LEAD_CLASS + punctuation + ')' + leadLimit + digitSequence + '(?:' + punctuation + digitSequence + ')' + blockLimit + '(?:' + EXTN_PATTERNS_FOR_MATCHING + ')?';
-
-// Regular expression of trailing characters that we want to remove.
-// We remove all characters that are not alpha or numerical characters.
-// The hash character is retained here, as it may signify
-// the previous block was an extension.
-//
-// // Don't know what does '&&' mean here.
-// const UNWANTED_END_CHAR_PATTERN = new RegExp(`[[\\P{N}&&\\P{L}]&&[^#]]+$`)
-//
-var UNWANTED_END_CHAR_PATTERN = new RegExp("[^".concat(_pN).concat(_pL, "#]+$"));
-
-// const NON_DIGITS_PATTERN = /(\D+)/
-
-var MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER || Math.pow(2, 53) - 1;
-
-/**
- * A stateful class that finds and extracts telephone numbers from {@linkplain CharSequence text}.
- * Instances can be created using the {@linkplain PhoneNumberUtil#findNumbers factory methods} in
- * {@link PhoneNumberUtil}.
- *
- * <p>Vanity numbers (phone numbers using alphabetic digits such as <tt>1-800-SIX-FLAGS</tt> are
- * not found.
- *
- * <p>This class is not thread-safe.
- */
-var PhoneNumberMatcher = /*#__PURE__*/function () {
-  /**
-   * @param {string} text — the character sequence that we will search, null for no text.
-   * @param {'POSSIBLE'|'VALID'|'STRICT_GROUPING'|'EXACT_GROUPING'} [options.leniency] — The leniency to use when evaluating candidate phone numbers. See `source/findNumbers/Leniency.js` for more details.
-   * @param {number} [options.maxTries] — The maximum number of invalid numbers to try before giving up on the text. This is to cover degenerate cases where the text has a lot of false positives in it. Must be >= 0.
-   */
-  function PhoneNumberMatcher() {
-    var text = arguments.length > 0 && arguments[0] !== undefined ? arguments[0] : '';
-    var options = arguments.length > 1 && arguments[1] !== undefined ? arguments[1] : {};
-    var metadata = arguments.length > 2 ? arguments[2] : undefined;
-    PhoneNumberMatcher_classCallCheck(this, PhoneNumberMatcher);
-    options = {
-      v2: options.v2,
-      defaultCallingCode: options.defaultCallingCode,
-      defaultCountry: options.defaultCountry && isSupportedCountry(options.defaultCountry, metadata) ? options.defaultCountry : undefined,
-      // Here it should've assigned a default value only if `options.leniency === undefined`.
-      leniency: options.leniency || (options.extended ? 'POSSIBLE' : 'VALID'),
-      // Here it should've assigned a default value only if `options.maxTries === undefined`.
-      maxTries: options.maxTries || MAX_SAFE_INTEGER
-    };
-
-    // Validate `leniency`.
-    // if (!options.leniency) {
-    // 	throw new TypeError('`leniency` is required')
-    // }
-    if (!Leniency[options.leniency]) {
-      throw new TypeError("Unknown leniency: \"".concat(options.leniency, "\""));
-    }
-    if (options.leniency !== 'POSSIBLE' && options.leniency !== 'VALID') {
-      throw new TypeError("Invalid `leniency`: \"".concat(options.leniency, "\". Supported values: \"POSSIBLE\", \"VALID\"."));
-    }
-
-    // Validate `maxTries`.
-    if (options.maxTries < 0) {
-      throw new TypeError('`maxTries` must be `>= 0`');
-    }
-    this.text = text;
-    this.options = options;
-    this.metadata = metadata;
-
-    // The degree of phone number validation.
-    this.leniency = Leniency[options.leniency];
-
-    /** The maximum number of retries after matching an invalid number. */
-    this.maxTries = options.maxTries;
-
-    // Compile regular expressions.
-    this.PATTERN = new RegExp(PATTERN, 'ig');
-    this.INNER_MATCHES = INNER_MATCHES.map(function (pattern) {
-      return new RegExp(pattern, 'g');
-    });
-
-    /** The iteration tristate. */
-    this.state = 'NOT_READY';
-
-    /** The next index to start searching at. Undefined in {@link State#DONE}. */
-    this.searchIndex = 0;
-
-    // A cache for frequently used country-specific regular expressions. Set to 32 to cover ~2-3
-    // countries being used for the same doc with ~10 patterns for each country. Some pages will have
-    // a lot more countries in use, but typically fewer numbers for each so expanding the cache for
-    // that use-case won't have a lot of benefit.
-    this.regExpCache = new RegExpCache(32);
-  }
-
-  /**
-   * Attempts to find the next subsequence in the searched sequence on or after {@code searchIndex}
-   * that represents a phone number. Returns the next match, null if none was found.
-   *
-   * @param index  the search index to start searching at
-   * @return  the phone number match found, null if none can be found
-   */
-  return PhoneNumberMatcher_createClass(PhoneNumberMatcher, [{
-    key: "find",
-    value: function find(index) {
-      // Reset the regular expression.
-      this.PATTERN.lastIndex = index;
-      var matches;
-      while (this.maxTries > 0 && (matches = this.PATTERN.exec(this.text)) !== null) {
-        var candidate = matches[0];
-        var offset = matches.index;
-        candidate = parsePreCandidate(candidate);
-        if (isValidPreCandidate(candidate, offset, this.text)) {
-          var match =
-          // Try to come up with a valid match given the entire candidate.
-          this.parseAndVerify(candidate, offset, this.text)
-          // If that failed, try to find an "inner match" -
-          // there might be a phone number within this candidate.
-          || this.extractInnerMatch(candidate, offset, this.text);
-          if (match) {
-            if (this.options.v2) {
-              return {
-                startsAt: match.startsAt,
-                endsAt: match.endsAt,
-                number: match.phoneNumber
-              };
-            } else {
-              var phoneNumber = match.phoneNumber;
-              var result = {
-                startsAt: match.startsAt,
-                endsAt: match.endsAt,
-                phone: phoneNumber.nationalNumber
-              };
-              if (phoneNumber.country) {
-                /* istanbul ignore if */
-                if (PhoneNumberMatcher_USE_NON_GEOGRAPHIC_COUNTRY_CODE && country === '001') {
-                  result.countryCallingCode = phoneNumber.countryCallingCode;
-                } else {
-                  result.country = phoneNumber.country;
-                }
-              } else {
-                result.countryCallingCode = phoneNumber.countryCallingCode;
-              }
-              if (phoneNumber.ext) {
-                result.ext = phoneNumber.ext;
-              }
-              return result;
-            }
-          }
-        }
-        this.maxTries--;
-      }
-    }
-
-    /**
-     * Attempts to extract a match from `substring`
-     * if the substring itself does not qualify as a match.
-     */
-  }, {
-    key: "extractInnerMatch",
-    value: function extractInnerMatch(substring, offset, text) {
-      for (var _iterator = PhoneNumberMatcher_createForOfIteratorHelperLoose(this.INNER_MATCHES), _step; !(_step = _iterator()).done;) {
-        var innerMatchRegExp = _step.value;
-        // Reset regular expression.
-        innerMatchRegExp.lastIndex = 0;
-        var isFirstMatch = true;
-        var candidateMatch = void 0;
-        while (this.maxTries > 0 && (candidateMatch = innerMatchRegExp.exec(substring)) !== null) {
-          if (isFirstMatch) {
-            // We should handle any group before this one too.
-            var _candidate = trimAfterFirstMatch(UNWANTED_END_CHAR_PATTERN, substring.slice(0, candidateMatch.index));
-            var _match = this.parseAndVerify(_candidate, offset, text);
-            if (_match) {
-              return _match;
-            }
-            this.maxTries--;
-            isFirstMatch = false;
-          }
-          var candidate = trimAfterFirstMatch(UNWANTED_END_CHAR_PATTERN, candidateMatch[1]);
-
-          // Java code does `groupMatcher.start(1)` here,
-          // but there's no way in javascript to get a `candidate` start index,
-          // therefore resort to using this kind of an approximation.
-          // (`groupMatcher` is called `candidateInSubstringMatch` in this javascript port)
-          // https://stackoverflow.com/questions/15934353/get-index-of-each-capture-in-a-javascript-regex
-          var candidateIndexGuess = substring.indexOf(candidate, candidateMatch.index);
-          var match = this.parseAndVerify(candidate, offset + candidateIndexGuess, text);
-          if (match) {
-            return match;
-          }
-          this.maxTries--;
-        }
-      }
-    }
-
-    /**
-     * Parses a phone number from the `candidate` using `parse` and
-     * verifies it matches the requested `leniency`. If parsing and verification succeed,
-     * a corresponding `PhoneNumberMatch` is returned, otherwise this method returns `null`.
-     *
-     * @param candidate  the candidate match
-     * @param offset  the offset of {@code candidate} within {@link #text}
-     * @return  the parsed and validated phone number match, or null
-     */
-  }, {
-    key: "parseAndVerify",
-    value: function parseAndVerify(candidate, offset, text) {
-      if (!isValidCandidate(candidate, offset, text, this.options.leniency)) {
-        return;
-      }
-      var phoneNumber = es6_parsePhoneNumber_parsePhoneNumber(candidate, {
-        extended: true,
-        defaultCountry: this.options.defaultCountry,
-        defaultCallingCode: this.options.defaultCallingCode
-      }, this.metadata);
-      if (!phoneNumber) {
-        return;
-      }
-      if (!phoneNumber.isPossible()) {
-        return;
-      }
-      if (this.leniency(phoneNumber, {
-        candidate: candidate,
-        defaultCountry: this.options.defaultCountry,
-        metadata: this.metadata,
-        regExpCache: this.regExpCache
-      })) {
-        return {
-          startsAt: offset,
-          endsAt: offset + candidate.length,
-          phoneNumber: phoneNumber
-        };
-      }
-    }
-  }, {
-    key: "hasNext",
-    value: function hasNext() {
-      if (this.state === 'NOT_READY') {
-        this.lastMatch = this.find(this.searchIndex);
-        if (this.lastMatch) {
-          this.searchIndex = this.lastMatch.endsAt;
-          this.state = 'READY';
-        } else {
-          this.state = 'DONE';
-        }
-      }
-      return this.state === 'READY';
-    }
-  }, {
-    key: "next",
-    value: function next() {
-      // Check the state and find the next match as a side-effect if necessary.
-      if (!this.hasNext()) {
-        throw new Error('No next element');
-      }
-
-      // Don't retain that memory any longer than necessary.
-      var result = this.lastMatch;
-      this.lastMatch = null;
-      this.state = 'NOT_READY';
-      return result;
-    }
-  }]);
-}();
-
-//# sourceMappingURL=PhoneNumberMatcher.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/findPhoneNumbersInText.js
-function findPhoneNumbersInText_typeof(o) { "@babel/helpers - typeof"; return findPhoneNumbersInText_typeof = "function" == typeof Symbol && "symbol" == typeof Symbol.iterator ? function (o) { return typeof o; } : function (o) { return o && "function" == typeof Symbol && o.constructor === Symbol && o !== Symbol.prototype ? "symbol" : typeof o; }, findPhoneNumbersInText_typeof(o); }
-function findPhoneNumbersInText_ownKeys(e, r) { var t = Object.keys(e); if (Object.getOwnPropertySymbols) { var o = Object.getOwnPropertySymbols(e); r && (o = o.filter(function (r) { return Object.getOwnPropertyDescriptor(e, r).enumerable; })), t.push.apply(t, o); } return t; }
-function findPhoneNumbersInText_objectSpread(e) { for (var r = 1; r < arguments.length; r++) { var t = null != arguments[r] ? arguments[r] : {}; r % 2 ? findPhoneNumbersInText_ownKeys(Object(t), !0).forEach(function (r) { findPhoneNumbersInText_defineProperty(e, r, t[r]); }) : Object.getOwnPropertyDescriptors ? Object.defineProperties(e, Object.getOwnPropertyDescriptors(t)) : findPhoneNumbersInText_ownKeys(Object(t)).forEach(function (r) { Object.defineProperty(e, r, Object.getOwnPropertyDescriptor(t, r)); }); } return e; }
-function findPhoneNumbersInText_defineProperty(e, r, t) { return (r = findPhoneNumbersInText_toPropertyKey(r)) in e ? Object.defineProperty(e, r, { value: t, enumerable: !0, configurable: !0, writable: !0 }) : e[r] = t, e; }
-function findPhoneNumbersInText_toPropertyKey(t) { var i = findPhoneNumbersInText_toPrimitive(t, "string"); return "symbol" == findPhoneNumbersInText_typeof(i) ? i : i + ""; }
-function findPhoneNumbersInText_toPrimitive(t, r) { if ("object" != findPhoneNumbersInText_typeof(t) || !t) return t; var e = t[Symbol.toPrimitive]; if (void 0 !== e) { var i = e.call(t, r || "default"); if ("object" != findPhoneNumbersInText_typeof(i)) return i; throw new TypeError("@@toPrimitive must return a primitive value."); } return ("string" === r ? String : Number)(t); }
-
-
-function findPhoneNumbersInText() {
-  var _normalizeArguments = normalizeArguments(arguments),
-    text = _normalizeArguments.text,
-    options = _normalizeArguments.options,
-    metadata = _normalizeArguments.metadata;
-  var matcher = new PhoneNumberMatcher(text, findPhoneNumbersInText_objectSpread(findPhoneNumbersInText_objectSpread({}, options), {}, {
-    v2: true
-  }), metadata);
-  var results = [];
-  while (matcher.hasNext()) {
-    results.push(matcher.next());
-  }
-  return results;
+function isSupportedCountry_isSupportedCountry() {
+	return withMetadataArgument(isSupportedCountry, arguments)
 }
-//# sourceMappingURL=findPhoneNumbersInText.js.map
-;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/max/exports/findPhoneNumbersInText.js
+;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/max/exports/Metadata.js
+// Importing from a ".js" file is a workaround for Node.js "ES Modules"
+// importing system which is even uncapable of importing "*.json" files.
 
 
 
-function findPhoneNumbersInText_findPhoneNumbersInText() {
-	return withMetadataArgument(findPhoneNumbersInText, arguments)
+
+function Metadata_Metadata() {
+	return Metadata.call(this, metadata_max_json)
 }
+
+Metadata_Metadata.prototype = Object.create(Metadata.prototype, {})
+Metadata_Metadata.prototype.constructor = Metadata_Metadata
+;// CONCATENATED MODULE: ./build/core/pii/detectors/phone-regions.js
+// Regions (ISO 3166-1 alpha-2 codes as libphonenumber knows them) whose NATIONAL numbers the
+// phone detector reads. International numbers (`+…`, `00…`) need no region: their country code
+// says where they belong, and every region libphonenumber knows counts for them.
+
+/**
+ * The default national-number regions, sorted: wide on purpose, since a national number needs a
+ * context word (or the `phone` key hint) before it anyway, so a region costs no precision.
+ *
+ * - North America: CA, MX, US.
+ * - Europe: the UK and Ireland (GB, IE); the EU's larger members (AT, BE, CZ, DE, DK, ES, FI, FR,
+ *   GR, HU, IT, NL, PL, PT, RO, SE); CH, NO; TR.
+ * - Asia-Pacific: AU, NZ; CN, HK, IN, JP, KR, PH, SG, TW.
+ * - Latin America: AR, BR, CL, CO.
+ * - Middle East and Africa: AE, IL, ZA.
+ */
+// prettier-ignore
+const phone_regions_DEFAULT_PHONE_REGIONS = Object.freeze([
+    'AE', 'AR', 'AT', 'AU', 'BE', 'BR', 'CA', 'CH', 'CL', 'CN', 'CO', 'CZ', 'DE', 'DK', 'ES', 'FI',
+    'FR', 'GB', 'GR', 'HK', 'HU', 'IE', 'IL', 'IN', 'IT', 'JP', 'KR', 'MX', 'NL', 'NO', 'NZ', 'PH',
+    'PL', 'PT', 'RO', 'SE', 'SG', 'TR', 'TW', 'US', 'ZA',
+]);
+/** Whether libphonenumber knows `code` as a region (upper-case ISO 3166-1 alpha-2, e.g. `GB`). */
+function isPhoneRegion(code) {
+    return isSupportedCountry_isSupportedCountry(code);
+}
+/** Every region code libphonenumber knows, sorted (for messages listing the accepted values). */
+function phoneRegionCodes() {
+    return [...getCountries()].sort();
+}
+/**
+ * Lengths a national significant number may have in `region` (libphonenumber's possible
+ * lengths; local-only lengths such as the US's seven digits are not among them).
+ */
+function nationalNumberLengths(region) {
+    const metadata = new Metadata_Metadata();
+    metadata.selectNumberingPlan(region);
+    return metadata.numberingPlan?.possibleLengths() ?? [];
+}
+//# sourceMappingURL=phone-regions.js.map
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/phone.js
-// Phone numbers, validated by libphonenumber (max metadata: full per-country number plans, so
-// `isValid` means "a number that can be assigned", not merely "has a plausible length").
+// Phone numbers, read by libphonenumber (max metadata: full per-country number plans).
 //
-// International numbers (`+…`, or `00…` written with separators) count anywhere. NATIONAL
-// numbers (default country US) count only after a context word (phone, tel, call…) in the 30
-// characters before them: transcripts are full of bare 10-digit values (order numbers, unix
-// timestamps such as 1718000000, ids) that happen to be dialable. A contiguous `00…` string
-// without separators or context is read as a zero-padded id for the same reason.
+// International numbers (`+…`, or `00…` written with separators) count anywhere, for every
+// region libphonenumber knows, when `isValid` (a number that can be assigned). With a context
+// word before them (or the `phone` key hint) a merely possible one counts too: a user's typo is
+// still their number.
 //
-// Speed: a cheap regex finds runs of digits and separators; libphonenumber only sees short
-// windows of the few runs that are international or have context.
+// NATIONAL numbers count only with a context word in the CONTEXT_WINDOW characters before them
+// (phone-context.ts: phone, tel, mobile, fax, Handy, téléphone, 電話…; `number` or `contact`
+// alone are no context) or the `phone` key hint, and only for the configured regions
+// (phone-regions.ts). Such a candidate is masked when it is possible (libphonenumber's
+// `isPossible`: the right length, trunk prefix stripped) for any listed region; a valid number
+// is always possible, so unassigned area codes next to a context word are masked too.
+// Transcripts are full of bare dialable-looking values (order numbers, unix timestamps such as
+// 1718000000, ids), hence the context rule. A contiguous `00…` string without separators or
+// context is read as a zero-padded id for the same reason; `#4155552671` is a numbered
+// identifier whatever precedes it; dates (`2024-06-10 12`) and dotted quads are not phones.
+//
+// Speed: a cheap regex finds runs of digits and separators; only runs that are international or
+// have context reach libphonenumber, and a per-region table of possible lengths keeps it to
+// about one parse per national candidate.
+
+
+
 
 
 const SEPARATORS = '\\-. ()/\\u00a0\\u2010-\\u2015';
 // Optional international prefix, digits and separators, ending in a digit. The boundary before
 // it is checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
 const RUN = new RegExp(`(?:\\+|00)?\\(?\\d[\\d${SEPARATORS}]{4,}\\d`, 'g');
-const CONTEXT_WINDOW = 30;
-// Whole words for the short ones (`hotel`, `recall`, `telemetry` and `cellar` are no context).
-const CONTEXT = /\b(?:tel|call(?:ed|ing|s)?|cell(?:ular)?|fax|sms|handy)\b|phone|mobile|whats\s?app|text me|contact|number|telefon|tel[ée]fono|t[ée]l[ée]phone|☎/i;
+/** Fewest digits of a number, international (country code included) or national. */
 const MIN_DIGITS = 7;
-/** A national (US) number has ten digits, eleven with the trunk prefix 1. */
-const NATIONAL_MIN_DIGITS = 10;
-const NATIONAL_MAX_DIGITS = 11;
+/** Most digits of a national number, trunk prefix included (`0151 23456789` has twelve). */
+const NATIONAL_MAX_DIGITS = 13;
 /** E.164: at most fifteen digits, country code included. */
 const INTERNATIONAL_MAX_DIGITS = 15;
-/** How many shorter windows to try when the longest one holds no valid number. */
+/** How many shorter windows to try when the longest one holds no number. */
 const MAX_TRIMS = 2;
-function isGlue(code) {
+/** Digits a national trunk prefix may add (`0` in most regions, `06` in Hungary). */
+const TRUNK_SLACK = 2;
+function nationalPlan(regions) {
+    const exact = [];
+    const slack = [];
+    for (let n = 0; n <= NATIONAL_MAX_DIGITS; n++) {
+        exact.push([]);
+        slack.push([]);
+    }
+    for (const region of new Set(regions)) {
+        if (!isPhoneRegion(region)) {
+            throw new RangeError(`unknown phone region "${region}"; expected an ISO 3166-1 alpha-2 code such as US`);
+        }
+        const lengths = nationalNumberLengths(region);
+        for (let n = MIN_DIGITS; n <= NATIONAL_MAX_DIGITS; n++) {
+            if (lengths.includes(n))
+                exact[n]?.push(region);
+            else if (lengths.some((l) => l < n && n - l <= TRUNK_SLACK))
+                slack[n]?.push(region);
+        }
+    }
+    return exact.map((regs, n) => [...regs, ...(slack[n] ?? [])]);
+}
+function phone_isGlue(code) {
     return isAsciiAlnum(code) || code === 95 || code === 43;
 }
-function hasContext(text, start) {
-    return CONTEXT.test(text.slice(Math.max(0, start - CONTEXT_WINDOW), start));
+function isSpace(code) {
+    return code === 32 || code === 0xa0;
 }
 /** Digit groups of text[from, to), absolute offsets. */
 function digitGroups(text, from, to) {
@@ -53178,30 +52372,150 @@ function digitGroups(text, from, to) {
     }
     return groups;
 }
-/** Valid numbers in text[from, to) as absolute [start, end), or none. */
-function validNumbers(text, from, to, doubleZero) {
-    // `00` is the international call prefix; libphonenumber reads the `+` form (same length).
-    const slice = doubleZero ? ` +${text.slice(from + 2, to)}` : text.slice(from, to);
-    const found = [];
-    for (const hit of findPhoneNumbersInText_findPhoneNumbersInText(slice, { defaultCountry: 'US' })) {
-        if (!hit.number.isValid())
-            continue;
-        const start = doubleZero && hit.startsAt === 1 ? 0 : hit.startsAt;
-        found.push([from + start, from + hit.endsAt]);
-    }
-    return found;
+function groupLength(group) {
+    return group ? group.end - group.start : 0;
 }
 /**
- * Numbers of one run, trying windows that start at each digit group: libphonenumber reads a
- * window as a whole, so `+44 20 7946 0958 (4111 …)` or `+1 415 555 2671 4` only parse once the
- * trailing groups are cut. Windows hold at most a number's worth of digits.
+ * Whether the separators between two groups end one national number and start another: a slash
+ * between spaces (`… 2671 / 415 …`), two spaces (table columns), or a parenthesis opened after a
+ * space (`ext 12 34 (415) 555-2671`). `0151/23456789` and `(415) 555` stay one number.
  */
-function phonesInRun(text, runStart, runEnd, out) {
+function isBreak(text, from, to) {
+    let spaces = 0;
+    let run = 0;
+    let slash = false;
+    for (let i = from; i < to; i++) {
+        const code = text.charCodeAt(i);
+        if (isSpace(code)) {
+            spaces++;
+            run++;
+            if (run >= 2)
+                return true;
+            continue;
+        }
+        run = 0;
+        if (code === 47)
+            slash = true;
+        if (code === 40 && spaces > 0)
+            return true;
+    }
+    return slash && spaces > 0;
+}
+/** `2024-06-10`, `10/06/2024`, `10.06.2024` starting at group g: a date, not a phone. */
+function isDateAt(text, groups, g) {
+    const a = groups[g];
+    const b = groups[g + 1];
+    const c = groups[g + 2];
+    if (!a || !b || !c || groupLength(b) !== 2)
+        return false;
+    const sep = text[a.end];
+    if (b.start !== a.end + 1 || c.start !== b.end + 1 || text[b.end] !== sep)
+        return false;
+    if (sep !== '-' && sep !== '/' && sep !== '.')
+        return false;
+    return (isYear(text, a) && groupLength(c) === 2) || (groupLength(a) <= 2 && isYear(text, c));
+}
+function isYear(text, group) {
+    if (groupLength(group) !== 4)
+        return false;
+    const head = text.charCodeAt(group.start) * 10 + text.charCodeAt(group.start + 1) - 48 * 11;
+    return head === 19 || head === 20;
+}
+/** `192.168.100.200` starting at group g: the IP detector's, not a phone. */
+function isDottedQuadAt(text, groups, g) {
+    for (let k = g; k < g + 4; k++) {
+        const group = groups[k];
+        if (!group || groupLength(group) > 3)
+            return false;
+        if (k > g && (groups[k - 1]?.end ?? -1) + 1 !== group.start)
+            return false;
+        if (k > g && text.charCodeAt(group.start - 1) !== 46)
+            return false;
+    }
+    return true;
+}
+function parseInternational(text, from, end, doubleZero) {
+    // `00` is the international call prefix; libphonenumber reads the `+` form.
+    const slice = doubleZero ? `+${text.slice(from + 2, end)}` : text.slice(from, end);
+    return exports_parsePhoneNumber_parsePhoneNumber(slice, { extract: false });
+}
+function hasContextAt(run, at) {
+    if (run.hinted || run.listed)
+        return true;
+    run.runContext ??= hasPhoneContext(run.text, run.runStart);
+    return run.runContext && (at === run.runStart || hasPhoneContext(run.text, at));
+}
+/** The window holding the international number starting at `from`, if any. */
+function readInternational(run, from, windows, doubleZero) {
+    const text = run.text;
+    const tried = [];
+    for (let w = windows.length - 1; w >= 0 && w >= windows.length - 1 - MAX_TRIMS; w--) {
+        const window = windows[w];
+        if (!window)
+            break;
+        const number = parseInternational(text, from, window.end, doubleZero);
+        if (number?.isValid())
+            return window;
+        tried.push([window, number]);
+    }
+    if (tried.length === 0 || !hasContextAt(run, from))
+        return undefined;
+    return tried.find(([, number]) => number?.isPossible())?.[0];
+}
+function isPossibleNational(plan, text, from, window) {
+    const slice = text.slice(from, window.end);
+    for (const region of plan[window.digits] ?? []) {
+        const number = exports_parsePhoneNumber_parsePhoneNumber(slice, { defaultCountry: region, extract: false });
+        if (number && (number.isPossible() || number.isValid()))
+            return true;
+    }
+    return false;
+}
+/** Whether the group lengths of groups[first..last] come again right after them, within the segment. */
+function repeatsAfter(groups, first, last, segmentLast) {
+    const count = last - first + 1;
+    if (last + count > segmentLast)
+        return false;
+    for (let i = 0; i < count; i++) {
+        if (groupLength(groups[first + i]) !== groupLength(groups[last + 1 + i]))
+            return false;
+    }
+    return true;
+}
+/**
+ * The national number starting at `from`: the longest window possible for a listed region that
+ * takes its whole segment or is followed by the same grouping again (a list such as
+ * `415 555 2671 415 555 2672` is two numbers, not thirteen digits and a stray seven); else one
+ * that leaves at least as many digits as it takes; else the longest possible one.
+ */
+function readNational(plan, text, from, windows, segment) {
+    let spare;
+    let fallback;
+    for (let w = windows.length - 1; w >= 0 && w >= windows.length - 1 - MAX_TRIMS; w--) {
+        const window = windows[w];
+        if (!window || !isPossibleNational(plan, text, from, window))
+            continue;
+        const rest = segment.digits - window.digits;
+        if (rest === 0 || repeatsAfter(segment.groups, segment.first, window.last, segment.last))
+            return window;
+        if (rest >= window.digits)
+            spare ??= window;
+        fallback ??= window;
+    }
+    return spare ?? fallback;
+}
+/**
+ * Numbers of one run, trying windows that start at each digit group: `+44 20 7946 0958 (4111 …)`
+ * or `+1 415 555 2671 4` only parse once the trailing groups are cut. Windows hold at most a
+ * number's worth of digits.
+ */
+function phonesInRun(plan, hinted, text, runStart, runEnd, out) {
     // `order #4155552671`, `ticket #…`: a number written right after `#` is a numbered identifier,
     // whatever context word precedes it.
-    if (text.charCodeAt(runStart - 1) === 35)
+    if (!hinted && text.charCodeAt(runStart - 1) === 35)
         return;
     const groups = digitGroups(text, runStart, runEnd);
+    const run = { hinted, text, runStart, runContext: undefined, listed: false };
     let g = 0;
     while (g < groups.length) {
         const first = groups[g];
@@ -53212,48 +52526,56 @@ function phonesInRun(text, runStart, runEnd, out) {
             from--; // keep `(` of `(415)`
         const plus = text.charCodeAt(from) === 43;
         const doubleZero = !plus && text.startsWith('00', from);
-        const context = !plus && hasContext(text, from);
-        const separated = doubleZero && groups.length > g + 1;
-        const international = plus || (doubleZero && (separated || context));
-        if (!international && !context) {
-            g++;
-            continue;
+        const international = plus || (doubleZero && (groups.length > g + 1 || hasContextAt(run, from)));
+        if (!international) {
+            if (isDateAt(text, groups, g)) {
+                g += 3;
+                continue;
+            }
+            if (isDottedQuadAt(text, groups, g)) {
+                g += 4;
+                continue;
+            }
+            if (!hasContextAt(run, from)) {
+                g++;
+                continue;
+            }
         }
         const maxDigits = international ? INTERNATIONAL_MAX_DIGITS + (doubleZero ? 2 : 0) : NATIONAL_MAX_DIGITS;
-        const minDigits = international ? MIN_DIGITS : NATIONAL_MIN_DIGITS;
         const windows = [];
-        let digits = 0;
-        for (let k = g; k < groups.length; k++) {
+        // Digits of the segment (up to a break; the whole run for an international number), counted
+        // only as far as readNational needs: a window and as many digits again.
+        const segment = { groups, first: g, last: g, digits: 0 };
+        for (let k = g; k < groups.length && segment.digits < 2 * maxDigits; k++) {
             const group = groups[k];
             if (!group)
                 break;
-            digits += group.end - group.start;
-            if (digits > maxDigits)
+            if (!international && k > g && isBreak(text, groups[k - 1]?.end ?? group.start, group.start))
                 break;
-            if (digits >= minDigits)
-                windows.push({ start: group.start, end: group.end, digits });
+            segment.last = k;
+            segment.digits += group.end - group.start;
+            if (segment.digits <= maxDigits && segment.digits >= MIN_DIGITS) {
+                windows.push({ last: k, end: group.end, digits: segment.digits });
+            }
         }
-        let found = [];
-        for (let w = windows.length - 1; w >= 0 && w >= windows.length - 1 - MAX_TRIMS; w--) {
-            found = validNumbers(text, from, windows[w]?.end ?? from, doubleZero);
-            if (found.length > 0)
-                break;
-        }
-        if (found.length === 0) {
+        const found = international
+            ? readInternational(run, from, windows, doubleZero)
+            : readNational(plan, text, from, windows, segment);
+        if (!found) {
             g++;
             continue;
         }
-        for (const [start, end] of found)
-            out.push({ type: 'phone', start, end });
-        const lastEnd = found[found.length - 1]?.[1] ?? from;
-        while (g < groups.length && (groups[g]?.start ?? 0) < lastEnd)
-            g++;
+        out.push({ type: 'phone', start: from, end: found.end });
+        if (!international)
+            run.listed = true;
+        g = found.last + 1;
     }
 }
-function findPhones(text) {
+function scanPhones(plan, text, hint) {
+    const hinted = hint?.has('phone') ?? false;
     const out = [];
     forEachMatch(RUN, text, 0, (m) => {
-        if (m.index > 0 && isGlue(text.charCodeAt(m.index - 1))) {
+        if (m.index > 0 && phone_isGlue(text.charCodeAt(m.index - 1))) {
             // Glued to a word (`id4155552671`, `1+415…`): skip the glued digits, retry after them.
             let i = m.index;
             while (i < text.length && !isDigit(text.charCodeAt(i)))
@@ -53268,30 +52590,42 @@ function findPhones(text) {
         for (let i = 0; i < run.length; i++)
             if (isDigit(run.charCodeAt(i)))
                 digits++;
+        // Short runs (times, small versions, UUID pieces) never reach the costlier tests.
         if (digits < MIN_DIGITS)
             return;
-        // Dates, versions and UUID pieces (fewer than ten digits, no `+`/`00`) never reach the
-        // comparatively costly context test.
-        const prefixed = run.charCodeAt(0) === 43 || run.startsWith('00');
-        if (!prefixed && digits < NATIONAL_MIN_DIGITS)
-            return;
-        phonesInRun(text, m.index, m.index + run.length, out);
+        phonesInRun(plan, hinted, text, m.index, m.index + run.length, out);
     });
     return out;
 }
-function phoneDetector() {
-    return { type: 'phone', find: findPhones };
+let defaultPlan;
+/** Phones with national numbers of DEFAULT_PHONE_REGIONS; `hint` as in `Detector.find`. */
+function findPhones(text, hint) {
+    defaultPlan ??= nationalPlan(DEFAULT_PHONE_REGIONS);
+    return scanPhones(defaultPlan, text, hint);
+}
+/**
+ * The phone detector, reading national numbers of `regions` (codes libphonenumber knows, see
+ * `isPhoneRegion`; throws a RangeError on another). International numbers count for every
+ * region whatever the list.
+ */
+function phoneDetector(regions = phone_regions_DEFAULT_PHONE_REGIONS) {
+    const plan = nationalPlan(regions);
+    return { type: 'phone', find: (text, hint) => scanPhones(plan, text, hint) };
 }
 //# sourceMappingURL=phone.js.map
-;// CONCATENATED MODULE: ./build/core/pii/detectors/secret.js
-// Credentials in HIGH-SIGNAL formats only: each has a fixed prefix or frame that ordinary text,
-// hashes and ids do not produce. Generic "high-entropy string" rules are deliberately absent:
-// in transcripts full of git SHAs, UUIDs and base64 they mask far more than they protect.
+;// CONCATENATED MODULE: ./build/core/pii/detectors/secret-formats.js
+// Credentials in HIGH-SIGNAL formats: each has a fixed prefix or frame that ordinary text, hashes
+// and ids do not produce. The formats were learnt from the providers' documentation, checked
+// against gitleaks' rule list and secretlint's recommended preset; the rules are our own.
 //
 // Deliberately not matched:
-// - Stripe publishable keys (`pk_live_…`): meant to ship in client code, not a secret.
+// - Stripe publishable keys (`pk_live_…`), Supabase publishable keys (`sb_publishable_…`), New
+//   Relic browser keys (`NRJS-…`): meant to ship in client code, not secrets.
 // - Twilio account SIDs (`AC` + 32 hex): an account id that appears in every API URL; it
 //   grants nothing without the auth token (which has no recognisable format).
+// - Mailgun `key-` + 32 hex, Azure AD client secrets (`…8Q~…`), Heroku UUID keys, Vault's legacy
+//   `s.` tokens: prefixes or shapes that ordinary ids and cache keys also produce. A value under
+//   a secret-naming key is still found by the generic assignment rule (secret-generic.ts).
 
 // Token body characters: base62 plus `_`/`-` (base64url).
 const B = 'A-Za-z0-9_\\-';
@@ -53304,32 +52638,92 @@ function re(source, flags = 'g') {
 // a JSON string. With no END line (truncated output) the body runs to the first other character.
 const PEM_BODY = `[A-Za-z0-9+/=\\\\\\s:,.-]`;
 const PEM_LABEL = `[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?`;
+// GitLab's routable tokens end in `.<version>.<crc>` after the base64url payload.
+const GITLAB_SUFFIX = `(?:\\.[0-9a-z]{2}\\.?[0-9a-z]{7}${NOT_AFTER})?`;
+const GITLAB_PREFIXES = [
+    'glpat-',
+    'gldt-',
+    'glrt-',
+    'glcbt-',
+    'glptt-',
+    'glft-',
+    'glimt-',
+    'glagent-',
+    'gloas-',
+    'glsoat-',
+    'glffct-',
+];
+// The bech32 alphabet (upper case) of age keys.
+const BECH32 = 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L';
+const GITHUB_PREFIXES = ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'];
 /** One line per format: adding a format is adding a line. */
 // prettier-ignore
 const FORMATS = [
     { name: 'AWS access key id', prefixes: ['AKIA', 'ASIA'], re: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/g },
     { name: 'AWS secret access key (after its key name)', prefixes: ['aws_secret_access_key', 'AWS_SECRET_ACCESS_KEY', 'SecretAccessKey', 'secretAccessKey'], re: /(?:aws_secret_access_key|secretaccesskey)["']?\s{0,8}[:=]\s{0,8}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi, valueOnly: true },
-    { name: 'GitHub token (classic PAT, OAuth, user/server, refresh)', prefixes: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], re: re(`${NOT_BEFORE}gh[pousr]_[A-Za-z0-9]{36,}${NOT_AFTER}`) },
+    { name: 'GitHub token (classic PAT, OAuth, user/server, refresh)', prefixes: GITHUB_PREFIXES, re: re(`${NOT_BEFORE}gh[pousr]_[A-Za-z0-9]{36,}${NOT_AFTER}`) },
+    { name: 'GitHub token, stateless layout (ghs_<app id>_<JWT>, since 2026)', prefixes: GITHUB_PREFIXES, re: re(`${NOT_BEFORE}gh[pousr]_[${B}]{4,}\\.[${B}]{8,}\\.[${B}]{8,}${NOT_AFTER}`) },
     { name: 'GitHub fine-grained PAT', prefixes: ['github_pat_'], re: re(`${NOT_BEFORE}github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59,}${NOT_AFTER}`) },
-    { name: 'GitLab personal access token', prefixes: ['glpat-'], re: re(`${NOT_BEFORE}glpat-[${B}]{20,}`) },
+    { name: 'GitLab token (PAT, deploy, runner, CI job, trigger, feed, mail, agent, OAuth, SCIM, feature flag)', prefixes: GITLAB_PREFIXES, re: re(`${NOT_BEFORE}gl(?:pat|dt|rt|cbt|ptt|ft|imt|agent|oas|soat|ffct)-[${B}]{20,}${GITLAB_SUFFIX}`) },
     { name: 'Google API key', prefixes: ['AIza'], re: re(`${NOT_BEFORE}AIza[${B}]{35}${NOT_AFTER}`) },
     { name: 'Google OAuth client secret', prefixes: ['GOCSPX-'], re: re(`${NOT_BEFORE}GOCSPX-[${B}]{28}${NOT_AFTER}`) },
-    { name: 'Anthropic API key', prefixes: ['sk-ant-'], re: re(`${NOT_BEFORE}sk-ant-[${B}]{32,}`) },
-    { name: 'OpenAI project / service-account / admin key', prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-'], re: re(`${NOT_BEFORE}sk-(?:proj|svcacct|admin)-[${B}]{32,}`) },
+    { name: 'Anthropic API / admin / OAuth key', prefixes: ['sk-ant-'], re: re(`${NOT_BEFORE}sk-ant-[${B}]{32,}`) },
+    { name: 'OpenAI project / service-account / admin / unnamed-project key', prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'], re: re(`${NOT_BEFORE}sk-(?:proj|svcacct|admin|None)-[${B}]{32,}`) },
     { name: 'OpenAI legacy user key', prefixes: ['sk-'], re: re(`${NOT_BEFORE}sk-[A-Za-z0-9]{32,}${NOT_AFTER}`) },
-    { name: 'Slack token (bot, user, app, config, refresh)', prefixes: ['xox'], re: re(`${NOT_BEFORE}xox[abposr]-[A-Za-z0-9-]{10,}`) },
+    { name: 'OpenRouter API key', prefixes: ['sk-or-v1-'], re: re(`${NOT_BEFORE}sk-or-v1-[0-9a-f]{64}${NOT_AFTER}`) },
+    { name: 'Groq API key', prefixes: ['gsk_'], bounded: true, re: re(`gsk_[A-Za-z0-9]{52}${NOT_AFTER}`) },
+    { name: 'Perplexity API key', prefixes: ['pplx-'], bounded: true, re: re(`pplx-[A-Za-z0-9]{48}${NOT_AFTER}`) },
+    { name: 'Slack token (bot, user, app, config, refresh)', prefixes: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xoxe.'], re: re(`${NOT_BEFORE}xox(?:[abposr]|e(?:\\.xox[bp])?)-[A-Za-z0-9-]{10,}`) },
     { name: 'Slack app-level token', prefixes: ['xapp-'], re: re(`${NOT_BEFORE}xapp-\\d-[A-Za-z0-9-]{10,}`) },
     { name: 'Slack webhook URL', prefixes: ['https://hooks.slack.com/', 'http://hooks.slack.com/'], re: /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g },
     { name: 'Stripe secret / restricted key', prefixes: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], re: re(`${NOT_BEFORE}[sr]k_(?:live|test)_[A-Za-z0-9]{16,}${NOT_AFTER}`) },
-    { name: 'Twilio API key SID', prefixes: ['SK'], re: /(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])/g },
+    { name: 'Stripe (or Svix) webhook signing secret', prefixes: ['whsec_'], re: re(`${NOT_BEFORE}whsec_[A-Za-z0-9+/]{24,}={0,2}`) },
+    { name: 'Twilio API key SID', prefixes: ['SK'], bounded: true, re: /SK[0-9a-f]{32}(?![A-Za-z0-9])/g },
     { name: 'SendGrid API key', prefixes: ['SG.'], re: re(`${NOT_BEFORE}SG\\.[${B}]{22}\\.[${B}]{43}${NOT_AFTER}`) },
     { name: 'npm access token', prefixes: ['npm_'], re: re(`${NOT_BEFORE}npm_[A-Za-z0-9]{36}${NOT_AFTER}`) },
     { name: 'PyPI API token', prefixes: ['pypi-AgE'], re: re(`${NOT_BEFORE}pypi-AgE[${B}]{50,}`) },
     { name: 'Hugging Face token', prefixes: ['hf_'], re: re(`${NOT_BEFORE}hf_[A-Za-z0-9]{34}${NOT_AFTER}`) },
-    { name: 'Discord bot token', prefixes: [], bounded: true, re: re(`[MNO][A-Za-z0-9]{23,25}\\.[${B}]{6}\\.[${B}]{27,38}${NOT_AFTER}`) },
+    { name: 'Docker Hub personal / organisation access token', prefixes: ['dckr_pat_', 'dckr_oat_'], re: re(`${NOT_BEFORE}dckr_[po]at_[${B}]{20,}`) },
+    { name: 'Cloudflare API token / global key (cfut_, cfat_, cfk_: 40 characters and a checksum)', prefixes: ['cfut_', 'cfat_', 'cfk_'], bounded: true, re: re(`(?:cfut|cfat|cfk)_[A-Za-z0-9]{48}${NOT_AFTER}`) },
+    { name: 'Cloudflare origin CA key', prefixes: ['v1.0-'], bounded: true, re: re(`v1\\.0-[0-9a-f]{24}-[0-9a-f]{146}${NOT_AFTER}`) },
+    { name: 'Vercel token / API key (personal, integration, app access, app refresh, API key)', prefixes: ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'], re: re(`${NOT_BEFORE}vc[pacirk]_[A-Za-z0-9]{24,}${NOT_AFTER}`), accept: mixesClasses },
+    { name: 'Tailscale key (API, auth, OAuth client, SCIM, webhook)', prefixes: ['tskey-'], re: re(`${NOT_BEFORE}tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9]{4,}-[A-Za-z0-9]{16,}${NOT_AFTER}`) },
+    { name: 'HashiCorp Vault service / batch / recovery token', prefixes: ['hvs.', 'hvb.', 'hvr.'], re: re(`${NOT_BEFORE}hv[sbr]\\.[${B}]{24,}(?:\\.[A-Za-z0-9]{4,})?${NOT_AFTER}`) },
+    { name: 'Doppler token (personal, service, CLI, service account, SCIM, audit)', prefixes: ['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'], re: re(`${NOT_BEFORE}dp\\.(?:pt|st|ct|sa|scim|audit)\\.(?:[${B}]{1,64}\\.)?[A-Za-z0-9]{40,}${NOT_AFTER}`) },
+    { name: 'Databricks personal access token', prefixes: ['dapi'], bounded: true, re: /dapi[0-9a-f]{32}(?:-\d)?(?![A-Za-z0-9_-])/g },
+    { name: 'DigitalOcean token (personal, OAuth, refresh)', prefixes: ['dop_v1_', 'doo_v1_', 'dor_v1_'], bounded: true, re: re(`do[por]_v1_[0-9a-f]{64}${NOT_AFTER}`) },
+    { name: 'Shopify token (admin, custom app, private app, shared secret)', prefixes: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], bounded: true, re: re(`shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}${NOT_AFTER}`) },
+    { name: 'Atlassian API token', prefixes: ['ATATT3'], re: /(?<![A-Za-z0-9_=-])ATATT3[A-Za-z0-9_=-]{100,}/g },
+    { name: 'Linear API key', prefixes: ['lin_api_'], bounded: true, re: re(`lin_api_[A-Za-z0-9]{40}${NOT_AFTER}`) },
+    { name: 'Postman API key', prefixes: ['PMAK-'], bounded: true, re: re(`PMAK-[0-9a-fA-F]{24}-[0-9a-fA-F]{34}${NOT_AFTER}`) },
+    { name: 'Grafana service account token', prefixes: ['glsa_'], bounded: true, re: re(`glsa_[A-Za-z0-9]{32}_[0-9a-fA-F]{8}${NOT_AFTER}`) },
+    { name: 'Grafana Cloud token', prefixes: ['glc_'], re: /(?<![A-Za-z0-9_-])glc_[A-Za-z0-9+/]{32,}={0,2}/g },
+    { name: 'Grafana API key (legacy, base64 JSON)', prefixes: ['eyJrIjoi'], re: /(?<![A-Za-z0-9+/])eyJrIjoi[A-Za-z0-9+/]{50,}={0,2}/g },
+    { name: 'New Relic user API key / insert key', prefixes: ['NRAK-', 'NRII-'], bounded: true, re: re(`(?:NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9-]{32})${NOT_AFTER}`) },
+    { name: 'Sentry organisation token', prefixes: ['sntrys_'], re: /(?<![A-Za-z0-9_-])sntrys_eyJ[A-Za-z0-9+/=_-]{60,}/g },
+    { name: 'Sentry user token', prefixes: ['sntryu_'], bounded: true, re: re(`sntryu_[0-9a-f]{64}${NOT_AFTER}`) },
+    { name: 'Notion integration token', prefixes: ['ntn_'], bounded: true, re: re(`ntn_[0-9]{11}[A-Za-z0-9]{32,35}${NOT_AFTER}`) },
+    { name: 'Notion integration token (legacy secret_)', prefixes: ['secret_'], bounded: true, re: re(`secret_[A-Za-z0-9]{43}${NOT_AFTER}`) },
+    { name: 'Supabase personal access token / secret key', prefixes: ['sbp_', 'sb_secret_'], re: re(`${NOT_BEFORE}(?:sbp_[A-Za-z0-9_]{40,}|sb_secret_[${B}]{20,})${NOT_AFTER}`) },
+    { name: 'PlanetScale password / service token / OAuth token', prefixes: ['pscale_pw_', 'pscale_tkn_', 'pscale_oauth_'], re: re(`${NOT_BEFORE}pscale_(?:pw|tkn|oauth)_[${B}]{32,}`) },
+    { name: 'Fly.io token (org, macaroon)', prefixes: ['fo1_', 'fm1a_', 'fm1r_', 'fm2_'], re: /(?<![A-Za-z0-9_-])(?:fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])|fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3})/g },
+    { name: 'age secret key', prefixes: ['AGE-SECRET-KEY-1'], bounded: true, re: re(`AGE-SECRET-KEY-1[${BECH32}]{58}${NOT_AFTER}`) },
+    { name: 'Heroku API key (HRKU-)', prefixes: ['HRKU-'], re: re(`${NOT_BEFORE}HRKU-[${B}]{50,}`) },
+    { name: 'Azure storage account key (connection string)', prefixes: ['AccountKey='], re: /AccountKey=([A-Za-z0-9+/]{40,}={0,2})(?![A-Za-z0-9+/=])/g, valueOnly: true },
+    { name: 'Azure Service Bus / Event Hubs / IoT shared access key (connection string)', prefixes: ['SharedAccessKey='], re: /SharedAccessKey=([A-Za-z0-9+/]{30,}={0,2})(?![A-Za-z0-9+/=])/g, valueOnly: true },
+    { name: 'Discord bot token', prefixes: [], bounded: true, trigger: { char: '.', at: [-26, -25, -24], test: discordDot }, re: re(`[MNO][A-Za-z0-9]{23,25}\\.[${B}]{6}\\.[${B}]{27,38}${NOT_AFTER}`) },
     { name: 'PEM private key block', prefixes: ['-----BEGIN '], re: re(`-----BEGIN ${PEM_LABEL}-----[\\s\\S]*?(?:-----END ${PEM_LABEL}-----|(?!${PEM_BODY}))`) },
     { name: 'JSON Web Token', prefixes: ['eyJ'], re: re(`${NOT_BEFORE}eyJ[${B}]{8,}\\.[${B}]{2,}\\.[${B}]*`), accept: isJwt },
 ];
+/** The first `.` of a Discord token: another `.` 7 later, 24 to 26 letters or digits before it. */
+function discordDot(text, i) {
+    return (i >= 24 &&
+        i + 7 < text.length &&
+        text.charCodeAt(i + 7) === 46 &&
+        isAsciiAlnum(text.charCodeAt(i - 1)) &&
+        isAsciiAlnum(text.charCodeAt(i - 12)) &&
+        isAsciiAlnum(text.charCodeAt(i - 24)));
+}
 /** A JWT's first segment is base64url JSON with an `alg` member. */
 function isJwt(token) {
     const header = token.slice(0, token.indexOf('.'));
@@ -53341,104 +52735,848 @@ function isJwt(token) {
         return false; // not base64 or not JSON: not a JWT (the parser's message is never surfaced)
     }
 }
-const PREFIXES = [...new Set(FORMATS.flatMap((f) => f.prefixes))];
-/** For each prefix, the formats (by index in FORMATS) whose matches may start with it. */
-const FORMATS_BY_PREFIX = new Map(PREFIXES.map((p) => [p, FORMATS.flatMap((f, i) => (f.prefixes.includes(p) ? [i] : []))]));
-/** Prefixes by their first UTF-16 code unit: which ones may start where the scan stopped. */
-const PREFIXES_BY_FIRST = new Map();
-for (const p of PREFIXES) {
-    const first = p.charCodeAt(0);
-    PREFIXES_BY_FIRST.set(first, [...(PREFIXES_BY_FIRST.get(first) ?? []), p]);
+/** A random body mixes at least two of lower case, upper case and digits; an identifier rarely. */
+function mixesClasses(token) {
+    const body = token.slice(token.indexOf('_') + 1);
+    const lower = /[a-z]/.test(body) ? 1 : 0;
+    const upper = /[A-Z]/.test(body) ? 1 : 0;
+    const digit = /[0-9]/.test(body) ? 1 : 0;
+    return lower + upper + digit >= 2 && !/^(?:[A-Z][a-z]+)+$/.test(body);
 }
-const PREFIXED_FORMATS = FORMATS.filter((f) => f.prefixes.length > 0).length;
-// Every prefix in one alternation: its first search answers "could any prefixed format be here?"
-// in one pass, and almost every text says no.
-const PREFIX_SCAN = new RegExp(PREFIXES.map((p) => p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'g');
+// ---- pre-filter -------------------------------------------------------------------------------
+//
+// The formats' prefixes are found without one big alternation of literals (V8 scans such an
+// alternation at a few hundred MB/s): each prefix is anchored on one of a few characters that
+// are rare in ordinary text, `String#indexOf` visits every occurrence of that character (a
+// memchr-like scan), and a table keyed by the character next to it says which prefixes may be
+// there. A prefix with none of the anchor characters is searched for as a whole. Each format's
+// regex is then tried, sticky, at each occurrence of its prefixes only: a text without prefixes
+// costs the anchor scans, and a prefix near the start of a long text does not cost a scan of
+// the rest of it per format.
+/** Anchor characters, rarest first: a prefix is anchored on the first of them it contains. */
+const ANCHORS = ['J', 'A', 'S', '_', '-', '.'];
+const ALL_PREFIXES = [...new Set(FORMATS.flatMap((f) => f.prefixes))];
+function formatsOf(prefix) {
+    return FORMATS.flatMap((f, i) => (f.prefixes.includes(prefix) ? [i] : []));
+}
+/** A dense (packed) table of 128 entries: sparse arrays would fall back to slow dictionary lookups. */
+function asciiTable() {
+    return Array.from({ length: 128 }, () => undefined);
+}
+const TABLES = ANCHORS.map((char) => ({
+    char,
+    before: asciiTable(),
+    after: asciiTable(),
+    triggers: FORMATS.flatMap((f, i) => (f.trigger?.char === char ? [i] : [])),
+}));
+/** Prefixes with no anchor character, searched for as a whole. */
+const LITERALS = [];
+for (const prefix of ALL_PREFIXES) {
+    const table = TABLES.find((t) => prefix.includes(t.char));
+    const offset = table ? prefix.indexOf(table.char) : 0;
+    const candidate = { prefix, offset, formats: formatsOf(prefix) };
+    if (table === undefined) {
+        LITERALS.push(candidate);
+    }
+    else if (offset === 0) {
+        (table.after[prefix.charCodeAt(1)] ??= []).push(candidate);
+    }
+    else {
+        const groups = (table.before[prefix.charCodeAt(offset - 1)] ??= []);
+        const head = prefix.slice(0, offset + 1);
+        const group = groups.find((g) => g.head === head);
+        if (group)
+            group.candidates.push(candidate);
+        else
+            groups.push({ head, offset, candidates: [candidate] });
+    }
+}
+/** Formats whose regex always runs over the whole text (none has neither prefix nor trigger). */
+const ALWAYS = FORMATS.flatMap((f, i) => (f.prefixes.length === 0 && f.trigger === undefined ? [i] : []));
+/** Each format's regex, sticky: tried at the places the pre-filter finds, not scanned. */
+const STICKY = FORMATS.map((f) => new RegExp(f.re.source, f.re.flags.replace('g', '') + 'y'));
+/** A hit packs a position and a format index into one number, so that hits sort by position. */
+const FORMAT_BITS = 128;
+if (FORMATS.length > FORMAT_BITS)
+    throw new RangeError('secret formats: raise FORMAT_BITS');
 /**
- * Where each prefixed format's regex must start: the first occurrence of any of its prefixes (-1:
- * none, skip the format), by index in FORMATS; undefined when the text holds no prefix at all. One
- * scan from left to right visits every position where some prefix starts (overlaps included:
- * `sk-` and `sk-ant-` start at the same place) until every prefixed format has its position.
+ * Where a format's regex may match: every occurrence of one of its prefixes (and the places its
+ * trigger points at), as `position * FORMAT_BITS + format`, sorted. Per occurrence of an anchor
+ * character the work is two table lookups, and a comparison of a few characters when the
+ * neighbour fits a prefix.
  */
-function prefixStarts(text) {
-    PREFIX_SCAN.lastIndex = 0;
-    let m = PREFIX_SCAN.exec(text);
-    if (m === null)
-        return undefined;
-    const starts = new Int32Array(FORMATS.length).fill(-1);
-    let missing = PREFIXED_FORMATS;
-    while (m !== null && missing > 0) {
-        const at = m.index;
-        for (const prefix of PREFIXES_BY_FIRST.get(text.charCodeAt(at)) ?? []) {
-            if (!text.startsWith(prefix, at))
-                continue;
-            for (const f of FORMATS_BY_PREFIX.get(prefix) ?? []) {
-                if (starts[f] === -1) {
-                    starts[f] = at;
-                    missing--;
+function findHits(text) {
+    const hits = [];
+    for (const table of TABLES) {
+        const { char, before, after, triggers } = table;
+        for (let i = text.indexOf(char); i !== -1; i = text.indexOf(char, i + 1)) {
+            const prev = i > 0 ? text.charCodeAt(i - 1) : 128;
+            const groups = prev < 128 ? before[prev] : undefined;
+            if (groups !== undefined) {
+                for (const g of groups) {
+                    const at = i - g.offset;
+                    if (at < 0 || text.charCodeAt(at) !== g.head.charCodeAt(0) || !text.startsWith(g.head, at))
+                        continue;
+                    for (const c of g.candidates) {
+                        if (c.prefix.length === g.head.length || text.startsWith(c.prefix, at)) {
+                            for (const f of c.formats)
+                                hits.push(at * FORMAT_BITS + f);
+                        }
+                    }
                 }
             }
+            const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 128;
+            const candidates = next < 128 ? after[next] : undefined;
+            if (candidates !== undefined) {
+                for (const c of candidates) {
+                    if (text.startsWith(c.prefix, i))
+                        for (const f of c.formats)
+                            hits.push(i * FORMAT_BITS + f);
+                }
+            }
+            for (const f of triggers) {
+                const trigger = FORMATS[f].trigger;
+                if (!trigger.test(text, i))
+                    continue;
+                for (const offset of trigger.at)
+                    if (i + offset >= 0)
+                        hits.push((i + offset) * FORMAT_BITS + f);
+            }
         }
-        PREFIX_SCAN.lastIndex = at + 1;
-        m = PREFIX_SCAN.exec(text);
     }
-    return starts;
+    for (const c of LITERALS) {
+        for (let at = text.indexOf(c.prefix); at !== -1; at = text.indexOf(c.prefix, at + 1)) {
+            for (const f of c.formats)
+                hits.push(at * FORMAT_BITS + f);
+        }
+    }
+    if (hits.length > 1)
+        hits.sort((a, b) => a - b);
+    return hits;
 }
 function isTokenChar(code) {
     return isAsciiAlnum(code) || code === 95 || code === 45;
 }
-function findSecrets(text) {
-    const out = [];
-    const prefixed = prefixStarts(text);
-    for (let index = 0; index < FORMATS.length; index++) {
-        const format = FORMATS[index];
-        const from = format.prefixes.length === 0 ? 0 : (prefixed?.[index] ?? -1);
-        if (from === -1)
+/** Appends the matches of every format to `out`. */
+function findFormatSecrets(text, out) {
+    for (const index of ALWAYS)
+        forEachMatch(FORMATS[index].re, text, 0, (m) => report(text, index, m, out));
+    const hits = findHits(text);
+    if (hits.length === 0)
+        return;
+    // Where each format's last match ends: a later hit inside it is part of it (a PEM body holding
+    // another BEGIN line), which keeps the work linear.
+    const matchedUntil = new Int32Array(FORMATS.length);
+    for (const hit of hits) {
+        const f = hit % FORMAT_BITS;
+        const at = (hit - f) / FORMAT_BITS;
+        if (at < matchedUntil[f])
             continue;
-        forEachMatch(format.re, text, from, (m) => {
-            const glued = format.bounded && m.index > 0 && isTokenChar(text.charCodeAt(m.index - 1));
-            if (glued || (format.accept && !format.accept(m[0]))) {
-                format.re.lastIndex = m.index + 1; // a real match may still start inside this one (after a '.')
-                return;
+        const re = STICKY[f];
+        re.lastIndex = at;
+        const m = re.exec(text);
+        if (m !== null && m[0].length > 0) {
+            const end = report(text, f, m, out);
+            if (end > 0)
+                matchedUntil[f] = end;
+        }
+    }
+}
+/** Pushes the match `m` of format `f` unless its checks reject it; returns its end (else -1). */
+function report(text, f, m, out) {
+    const format = FORMATS[f];
+    const glued = format.bounded && m.index > 0 && isTokenChar(text.charCodeAt(m.index - 1));
+    if (glued || (format.accept && !format.accept(m[0])))
+        return -1;
+    const end = m.index + m[0].length;
+    const value = m[m.length - 1] ?? '';
+    out.push({ type: 'secret', start: format.valueOnly ? end - value.length : m.index, end });
+    return end;
+}
+//# sourceMappingURL=secret-formats.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/secret-values.js
+// What a candidate secret VALUE looks like, shared by the rules that find a value by its context
+// (a key name, a URL's userinfo, a JSON key in the hint) rather than by its own format:
+// - placeholders and references stand for a secret instead of being one (`<password>`,
+//   `${DB_PASS}`, `process.env.X`, `changeme`, `***`), and a redaction token is already masked;
+// - the entropy gate of the generic `key = value` rule (see `passesEntropyGate`).
+/** `[REDACTED_SECRET]`, `[REDACTED_EMAIL]`, …: a value some earlier pass already masked. */
+const REDACTION = /^\[REDACTED_[^\]]*\]$/;
+/** Holds a redaction token anywhere (`Bearer [REDACTED_SECRET]`): masked before, leave it. */
+function containsRedaction(value) {
+    return value.includes('[REDACTED_');
+}
+function isRedaction(value) {
+    return REDACTION.test(value);
+}
+// prettier-ignore
+const secret_values_PLACEHOLDER_WORDS = new Set([
+    'password', 'passwd', 'pass', 'pwd', 'passphrase', 'secret', 'token', 'key', 'apikey', 'api_key',
+    'changeme', 'change_me', 'change-me', 'changeit', 'redacted', 'masked', 'hidden', 'removed',
+    'placeholder', 'example', 'dummy', 'sample', 'null', 'nil', 'none', 'undefined', 'true', 'false',
+    'yes', 'no', 'empty', 'todo', 'tbd', 'secret_here', 'required', 'optional',
+]);
+const secret_values_PLACEHOLDER_SHAPES = [
+    /^<[^<>]*>$/, // <password>
+    /^\{+[^{}]*\}+$/, // {password}, {{ vault_password }}
+    /^\$\{\{?[^{}]*\}?\}$/, // ${DB_PASS}, ${{ secrets.TOKEN }}
+    /^\$\(.*\)$/, // $(cat token.txt)
+    /^\$[A-Za-z_][A-Za-z0-9_]*$/, // $PASSWORD
+    /^%(?:\([A-Za-z_]\w*\))?[-+ #0]?\d*[sdr]$/, // %s, %(password)s
+    /^%[A-Za-z_]\w*%$/, // %DB_PASSWORD%
+    /^\[[^[\]]*\]$/, // [hidden], [REDACTED]
+    /^(.)\1+$/u, // xxxx, ****, ...., ••••, 00000000
+    /^(?:x+|\*+|•+|…|\.{3,})(?:[-_ ](?:x+|\*+|•+))*$/iu, // XXXX-XXXX, ***_***
+    /^your/i, // YOUR_API_KEY, your-token-here
+    /^(?:my|the|some)[-_ ][a-z]/i, // my_password, the-secret
+    /[-_ ]here$/i, // token_here, paste-key-here
+    /^(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|System\.getenv|Deno\.env|ENV)\b/, // references
+];
+/**
+ * A value that stands for a credential instead of being one: empty, a redaction token, a
+ * placeholder word or shape, a variable or environment reference, `true`/`false`/`null`.
+ */
+function isPlaceholderOrReference(value) {
+    if (value === '' || isRedaction(value))
+        return true;
+    if (secret_values_PLACEHOLDER_WORDS.has(value.toLowerCase()))
+        return true;
+    return secret_values_PLACEHOLDER_SHAPES.some((re) => re.test(value));
+}
+/** Shannon entropy of `value` in bits per UTF-16 code unit. */
+function shannonEntropy(value) {
+    const counts = new Map();
+    for (let i = 0; i < value.length; i++) {
+        const c = value.charCodeAt(i);
+        counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+    let h = 0;
+    for (const n of counts.values()) {
+        const p = n / value.length;
+        h -= p * Math.log2(p);
+    }
+    return h;
+}
+/**
+ * Thresholds of the entropy gate. A value of 8 characters reaches 3.0 bits only when all 8 differ
+ * (`Xk3$pL9q`), a real password of 11 (`Summer2024!`) has 3.1, a random 16-character token 3.5-4,
+ * while words, counts, versions and timestamps stay below (`password1` 2.9, `2024-01-01T00:00Z`
+ * 2.6, `aaaa1111` 1.0). Shorter values are too weak to tell a secret from a word.
+ */
+const MIN_SECRET_LENGTH = 8;
+const MIN_SECRET_ENTROPY = 3.0;
+// Shapes that are code, paths or prose rather than a credential, whatever their entropy.
+const MEMBER_CHAIN = /^!*[A-Za-z_$][A-Za-z_$]*\d{0,2}(?:(?:\.|\?\.|->|::)[A-Za-z_$][A-Za-z_$]*\d{0,2})+[!?]*$/; // req.headers.authorization, !!node.token
+const CONSTANT_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/; // SECRET_KEY_BASE, YOUR_API_KEY
+const OPERATOR = /[=!]==|==[^=]|!=|=>|&&|\|\|/; // this.type===x.num (base64 has `==` only at its end)
+const NUMERIC = /^[\d.,:_+-]+$/; // 1.2.3, 12:30, 1_000, 2024-01-01
+const FILE_PATH = /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|^[\w.-]+(?:\/[\w.-]+)*\/[\w-]+\.[A-Za-z]{1,6}$/; // /etc/x, ./a, src/a.ts
+/** Words that example and placeholder values spell out (`mypersonalaccesstoken123`). */
+const PLACEHOLDER_WORD = /token|passw(?:or)?d|secret|api[-_]?key|example|placeholder|changeme|dummy|sample|redacted/i;
+/** Digits only: a count, a port or a length, not a credential (`tokens: 1234`). */
+function isNumber(value) {
+    return /^[0-9]+$/.test(value);
+}
+/**
+ * An identifier made of words rather than random characters: `userPassword`, `SemicolonToken$1`,
+ * `__vite_ssr_import__`, `URLPatternResult`, `kEnumerableProperty`, `strict`. Its words (split at
+ * `_`, `$`, `-` and case changes) have two letters or more (but a one-letter prefix) and three
+ * and a half on average; a random string of letters splits into short pieces (`xKpQz` → x, Kp,
+ * Qz). One word of 24 letters or more in a single case is left to the entropy gate.
+ */
+function isWordIdentifier(value) {
+    const core = value.replace(/^[?!@#:]+/, '');
+    if (!/^[A-Za-z_$-]+\d{0,2}$/.test(core))
+        return false;
+    const words = core
+        .replace(/\d+$/, '')
+        .split(/[_$-]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)
+        .filter((w) => w !== '');
+    if (words.length <= 1)
+        return core.length < 24;
+    const letters = words.reduce((n, w) => n + w.length, 0);
+    // The first word may be a one-letter prefix (`kEnumerableProperty`, `mCount`).
+    return (letters >= 3.5 * words.length &&
+        words.every((w, i) => (w.length >= 2 || i === 0) && /^(?:[A-Z]?[a-z]+|[A-Z]+)$/.test(w)));
+}
+/**
+ * Whether a value found after a secret-naming key is worth masking: not a placeholder, a
+ * reference or a template (`${a}:${b}`), not code (`getPassword`, `req.headers.authorization`,
+ * `SECRET_KEY`, `!!node.token`, `a===b`), not a path, URL or number, not an example that spells
+ * out what it stands for (`my-personal-token-123`), and at least `minLength` characters of at
+ * least MIN_SECRET_ENTROPY bits each.
+ */
+function passesEntropyGate(value, minLength = MIN_SECRET_LENGTH) {
+    if (value.length < minLength)
+        return false;
+    if (value.includes('${') || value.includes('{{'))
+        return false; // templates: `${user}:${pass}`
+    if (isPlaceholderOrReference(value) || PLACEHOLDER_WORD.test(value))
+        return false;
+    if (NUMERIC.test(value) || value.includes('://') || FILE_PATH.test(value))
+        return false;
+    if (MEMBER_CHAIN.test(value) || CONSTANT_NAME.test(value) || OPERATOR.test(value))
+        return false;
+    if (isWordIdentifier(value))
+        return false;
+    return shannonEntropy(value) >= MIN_SECRET_ENTROPY;
+}
+//# sourceMappingURL=secret-values.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/secret-url.js
+// The password of a URL's userinfo, `scheme://user:password@host`: database URLs (postgres,
+// mysql, mongodb+srv, redis, amqp, mssql, jdbc:…, clickhouse), git remotes and proxies with
+// credentials, any scheme. Only the password is masked, so
+// `postgres://app:[REDACTED_SECRET]@db.internal:5432/orders` keeps the user, host and database.
+// A placeholder password (`password`, `****`, `<password>`, `${DB_PASS}`, `$PASSWORD`, `%s`,
+// `{password}`) is not a secret; a percent-encoded one is.
+//
+// Cost: each `://` (found by the separator scan of secret-generic.ts, or by `findUrlPasswords`)
+// reads the authority after it once (to its first `/`, `?`, `#`, whitespace, quote or bracket, at
+// most MAX_AUTHORITY characters), and the scan resumes after it, so it is linear in the text.
+
+const MAX_AUTHORITY = 512;
+function isSchemeChar(c) {
+    return ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46);
+}
+/** Ends the authority: `/ ? #`, whitespace, quotes, `< > ( ) [ ] \ , ;`. */
+function secret_url_endsAuthority(c) {
+    switch (c) {
+        case 47:
+        case 63:
+        case 35: // / ? #
+        case 34:
+        case 39:
+        case 96: // quotes
+        case 60:
+        case 62:
+        case 40:
+        case 41:
+        case 91:
+        case 93:
+        case 92:
+        case 44:
+        case 59: // < > ( ) [ ] \ , ;
+            return true;
+        default:
+            return c === 32 || (c >= 9 && c <= 13);
+    }
+}
+/** Placeholders written percent-encoded in a URL (`%7Bpassword%7D`, `%24%7BPASS%7D`). */
+function decodePlaceholderChars(value) {
+    return value.replace(/%(7B|7D|24|3C|3E|2A)/gi, (_m, hex) => String.fromCharCode(parseInt(hex, 16)));
+}
+/**
+ * Handles the `://` at `i`: pushes the password of its userinfo to `out` unless it is a
+ * placeholder, and returns where the authority ends (the next `://` can only come after it).
+ */
+function urlPasswordAt(text, i, out) {
+    const authority = i + 3;
+    let j = authority;
+    let colon = -1;
+    let at = -1;
+    for (; j < text.length && j - authority < MAX_AUTHORITY; j++) {
+        const c = text.charCodeAt(j);
+        if (secret_url_endsAuthority(c))
+            break;
+        if (c === 64)
+            at = j; // the last @ ends the userinfo (a raw @ in a password happens)
+        else if (c === 58 && colon === -1 && at === -1)
+            colon = j; // the first : of the userinfo
+    }
+    if (colon === -1 || at === -1 || i === 0 || !isSchemeChar(text.charCodeAt(i - 1)))
+        return j;
+    const password = text.slice(colon + 1, at);
+    if (!isPlaceholderOrReference(decodePlaceholderChars(password)) && !containsRedaction(password)) {
+        out.push({ type: 'secret', start: colon + 1, end: at });
+    }
+    return j;
+}
+/** Appends the password of every `scheme://user:password@host` in `text` to `out`. */
+function findUrlPasswords(text, out) {
+    for (let i = text.indexOf('://'); i !== -1;)
+        i = text.indexOf('://', Math.max(urlPasswordAt(text, i, out), i + 3));
+}
+//# sourceMappingURL=secret-url.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/secret-generic.js
+// Secrets assigned to a key that names one, whatever their format: `DB_PASSWORD=…`,
+// `db.password: …`, `"client_secret": "…"`, `apiKey = '…'`, `Authorization: Bearer …`,
+// `password := "…"`, `'token' => '…'`. Only the value is masked, and only when it passes the
+// entropy gate of secret-values.ts (so `tokens: 1234`, `password = getPassword()`,
+// `token = await fetchToken()` and `const token = req.headers.authorization` are left alone).
+//
+// How it stays cheap on text without secrets: it visits the separators (`=` and `:`, found by
+// `String#indexOf`), looks at the few characters before each for a key whose last word names a
+// secret, and only then reads the value. Each separator costs a bounded look-back (a key is at
+// most MAX_KEY characters) and each value is read once (separators inside a value already read
+// are skipped), so the scan is linear in the text.
+
+
+/** Longest key name considered; longer runs are not configuration keys. */
+const MAX_KEY = 80;
+/** Longest value considered; longer runs are blobs that the format rules handle. */
+const MAX_VALUE = 512;
+/** Spaces allowed between a key, its separator and its value. */
+const MAX_GAP = 16;
+const secret_generic_EQ = 61; // =
+const secret_generic_COLON = 58; // :
+// prettier-ignore
+/** Words before `token` that make it a count, a position or a vocabulary entry, not a credential. */
+const TOKEN_NOT_SECRET = new Set([
+    'page', 'next', 'prev', 'previous', 'continuation', 'pagination', 'cursor', 'sync', 'resume',
+    'max', 'min', 'num', 'total', 'count', 'input', 'output', 'completion', 'prompt', 'eos', 'bos',
+    'pad', 'unk', 'sep', 'cls', 'mask', 'special', 'start', 'stop', 'end', 'cache', 'cached',
+    'reasoning', 'image', 'audio', 'text', 'vocab', 'first', 'last', 'csrf', 'xsrf', 'cancellation',
+    'cancel', 'lexer', 'parser', 'syntax', 'ast', 'design', 'color', 'theme',
+]);
+// prettier-ignore
+/** Words before `key` that make it an index, a lookup or a public key, not a credential. */
+const KEY_NOT_SECRET = new Set([
+    'public', 'pub', 'foreign', 'sort', 'cache', 'partition', 'idempotency', 'lookup', 'map', 'dict',
+    'hash', 'row', 'object', 'file', 'path', 'name', 'id', 'type', 'group', 'column', 'field',
+    'attribute', 'attr', 'registry', 'index', 'unique', 'composite', 'natural', 'surrogate', 'shard',
+    'routing', 'message', 'event', 'dedup', 'dedupe', 'translation', 'i18n', 'locale', 'label',
+    'search', 'query', 'filter', 'order', 'sequence', 's3', 'bucket', 'blob', 'list', 'item',
+    'element', 'react', 'cell', 'table', 'entry', 'record', 'hot', 'short', 'shortcut', 'keyboard',
+    'press', 'ssh', 'host', 'gpg', 'pgp', 'verify', 'verification', 'cert', 'certificate', 'cursor',
+    'state', 'store', 'config', 'setting', 'settings', 'option', 'prop', 'property', 'metadata',
+    'meta', 'tag', 'lock', 'min', 'max', 'start', 'end', 'next', 'prev', 'last', 'first', 'trace',
+    'span', 'request', 'user', 'context', 'ctx', 'data', 'the', 'a', 'this',
+]);
+const word = (w, suffix, password = false) => ({ word: w, suffix, password });
+const KEY_WORDS_BY_LAST = (() => {
+    // prettier-ignore
+    const words = [
+        word('password', true, true), word('passwd', true, true), word('passphrase', true, true),
+        word('pass', false, true), word('pwd', false, true), word('pw', false, true),
+        word('secret', true), word('token', true), word('credentials', true), word('credential', true),
+        word('creds', true), word('apikey', true), word('authorization', false), word('auth', false),
+        word('key', false),
+    ];
+    const table = Array.from({ length: 128 }, () => []);
+    for (const w of words)
+        table[w.word.charCodeAt(w.word.length - 1)].push(w);
+    return table.map((list) => (list.length > 0 ? list : undefined));
+})();
+/** Words after the secret-naming one that still name its value (`SECRET_KEY_BASE`, `token_value`). */
+const QUALIFIERS = ['value', 'base', 'plain', 'plaintext', 'raw'];
+/** The last two letters (lower case, as `c1 << 8 | c2`) of every key word and qualifier. */
+const ENDINGS = new Set([...KEY_WORDS_BY_LAST.flatMap((list) => (list ?? []).map((w) => w.word)), ...QUALIFIERS].map((w) => (w.charCodeAt(w.length - 2) << 8) | w.charCodeAt(w.length - 1)));
+/**
+ * Machine-issued tokens and keys are long (16 to 100+ characters); a shorter value under a
+ * `token`, `secret` or `key` name is an id, a flag or a public badge token (`?token=lWZ9OBQ7GM`).
+ * Passwords are chosen by people and may be as short as MIN_SECRET_LENGTH.
+ */
+const MIN_TOKEN_LENGTH = 16;
+/** HTTP authentication schemes in front of the credential (`Authorization: Bearer …`). */
+const SCHEME = /(?:Bearer|Basic|Token|Bot|Digest|ApiKey)[ \t]+/iy;
+/** The code unit at `i`, or -1 outside the text (an out-of-range `charCodeAt` deoptimizes V8). */
+function codeAt(text, i) {
+    return i >= 0 && i < text.length ? text.charCodeAt(i) : -1;
+}
+function isLetter(c) {
+    return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+function isUpper(c) {
+    return c >= 65 && c <= 90;
+}
+function isLower(c) {
+    return c >= 97 && c <= 122;
+}
+function isAlnum(c) {
+    return isLetter(c) || (c >= 48 && c <= 57);
+}
+function isKeyChar(c) {
+    return isAlnum(c) || c === 95 || c === 45 || c === 46; // _ - .
+}
+/** A table of the ASCII characters of `chars`. */
+function charSet(chars) {
+    const table = new Uint8Array(128);
+    for (const c of chars)
+        table[c.charCodeAt(0)] = 1;
+    return table;
+}
+function inSet(set, c) {
+    return c >= 0 && c < 128 && set[c] === 1;
+}
+/** Before `=`, these make it a comparison or a compound assignment (`==`, `!=`, `<=`, `+=`, `:=`). */
+const OPERATORS = charSet('=!<>+-*/%&|^?~:');
+/** These end an unquoted value: whitespace, quotes, brackets, list and statement separators, `\`. */
+const ENDS_UNQUOTED = charSet('"\'`,;&|()[]{}<>\\ \t\n\r\f\v');
+function isQuote(c) {
+    return c === 34 || c === 39 || c === 96; // " ' `
+}
+function isBlank(c) {
+    return c === 32 || c === 9;
+}
+function secret_generic_isSpace(c) {
+    return c === 32 || (c >= 9 && c <= 13);
+}
+/** `text[start, end)` equals `word` (lower case) ignoring ASCII case. */
+function equalsAt(text, start, word) {
+    if (start < 0)
+        return false;
+    for (let i = 0; i < word.length; i++) {
+        if ((text.charCodeAt(start + i) | 32) !== word.charCodeAt(i))
+            return false;
+    }
+    return true;
+}
+/** A word boundary at `i` inside a key: start of the key, after a non-letter, or a case change. */
+function boundaryAt(text, keyStart, i) {
+    if (i <= keyStart)
+        return true;
+    const before = text.charCodeAt(i - 1);
+    const at = text.charCodeAt(i);
+    if (!isLetter(before))
+        return true;
+    if (isLower(before) && isUpper(at))
+        return true; // dbPassword
+    return isUpper(at) && isLower(codeAt(text, i + 1)) && isUpper(before); // APIKey
+}
+/**
+ * The word of the key `text[keyStart, …)` that ends at `end`, or ends one separator (`_`, `-`,
+ * `.`) before it: camelCase, snake_case, kebab-case and dotted keys all split. Lower case.
+ */
+function wordBefore(text, keyStart, end) {
+    let i = end;
+    if (i > keyStart && !isAlnum(text.charCodeAt(i - 1)))
+        i--;
+    const wordEnd = i;
+    if (wordEnd <= keyStart)
+        return '';
+    const allUpper = isUpper(text.charCodeAt(wordEnd - 1));
+    while (i > keyStart) {
+        const c = text.charCodeAt(i - 1);
+        if (!isAlnum(c) || (allUpper && isLower(c)))
+            break;
+        i--;
+        if (!allUpper && isUpper(c))
+            break; // the capital that starts a camelCase word
+    }
+    return text.slice(i, wordEnd).toLowerCase();
+}
+/**
+ * Whether the key `text[start, end)` names a secret by its last word (see KEY_WORDS_BY_LAST): 0
+ * when it does not, else the shortest value worth masking under it.
+ */
+function secretKeyMinLength(text, start, end) {
+    for (let round = 0; round < 2; round++) {
+        const last = text.charCodeAt(end - 1) | 32;
+        for (const { word, suffix, password } of (last < 128 ? KEY_WORDS_BY_LAST[last] : undefined) ?? []) {
+            const at = end - word.length;
+            if (at < start || !equalsAt(text, at, word))
+                continue;
+            const whole = boundaryAt(text, start, at);
+            if (!whole && !suffix)
+                continue;
+            if (word === 'key') {
+                const before = wordBefore(text, start, at);
+                return before.length >= 2 && !KEY_NOT_SECRET.has(before) ? MIN_TOKEN_LENGTH : 0; // not `e.key`
             }
-            const end = m.index + m[0].length;
-            const value = m[m.length - 1] ?? '';
-            const start = format.valueOnly ? end - value.length : m.index;
-            out.push({ type: 'secret', start, end });
-        });
+            if (word === 'token') {
+                const stem = whole
+                    ? wordBefore(text, start, at)
+                    : text
+                        .slice(start, at)
+                        .toLowerCase()
+                        .replace(/.*[^a-z]/, '');
+                return TOKEN_NOT_SECRET.has(stem) ? 0 : MIN_TOKEN_LENGTH;
+            }
+            return password ? MIN_SECRET_LENGTH : MIN_TOKEN_LENGTH;
+        }
+        // `SECRET_KEY_BASE`, `token_value`: drop one qualifier word and look again.
+        let qualifier = '';
+        for (const q of QUALIFIERS) {
+            if (end - q.length > start &&
+                equalsAt(text, end - q.length, q) &&
+                boundaryAt(text, start, end - q.length))
+                qualifier = q;
+        }
+        if (qualifier === '')
+            return 0;
+        end -= qualifier.length;
+        while (end > start && !isLetter(text.charCodeAt(end - 1)))
+            end--;
+    }
+    return 0;
+}
+/**
+ * Appends to `out` the values of secret-naming keys that pass the entropy gate, and the
+ * passwords of URLs (secret-url.ts: the same scan visits each `://`). Separators are `=`, `:`,
+ * `:=` and `=>` (not `==`, `!=`, `<=`, `>=`, `+=`, `::`).
+ */
+function findAssignedSecrets(text, out) {
+    let doneUntil = 0;
+    let eq = text.indexOf('=');
+    let colon = text.indexOf(':');
+    while (eq !== -1 || colon !== -1) {
+        let i;
+        if (colon === -1 || (eq !== -1 && eq < colon)) {
+            i = eq;
+            eq = text.indexOf('=', eq + 1);
+        }
+        else {
+            i = colon;
+            colon = text.indexOf(':', colon + 1);
+        }
+        if (i < doneUntil)
+            continue;
+        const end = assignmentAt(text, i, out);
+        if (end > doneUntil)
+            doneUntil = end;
+    }
+}
+/**
+ * Handles the separator at `i`: when a secret-naming key ends before it, reads the value, pushes
+ * it to `out` when it passes the gate, and returns where the value ends (else -1). A `://` hands
+ * over to secret-url.ts and returns where the URL's authority ends.
+ */
+function assignmentAt(text, i, out) {
+    const c = text.charCodeAt(i);
+    const next = codeAt(text, i + 1);
+    const prev = codeAt(text, i - 1);
+    let valueFrom = i + 1;
+    if (c === secret_generic_EQ) {
+        if (next === secret_generic_EQ || inSet(OPERATORS, prev))
+            return -1; // ==, !=, <=, +=, :=, …
+        if (next === 62)
+            valueFrom++; // =>
+    }
+    else {
+        if (next === secret_generic_COLON || prev === secret_generic_COLON)
+            return -1; // ::
+        if (next === 47 && codeAt(text, i + 2) === 47)
+            return urlPasswordAt(text, i, out); // ://
+        if (next === secret_generic_EQ)
+            valueFrom++; // :=
+    }
+    // The key: back over blanks, a closing quote (maybe escaped), then the key's characters.
+    let k = i;
+    for (let gap = 0; k > 0 && isBlank(text.charCodeAt(k - 1)); gap++) {
+        if (gap === MAX_GAP)
+            return -1;
+        k--;
+    }
+    if (k > 0 && isQuote(text.charCodeAt(k - 1))) {
+        k--;
+        if (k > 0 && text.charCodeAt(k - 1) === 92)
+            k--; // \" inside a JSON string
+    }
+    const keyEnd = k;
+    if (keyEnd < 2 ||
+        !ENDINGS.has(((text.charCodeAt(keyEnd - 2) | 32) << 8) | (text.charCodeAt(keyEnd - 1) | 32))) {
+        return -1; // cheap: no key word (or qualifier) ends with these two letters
+    }
+    while (k > 0 && isKeyChar(text.charCodeAt(k - 1))) {
+        if (keyEnd - k === MAX_KEY)
+            return -1;
+        k--;
+    }
+    const before = codeAt(text, k - 1);
+    if (before === 47 || before === 64)
+        return -1; // inside a URL or a path: `//token:x@`, `/auth:`
+    while (k < keyEnd && !isLetter(text.charCodeAt(k)) && text.charCodeAt(k) !== 95)
+        k++; // `--password`, `.env`
+    if (k < keyEnd && k > 0 && text.charCodeAt(k - 1) >= 48 && text.charCodeAt(k - 1) <= 57)
+        return -1; // `5pw=`: data, not a key
+    const minLength = secretKeyMinLength(text, k, keyEnd);
+    if (minLength === 0)
+        return -1;
+    // The value: after blanks, an optional (escaped) opening quote and an HTTP auth scheme.
+    let v = valueFrom;
+    for (let gap = 0; v < text.length && isBlank(text.charCodeAt(v)); gap++) {
+        if (gap === MAX_GAP)
+            return v;
+        v++;
+    }
+    let quote = -1;
+    let escaped = false;
+    if (codeAt(text, v) === 92 && isQuote(codeAt(text, v + 1))) {
+        escaped = true;
+        v++;
+    }
+    if (isQuote(codeAt(text, v)))
+        quote = text.charCodeAt(v++);
+    else if (escaped)
+        return v;
+    SCHEME.lastIndex = v;
+    if (SCHEME.test(text))
+        v = SCHEME.lastIndex;
+    let j = v;
+    if (quote !== -1) {
+        for (;; j++) {
+            if (j >= text.length || j - v > MAX_VALUE)
+                return j;
+            const ch = text.charCodeAt(j);
+            if (escaped ? ch === 92 && codeAt(text, j + 1) === quote : ch === quote && text.charCodeAt(j - 1) !== 92)
+                break;
+            if (secret_generic_isSpace(ch))
+                return j; // prose or a passphrase: not a token-like value
+        }
+    }
+    else {
+        while (j < text.length && !inSet(ENDS_UNQUOTED, text.charCodeAt(j))) {
+            if (j - v > MAX_VALUE)
+                return j;
+            j++;
+        }
+        const after = codeAt(text, j);
+        if (after === 40 || after === 91)
+            return j; // getPassword(…), tokens[i]: code
+    }
+    let valueEnd = j;
+    if (quote === -1)
+        while (valueEnd > v && '.:!?'.includes(text.charAt(valueEnd - 1)))
+            valueEnd--;
+    const value = text.slice(v, valueEnd);
+    if (passesEntropyGate(value, minLength) && !containsRedaction(value)) {
+        out.push({ type: 'secret', start: v, end: valueEnd });
+    }
+    return j;
+}
+//# sourceMappingURL=secret-generic.js.map
+;// CONCATENATED MODULE: ./build/core/pii/detectors/secret.js
+// The `secret` detector: credentials, found three ways.
+// - By FORMAT (secret-formats.ts): provider tokens and keys with a fixed prefix or frame that
+//   ordinary text, hashes and ids do not produce (`ghp_…`, `sk-ant-…`, `AKIA…`, PEM blocks, JWTs).
+// - By CONTEXT: the password of a URL's userinfo (secret-url.ts), and the value assigned to a key
+//   that names a secret (`DB_PASSWORD=…`, `"client_secret": "…"`) when it passes an entropy gate
+//   (secret-generic.ts). Only the value is masked, so its context stays readable.
+// - By HINT: the text is the whole value of a JSON member whose key names a secret (`"password":
+//   …`): it is masked whole, whatever its shape, unless it is a placeholder or a reference.
+//
+// A generic "any high-entropy string" rule is deliberately absent: in transcripts full of git
+// SHAs, UUIDs and base64 it masks far more than it protects. Every rule is linear in the text.
+
+
+
+/**
+ * The whole value (trimmed of surrounding whitespace) of a member whose key names a secret, or
+ * undefined when it is empty, a placeholder, a reference, `true`/`false`/`null`, a number, or
+ * already (partly) masked.
+ */
+function wholeValue(text) {
+    const start = text.length - text.trimStart().length;
+    const end = text.trimEnd().length;
+    if (end <= start)
+        return undefined;
+    const value = text.slice(start, end);
+    if (isPlaceholderOrReference(value) || isNumber(value) || containsRedaction(value))
+        return undefined;
+    return { type: 'secret', start, end };
+}
+/** Sorted, with overlapping matches (a format and an assignment finding the same token) merged. */
+function secret_merge(matches) {
+    if (matches.length < 2)
+        return matches;
+    matches.sort((a, b) => a.start - b.start || b.end - a.end);
+    const out = [matches[0]];
+    for (let i = 1; i < matches.length; i++) {
+        const m = matches[i];
+        const last = out[out.length - 1];
+        if (m.start < last.end)
+            last.end = Math.max(last.end, m.end);
+        else
+            out.push(m);
     }
     return out;
+}
+function findSecrets(text, hint) {
+    if (hint?.has('secret')) {
+        const whole = wholeValue(text);
+        if (whole)
+            return [whole];
+    }
+    const out = [];
+    findFormatSecrets(text, out);
+    findAssignedSecrets(text, out); // and the passwords of URLs
+    return secret_merge(out);
 }
 function secretDetector() {
     return { type: 'secret', find: findSecrets };
 }
 //# sourceMappingURL=secret.js.map
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/ssn.js
-// US Social Security numbers written with separators (`123-45-6789`, `123 45 6789`) and within
-// the SSA's issuing rules. Bare nine-digit runs are deliberately NOT matched: zip+4 codes,
-// order numbers, ids and timestamps produce far too many of them (enable `digit_run` to mask
-// every long digit run instead).
+// US Social Security numbers within the SSA's issuing rules (area 001–899 but not 666, group
+// not 00, serial not 0000; ITIN areas 900–999 are never SSNs).
+//
+// - With an SSN context word (ssn, social security, social, SSA, SS#) in the CONTEXT_WINDOW
+//   characters before it, or the `ssn` key hint: `123-45-6789`, `123 45 6789` and the
+//   contiguous `123456789` all count.
+// - Without one: only the separated layout counts, and not right after a part-number cue (part,
+//   p/n, sku, model, serial, order, invoice, ticket, ref, catalog, product, lot, batch, id, #,
+//   no., number…, within PART_WINDOW characters): `ddd-dd-dddd` part and catalogue numbers are
+//   common, SSNs written without any label rare.
+// Bare nine-digit runs without context are deliberately NOT matched: zip+4 codes, order numbers,
+// ids and timestamps produce far too many of them (enable `digit_run` to mask every long digit
+// run instead).
 
 // Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
-const SSN = /\d{3}([- ])\d{2}\1\d{4}/g;
+// The separator is optional: the contiguous form is kept only with context.
+const SSN = /\d{3}([- ]?)\d{2}\1\d{4}/g;
+/** How far before a number its SSN context word may stand. */
+const ssn_CONTEXT_WINDOW = 40;
+/** How far before a separated number a part-number cue makes it a part number. */
+const PART_WINDOW = 25;
+const ssn_CONTEXT = /(?<![a-z])(?:ssns?|ssa|ss\s?#|social)(?![a-z])/gi;
+/** Any context word in a text: a text without one skips the contiguous form's context tests. */
+const CONTEXT_ANYWHERE = /ssn|ssa|ss\s?#|social/i;
+// Part and catalogue labels specific enough to outweigh an earlier SSN word (`SSN on file; part
+// 123-45-6789`). The generic ones (`#`, `no.`, `number`, `id`) do not: `SSN number`, `SS#`.
+const PART_SPECIFIC = /(?<![a-z])(?:part|p\/n|pn|sku|model|item|serial|order|invoice|ticket|case|ref|reference|catalog(?:ue)?|cat\.?\s?no|product|lot|batch)(?![a-z])/gi;
+const PART = new RegExp(`${PART_SPECIFIC.source}|(?<![a-z])(?:id|no\\.|nr\\.?|num(?:ber)?)(?![a-z])|#|№`, 'i');
 function issuable(area, group, serial) {
     const a = Number(area);
     return a !== 0 && a !== 666 && a < 900 && group !== '00' && serial !== '0000';
 }
-function findSsns(text) {
+/** Whether an SSN word stands before `start` with no specific part label after the last one. */
+function hasSsnContext(text, start) {
+    const before = text.slice(Math.max(0, start - ssn_CONTEXT_WINDOW - 1), start);
+    let after = -1;
+    forEachMatch(ssn_CONTEXT, before, 0, (m) => {
+        after = m.index + m[0].length;
+    });
+    if (after === -1)
+        return false;
+    PART_SPECIFIC.lastIndex = after;
+    return !PART_SPECIFIC.test(before);
+}
+function hasPartContext(text, start) {
+    return PART.test(text.slice(Math.max(0, start - PART_WINDOW - 1), start));
+}
+function findSsns(text, hint) {
+    const hinted = hint?.has('ssn') ?? false;
+    let contextual; // whether the text holds a context word at all
     const out = [];
     forEachMatch(SSN, text, 0, (m) => {
         const start = m.index;
         const end = start + m[0].length;
         if (digitAt(text, start - 1) || digitAt(text, end))
             return;
-        const sep = m[1];
-        // Part of a longer grouped number (`12 123 45 6789`, `123-45-6789-01`): not an SSN.
-        if (text[start - 1] === sep && digitAt(text, start - 2))
+        const sep = m[1] ?? '';
+        const contiguous = sep === '';
+        if (contiguous) {
+            // `id123456789`, `123456789abc`: part of an identifier.
+            if (alnumAt(text, start - 1) || alnumAt(text, end))
+                return;
+        }
+        else {
+            // Part of a longer grouped number (`12 123 45 6789`, `123-45-6789-01`): not an SSN.
+            if (text[start - 1] === sep && digitAt(text, start - 2))
+                return;
+            if (text[end] === sep && digitAt(text, end + 1))
+                return;
+        }
+        const w = sep.length;
+        if (!issuable(m[0].slice(0, 3), m[0].slice(3 + w, 5 + w), m[0].slice(5 + 2 * w)))
             return;
-        if (text[end] === sep && digitAt(text, end + 1))
-            return;
-        if (issuable(m[0].slice(0, 3), m[0].slice(4, 6), m[0].slice(7, 11)))
+        if (contiguous && !hinted) {
+            contextual ??= CONTEXT_ANYWHERE.test(text);
+            if (!contextual)
+                return;
+        }
+        const context = hinted || hasSsnContext(text, start);
+        if (context || (!contiguous && !hasPartContext(text, start)))
             out.push({ type: 'ssn', start, end });
     });
     return out;
@@ -53469,8 +53607,10 @@ function userRuleDetector(rule) {
 }
 //# sourceMappingURL=user-rule.js.map
 ;// CONCATENATED MODULE: ./build/core/pii/registry.js
-// Builds the detector list of a policy's `pii:` block (DESIGN §3) and the fixed built-in set the
-// `pii` check uses (DESIGN §5).
+// Builds the detector list of a policy's `pii:` block (DESIGN §3) and the set the `pii` check
+// searches with (DESIGN §5): the seven built-in typed detectors always, the opt-in ones a policy
+// enables, its digit_run and its own rules.
+
 
 
 
@@ -53483,342 +53623,1976 @@ function userRuleDetector(rule) {
 
 const BUILTIN = {
     email: emailDetector,
-    phone: phoneDetector,
+    phone: (regions) => phoneDetector(regions),
     ssn: ssnDetector,
     credit_card: creditCardDetector,
     iban: ibanDetector,
     ip_address: ipAddressDetector,
     secret: secretDetector,
 };
+/** Every detector name a policy may list: the built-ins, then the opt-in ones. */
+const PII_DETECTOR_NAMES = [...BUILTIN_PII_TYPES, ...OPTIONAL_PII_TYPES];
 function isBuiltin(name) {
     return BUILTIN_PII_TYPES.includes(name);
 }
 /**
- * Detectors in a fixed order (built-ins in BUILTIN_PII_TYPES order, then digit_run, then user
- * rules as listed), so that the same policy always yields the same list. Throws on an unknown
- * detector name or a bad digit_run: the policy loader validates both before calling this.
+ * Detectors in a fixed order (built-ins in BUILTIN_PII_TYPES order, opt-in ones in
+ * OPTIONAL_PII_TYPES order, then digit_run, then user rules as listed), so that the same policy
+ * always yields the same list. Throws on an unknown detector name, a bad digit_run or an unknown
+ * region: the policy loader validates them before calling this.
  */
 function createDetectors(cfg) {
     for (const name of cfg.detectors) {
-        if (!isBuiltin(name)) {
-            throw new RangeError(`unknown PII detector; expected one of: ${BUILTIN_PII_TYPES.join(', ')}`);
+        if (!isBuiltin(name) && !isOptionalPiiType(name)) {
+            throw new RangeError(`unknown PII detector; expected one of: ${PII_DETECTOR_NAMES.join(', ')}`);
         }
     }
-    const out = BUILTIN_PII_TYPES.filter((t) => cfg.detectors.includes(t)).map((t) => BUILTIN[t]());
+    const regions = cfg.regions ?? phone_regions_DEFAULT_PHONE_REGIONS;
+    const out = BUILTIN_PII_TYPES.filter((t) => cfg.detectors.includes(t)).map((t) => BUILTIN[t](regions));
+    for (const t of OPTIONAL_PII_TYPES)
+        if (cfg.detectors.includes(t))
+            out.push(OPTIONAL_DETECTORS[t]());
     if (cfg.digit_run !== 0)
         out.push(digitRunDetector(cfg.digit_run));
     for (const rule of cfg.rules)
         out.push(userRuleDetector(rule));
     return out;
 }
-/** All seven typed detectors: the `pii` check runs these whatever the policy enables. */
+let builtins;
+/** All seven typed detectors with the default regions (shared: detectors are pure). */
 function builtinDetectors() {
-    return BUILTIN_PII_TYPES.map((t) => BUILTIN[t]());
+    builtins ??= BUILTIN_PII_TYPES.map((t) => BUILTIN[t](phone_regions_DEFAULT_PHONE_REGIONS));
+    return [...builtins];
+}
+/** A policy's `pii:` block (and its compiled rules) as the registry takes it. */
+function detectorConfig(pii, rules) {
+    return { detectors: pii.detectors, digit_run: pii.digit_run, rules, regions: pii.regions };
 }
 /**
- * What the `pii` check searches with, and the stabilizer's verdict with it: every typed detector
- * whatever the policy enables, then the policy's `digit_run` and its own rules.
+ * What the `pii` check searches with, and the stabilizer's verdict with it: every built-in typed
+ * detector whatever the policy enables, the opt-in ones it enables, its `digit_run` and its rules.
  */
-function checkDetectors(digitRun, rules) {
-    return [...builtinDetectors(), ...createDetectors({ detectors: [], digit_run: digitRun, rules })];
+function checkDetectors(cfg) {
+    const optional = cfg.detectors.filter(isOptionalPiiType);
+    return createDetectors({ ...cfg, detectors: [...BUILTIN_PII_TYPES, ...optional] });
 }
 //# sourceMappingURL=registry.js.map
-;// CONCATENATED MODULE: ./build/core/pii/spans.js
-// Span arithmetic for findPii: literal occurrences, coverage, subtraction and the priority merge
-// of overlapping matches (DESIGN §3: one replacement per masked region, typed by the strongest
-// detector).
+;// CONCATENATED MODULE: ./build/core/pii/shown.js
+// A name or id from an input file or the command line, as a message may show it: whatever a
+// built-in detector finds is masked. Messages reach logs, annotations and PR comments, where PII
+// must never go, and their text is made before any policy is known, so the fixed built-in set
+// decides.
 
-// When spans overlap, the union is masked once with the type of the highest-priority detector:
-// the most specific and most sensitive kind names the region.
-const BUILTIN_PRIORITY = [
-    'secret',
-    'credit_card',
-    'iban',
-    'ssn',
-    'phone',
-    'email',
-    'ip_address',
-];
-const USER_RULE_BASE = BUILTIN_PRIORITY.length;
-/** Lower is stronger: built-ins in BUILTIN_PRIORITY order, then user rules as listed, then digit_run. */
-function priorityOf(detectors) {
-    const ruleOrder = new Map();
-    for (const d of detectors) {
-        const builtin = BUILTIN_PII_TYPES.includes(d.type);
-        if (!builtin && d.type !== DIGIT_RUN_TYPE && !ruleOrder.has(d.type))
-            ruleOrder.set(d.type, ruleOrder.size);
-    }
-    return (type) => {
-        const builtin = BUILTIN_PRIORITY.indexOf(type);
-        if (builtin !== -1)
-            return builtin;
-        if (type === DIGIT_RUN_TYPE)
-            return Number.MAX_SAFE_INTEGER;
-        return USER_RULE_BASE + (ruleOrder.get(type) ?? ruleOrder.size);
-    };
+
+const DETECTORS = builtinDetectors();
+const OPTIONS = { replacement: '[REDACTED_{TYPE}]', allow: [] };
+function maskedForMessage(text) {
+    return maskText(text, DETECTORS, OPTIONS).text;
 }
-/** Every occurrence (overlapping ones too) of each non-empty literal, as a sorted union. */
-function literalOccurrences(text, literals) {
-    const found = [];
-    for (const literal of new Set(literals)) {
-        if (literal.length === 0)
+//# sourceMappingURL=shown.js.map
+;// CONCATENATED MODULE: ./build/core/readers/values.js
+// Small helpers for looking at parsed JSON values without ever quoting them: diagnostics name
+// a value's type, never its content (transcripts may hold PII).
+
+function values_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/** `a string`, `an array`, `null`…: what a diagnostic may say about a value instead of quoting it. */
+function describeValue(value) {
+    if (value === undefined)
+        return 'nothing (the field is missing)';
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'an array';
+    switch (typeof value) {
+        case 'string':
+            return 'a string';
+        case 'number':
+            return 'a number';
+        case 'boolean':
+            return 'a boolean';
+        case 'object':
+            return 'an object';
+        default:
+            return 'an unsupported value';
+    }
+}
+const SAFE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+/**
+ * Field names and record types are schema words, so naming them helps the user; but a key can be
+ * anything, so only identifier-like names are echoed (null otherwise).
+ */
+function safeName(name) {
+    return SAFE_NAME.test(name) && maskedForMessage(name) === name ? name : null;
+}
+function joinPath(base, key) {
+    if (typeof key === 'number')
+        return `${base}[${key}]`;
+    if (key === '')
+        return base;
+    return base === '' ? key : `${base}.${key}`;
+}
+/** Top-level scalar fields of a wrapper object (model, task_id, reward…): cheap, useful metadata. */
+function scalarFields(obj, exclude) {
+    const meta = {};
+    for (const [key, value] of Object.entries(obj)) {
+        if (exclude.includes(key))
             continue;
-        for (let at = text.indexOf(literal); at !== -1; at = text.indexOf(literal, at + 1)) {
-            found.push({ start: at, end: at + literal.length });
-        }
+        if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+            meta[key] = value;
     }
-    return union(found);
+    return meta;
 }
-function union(intervals) {
-    intervals.sort((a, b) => a.start - b.start);
-    const out = [];
-    for (const iv of intervals) {
-        const last = out[out.length - 1];
-        if (last && iv.start <= last.end)
-            last.end = Math.max(last.end, iv.end);
+//# sourceMappingURL=values.js.map
+;// CONCATENATED MODULE: ./build/core/readers/content.js
+
+/** One content part, or null after reporting why it is not one. */
+function readPart(node, site) {
+    const { ctx, path, code } = site;
+    const at = ctx.pos(node, site.near);
+    if (!values_isObject(node) || typeof node['type'] !== 'string') {
+        ctx.error(code, at, `\`${path}\` must be a content part: an object with a string \`type\`; found ${describeValue(node)}.`, 'Write text as {"type":"text","text":"..."}; other parts need their provider type.');
+        return null;
+    }
+    if (node['type'] !== 'text')
+        return node;
+    const text = node['text'];
+    if (typeof text !== 'string') {
+        ctx.error(code, at, `\`${joinPath(path, 'text')}\` of a text part must be a string; found ${describeValue(text)}.`, 'Give every text part a string `text` field.');
+        return null;
+    }
+    return { type: 'text', text };
+}
+/** Parts of an array; null when any part is invalid (each one reported). */
+function readParts(items, site) {
+    const parts = [];
+    let ok = true;
+    items.forEach((item, i) => {
+        const part = readPart(item, {
+            ...site,
+            path: joinPath(site.path, i),
+            near: site.ctx.pos(items, site.near),
+        });
+        if (part)
+            parts.push(part);
         else
-            out.push({ start: iv.start, end: iv.end });
+            ok = false;
+    });
+    return ok ? parts : null;
+}
+/**
+ * `content` as providers write it: a string, an array of parts, or null/absent (an assistant
+ * message that only calls tools), which becomes the empty string.
+ */
+function readContent(value, site) {
+    if (typeof value === 'string')
+        return value;
+    if (value === null || value === undefined)
+        return '';
+    if (Array.isArray(value))
+        return readParts(value, site);
+    site.ctx.error(site.code, site.near, `\`${site.path}\` must be a string, an array of content parts or null; found ${describeValue(value)}.`, 'Write the content as a string or as an array of {"type":...} parts.');
+    return null;
+}
+//# sourceMappingURL=content.js.map
+;// CONCATENATED MODULE: ./build/core/readers/anthropic-blocks.js
+
+
+
+function requireString(block, field, site) {
+    const value = block[field];
+    if (typeof value === 'string' && value !== '')
+        return value;
+    site.ctx.error(site.code, site.ctx.pos(block, site.near), `\`${joinPath(site.path, field)}\` must be a non-empty string; found ${describeValue(value)}.`, `Every ${String(block['type'])} block needs its \`${field}\`.`);
+    return null;
+}
+function readToolUse(block, site) {
+    const id = requireString(block, 'id', site);
+    const name = requireString(block, 'name', site);
+    if (id === null || name === null)
+        return null;
+    return { id, name, arguments: JSON.stringify(block['input'] ?? {}) };
+}
+function readToolResult(block, blockIndex, site) {
+    const callId = requireString(block, 'tool_use_id', site);
+    const near = site.ctx.pos(block, site.near);
+    const content = readContent(block['content'], { ...site, path: joinPath(site.path, 'content'), near });
+    const isError = block['is_error'];
+    if (isError !== undefined && isError !== null && typeof isError !== 'boolean') {
+        site.ctx.error(site.code, near, `\`${joinPath(site.path, 'is_error')}\` must be a boolean; found ${describeValue(isError)}.`, 'Write is_error as true or false.');
+        return null;
+    }
+    if (callId === null || content === null)
+        return null;
+    return { blockIndex, node: block, callId, content, isError: isError === true };
+}
+/** Reads a message's `content`; null when anything in it is invalid (each problem reported). */
+function readAnthropicContent(value, site) {
+    if (typeof value === 'string')
+        return { content: value, toolCalls: [], results: [] };
+    if (!Array.isArray(value)) {
+        site.ctx.error(site.code, site.near, `\`${site.path}\` must be a string or an array of content blocks; found ${describeValue(value)}.`, 'Write the content as a string or as an array of {"type":...} blocks.');
+        return null;
+    }
+    const parts = [];
+    const toolCalls = [];
+    const results = [];
+    let ok = true;
+    value.forEach((block, i) => {
+        const blockSite = { ...site, path: joinPath(site.path, i), near: site.ctx.pos(value, site.near) };
+        if (values_isObject(block) && block['type'] === 'tool_use') {
+            const call = readToolUse(block, blockSite);
+            if (call)
+                toolCalls.push(call);
+            else
+                ok = false;
+        }
+        else if (values_isObject(block) && block['type'] === 'tool_result') {
+            const result = readToolResult(block, i, blockSite);
+            if (result)
+                results.push(result);
+            else
+                ok = false;
+        }
+        else {
+            const part = readPart(block, blockSite);
+            if (part)
+                parts.push(part);
+            else
+                ok = false;
+        }
+    });
+    return ok ? { content: parts, toolCalls, results } : null;
+}
+/**
+ * The artifacts of one message: its tool results first (the API requires tool_result blocks to
+ * lead a user turn, so this is the order the model saw), then the message itself, which is left
+ * out only when it held tool results and nothing else.
+ */
+function messageArtifacts(msg, base, resultSource) {
+    const out = msg.results.map((r) => buildArtifact({
+        id: `${base.id}.${r.blockIndex}`,
+        kind: 'tool',
+        content: r.content,
+        call_id: r.callId,
+        // A failure is an `error` to the stabilizer through is_error, as in every format (protect.ts).
+        is_error: r.isError ? true : undefined,
+        sidechain: base.sidechain,
+        source: resultSource(r),
+    }));
+    const hasOwn = !isEmptyContent(msg.content) || msg.toolCalls.length > 0;
+    if (msg.results.length === 0 || hasOwn) {
+        out.push(buildArtifact({
+            id: base.id,
+            kind: base.kind,
+            content: msg.content,
+            tool_calls: msg.toolCalls.length > 0 ? msg.toolCalls : undefined,
+            sidechain: base.sidechain,
+            source: base.source,
+        }));
     }
     return out;
 }
-/** Index of the last interval starting at or before `pos`, or -1. `sorted` is a union. */
-function lastStartingAtOrBefore(sorted, pos) {
-    let lo = 0;
-    let hi = sorted.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        if ((sorted[mid]?.start ?? 0) <= pos) {
-            found = mid;
-            lo = mid + 1;
-        }
-        else {
-            hi = mid - 1;
-        }
+//# sourceMappingURL=anthropic-blocks.js.map
+;// CONCATENATED MODULE: ./build/core/readers/context.js
+// Where a reader is in its input: turns parsed nodes into source positions and collects
+// diagnostics. One context per JSON document (or per JSONL line, sharing the diagnostics list).
+
+class ReadContext {
+    file;
+    positions;
+    diagnostics;
+    origin;
+    constructor(file, positions, diagnostics, 
+    /** Where scalars with no better anchor are reported: 1:1 of a file, or a JSONL record's line. */
+    origin = { line: 1, column: 1 }) {
+        this.file = file;
+        this.positions = positions;
+        this.diagnostics = diagnostics;
+        this.origin = origin;
     }
-    return found;
+    /**
+     * The position of `node` when it is an object or array; scalars have no recorded position, so
+     * the nearest enclosing node the caller knows (`near`) stands in for them.
+     */
+    pos(node, near) {
+        if (typeof node === 'object' && node !== null) {
+            const p = this.positions.get(node);
+            if (p)
+                return { file: this.file, line: p.line, column: p.column };
+        }
+        return near ?? { file: this.file, line: this.origin.line, column: this.origin.column };
+    }
+    report(severity, code, at, message, hint) {
+        this.diagnostics.push((0,core_diagnostics/* diagnostic */.YK)(severity, code, at, message, hint));
+    }
+    error(code, at, message, hint) {
+        this.report('error', code, at, message, hint);
+    }
+    warning(code, at, message, hint) {
+        this.report('warning', code, at, message, hint);
+    }
 }
-function isCovered(span, sorted) {
-    const iv = sorted[lastStartingAtOrBefore(sorted, span.start)];
-    return iv !== undefined && span.end <= iv.end;
+//# sourceMappingURL=context.js.map
+;// CONCATENATED MODULE: ./build/core/readers/anthropic.js
+
+
+
+
+
+const anthropic_CODE = 'invalid-message';
+function readSystem(system, ctx, root) {
+    const near = ctx.pos(root);
+    if (system === undefined || system === null || system === '')
+        return null;
+    if (typeof system === 'string') {
+        return buildArtifact({ id: 'system', kind: 'system', content: system, source: near });
+    }
+    if (Array.isArray(system)) {
+        if (system.length === 0)
+            return null;
+        const parts = readParts(system, { ctx, path: 'system', near, code: anthropic_CODE });
+        if (!parts)
+            return null;
+        return buildArtifact({ id: 'system', kind: 'system', content: parts, source: ctx.pos(system, near) });
+    }
+    ctx.error(anthropic_CODE, near, `\`system\` must be a string or an array of text blocks; found ${describeValue(system)}.`, 'Write the system prompt as a string or as [{"type":"text","text":"..."}].');
+    return null;
 }
-/** The parts of `match` outside every interval of `sorted` (a union). */
-function subtract(match, sorted) {
-    const out = [];
-    let pos = match.start;
-    let i = Math.max(0, lastStartingAtOrBefore(sorted, match.start));
-    for (; i < sorted.length && pos < match.end; i++) {
-        const iv = sorted[i];
-        if (!iv || iv.end <= pos)
-            continue;
-        if (iv.start >= match.end)
+function readMessage(message, path, id, ctx) {
+    const near = ctx.pos(message);
+    if (!values_isObject(message)) {
+        ctx.error(anthropic_CODE, near, `\`${path}\` must be a message object; found ${describeValue(message)}.`, 'Write each message as {"role": "user" | "assistant", "content": ...}.');
+        return [];
+    }
+    const role = message['role'];
+    if (role !== 'user' && role !== 'assistant') {
+        ctx.error(anthropic_CODE, near, `\`${joinPath(path, 'role')}\` must be user or assistant; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Anthropic messages alternate user and assistant turns; put the system prompt in the top-level `system` field.');
+        return [];
+    }
+    const content = readAnthropicContent(message['content'], {
+        ctx,
+        path: joinPath(path, 'content'),
+        near,
+        code: anthropic_CODE,
+    });
+    if (!content)
+        return [];
+    return messageArtifacts(content, { id, kind: role, source: near }, (r) => ctx.pos(r.node, near));
+}
+function readAnthropic(doc, file) {
+    const diagnostics = [];
+    const ctx = new ReadContext(file, doc.positions, diagnostics);
+    const root = doc.value;
+    const rootObj = values_isObject(root) ? root : null;
+    const messages = rootObj ? rootObj['messages'] : root;
+    if (!Array.isArray(messages)) {
+        ctx.error(anthropic_CODE, ctx.pos(root), `An Anthropic transcript must be an object with a \`messages\` array; found ${describeValue(messages)} there.`, 'Write {"system": "...", "messages": [...]}, or pass --format to choose another reader.');
+        return { artifacts: [], meta: {}, diagnostics };
+    }
+    const artifacts = [];
+    if (rootObj) {
+        const system = readSystem(rootObj['system'], ctx, rootObj);
+        if (system)
+            artifacts.push(system);
+    }
+    const root0 = rootObj ? 'messages' : '';
+    messages.forEach((message, i) => {
+        artifacts.push(...readMessage(message, joinPath(root0, i), `m${i}`, ctx));
+    });
+    const meta = rootObj ? scalarFields(rootObj, ['system']) : {};
+    return { artifacts, meta, diagnostics };
+}
+//# sourceMappingURL=anthropic.js.map
+;// CONCATENATED MODULE: ./build/core/readers/claude-code-chain.js
+/**
+ * Marks the artifacts of records off the chain that ends at the last message: `compacted` before
+ * the compaction boundary the chain starts from, `abandoned_branch` otherwise. When the chain
+ * cannot be followed (a parent that is not in the file, a cycle, more than one root), nothing is
+ * marked: the file is read in file order rather than guessed at.
+ */
+function markOffChain(nodes) {
+    // A session has one root (compaction boundaries aside). Logs written without the tree (every
+    // parentUuid null) have many: then file order is all there is.
+    if (nodes.filter((n) => n.parent === null && !n.boundary).length > 1)
+        return;
+    const byUuid = new Map(nodes.map((n) => [n.uuid, n]));
+    const leaf = [...nodes].reverse().find((n) => n.artifacts.length > 0);
+    if (!leaf)
+        return;
+    const chain = new Set();
+    let boundary;
+    for (let cur = leaf; cur;) {
+        if (chain.has(cur.uuid))
+            return;
+        chain.add(cur.uuid);
+        if (cur.boundary) {
+            boundary = cur;
             break;
-        if (iv.start > pos)
-            out.push({ type: match.type, start: pos, end: iv.start });
-        pos = Math.max(pos, iv.end);
+        }
+        if (cur.parent === null)
+            break;
+        const next = byUuid.get(cur.parent);
+        if (!next)
+            return;
+        cur = next;
     }
-    if (pos < match.end)
-        out.push({ type: match.type, start: pos, end: match.end });
+    // What the compaction summary stands for: the chain that ended at the boundary's logical parent.
+    // Without that link, everything before the boundary counts as compacted.
+    const compacted = new Set();
+    for (let cur = boundary?.logicalParent ? byUuid.get(boundary.logicalParent) : undefined; cur;) {
+        if (compacted.has(cur.uuid))
+            break;
+        compacted.add(cur.uuid);
+        cur = cur.parent === null ? undefined : byUuid.get(cur.parent);
+    }
+    for (const n of nodes) {
+        if (chain.has(n.uuid))
+            continue;
+        const before = boundary !== undefined && n.line < boundary.line;
+        const summarized = before && (boundary?.logicalParent === undefined || compacted.has(n.uuid));
+        const reason = summarized ? 'compacted' : 'abandoned_branch';
+        for (const a of n.artifacts)
+            a.offChain = reason;
+    }
+}
+//# sourceMappingURL=claude-code-chain.js.map
+;// CONCATENATED MODULE: ./build/core/readers/claude-code.js
+
+
+
+
+
+
+const SKIP_HINT = 'The record was skipped; the rest of the session was loaded. Repair or remove the line.';
+class SessionReader {
+    file;
+    artifacts = [];
+    diagnostics = [];
+    meta = {};
+    usedIds = new Set();
+    skipped = new Map();
+    leaves = new Map();
+    /** Main-chain records with a uuid, in file order: the session's tree (claude-code-chain.ts). */
+    nodes = [];
+    constructor(file) {
+        this.file = file;
+    }
+    malformed(at, message) {
+        this.diagnostics.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'malformed-record', at, message, SKIP_HINT));
+    }
+    /** The record's uuid when present and not taken by an earlier record, else `L<line>`. */
+    idFor(record, line) {
+        const uuid = record['uuid'];
+        const id = typeof uuid === 'string' && uuid !== '' && !this.usedIds.has(uuid) ? uuid : `L${line}`;
+        this.usedIds.add(id);
+        return id;
+    }
+    read(rec) {
+        const at = { file: this.file, line: rec.line, column: 1 };
+        const record = rec.value;
+        if (!values_isObject(record)) {
+            this.malformed(at, `The line holds ${describeValue(record)}, not a Claude Code record object.`);
+            return;
+        }
+        const type = record['type'];
+        if (typeof type !== 'string') {
+            this.malformed(at, type === undefined
+                ? 'The record has no `type` field.'
+                : `The record's \`type\` must be a string; found ${describeValue(type)}.`);
+            return;
+        }
+        if (typeof record['sessionId'] === 'string' && this.meta['sessionId'] === undefined) {
+            this.meta['sessionId'] = record['sessionId'];
+        }
+        if (type === 'summary')
+            this.readSummary(record, at);
+        else if (type === 'user' || type === 'assistant')
+            this.readMessage(record, type, rec, at);
+        else {
+            if (type === 'system' && record['subtype'] === 'compact_boundary')
+                this.node(record, rec.line, true, []);
+            const seen = this.skipped.get(type);
+            if (seen)
+                seen.count += 1;
+            else
+                this.skipped.set(type, { line: rec.line, count: 1 });
+        }
+    }
+    readSummary(record, at) {
+        const summary = record['summary'];
+        if (typeof summary !== 'string') {
+            this.malformed(at, `The summary record's \`summary\` must be a string; found ${describeValue(summary)}.`);
+            return;
+        }
+        const artifact = buildArtifact({
+            id: this.idFor(record, at.line),
+            kind: 'summary',
+            content: summary,
+            source: at,
+        });
+        this.artifacts.push(artifact);
+        const leaf = record['leafUuid'];
+        if (typeof leaf === 'string')
+            this.leaves.set(artifact, leaf);
+    }
+    readMessage(record, kind, rec, at) {
+        const message = record['message'];
+        if (!values_isObject(message)) {
+            this.malformed(at, `The ${kind} record's \`message\` must be an object; found ${describeValue(message)}.`);
+            return;
+        }
+        // Problems inside the content make the record unusable: collect them apart, report one warning.
+        const problems = [];
+        const ctx = new ReadContext(this.file, rec.positions, problems, at);
+        const content = readAnthropicContent(message['content'], {
+            ctx,
+            path: 'message.content',
+            near: at,
+            code: 'malformed-record',
+        });
+        if (!content) {
+            const first = problems[0];
+            const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : '';
+            this.malformed(at, `Invalid ${kind} record: ${first ? first.message : 'unreadable content.'}${more}`);
+            return;
+        }
+        const sidechain = record['isSidechain'] === true ? true : undefined;
+        const id = this.idFor(record, rec.line);
+        const made = [];
+        for (const artifact of messageArtifacts(content, { id, kind, source: at, sidechain }, () => at)) {
+            this.usedIds.add(artifact.id);
+            this.artifacts.push(artifact);
+            made.push(artifact);
+        }
+        if (!sidechain)
+            this.node(record, rec.line, false, made);
+    }
+    node(record, line, boundary, artifacts) {
+        const uuid = record['uuid'];
+        const parent = record['parentUuid'];
+        if (typeof uuid !== 'string' || uuid === '')
+            return;
+        if (parent !== null && typeof parent !== 'string')
+            return;
+        const logical = record['logicalParentUuid'];
+        this.nodes.push({
+            uuid,
+            parent,
+            line,
+            boundary,
+            artifacts,
+            ...(typeof logical === 'string' ? { logicalParent: logical } : {}),
+        });
+    }
+    /**
+     * A summary's `leafUuid` names the last message it covers: its provenance, when that message is in
+     * this file (it often sits in an earlier session's file, and then the summary has none).
+     */
+    linkSummaries() {
+        const ids = new Set(this.artifacts.map((a) => a.id));
+        for (const [artifact, leaf] of this.leaves)
+            if (ids.has(leaf))
+                artifact.provenance = [leaf];
+    }
+    finish() {
+        this.linkSummaries();
+        markOffChain(this.nodes);
+        for (const [type, { line, count }] of this.skipped) {
+            const name = safeName(type);
+            this.diagnostics.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'skipped-record', { file: this.file, line, column: 1 }, `Skipped ${count} record(s) of type ${name ? `\`${name}\`` : 'with an unusual name'} (first one here): they hold no conversation messages.`, 'Nothing to do unless these records should count; only user, assistant and summary records are read.'));
+        }
+    }
+}
+function readClaudeCode(lines, file) {
+    const reader = new SessionReader(file);
+    for (const rec of lines)
+        reader.read(rec);
+    reader.finish();
+    return { artifacts: reader.artifacts, meta: reader.meta, diagnostics: reader.diagnostics };
+}
+//# sourceMappingURL=claude-code.js.map
+;// CONCATENATED MODULE: ./build/core/text/jsonl.js
+
+/** Readers report records longer than this (in UTF-16 code units) as `record-too-large`. */
+const MAX_RECORD_CHARS = 1_048_576;
+/**
+ * Splits JSONL text into records. Accepts LF and CRLF line ends; skips blank and whitespace-only
+ * lines. A record's text keeps its leading whitespace so columns inside it match the file.
+ */
+function splitJsonl(text) {
+    const records = [];
+    const len = text.length;
+    let start = 0;
+    let line = 1;
+    while (start <= len) {
+        let end = text.indexOf('\n', start);
+        if (end === -1)
+            end = len;
+        const stop = end > start && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
+        if (!jsonl_isBlank(text, start, stop))
+            records.push({ line, text: text.slice(start, stop) });
+        start = end + 1;
+        line++;
+    }
+    return records;
+}
+function jsonl_isBlank(text, from, to) {
+    for (let i = from; i < to; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09 && c !== 0x0d)
+            return false;
+    }
+    return true;
+}
+/** The `record-too-large` diagnostic for a record over MAX_RECORD_CHARS, else null. */
+function checkRecordSize(rec, file) {
+    if (rec.text.length <= MAX_RECORD_CHARS)
+        return null;
+    return (0,core_diagnostics/* diagnostic */.YK)('error', 'record-too-large', { file, line: rec.line, column: 1 }, `The record on this line has ${rec.text.length} characters, more than the limit of ${MAX_RECORD_CHARS} (1 MiB).`, 'Split the record or shorten its content (for example truncate large tool outputs before recording them).');
+}
+//# sourceMappingURL=jsonl.js.map
+;// CONCATENATED MODULE: ./build/core/readers/container.js
+// JSON or JSONL? Parses the text once into a Container that detection and the readers share.
+//
+// JSONL when the extension is .jsonl/.ndjson, or when the text is not one JSON value but several
+// values on separate lines (its first line parses on its own). In JSONL every line is parsed on
+// its own: a line that is too large or not JSON becomes an error diagnostic of the container and
+// is skipped, so one bad line never hides the rest of a session.
+
+
+const JSONL_EXTENSIONS = ['jsonl', 'ndjson'];
+function extensionOf(file) {
+    const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+    const dot = name.lastIndexOf('.');
+    return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
+}
+function parseLines(records, file, maxDepth) {
+    const lines = [];
+    const diagnostics = [];
+    for (const rec of records) {
+        const tooLarge = checkRecordSize(rec, file);
+        if (tooLarge) {
+            diagnostics.push(tooLarge);
+            continue;
+        }
+        const parsed = parseJson(rec.text, { file, maxDepth, firstLine: rec.line });
+        if (parsed.ok)
+            lines.push({ line: rec.line, value: parsed.value, positions: parsed.positions });
+        else
+            diagnostics.push(parsed.error);
+    }
+    return { kind: 'jsonl', lines, diagnostics };
+}
+function container_parseContainer(text, file, maxDepth) {
+    if (JSONL_EXTENSIONS.includes(extensionOf(file))) {
+        return { ok: true, container: parseLines(splitJsonl(text), file, maxDepth) };
+    }
+    const whole = parseJson(text, { file, maxDepth });
+    if (whole.ok) {
+        const doc = { value: whole.value, positions: whole.positions };
+        return { ok: true, container: { kind: 'json', doc, oneLine: !text.trim().includes('\n') } };
+    }
+    const records = splitJsonl(text);
+    const first = records[0];
+    if (records.length >= 2 && first && first.text.length <= MAX_RECORD_CHARS) {
+        const head = parseJson(first.text, { file, maxDepth, firstLine: first.line });
+        if (head.ok && typeof head.value === 'object' && head.value !== null) {
+            return { ok: true, container: parseLines(records, file, maxDepth) };
+        }
+    }
+    return { ok: false, diagnostics: [whole.error] };
+}
+/** A JSON document on a single line is also a one-record JSONL file (a session just started). */
+function asJsonl(container) {
+    if (container.kind === 'jsonl')
+        return container;
+    if (!container.oneLine)
+        return null;
+    const { value, positions } = container.doc;
+    const pos = typeof value === 'object' && value !== null ? positions.get(value) : undefined;
+    return { kind: 'jsonl', lines: [{ line: pos?.line ?? 1, value, positions }], diagnostics: [] };
+}
+//# sourceMappingURL=container.js.map
+;// CONCATENATED MODULE: ./build/core/readers/message-array.js
+// Where a chat transcript keeps its messages: a bare array, `messages`, or, in agent run records,
+// `traj` (tau-bench), `history` or `trajectory` (SWE-agent). SWE-agent files hold both `history`
+// (the chat) and `trajectory` (steps without roles), so a key only counts when it holds messages.
+
+const MESSAGE_KEYS = ['messages', 'traj', 'history', 'trajectory'];
+/** Judged by the first item: a message has a string `role`. */
+function looksLikeMessages(items) {
+    const first = items[0];
+    return values_isObject(first) && typeof first['role'] === 'string';
+}
+function findMessageArray(root) {
+    if (Array.isArray(root))
+        return root.length === 0 || looksLikeMessages(root) ? { key: null, messages: root } : null;
+    if (!values_isObject(root))
+        return null;
+    for (const key of MESSAGE_KEYS) {
+        const value = root[key];
+        if (Array.isArray(value) && looksLikeMessages(value))
+            return { key, messages: value };
+    }
+    // An empty or malformed `messages` array is still the messages: the reader reports what is wrong.
+    const messages = root['messages'];
+    return Array.isArray(messages) ? { key: 'messages', messages } : null;
+}
+//# sourceMappingURL=message-array.js.map
+;// CONCATENATED MODULE: ./build/core/readers/detect.js
+
+
+
+const CLAUDE_TYPES = ['user', 'assistant', 'summary'];
+const ANTHROPIC_BLOCKS = ['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document'];
+function isClaudeRecord(value) {
+    return (values_isObject(value) &&
+        typeof value['type'] === 'string' &&
+        CLAUDE_TYPES.includes(value['type']) &&
+        ('message' in value || 'summary' in value || 'leafUuid' in value));
+}
+function isNativeRecord(value) {
+    if (!values_isObject(value))
+        return false;
+    if (typeof value['kind'] === 'string')
+        return true;
+    return Object.keys(value).length === 1 && 'meta' in value;
+}
+function detectJsonl(container) {
+    let claude = 0;
+    let native = 0;
+    for (const { value } of container.lines) {
+        if (isClaudeRecord(value))
+            claude++;
+        else if (isNativeRecord(value))
+            native++;
+    }
+    if (claude > 0 && claude >= native)
+        return { format: 'claude-code', container };
+    if (native > 0)
+        return { format: 'native', container };
+    return null;
+}
+function hasAnthropicBlocks(messages) {
+    return messages.some((message) => {
+        const content = values_isObject(message) ? message['content'] : undefined;
+        return (Array.isArray(content) &&
+            content.some((block) => values_isObject(block) && ANTHROPIC_BLOCKS.includes(block['type'])));
+    });
+}
+function detectContainer(container) {
+    if (container.kind === 'jsonl')
+        return detectJsonl(container);
+    const root = container.doc.value;
+    if (values_isObject(root) && Array.isArray(root['artifacts']))
+        return { format: 'native', container };
+    const found = findMessageArray(root);
+    if (found) {
+        const hasSystem = values_isObject(root) && (typeof root['system'] === 'string' || Array.isArray(root['system']));
+        const chatKey = found.key === null || found.key === 'messages';
+        if (chatKey && (hasSystem || hasAnthropicBlocks(found.messages)))
+            return { format: 'anthropic', container };
+        return { format: 'openai', container };
+    }
+    const single = asJsonl(container);
+    return single ? detectJsonl(single) : null;
+}
+/** The format and container of a transcript, or null when no reader recognises it. */
+function detectFormat(text, file) {
+    const parsed = parseContainer(text, file);
+    if (!parsed.ok)
+        return null;
+    const detection = detectContainer(parsed.container);
+    return detection ? { format: detection.format, container: detection.container.kind } : null;
+}
+//# sourceMappingURL=detect.js.map
+;// CONCATENATED MODULE: ./build/core/readers/native-artifact.js
+// Validation of one native artifact object (DESIGN §2 field table). Every field is type-checked;
+// a bad field is an error naming its path and what is accepted, never the value it holds.
+
+
+
+
+const native_artifact_CODE = 'invalid-artifact';
+const isStringArray = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isCount = (v) => Number.isInteger(v) && v >= 0;
+const isCallIds = (v) => isStringArray(v) && v.length > 0;
+/** Fields whose check is a plain type test; kind, content, tool_calls and scope have their own. */
+const SIMPLE_FIELDS = {
+    id: { expected: 'a non-empty string', check: (v) => typeof v === 'string' && v !== '' },
+    role: { expected: 'a string', check: (v) => typeof v === 'string' },
+    tool: { expected: 'a string', check: (v) => typeof v === 'string' },
+    call_id: { expected: 'a non-empty string', check: (v) => typeof v === 'string' && v !== '' },
+    call_ids: {
+        expected: 'a non-empty array of strings',
+        check: (v) => isStringArray(v) && v.length > 0,
+    },
+    exit_code: { expected: 'an integer', check: (v) => Number.isInteger(v) },
+    is_error: { expected: 'a boolean', check: (v) => typeof v === 'boolean' },
+    tags: { expected: 'an array of strings', check: isStringArray },
+    provenance: { expected: 'an array of artifact ids (strings)', check: isStringArray },
+    created_at: { expected: 'a non-negative integer (a turn number)', check: isCount },
+    ttl: { expected: 'a non-negative integer (a number of turns)', check: isCount },
+    pin: { expected: 'a boolean', check: (v) => typeof v === 'boolean' },
+    pressure: {
+        expected: 'a number from 0.0 to 1.0',
+        check: (v) => typeof v === 'number' && v >= 0 && v <= 1,
+    },
+    sidechain: { expected: 'a boolean', check: (v) => typeof v === 'boolean' },
+};
+const KIND_NAMES = [...ARTIFACT_KINDS, 'constraint'];
+const NATIVE_FIELDS = ['kind', 'content', 'tool_calls', 'scope', ...Object.keys(SIMPLE_FIELDS)];
+function fail(site, field, expected, value, hint) {
+    const path = joinPath(site.path, field);
+    site.ctx.error(native_artifact_CODE, site.near, `\`${path}\` must be ${expected}; found ${describeValue(value)}.`, hint || `Fix \`${path}\`, or leave the field out.`);
+    return null;
+}
+function readKind(value, site) {
+    if (value === 'constraint')
+        return { kind: 'policy', alias: 'constraint' };
+    if (typeof value === 'string' && ARTIFACT_KINDS.includes(value)) {
+        return { kind: value };
+    }
+    const found = typeof value === 'string' ? 'an unsupported kind' : describeValue(value);
+    site.ctx.error(native_artifact_CODE, site.near, `\`${joinPath(site.path, 'kind')}\` must be one of ${KIND_NAMES.join(', ')}; found ${found}.`, 'Give every artifact one of the accepted kinds.');
+    return null;
+}
+const CALL_HINT = 'Each tool call is {"id": "...", "name": "...", "arguments": "{...}"}.';
+function readToolCall(call, site) {
+    if (!values_isObject(call))
+        return fail(site, '', 'an object', call, CALL_HINT);
+    const { id, name } = call;
+    const args = call['arguments'];
+    if (typeof id !== 'string' || id === '')
+        return fail(site, 'id', 'a non-empty string', id, CALL_HINT);
+    if (typeof name !== 'string' || name === '')
+        return fail(site, 'name', 'a non-empty string', name, CALL_HINT);
+    if (args !== undefined && typeof args !== 'string' && !values_isObject(args)) {
+        return fail(site, 'arguments', 'a JSON string or an object', args, CALL_HINT);
+    }
+    // Arguments given as an object are stored the way providers send them: as a JSON string.
+    return { id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
+}
+function readToolCalls(value, site) {
+    if (!Array.isArray(value))
+        return fail(site, 'tool_calls', 'an array of tool calls', value, CALL_HINT);
+    const calls = [];
+    let ok = true;
+    value.forEach((call, i) => {
+        const path = joinPath(joinPath(site.path, 'tool_calls'), i);
+        const parsed = readToolCall(call, { ...site, path, near: site.ctx.pos(call, site.near) });
+        if (parsed)
+            calls.push(parsed);
+        else
+            ok = false;
+    });
+    return ok ? calls : null;
+}
+function readScope(value, site) {
+    const hint = 'Write the scope as {"task": "...", "phase": "..."}; both are optional strings.';
+    if (!values_isObject(value))
+        return fail(site, 'scope', 'an object', value, hint);
+    const scope = {};
+    for (const [key, v] of Object.entries(value)) {
+        if ((key === 'task' || key === 'phase') && typeof v === 'string')
+            scope[key] = v;
+        else if (key === 'task' || key === 'phase')
+            return fail(site, `scope.${key}`, 'a string', v, hint);
+        else
+            return fail(site, 'scope', 'an object with only task and phase', value, hint);
+    }
+    return scope;
+}
+function warnUnknown(obj, site, near) {
+    for (const key of Object.keys(obj)) {
+        if (NATIVE_FIELDS.includes(key) || site.unknownSeen.has(key))
+            continue;
+        site.unknownSeen.add(key);
+        const name = safeName(key);
+        const where = site.path === '' ? '' : ` in \`${site.path}\``;
+        site.ctx.warning('unknown-field', near, `${name ? `Field \`${name}\`` : 'A field with an unusual name'}${where} is not an artifact field and is ignored.`, `Accepted fields: ${NATIVE_FIELDS.join(', ')}. Remove or rename it (reported once per file).`);
+    }
+}
+/** The artifact, or null after reporting every invalid field. */
+function readNativeArtifact(node, site) {
+    const near = site.ctx.pos(node);
+    const fs = { ctx: site.ctx, path: site.path, near };
+    if (!values_isObject(node)) {
+        const what = site.path === '' ? 'The record' : `\`${site.path}\``;
+        site.ctx.error(native_artifact_CODE, near, `${what} must be an artifact object; found ${describeValue(node)}.`, 'Write each artifact as {"kind": "...", "content": "..."}.');
+        return null;
+    }
+    let ok = true;
+    for (const [field, rule] of Object.entries(SIMPLE_FIELDS)) {
+        const value = node[field];
+        if (value !== undefined && !rule.check(value)) {
+            fail(fs, field, rule.expected, value, '');
+            ok = false;
+        }
+    }
+    const kind = readKind(node['kind'], fs);
+    const content = readContent(node['content'], {
+        ctx: site.ctx,
+        path: joinPath(site.path, 'content'),
+        near,
+        code: native_artifact_CODE,
+    });
+    const toolCalls = node['tool_calls'] === undefined ? undefined : readToolCalls(node['tool_calls'], fs);
+    const scope = node['scope'] === undefined ? undefined : readScope(node['scope'], fs);
+    const callIds = isCallIds(node['call_ids']) ? node['call_ids'] : undefined;
+    if (callIds && node['call_id'] !== undefined && node['call_id'] !== callIds[0]) {
+        fail(fs, 'call_id', 'the first of call_ids', node['call_id'], 'Drop call_id or make it the first of call_ids.');
+        ok = false;
+    }
+    warnUnknown(node, site, near);
+    if (!ok || !kind || content === null || toolCalls === null || scope === null)
+        return null;
+    const field = (name) => node[name];
+    return buildArtifact({
+        id: field('id') ?? site.defaultId,
+        kind: kind.kind,
+        role: field('role') ?? kind.alias,
+        content,
+        tool: field('tool'),
+        call_id: field('call_id') ?? callIds?.[0],
+        call_ids: callIds,
+        tool_calls: toolCalls,
+        exit_code: field('exit_code'),
+        is_error: field('is_error'),
+        tags: field('tags'),
+        scope,
+        provenance: field('provenance'),
+        created_at: field('created_at'),
+        ttl: field('ttl'),
+        pin: field('pin'),
+        pressure: field('pressure'),
+        sidechain: field('sidechain'),
+        source: near,
+    });
+}
+//# sourceMappingURL=native-artifact.js.map
+;// CONCATENATED MODULE: ./build/core/readers/native.js
+// Native reader: `{meta, artifacts:[...]}` in JSON, or one artifact object per JSONL line with an
+// optional `{"meta":{...}}` record before the first artifact. Default ids: `a<index>` (JSON,
+// 0-based) and `L<line>` (JSONL).
+
+
+
+
+const TOP_LEVEL = ['meta', 'artifacts'];
+/** Ids must be unique: pairing, the ledger and goldens all key on them. */
+class IdRegistry {
+    diagnostics;
+    seen = new Map();
+    constructor(diagnostics) {
+        this.diagnostics = diagnostics;
+    }
+    claim(artifact, where) {
+        const first = this.seen.get(artifact.id);
+        if (first === undefined) {
+            this.seen.set(artifact.id, artifact.source.line);
+            return true;
+        }
+        this.diagnostics.push((0,core_diagnostics/* diagnostic */.YK)('error', 'duplicate-id', artifact.source, `${where} has the same id as the artifact at line ${first}.`, 'Give every artifact a unique id, or leave `id` out to get a default one.'));
+        return false;
+    }
+}
+function readMeta(value, ctx, near) {
+    if (values_isObject(value))
+        return value;
+    ctx.error('invalid-artifact', ctx.pos(value, near), `\`meta\` must be an object; found ${describeValue(value)}.`, 'Write meta as {"key": value, ...} or leave it out.');
+    return null;
+}
+function readNativeJson(doc, file) {
+    const diagnostics = [];
+    const ctx = new ReadContext(file, doc.positions, diagnostics);
+    const root = doc.value;
+    const near = ctx.pos(root);
+    if (!values_isObject(root) || !Array.isArray(root['artifacts'])) {
+        ctx.error('invalid-artifact', near, `A native JSON transcript must be an object with an \`artifacts\` array; found ${describeValue(values_isObject(root) ? root['artifacts'] : root)} there.`, 'Write {"meta": {...}, "artifacts": [...]}, or pass --format to choose another reader.');
+        return { artifacts: [], meta: {}, diagnostics };
+    }
+    for (const key of Object.keys(root)) {
+        if (TOP_LEVEL.includes(key))
+            continue;
+        const name = safeName(key);
+        ctx.warning('unknown-field', near, `${name ? `Top-level field \`${name}\`` : 'A top-level field with an unusual name'} is not part of the native format and is ignored.`, 'A native JSON transcript holds only `meta` and `artifacts`.');
+    }
+    const meta = root['meta'] === undefined ? {} : (readMeta(root['meta'], ctx, near) ?? {});
+    const ids = new IdRegistry(diagnostics);
+    const unknownSeen = new Set();
+    const artifacts = [];
+    root['artifacts'].forEach((node, i) => {
+        const path = `artifacts[${i}]`;
+        const artifact = readNativeArtifact(node, { ctx, path, defaultId: `a${i}`, unknownSeen });
+        if (artifact && ids.claim(artifact, `\`${path}\``))
+            artifacts.push(artifact);
+    });
+    return { artifacts, meta, diagnostics };
+}
+function isMetaRecord(value) {
+    return values_isObject(value) && Object.keys(value).length === 1 && 'meta' in value;
+}
+function readNativeJsonl(lines, file) {
+    const diagnostics = [];
+    const unknownSeen = new Set();
+    const artifacts = [];
+    let meta = {};
+    let metaLine = null;
+    const ids = new IdRegistry(diagnostics);
+    for (const rec of lines) {
+        const ctx = new ReadContext(file, rec.positions, diagnostics, { line: rec.line, column: 1 });
+        const at = { file, line: rec.line, column: 1 };
+        if (isMetaRecord(rec.value)) {
+            // Meta describes the whole transcript, so it must come before any artifact and only once.
+            if (artifacts.length > 0 || metaLine !== null) {
+                ctx.error('misplaced-meta', at, metaLine === null
+                    ? 'A meta record must come before the first artifact; this one is ignored.'
+                    : `A meta record was already given at line ${metaLine}; this one is ignored.`, 'Put a single {"meta": {...}} record on the first line.');
+                continue;
+            }
+            meta = readMeta(rec.value.meta, ctx, at) ?? {};
+            metaLine = rec.line;
+            continue;
+        }
+        const artifact = readNativeArtifact(rec.value, { ctx, path: '', defaultId: `L${rec.line}`, unknownSeen });
+        if (!artifact)
+            continue;
+        // JSONL artifacts are located at their line, column 1 (one record per line).
+        const placed = { ...artifact, source: at };
+        if (ids.claim(placed, 'This artifact'))
+            artifacts.push(placed);
+    }
+    return { artifacts, meta, diagnostics };
+}
+//# sourceMappingURL=native.js.map
+;// CONCATENATED MODULE: ./build/core/readers/openai.js
+
+
+
+
+
+const openai_CODE = 'invalid-message';
+const ROLE_KINDS = {
+    system: 'system',
+    developer: 'system',
+    user: 'user',
+    assistant: 'assistant',
+    tool: 'tool',
+    function: 'tool',
+};
+const ROLES = Object.keys(ROLE_KINDS).join(', ');
+/** A legacy `function_call` has no id: both sides get this one, derived from the caller's index. */
+function legacyCallId(assistantIndex) {
+    return `fc_${assistantIndex}`;
+}
+function bad(site, field, expected, value, hint) {
+    site.ctx.error(openai_CODE, site.near, `\`${joinPath(site.path, field)}\` must be ${expected}; found ${describeValue(value)}.`, hint);
+    return null;
+}
+/** Arguments are a JSON string in the API; recorded runs sometimes store them parsed. */
+function readArguments(value, site) {
+    if (typeof value === 'string')
+        return value;
+    if (value === undefined || value === null)
+        return '{}';
+    if (typeof value === 'object')
+        return JSON.stringify(value);
+    return bad(site, 'arguments', 'a JSON string', value, 'Write the arguments as a JSON-encoded string.');
+}
+function readFunction(fn, id, site) {
+    if (!values_isObject(fn))
+        return bad(site, '', 'an object', fn, 'Write {"name": "...", "arguments": "{...}"}.');
+    const near = site.ctx.pos(fn, site.near);
+    const name = fn['name'];
+    if (typeof name !== 'string' || name === '') {
+        return bad({ ...site, near }, 'name', 'a non-empty string', name, 'Name the function that was called.');
+    }
+    const args = readArguments(fn['arguments'], { ...site, near });
+    return args === null ? null : { id, name, arguments: args };
+}
+const openai_CALL_HINT = 'Each tool call is {"id": "...", "type": "function", "function": {"name", "arguments"}}.';
+function openai_readToolCall(call, site) {
+    if (!values_isObject(call))
+        return bad(site, '', 'an object', call, openai_CALL_HINT);
+    const near = site.ctx.pos(call, site.near);
+    const id = call['id'];
+    if (typeof id !== 'string' || id === '')
+        return bad({ ...site, near }, 'id', 'a non-empty string', id, openai_CALL_HINT);
+    if (call['type'] !== undefined && call['type'] !== 'function') {
+        return bad({ ...site, near }, 'type', '"function"', call['type'], 'Only function tool calls are supported.');
+    }
+    return readFunction(call['function'], id, { ...site, path: joinPath(site.path, 'function'), near });
+}
+function openai_readToolCalls(value, site) {
+    if (value === undefined || value === null)
+        return [];
+    if (!Array.isArray(value))
+        return bad(site, 'tool_calls', 'an array', value, openai_CALL_HINT);
+    const calls = [];
+    let ok = true;
+    value.forEach((call, i) => {
+        const parsed = openai_readToolCall(call, { ...site, path: joinPath(joinPath(site.path, 'tool_calls'), i) });
+        if (parsed)
+            calls.push(parsed);
+        else
+            ok = false;
+    });
+    return ok ? calls : null;
+}
+/** `tool_call_id`, or SWE-agent's `tool_call_ids` list: the first is call_id, all are call_ids. */
+function readResultIds(message, site) {
+    const single = message['tool_call_id'];
+    if (typeof single === 'string')
+        return { call_id: single };
+    if (single !== undefined && single !== null) {
+        return bad(site, 'tool_call_id', 'a string', single, 'Give the id of the tool call this message answers.');
+    }
+    const list = message['tool_call_ids'];
+    if (list === undefined || list === null)
+        return {};
+    if (!Array.isArray(list) || list.length === 0 || !list.every((id) => typeof id === 'string')) {
+        return bad(site, 'tool_call_ids', 'a non-empty array of strings', list, 'List the ids of the calls answered.');
+    }
+    const ids = list;
+    return ids.length > 1 ? { call_id: ids[0], call_ids: ids } : { call_id: ids[0] };
+}
+function openai_readMessage(message, index, path, ctx, legacy) {
+    const near = ctx.pos(message);
+    const site = { ctx, path, near };
+    if (!values_isObject(message)) {
+        return bad(site, '', 'a message object', message, 'Write each message as {"role", "content"}.');
+    }
+    const role = message['role'];
+    const kind = typeof role === 'string' ? ROLE_KINDS[role] : undefined;
+    if (typeof role !== 'string' || kind === undefined) {
+        ctx.error(openai_CODE, near, `\`${joinPath(path, 'role')}\` must be one of ${ROLES}; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Fix the role, or pass --format to choose another reader.');
+        return null;
+    }
+    const content = readContent(message['content'], { ctx, path: joinPath(path, 'content'), near, code: openai_CODE });
+    if (content === null)
+        return null;
+    const id = `m${index}`;
+    const name = typeof message['name'] === 'string' ? message['name'] : undefined;
+    const base = { id, kind, role: role === kind ? undefined : role, content, source: near };
+    if (role === 'assistant') {
+        const calls = openai_readToolCalls(message['tool_calls'], site);
+        if (calls === null)
+            return null;
+        const fc = message['function_call'];
+        const hadFunctionCall = fc !== undefined && fc !== null;
+        if (hadFunctionCall) {
+            const call = readFunction(fc, legacyCallId(index), { ...site, path: joinPath(path, 'function_call') });
+            if (call === null)
+                return null;
+            calls.push(call);
+        }
+        legacy.lastAssistant = index;
+        legacy.lastHadFunctionCall = hadFunctionCall;
+        return buildArtifact({ ...base, tool_calls: calls.length > 0 ? calls : undefined });
+    }
+    if (role === 'function') {
+        // A legacy function result answers the function_call of the assistant message before it.
+        const callId = legacy.lastAssistant !== null && legacy.lastHadFunctionCall
+            ? legacyCallId(legacy.lastAssistant)
+            : undefined;
+        return buildArtifact({ ...base, tool: name, call_id: callId });
+    }
+    if (role === 'tool') {
+        const ids = readResultIds(message, site);
+        if (ids === null)
+            return null;
+        return buildArtifact({ ...base, tool: name, ...ids });
+    }
+    return buildArtifact(base);
+}
+function readOpenAi(doc, file) {
+    const diagnostics = [];
+    const ctx = new ReadContext(file, doc.positions, diagnostics);
+    const found = findMessageArray(doc.value);
+    if (!found) {
+        ctx.error(openai_CODE, ctx.pos(doc.value), `An OpenAI chat transcript must be an array of messages or an object with a \`messages\` array; found ${describeValue(doc.value)}.`, `Put the messages under one of ${MESSAGE_KEYS.join(', ')}, or pass --format to choose another reader.`);
+        return { artifacts: [], meta: {}, diagnostics };
+    }
+    const legacy = { lastAssistant: null, lastHadFunctionCall: false };
+    const artifacts = [];
+    found.messages.forEach((message, i) => {
+        const artifact = openai_readMessage(message, i, joinPath(found.key ?? '', i), ctx, legacy);
+        if (artifact)
+            artifacts.push(artifact);
+    });
+    const meta = values_isObject(doc.value) ? scalarFields(doc.value, MESSAGE_KEYS) : {};
+    return { artifacts, meta, diagnostics };
+}
+//# sourceMappingURL=openai.js.map
+;// CONCATENATED MODULE: ./build/core/readers/pairing.js
+// Tool call ↔ result pairing (DESIGN §2). A result answers the NEAREST EARLIER PENDING call with
+// its id: real runs reuse call ids (tau-bench), so "the call with this id" is ambiguous, and the
+// latest unanswered one is what the model was answering. A call stops being pending once
+// answered. Nothing is dropped: unpaired calls and results are listed and reported.
+
+
+
+/** The call ids a result answers: SWE-agent results may answer several calls at once. */
+function resultCallIds(artifact) {
+    if (artifact.call_ids && artifact.call_ids.length > 0)
+        return artifact.call_ids;
+    return artifact.call_id === undefined ? [] : [artifact.call_id];
+}
+function pairToolResults(artifacts) {
+    // Stack of pending calls per id: the top is the nearest earlier one.
+    const pending = new Map();
+    const pairing = { resultToCall: {}, unpairedCalls: [], unpairedResults: [] };
+    let seq = 0;
+    for (const artifact of artifacts) {
+        const line = artifact.source.line;
+        if (artifact.kind === 'tool') {
+            // An output that names no call (native transcripts allow it) answers nothing and is no
+            // broken pair: it stays an artifact of its own (emitted to the chat APIs as user text).
+            const ids = resultCallIds(artifact);
+            for (const id of ids) {
+                const call = pending.get(id)?.pop();
+                if (!call) {
+                    pairing.unpairedResults.push({ artifact: artifact.id, call_id: id, line });
+                    continue;
+                }
+                // Results answering several calls are keyed to the call of their first id that pairs.
+                pairing.resultToCall[artifact.id] ??= call.artifact;
+            }
+        }
+        for (const call of artifact.tool_calls ?? []) {
+            const stack = pending.get(call.id) ?? [];
+            stack.push({ artifact: artifact.id, line, seq: seq++ });
+            pending.set(call.id, stack);
+        }
+    }
+    const left = [];
+    for (const [callId, stack] of pending)
+        for (const call of stack)
+            left.push({ ...call, call_id: callId });
+    left.sort((a, b) => a.seq - b.seq);
+    pairing.unpairedCalls = left.map(({ artifact, call_id, line }) => ({ artifact, call_id, line }));
+    return pairing;
+}
+/** One warning per unpaired call and per unpaired result, at the artifact's position. */
+function pairingDiagnostics(pairing, artifacts) {
+    const byId = new Map(artifacts.map((a) => [a.id, a]));
+    const out = [];
+    for (const call of pairing.unpairedCalls) {
+        const source = byId.get(call.artifact)?.source;
+        if (!source)
+            continue;
+        out.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'unpaired-call', source, `A tool call of artifact ${maskedForMessage(call.artifact)} has no result after it.`, 'The stabilizer removes the call (a provider rejects a call without a result) and records it in the ledger: add the result or remove the call.'));
+    }
+    for (const result of pairing.unpairedResults) {
+        const source = byId.get(result.artifact)?.source;
+        if (!source)
+            continue;
+        out.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'unpaired-result', source, `Tool result ${maskedForMessage(result.artifact)} answers no earlier pending call with its id.`, 'The stabilizer drops the result (a provider rejects a result without its call) and records it in the ledger: fix the call id or add the call.'));
+    }
     return out;
 }
 /**
- * Overlapping matches (sharing at least one character) become one span over their union, typed
- * by the strongest member; touching spans stay separate. Result sorted and disjoint.
+ * A paired result takes the name of the call it answers (the call is what was invoked); an
+ * unpaired one keeps whatever name its source gave it.
  */
-function mergeByPriority(matches, priority) {
-    matches.sort((a, b) => a.start - b.start || b.end - a.end);
+function nameResultsByCall(artifacts, pairing) {
+    const callers = new Map(artifacts.map((a) => [a.id, a]));
+    return artifacts.map((artifact) => {
+        const caller = callers.get(pairing.resultToCall[artifact.id] ?? '');
+        if (!caller)
+            return artifact;
+        const ids = resultCallIds(artifact);
+        const call = caller.tool_calls?.find((c) => ids.includes(c.id));
+        return call && call.name !== artifact.tool ? buildArtifact({ ...artifact, tool: call.name }) : artifact;
+    });
+}
+//# sourceMappingURL=pairing.js.map
+;// CONCATENATED MODULE: ./build/core/readers/index.js
+// readTranscript: text → Transcript. Parses the container once, picks the reader (by content, or
+// the `format` option), pairs tool calls with their results and collects every diagnostic.
+//
+// When does a transcript load?
+// - A JSON document is one unit: any error diagnostic means it did not load (ok: false, with all
+//   diagnostics). Warnings alone never stop it.
+// - A JSONL file is a log of independent records: a bad line (not JSON, too large, an invalid
+//   artifact, a malformed Claude Code record) is reported at its line and skipped, never
+//   silently, and the transcript loads with those diagnostics attached. Callers decide what an
+//   error costs: the CLI exits 2 when any error diagnostic exists.
+// - Either way, a transcript with no artifact at all does not load (`empty-transcript`).
+
+
+
+
+
+
+
+
+
+
+
+
+const FORMAT_LIST = TRANSCRIPT_FORMATS.join(', ');
+function at1(file) {
+    return { file, line: 1, column: 1 };
+}
+function unknownFormat(file) {
+    return (0,core_diagnostics/* diagnostic */.YK)('error', 'unknown-format', at1(file), `The transcript format was not recognised. Supported formats: ${FORMAT_LIST} (native JSON/JSONL, OpenAI Chat Completions messages, Anthropic Messages, Claude Code session JSONL).`, `Check that this is a transcript file, or name its format with --format ${TRANSCRIPT_FORMATS.join('|')}.`);
+}
+function emptyTranscript(file) {
+    return (0,core_diagnostics/* diagnostic */.YK)('error', 'empty-transcript', at1(file), 'The transcript holds no artifact (no message or record could be read).', 'Check that the file is a complete transcript; an empty session cannot be checked.');
+}
+/** The container a forced format reads, or an error when the file cannot be in that format. */
+function forced(format, container, file) {
+    const jsonl = asJsonl(container);
+    const needsJsonl = format === 'claude-code';
+    const needsJson = format === 'openai' || format === 'anthropic';
+    if (needsJsonl && jsonl)
+        return { format, container: jsonl };
+    if (needsJson && container.kind === 'json')
+        return { format, container };
+    if (format === 'native') {
+        // A one-line native file may be either a {meta, artifacts} document or a single artifact record.
+        const isDocument = container.kind === 'json' && values_isObject(container.doc.value) && 'artifacts' in container.doc.value;
+        return { format, container: isDocument || !jsonl ? container : jsonl };
+    }
+    return (0,core_diagnostics/* diagnostic */.YK)('error', 'format-mismatch', at1(file), needsJsonl
+        ? `The ${format} format is JSON Lines (one record per line), but this file holds one multi-line JSON document.`
+        : `The ${format} format is one JSON document, but this file holds JSON Lines (several values on separate lines).`, 'Choose the format that matches the file with --format, or use --format auto.');
+}
+function runReader({ format, container }, file) {
+    if (container.kind === 'jsonl') {
+        const read = format === 'claude-code' ? readClaudeCode : readNativeJsonl;
+        const out = read(container.lines, file);
+        return { ...out, diagnostics: [...container.diagnostics, ...out.diagnostics] };
+    }
+    if (format === 'openai')
+        return readOpenAi(container.doc, file);
+    if (format === 'anthropic')
+        return readAnthropic(container.doc, file);
+    return readNativeJson(container.doc, file);
+}
+/** Diagnostics in file order (line, then column), keeping the order of those at the same place. */
+function byPosition(diagnostics) {
+    return diagnostics
+        .map((d, i) => ({ d, i }))
+        .sort((a, b) => a.d.line - b.d.line || a.d.column - b.d.column || a.i - b.i)
+        .map(({ d }) => d);
+}
+/** text is already decoded (BOM stripped). Chooses the reader by file extension + content, or `format`. */
+function readTranscript(text, opts) {
+    const { file } = opts;
+    const parsed = container_parseContainer(text, file, opts.maxDepth);
+    if (!parsed.ok)
+        return { ok: false, diagnostics: parsed.diagnostics };
+    const { container } = parsed;
+    const format = opts.format ?? 'auto';
+    if (container.kind === 'jsonl' && container.lines.length === 0) {
+        // Nothing to detect from: the line errors say why, or the file has no record at all.
+        const diagnostics = container.diagnostics.length > 0 ? container.diagnostics : [emptyTranscript(file)];
+        return { ok: false, diagnostics };
+    }
+    const chosen = format === 'auto' ? detectContainer(container) : forced(format, container, file);
+    if (chosen === null || 'severity' in chosen) {
+        const lineErrors = container.kind === 'jsonl' ? container.diagnostics : [];
+        return { ok: false, diagnostics: byPosition([...lineErrors, chosen ?? unknownFormat(file)]) };
+    }
+    const out = runReader(chosen, file);
+    if (out.artifacts.length === 0 || (chosen.container.kind === 'json' && (0,core_diagnostics/* hasErrors */.Cs)(out.diagnostics))) {
+        const empty = (0,core_diagnostics/* hasErrors */.Cs)(out.diagnostics) ? [] : [emptyTranscript(file)];
+        return { ok: false, diagnostics: byPosition([...out.diagnostics, ...empty]) };
+    }
+    const pairing = pairToolResults(out.artifacts);
+    const artifacts = nameResultsByCall(out.artifacts, pairing);
+    const diagnostics = byPosition([...out.diagnostics, ...pairingDiagnostics(pairing, artifacts)]);
+    return {
+        ok: true,
+        transcript: { file, format: chosen.format, meta: out.meta, artifacts, pairing, diagnostics },
+    };
+}
+//# sourceMappingURL=index.js.map
+// EXTERNAL MODULE: ./build/io/read-input.js
+var read_input = __nccwpck_require__(9536);
+;// CONCATENATED MODULE: ./build/io/load-transcript.js
+
+
+/**
+ * `ok: true` may still carry error diagnostics in `transcript.diagnostics` (skipped JSONL
+ * records): callers decide whether those fail the run. Diagnostics name `file` as given.
+ */
+async function loadTranscript(file, opts = {}) {
+    const input = await (0,read_input/* readInput */.R)(file, {
+        ...(opts.maxFileBytes !== undefined ? { maxFileBytes: opts.maxFileBytes } : {}),
+        ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
+    });
+    if (!input.ok)
+        return { ok: false, diagnostics: [input.error] };
+    return readTranscript(input.text, { file, ...(opts.format !== undefined ? { format: opts.format } : {}) });
+}
+//# sourceMappingURL=load-transcript.js.map
+;// CONCATENATED MODULE: ./build/core/pii/json-literals.js
+// The literals of a JSON text with their positions, found by one validating pass over the raw text
+// (no parse, no re-serialization). Masking works on these spans so that every byte outside a
+// masked value stays as it was: large integers keep their digits, `1.0` stays `1.0`, duplicate
+// keys and a `"__proto__"` key survive (a parse-and-stringify round trip loses all four).
+const QUOTE = 34;
+const BACKSLASH = 92;
+function json_literals_isSpace(c) {
+    return c === 32 || c === 10 || c === 13 || c === 9;
+}
+function isDigitCode(c) {
+    return c >= 48 && c <= 57;
+}
+// The longest run of characters a string holds as they are; what stops it decides: a quote ends the
+// string, a backslash starts an escape, a raw control character (or the end of the text) is invalid.
+const json_literals_RUN = /[^"\\\u0000-\u001f]*/y;
+const HEX4 = /^[0-9A-Fa-f]{4}$/;
+/** End of the string literal opening at `start` (after its closing quote), or undefined when invalid. */
+function stringEnd(text, start) {
+    let i = start + 1;
+    let escaped = false;
+    for (;;) {
+        json_literals_RUN.lastIndex = i;
+        json_literals_RUN.test(text);
+        i = json_literals_RUN.lastIndex;
+        const c = text.charCodeAt(i);
+        if (c === QUOTE)
+            return { end: i + 1, escaped };
+        if (c !== BACKSLASH)
+            return undefined;
+        escaped = true;
+        const e = text.charCodeAt(i + 1);
+        if (e === 117) {
+            if (!HEX4.test(text.slice(i + 2, i + 6)))
+                return undefined;
+            i += 6;
+        }
+        else if (e === QUOTE ||
+            e === BACKSLASH ||
+            e === 47 ||
+            e === 98 ||
+            e === 102 ||
+            e === 110 ||
+            e === 114 ||
+            e === 116) {
+            i += 2;
+        }
+        else {
+            return undefined;
+        }
+    }
+}
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+function numberEnd(text, start) {
+    NUMBER.lastIndex = start;
+    return NUMBER.test(text) ? NUMBER.lastIndex : -1;
+}
+/**
+ * Every key, string and number of a JSON object or array text, in order; null when the text is not
+ * one (it is then masked as plain text). Linear in the text; no value is built.
+ */
+function jsonLiterals(text) {
+    let i = 0;
+    const n = text.length;
+    const skip = () => {
+        while (i < n && json_literals_isSpace(text.charCodeAt(i)))
+            i++;
+    };
+    skip();
+    const first = text.charCodeAt(i);
+    if (first !== 123 && first !== 91)
+        return null;
     const out = [];
-    let current;
-    let currentRank = 0;
-    for (const m of matches) {
-        const rank = priority(m.type);
-        if (current && m.start < current.end) {
-            current.end = Math.max(current.end, m.end);
-            if (rank < currentRank || (rank === currentRank && m.type < current.type)) {
-                current.type = m.type;
-                currentRank = rank;
+    const stack = [];
+    // What may come next: a value, a key (or `}` after `{`), `:` after a key, `,` or a closer.
+    let expect = 'value';
+    let justOpened = false;
+    while (i < n) {
+        skip();
+        if (i >= n)
+            break;
+        const c = text.charCodeAt(i);
+        const frame = stack[stack.length - 1];
+        if (expect === 'key') {
+            if (c === 125 && justOpened) {
+                stack.pop();
+                i++;
+                expect = 'after';
+                justOpened = false;
+                if (stack.length === 0) {
+                    skip();
+                    return i === n ? out : null;
+                }
+                continue;
+            }
+            if (c !== QUOTE || !frame)
+                return null;
+            const s = stringEnd(text, i);
+            if (!s)
+                return null;
+            frame.member = s.escaped ? JSON.parse(text.slice(i, s.end)) : text.slice(i + 1, s.end - 1);
+            out.push({ kind: 'key', start: i, end: s.end, escaped: s.escaped, key: undefined });
+            i = s.end;
+            expect = 'colon';
+            justOpened = false;
+            continue;
+        }
+        if (expect === 'colon') {
+            if (c !== 58)
+                return null;
+            i++;
+            expect = 'value';
+            continue;
+        }
+        if (expect === 'after') {
+            if (!frame)
+                return null; // text after the top-level value
+            if (c === 44) {
+                i++;
+                expect = frame.object ? 'key' : 'value';
+                continue;
+            }
+            if (c === (frame.object ? 125 : 93)) {
+                stack.pop();
+                i++;
+                if (stack.length === 0) {
+                    skip();
+                    return i === n ? out : null;
+                }
+                continue;
+            }
+            return null;
+        }
+        // expect === 'value'
+        const owner = frame ? (frame.object ? frame.member : frame.key) : undefined;
+        if (c === 93 && justOpened && frame && !frame.object) {
+            stack.pop();
+            i++;
+            expect = 'after';
+            justOpened = false;
+            if (stack.length === 0) {
+                skip();
+                return i === n ? out : null;
             }
             continue;
         }
-        current = { type: m.type, start: m.start, end: m.end };
-        currentRank = rank;
-        out.push(current);
+        justOpened = false;
+        if (c === 123 || c === 91) {
+            stack.push({ object: c === 123, key: owner, member: undefined });
+            i++;
+            expect = c === 123 ? 'key' : 'value';
+            justOpened = true;
+            continue;
+        }
+        if (c === QUOTE) {
+            const s = stringEnd(text, i);
+            if (!s)
+                return null;
+            out.push({ kind: 'string', start: i, end: s.end, escaped: s.escaped, key: owner });
+            i = s.end;
+        }
+        else if (c === 45 || isDigitCode(c)) {
+            const end = numberEnd(text, i);
+            if (end === -1)
+                return null;
+            out.push({ kind: 'number', start: i, end, escaped: false, key: owner });
+            i = end;
+        }
+        else if (text.startsWith('true', i))
+            i += 4;
+        else if (text.startsWith('false', i))
+            i += 5;
+        else if (text.startsWith('null', i))
+            i += 4;
+        else
+            return null;
+        expect = 'after';
+    }
+    return null; // unterminated
+}
+/**
+ * The decoded text of the string literal text[start, end) (quotes included) and, for each of its
+ * UTF-16 units, the raw offset where that unit is written; `map[decoded.length]` is the offset of
+ * the closing quote. A decoded span [s, e) is written at raw [map[s], map[e]).
+ */
+function decodeString(text, start, end) {
+    const units = [];
+    const map = new Int32Array(end - start);
+    let k = 0;
+    for (let i = start + 1; i < end - 1;) {
+        map[k++] = i;
+        if (text.charCodeAt(i) !== BACKSLASH) {
+            units.push(text[i]);
+            i++;
+            continue;
+        }
+        const e = text[i + 1];
+        if (e === 'u') {
+            units.push(String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16)));
+            i += 6;
+            continue;
+        }
+        units.push(ESCAPES[e] ?? e);
+        i += 2;
+    }
+    map[k] = end - 1;
+    return { decoded: units.join(''), map: map.subarray(0, k + 1) };
+}
+const ESCAPES = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+//# sourceMappingURL=json-literals.js.map
+;// CONCATENATED MODULE: ./build/core/pii/key-hints.js
+/** Words of a key that name a type; the key's words are lower-cased, split at `_`, `-`, `.`, spaces and camelCase. */
+// prettier-ignore
+const key_hints_TYPE_WORDS = new Map([
+    ...['phone', 'telephone', 'tel', 'mobile', 'cellphone', 'fax', 'msisdn', 'whatsapp'].map((w) => [w, 'phone']),
+    ...['email', 'mail', 'e-mail'].map((w) => [w, 'email']),
+    ...['ssn'].map((w) => [w, 'ssn']),
+    ...['card', 'cc', 'ccnum'].map((w) => [w, 'credit_card']),
+    ...['iban'].map((w) => [w, 'iban']),
+    ...['ip', 'ipv4', 'ipv6'].map((w) => [w, 'ip_address']),
+    ...['password', 'passwd', 'pwd', 'passphrase', 'secret', 'token', 'apikey', 'credential', 'credentials', 'authorization', 'bearer'].map((w) => [w, 'secret']),
+    ...['passport'].map((w) => [w, 'passport']),
+    ...['mac'].map((w) => [w, 'mac']),
+    ...['wallet'].map((w) => [w, 'crypto_wallet']),
+    ...['nino'].map((w) => [w, 'uk_nino']),
+    ...['nhs'].map((w) => [w, 'uk_nhs']),
+    ...['itin'].map((w) => [w, 'us_itin']),
+    ...['routing', 'aba'].map((w) => [w, 'us_aba_routing']),
+    ...['aadhaar', 'aadhar'].map((w) => [w, 'in_aadhaar']),
+    ...['nif', 'nie', 'dni'].map((w) => [w, 'es_nif']),
+    ...['tfn'].map((w) => [w, 'au_tfn']),
+]);
+/** Two-word names (`api_key`, `social_security`, `fiscal_code`): joined without the separator. */
+// prettier-ignore
+const PAIRS = new Map([
+    ['api key', 'secret'], ['access key', 'secret'], ['secret key', 'secret'], ['private key', 'secret'],
+    ['signing key', 'secret'], ['client secret', 'secret'], ['social security', 'ssn'],
+    ['credit card', 'credit_card'], ['card number', 'credit_card'], ['fiscal code', 'it_fiscal_code'],
+    ['codice fiscale', 'it_fiscal_code'], ['tax file', 'au_tfn'], ['ip address', 'ip_address'], ['ip addr', 'ip_address'],
+    ['remote addr', 'ip_address'],
+]);
+/**
+ * A last word that makes the key about the value's kind, not the value: `token_count`,
+ * `password_policy`, `phone_verified`, `email_template`, `card_type`.
+ */
+// prettier-ignore
+const ABOUT = new Set([
+    'count', 'counts', 'type', 'types', 'kind', 'length', 'len', 'size', 'limit', 'max', 'min', 'policy',
+    'format', 'pattern', 'regex', 'field', 'label', 'placeholder', 'hint', 'name', 'names', 'enabled',
+    'required', 'verified', 'valid', 'validated', 'confirmed', 'template', 'mode', 'usage', 'expiry',
+    'expires', 'expiration', 'ttl', 'path', 'file', 'env', 'var', 'header', 'prefix', 'suffix', 'url',
+    'endpoint', 'provider', 'brand', 'status', 'strength', 'rotation', 'version', 'scope',
+    'scopes', 'family', 'country', 'region', 'locale', 'ext', 'extension',
+]);
+/** Last words that make the value an identifier: no type, but a card-shaped number is not a card. */
+const IDENTIFIER = new Set(['id', 'ids', 'uuid', 'guid', 'uid']);
+const IDENTIFIER_HINT = new Set(['identifier']);
+/** Tokens that are cursors, not credentials: `next_page_token`, `continuation_token`. */
+const NOT_SECRET_BEFORE_TOKEN = new Set(['page', 'next', 'continuation', 'sync', 'resume', 'cursor', 'prev']);
+function wordsOf(key) {
+    return key
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((w) => w.length > 0);
+}
+const cache = new Map();
+const CACHE_LIMIT = 4096;
+function compute(key) {
+    if (key.length === 0 || key.length > 64)
+        return undefined;
+    const words = wordsOf(key);
+    const last = words[words.length - 1];
+    if (last === undefined || ABOUT.has(last))
+        return undefined;
+    if (IDENTIFIER.has(last))
+        return IDENTIFIER_HINT;
+    // The rightmost word (or pair) naming a type decides: `phone_number`, `billing_email`, `db_password`.
+    for (let i = words.length - 1; i >= 0; i--) {
+        const w = words[i];
+        const pair = i > 0 ? PAIRS.get(`${words[i - 1]} ${w}`) : undefined;
+        if (pair)
+            return new Set([pair]);
+        const type = key_hints_TYPE_WORDS.get(w);
+        if (type === undefined)
+            continue;
+        if (w === 'token' && i > 0 && NOT_SECRET_BEFORE_TOKEN.has(words[i - 1]))
+            return undefined;
+        return new Set([type]);
+    }
+    return undefined;
+}
+/** The types a JSON key names for its value, or undefined (most keys). */
+function hintOfKey(key) {
+    if (key === undefined)
+        return undefined;
+    if (cache.has(key))
+        return cache.get(key);
+    const hint = compute(key);
+    // A bounded memo of a pure function: the result never depends on what was cached.
+    if (cache.size >= CACHE_LIMIT)
+        cache.clear();
+    cache.set(key, hint);
+    return hint;
+}
+//# sourceMappingURL=key-hints.js.map
+;// CONCATENATED MODULE: ./build/core/pii/mask-json.js
+// Finding and masking PII inside a JSON text (tool-call arguments, JSON tool outputs) by span:
+// each string is decoded, searched with the type its key names (key-hints.ts), and only the
+// characters of a found value are replaced in the raw text. Every other byte stays as written, so
+// the agent never sees data that was not there (a parse-and-stringify round trip would round large
+// integers, turn `1.0` into `1`, collapse duplicate keys and drop `"__proto__"`). Decoding finds
+// values an escape hides from a raw scan (`\u0040`), and a cut never falls inside an escape.
+
+
+
+function hintOf(lit) {
+    return lit.kind === 'key' ? undefined : hintOfKey(lit.key);
+}
+/** The literal's text as a detector sees it, and where each of its units is written. */
+function decodedOf(text, lit) {
+    if (lit.kind === 'number')
+        return { decoded: text.slice(lit.start, lit.end), map: undefined };
+    if (lit.escaped)
+        return decodeString(text, lit.start, lit.end);
+    return { decoded: text.slice(lit.start + 1, lit.end - 1), map: undefined };
+}
+/** Raw offset of decoded offset `k` (a string literal's content starts after its quote). */
+function rawAt(lit, map, k) {
+    if (map)
+        return map[k];
+    return lit.kind === 'number' ? lit.start + k : lit.start + 1 + k;
+}
+// Literals are searched as one text, joined by a blank line: one scan instead of one per literal
+// (most are a few characters: keys, ids, flags), and a key's words stand right before its value,
+// where the detectors look for context, as they do in the raw text.
+const SEP = '\n\n';
+/**
+ * The literals holding PII, with their spans in decoded form. A literal whose key names a type
+ * is searched again alone with that hint (`"phone": 4155552671`, `"password": "…"`).
+ */
+function findInLiterals(text, literals, s) {
+    const decoded = literals.map((lit) => decodedOf(text, lit));
+    const starts = [];
+    let at = 0;
+    for (const d of decoded) {
+        starts.push(at);
+        at += d.decoded.length + SEP.length;
+    }
+    const hits = findPii(decoded.map((d) => d.decoded).join(SEP), s.detectors, s.allow, s.replacement);
+    const byLiteral = new Map();
+    let i = 0;
+    for (const h of hits) {
+        while (i + 1 < starts.length && starts[i + 1] <= h.start)
+            i++;
+        // A span reaching over a separator (a PEM body runs over blank lines) is cut to each literal.
+        for (let k = i; k < starts.length && starts[k] < h.end; k++) {
+            const base = starts[k];
+            const len = decoded[k].decoded.length;
+            const start = Math.max(h.start - base, 0);
+            const end = Math.min(h.end - base, len);
+            if (start < end)
+                byLiteral.set(k, [...(byLiteral.get(k) ?? []), { type: h.type, start, end }]);
+        }
+    }
+    const out = [];
+    literals.forEach((lit, k) => {
+        const d = decoded[k];
+        const hint = hintOf(lit);
+        let spans = byLiteral.get(k) ?? [];
+        // A value under a typed key is searched alone with its hint, which decides: the hint can add
+        // (a national number under "phone") or take away (a card-shaped id under "order_id"). The
+        // identifier hint only takes away, so a value the joined scan found nothing in stays clean.
+        if (hint !== undefined && (spans.length > 0 || !hint.has('identifier'))) {
+            spans = findPii(d.decoded, s.detectors, s.allow, s.replacement, hint);
+        }
+        if (spans.length > 0)
+            out.push({ lit, decoded: d.decoded, map: d.map, spans });
+    });
+    return out;
+}
+/**
+ * PII spans of a JSON object or array text, as raw offsets (a value's span covers the characters
+ * that write it, escapes included); null when the text is not JSON. What the `pii` check searches
+ * with, so it sees exactly what the masker would have masked.
+ */
+function findJsonPii(text, detectors, allow, replacement) {
+    const literals = jsonLiterals(text);
+    if (literals === null)
+        return null;
+    const out = [];
+    for (const f of findInLiterals(text, literals, { detectors, allow, replacement })) {
+        for (const m of f.spans) {
+            out.push({ type: m.type, start: rawAt(f.lit, f.map, m.start), end: rawAt(f.lit, f.map, m.end) });
+        }
     }
     return out;
 }
-//# sourceMappingURL=spans.js.map
-;// CONCATENATED MODULE: ./build/core/pii/mask.js
-// Finding and masking PII in one text (DESIGN §4 stage 4 and the §5 `pii` check).
-//
-// Idempotence: maskText(maskText(x).text).text === maskText(x).text for every x. Two rules make it
-// hold for any detector set and any replacement:
-// 1. Replacement tokens are inert: detection ignores every character inside an occurrence of a
-//    rendered token (matches are clipped around them), so a token is never masked again, even
-//    when it contains digits or a user rule matches it.
-// 2. maskText repeats detection until nothing is found. A replacement can change what its
-//    neighbours look like (digits joined after a deletion, `[REDACTED_PHONE]` being a context
-//    word for a nearby national number); the fixed point is by construction stable.
-// The loop terminates: token characters are never replaced and each pass that changes the text
-// replaces at least one non-token character by token characters (or deletes it, with an empty
-// replacement), so the count of non-token characters strictly decreases.
-
-function renderReplacement(replacement, type) {
-    return replacement.replaceAll('{TYPE}', type.toUpperCase());
+function addCounts(into, counts) {
+    for (const [k, v] of Object.entries(counts))
+        into.set(k, (into.get(k) ?? 0) + v);
+}
+/** A replacement's characters as they are written inside a JSON string. */
+function escapeInString(s) {
+    return JSON.stringify(s).slice(1, -1);
 }
 /**
- * Every PII region of `text`: the detectors' matches minus those inside an `allow` literal,
- * merged into sorted, disjoint spans typed by priority. With `replacement`, occurrences of its
- * rendered tokens are inert (what the `pii` check needs on masked output).
+ * The literal with its PII masked, in raw form: for a string, the characters outside every found
+ * span are kept as written; a number holding PII becomes a string of its masked text (a masked
+ * number cannot stay a number).
  */
-function findPii(text, detectors, allow, replacement) {
-    let matches = [];
-    for (const detector of detectors) {
-        for (const m of detector.find(text)) {
-            if (m.start >= 0 && m.end <= text.length && m.start < m.end)
-                matches.push(m);
-        }
+function maskLiteral(text, found, detectors, opts, counts) {
+    const { lit } = found;
+    const hint = hintOf(lit);
+    if (lit.kind === 'number') {
+        const r = maskText(text.slice(lit.start, lit.end), detectors, opts, hint);
+        addCounts(counts, r.counts);
+        return `"${escapeInString(r.text)}"`;
     }
-    if (matches.length === 0)
-        return [];
-    const allowed = literalOccurrences(text, allow);
-    if (allowed.length > 0)
-        matches = matches.filter((m) => !isCovered(m, allowed));
-    if (replacement !== undefined) {
-        // Types of the matches too: a detector reporting a type other than its own must not be able
-        // to re-mask its own token forever.
-        const types = new Set([...detectors.map((d) => d.type), ...matches.map((m) => m.type)]);
-        const tokens = literalOccurrences(text, [...types].map((t) => renderReplacement(replacement, t)));
-        if (tokens.length > 0)
-            matches = matches.flatMap((m) => subtract(m, tokens));
-    }
-    return mergeByPriority(matches, priorityOf(detectors));
-}
-function maskText(text, detectors, opts) {
-    const counts = new Map();
-    let current = text;
-    for (;;) {
-        const spans = findPii(current, detectors, opts.allow, opts.replacement);
-        if (spans.length === 0)
-            break;
+    // Masking repeats until nothing is found (mask.ts: a replacement can change its neighbours);
+    // each pass rewrites only the spans it found. The first pass's spans come from the joined scan.
+    let raw = text.slice(lit.start, lit.end);
+    let current = { ...lit, start: 0, end: raw.length };
+    let map = found.map ? found.map.map((k) => k - lit.start) : undefined;
+    let spans = found.spans;
+    while (spans.length > 0) {
         const parts = [];
         let pos = 0;
         for (const span of spans) {
-            parts.push(current.slice(pos, span.start), renderReplacement(opts.replacement, span.type));
-            pos = span.end;
+            parts.push(raw.slice(pos, rawAt(current, map, span.start)));
+            parts.push(escapeInString(renderReplacement(opts.replacement, span.type)));
+            pos = rawAt(current, map, span.end);
             counts.set(span.type, (counts.get(span.type) ?? 0) + 1);
         }
-        parts.push(current.slice(pos));
-        current = parts.join('');
+        parts.push(raw.slice(pos));
+        raw = parts.join('');
+        current = { ...current, end: raw.length, escaped: raw.includes('\\') };
+        const next = decodedOf(raw, current);
+        map = next.map;
+        spans = findPii(next.decoded, detectors, opts.allow, opts.replacement, hint);
     }
+    return raw;
+}
+/**
+ * Masks the keys, strings and numbers of a JSON object or array text in place. Returns null when
+ * the text is not JSON (mask it as plain text then), and the text unchanged when nothing was found.
+ */
+function maskJsonText(text, detectors, opts) {
+    const literals = jsonLiterals(text);
+    if (literals === null)
+        return null;
+    const search = { detectors, allow: opts.allow, replacement: opts.replacement };
+    const counts = new Map();
+    const parts = [];
+    let pos = 0;
+    for (const found of findInLiterals(text, literals, search)) {
+        parts.push(text.slice(pos, found.lit.start), maskLiteral(text, found, detectors, opts, counts));
+        pos = found.lit.end;
+    }
+    if (parts.length === 0)
+        return { text, counts: {} };
+    parts.push(text.slice(pos));
     const sorted = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return { text: current, counts: Object.fromEntries(sorted) };
+    return { text: parts.join(''), counts: Object.fromEntries(sorted) };
 }
-//# sourceMappingURL=mask.js.map
-;// CONCATENATED MODULE: ./build/core/pii/mask-json.js
-// Masking inside JSON text (tool-call arguments, JSON tool outputs). Masking the raw text could cut
-// through an escape (`\u00e9` holds digits) and leave invalid JSON; masking the decoded strings and
-// numbers keeps the document valid and finds values that escapes would hide from a raw scan.
-
-function parseStructured(text) {
-    const t = text.trimStart();
-    if (!(t.startsWith('{') || t.startsWith('[')))
-        return undefined;
-    try {
-        return JSON.parse(text);
+/**
+ * PII spans of any text an output carries: by literal for a JSON object or array (keys give their
+ * values a type), else over the plain text.
+ */
+function findPiiIn(text, detectors, allow, replacement) {
+    return findJsonPii(text, detectors, allow, replacement) ?? findPii(text, detectors, allow, replacement);
+}
+//# sourceMappingURL=mask-json.js.map
+;// CONCATENATED MODULE: ./build/core/pii/visible-texts.js
+/**
+ * Keys whose strings are opaque encodings or protocol vocabulary, not text anyone wrote: base64
+ * payloads (`data`), provider signatures and encrypted reasoning, media types and part types.
+ * Scanning them would only report the random digits of an encoding.
+ */
+const OPAQUE_KEYS = new Set(['type', 'signature', 'data', 'file_data', 'media_type', 'encrypted_content']);
+/** A `data:` URL is an encoding too (an inline image's `url`). */
+function isDataUrl(s) {
+    return s.startsWith('data:');
+}
+/**
+ * A `data` that is plain text rather than an encoding: a document source of `type: text`
+ * (Anthropic's plain-text documents carry the document itself there).
+ */
+function isTextData(owner) {
+    return owner['type'] === 'text' && typeof owner['data'] === 'string';
+}
+function stringsOf(value, out) {
+    if (typeof value === 'string') {
+        if (!isDataUrl(value))
+            out.push(value);
     }
-    catch {
-        return undefined;
-    }
-}
-/** The indentation the document was written with, so a masked copy looks like the original. */
-function indentOf(text) {
-    const m = /^\s*[{[]\r?\n([ \t]+)/.exec(text);
-    return m ? m[1] : 0;
-}
-/** Every string (keys included) and number of a parsed JSON value, as text. */
-function jsonLeaves(value, out = []) {
-    if (typeof value === 'string')
-        out.push(value);
     else if (typeof value === 'number')
         out.push(String(value));
     else if (Array.isArray(value))
         for (const v of value)
-            jsonLeaves(v, out);
+            stringsOf(v, out);
     else if (value !== null && typeof value === 'object') {
-        for (const [k, v] of Object.entries(value)) {
-            out.push(k);
-            jsonLeaves(v, out);
+        const owner = value;
+        for (const [k, v] of Object.entries(owner)) {
+            if (!OPAQUE_KEYS.has(k) || (k === 'data' && isTextData(owner)))
+                stringsOf(v, out);
         }
     }
-    return out;
-}
-/** The decoded strings of a JSON text, or null when the text is not a JSON object or array. */
-function jsonTextLeaves(text) {
-    const v = parseStructured(text);
-    return v === undefined ? null : jsonLeaves(v);
 }
 /**
- * Masks the strings, keys and numbers of a JSON object or array; a number holding PII becomes the
- * replacement string. Returns null when the text is not JSON (mask it as plain text then), and the
- * text unchanged when nothing was found.
+ * `value` with `fn` applied to each string stringsOf would search (a number `fn` changes becomes
+ * the string it returns); everything else, keys and opaque members included, stays as it is.
  */
-function maskJsonText(text, detectors, opts) {
-    const t = text.trimStart();
-    if (!(t.startsWith('{') || t.startsWith('[')))
-        return null;
-    // Without escapes every decoded string stands verbatim in the text: when a raw scan finds
-    // nothing, neither would the walk, and the parse is saved.
-    if (!text.includes('\\')) {
-        const raw = maskText(text, detectors, opts);
-        if (raw.text === text)
-            return raw;
+function mapPartStrings(value, fn) {
+    if (typeof value === 'string')
+        return isDataUrl(value) ? value : fn(value);
+    if (typeof value === 'number') {
+        const s = String(value);
+        const m = fn(s);
+        return m === s ? value : m;
     }
-    const value = parseStructured(text);
-    if (value === undefined)
-        return null;
-    const counts = {};
-    let changed = false;
-    const mask = (s) => {
-        const r = maskText(s, detectors, opts);
-        if (r.text !== s) {
-            changed = true;
-            for (const [k, n] of Object.entries(r.counts))
-                counts[k] = (counts[k] ?? 0) + n;
+    if (Array.isArray(value))
+        return value.map((v) => mapPartStrings(v, fn));
+    if (value !== null && typeof value === 'object') {
+        const owner = value;
+        const out = {};
+        for (const [k, v] of Object.entries(owner)) {
+            out[k] = !OPAQUE_KEYS.has(k) || (k === 'data' && isTextData(owner)) ? mapPartStrings(v, fn) : v;
         }
-        return r.text;
-    };
-    const walk = (v) => {
-        if (typeof v === 'string')
-            return mask(v);
-        if (typeof v === 'number') {
-            const s = String(v);
-            const m = mask(s);
-            return m === s ? v : m;
-        }
-        if (Array.isArray(v))
-            return v.map(walk);
-        if (v !== null && typeof v === 'object') {
-            const out = {};
-            for (const [k, x] of Object.entries(v))
-                out[mask(k)] = walk(x);
-            return out;
-        }
-        return v;
-    };
-    const masked = walk(value);
-    if (!changed)
-        return { text, counts: {} };
-    const sorted = Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    return { text: JSON.stringify(masked, null, indentOf(text)), counts: sorted };
+        return out;
+    }
+    return value;
 }
-//# sourceMappingURL=mask-json.js.map
+/** The raw texts an item puts into outputs (content, arguments, ids, names). */
+function visibleTexts(item) {
+    const out = [item.id];
+    if (typeof item.content === 'string')
+        out.push(item.content);
+    else
+        stringsOf(item.content, out);
+    if (item.tool !== undefined)
+        out.push(item.tool);
+    if (item.role !== undefined)
+        out.push(item.role);
+    if (item.call_id !== undefined)
+        out.push(item.call_id);
+    for (const id of item.call_ids ?? [])
+        out.push(id);
+    for (const c of item.tool_calls ?? [])
+        out.push(c.id, c.name, c.arguments);
+    return out;
+}
+//# sourceMappingURL=visible-texts.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/finalize.js
 // PII masking and exact counts, applied lazily to what can still reach the context. The visible
 // result is the same as masking every artifact up front (stage 4), at a fraction of the cost: an
 // artifact that leaves the context is never shown, so its text needs neither masking nor counting.
 
 
-function addCounts(into, counts) {
+
+function finalize_addCounts(into, counts) {
     for (const [k, v] of Object.entries(counts))
         into[k] = (into[k] ?? 0) + v;
 }
@@ -53827,14 +55601,30 @@ function maskString(text, masker, pii) {
         return text;
     const opts = { replacement: masker.replacement, allow: masker.allow };
     const r = maskJsonText(text, masker.detectors, opts) ?? maskText(text, masker.detectors, opts);
-    addCounts(pii, r.counts);
+    finalize_addCounts(pii, r.counts);
     return r.text;
 }
+/** Signed by the API: altering one breaks its signature (thinking.ts leaves one with PII out). */
+const SIGNED = new Set(['thinking', 'redacted_thinking']);
 function maskContent(content, masker, pii) {
     if (typeof content === 'string')
         return maskString(content, masker, pii);
-    // Only text parts are masked: images, files and signed thinking blocks are never altered.
-    return content.map((p) => p.type === 'text' && typeof p.text === 'string' ? { ...p, text: maskString(p.text, masker, pii) } : p);
+    // Every string any part shows is masked (documents, refusals, urls, citations), except encodings
+    // (base64, data: urls, signatures) and signed thinking blocks.
+    return content.map((p) => {
+        if (p.type === 'text' && typeof p.text === 'string')
+            return { ...p, text: maskString(p.text, masker, pii) };
+        if (SIGNED.has(p.type))
+            return p;
+        let changed = false;
+        const out = mapPartStrings(p, (s) => {
+            const m = maskString(s, masker, pii);
+            if (m !== s)
+                changed = true;
+            return m;
+        });
+        return changed ? out : p;
+    });
 }
 /** Masked content and its exact tokens; recomputed only when a stage changed the content since. */
 function finalOf(w, masker, meter) {
@@ -54246,7 +56036,7 @@ function placeholderText(reason, detail) {
  * from. Stages leave it as it is: it is no verbose output, no copy and no stale result, and a second
  * placeholder would only reword it (stabilizing a stabilized context must change nothing).
  */
-function isPlaceholder(w) {
+function work_isPlaceholder(w) {
     if (w.changed?.reason === 'pair_placeholder')
         return true;
     const c = w.content;
@@ -54262,7 +56052,7 @@ function removeResult(result, fate) {
         return;
     const owner = result.owner;
     if (owner && isAlive(owner) && isProtected(owner)) {
-        if (isPlaceholder(result))
+        if (work_isPlaceholder(result))
             return;
         result.heldBy = { fate, content: result.content, changed: result.changed };
         result.content = placeholderText(fate.reason, fate.duplicate_of ? `see ${fate.duplicate_of}` : undefined);
@@ -55159,7 +56949,7 @@ const SUMMARY = /^\[\d+ failed attempts of `[^]*` collapsed; first error: [^]*\]
  * and a summary longer than tool_output.max_tokens is still the compact form of its run).
  */
 function isCompacted(w) {
-    if (isPlaceholder(w) || w.changed?.reason === 'retry_run')
+    if (work_isPlaceholder(w) || w.changed?.reason === 'retry_run')
         return true;
     return typeof w.content === 'string' && SUMMARY.test(w.content);
 }
@@ -55748,7 +57538,7 @@ function comparable(w) {
         return false;
     if (w.removed && w.removed.stage !== 'dedup')
         return false;
-    if (isPlaceholder(w))
+    if (work_isPlaceholder(w))
         return false;
     // An assistant that made calls is a unit with its results: it is never a mere copy of another text.
     return !(w.toolCalls && w.toolCalls.length > 0);
@@ -56152,11 +57942,13 @@ function isTokenizerName(value) {
 //# sourceMappingURL=tokenizer.js.map
 ;// CONCATENATED MODULE: ./build/core/policy/format.js
 // How policy paths and values appear in diagnostics. Policy values are configuration, not
-// transcript content, so a diagnostic may show them — but always shortened and escaped, so a
-// long or hostile value cannot flood a log or smuggle control characters into a terminal.
+// transcript content, so a diagnostic may show them — but always masked, shortened and escaped:
+// a phone number typed into the wrong key must not reach a log or an annotation, and a long or
+// hostile value cannot flood a log or smuggle control characters into a terminal.
+
 /** Longest value shown in a diagnostic, quotes and ellipsis included. */
 const MAX_SHOWN_CHARS = 40;
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const format_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 // C1 controls, line/paragraph separators, bidi overrides and isolates, BOM: invisible or
 // reordering characters that JSON.stringify leaves as they are.
 const INVISIBLE = /[\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g;
@@ -56173,9 +57965,9 @@ function shorten(text, max) {
         cut -= 1;
     return `${text.slice(0, cut)}…`;
 }
-/** A quoted, escaped string of at most MAX_SHOWN_CHARS characters. */
+/** A quoted, escaped, PII-masked string of at most MAX_SHOWN_CHARS characters. */
 function showString(text) {
-    const quoted = escapeString(text);
+    const quoted = escapeString(maskedForMessage(text));
     if (quoted.length <= MAX_SHOWN_CHARS)
         return quoted;
     // Keep the closing quote visible so the reader sees the value was cut, not malformed.
@@ -56186,7 +57978,7 @@ function showValue(value) {
     if (typeof value === 'string')
         return showString(value);
     if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-        return shorten(String(value), MAX_SHOWN_CHARS);
+        return shorten(maskedForMessage(String(value)), MAX_SHOWN_CHARS);
     }
     if (value === null)
         return 'null';
@@ -56224,7 +58016,9 @@ function kindOf(value) {
 /** A key as it appears in a message: bare when it is a plain identifier, quoted otherwise. */
 function showKey(key) {
     const text = String(key);
-    return IDENTIFIER.test(text) && text.length <= MAX_SHOWN_CHARS ? text : showString(text);
+    return format_IDENTIFIER.test(text) && text.length <= MAX_SHOWN_CHARS && maskedForMessage(text) === text
+        ? text
+        : showString(text);
 }
 /** `resilience.protected_tools[2]`; the top level is `(top level)`. */
 function formatPath(path) {
@@ -56244,6 +58038,8 @@ function formatPath(path) {
 // The policy contract (DESIGN §3) as a zod schema: every field, its accepted shape and its
 // default. Each schema's `error` text is the "accepted values or shape" a diagnostic shows, so
 // the wording lives next to the rule it describes.
+
+
 
 
 
@@ -56285,8 +58081,8 @@ const AUTHORITY_KINDS = [
     'user',
     'assistant',
 ];
-/** The policy names the same typed detectors the PII stage implements. */
-const PII_DETECTORS = BUILTIN_PII_TYPES;
+/** Every detector a policy may list: the seven built-ins (the default) and the opt-in ones. */
+const PII_DETECTORS = PII_DETECTOR_NAMES;
 /** Non-text content part types with a declared token cost; any other type costs `other`. */
 const PART_TOKEN_KINDS = ['image', 'audio', 'file', 'other'];
 /** Size limits that keep a policy cheap to validate and apply. */
@@ -56307,7 +58103,7 @@ const RULE_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
 /** The placeholder in `pii.replacement` that becomes the upper-case detector type. */
 const TYPE_PLACEHOLDER = '{TYPE}';
 const L = POLICY_LIMITS;
-function report(ctx, path, input, message, hint) {
+function schema_report(ctx, path, input, message, hint) {
     ctx.addIssue({ code: 'custom', path, input, message, params: { hint } });
 }
 function integer(min, max) {
@@ -56342,7 +58138,23 @@ function setOf(values, minItems) {
         .superRefine((list, ctx) => {
         list.forEach((item, index) => {
             if (list.indexOf(item) !== index) {
-                report(ctx, [index], item, `${showValue(item)} is listed more than once; each value may appear once.`, 'Remove the repeated entry.');
+                schema_report(ctx, [index], item, `${showValue(item)} is listed more than once; each value may appear once.`, 'Remove the repeated entry.');
+            }
+        });
+    });
+}
+/** Regions whose national phone numbers count: codes libphonenumber knows, each once. */
+function regionList() {
+    const shape = 'a list of region codes (ISO 3166-1 alpha-2, upper case, e.g. US, GB, DE), each at most once';
+    return schemas/* array */.YOg(schemas/* string */.YjP({ error: () => shape }), { error: () => shape })
+        .max(L.maxListItems)
+        .superRefine((list, ctx) => {
+        list.forEach((item, index) => {
+            if (!isPhoneRegion(item)) {
+                schema_report(ctx, [index], item, `${showValue(item)} is not a region code the phone detector knows.`, 'Use an upper-case ISO 3166-1 alpha-2 code such as US, GB, DE, FR, IN or JP.');
+            }
+            else if (list.indexOf(item) !== index) {
+                schema_report(ctx, [index], item, `${showValue(item)} is listed more than once; each value may appear once.`, 'Remove the repeated entry.');
             }
         });
     });
@@ -56370,7 +58182,7 @@ const RulesSchema = schemas/* array */.YOg(RuleSchema, { error: () => `a list of
         if (earlier === undefined)
             first.set(rule.name, index);
         else {
-            report(ctx, [index, 'name'], rule.name, `${showValue(rule.name)} is already the name of pii.rules[${earlier}]; rule names must be unique.`, 'Rename one of the rules: the name is the `{TYPE}` of its replacements.');
+            schema_report(ctx, [index, 'name'], rule.name, `${showValue(rule.name)} is already the name of pii.rules[${earlier}]; rule names must be unique.`, 'Rename one of the rules: the name is the `{TYPE}` of its replacements.');
         }
     });
 });
@@ -56388,7 +58200,7 @@ const ReplacementSchema = schemas/* string */.YjP({ error: () => `a non-empty st
     .superRefine((text, ctx) => {
     for (const { test, what } of FORBIDDEN_IN_REPLACEMENT) {
         if (test.test(text)) {
-            report(ctx, [], text, `${showValue(text)} contains ${what}; a replacement must not contain quotes, backslashes, control characters or digits.`, `Use plain text such as '[REDACTED_${TYPE_PLACEHOLDER}]': it is written inside JSON strings and must not be masked again.`);
+            schema_report(ctx, [], text, `${showValue(text)} contains ${what}; a replacement must not contain quotes, backslashes, control characters or digits.`, `Use plain text such as '[REDACTED_${TYPE_PLACEHOLDER}]': it is written inside JSON strings and must not be masked again.`);
             return;
         }
     }
@@ -56404,11 +58216,11 @@ const GuardianSchema = mapping({
         return;
     const hint = 'Order the thresholds so that warning ≤ compress ≤ critical.';
     if (g.warning > g.compress) {
-        report(ctx, ['warning'], g.warning, `${g.warning} is above compress (${g.compress}).`, hint);
+        schema_report(ctx, ['warning'], g.warning, `${g.warning} is above compress (${g.compress}).`, hint);
     }
     // warning ≤ critical follows from the two comparisons above it.
     if (g.compress > g.critical) {
-        report(ctx, ['compress'], g.compress, `${g.compress} is above critical (${g.critical}).`, hint);
+        schema_report(ctx, ['compress'], g.compress, `${g.compress} is above critical (${g.critical}).`, hint);
     }
 });
 /**
@@ -56434,7 +58246,7 @@ function orderInvariant(list, ctx) {
         return;
     const [first, then] = broken;
     const index = list.indexOf(then);
-    report(ctx, index === -1 ? [] : [index], then, `${then} comes before ${first}${list.includes(first) ? '' : ` (${first} is not listed, so it follows the listed sections)`}; the system prompt and constraints must come first, then the task, then the conversation and summaries.`, 'Start order with system, policy, task: order: [system, policy, task, conversation, summaries] (summaries may come before conversation).');
+    schema_report(ctx, index === -1 ? [] : [index], then, `${then} comes before ${first}${list.includes(first) ? '' : ` (${first} is not listed, so it follows the listed sections)`}; the system prompt and constraints must come first, then the task, then the conversation and summaries.`, 'Start order with system, policy, task: order: [system, policy, task, conversation, summaries] (summaries may come before conversation).');
 }
 const severity = () => oneOf(CHECK_SEVERITIES).default('error');
 const PolicySchema = mapping({
@@ -56473,7 +58285,8 @@ const PolicySchema = mapping({
         notification_level: oneOf(NOTIFICATION_LEVELS).default('normal'),
     }, 'enabled, truncation_mode, protected_tools, protected_message_kinds, notification_level').prefault({}),
     pii: mapping({
-        detectors: setOf(PII_DETECTORS, 0).default(() => [...PII_DETECTORS]),
+        detectors: setOf(PII_DETECTORS, 0).default(() => [...BUILTIN_PII_TYPES]),
+        regions: regionList().default(() => [...phone_regions_DEFAULT_PHONE_REGIONS]),
         digit_run: schemas/* number */.aig({ error: () => `0 (off) or an integer from 2 to ${L.maxDigitRun}` })
             .int()
             .min(0)
@@ -56486,7 +58299,7 @@ const PolicySchema = mapping({
         rules: RulesSchema.default(() => []),
         allow: nameList(L.maxAllowItems, L.maxAllowItemChars).default(() => []),
         replacement: ReplacementSchema.default(`[REDACTED_${TYPE_PLACEHOLDER}]`),
-    }, 'detectors, digit_run, rules, allow, replacement').prefault({}),
+    }, 'detectors, regions, digit_run, rules, allow, replacement').prefault({}),
     tool_output: mapping({
         max_tokens: integer(1, L.maxBudget).default(256),
         keep_fields: nameList(L.maxListItems, L.maxListItemChars).default(() => [
@@ -57376,68 +59189,6 @@ const CONVERSATION = new Set([
     'summary',
 ]);
 //# sourceMappingURL=conversation.js.map
-;// CONCATENATED MODULE: ./build/core/pii/visible-texts.js
-
-/**
- * Keys whose strings are opaque encodings or protocol vocabulary, not text anyone wrote: base64
- * payloads (`data`), provider signatures and encrypted reasoning, media types and part types.
- * Scanning them would only report the random digits of an encoding.
- */
-const OPAQUE_KEYS = new Set(['type', 'signature', 'data', 'media_type', 'encrypted_content']);
-/**
- * A `data` that is plain text rather than an encoding: a document source of `type: text`
- * (Anthropic's plain-text documents carry the document itself there).
- */
-function isTextData(owner) {
-    return owner['type'] === 'text' && typeof owner['data'] === 'string';
-}
-function stringsOf(value, out) {
-    if (typeof value === 'string')
-        out.push(value);
-    else if (typeof value === 'number')
-        out.push(String(value));
-    else if (Array.isArray(value))
-        for (const v of value)
-            stringsOf(v, out);
-    else if (value !== null && typeof value === 'object') {
-        const owner = value;
-        for (const [k, v] of Object.entries(owner)) {
-            if (!OPAQUE_KEYS.has(k) || (k === 'data' && isTextData(owner)))
-                stringsOf(v, out);
-        }
-    }
-}
-/** The raw texts an item puts into outputs (content, arguments, ids, names). */
-function visibleTexts(item) {
-    const out = [item.id];
-    if (typeof item.content === 'string')
-        out.push(item.content);
-    else
-        stringsOf(item.content, out);
-    if (item.tool !== undefined)
-        out.push(item.tool);
-    if (item.role !== undefined)
-        out.push(item.role);
-    if (item.call_id !== undefined)
-        out.push(item.call_id);
-    for (const id of item.call_ids ?? [])
-        out.push(id);
-    for (const c of item.tool_calls ?? [])
-        out.push(c.id, c.name, c.arguments);
-    return out;
-}
-/**
- * visibleTexts, each JSON text also decoded: an escape (`\u0040`) must not hide a value from a
- * search over the raw text.
- */
-function searchableTexts(item) {
-    return visibleTexts(item).flatMap((t) => {
-        if (!t.includes('\\'))
-            return [t];
-        return [t, ...(jsonTextLeaves(t) ?? [])];
-    });
-}
-//# sourceMappingURL=visible-texts.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/verdict.js
 
 
@@ -57449,8 +59200,8 @@ function searchableTexts(item) {
  * id is itself the leak.
  */
 function unmaskedPiiEvent(context, search, skip) {
-    const found = (t) => findPii(t, search.detectors, search.allow, search.replacement).length > 0;
-    const items = context.filter((c) => !skip.has(c.id) && searchableTexts(c).some(found));
+    const found = (t) => findPiiIn(t, search.detectors, search.allow, search.replacement).length > 0;
+    const items = context.filter((c) => !skip.has(c.id) && visibleTexts(c).some(found));
     if (items.length === 0)
         return undefined;
     const first = items.find((c) => !found(c.id));
@@ -57490,6 +59241,191 @@ function verdictEvents(context, transcript, target, emit) {
     return events;
 }
 //# sourceMappingURL=verdict.js.map
+;// CONCATENATED MODULE: ./build/core/pii/sanitize-transcript.js
+
+
+/** `a`, `b`, …, `z`, `aa`, `ab`, …: an alias suffix without digits. */
+function letters(n) {
+    let s = '';
+    for (let k = n + 1; k > 0; k = Math.floor((k - 1) / 26))
+        s = String.fromCharCode(97 + ((k - 1) % 26)) + s;
+    return s;
+}
+/** Hands out aliases for one kind of identifier, never one already used in the transcript. */
+class Aliases {
+    prefix;
+    taken;
+    map = new Map();
+    next = 0;
+    constructor(prefix, taken) {
+        this.prefix = prefix;
+        this.taken = taken;
+    }
+    of(value) {
+        let alias = this.map.get(value);
+        if (alias !== undefined)
+            return alias;
+        do
+            alias = `${this.prefix}${letters(this.next++)}`;
+        while (this.taken.has(alias));
+        this.taken.add(alias);
+        this.map.set(value, alias);
+        return alias;
+    }
+}
+function everyIdOf(t) {
+    const ids = new Set();
+    for (const a of t.artifacts) {
+        ids.add(a.id);
+        if (a.call_id !== undefined)
+            ids.add(a.call_id);
+        for (const id of a.call_ids ?? [])
+            ids.add(id);
+        for (const c of a.tool_calls ?? [])
+            ids.add(c.id);
+        for (const id of a.provenance ?? [])
+            ids.add(id);
+    }
+    return ids;
+}
+/** The strings of the transcript that name or label something (not content), each once. */
+function labelsOf(t) {
+    const out = everyIdOf(t);
+    for (const a of t.artifacts) {
+        if (a.tool !== undefined)
+            out.add(a.tool);
+        if (a.role !== undefined)
+            out.add(a.role);
+        for (const c of a.tool_calls ?? [])
+            out.add(c.name);
+        for (const tag of a.tags ?? [])
+            out.add(tag);
+        if (a.scope?.task !== undefined)
+            out.add(a.scope.task);
+        if (a.scope?.phase !== undefined)
+            out.add(a.scope.phase);
+    }
+    return out;
+}
+/**
+ * The labels holding PII. One scan over all of them joined by blank lines (they are short and
+ * many), then each label a hit touches is confirmed alone, so the answer is exactly "a scan of this
+ * label finds something".
+ */
+function leaky(labels, s) {
+    const SEP = '\n\n';
+    const joined = labels.join(SEP);
+    const hits = findPiiIn(joined, s.detectors, s.allow, s.replacement);
+    const out = new Set();
+    if (hits.length === 0)
+        return out;
+    let start = 0;
+    let h = 0;
+    for (const label of labels) {
+        const end = start + label.length;
+        while (h < hits.length && (hits[h]?.end ?? 0) <= start)
+            h++;
+        let touched = false;
+        for (let k = h; k < hits.length && (hits[k]?.start ?? 0) < end; k++)
+            touched = true;
+        if (touched && findPiiIn(label, s.detectors, s.allow, s.replacement).length > 0)
+            out.add(label);
+        start = end + SEP.length;
+    }
+    return out;
+}
+function maskLabel(text, s) {
+    return maskText(text, s.detectors, { replacement: s.replacement, allow: s.allow }).text;
+}
+function maskMeta(value, s, ids) {
+    if (typeof value === 'string') {
+        const opts = { replacement: s.replacement, allow: s.allow };
+        return (maskJsonText(value, s.detectors, opts) ?? maskText(value, s.detectors, opts)).text;
+    }
+    if (Array.isArray(value))
+        return value.map((v) => maskMeta(v, s, ids));
+    if (value !== null && typeof value === 'object') {
+        const out = {};
+        for (const [k, v] of Object.entries(value)) {
+            // An `id` member names an artifact (the summaries' history): it gets the artifact's alias.
+            out[maskLabel(k, s)] = k === 'id' && typeof v === 'string' ? ids(v) : maskMeta(v, s, ids);
+        }
+        return out;
+    }
+    return value;
+}
+function metaHoldsPii(value, s) {
+    if (typeof value === 'string')
+        return findPiiIn(value, s.detectors, s.allow, s.replacement).length > 0;
+    if (Array.isArray(value))
+        return value.some((v) => metaHoldsPii(v, s));
+    if (value !== null && typeof value === 'object') {
+        return Object.entries(value).some(([k, v]) => metaHoldsPii(k, s) || metaHoldsPii(v, s));
+    }
+    return false;
+}
+function remapPairing(p, id) {
+    return {
+        resultToCall: Object.fromEntries(Object.entries(p.resultToCall).map(([r, c]) => [id(r), id(c)])),
+        unpairedCalls: p.unpairedCalls.map((u) => ({ ...u, artifact: id(u.artifact), call_id: id(u.call_id) })),
+        unpairedResults: p.unpairedResults.map((u) => ({
+            ...u,
+            artifact: id(u.artifact),
+            call_id: id(u.call_id),
+        })),
+    };
+}
+/**
+ * The transcript with PII gone from every field that is not content (content is masked by the
+ * stabilizer). Returns the same object when there is nothing to do, which is almost always.
+ */
+function sanitizeTranscript(t, s) {
+    if (s.detectors.length === 0)
+        return t;
+    const bad = leaky([...labelsOf(t)], s);
+    const metaBad = metaHoldsPii(t.meta, s);
+    if (bad.size === 0 && !metaBad)
+        return t;
+    const taken = labelsOf(t);
+    const idAliases = new Aliases('redacted-id-', taken);
+    const toolAliases = new Aliases('redacted_tool_', taken);
+    const taskAliases = new Aliases('redacted-task-', taken);
+    const phaseAliases = new Aliases('redacted-phase-', taken);
+    const id = (v) => (bad.has(v) ? idAliases.of(v) : v);
+    const tool = (v) => (bad.has(v) ? toolAliases.of(v) : v);
+    const label = (v) => (bad.has(v) ? maskLabel(v, s) : v);
+    const call = (c) => ({ ...c, id: id(c.id), name: tool(c.name) });
+    const artifacts = t.artifacts.map((a) => {
+        const out = { ...a, id: id(a.id) };
+        if (a.role !== undefined)
+            out.role = label(a.role);
+        if (a.tool !== undefined)
+            out.tool = tool(a.tool);
+        if (a.call_id !== undefined)
+            out.call_id = id(a.call_id);
+        if (a.call_ids !== undefined)
+            out.call_ids = a.call_ids.map(id);
+        if (a.tool_calls !== undefined)
+            out.tool_calls = a.tool_calls.map(call);
+        if (a.tags !== undefined)
+            out.tags = a.tags.map(label);
+        if (a.provenance !== undefined)
+            out.provenance = a.provenance.map(id);
+        if (a.scope !== undefined) {
+            const scope = {};
+            if (a.scope.task !== undefined)
+                scope.task = bad.has(a.scope.task) ? taskAliases.of(a.scope.task) : a.scope.task;
+            if (a.scope.phase !== undefined)
+                scope.phase = bad.has(a.scope.phase) ? phaseAliases.of(a.scope.phase) : a.scope.phase;
+            out.scope = scope;
+        }
+        return out;
+    });
+    const metaId = (v) => bad.has(v) || findPiiIn(v, s.detectors, s.allow, s.replacement).length > 0 ? idAliases.of(v) : v;
+    const meta = metaBad ? maskMeta(t.meta, s, metaId) : t.meta;
+    return { ...t, artifacts, meta, pairing: remapPairing(t.pairing, id) };
+}
+//# sourceMappingURL=sanitize-transcript.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/thinking.js
 // Thinking blocks that hold PII (issue 10). A thinking block is signed by the API: masking it would
 // break the signature, so it cannot be masked, only left out. The Anthropic API strips the thinking
@@ -57766,7 +59702,7 @@ function maskFields(text, keep) {
 function applyToolOutput(ws, rules, meter, shown, tokensOf) {
     const counts = { fieldMasked: 0, dropped: 0, excerpted: 0 };
     for (const w of ws.items) {
-        if (w.a.kind !== 'tool' || !isAlive(w) || isCompacted(w) || isPlaceholder(w))
+        if (w.a.kind !== 'tool' || !isAlive(w) || isCompacted(w) || work_isPlaceholder(w))
             continue;
         if (!meter.exceeds(shown(textOf(w.content)), rules.maxTokens))
             continue;
@@ -57828,6 +59764,7 @@ function excerptOutput(w, maxTokens, tokensOf, meter) {
 
 
 
+
 const VISIBLE = {
     quiet: new Set(['safety']),
     normal: new Set(['safety', 'major']),
@@ -57839,13 +59776,32 @@ function major(ws, code, count, message) {
 }
 function createMasker(policy, rules = []) {
     return {
-        detectors: createDetectors({ detectors: policy.pii.detectors, digit_run: policy.pii.digit_run, rules }),
+        detectors: createDetectors(detectorConfig(policy.pii, rules)),
         replacement: policy.pii.replacement,
         allow: policy.pii.allow,
     };
 }
-function stabilizeTranscript(transcript, opts) {
+/** What the `pii` check searches with (verdict.ts): every built-in typed detector and the policy's own rules. */
+function piiSearchOf(policy, rules = []) {
+    return {
+        detectors: checkDetectors(detectorConfig(policy.pii, rules)),
+        allow: policy.pii.allow,
+        replacement: policy.pii.replacement,
+    };
+}
+/**
+ * The transcript as every output may show it: PII gone from ids, names, tags, scopes, provenance and
+ * meta (sanitize-transcript.ts). stabilizeTranscript applies it itself; a caller that shows the
+ * transcript next to the result (lines, `inspect`, `--emit native`) applies it too, and gets the
+ * same aliases.
+ */
+function sanitizeForPolicy(transcript, policy, rules = []) {
+    return sanitizeTranscript(transcript, piiSearchOf(policy, rules));
+}
+function stabilizeTranscript(input, opts) {
     const { policy } = opts;
+    const search = piiSearchOf(policy, opts.rules);
+    const transcript = sanitizeTranscript(input, search);
     const res = policy.resilience;
     const meter = new TokenMeter(opts.tokenizer, policy, opts.cache);
     const masker = createMasker(policy, opts.rules);
@@ -58007,11 +59963,7 @@ function stabilizeTranscript(transcript, opts) {
     });
     // 11. verdict: a context that cannot be sent is no `ok`, whatever the stages managed.
     const verdict = verdictEvents(context, transcript, policy.target, opts.emit);
-    const unmasked = unmaskedPiiEvent(context, {
-        detectors: checkDetectors(policy.pii.digit_run, opts.rules ?? []),
-        allow: policy.pii.allow,
-        replacement: policy.pii.replacement,
-    }, new Set(thinking.unmaskable));
+    const unmasked = unmaskedPiiEvent(context, search, new Set(thinking.unmaskable));
     if (unmasked)
         verdict.push(unmasked);
     if (verdict.length > 0)
@@ -58654,12 +60606,13 @@ function checkOrder(result, index, order, where) {
 // (thinking, documents, tool arguments, server tool results, ids and names included).
 
 
+
 function checkPii(result, detectors, allow, replacement, where) {
     const out = [];
     for (const c of result.context) {
         const types = new Set();
-        for (const t of searchableTexts(c))
-            for (const m of findPii(t, detectors, allow, replacement))
+        for (const t of visibleTexts(c))
+            for (const m of findPiiIn(t, detectors, allow, replacement))
                 types.add(m.type);
         // The type only: the value itself must never reach a report. The id may be the leak itself,
         // so a violation in an id is reported without it.
@@ -58951,7 +60904,7 @@ function validateResult(t, result, opts) {
     const where = new Locator(t);
     const unpaired = new Set([...t.pairing.unpairedResults, ...t.pairing.unpairedCalls].map((u) => u.artifact));
     // Built-in typed detectors whatever the policy enables; digit_run and user rules as it sets them.
-    const detectors = checkDetectors(policy.pii.digit_run, opts.rules ?? []);
+    const detectors = checkDetectors(detectorConfig(policy.pii, opts.rules ?? []));
     const sev = (name) => policy.checks[name];
     const run = (name, severity, f) => {
         if (severity === 'off')
@@ -59007,8 +60960,10 @@ function evaluateTranscript(loaded, transcript, setup, caches) {
         rules: setup.rules,
         cache: caches.for(setup.tokenizer.name),
     };
-    const result = stabilizeTranscript(loaded, run);
-    const report = buildReport(result, validateResult(loaded, result, run));
+    // Lines are located in the transcript the result was made from: ids holding PII are aliases there.
+    const shown = sanitizeForPolicy(loaded, setup.policy, setup.rules);
+    const result = stabilizeTranscript(shown, run);
+    const report = buildReport(result, validateResult(shown, result, run));
     const golden = buildGolden(report, {
         transcript,
         policy: setup.policy,
@@ -59035,6 +60990,7 @@ function reportViolations(report) {
 
 
 
+
 //# sourceMappingURL=index.js.map
 ;// CONCATENATED MODULE: ./build/cli/check/pii-guard.js
 
@@ -59049,8 +61005,8 @@ function unmaskedPii(golden, policy) {
     const out = [];
     for (const item of golden.context) {
         const types = new Set();
-        for (const text of searchableTexts(item)) {
-            for (const match of findPii(text, detectors, policy.pii.allow, policy.pii.replacement))
+        for (const text of visibleTexts(item)) {
+            for (const match of findPiiIn(text, detectors, policy.pii.allow, policy.pii.replacement))
                 types.add(match.type);
         }
         if (types.size === 0)
@@ -59421,6 +61377,11 @@ resilience:
   notification_level: normal # quiet | normal | verbose
 pii:
   detectors: [email, phone, ssn, credit_card, iban, ip_address, secret]
+  # Opt-in (add by name): mac, crypto_wallet, url_credentials, us_itin, us_aba_routing, uk_nino,
+  # uk_nhs, in_pan, in_aadhaar, es_nif, it_fiscal_code, au_tfn, passport. See docs/pii.md.
+  # Regions whose NATIONAL phone numbers are masked after a context word (phone, tel, mobile…) or
+  # under a key such as "phone"; international numbers (+…) are masked for every region.
+  regions: [AE, AR, AT, AU, BE, BR, CA, CH, CL, CN, CO, CZ, DE, DK, ES, FI, FR, GB, GR, HK, HU, IE, IL, IN, IT, JP, KR, MX, NL, NO, NZ, PH, PL, PT, RO, SE, SG, TR, TW, US, ZA]
   digit_run: 0               # mask any run of >= N digits (0 = off; 3 = the strict rule)
   rules: []                  # extra detectors, RE2 syntax (no lookaround; (?i) for any case), e.g.
   #  - { name: employee_id, pattern: 'EMP-\\d{6}' }
@@ -66980,7 +68941,7 @@ const IMPORTERS = {
 };
 // An empty disallow-set (and no allow-set) makes `<|endoftext|>` & co. plain text instead of a throw.
 const AS_PLAIN_TEXT = { disallowedSpecial: new Set() };
-const cache = new Map();
+const load_cache = new Map();
 let packageVersion;
 function gptTokenizerVersion() {
     if (packageVersion === undefined) {
@@ -67011,12 +68972,12 @@ function loadTokenizer(name) {
     if (!isTokenizerName(name)) {
         return Promise.reject(new Error(`Unknown tokenizer. Use one of: ${TOKENIZER_NAMES.join(', ')} (policy field \`tokenizer\`).`));
     }
-    let pending = cache.get(name);
+    let pending = load_cache.get(name);
     if (pending === undefined) {
         pending = create(name);
         // A failed load (e.g. a broken install) must not poison later attempts.
-        pending.catch(() => cache.delete(name));
-        cache.set(name, pending);
+        pending.catch(() => load_cache.delete(name));
+        load_cache.set(name, pending);
     }
     return pending;
 }

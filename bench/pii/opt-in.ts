@@ -294,25 +294,26 @@ export function optInTemplates(type: string): Template[] {
   const ctx = OPT_CONTEXT[type];
   if (!value || !ctx) return [];
   if (type === 'url_credentials') {
-    // The detector masks the value only: the userinfo's password, a credential query parameter's value.
+    // The detector masks a credential query parameter's value only (a userinfo password is the
+    // default secret detector's).
     return [
       (g) => {
-        const b = sb('url_credentials/git-clone', 'code');
+        const b = sb('url_credentials/curl', 'code');
         return b.text(
-          `$ git clone https://${g.user()}:${b.s(type, g.password())}@git.${g.domain()}/${g.word()}/${g.word()}.git`,
+          `$ curl -s "https://api.${g.domain()}/v2/${g.word()}?api_key=${b.s(type, g.b64url(32))}"`,
         );
       },
       (g) => {
         const b = sb('url_credentials/json', 'json');
         return b.json({
-          repository: `https://${g.user()}:${b.s(type, g.password())}@${g.domain()}/${g.word()}`,
-          branch: 'main',
+          download_url: `https://${g.word()}.s3.amazonaws.com/${g.word()}.csv?X-Amz-Expires=900&X-Amz-Signature=${b.s(type, g.b64url(32))}`,
+          expires_in: 900,
         });
       },
       (g) => {
-        const b = sb('url_credentials/proxy-log', 'log');
+        const b = sb('url_credentials/webhook-log', 'log');
         return b.text(
-          `${g.iso()} INFO proxy: upstream http://${g.user()}:${b.s(type, g.password())}@proxy.${g.domain()}:3128 ok`,
+          `${g.iso()} INFO webhook: POST https://hooks.${g.domain()}/in?token=${b.s(type, g.b64url(32))} 202`,
         );
       },
       (g) => {

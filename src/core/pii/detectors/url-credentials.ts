@@ -1,13 +1,13 @@
-// Credentials carried in URLs, masked as the VALUE only so the URL stays readable:
-// - the password of the userinfo (`postgres://app:s3cret@db:5432/x` masks `s3cret`); a user name
-//   without a password (`ssh://git@host`) is not a credential;
-// - the value of a query (or form-encoded) parameter whose NAME says it holds a credential:
+// Credentials carried in URLs, masked as the VALUE only so the URL stays readable: the value of a
+// query (or form-encoded) parameter whose NAME says it holds a credential:
 //   token, secret, password/passwd/pwd/pass, signature/sig, auth/authorization, credential, jwt,
 //   and API/access/secret/private/… keys (`?access_token=…`, `&api_key=…`, `X-Amz-Signature=…`,
 //   `X-Amz-Security-Token=…`, `sig=…`, `client_secret=…`, Google's `key=…`). The name decides by
 //   its last word, so `token_type=bearer`, `max_tokens=256` and `authuser=0` are not credentials.
 //
 // Deliberately not matched:
+// - the password of a URL's userinfo (`postgres://app:s3cret@db/x`): the default `secret`
+//   detector masks it (secret-url.ts), with or without this one;
 // - OAuth `code=` and `state=` (one-time, useless once exchanged, and `code` names everything);
 // - pagination tokens (`page_token`, `pageToken`, `next_token`, `continuation_token`,
 //   `sync_token`, `cursor`): opaque list positions every API returns, not secrets;
@@ -106,11 +106,6 @@ export function isCredentialParam(name: string): boolean {
 
 // ---- scanning -----------------------------------------------------------------------------
 
-/** Characters that end a URL authority (userinfo and host): whitespace, controls, `/?#"'<>\`\\`. */
-function endsAuthority(code: number): boolean {
-  return code <= 32 || code === 0x7f || '/?#"\'<>`\\'.includes(String.fromCharCode(code));
-}
-
 /** Characters of a query value: RFC 3986 query characters minus the delimiters `& ; # ( ) '`. */
 function isValueChar(code: number): boolean {
   if (isAsciiLetter(code) || (code >= 48 && code <= 57)) return true;
@@ -120,25 +115,6 @@ function isValueChar(code: number): boolean {
 
 /** Trailing punctuation that ends a sentence rather than the value. */
 const TRAILING = '.,:!?';
-
-function findUserinfoPasswords(text: string, out: PiiMatch[]): void {
-  for (let p = text.indexOf('://'); p !== -1;) {
-    const authStart = p + 3;
-    let i = authStart;
-    let at = -1;
-    for (; i < text.length && !endsAuthority(text.charCodeAt(i)); i++) if (text.charCodeAt(i) === 64) at = i;
-    if (at !== -1 && p > 0 && isAsciiLetter(text.charCodeAt(p - 1))) {
-      let colon = authStart;
-      while (colon < at && text.charCodeAt(colon) !== 58) colon++;
-      if (colon < at && !isPlaceholder(text.slice(colon + 1, at))) {
-        out.push({ type: TYPE, start: colon + 1, end: at });
-      }
-    }
-    // Authorities never overlap: the next `://` search starts where this one ended (one back:
-    // the `:` before the `/` that ended it may open the next `://`).
-    p = text.indexOf('://', Math.max(i - 1, authStart));
-  }
-}
 
 const PARAM = /(?:&amp;|[?&])([A-Za-z0-9_.[\]-]{1,64})=/g;
 
@@ -157,7 +133,6 @@ function findQueryCredentials(text: string, out: PiiMatch[]): void {
 
 export function findUrlCredentials(text: string): PiiMatch[] {
   const out: PiiMatch[] = [];
-  findUserinfoPasswords(text, out);
   findQueryCredentials(text, out);
   return out;
 }

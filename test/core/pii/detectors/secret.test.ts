@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { findSecrets } from '../../../../src/core/pii/detectors/secret.js';
+import { findSecrets, secretDetector } from '../../../../src/core/pii/detectors/secret.js';
 import { fcOptions } from '../../../support/fc.js';
 import { body, matchedTexts } from '../helpers.js';
 
@@ -71,7 +71,7 @@ const DECOYS = [
   `eyJ${body(20)}.${body(20)}.${body(10)}`,
   '-----BEGIN PUBLIC KEY-----\nMFkwEwYH\n-----END PUBLIC KEY-----',
   `hf_${body(34)}_more`,
-  `aws_secret_access_key = ${body(39)}`,
+  'aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}',
   'M12345678901234567890123.abcdef.12345',
   'see https://hooks.slack.com/ for details',
   'npm_config_cache and xoxo and SG.x',
@@ -85,6 +85,11 @@ describe('secret detector', () => {
 
   it.each(AWS_NAMED)('masks only the value of an AWS secret access key (%s)', (_name, text) => {
     expect(matchedTexts(findSecrets, text)).toEqual([body(40, 'ABCDEFabcdef0123456789/+')]);
+  });
+
+  it('masks a value of the wrong length after the AWS key name too (generic assignment rule)', () => {
+    // Not the 40-character AWS format, but still a high-entropy value under a secret-naming key.
+    expect(matchedTexts(findSecrets, `aws_secret_access_key = ${body(39)}`)).toEqual([body(39)]);
   });
 
   it('masks a PEM key in a JSON string (escaped newlines) up to its END line', () => {
@@ -118,7 +123,7 @@ describe('secret detector', () => {
     [`eyJ${body(20)}.${body(20)}.${body(10)}`, 'JWT-shaped but the header is not JSON'],
     ['-----BEGIN PUBLIC KEY-----\nMFkwEwYH\n-----END PUBLIC KEY-----', 'public key'],
     ['-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----', 'certificate'],
-    [`aws_secret_access_key = ${body(39)}`, 'AWS key name with a value of the wrong length'],
+    ['aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}', 'AWS key name with a reference, not a value'],
     [`hf_${body(34)}_more`, 'Hugging Face-like identifier continuing with _'],
     ['M12345678901234567890123.abcdef.12345', 'Discord-like but the last part is too short'],
     ['[REDACTED_SECRET]', 'already masked'],
@@ -161,5 +166,129 @@ describe('secret detector on texts that mix formats', () => {
     expect(matchedTexts(findSecrets, `task-list disk-usage ${'x'.repeat(1000)} ${key}`)).toEqual([key]);
     const sid = `SK${body(32, HEX)}`;
     expect(matchedTexts(findSecrets, `TASK DISK ASK MASK ${sid}`)).toEqual([sid]);
+  });
+});
+
+describe('secret detector with a type hint (the value of a secret-naming JSON key)', () => {
+  const SECRET = new Set(['secret']);
+  const whole = (text: string) => findSecrets(text, SECRET).map((m) => text.slice(m.start, m.end));
+
+  it.each([
+    ['a short password', body(7)],
+    ['a passphrase with spaces', `${body(5)} ${body(6)} ${body(4)}`],
+    ['a value a format rule would cut short', `ghp_${body(36)}.${body(3)}`],
+    ['code-looking text (the key says what it is)', `get${body(6)}()`],
+  ])('masks the whole value: %s', (_name, value) => {
+    expect(whole(value)).toEqual([value]);
+  });
+
+  it('trims surrounding whitespace', () => {
+    const value = `${body(6)} ${body(6)}`;
+    expect(whole(`  \n${value}\t `)).toEqual([value]);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['whitespace', '   '],
+    ['a redaction token', '[REDACTED_SECRET]'],
+    ['another redaction token', '[REDACTED_PASSWORD]'],
+    ['a value masked in part', 'Bearer [REDACTED_SECRET]'],
+    ['a ${VAR} reference', '${DB_PASS}'],
+    ['a $VAR reference', '$PASSWORD'],
+    ['a GitHub Actions expression', '${{ secrets.DEPLOY_TOKEN }}'],
+    ['process.env', 'process.env.DB_PASSWORD'],
+    ['os.environ', "os.environ['DB_PASSWORD']"],
+    ['an <angle> placeholder', '<password>'],
+    ['a {brace} placeholder', '{password}'],
+    ['changeme', 'changeme'],
+    ['stars', '********'],
+    ['xxx', 'xxxx-xxxx'],
+    ['YOUR_API_KEY', 'YOUR_API_KEY'],
+    ['true', 'true'],
+    ['false', 'false'],
+    ['null', 'null'],
+    ['a number', '1234'],
+    ['the key word itself', 'password'],
+  ])('leaves %s alone', (_name, value) => {
+    expect(findSecrets(value, SECRET)).toEqual([]);
+  });
+
+  it('falls back to the usual scan when the value is not masked whole', () => {
+    const token = `ghp_${body(36)}`;
+    expect(findSecrets(`Bearer [REDACTED_SECRET] ${token}`, SECRET).length).toBe(1);
+  });
+
+  it('ignores hints that do not name a secret', () => {
+    expect(findSecrets(body(7), new Set(['phone']))).toEqual([]);
+    expect(findSecrets(body(7), new Set())).toEqual([]);
+  });
+
+  it('is the detector the registry builds', () => {
+    const detector = secretDetector();
+    expect(detector.type).toBe('secret');
+    expect(detector.find(body(7), SECRET)).toEqual([{ type: 'secret', start: 0, end: 7 }]);
+  });
+});
+
+describe('secret detector matches', () => {
+  it('merges a format match and an assignment match of the same token into one', () => {
+    const token = `ghp_${body(36)}`;
+    expect(findSecrets(`GITHUB_TOKEN=${token}`)).toEqual([
+      { type: 'secret', start: 13, end: 13 + token.length },
+    ]);
+  });
+
+  it('never carries the value', () => {
+    const [m] = findSecrets(`DB_PASSWORD=${body(12)}`);
+    expect(Object.keys(m!).sort()).toEqual(['end', 'start', 'type']);
+  });
+});
+
+describe('secret detector on adversarial input (linear time)', () => {
+  // Each input is 1 MB or so; a quadratic rule would not finish within the test timeout.
+  const MB = 1_000_000;
+  it.each([
+    ['letters', 'a'.repeat(MB)],
+    ['colons', ':'.repeat(MB)],
+    ['equal signs', '='.repeat(MB)],
+    ['dots', '.'.repeat(MB)],
+    ['underscores', '_'.repeat(MB)],
+    ['dashes', '-'.repeat(MB)],
+    ['upper case', 'A'.repeat(MB)],
+    ['key, colon', 'a:'.repeat(MB / 2)],
+    ['URL schemes', 'a://'.repeat(MB / 4)],
+    ['scheme then colons', `x://${':'.repeat(MB)}`],
+    ['at signs after a scheme', `x://${'a@'.repeat(MB / 2)}`],
+    ['GitHub prefixes', 'ghs_'.repeat(MB / 4)],
+    ['OpenAI prefixes', 'sk-'.repeat(MB / 3)],
+    ['Twilio prefixes', 'SK'.repeat(MB / 2)],
+    ['Vault prefixes', 'hvs.'.repeat(MB / 4)],
+    ['Doppler prefixes', 'dp.st.'.repeat(MB / 6)],
+    ['JWT prefixes', 'eyJ.'.repeat(MB / 4)],
+    ['Discord-like dots', 'M23456789012345678901234.abcdef.'.repeat(MB / 32)],
+    ['a long identifier before a key', `${'a'.repeat(MB)}password=x`],
+    ['blanks after a key', `password${' '.repeat(MB)}=x`],
+    ['an unterminated quoted value', `password="${'a'.repeat(MB)}`],
+    ['a PEM header without a key', `-----BEGIN ${'A'.repeat(MB)}`],
+  ])('finds nothing in %s', (_name, text) => {
+    expect(findSecrets(text)).toEqual([]);
+  });
+
+  it.each([
+    ['repeated assignments', 'password='.repeat(MB / 9)],
+    ['repeated JSON members', '"token":"'.repeat(MB / 9)],
+  ])('stays linear on %s', (_name, text) => {
+    // Whatever it masks, it masks within the text and without overlaps.
+    const found = findSecrets(text);
+    for (const [i, m] of found.entries()) {
+      expect(m.start).toBeGreaterThanOrEqual(i === 0 ? 0 : found[i - 1]!.end);
+      expect(m.end).toBeLessThanOrEqual(text.length);
+    }
+  });
+
+  it('finds a real token after a 1 MB run of decoys', () => {
+    const token = `ghp_${body(36)}`;
+    const text = `${'sk-'.repeat(MB / 3)} ${'password='.repeat(1000)} ${token}`;
+    expect(matchedTexts(findSecrets, text)).toContain(token);
   });
 });

@@ -13,11 +13,6 @@ const PW = `pw-${body(10)}`;
 
 describe('url_credentials detector', () => {
   it.each([
-    [`postgres://app:${PW}@db.internal:5432/app`, [PW]],
-    [`redis://:${PW}@cache:6379/0`, [PW]],
-    [`https://user:p%40ss${PW}@example.com/x`, [`p%40ss${PW}`]],
-    [`"DATABASE_URL": "mysql://root:${PW}@localhost/db"`, [PW]],
-    [`see https://a@b.example:${PW}@host/ (user holds an @)`, [PW]],
     [`https://api.example.com/v1/me?access_token=${TOKEN}&format=json`, [TOKEN]],
     [`GET /callback?foo=1&api_key=${TOKEN} HTTP/1.1`, [TOKEN]],
     [`https://x.example/?apiKey=${TOKEN}#frag`, [TOKEN]],
@@ -97,6 +92,10 @@ describe('url_credentials detector', () => {
     expect(isCredentialParam(name)).toBe(expected);
   });
 
+  it('leaves a userinfo password to the secret detector', () => {
+    expect(findUrlCredentials(`postgres://app:${PW}@db.internal:5432/app`)).toEqual([]);
+  });
+
   it('isPlaceholder', () => {
     expect(isPlaceholder('{{ token }}')).toBe(true);
     expect(isPlaceholder('XXXXXXXX')).toBe(true);
@@ -111,6 +110,6 @@ describe('url_credentials detector', () => {
     expect(findUrlCredentials(`https://${'a'.repeat(1 << 20)}`)).toEqual([]);
     expect(findUrlCredentials(`https://${'a:'.repeat(1 << 19)}`)).toEqual([]);
     expect(findUrlCredentials('a://'.repeat(262_144))).toEqual([]);
-    expect(findUrlCredentials('a://b:c@'.repeat(131_072))).toHaveLength(131_072);
+    expect(findUrlCredentials('a://b:c@'.repeat(131_072))).toEqual([]);
   });
 });
