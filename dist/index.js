@@ -48399,16 +48399,16 @@ function ukNinoDetector() {
 }
 //# sourceMappingURL=uk-nino.js.map
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/url-credentials.js
-// Credentials carried in URLs, masked as the VALUE only so the URL stays readable:
-// - the password of the userinfo (`postgres://app:s3cret@db:5432/x` masks `s3cret`); a user name
-//   without a password (`ssh://git@host`) is not a credential;
-// - the value of a query (or form-encoded) parameter whose NAME says it holds a credential:
+// Credentials carried in URLs, masked as the VALUE only so the URL stays readable: the value of a
+// query (or form-encoded) parameter whose NAME says it holds a credential:
 //   token, secret, password/passwd/pwd/pass, signature/sig, auth/authorization, credential, jwt,
 //   and API/access/secret/private/… keys (`?access_token=…`, `&api_key=…`, `X-Amz-Signature=…`,
 //   `X-Amz-Security-Token=…`, `sig=…`, `client_secret=…`, Google's `key=…`). The name decides by
 //   its last word, so `token_type=bearer`, `max_tokens=256` and `authuser=0` are not credentials.
 //
 // Deliberately not matched:
+// - the password of a URL's userinfo (`postgres://app:s3cret@db/x`): the default `secret`
+//   detector masks it (secret-url.ts), with or without this one;
 // - OAuth `code=` and `state=` (one-time, useless once exchanged, and `code` names everything);
 // - pagination tokens (`page_token`, `pageToken`, `next_token`, `continuation_token`,
 //   `sync_token`, `cursor`): opaque list positions every API returns, not secrets;
@@ -48498,10 +48498,6 @@ function isCredentialParam(name) {
     return SECRET_LAST_WORDS.has(last) || SECRET_SUFFIXES.some((s) => flat.endsWith(s));
 }
 // ---- scanning -----------------------------------------------------------------------------
-/** Characters that end a URL authority (userinfo and host): whitespace, controls, `/?#"'<>\`\\`. */
-function endsAuthority(code) {
-    return code <= 32 || code === 0x7f || '/?#"\'<>`\\'.includes(String.fromCharCode(code));
-}
 /** Characters of a query value: RFC 3986 query characters minus the delimiters `& ; # ( ) '`. */
 function isValueChar(code) {
     if (isAsciiLetter(code) || (code >= 48 && code <= 57))
@@ -48511,27 +48507,6 @@ function isValueChar(code) {
 }
 /** Trailing punctuation that ends a sentence rather than the value. */
 const TRAILING = '.,:!?';
-function findUserinfoPasswords(text, out) {
-    for (let p = text.indexOf('://'); p !== -1;) {
-        const authStart = p + 3;
-        let i = authStart;
-        let at = -1;
-        for (; i < text.length && !endsAuthority(text.charCodeAt(i)); i++)
-            if (text.charCodeAt(i) === 64)
-                at = i;
-        if (at !== -1 && p > 0 && isAsciiLetter(text.charCodeAt(p - 1))) {
-            let colon = authStart;
-            while (colon < at && text.charCodeAt(colon) !== 58)
-                colon++;
-            if (colon < at && !isPlaceholder(text.slice(colon + 1, at))) {
-                out.push({ type: url_credentials_TYPE, start: colon + 1, end: at });
-            }
-        }
-        // Authorities never overlap: the next `://` search starts where this one ended (one back:
-        // the `:` before the `/` that ended it may open the next `://`).
-        p = text.indexOf('://', Math.max(i - 1, authStart));
-    }
-}
 const PARAM = /(?:&amp;|[?&])([A-Za-z0-9_.[\]-]{1,64})=/g;
 function findQueryCredentials(text, out) {
     forEachMatch(PARAM, text, 0, (m) => {
@@ -48551,7 +48526,6 @@ function findQueryCredentials(text, out) {
 }
 function findUrlCredentials(text) {
     const out = [];
-    findUserinfoPasswords(text, out);
     findQueryCredentials(text, out);
     return out;
 }
@@ -52850,8 +52824,10 @@ function findHits(text) {
                 hits.push(at * FORMAT_BITS + f);
         }
     }
-    if (hits.length > 1)
-        hits.sort((a, b) => a - b);
+    for (let h = 1; h < hits.length; h++) {
+        if (hits[h] < hits[h - 1])
+            return hits.sort((a, b) => a - b); // from several anchors
+    }
     return hits;
 }
 function isTokenChar(code) {
@@ -52943,24 +52919,29 @@ function isPlaceholderOrReference(value) {
         return true;
     return secret_values_PLACEHOLDER_SHAPES.some((re) => re.test(value));
 }
+/** Counts per UTF-16 code unit, reset after each use (no allocation per value). */
+const COUNTS = new Uint32Array(65536);
 /** Shannon entropy of `value` in bits per UTF-16 code unit. */
 function shannonEntropy(value) {
-    const counts = new Map();
-    for (let i = 0; i < value.length; i++) {
-        const c = value.charCodeAt(i);
-        counts.set(c, (counts.get(c) ?? 0) + 1);
-    }
+    const n = value.length;
+    for (let i = 0; i < n; i++)
+        COUNTS[value.charCodeAt(i)]++;
     let h = 0;
-    for (const n of counts.values()) {
-        const p = n / value.length;
+    for (let i = 0; i < n; i++) {
+        const c = value.charCodeAt(i);
+        const count = COUNTS[c];
+        if (count === 0)
+            continue; // already counted
+        const p = count / n;
         h -= p * Math.log2(p);
+        COUNTS[c] = 0;
     }
     return h;
 }
 /**
  * Thresholds of the entropy gate. A value of 8 characters reaches 3.0 bits only when all 8 differ
  * (`Xk3$pL9q`), a real password of 11 (`Summer2024!`) has 3.1, a random 16-character token 3.5-4,
- * while words, counts, versions and timestamps stay below (`password1` 2.9, `2024-01-01T00:00Z`
+ * while words, counts, versions and timestamps stay below (`password1` 2.95, `2024-01-01T00:00Z`
  * 2.6, `aaaa1111` 1.0). Shorter values are too weak to tell a secret from a word.
  */
 const MIN_SECRET_LENGTH = 8;
@@ -52970,6 +52951,7 @@ const MEMBER_CHAIN = /^!*[A-Za-z_$][A-Za-z_$]*\d{0,2}(?:(?:\.|\?\.|->|::)[A-Za-z
 const CONSTANT_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/; // SECRET_KEY_BASE, YOUR_API_KEY
 const OPERATOR = /[=!]==|==[^=]|!=|=>|&&|\|\|/; // this.type===x.num (base64 has `==` only at its end)
 const NUMERIC = /^[\d.,:_+-]+$/; // 1.2.3, 12:30, 1_000, 2024-01-01
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/; // 2024-06-10T12:30:45Z
 const FILE_PATH = /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|^[\w.-]+(?:\/[\w.-]+)*\/[\w-]+\.[A-Za-z]{1,6}$/; // /etc/x, ./a, src/a.ts
 /** Words that example and placeholder values spell out (`mypersonalaccesstoken123`). */
 const PLACEHOLDER_WORD = /token|passw(?:or)?d|secret|api[-_]?key|example|placeholder|changeme|dummy|sample|redacted/i;
@@ -53007,19 +52989,17 @@ function isWordIdentifier(value) {
  * least MIN_SECRET_ENTROPY bits each.
  */
 function passesEntropyGate(value, minLength = MIN_SECRET_LENGTH) {
-    if (value.length < minLength)
+    if (value.length < minLength || shannonEntropy(value) < MIN_SECRET_ENTROPY)
         return false;
     if (value.includes('${') || value.includes('{{'))
         return false; // templates: `${user}:${pass}`
     if (isPlaceholderOrReference(value) || PLACEHOLDER_WORD.test(value))
         return false;
-    if (NUMERIC.test(value) || value.includes('://') || FILE_PATH.test(value))
+    if (NUMERIC.test(value) || DATE_TIME.test(value) || value.includes('://') || FILE_PATH.test(value))
         return false;
     if (MEMBER_CHAIN.test(value) || CONSTANT_NAME.test(value) || OPERATOR.test(value))
         return false;
-    if (isWordIdentifier(value))
-        return false;
-    return shannonEntropy(value) >= MIN_SECRET_ENTROPY;
+    return !isWordIdentifier(value);
 }
 //# sourceMappingURL=secret-values.js.map
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/secret-url.js
@@ -53038,29 +53018,10 @@ const MAX_AUTHORITY = 512;
 function isSchemeChar(c) {
     return ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46);
 }
-/** Ends the authority: `/ ? #`, whitespace, quotes, `< > ( ) [ ] \ , ;`. */
-function secret_url_endsAuthority(c) {
-    switch (c) {
-        case 47:
-        case 63:
-        case 35: // / ? #
-        case 34:
-        case 39:
-        case 96: // quotes
-        case 60:
-        case 62:
-        case 40:
-        case 41:
-        case 91:
-        case 93:
-        case 92:
-        case 44:
-        case 59: // < > ( ) [ ] \ , ;
-            return true;
-        default:
-            return c === 32 || (c >= 9 && c <= 13);
-    }
-}
+/** These end the authority: `/ ? #`, whitespace, quotes, `< > ( ) [ ] \ , ;`. */
+const ENDS_AUTHORITY = new Uint8Array(128);
+for (const c of '/?#"\'`<>()[]\\,; \t\n\r\f\v')
+    ENDS_AUTHORITY[c.charCodeAt(0)] = 1;
 /** Placeholders written percent-encoded in a URL (`%7Bpassword%7D`, `%24%7BPASS%7D`). */
 function decodePlaceholderChars(value) {
     return value.replace(/%(7B|7D|24|3C|3E|2A)/gi, (_m, hex) => String.fromCharCode(parseInt(hex, 16)));
@@ -53076,7 +53037,7 @@ function urlPasswordAt(text, i, out) {
     let at = -1;
     for (; j < text.length && j - authority < MAX_AUTHORITY; j++) {
         const c = text.charCodeAt(j);
-        if (secret_url_endsAuthority(c))
+        if (c < 128 && ENDS_AUTHORITY[c] === 1)
             break;
         if (c === 64)
             at = j; // the last @ ends the userinfo (a raw @ in a password happens)
