@@ -124,4 +124,18 @@ describe('pii', () => {
     // Before the fix the context held `… Becky_Welc...]`.
     expect(json).not.toContain(email.slice(0, 10));
   });
+
+  it('regression, seed 839677457 (issue 11): PII inside a value under an id key is masked', () => {
+    const card = '5372978405170263';
+    const call = { id: 'c1', name: 'get_order', arguments: JSON.stringify({ order_id: `order-a ${card}` }) };
+    const c = readCase(
+      [
+        { id: 'x0', kind: 'assistant', content: 'The build failed', tool_calls: [call] },
+        { id: 'x1', kind: 'tool', call_id: 'c1', content: 'The build failed' },
+      ],
+      [],
+    );
+    const json = JSON.stringify(stabilize(c.transcript, toPolicy({ budget: 400 })));
+    expect(json).not.toContain(card);
+  });
 });

@@ -124,6 +124,27 @@ describe('parsePolicy: bad policies', () => {
     );
   });
 
+  it('masks PII in a quoted value and in a key (issue 11)', () => {
+    const result = parsePolicy(
+      'budget: "+44 20 7946 0958"\nbob@example.com: 1\npii:\n  detectors: [email, "ann@example.org"]\n',
+      { file: 'p.yml' },
+    );
+    expect(result.ok).toBe(false);
+    const text = result.diagnostics.map((d) => `${d.message} ${d.hint}`).join('\n');
+    expect(text).toContain('budget: "[REDACTED_PHONE]" is a string');
+    expect(text).toContain('[REDACTED_EMAIL]');
+    for (const leak of ['7946', 'bob@', 'ann@']) expect(text).not.toContain(leak);
+  });
+
+  it('reports a region the phone detector does not know at its line:column', () => {
+    const result = parsePolicy('pii:\n  regions: [GB, XX, GB]\n', { file: 'p.yml' });
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.map((d) => [d.line, d.column, d.message])).toEqual([
+      [2, 17, 'pii.regions[1]: "XX" is not a region code the phone detector knows.'],
+      [2, 21, 'pii.regions[2]: "GB" is listed more than once; each value may appear once.'],
+    ]);
+  });
+
   it('escapes control and bidi characters in a quoted value', () => {
     const result = parsePolicy('tokenizer: "o200k\\u202e\\u0007"\n', { file: 'p.yml' });
     expect(result.diagnostics[0]?.message).toContain('"o200k\\u202e\\u0007"');

@@ -16,9 +16,15 @@ export function piiPool(seed: number): PiiValue[] {
   const rng = new Rng(seed);
   const who = person(rng, faker);
   const pool: PiiValue[] = [{ type: 'email', value: faker.internet.email({ provider: 'example.org' }) }];
+  // An SSN carries its context word: without one, an SSN-shaped number after a part-number word
+  // (`order 787-70-0251`, and the generator's words include `order`) is a part number (ssn.ts).
+  const planted = (type: PiiType, value: string): PiiValue => ({
+    type,
+    value: type === 'ssn' ? `SSN ${value}` : value,
+  });
   for (const type of PII_TYPES) {
-    pool.push({ type, value: piiValue(rng, type, type === 'email' || type === 'phone' ? who : undefined) });
-    if (type !== 'email') pool.push({ type, value: piiValue(rng, type) });
+    pool.push(planted(type, piiValue(rng, type, type === 'email' || type === 'phone' ? who : undefined)));
+    if (type !== 'email') pool.push(planted(type, piiValue(rng, type)));
   }
   return pool;
 }

@@ -8,8 +8,8 @@
 // - a digit run next to a decimal point is a float (`0.4111111111111111`);
 // - a number written after `+` is an international phone number (`+4954519219004`), and so is the
 //   value of a key naming a phone (the `phone` hint);
-// - a contiguous run that is the value of an id key (`"order_id": 5…`, the `identifier` hint) is an
-//   identifier: about one random 16-digit id in ten passes Luhn.
+// - a contiguous run that is the whole value of an id key (`"order_id": 5…`, the `identifier` hint)
+//   is an identifier: about one random 16-digit id in ten passes Luhn.
 
 import type { Detector, PiiMatch, TypeHint } from '../types.js';
 import { alnumAt, digitAt, forEachMatch } from './scan.js';
@@ -44,7 +44,9 @@ export function findCreditCards(text: string, hint?: TypeHint): PiiMatch[] {
     // Bounded by non-alphanumerics (checked here, not by a lookbehind, to keep V8's fast scan).
     if (alnumAt(text, start - 1) || alnumAt(text, end)) return;
     if (text[start - 1] === '+') return;
-    if (identifier && m[1] === undefined && m[2] === undefined) return;
+    // The whole value is the number: the id itself (`order-a 5372…` under `order_id` is not).
+    const whole = text.trim().length === m[0].length;
+    if (identifier && whole && m[1] === undefined && m[2] === undefined) return;
     if (text[start - 1] === '.' && digitAt(text, start - 2)) return;
     if (text[end] === '.' && digitAt(text, end + 1)) return;
     const digits = m[0].replace(/[ -]/g, '');

@@ -170,7 +170,10 @@ function isIpv4Address(text: string, start: number, end: number, hinted: boolean
   // `from`/`via` outweigh a version cue only for a number no version looks like: `upgraded from
   // 4.0.0.0` is a version, `package received from 10.0.0.5` an address.
   if (WEAK_IP_WORDS.test(before)) return !versionPosition || !versionShaped;
-  return !versionPosition && !versionShaped;
+  if (versionShaped) return false;
+  // In a version position, a number is a version when its middle parts are small as versions'
+  // are (`Chrome/120.0.0.0`, `build 22.04.3.1`); `build 203.0.113.9` has an address's middle.
+  return !versionPosition || (parts[1] ?? 0) >= 32 || (parts[2] ?? 0) >= 32;
 }
 
 /** `::`, `::1` and their spelled-out forms: the unspecified and loopback addresses. */

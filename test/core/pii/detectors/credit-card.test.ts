@@ -72,6 +72,7 @@ describe('credit card detector', () => {
     const digits = luhnComplete('453914880343646');
     const id = new Set(['identifier']);
     expect(findCreditCards(digits, id)).toEqual([]);
+    expect(matchedTexts((t) => findCreditCards(t, id), `order-a ${digits}`)).toEqual([digits]);
     const grouped = digits.replace(/^(\d{4})(\d{4})(\d{4})/, '$1 $2 $3 ');
     expect(matchedTexts((t) => findCreditCards(t, id), grouped)).toEqual([grouped]);
   });

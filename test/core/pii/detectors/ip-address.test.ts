@@ -60,10 +60,16 @@ describe('ip address detector', () => {
 });
 
 describe('ip address detector: four-part versions', () => {
+  it('in a version position, an address-like middle still makes an address', () => {
+    expect(matchedTexts(findIpAddresses, 'build 203.0.113.9 failed')).toEqual(['203.0.113.9']);
+    expect(matchedTexts(findIpAddresses, 'firmware 192.168.3.4 installed')).toEqual(['192.168.3.4']);
+    expect(findIpAddresses('build 22.04.3.1 failed')).toEqual([]);
+  });
+
   it.each([
     ['version 1.2.3.4', 'version word'],
     ['upgraded to 10.2.3.4 today', 'upgrade: first octet 10, but a version position'],
-    ['firmware 192.168.3.4 installed', 'firmware: a version position whatever the octets'],
+    ['firmware 1.3.4.200 installed', 'firmware: a version position, small middle parts'],
     ['release 2.10.4.200', 'release word'],
     ['Chrome/120.0.0.0 Safari/537.36', 'user-agent product token'],
     ['numpy==1.2.3.4 and pkg>=4.0.0.0', 'version specifiers'],
