@@ -243,9 +243,10 @@ function identifies(ip: string): boolean {
 // Filler: lowercase words and punctuation only, so the filler itself holds no PII and cannot
 // join a planted value (every plant is separated from its neighbours).
 // Words that are cues change what a detector reads by design (`nr 494 71 6028` is a part number,
-// `version 1.2.3.4` a version): the filler holds none, so every plant stays PII.
+// `version 1.2.3.4` a version, `call 1718000000123` a possible phone number): the filler holds none,
+// so every plant stays PII and every look-alike stays clean.
 const CUES =
-  /^(?:part|pn|sku|model|item|serial|order|invoice|ticket|case|ref|reference|catalog|catalogue|cat|product|lot|batch|id|no|nr|num|number|ver|version|versions|release[sd]?|build|builds|upgrad(?:e|ed|es|ing)|updat(?:e|ed|es|ing)|install(?:ed|ing|s)?|bump(?:ed|s|ing)?|sdk|firmware|assembly|package|runtime|python|chrome|chromium|firefox|dotnet|jdk|v)$/;
+  /^(?:part|pn|sku|model|item|serial|order|invoice|ticket|case|ref|reference|catalog|catalogue|cat|product|lot|batch|id|no|nr|num|number|ver|version|versions|release[sd]?|build|builds|upgrad(?:e|ed|es|ing)|updat(?:e|ed|es|ing)|install(?:ed|ing|s)?|bump(?:ed|s|ing)?|sdk|firmware|assembly|package|runtime|python|chrome|chromium|firefox|dotnet|jdk|v|call|tel|fax|sms|cell|phone|mobile|handy|gsm|portable|whatsapp)$/;
 const word = fc.stringMatching(/^[a-z]{1,9}$/).filter((w) => !CUES.test(w));
 const sep = fc.constantFrom(' ', ', ', '; ', ' (', ') ', '\n', ': ', ' "', '" ', ' - ');
 const plants = fc.array(

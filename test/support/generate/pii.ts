@@ -166,9 +166,12 @@ export function iban(rng: Rng): string {
   return rng.chance(0.5) ? compact : (compact.match(/.{1,4}/g) ?? []).join(' ');
 }
 
-/** Public-looking IPv4 (no 0.x, 10.x, 127.x, multicast): mask-worthy in any policy. */
+/**
+ * Public-looking IPv4 (no 0.x, 10.x, 127.x, multicast) whose first number is no version's (32 or
+ * more: `16.7.10.224` reads as a version without context, ip-address.ts): mask-worthy anywhere.
+ */
 export function ipv4(rng: Rng): string {
-  let first = rng.int(11, 223);
+  let first = rng.int(32, 223);
   if (first === 127) first = 128;
   return `${first}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`;
 }

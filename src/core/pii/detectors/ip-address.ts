@@ -25,7 +25,7 @@
 // (`::`, `::1`) never count.
 
 import type { Detector, PiiMatch, TypeHint } from '../types.js';
-import { forEachMatch, isAsciiAlnum, isDigit } from './scan.js';
+import { forEachMatch, isAsciiAlnum, isDigit, windowBefore } from './scan.js';
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4 = new RegExp(`(?<![\\w.])${OCTET}(?:\\.${OCTET}){3}(?!\\w|\\.\\d)`, 'g');
@@ -160,7 +160,7 @@ function isIpv4Address(text: string, start: number, end: number, hinted: boolean
   if (isNonIdentifyingV4(parts)) return false;
   if (hinted || hasPortOrCidr(text, end)) return true;
   if (text.charCodeAt(start - 1) === 64 || text.startsWith('://', start - 3)) return true;
-  const before = text.slice(Math.max(0, start - CONTEXT_WINDOW - 1), start);
+  const before = windowBefore(text, start, CONTEXT_WINDOW);
   if (IP_WORDS.test(before)) return true;
   const versionPosition =
     VERSION_WORDS.test(before.slice(-VERSION_WINDOW - 1)) ||
@@ -171,9 +171,11 @@ function isIpv4Address(text: string, start: number, end: number, hinted: boolean
   // 4.0.0.0` is a version, `package received from 10.0.0.5` an address.
   if (WEAK_IP_WORDS.test(before)) return !versionPosition || !versionShaped;
   if (versionShaped) return false;
-  // In a version position, a number is a version when its middle parts are small as versions'
-  // are (`Chrome/120.0.0.0`, `build 22.04.3.1`); `build 203.0.113.9` has an address's middle.
-  return !versionPosition || (parts[1] ?? 0) >= 32 || (parts[2] ?? 0) >= 32;
+  // In a version position, a number is a version when it looks like one there: small middle parts
+  // and either a small first part or a zero last one (`build 22.04.3.1`, `Chrome/120.0.0.0`).
+  // `build 203.0.113.9` and `build 162.19.25.190` are addresses.
+  const [first = 0, second = 0, third = 0, last = 0] = parts;
+  return !versionPosition || second >= 32 || third >= 32 || (first >= 32 && last !== 0);
 }
 
 /** `::`, `::1` and their spelled-out forms: the unspecified and loopback addresses. */

@@ -2,6 +2,7 @@
 // one of them closely (CONTEXT_WINDOW characters). Generic words (`number`, `contact`, `call`
 // far from the number, `id`) are no context: transcripts are full of `order number 4155552671`,
 // `build number …` and `ticket number …`, and those are dialable-looking identifiers.
+import { windowBefore } from './scan.js';
 
 /** How far before a national number its context word may stand. */
 export const CONTEXT_WINDOW = 30;
@@ -60,7 +61,7 @@ const ID_BEFORE =
 /** Whether a phone context word stands in the window before `start` (and no identifier noun right before it). */
 export function hasPhoneContext(text: string, start: number): boolean {
   // One character more than the window, so that `\b` sees what precedes the window's first word.
-  const before = text.slice(Math.max(0, start - CONTEXT_WINDOW - 1), start);
+  const before = windowBefore(text, start, CONTEXT_WINDOW);
   if (!PHONE_WORDS.test(before) && !CALL_BEFORE.test(before)) return false;
   return !ID_BEFORE.test(before);
 }

@@ -39,3 +39,19 @@ export function digitAt(text: string, index: number): boolean {
 export function alnumAt(text: string, index: number): boolean {
   return index >= 0 && index < text.length && isAsciiAlnum(text.charCodeAt(index));
 }
+
+/**
+ * The `size` characters before `start` (one more, for a lookbehind), without a word the window's
+ * start cuts: `Arvid_` cut to `id_`, `hotel` to `tel` would read as context words.
+ */
+export function windowBefore(text: string, start: number, size: number): string {
+  let from = Math.max(0, start - size - 1);
+  while (
+    from > 0 &&
+    from < start &&
+    isAsciiAlnum(text.charCodeAt(from - 1)) &&
+    isAsciiAlnum(text.charCodeAt(from))
+  )
+    from++;
+  return text.slice(from, start);
+}

@@ -13,7 +13,7 @@
 // run instead).
 
 import type { Detector, PiiMatch, TypeHint } from '../types.js';
-import { alnumAt, digitAt, forEachMatch } from './scan.js';
+import { alnumAt, digitAt, forEachMatch, windowBefore } from './scan.js';
 
 // Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
 // The separator is optional: the contiguous form is kept only with context.
@@ -42,7 +42,7 @@ function issuable(area: string, group: string, serial: string): boolean {
 
 /** Whether an SSN word stands before `start` with no specific part label after the last one. */
 function hasSsnContext(text: string, start: number): boolean {
-  const before = text.slice(Math.max(0, start - CONTEXT_WINDOW - 1), start);
+  const before = windowBefore(text, start, CONTEXT_WINDOW);
   let after = -1;
   forEachMatch(CONTEXT, before, 0, (m) => {
     after = m.index + m[0].length;
@@ -53,7 +53,7 @@ function hasSsnContext(text: string, start: number): boolean {
 }
 
 function hasPartContext(text: string, start: number): boolean {
-  return PART.test(text.slice(Math.max(0, start - PART_WINDOW - 1), start));
+  return PART.test(windowBefore(text, start, PART_WINDOW));
 }
 
 export function findSsns(text: string, hint?: TypeHint): PiiMatch[] {

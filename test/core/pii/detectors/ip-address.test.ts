@@ -64,6 +64,8 @@ describe('ip address detector: four-part versions', () => {
     expect(matchedTexts(findIpAddresses, 'build 203.0.113.9 failed')).toEqual(['203.0.113.9']);
     expect(matchedTexts(findIpAddresses, 'firmware 192.168.3.4 installed')).toEqual(['192.168.3.4']);
     expect(findIpAddresses('build 22.04.3.1 failed')).toEqual([]);
+    // fast-check (pii.property): an address after the word `build`.
+    expect(matchedTexts(findIpAddresses, 'build 162.19.25.190')).toEqual(['162.19.25.190']);
   });
 
   it.each([

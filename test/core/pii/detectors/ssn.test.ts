@@ -100,4 +100,7 @@ describe('ssn detector: part numbers', () => {
       '123-45-6789',
     ]);
   });
+  it('a word cut by the context window is no cue (fast-check seed 998457019: `Arvid_` is not `id_`)', () => {
+    expect(matchedTexts(findSsns, ' Arvid_Nienow@gmail.com (and (494 71 6028 and ')).toEqual(['494 71 6028']);
+  });
 });
