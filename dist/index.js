@@ -47048,6 +47048,19 @@ function digitAt(text, index) {
 function alnumAt(text, index) {
     return index >= 0 && index < text.length && isAsciiAlnum(text.charCodeAt(index));
 }
+/**
+ * The `size` characters before `start` (one more, for a lookbehind), without a word the window's
+ * start cuts: `Arvid_` cut to `id_`, `hotel` to `tel` would read as context words.
+ */
+function windowBefore(text, start, size) {
+    let from = Math.max(0, start - size - 1);
+    while (from > 0 &&
+        from < start &&
+        isAsciiAlnum(text.charCodeAt(from - 1)) &&
+        isAsciiAlnum(text.charCodeAt(from)))
+        from++;
+    return text.slice(from, start);
+}
 //# sourceMappingURL=scan.js.map
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/credit-card.js
 // Payment card numbers: 13–19 digits, contiguous or in the printed groupings (4-4-4-4,
@@ -47060,8 +47073,8 @@ function alnumAt(text, index) {
 // - a digit run next to a decimal point is a float (`0.4111111111111111`);
 // - a number written after `+` is an international phone number (`+4954519219004`), and so is the
 //   value of a key naming a phone (the `phone` hint);
-// - a contiguous run that is the value of an id key (`"order_id": 5…`, the `identifier` hint) is an
-//   identifier: about one random 16-digit id in ten passes Luhn.
+// - a contiguous run that is the whole value of an id key (`"order_id": 5…`, the `identifier` hint)
+//   is an identifier: about one random 16-digit id in ten passes Luhn.
 
 const CARD = /(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?!\d)/g;
 function luhnValid(digits) {
@@ -47096,7 +47109,9 @@ function findCreditCards(text, hint) {
             return;
         if (text[start - 1] === '+')
             return;
-        if (identifier && m[1] === undefined && m[2] === undefined)
+        // The whole value is the number: the id itself (`order-a 5372…` under `order_id` is not).
+        const whole = text.trim().length === m[0].length;
+        if (identifier && whole && m[1] === undefined && m[2] === undefined)
             return;
         if (text[start - 1] === '.' && digitAt(text, start - 2))
             return;
@@ -47497,7 +47512,7 @@ function isIpv4Address(text, start, end, hinted) {
         return true;
     if (text.charCodeAt(start - 1) === 64 || text.startsWith('://', start - 3))
         return true;
-    const before = text.slice(Math.max(0, start - CONTEXT_WINDOW - 1), start);
+    const before = windowBefore(text, start, CONTEXT_WINDOW);
     if (IP_WORDS.test(before))
         return true;
     const versionPosition = VERSION_WORDS.test(before.slice(-VERSION_WINDOW - 1)) ||
@@ -47508,7 +47523,13 @@ function isIpv4Address(text, start, end, hinted) {
     // 4.0.0.0` is a version, `package received from 10.0.0.5` an address.
     if (WEAK_IP_WORDS.test(before))
         return !versionPosition || !versionShaped;
-    return !versionPosition && !versionShaped;
+    if (versionShaped)
+        return false;
+    // In a version position, a number is a version when it looks like one there: small middle parts
+    // and either a small first part or a zero last one (`build 22.04.3.1`, `Chrome/120.0.0.0`).
+    // `build 203.0.113.9` and `build 162.19.25.190` are addresses.
+    const [first = 0, second = 0, third = 0, last = 0] = parts;
+    return !versionPosition || second >= 32 || third >= 32 || (first >= 32 && last !== 0);
 }
 /** `::`, `::1` and their spelled-out forms: the unspecified and loopback addresses. */
 function isNonIdentifyingV6(address) {
@@ -52151,6 +52172,7 @@ function exports_parsePhoneNumber_parsePhoneNumber() {
 // one of them closely (CONTEXT_WINDOW characters). Generic words (`number`, `contact`, `call`
 // far from the number, `id`) are no context: transcripts are full of `order number 4155552671`,
 // `build number …` and `ticket number …`, and those are dialable-looking identifiers.
+
 /** How far before a national number its context word may stand. */
 const phone_context_CONTEXT_WINDOW = 30;
 // Phone words anywhere in the window, case-insensitive. Whole words for the short ones (`hotel`,
@@ -52199,7 +52221,7 @@ const ID_BEFORE = /\b(?:order|build|ticket|account|acct|invoice|tracking|case|re
 /** Whether a phone context word stands in the window before `start` (and no identifier noun right before it). */
 function hasPhoneContext(text, start) {
     // One character more than the window, so that `\b` sees what precedes the window's first word.
-    const before = text.slice(Math.max(0, start - phone_context_CONTEXT_WINDOW - 1), start);
+    const before = windowBefore(text, start, phone_context_CONTEXT_WINDOW);
     if (!PHONE_WORDS.test(before) && !CALL_BEFORE.test(before))
         return false;
     return !ID_BEFORE.test(before);
@@ -53492,7 +53514,7 @@ function issuable(area, group, serial) {
 }
 /** Whether an SSN word stands before `start` with no specific part label after the last one. */
 function hasSsnContext(text, start) {
-    const before = text.slice(Math.max(0, start - ssn_CONTEXT_WINDOW - 1), start);
+    const before = windowBefore(text, start, ssn_CONTEXT_WINDOW);
     let after = -1;
     forEachMatch(ssn_CONTEXT, before, 0, (m) => {
         after = m.index + m[0].length;
@@ -53503,7 +53525,7 @@ function hasSsnContext(text, start) {
     return !PART_SPECIFIC.test(before);
 }
 function hasPartContext(text, start) {
-    return PART.test(text.slice(Math.max(0, start - PART_WINDOW - 1), start));
+    return PART.test(windowBefore(text, start, PART_WINDOW));
 }
 function findSsns(text, hint) {
     const hinted = hint?.has('ssn') ?? false;
