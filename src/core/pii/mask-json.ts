@@ -185,8 +185,13 @@ export function maskJsonText(
   }
   if (parts.length === 0) return { text, counts: {} };
   parts.push(text.slice(pos));
+  // A replacement can change what its neighbours in other literals look like (`[REDACTED_PHONE]`
+  // is a context word for the value after it), so masking repeats over the whole text until
+  // nothing is found, as maskText does: masking twice then changes nothing.
+  const again = maskJsonText(parts.join(''), detectors, opts);
+  if (again) addCounts(counts, again.counts);
   const sorted = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { text: parts.join(''), counts: Object.fromEntries(sorted) };
+  return { text: again?.text ?? parts.join(''), counts: Object.fromEntries(sorted) };
 }
 
 /**

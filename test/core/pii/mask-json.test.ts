@@ -98,6 +98,15 @@ describe('maskJsonText keeps the document', () => {
     expect(findPiiIn(once, D, [], OPTS.replacement)).toEqual([]);
   });
 
+  it('is idempotent when a replacement becomes context for another literal (bench corpus, transcript 0164)', () => {
+    // `[REDACTED_PHONE]` is shorter than the number it replaces, so it stands closer to what follows.
+    const text = JSON.stringify({ phone: '+1 (415) 555-2671 ext. 1234', n: '555 1234 567' });
+    const once = mask(text)?.text ?? '';
+    expect(once).toBe('{"phone":"[REDACTED_PHONE] ext. 1234","n":"[REDACTED_PHONE]"}');
+    expect(mask(once)?.text).toBe(once);
+    expect(findPiiIn(once, D, [], OPTS.replacement)).toEqual([]);
+  });
+
   it('reports raw spans covering the characters that write the value', () => {
     const text = '{"a": "bob\\u0040example.com"}';
     const spans = findJsonPii(text, D, []);

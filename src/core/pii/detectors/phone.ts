@@ -25,7 +25,7 @@ import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import type { Detector, PiiMatch, TypeHint } from '../types.js';
 import { hasPhoneContext } from './phone-context.js';
 import { DEFAULT_PHONE_REGIONS, isPhoneRegion, nationalNumberLengths } from './phone-regions.js';
-import { forEachMatch, isAsciiAlnum, isDigit } from './scan.js';
+import { forEachMatch, isAsciiAlnum, isAsciiLetter, isDigit } from './scan.js';
 
 export { DEFAULT_PHONE_REGIONS, isPhoneRegion, phoneRegionCodes } from './phone-regions.js';
 
@@ -346,7 +346,15 @@ function scanPhones(plan: NationalPlan, text: string, hint: TypeHint | undefined
       RUN.lastIndex = i;
       return;
     }
-    const run = m[0];
+    let run = m[0];
+    // A last group glued to letters is a word (`25913 13th Street`, `4 155 2671st`), not digits
+    // of the number: the run ends before it.
+    if (isAsciiLetter(text.charCodeAt(m.index + run.length))) {
+      let cut = run.length;
+      while (cut > 0 && isDigit(run.charCodeAt(cut - 1))) cut--;
+      while (cut > 0 && !isDigit(run.charCodeAt(cut - 1))) cut--;
+      run = run.slice(0, cut);
+    }
     let digits = 0;
     for (let i = 0; i < run.length; i++) if (isDigit(run.charCodeAt(i))) digits++;
     // Short runs (times, small versions, UUID pieces) never reach the costlier tests.

@@ -279,4 +279,8 @@ describe('phone detector: regions', () => {
       expect(DEFAULT_PHONE_REGIONS).toContain(region);
     }
   });
+  it('a last digit group glued to letters is a word, not part of the number', () => {
+    expect(findPhones('phone: n/a, street: 25913 13th Street')).toEqual([]);
+    expect(matchedTexts(findPhones, 'call +44 20 7946 0958 1st')).toEqual(['+44 20 7946 0958']);
+  });
 });
