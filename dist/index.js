@@ -52581,7 +52581,17 @@ function scanPhones(plan, text, hint) {
             RUN.lastIndex = i;
             return;
         }
-        const run = m[0];
+        let run = m[0];
+        // A last group glued to letters is a word (`25913 13th Street`, `4 155 2671st`), not digits
+        // of the number: the run ends before it.
+        if (isAsciiLetter(text.charCodeAt(m.index + run.length))) {
+            let cut = run.length;
+            while (cut > 0 && isDigit(run.charCodeAt(cut - 1)))
+                cut--;
+            while (cut > 0 && !isDigit(run.charCodeAt(cut - 1)))
+                cut--;
+            run = run.slice(0, cut);
+        }
         let digits = 0;
         for (let i = 0; i < run.length; i++)
             if (isDigit(run.charCodeAt(i)))
@@ -55477,8 +55487,14 @@ function maskJsonText(text, detectors, opts) {
     if (parts.length === 0)
         return { text, counts: {} };
     parts.push(text.slice(pos));
+    // A replacement can change what its neighbours in other literals look like (`[REDACTED_PHONE]`
+    // is a context word for the value after it), so masking repeats over the whole text until
+    // nothing is found, as maskText does: masking twice then changes nothing.
+    const again = maskJsonText(parts.join(''), detectors, opts);
+    if (again)
+        addCounts(counts, again.counts);
     const sorted = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return { text: parts.join(''), counts: Object.fromEntries(sorted) };
+    return { text: again?.text ?? parts.join(''), counts: Object.fromEntries(sorted) };
 }
 /**
  * PII spans of any text an output carries: by literal for a JSON object or array (keys give their
