@@ -31,7 +31,8 @@ function shorten(text: string, max: number): string {
 
 /** A quoted, escaped, PII-masked string of at most MAX_SHOWN_CHARS characters. */
 export function showString(text: string): string {
-  const quoted = escapeString(masked(text));
+  // Masked before escaping (the value as written) and after (an escape can make one: `x\u0000@host.org`).
+  const quoted = masked(escapeString(masked(text)));
   if (quoted.length <= MAX_SHOWN_CHARS) return quoted;
   // Keep the closing quote visible so the reader sees the value was cut, not malformed.
   return `${shorten(quoted, MAX_SHOWN_CHARS - 1)}"`;

@@ -2,7 +2,6 @@
 // its id: real runs reuse call ids (tau-bench), so "the call with this id" is ambiguous, and the
 // latest unanswered one is what the model was answering. A call stops being pending once
 // answered. Nothing is dropped: unpaired calls and results are listed and reported.
-import { maskedForMessage } from '../pii/shown.js';
 import { diagnostic } from '../diagnostics.js';
 import type { Artifact, Diagnostic, Pairing } from '../types.js';
 import { buildArtifact } from './artifact-builder.js';
@@ -66,7 +65,7 @@ export function pairingDiagnostics(pairing: Pairing, artifacts: Artifact[]): Dia
         'warning',
         'unpaired-call',
         source,
-        `A tool call of artifact ${maskedForMessage(call.artifact)} has no result after it.`,
+        'A tool call of this artifact has no result after it.',
         'The stabilizer removes the call (a provider rejects a call without a result) and records it in the ledger: add the result or remove the call.',
       ),
     );
@@ -79,7 +78,7 @@ export function pairingDiagnostics(pairing: Pairing, artifacts: Artifact[]): Dia
         'warning',
         'unpaired-result',
         source,
-        `Tool result ${maskedForMessage(result.artifact)} answers no earlier pending call with its id.`,
+        'This tool result answers no earlier pending call with its id.',
         'The stabilizer drops the result (a provider rejects a result without its call) and records it in the ledger: fix the call id or add the call.',
       ),
     );

@@ -136,6 +136,13 @@ describe('parsePolicy: bad policies', () => {
     for (const leak of ['7946', 'bob@', 'ann@']) expect(text).not.toContain(leak);
   });
 
+  it('masks what escaping makes look like PII (fuzz seed 557277992: a NUL inside an address)', () => {
+    const result = parsePolicy('pii:\n  "rules{x\\u0000@example.org": 1\n', { file: 'p.yml' });
+    const text = result.diagnostics.map((d) => d.message).join('\n');
+    expect(text).toContain('unknown key');
+    expect(text).not.toContain('@example.org');
+  });
+
   it('reports a region the phone detector does not know at its line:column', () => {
     const result = parsePolicy('pii:\n  regions: [GB, XX, GB]\n', { file: 'p.yml' });
     expect(result.ok).toBe(false);
