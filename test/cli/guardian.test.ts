@@ -283,11 +283,12 @@ describe('guardian status: the pressure gate', () => {
 
   it('reads thresholds from the policy, overridden by flags', async () => {
     const policy = path.join(FIXTURES, 'thresholds-policy.yml');
-    expect((await guardian(['status', '--pressure', '0.62', '--policy', policy])).code).toBe(4);
     expect(
       (await guardian(['status', '--pressure', '0.62', '--policy', policy, '--critical', '0.9'])).code,
     ).toBe(0);
     expect((await guardian(['status', '--pressure', '0.62'])).code).toBe(0);
+    // Last: the halt latches (see guardian-halt.test.ts).
+    expect((await guardian(['status', '--pressure', '0.62', '--policy', policy])).code).toBe(4);
   });
 
   it('rejects a pressure that is not a number from 0 to 1, and disordered thresholds', async () => {
@@ -295,10 +296,12 @@ describe('guardian status: the pressure gate', () => {
     expect((await guardian(['status', '--pressure', '0.5', '--warning', '0.9'])).code).toBe(2);
   });
 
-  it('is read-only', async () => {
+  it('is read-only below critical (a halt is latched by a write, see guardian-halt.test.ts)', async () => {
     const before = await readdir(root, { recursive: true });
-    await guardian(['status', '--pressure', '0.95']);
+    const state = await readState();
+    await guardian(['status', '--pressure', '0.8', '--changed-state']);
     expect(await readdir(root, { recursive: true })).toEqual(before);
+    expect(await readState()).toEqual(state);
   });
 });
 

@@ -1,8 +1,9 @@
-// `guardian ensure|status|checkpoint|bundle`: the context guardian's thin CLI (DESIGN §8). Each
+// `guardian ensure|status|checkpoint|bundle|resume`: the context guardian's thin CLI (DESIGN §8). Each
 // command reads the durable files, lets the pure core decide, performs the writes the decision
 // asks for, and ends its output with the status signal. The clock and stdin are injected.
 import { buildWorkingBundle, renderBundleMarkdown } from '../../core/guardian/bundle.js';
 import { evaluateGate } from '../../core/guardian/gate.js';
+import { haltRecord, latchHalt, resumeFromHalt } from '../../core/guardian/halt.js';
 import { applyPatch } from '../../core/guardian/patch.js';
 import {
   STATUS_COMPLETE,
@@ -27,7 +28,7 @@ import {
 } from '../../io/guardian-store.js';
 import { UsageError, parseChoice, parseOptions } from '../args.js';
 import type { CliIO, Command } from '../command.js';
-import { BUNDLE_HELP, CHECKPOINT_HELP, ENSURE_HELP, STATUS_HELP } from '../guardian/help.js';
+import { BUNDLE_HELP, CHECKPOINT_HELP, ENSURE_HELP, RESUME_HELP, STATUS_HELP } from '../guardian/help.js';
 import {
   ROOT_OPTION,
   THRESHOLD_OPTIONS,
@@ -42,6 +43,7 @@ import {
   finish,
   gateAdvice,
   gateLines,
+  haltLines,
   missingLines,
   printDiagnostics,
 } from '../guardian/output.js';
@@ -181,6 +183,13 @@ async function ensure(args: string[], io: CliIO, deps: GuardianDeps): Promise<nu
         STATUS_COMPLETE,
       );
     }
+    if (state.halt !== undefined) {
+      return finish(
+        io,
+        [`${head}: halted`, ...lines, ...stateLines(root, state), summaryLine, ...haltLines(state.halt)],
+        STATUS_HALT_CONTEXT_LIMIT,
+      );
+    }
     return finish(io, [`${head}: ready`, ...lines, ...stateLines(root, state), summaryLine], STATUS_OK);
   });
 }
@@ -193,7 +202,7 @@ const STATUS_OPTIONS = {
   'phase-changed': { type: 'boolean' },
 } as const;
 
-async function status(args: string[], io: CliIO): Promise<number> {
+async function status(args: string[], io: CliIO, deps: GuardianDeps): Promise<number> {
   const { values } = parseOptions(args, STATUS_OPTIONS, false);
   const root = resolveRoot(values.root, io);
   const pressure = values.pressure === undefined ? undefined : parseFraction('--pressure', values.pressure);
@@ -216,6 +225,14 @@ async function status(args: string[], io: CliIO): Promise<number> {
     );
   }
   const { state, summary } = decision;
+  if (state.halt !== undefined) {
+    // The latched halt overrides everything, the pressure included.
+    return finish(
+      io,
+      [`${head}: halted`, ...stateLines(root, state), ...haltLines(state.halt)],
+      STATUS_HALT_CONTEXT_LIMIT,
+    );
+  }
   const gate = evaluateGate(
     {
       ...(pressure !== undefined ? { pressure } : {}),
@@ -226,19 +243,40 @@ async function status(args: string[], io: CliIO): Promise<number> {
     },
     thresholds,
   );
-  return finish(
-    io,
-    [
-      `${head}: ${gate.halt ? 'halt' : 'ready'}`,
-      ...stateLines(root, state),
-      summary.rewrite
-        ? `summary: conflicts with the durable state (${conflictText(summary.conflicts)})`
-        : 'summary: matches the state',
-      ...gateLines(gate),
-      gateAdvice(gate),
-    ],
-    gate.halt ? STATUS_HALT_CONTEXT_LIMIT : STATUS_OK,
-  );
+  if (!gate.halt) {
+    return finish(
+      io,
+      [
+        `${head}: ready`,
+        ...stateLines(root, state),
+        summary.rewrite
+          ? `summary: conflicts with the durable state (${conflictText(summary.conflicts)})`
+          : 'summary: matches the state',
+        ...gateLines(gate),
+        gateAdvice(gate),
+      ],
+      STATUS_OK,
+    );
+  }
+  // First signal of a halt: write the checkpoint and summary (the halt rule), latching the halt.
+  return guarded(io, head, async () => {
+    const halt = haltRecord(gate, thresholds, deps.now());
+    const latched = latchHalt(state, halt);
+    if (!latched.ok) throw new Error(`guardian: cannot record the halt: ${latched.problems.join(' ')}`);
+    const halted = latched.state;
+    const written = await saveCheckpoint(root, halted, renderSummary(halted));
+    return finish(
+      io,
+      [
+        `${head}: halt`,
+        ...stateLines(root, halted),
+        `summary: ${LATEST_SUMMARY} (${written})`,
+        ...gateLines(gate).filter((l) => !l.startsWith('reason:')),
+        ...haltLines(halt),
+      ],
+      STATUS_HALT_CONTEXT_LIMIT,
+    );
+  });
 }
 
 const CHECKPOINT_OPTIONS = {
@@ -287,27 +325,41 @@ async function checkpoint(args: string[], io: CliIO, deps: GuardianDeps): Promis
       io.stderr('Nothing was written. Fix the update and run the checkpoint again.\n');
       return GUARDIAN_EXIT.usage;
     }
-    const state = applied.state;
+    // The checkpoint and summary are written here, so only the pressure itself can still require something.
+    const gate =
+      thresholds === undefined || pressure === undefined
+        ? undefined
+        : evaluateGate({ pressure, first_turn: false }, thresholds);
+    const state =
+      gate?.halt === true && thresholds !== undefined && applied.state.halt === undefined
+        ? { ...applied.state, halt: haltRecord(gate, thresholds, applied.state.updated_at) }
+        : applied.state;
     const written = await saveCheckpoint(root, state, renderSummary(state));
     const lines = [`${head}: written`, ...stateLines(root, state), `summary: ${LATEST_SUMMARY} (${written})`];
     if (isTerminalAction(state.next_action))
       return finish(io, [...lines, 'do: stop; the task is finished.'], STATUS_COMPLETE);
     if (state.next_action.trim() === '')
       return finish(io, [...lines, ...missingLines('empty-next-action', false)], STATUS_MISSING_STATE);
-    if (thresholds === undefined || pressure === undefined) {
+    if (state.halt !== undefined) {
+      const pressureLines =
+        gate === undefined ? [] : gateLines(gate).filter((l) => !l.startsWith('required:'));
+      return finish(io, [...lines, ...pressureLines, ...haltLines(state.halt)], STATUS_HALT_CONTEXT_LIMIT);
+    }
+    if (gate === undefined) {
       return finish(
         io,
         [...lines, `do: run \`${guardianCommandLine('status --pressure P')}\` before the next major action.`],
         STATUS_OK,
       );
     }
-    // The checkpoint and summary were just written, so only the pressure itself can still require something.
-    const gate = evaluateGate({ pressure, first_turn: false }, thresholds);
-    const advice = gate.halt ? gateAdvice(gate) : 'do: continue with the next action.';
     return finish(
       io,
-      [...lines, ...gateLines(gate).filter((l) => !l.startsWith('required:')), advice],
-      gate.halt ? STATUS_HALT_CONTEXT_LIMIT : STATUS_OK,
+      [
+        ...lines,
+        ...gateLines(gate).filter((l) => !l.startsWith('required:')),
+        'do: continue with the next action.',
+      ],
+      STATUS_OK,
     );
   });
 }
@@ -329,16 +381,75 @@ async function bundle(args: string[], io: CliIO): Promise<number> {
   if (decision.kind === 'missing_state') return reportMissing(io, `${head}: missing state`, decision);
   if (decision.kind === 'complete')
     return finish(io, [`${head}: complete`, 'do: stop; the task is finished.'], STATUS_COMPLETE);
+  if (decision.state.halt !== undefined)
+    return finish(io, [`${head}: halted`, ...haltLines(decision.state.halt)], STATUS_HALT_CONTEXT_LIMIT);
   const built = buildWorkingBundle(decision.state);
   const body = format === 'json' ? JSON.stringify(built, null, 2) : renderBundleMarkdown(built).trimEnd();
   return finish(io, [body], STATUS_OK);
+}
+
+const RESUME_OPTIONS = { ...ROOT_OPTION, by: { type: 'string' }, why: { type: 'string' } } as const;
+
+/** The explicit human or system override of a latched halt. */
+async function resume(args: string[], io: CliIO, deps: GuardianDeps): Promise<number> {
+  const { values } = parseOptions(args, RESUME_OPTIONS, false);
+  const root = resolveRoot(values.root, io);
+  const by = values.by?.trim() ?? '';
+  const why = values.why?.trim() ?? '';
+  if (by === '' || why === '')
+    throw new UsageError(
+      'guardian resume needs --by WHO and --why TEXT: the override is recorded in the state.',
+    );
+  const head = 'guardian resume';
+  return guarded(io, head, async () => {
+    const decision = await startup(root);
+    if (decision.kind === 'initialize')
+      return finish(
+        io,
+        [`${head}: no state`, `root: ${root}`, ...missingLines('no-state', false)],
+        STATUS_MISSING_STATE,
+      );
+    if (decision.kind === 'missing_state') return reportMissing(io, `${head}: not written`, decision);
+    const { state } = decision;
+    const resumed = resumeFromHalt(state, { by, why, at: deps.now() });
+    if (!resumed.ok && resumed.reason === 'not-halted') {
+      const lines = [`${head}: not halted (nothing written)`, ...stateLines(root, state)];
+      if (decision.kind === 'complete')
+        return finish(io, [...lines, 'do: stop; the task is finished.'], STATUS_COMPLETE);
+      return finish(
+        io,
+        [...lines, `do: run \`${guardianCommandLine('status --pressure P')}\` before the next major action.`],
+        STATUS_OK,
+      );
+    }
+    if (!resumed.ok) {
+      for (const p of resumed.problems) io.stderr(`${STATE_FILE}: error[guardian-resume]: ${p}\n`);
+      io.stderr('Nothing was written.\n');
+      return GUARDIAN_EXIT.usage;
+    }
+    const next = resumed.state;
+    const written = await saveCheckpoint(root, next, renderSummary(next));
+    const lines = [
+      `${head}: resumed`,
+      ...stateLines(root, next),
+      `summary: ${LATEST_SUMMARY} (${written})`,
+      `halt: cleared the halt from ${state.halt?.at ?? '(unknown)'} (the override is recorded in ${STATE_FILE})`,
+    ];
+    if (decision.kind === 'complete')
+      return finish(io, [...lines, 'do: stop; the task is finished.'], STATUS_COMPLETE);
+    return finish(
+      io,
+      [...lines, `do: run \`${guardianCommandLine('status --pressure P')}\` before the next major action.`],
+      STATUS_OK,
+    );
+  });
 }
 
 function defaultDeps(): GuardianDeps {
   return { now: () => new Date().toISOString(), readStdin: readProcessStdin };
 }
 
-/** The four commands with injected clock and stdin (tests pass their own). */
+/** The five commands with injected clock and stdin (tests pass their own). */
 export function createGuardianCommands(deps: GuardianDeps = defaultDeps()): Command[] {
   return [
     {
@@ -349,9 +460,9 @@ export function createGuardianCommands(deps: GuardianDeps = defaultDeps()): Comm
     },
     {
       path: ['guardian', 'status'],
-      summary: 'pressure gate before each major action (read-only)',
+      summary: 'pressure gate before each major action (writes only to latch a halt)',
       help: STATUS_HELP,
-      run: (args, io) => status(args, io),
+      run: (args, io) => status(args, io, deps),
     },
     {
       path: ['guardian', 'checkpoint'],
@@ -364,6 +475,12 @@ export function createGuardianCommands(deps: GuardianDeps = defaultDeps()): Comm
       summary: 'print the working bundle for the next major action',
       help: BUNDLE_HELP,
       run: (args, io) => bundle(args, io),
+    },
+    {
+      path: ['guardian', 'resume'],
+      summary: 'clear a latched halt: the explicit human or system override',
+      help: RESUME_HELP,
+      run: (args, io) => resume(args, io, deps),
     },
   ];
 }

@@ -34,13 +34,18 @@ Examples:
 export const STATUS_HELP = `Usage: ${G} status [--root DIR] --pressure P [--changed-state] [--phase-changed]
 
 Run before every major action (a model call that may change the plan, a write, an edit).
-Reads the state and summary from disk (never writes) and runs the pressure gate:
+Reads the state and summary from disk (writes only to latch a halt) and runs the pressure gate:
   pressure < warning               continue
   warning <= pressure < compress   continue; a fresh summary is due after the action
   compress <= pressure < critical  one more action, then a fresh summary before the next
   pressure >= critical             STATUS:HALT_CONTEXT_LIMIT: stop
 Without --pressure the first turn assumes 0.0; on any later turn a missing pressure counts
 as critical (turns are counted by checkpoints).
+
+The halt is latched: when it is first signalled, status writes a checkpoint and a fresh
+summary with the halt recorded in the state (its only write). From then on every guardian
+command answers STATUS:HALT_CONTEXT_LIMIT, whatever the pressure, until a human or the host
+runs \`${G} resume --by WHO --why TEXT\`.
 
 Options:
 ${ROOT_HELP}
@@ -77,11 +82,14 @@ Updates (each optional; list options are repeatable and append):
 
 Options:
 ${ROOT_HELP}
-  --pressure P        also run the gate after writing (STATUS:HALT_CONTEXT_LIMIT at critical)
+  --pressure P        also run the gate after writing (STATUS:HALT_CONTEXT_LIMIT at critical;
+                      the halt is recorded in the state it writes)
 ${THRESHOLD_HELP}
   -h, --help          show this help
 
 A legacy, malformed or incomplete state file is never overwritten (STATUS:MISSING_STATE).
+While a halt is latched, a checkpoint still writes (record what the last turn changed) and
+answers STATUS:HALT_CONTEXT_LIMIT, unless next_action ends the task (STATUS:COMPLETE).
 ${EXIT_CODES_HELP}
 
 Example:
@@ -101,4 +109,24 @@ ${ROOT_HELP}
   -h, --help          show this help
 
 ${EXIT_CODES_HELP}
+`;
+
+export const RESUME_HELP = `Usage: ${G} resume [--root DIR] --by WHO --why TEXT
+
+For humans and host systems, never for the agent itself: the explicit override that ends a
+latched halt. It clears the halt, appends {at, by, why, halted_at} to the state's "resumes"
+list, and writes the state and a fresh summary (like a checkpoint). The next status runs the
+pressure gate again, so a pressure still at critical halts again.
+Without a latched halt it says "not halted", writes nothing and ends with STATUS:OK (exit 0).
+
+Options:
+${ROOT_HELP}
+  --by WHO            who overrides the halt (a person or a system; required)
+  --why TEXT          why the agent may go on (required)
+  -h, --help          show this help
+
+${EXIT_CODES_HELP}
+
+Example:
+  ${G} resume --by "ops on-call" --why "the host compacted the context"
 `;

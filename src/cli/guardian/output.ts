@@ -2,6 +2,7 @@
 // signal as the last line of stdout, and the matching exit code. Diagnostics go to stderr.
 import { formatDiagnostic } from '../../core/diagnostics.js';
 import type { GateDecision } from '../../core/guardian/gate.js';
+import type { HaltRecord } from '../../core/guardian/state.js';
 import {
   STATUS_COMPLETE,
   STATUS_HALT_CONTEXT_LIMIT,
@@ -109,4 +110,14 @@ export function gateAdvice(decision: GateDecision): string {
     case 'continue':
       return 'do: continue with the next action.';
   }
+}
+
+/** Lines for a latched halt: since when, why (plain words, no state content), and the only way on. */
+export function haltLines(halt: HaltRecord): string[] {
+  const pressure = halt.pressure === null ? 'missing' : String(halt.pressure);
+  return [
+    `halt: latched since ${halt.at} (pressure ${pressure}, critical ${halt.threshold}); it holds whatever the pressure now`,
+    `reason: ${halt.reason}`,
+    `do: stop autonomous work now and wait for a human. Only an explicit override ends the halt: \`${guardianCommandLine('resume --by WHO --why TEXT')}\`.`,
+  ];
 }

@@ -2,19 +2,31 @@
 // gate, the startup branch, the working bundle and the CI replay.
 export {
   ArtifactRefSchema,
+  HaltRecordSchema,
   LastActionSchema,
   OUTCOMES,
   START_ACTION,
   STATE_LIMITS,
   TASK_STATE_FIELDS,
   TASK_STATE_SCHEMA_ID,
+  ResumeRecordSchema,
   TERMINAL_ACTIONS,
   TaskStateSchema,
   initialState,
   isTerminalAction,
   serializeState,
 } from './state.js';
-export type { ArtifactRef, InitialStateInput, LastAction, Outcome, TaskState } from './state.js';
+export type {
+  ArtifactRef,
+  HaltRecord,
+  InitialStateInput,
+  LastAction,
+  Outcome,
+  ResumeRecord,
+  TaskState,
+} from './state.js';
+export { haltRecord, isHalted, latchHalt, resumeFromHalt } from './halt.js';
+export type { ResumeInput, ResumeResult } from './halt.js';
 export { parseTaskState } from './parse-state.js';
 export type { ParsedState, StateProblem } from './parse-state.js';
 export {

@@ -36,6 +36,32 @@ export const LastActionSchema = z.strictObject({
 });
 export type LastAction = z.infer<typeof LastActionSchema>;
 
+/**
+ * A latched halt (the seed's halt rule "overrides everything"): set when the gate first reaches
+ * critical, cleared only by `guardian resume`. Absent means not halted, so state files written
+ * before the latch existed still load unchanged.
+ */
+export const HaltRecordSchema = z.strictObject({
+  /** When the halt was first signalled (ISO 8601, supplied by the caller). */
+  at: z.iso.datetime({ offset: true }),
+  /** The pressure that halted; null when the pressure was missing after the first turn. */
+  pressure: z.number().min(0).max(1).nullable(),
+  /** The critical threshold in force. */
+  threshold: z.number().min(0).max(1),
+  reason: text(),
+});
+export type HaltRecord = z.infer<typeof HaltRecordSchema>;
+
+/** One explicit human or system override of a halt (`guardian resume`). */
+export const ResumeRecordSchema = z.strictObject({
+  at: z.iso.datetime({ offset: true }),
+  by: text().min(1),
+  why: text().min(1),
+  /** The `at` of the halt this override cleared. */
+  halted_at: z.iso.datetime({ offset: true }),
+});
+export type ResumeRecord = z.infer<typeof ResumeRecordSchema>;
+
 export const TaskStateSchema = z.strictObject({
   schema: z.literal(TASK_STATE_SCHEMA_ID),
   goal: text(),
@@ -56,10 +82,14 @@ export const TaskStateSchema = z.strictObject({
   turn: z.number().int().min(0),
   /** ISO 8601 time of the last durable write, supplied by the caller (the core has no clock). */
   updated_at: z.iso.datetime({ offset: true }),
+  /** Optional: present while the task is halted. */
+  halt: HaltRecordSchema.optional(),
+  /** Optional: every halt override, oldest first (absent until the first `guardian resume`). */
+  resumes: z.array(ResumeRecordSchema).max(STATE_LIMITS.maxListItems).optional(),
 });
 export type TaskState = z.infer<typeof TaskStateSchema>;
 
-/** Every top-level field; all are required. */
+/** Every top-level field in file order; all but `halt` and `resumes` are required. */
 export const TASK_STATE_FIELDS = Object.keys(TaskStateSchema.shape) as (keyof TaskState)[];
 
 export interface InitialStateInput {
@@ -99,6 +129,8 @@ export function isTerminalAction(nextAction: string): boolean {
 
 /** The state file as written: 2-space JSON, fields in schema order, LF, trailing newline. */
 export function serializeState(state: TaskState): string {
-  const ordered = Object.fromEntries(TASK_STATE_FIELDS.map((key) => [key, state[key]]));
+  const ordered = Object.fromEntries(
+    TASK_STATE_FIELDS.filter((key) => state[key] !== undefined).map((key) => [key, state[key]]),
+  );
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
