@@ -12,6 +12,8 @@ import { hotSpotTable, readProfile, summarizeProfile } from './profile.js';
 import type { ProfileSummary } from './profile.js';
 import { corpusLine, markdownTable, rows, sanityLine } from './report.js';
 import type { MemoryResults, SpeedResults } from './results.js';
+import { worstCaseTable } from './worst-case.js';
+import type { WorstCaseRow } from './worst-case.js';
 
 const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale N,N] [--runs N] [--warmup N] [--profile]
 
@@ -116,6 +118,11 @@ async function main(): Promise<void> {
   node('bench/measure.ts', flags({ mode: 'memory', corpus, out: memFile }));
   const memory = await readJson<MemoryResults>(memFile);
 
+  console.error('Timing the worst case (one 512 KB unbroken run, 64k CJK characters)…');
+  const worstFile = path.join(OUT, 'worst-case.json');
+  node('bench/worst-case.ts', flags({ kb: 512, cjk: 65536, out: worstFile }));
+  const worstCase = await readJson<WorstCaseRow[]>(worstFile);
+
   let profile: ProfileSummary | undefined;
   if (values.profile) {
     console.error('Profiling the full pipeline…');
@@ -126,6 +133,7 @@ async function main(): Promise<void> {
   console.log(`\n${corpusLine(speed, seed)}\n`);
   console.log(markdownTable(table));
   console.log(`\n${sanityLine(speed)}`);
+  console.log(`\n${worstCaseTable(worstCase)}`);
   if (profile) {
     console.log(
       `\nHot spots of the full pipeline (fresh cache, ${runs} passes; ${profile.totalMs.toFixed(0)} ms sampled):\n`,
@@ -143,6 +151,7 @@ async function main(): Promise<void> {
     table,
     speed,
     memory,
+    worstCase,
     ...(profile ? { profile } : {}),
   };
   await writeFile(path.join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -1,6 +1,7 @@
 // Loads one gpt-tokenizer encoding on demand. Each encoding is a separate literal dynamic import
 // so bundlers keep them apart and a run only pays for the BPE table its policy names.
 import { createRequire } from 'node:module';
+import { chunkedCount, chunkedCountUpTo } from '../core/tokens/chunked.js';
 import { TOKENIZER_NAMES, isTokenizerName } from '../core/tokens/tokenizer.js';
 import type { Tokenizer, TokenizerName } from '../core/tokens/tokenizer.js';
 
@@ -37,17 +38,21 @@ function gptTokenizerVersion(): string {
 
 async function create(name: TokenizerName): Promise<Tokenizer> {
   const encoding = await IMPORTERS[name]();
+  const exact = (text: string): number => (text === '' ? 0 : encoding.countTokens(text, AS_PLAIN_TEXT));
+  const exactUpTo = (text: string, limit: number): number => {
+    if (text === '') return 0;
+    const within = encoding.isWithinTokenLimit(text, limit, AS_PLAIN_TEXT);
+    return within === false ? limit + 1 : within;
+  };
   return {
     name,
     version: gptTokenizerVersion(),
-    count: (text: string) => (text === '' ? 0 : encoding.countTokens(text, AS_PLAIN_TEXT)),
+    // Unbroken runs longer than RUN_CHUNK are counted in pieces so time stays linear (issue 12);
+    // every other text is counted exactly. See src/core/tokens/chunked.ts.
+    count: (text: string) => chunkedCount(text, exact),
     // Stops encoding as soon as the limit is passed: "is this output over max_tokens" on a 20k-token
     // log costs a few hundred tokens of work.
-    countUpTo: (text: string, limit: number) => {
-      if (text === '') return 0;
-      const within = encoding.isWithinTokenLimit(text, limit, AS_PLAIN_TEXT);
-      return within === false ? limit + 1 : within;
-    },
+    countUpTo: (text: string, limit: number) => chunkedCountUpTo(text, limit, exactUpTo),
   };
 }
 
