@@ -13,7 +13,7 @@ import { loadBasePolicy, loadHeadPolicy } from '../cli/check/policies.js';
 import type { PolicySetup } from '../cli/check/policies.js';
 import { readCheckReport } from '../cli/check/read-report.js';
 import { expandInputs } from '../io/expand-inputs.js';
-import { cleanStaleTempFiles } from '../io/golden-store.js';
+import { checkGoldenRoot, cleanStaleTempFiles } from '../io/golden-store.js';
 import type { ActionOptions } from './inputs.js';
 
 export type Produced =
@@ -77,6 +77,15 @@ const WRITE_WORDS: Record<GoldenWrite['reason'], string> = {
 async function update(options: ActionOptions, cwd: string): Promise<Produced> {
   const loaded = await loadPolicies(options, cwd);
   if (!loaded.ok) return { ok: false, diagnostics: loaded.diagnostics, message: POLICY_FAILED };
+  const root = await checkGoldenRoot({ cwd, goldenDir: options.goldenDir });
+  if (!root.ok) {
+    return {
+      ok: false,
+      diagnostics: [root.diagnostic],
+      message:
+        'The golden folder resolves (through a symbolic link) outside the workspace; nothing was written. See the annotation.',
+    };
+  }
   const cleaned = await cleanStaleTempFiles({ cwd, goldenDir: options.goldenDir });
   const { report, writes } = await runGoldens({
     mode: 'update',

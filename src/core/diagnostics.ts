@@ -1,3 +1,4 @@
+import { shownName } from './text/shown-name.js';
 import type { Diagnostic, Severity } from './types.js';
 
 /** Thrown (or returned) when an input cannot be used at all; carries every diagnostic found. */
@@ -20,9 +21,13 @@ export function diagnostic(
   return { severity, code, file: at.file, line: at.line, column: at.column, message, hint };
 }
 
-/** `file:line:column: error[code]: message (hint)`, the shape editors and problem matchers read. */
+/**
+ * `file:line:column: error[code]: message (hint)`, the shape editors and problem matchers read.
+ * One line whatever the file name or a quoted id holds (shownName).
+ */
 export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.column}: ${d.severity}[${d.code}]: ${d.message}${d.hint ? ` Hint: ${d.hint}` : ''}`;
+  const hint = d.hint ? ` Hint: ${shownName(d.hint)}` : '';
+  return `${shownName(d.file)}:${d.line}:${d.column}: ${d.severity}[${shownName(d.code)}]: ${shownName(d.message)}${hint}`;
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

@@ -2,8 +2,11 @@
 // Paths in and out are cwd-relative and '/'-separated, as reports and goldens record them.
 // Nothing is ever read or written through a symbolic link inside the golden folder: a link
 // committed in a pull request could otherwise make `update` overwrite a file outside the repo.
+// The golden folder itself may be a link (or lie below one) only when its real path stays inside
+// the working directory's real path (the repository, the workspace): nothing is ever read,
+// written, listed or deleted outside it.
 import type { Dirent } from 'node:fs';
-import { lstat, mkdir, readdir, rmdir, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic } from '../core/diagnostics.js';
 import { GOLDEN_SUFFIX } from '../core/golden/paths.js';
@@ -61,6 +64,89 @@ function symlinkRefused(file: string): Diagnostic {
   );
 }
 
+function outsideWorkspace(file: string): Diagnostic {
+  return storeError(
+    file,
+    'golden-outside-workspace',
+    'The golden folder resolves, through a symbolic link, to a place outside the repository (the working directory), or the link points nowhere; goldens are never read, written or deleted outside the repository.',
+    'Make the golden folder a regular folder inside the repository (replace the link, or choose another golden folder), then run again.',
+  );
+}
+
+/** `real` is `base` or lies below it (both real paths). */
+function isWithin(real: string, base: string): boolean {
+  const rel = path.relative(base, real);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/**
+ * The real path `abs` has or will have once created: the real path of its nearest existing
+ * ancestor joined with the rest. `null` when a part of it is a link that points nowhere (or in
+ * a loop): what creating it would make cannot be told.
+ */
+async function realPathOf(abs: string): Promise<string | null> {
+  const rest: string[] = [];
+  let current = abs;
+  for (;;) {
+    try {
+      return path.join(await realpath(current), ...rest.reverse());
+    } catch (error) {
+      const errno = errnoOf(error);
+      if (errno === 'ELOOP') return null;
+      if (errno !== 'ENOENT' && errno !== 'ENOTDIR') throw error;
+      // ENOENT also comes from a link whose target is missing: it exists, so it is not creatable.
+      const exists = await lstat(current).then(
+        () => true,
+        () => false,
+      );
+      if (exists) return null;
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return null;
+    rest.push(path.basename(current));
+    current = parent;
+  }
+}
+
+/**
+ * The golden folder's real path lies strictly inside the working directory's real path (it need
+ * not exist yet). `file` is what the diagnostic names: the golden folder, or the golden at hand.
+ */
+async function checkRoot(opts: GoldenStoreOptions, file: string): Promise<StoreResult> {
+  try {
+    const workspace = await realpath(opts.cwd);
+    const real = await realPathOf(path.resolve(opts.cwd, opts.goldenDir));
+    if (real === null || real === workspace || !isWithin(real, workspace)) {
+      return { ok: false, diagnostic: outsideWorkspace(file) };
+    }
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, diagnostic: ioFailure(file, 'golden-unreadable', error) };
+  }
+}
+
+/**
+ * Refuses a golden folder whose real path leaves the working directory (a link to elsewhere, or
+ * below one). Commands that write or delete goldens call it first; every read, write, listing and
+ * removal below checks it again.
+ */
+export function checkGoldenRoot(opts: GoldenStoreOptions): Promise<StoreResult> {
+  return checkRoot(opts, opts.goldenDir);
+}
+
+/** The folder `abs` lies in (which exists) is, by its real path, inside the working directory. */
+async function checkParentInside(
+  abs: string,
+  goldenPath: string,
+  opts: GoldenStoreOptions,
+): Promise<StoreResult> {
+  const [workspace, parent] = await Promise.all([realpath(opts.cwd), realpath(path.dirname(abs))]);
+  if (parent === workspace || !isWithin(parent, workspace)) {
+    return { ok: false, diagnostic: outsideWorkspace(goldenPath) };
+  }
+  return { ok: true };
+}
+
 type Walk = { ok: true; missingFrom: number | null } | { ok: false; diagnostic: Diagnostic };
 
 /**
@@ -80,6 +166,8 @@ async function checkParents(goldenPath: string, opts: GoldenStoreOptions): Promi
       ),
     };
   }
+  const root = await checkRoot(opts, goldenPath);
+  if (!root.ok) return root;
   const dirs = goldenPath.slice(prefix.length).split('/').slice(0, -1);
   let current = path.resolve(opts.cwd, opts.goldenDir);
   for (let i = 0; i < dirs.length; i++) {
@@ -193,6 +281,8 @@ export async function writeGoldenFile(
         ),
       };
     }
+    const inside = await checkParentInside(target, goldenPath, opts);
+    if (!inside.ok) return inside;
     await writeFileAtomic(target, text);
     return { ok: true };
   } catch (error) {
@@ -206,7 +296,10 @@ export async function removeGoldenFile(goldenPath: string, opts: GoldenStoreOpti
   if (!parents.ok) return parents;
   if (parents.missingFrom !== null) return { ok: true };
   try {
-    await unlink(path.resolve(opts.cwd, goldenPath));
+    const target = path.resolve(opts.cwd, goldenPath);
+    const inside = await checkParentInside(target, goldenPath, opts);
+    if (!inside.ok) return inside;
+    await unlink(target);
   } catch (error) {
     if (errnoOf(error) !== 'ENOENT')
       return { ok: false, diagnostic: ioFailure(goldenPath, 'golden-remove-failed', error) };
@@ -233,11 +326,15 @@ async function entriesOf(absDir: string): Promise<Dirent[]> {
   }
 }
 
-/** Visits every entry below the golden folder; symlinked folders are not entered. */
+/**
+ * Visits every entry below the golden folder; symlinked folders are not entered, and a golden
+ * folder outside the working directory (checkGoldenRoot) is not walked at all.
+ */
 async function walkGoldenDir(
   opts: GoldenStoreOptions,
   visit: (entry: Dirent, rel: string, abs: string) => Promise<void>,
 ): Promise<void> {
+  if (!(await checkGoldenRoot(opts)).ok) return;
   const walk = async (relDir: string): Promise<void> => {
     const absDir = path.resolve(opts.cwd, relDir);
     for (const entry of await entriesOf(absDir)) {
@@ -251,7 +348,8 @@ async function walkGoldenDir(
 
 /**
  * Every `*.golden.json` below the golden folder (links included, so that they get reported),
- * cwd-relative, sorted by code unit. A missing golden folder has none.
+ * cwd-relative, sorted by code unit. A missing golden folder has none, and so has one outside
+ * the working directory (reading or writing any golden there reports it).
  */
 export async function listGoldenFiles(opts: GoldenStoreOptions): Promise<string[]> {
   const found: string[] = [];

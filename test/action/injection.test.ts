@@ -71,7 +71,8 @@ describe('action: workflow command injection from a transcript', () => {
     const report = run.log.blocks.find((b) => b.includes('DRIFT      transcripts/inject.jsonl'));
     expect(report).toBeDefined();
     // The injected lines are in the log for the reader, where the runner runs none of them.
-    expect(report).toContain('\n::error file=forged.ts,line=1::forged annotation');
+    // The id is shown escaped: its newline can no longer start a command line.
+    expect(report).toContain('u1\\n::error file=forged.ts,line=1::forged annotation');
     expect(report).toContain('::add-mask::a1');
     const tokens = run.log.commands
       .filter((c) => c.name === 'stop-commands')

@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CI_PROVIDER_VARIABLES } from '../../src/cli/check/options.js';
 
 export const REPO = path.resolve(fileURLToPath(import.meta.url), '../../..');
 export const BIN = path.join(REPO, 'bin/context-stability.js');
@@ -20,10 +21,14 @@ export interface Run {
   stderr: string;
 }
 
-/** The child's environment: the test runner's own CI variable never leaks in; `env` sets it explicitly. */
+/**
+ * The child's environment: the test runner's own CI variables (CI and every provider's, such as
+ * GITHUB_ACTIONS) never leak in; `env` sets them explicitly.
+ */
 export function childEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete base['CI'];
+  for (const name of CI_PROVIDER_VARIABLES) delete base[name];
   return { ...base, ...env };
 }
 

@@ -9,10 +9,48 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export const DEFAULT_GOLDEN_DIR = 'golden';
 
-/** Jest and Vitest semantics: any value but '', 'false' and '0' means "running in CI". */
-export function ciFromEnv(env: Readonly<Record<string, string | undefined>>): boolean {
-  const value = env['CI'];
+/**
+ * The variables CI providers set on every job, for those that do not set CI itself or where a
+ * job may unset it (the lists of ci-info and std-env, which Jest and Vitest use, trimmed to the
+ * providers' own names: generic ones such as BUILD_NUMBER are set on developer machines too).
+ */
+export const CI_PROVIDER_VARIABLES = [
+  'GITHUB_ACTIONS', // GitHub Actions
+  'GITLAB_CI', // GitLab CI/CD
+  'BUILDKITE', // Buildkite
+  'CIRCLECI', // CircleCI
+  'TRAVIS', // Travis CI
+  'JENKINS_URL', // Jenkins
+  'HUDSON_URL', // Hudson
+  'TF_BUILD', // Azure Pipelines, Team Foundation Server
+  'BITBUCKET_BUILD_NUMBER', // Bitbucket Pipelines
+  'TEAMCITY_VERSION', // TeamCity
+  'CODEBUILD_BUILD_ID', // AWS CodeBuild
+  'DRONE', // Drone
+  'APPVEYOR', // AppVeyor
+  'CIRRUS_CI', // Cirrus CI
+  'SEMAPHORE', // Semaphore
+  'bamboo_planKey', // Bamboo
+  'GO_PIPELINE_LABEL', // GoCD
+  'BUILDER_OUTPUT', // Google Cloud Build
+  'HARNESS_BUILD_ID', // Harness
+  'CONTINUOUS_INTEGRATION', // Travis CI, Cirrus CI (older name of CI)
+] as const;
+
+function isOn(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== 'false' && value !== '0';
+}
+
+/**
+ * "Running in CI", the way Jest (ci-info) and Vitest (std-env) decide: the CI variable when it
+ * is set — any value but '', 'false' and '0' means CI, and CI=false or CI=0 opts out even on a
+ * provider — else any provider variable above that is set (to anything but '', 'false', '0').
+ */
+export function ciFromEnv(env: Readonly<Record<string, string | undefined>>): boolean {
+  const ci = env['CI'];
+  if (ci === 'false' || ci === '0') return false;
+  if (isOn(ci)) return true;
+  return CI_PROVIDER_VARIABLES.some((name) => isOn(env[name]));
 }
 
 export function requireGlobs(command: string, positionals: readonly string[]): string[] {

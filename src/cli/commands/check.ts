@@ -18,6 +18,7 @@ import {
 import { printDiagnostics, printReport, writeReportFile } from '../check/output.js';
 import { loadBasePolicy, loadHeadPolicy } from '../check/policies.js';
 import type { PolicySetup } from '../check/policies.js';
+import { guardOutput } from '../workflow-output.js';
 
 const OPTIONS = {
   policy: { type: 'string' },
@@ -50,7 +51,10 @@ Options:
   --golden-dir DIR        folder of the goldens, inside the working directory
                           (default ${DEFAULT_GOLDEN_DIR})
   --ci                    CI mode: a missing golden fails and nothing is written. Also on
-                          when the CI variable is set (to anything but '', 'false' or '0')
+                          when the CI variable is set (to anything but '', 'false' or '0'),
+                          or, without CI, a CI provider's variable (GITHUB_ACTIONS,
+                          GITLAB_CI, BUILDKITE, CIRCLECI, JENKINS_URL, TF_BUILD, …);
+                          CI=false or CI=0 turns it off
   --shard i/n             check only shard i of n (1-based; transcripts are split by a hash
                           of their path); combine the shards' --report files with 'merge'
   --report FILE           also write the machine report (JSON, with schema_version)
@@ -111,7 +115,15 @@ async function run(args: string[], io: CliIO): Promise<number> {
     shard,
     ...policies,
   });
-  printReport(io, report, format);
+  // Under GitHub Actions the report goes out in a stop-commands block, our annotations outside it.
+  const kind =
+    format === 'json' || format === 'markdown' ? format : format === 'github' ? 'annotations' : 'text';
+  const out = guardOutput(io, kind);
+  try {
+    printReport(out.io, report, format);
+  } finally {
+    out.close();
+  }
   let code: number = exitCodeFor(report);
   if (values.report !== undefined) {
     const failure = await writeReportFile(values.report, report, io.cwd);

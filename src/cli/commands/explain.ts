@@ -2,7 +2,9 @@
 import { maskedForMessage } from '../../core/pii/shown.js';
 import { explainArtifact } from '../../core/report/explain.js';
 import { stabilizeTranscript } from '../../core/stabilize/stabilize.js';
-import type { Transcript } from '../../core/types.js';
+import type { LedgerEntry, StabilizeResult } from '../../core/stabilize/types.js';
+import { shownName } from '../../core/text/shown-name.js';
+import type { Artifact, Transcript } from '../../core/types.js';
 import { PROGRAM, UsageError, parseOptions } from '../args.js';
 import { EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
@@ -38,7 +40,7 @@ Examples:
  * have typed the original: masked and kept short either way.
  */
 function shortId(id: string): string {
-  const shown = maskedForMessage(id);
+  const shown = shownName(maskedForMessage(id));
   return shown.length > 60 ? `${shown.slice(0, 60)}…` : shown;
 }
 
@@ -48,12 +50,40 @@ function unknownId(io: CliIO, transcript: Transcript, id: string): number {
   const shown = ids.slice(0, IDS_SHOWN).map(shortId).join(', ');
   const rest = ids.length > IDS_SHOWN ? `, … (${ids.length} in all)` : '';
   io.stderr(
-    `${PROGRAM}: ${transcript.file} has no artifact with id '${shortId(id)}'.` +
+    `${PROGRAM}: ${shownName(transcript.file)} has no artifact with id '${shortId(id)}'.` +
       `${suggestion !== undefined ? ` Did you mean '${shortId(suggestion)}'?` : ''}\n` +
       `Its ids: ${shown}${rest}\n` +
-      `Run '${PROGRAM} inspect ${transcript.file}' to list every id with its kind and line.\n`,
+      `Run '${PROGRAM} inspect ${shownName(transcript.file)}' to list every id with its kind and line.\n`,
   );
   return EXIT_INPUT;
+}
+
+/**
+ * The explanation with every name shown escaped (shownName): explainArtifact gets copies whose
+ * ids, file and tool names are escaped, so each of its lines stays one line. It finds the
+ * artifact's place in the context and its summary by id: there the artifact's own id becomes its
+ * shown id and every other id a newline, which no shown id equals (shownName is not one-to-one).
+ */
+function shownExplanation(artifact: Artifact, entry: LedgerEntry, result: StabilizeResult): string {
+  const id = shownName(artifact.id);
+  const same = (other: string): string => (other === artifact.id ? id : '\n');
+  const shownArtifact: Artifact = {
+    ...artifact,
+    id,
+    source: { ...artifact.source, file: shownName(artifact.source.file) },
+  };
+  const shownEntry: LedgerEntry = {
+    ...entry,
+    ...(entry.detail !== undefined ? { detail: shownName(entry.detail) } : {}),
+    ...(entry.duplicate_of !== undefined ? { duplicate_of: shownName(entry.duplicate_of) } : {}),
+    ...(entry.protected_by !== undefined ? { protected_by: entry.protected_by.map(shownName) } : {}),
+  };
+  const shownResult: StabilizeResult = {
+    ...result,
+    context: result.context.map((c) => ({ ...c, id: same(c.id) })),
+    summaries: result.summaries.map((s) => ({ ...s, id: same(s.id) })),
+  };
+  return explainArtifact(shownArtifact, shownEntry, shownResult).split('\n').map(shownName).join('\n');
 }
 
 async function run(args: string[], io: CliIO): Promise<number> {
@@ -73,7 +103,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const entry = result.ledger.find((e) => e.id === id);
   // The ledger holds one final decision per input artifact (DESIGN §4): a gap is our bug.
   if (!entry) throw new Error('The ledger has no decision for an artifact of the transcript.');
-  io.stdout(explainArtifact(artifact, entry, result));
+  io.stdout(shownExplanation(artifact, entry, result));
   return prepared.partial ? EXIT_INPUT : EXIT_OK;
 }
 

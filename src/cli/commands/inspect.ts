@@ -14,6 +14,7 @@ import type { CliIO, Command } from '../command.js';
 import { renderFileText } from '../inspect/render-text.js';
 import { summarizeTranscript, unreadableSummary } from '../inspect/summary.js';
 import type { FileSummary } from '../inspect/summary.js';
+import { guardOutput } from '../workflow-output.js';
 
 const FORMATS: readonly FormatOption[] = ['auto', ...TRANSCRIPT_FORMATS];
 
@@ -72,22 +73,28 @@ async function run(args: string[], io: CliIO): Promise<number> {
   printDiagnostics(io, inputs.diagnostics);
   let failed = hasErrors(inputs.diagnostics);
 
+  // Under GitHub Actions the tables go out in a stop-commands block; JSON is inert, not wrapped.
+  const out = guardOutput(io, values.json ? 'json' : 'text');
   const summaries: FileSummary[] = [];
-  for (const file of inputs.files) {
-    const result = await loadTranscript(file, {
-      format,
-      cwd: io.cwd,
-      ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
-    });
-    const summary = result.ok
-      ? summarizeTranscript(sanitizeForPolicy(result.transcript, policy, loaded.rules), tokenizer, cost)
-      : unreadableSummary(file, tokenizer, result.diagnostics);
-    printDiagnostics(io, summary.diagnostics);
-    if (!result.ok || hasErrors(summary.diagnostics)) failed = true;
-    if (values.json) summaries.push(summary);
-    else io.stdout(renderFileText(summary));
+  try {
+    for (const file of inputs.files) {
+      const result = await loadTranscript(file, {
+        format,
+        cwd: io.cwd,
+        ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
+      });
+      const summary = result.ok
+        ? summarizeTranscript(sanitizeForPolicy(result.transcript, policy, loaded.rules), tokenizer, cost)
+        : unreadableSummary(file, tokenizer, result.diagnostics);
+      printDiagnostics(io, summary.diagnostics);
+      if (!result.ok || hasErrors(summary.diagnostics)) failed = true;
+      if (values.json) summaries.push(summary);
+      else out.io.stdout(renderFileText(summary));
+    }
+    if (values.json) out.io.stdout(`${JSON.stringify({ files: summaries }, null, 2)}\n`);
+  } finally {
+    out.close();
   }
-  if (values.json) io.stdout(`${JSON.stringify({ files: summaries }, null, 2)}\n`);
   return failed ? EXIT_INPUT : EXIT_OK;
 }
 

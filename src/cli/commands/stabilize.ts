@@ -5,6 +5,7 @@ import { buildReport, failingChecks } from '../../core/report/report.js';
 import { compareFindings } from '../../core/report/severity-order.js';
 import { stabilizeTranscript } from '../../core/stabilize/stabilize.js';
 import { ACTIONS } from '../../core/stabilize/types.js';
+import { inertJson, shownName } from '../../core/text/shown-name.js';
 import type { LedgerEntry, StabilizeResult } from '../../core/stabilize/types.js';
 import type { CheckResult } from '../../core/validate/types.js';
 import { validateResult } from '../../core/validate/validate.js';
@@ -88,7 +89,7 @@ function violationLines(file: string, check: CheckResult, cap: number): string[]
   const shown = check.violations.slice(0, cap).map((v) => {
     const id = v.id === '*' ? '' : ` [${v.id}]`;
     const at = v.column !== undefined ? `${v.line}:${v.column}` : `${v.line}`;
-    return `${file}:${at}: ${check.name} (${check.severity}): ${v.message}${id}`;
+    return shownName(`${file}:${at}: ${check.name} (${check.severity}): ${v.message}${id}`);
   });
   const more = check.violations.length - shown.length;
   if (more > 0) shown.push(`… and ${more} more ${check.name} violations (--json lists them all)`);
@@ -121,7 +122,8 @@ function renderSummary(result: StabilizeResult, checks: readonly CheckResult[], 
     lines.push('events:');
     for (const e of result.events) lines.push(`  [${e.level}] ${e.code}: ${e.message}`);
   }
-  return `${lines.join('\n')}\n`;
+  // The transcript's name, ids and tool names are shown escaped, one line each.
+  return `${lines.map(shownName).join('\n')}\n`;
 }
 
 async function run(args: string[], io: CliIO): Promise<number> {
@@ -170,14 +172,14 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (format !== undefined) {
     // With the transcript, a native document keeps the fields that make it stabilize the same way.
     const body = emitContext(result.context, format, transcript);
-    io.stdout(`${JSON.stringify(body, null, 2)}\n`);
+    io.stdout(inertJson(`${JSON.stringify(body, null, 2)}\n`));
     // stdout is the request body: say on stderr why the run fails, if it does.
     for (const check of [...failing].sort(byFinding)) {
       for (const line of violationLines(result.transcript, check, MAX_VIOLATIONS_SHOWN))
         io.stderr(`${line}\n`);
     }
   } else if (values.json) {
-    io.stdout(`${JSON.stringify(buildReport(result, checks), null, 2)}\n`);
+    io.stdout(inertJson(`${JSON.stringify(buildReport(result, checks), null, 2)}\n`));
   } else {
     io.stdout(renderSummary(result, checks, transcript.artifacts.length));
   }

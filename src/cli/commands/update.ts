@@ -3,7 +3,7 @@
 import { hasErrors } from '../../core/diagnostics.js';
 import type { TranscriptOutcome } from '../../core/golden/check-report.js';
 import { describeDiff } from '../../core/golden/describe.js';
-import { cleanStaleTempFiles, removeGoldenFile } from '../../io/golden-store.js';
+import { checkGoldenRoot, cleanStaleTempFiles, removeGoldenFile } from '../../io/golden-store.js';
 import { PROGRAM, parseOptions } from '../args.js';
 import { EXIT_FINDINGS, EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
@@ -12,6 +12,8 @@ import type { GoldenWrite, WriteReason } from '../check/golden-run.js';
 import { DEFAULT_GOLDEN_DIR, goldenDirOption, requireGlobs } from '../check/options.js';
 import { printDiagnostics } from '../check/output.js';
 import { loadHeadPolicy } from '../check/policies.js';
+import { guardOutput } from '../workflow-output.js';
+import { shownName } from '../../core/text/shown-name.js';
 
 const OPTIONS = {
   policy: { type: 'string' },
@@ -25,7 +27,9 @@ Stabilizes each transcript and writes its golden snapshot
 <golden-dir>/<transcript path>.golden.json when it is missing or differs, then prints what it
 changed. Each golden is replaced atomically (temp file, fsync, rename): a killed update leaves
 every golden either old or new, never partial; the temp files it leaves are removed by the
-next update. Goldens are never written through symbolic links. Review the diff and commit.
+next update. Goldens are never written through symbolic links, and nothing is written or
+deleted outside the working directory: a golden folder that is (or lies below) a link to
+elsewhere is refused (exit 2). Review the diff and commit.
 
 Options:
   --policy FILE           policy to apply (default .github/context-policy.yml when present,
@@ -84,6 +88,13 @@ async function run(args: string[], io: CliIO): Promise<number> {
   printDiagnostics(io, head.diagnostics);
   if (!head.ok) return EXIT_INPUT;
 
+  // A golden folder that resolves outside the repository (a link) is refused before anything runs.
+  const root = await checkGoldenRoot(store);
+  if (!root.ok) {
+    printDiagnostics(io, [root.diagnostic]);
+    return EXIT_INPUT;
+  }
+
   const cleaned = await cleanStaleTempFiles(store);
   const { report, writes } = await runGoldens({
     mode: 'update',
@@ -134,7 +145,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
       `${writes.filter((w) => w.reason !== 'new').length} updated, ${unchanged} unchanged, ` +
       `${plural(removed, 'obsolete golden')} removed, ${plural(errors, 'error')}`,
   );
-  io.stdout(`${lines.join('\n')}\n`);
+  // Golden paths, ids and messages are shown escaped, one line each; under GitHub Actions the
+  // whole list goes out in a stop-commands block.
+  const out = guardOutput(io, 'text');
+  out.io.stdout(`${lines.map(shownName).join('\n')}\n`);
+  out.close();
 
   if (errors > 0 || pruneFailed || hasErrors(diagnostics)) return EXIT_INPUT;
   return failing.length > 0 ? EXIT_FINDINGS : EXIT_OK;

@@ -1,12 +1,13 @@
 // Human-readable `inspect` output: a header, one table row per artifact, a pairing footer.
+import { shownName } from '../../core/text/shown-name.js';
 import type { ArtifactSummary, FileSummary } from './summary.js';
 
 const MAX_CELL = 40;
 
-// Ids and tool names come from the input file: keep control characters (terminal escapes,
-// newlines) out of the terminal and cap the width.
+// Ids and tool names come from the input file: shown escaped (no terminal escapes, newlines or
+// workflow commands, see shownName) and capped in width.
 function cell(text: string, max = MAX_CELL): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  const clean = shownName(text);
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
@@ -48,10 +49,10 @@ function table(rows: string[][], rightAligned: ReadonlySet<number>): string[] {
 /** The text block for one file; ends with a blank line so that files stay visually apart. */
 export function renderFileText(s: FileSummary): string {
   if (s.format === null) {
-    return `${s.file}\n  not loaded: ${diagnosticsLine(s)}\n\n`;
+    return `${shownName(s.file)}\n  not loaded: ${diagnosticsLine(s)}\n\n`;
   }
   const lines = [
-    s.file,
+    shownName(s.file),
     `  format: ${s.format} · artifacts: ${s.artifact_count} · tokens: ${s.total_tokens} (${s.tokenizer.name}, gpt-tokenizer ${s.tokenizer.version})`,
   ];
   if (s.artifacts.length > 0) {

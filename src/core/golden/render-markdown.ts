@@ -14,6 +14,7 @@ import {
   describeViolation,
 } from './describe.js';
 import { displayOrder, isWarningDrift } from './report-order.js';
+import { inertJson, shownName } from '../text/shown-name.js';
 
 /** Longest unified diff shown per transcript; the JSON report always holds all of it. */
 export const MARKDOWN_DIFF_LINES = 300;
@@ -35,6 +36,11 @@ const ENTITIES: Record<string, string> = {
 /** Text safe in a table cell, list item or `<summary>`: markup characters as entities, one line. */
 export function escapeMarkdown(text: string): string {
   return text.replace(/[&<>|`\\*_[\]~]/g, (ch) => ENTITIES[ch] ?? ch).replace(/\r\n|\r|\n/g, ' ');
+}
+
+/** A name (or a line of our words and names) for the markdown output: shown escaped, then markup-safe. */
+function shown(text: string): string {
+  return escapeMarkdown(shownName(text));
 }
 
 const OUTCOME_WORDS: Record<Outcome, string> = {
@@ -89,14 +95,14 @@ function failureDetails(o: TranscriptOutcome, ci: boolean): string[] {
   if (isWarningDrift(o)) items.push(DRIFT_WARNING);
   if (o.diff && !o.diff.equal) items.push(...describeDiff(o.diff));
   const out = [
-    `<details><summary>${escapeMarkdown(o.transcript)}: ${escapeMarkdown(outcomeCell(o, ci))}</summary>`,
+    `<details><summary>${shown(o.transcript)}: ${escapeMarkdown(outcomeCell(o, ci))}</summary>`,
     '',
-    ...items.map((item) => `- ${escapeMarkdown(item)}`),
+    ...items.map((item) => `- ${shown(item)}`),
   ];
   if (o.outcome === 'new' && ci) {
     out.push('- no golden: in CI nothing is written; run `context-stability update` locally and commit the golden');
   }
-  if (o.unified) out.push('', ...fenced(cappedDiff(o.unified), 'diff'));
+  if (o.unified) out.push('', ...fenced(inertJson(cappedDiff(o.unified)), 'diff'));
   out.push('', '</details>', '');
   return out;
 }
@@ -136,10 +142,10 @@ function impactTable(report: CheckReport): string[] {
     row([...IMPACT_COLUMNS]),
     row(['---', '---', '---:', '---:', '---:', '---', '---', '---']),
   ];
-  for (const i of rows) out.push(row(impactCells(i, escapeMarkdown)));
+  for (const i of rows) out.push(row(impactCells(i, shown)));
   out.push('');
   for (const i of rows.filter((r) => r.newlyFailing.length > 0)) {
-    out.push(`- ${escapeMarkdown(i.transcript)}: ${escapeMarkdown(describeImpact(i).join('; '))}`);
+    out.push(`- ${shown(i.transcript)}: ${shown(describeImpact(i).join('; '))}`);
   }
   return out;
 }
@@ -154,7 +160,7 @@ export function renderMarkdown(given: CheckReport): string {
   const out = ['## context-stability check', ''];
   const shard = report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : '';
   out.push(
-    `Policy ${escapeMarkdown(report.policy.source)} (${escapeMarkdown(report.policy.hash)}) · tokenizer ` +
+    `Policy ${shown(report.policy.source)} (${escapeMarkdown(report.policy.hash)}) · tokenizer ` +
       `${escapeMarkdown(`${report.tokenizer.name} ${report.tokenizer.version}`)}${shard}`,
     '',
   );
@@ -162,14 +168,14 @@ export function renderMarkdown(given: CheckReport): string {
   out.push(row(['---', '---', '---:', '---:']));
   for (const o of report.transcripts) {
     const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
-    out.push(row([escapeMarkdown(o.transcript), outcomeCell(o, report.ci), tokens, violationsCell(o)]));
+    out.push(row([shown(o.transcript), outcomeCell(o, report.ci), tokens, violationsCell(o)]));
   }
   out.push('');
   for (const o of report.transcripts) if (hasDetails(o, report.ci)) out.push(...failureDetails(o, report.ci));
   out.push(...impactTable(report));
   if (report.obsolete && report.obsolete.length > 0) {
     out.push('Obsolete goldens (no transcript; `update --prune-obsolete` removes them):', '');
-    for (const g of report.obsolete) out.push(`- ${escapeMarkdown(g)}`);
+    for (const g of report.obsolete) out.push(`- ${shown(g)}`);
     out.push('');
   }
   out.push(escapeMarkdown(describeSummary(report)));

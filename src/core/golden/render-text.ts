@@ -3,6 +3,7 @@
 // each failure what went wrong — for a drift the semantic diff first (what it does) and the
 // unified diff second (exact bytes).
 import { formatDiagnostic } from '../diagnostics.js';
+import { inertJson, shownName } from '../text/shown-name.js';
 import type { CheckReport, Outcome, TranscriptOutcome } from './check-report.js';
 import { DRIFT_WARNING, describeDiff, describeImpact, describeSummary } from './describe.js';
 import { displayOrder, isWarningDrift } from './report-order.js';
@@ -29,7 +30,7 @@ function headline(o: TranscriptOutcome, ci: boolean): string {
     else if (ci) parts.push('  no golden (CI: nothing is written; run `context-stability update` and commit)');
     else parts.push(`  no golden: ${o.golden}`);
   }
-  return parts.join('');
+  return shownName(parts.join(''));
 }
 
 function details(o: TranscriptOutcome): string[] {
@@ -44,15 +45,17 @@ function details(o: TranscriptOutcome): string[] {
     lines.push(`  semantic diff of ${o.golden}:`);
     for (const line of describeDiff(o.diff)) lines.push(`    ${line}`);
   }
+  // Names, ids and messages are shown escaped, one line each; the unified diff is lines of JSON.
+  const shown = lines.map(shownName);
   if (o.unified) {
-    lines.push('  unified diff (golden → actual):');
-    lines.push(o.unified.replace(/\n$/, ''));
+    shown.push('  unified diff (golden → actual):');
+    shown.push(inertJson(o.unified.replace(/\n$/, '')));
   }
   if (o.impact) {
-    lines.push('  policy impact (base → head):');
-    for (const line of describeImpact(o.impact)) lines.push(`    ${line}`);
+    shown.push('  policy impact (base → head):');
+    for (const line of describeImpact(o.impact)) shown.push(shownName(`    ${line}`));
   }
-  return lines;
+  return shown;
 }
 
 export function renderText(given: CheckReport): string {
@@ -61,8 +64,10 @@ export function renderText(given: CheckReport): string {
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';
   const base = report.base_policy ? `, base policy ${report.base_policy.source} (${report.base_policy.hash})` : '';
   lines.push(
-    `context-stability check${shard}: policy ${report.policy.source} (${report.policy.hash})${base}, ` +
+    shownName(
+      `context-stability check${shard}: policy ${report.policy.source} (${report.policy.hash})${base}, ` +
       `tokenizer ${report.tokenizer.name} ${report.tokenizer.version}${report.ci ? ', CI mode' : ''}`,
+    ),
   );
   for (const o of report.transcripts) {
     lines.push(headline(o, report.ci));
@@ -70,7 +75,7 @@ export function renderText(given: CheckReport): string {
   }
   if (report.obsolete && report.obsolete.length > 0) {
     lines.push('Obsolete goldens (no transcript checked; `update --prune-obsolete` removes them):');
-    for (const g of report.obsolete) lines.push(`  ${g}`);
+    for (const g of report.obsolete) lines.push(`  ${shownName(g)}`);
   }
   lines.push(describeSummary(report));
   return `${lines.join('\n')}\n`;
