@@ -57979,15 +57979,16 @@ function showString(text) {
     const quoted = maskedForMessage(escapeString(maskedForMessage(text)));
     if (quoted.length <= MAX_SHOWN_CHARS)
         return quoted;
-    // Keep the closing quote visible so the reader sees the value was cut, not malformed.
-    return `${shorten(quoted, MAX_SHOWN_CHARS - 1)}"`;
+    // Keep the closing quote visible so the reader sees the value was cut, not malformed. A cut can
+    // make an address of what was none (`a@example.orgcanary…` cut after `org`): masked once more.
+    return `${maskedForMessage(shorten(quoted, MAX_SHOWN_CHARS - 1))}"`;
 }
 /** A short rendering of any parsed value: scalars as written, collections by their shape. */
 function showValue(value) {
     if (typeof value === 'string')
         return showString(value);
     if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-        return shorten(maskedForMessage(String(value)), MAX_SHOWN_CHARS);
+        return maskedForMessage(shorten(maskedForMessage(String(value)), MAX_SHOWN_CHARS));
     }
     if (value === null)
         return 'null';

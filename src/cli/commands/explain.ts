@@ -41,7 +41,8 @@ Examples:
  */
 function shortId(id: string): string {
   const shown = shownName(maskedForMessage(id));
-  return shown.length > 60 ? `${shown.slice(0, 60)}…` : shown;
+  // A cut can make an address of what was none (`a@example.orgx…` cut after `org`): masked again.
+  return shown.length > 60 ? `${maskedForMessage(shown.slice(0, 60))}…` : shown;
 }
 
 function unknownId(io: CliIO, transcript: Transcript, id: string): number {

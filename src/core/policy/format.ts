@@ -34,15 +34,16 @@ export function showString(text: string): string {
   // Masked before escaping (the value as written) and after (an escape can make one: `x\u0000@host.org`).
   const quoted = masked(escapeString(masked(text)));
   if (quoted.length <= MAX_SHOWN_CHARS) return quoted;
-  // Keep the closing quote visible so the reader sees the value was cut, not malformed.
-  return `${shorten(quoted, MAX_SHOWN_CHARS - 1)}"`;
+  // Keep the closing quote visible so the reader sees the value was cut, not malformed. A cut can
+  // make an address of what was none (`a@example.orgcanary…` cut after `org`): masked once more.
+  return `${masked(shorten(quoted, MAX_SHOWN_CHARS - 1))}"`;
 }
 
 /** A short rendering of any parsed value: scalars as written, collections by their shape. */
 export function showValue(value: unknown): string {
   if (typeof value === 'string') return showString(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-    return shorten(masked(String(value)), MAX_SHOWN_CHARS);
+    return masked(shorten(masked(String(value)), MAX_SHOWN_CHARS));
   }
   if (value === null) return 'null';
   if (value === undefined) return 'nothing';

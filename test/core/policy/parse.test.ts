@@ -143,6 +143,16 @@ describe('parsePolicy: bad policies', () => {
     expect(text).not.toContain('@example.org');
   });
 
+  it('masks what shortening makes look like PII (fuzz seed 222548240: a cut after the TLD)', () => {
+    const result = parsePolicy('pii:\n  "p-canary.fuzz@example.orgcanary.fuzzy-thing-more-text": 1\n', {
+      file: 'p.yml',
+    });
+    const text = result.diagnostics.map((d) => d.message).join('\n');
+    expect(text).toContain('unknown key');
+    expect(text).not.toContain('@example.org');
+    expect(text).toContain('[REDACTED_EMAIL]');
+  });
+
   it('reports a region the phone detector does not know at its line:column', () => {
     const result = parsePolicy('pii:\n  regions: [GB, XX, GB]\n', { file: 'p.yml' });
     expect(result.ok).toBe(false);
