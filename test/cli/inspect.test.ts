@@ -1,4 +1,6 @@
 import { describe, it, expect } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.js';
@@ -89,6 +91,21 @@ describe('inspect --json', () => {
     expect(json.files[0]?.tokenizer.name).toBe('r50k_base');
     expect(json.files[0]?.artifacts[2]?.tokens).toBe(10 + 2);
     expect(json.files[0]?.artifacts[7]?.tokens).toBe(10 + 13);
+  });
+
+  it('a cut id cell is masked: a cut can make an address (fuzz seed 518002519)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cs-inspect-'));
+    try {
+      // Not an address as a whole (its TLD would be `org5e-bd59-…`), one once cut after `org`.
+      const id = 'e74d8d88-824f-44canary.fuzz@example.org5e-bd59-db1acfcf72fb';
+      await writeFile(path.join(dir, 't.jsonl'), `${JSON.stringify({ id, kind: 'user', content: 'hi' })}\n`);
+      const io = fakeIO(dir);
+      expect(await main(['inspect', 't.jsonl'], io)).toBe(0);
+      expect(io.out()).not.toContain('@example.org');
+      expect(io.out()).toContain('[REDACTED_EMAIL]');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('never prints content', async () => {

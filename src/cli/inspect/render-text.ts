@@ -1,14 +1,16 @@
 // Human-readable `inspect` output: a header, one table row per artifact, a pairing footer.
+import { maskedForMessage } from '../../core/pii/shown.js';
 import { shownName } from '../../core/text/shown-name.js';
 import type { ArtifactSummary, FileSummary } from './summary.js';
 
 const MAX_CELL = 40;
 
 // Ids and tool names come from the input file: shown escaped (no terminal escapes, newlines or
-// workflow commands, see shownName) and capped in width.
+// workflow commands, see shownName) and capped in width. A cut can make an address of what was
+// none (`…44canary@example.org5e-…` cut after `org`), so a cut cell is masked (fuzz seed 518002519).
 function cell(text: string, max = MAX_CELL): string {
   const clean = shownName(text);
-  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+  return clean.length > max ? `${maskedForMessage(clean.slice(0, max - 1))}…` : clean;
 }
 
 function plural(n: number, word: string): string {
