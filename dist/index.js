@@ -47525,21 +47525,23 @@ function isIpv4Address(text, start, end, hinted) {
     const before = windowBefore(text, start, CONTEXT_WINDOW);
     if (IP_WORDS.test(before))
         return true;
-    const versionPosition = VERSION_WORDS.test(before.slice(-VERSION_WINDOW - 1)) ||
-        VERSION_BEFORE.test(before) ||
-        VERSION_AFTER.test(text.slice(end, end + 12));
+    // A marker glued to the number (`v`, `==`, `pkg-`, `Chrome/`, `-rc`) makes it a version whatever
+    // its shape; a version word shortly before it only together with a version's shape (below).
+    const marked = VERSION_BEFORE.test(before) || VERSION_AFTER.test(text.slice(end, end + 12));
+    const versionWord = VERSION_WORDS.test(before.slice(-VERSION_WINDOW - 1));
+    const versionPosition = marked || versionWord;
     const versionShaped = isVersionShaped(parts);
     // `from`/`via` outweigh a version cue only for a number no version looks like: `upgraded from
     // 4.0.0.0` is a version, `package received from 10.0.0.5` an address.
     if (WEAK_IP_WORDS.test(before))
         return !versionPosition || !versionShaped;
-    if (versionShaped)
+    if (versionShaped || marked)
         return false;
     // In a version position, a number is a version when it looks like one there: small middle parts
     // and either a small first part or a zero last one (`build 22.04.3.1`, `Chrome/120.0.0.0`).
     // `build 203.0.113.9` and `build 162.19.25.190` are addresses.
     const [first = 0, second = 0, third = 0, last = 0] = parts;
-    return !versionPosition || second >= 32 || third >= 32 || (first >= 32 && last !== 0);
+    return !versionWord || second >= 32 || third >= 32 || (first >= 32 && last !== 0);
 }
 /** `::`, `::1` and their spelled-out forms: the unspecified and loopback addresses. */
 function isNonIdentifyingV6(address) {

@@ -64,6 +64,8 @@ describe('ip address detector: four-part versions', () => {
     expect(matchedTexts(findIpAddresses, 'build 203.0.113.9 failed')).toEqual(['203.0.113.9']);
     expect(matchedTexts(findIpAddresses, 'firmware 192.168.3.4 installed')).toEqual(['192.168.3.4']);
     expect(findIpAddresses('build 22.04.3.1 failed')).toEqual([]);
+    // A product token's number is a version whatever its shape (bench:pii, a user agent).
+    expect(findIpAddresses('User-Agent: Mozilla/5.0 Chrome/96.0.41.43 Safari/537.36')).toEqual([]);
     // fast-check (pii.property): an address after the word `build`.
     expect(matchedTexts(findIpAddresses, 'build 162.19.25.190')).toEqual(['162.19.25.190']);
   });
