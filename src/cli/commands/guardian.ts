@@ -76,6 +76,15 @@ function oneLine(text: string): string {
   return flat === '' ? '(none)' : flat;
 }
 
+/** No state file yet where one was expected: what to run first. */
+function reportNoState(io: CliIO, head: string, root: string): number {
+  return finish(
+    io,
+    [`${head}: no state`, `root: ${root}`, ...missingLines('no-state', false)],
+    STATUS_MISSING_STATE,
+  );
+}
+
 function reportMissing(
   io: CliIO,
   head: string,
@@ -210,12 +219,7 @@ async function status(args: string[], io: CliIO, deps: GuardianDeps): Promise<nu
   if (thresholds === null) return GUARDIAN_EXIT.usage;
   const head = 'guardian status';
   const decision = await startup(root);
-  if (decision.kind === 'initialize')
-    return finish(
-      io,
-      [`${head}: no state`, `root: ${root}`, ...missingLines('no-state', false)],
-      STATUS_MISSING_STATE,
-    );
+  if (decision.kind === 'initialize') return reportNoState(io, head, root);
   if (decision.kind === 'missing_state') return reportMissing(io, `${head}: missing state`, decision);
   if (decision.kind === 'complete') {
     return finish(
@@ -372,12 +376,7 @@ async function bundle(args: string[], io: CliIO): Promise<number> {
   const format = parseChoice('--format', values.format ?? 'json', ['json', 'md'] as const);
   const decision = await startup(root);
   const head = 'guardian bundle';
-  if (decision.kind === 'initialize')
-    return finish(
-      io,
-      [`${head}: no state`, `root: ${root}`, ...missingLines('no-state', false)],
-      STATUS_MISSING_STATE,
-    );
+  if (decision.kind === 'initialize') return reportNoState(io, head, root);
   if (decision.kind === 'missing_state') return reportMissing(io, `${head}: missing state`, decision);
   if (decision.kind === 'complete')
     return finish(io, [`${head}: complete`, 'do: stop; the task is finished.'], STATUS_COMPLETE);
@@ -403,12 +402,7 @@ async function resume(args: string[], io: CliIO, deps: GuardianDeps): Promise<nu
   const head = 'guardian resume';
   return guarded(io, head, async () => {
     const decision = await startup(root);
-    if (decision.kind === 'initialize')
-      return finish(
-        io,
-        [`${head}: no state`, `root: ${root}`, ...missingLines('no-state', false)],
-        STATUS_MISSING_STATE,
-      );
+    if (decision.kind === 'initialize') return reportNoState(io, head, root);
     if (decision.kind === 'missing_state') return reportMissing(io, `${head}: not written`, decision);
     const { state } = decision;
     const resumed = resumeFromHalt(state, { by, why, at: deps.now() });
