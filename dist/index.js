@@ -55119,18 +55119,11 @@ function jsonLiterals(text) {
             break;
         const c = text.charCodeAt(i);
         const frame = stack[stack.length - 1];
+        // An empty container (`{}`, `[]`) closes as one does after its last member.
+        if (justOpened && frame && c === (frame.object ? 125 : 93))
+            expect = 'after';
+        justOpened = false;
         if (expect === 'key') {
-            if (c === 125 && justOpened) {
-                stack.pop();
-                i++;
-                expect = 'after';
-                justOpened = false;
-                if (stack.length === 0) {
-                    skip();
-                    return i === n ? out : null;
-                }
-                continue;
-            }
             if (c !== QUOTE || !frame)
                 return null;
             const s = stringEnd(text, i);
@@ -55140,7 +55133,6 @@ function jsonLiterals(text) {
             out.push({ kind: 'key', start: i, end: s.end, escaped: s.escaped, key: undefined });
             i = s.end;
             expect = 'colon';
-            justOpened = false;
             continue;
         }
         if (expect === 'colon') {
@@ -55171,18 +55163,6 @@ function jsonLiterals(text) {
         }
         // expect === 'value'
         const owner = frame ? (frame.object ? frame.member : frame.key) : undefined;
-        if (c === 93 && justOpened && frame && !frame.object) {
-            stack.pop();
-            i++;
-            expect = 'after';
-            justOpened = false;
-            if (stack.length === 0) {
-                skip();
-                return i === n ? out : null;
-            }
-            continue;
-        }
-        justOpened = false;
         if (c === 123 || c === 91) {
             stack.push({ object: c === 123, key: owner, member: undefined });
             i++;
