@@ -24,6 +24,8 @@ export { InputError, diagnostic, formatDiagnostic, hasErrors } from './core/diag
 export { detectFormat, pairToolResults, readTranscript } from './core/readers/index.js';
 export type { FormatOption, ReadOptions, ReadResult } from './core/readers/index.js';
 export { loadTranscript } from './io/load-transcript.js';
+export { DEFAULT_MAX_FILE_BYTES } from './io/read-input.js';
+export { DEFAULT_MAX_RECORDS } from './core/text/jsonl.js';
 export type { LoadTranscriptOptions, LoadTranscriptResult } from './io/load-transcript.js';
 export { expandInputs, TRANSCRIPT_EXTENSIONS } from './io/expand-inputs.js';
 export type { ExpandOptions, ExpandResult } from './io/expand-inputs.js';

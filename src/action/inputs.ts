@@ -7,6 +7,8 @@ import { parseShard } from '../core/golden/shard.js';
 import type { Shard } from '../core/golden/shard.js';
 import { parseGitRefSpec } from '../io/git.js';
 import { resolveGoldenDir } from '../io/golden-store.js';
+import { byteSize, recordCount } from '../cli/args.js';
+import type { InputLimits } from '../cli/input-limits.js';
 
 export const MODES = ['check', 'update', 'merge'] as const;
 export type ActionMode = (typeof MODES)[number];
@@ -37,6 +39,8 @@ export interface ActionOptions {
   basePolicy: string | undefined;
   /** As given; undefined: the default name in RUNNER_TEMP (or the workspace). */
   reportPath: string | undefined;
+  /** Caps on each transcript (check, update); a cap left out keeps its default. */
+  limits: InputLimits;
 }
 
 export interface InputProblem {
@@ -62,6 +66,8 @@ export const INPUT_NAMES = [
   'shard',
   'base-policy',
   'report-path',
+  'max-file-size',
+  'max-records',
 ] as const;
 export type InputName = (typeof INPUT_NAMES)[number];
 
@@ -178,6 +184,17 @@ const basePolicyInput = z.string().transform((value, ctx) => {
   return z.NEVER;
 });
 
+/** A cap: '' keeps the default; else a value the CLI option of the same name accepts. */
+function limitInput(name: InputName, parse: (value: string) => number | undefined, example: string) {
+  return z.string().transform((value, ctx) => {
+    if (value === '') return undefined;
+    const n = parse(value);
+    if (n !== undefined) return n;
+    ctx.addIssue({ code: 'custom', message: `Input ${name} must be ${example}.` });
+    return z.NEVER;
+  });
+}
+
 const RAW_SCHEMA = z.object({
   transcripts: z.string().transform(splitList),
   reports: z.string().transform(splitList),
@@ -192,6 +209,8 @@ const RAW_SCHEMA = z.object({
   shard: shardInput,
   'base-policy': basePolicyInput,
   'report-path': optionalText,
+  'max-file-size': limitInput('max-file-size', byteSize, 'a size in bytes, e.g. 52428800 or 50M'),
+  'max-records': limitInput('max-records', recordCount, 'a whole number of at least 1, e.g. 100000 or 100k'),
 });
 
 type Parsed = z.infer<typeof RAW_SCHEMA>;
@@ -225,7 +244,11 @@ function modeProblems(parsed: Parsed): InputProblem[] {
     only('shard', 'check', parsed.shard !== null);
     only('base-policy', 'check', parsed['base-policy'] !== undefined);
   }
-  if (mode === 'merge') only('policy', 'check or update', parsed.policy !== undefined);
+  if (mode === 'merge') {
+    only('policy', 'check or update', parsed.policy !== undefined);
+    only('max-file-size', 'check or update', parsed['max-file-size'] !== undefined);
+    only('max-records', 'check or update', parsed['max-records'] !== undefined);
+  }
   return problems;
 }
 
@@ -263,6 +286,10 @@ export function parseInputs(raw: RawInputs, cwd: string): ParseInputsResult {
       shard: parsed.shard,
       basePolicy: parsed['base-policy'],
       reportPath: parsed['report-path'],
+      limits: {
+        ...(parsed['max-file-size'] !== undefined ? { maxFileBytes: parsed['max-file-size'] } : {}),
+        ...(parsed['max-records'] !== undefined ? { maxRecords: parsed['max-records'] } : {}),
+      },
     },
   };
 }

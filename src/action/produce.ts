@@ -63,6 +63,7 @@ async function check(options: ActionOptions, cwd: string): Promise<Produced> {
     ci: true,
     shard: options.shard,
     ...loaded.policies,
+    limits: options.limits,
   });
   return { ok: true, report, diagnostics: loaded.diagnostics, notes: [] };
 }
@@ -95,6 +96,7 @@ async function update(options: ActionOptions, cwd: string): Promise<Produced> {
     ci: false,
     shard: null,
     ...loaded.policies,
+    limits: options.limits,
   });
   const notes = writes.map((w) => `${WRITE_WORDS[w.reason]} ${w.golden}`);
   if (cleaned.length > 0)

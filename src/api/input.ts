@@ -13,6 +13,8 @@ export interface TranscriptInputOptions {
   file?: string;
   /** Reader override for a payload; default: detected from its shape. */
   format?: FormatOption;
+  /** Cap on messages (elements of any one array) of a payload; default 100,000 (DEFAULT_MAX_RECORDS). */
+  maxRecords?: number;
 }
 
 export const MEMORY_FILE = '<memory>';
@@ -70,6 +72,7 @@ export function toTranscript(input: TranscriptInput, opts: TranscriptInputOption
   const read = readTranscript(text, {
     file: readAs,
     ...(opts.format !== undefined ? { format: opts.format } : {}),
+    ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
   });
   if (!read.ok)
     throw new InputError(jsonlName ? read.diagnostics.map((d) => ({ ...d, file })) : read.diagnostics);

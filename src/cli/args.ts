@@ -86,15 +86,28 @@ export function parseOptions<const O extends Options>(
 
 /** `--max-file-size` style sizes: bytes, or with a K/M/G suffix (powers of 1024). */
 export function parseByteSize(option: string, value: string): number {
+  const bytes = byteSize(value);
+  if (bytes === undefined)
+    throw new UsageError(`Option ${option} needs a size in bytes, e.g. 1048576 or 50M.`);
+  return bytes;
+}
+
+/** `1048576`, `512K`, `50M`, `1GiB` → bytes (powers of 1024); undefined unless a whole size ≥ 1 byte. */
+export function byteSize(value: string): number | undefined {
   const match = /^(\d+)\s*([kmg]i?b?)?$/i.exec(value.trim());
-  if (!match) throw new UsageError(`Option ${option} needs a size in bytes, e.g. 1048576 or 50M.`);
+  if (!match) return undefined;
   const unit = (match[2] ?? '').charAt(0).toLowerCase();
   const factor = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1;
   const bytes = Number(match[1]) * factor;
-  if (!Number.isSafeInteger(bytes) || bytes < 1) {
-    throw new UsageError(`Option ${option} needs a size of at least 1 byte.`);
-  }
-  return bytes;
+  return Number.isSafeInteger(bytes) && bytes >= 1 ? bytes : undefined;
+}
+
+/** `100000`, `100_000` or `100k` → a count; undefined unless a whole number ≥ 1. */
+export function recordCount(value: string): number | undefined {
+  const match = /^(\d[\d_]*)\s*(k)?$/i.exec(value.trim());
+  if (!match) return undefined;
+  const n = Number((match[1] ?? '').replace(/_/g, '')) * (match[2] ? 1000 : 1);
+  return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
 }
 
 /** The value if it is one of `allowed`, else a UsageError naming the accepted values. */

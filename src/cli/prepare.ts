@@ -11,7 +11,8 @@ import type { Diagnostic, Transcript } from '../core/types.js';
 import { loadPolicy } from '../io/load-policy.js';
 import { loadTranscript } from '../io/load-transcript.js';
 import { loadTokenizer } from '../tokens/load.js';
-import { parseByteSize, parseChoice } from './args.js';
+import { parseChoice } from './args.js';
+import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from './input-limits.js';
 import type { CliIO } from './command.js';
 
 export const FORMAT_CHOICES: readonly FormatOption[] = ['auto', ...TRANSCRIPT_FORMATS];
@@ -20,20 +21,21 @@ export const FORMAT_CHOICES: readonly FormatOption[] = ['auto', ...TRANSCRIPT_FO
 export const PREPARE_OPTIONS = {
   policy: { type: 'string' },
   format: { type: 'string' },
-  'max-file-size': { type: 'string' },
+  ...LIMIT_OPTIONS,
 } as const;
 
 /** Help lines for PREPARE_OPTIONS, aligned with the other commands' help. */
 export const PREPARE_HELP = `  --policy FILE           policy to apply (default .github/context-policy.yml when present,
                           else the built-in default)
   --format FORMAT         reader to use: ${FORMAT_CHOICES.join(', ')} (default auto)
-  --max-file-size BYTES   refuse larger transcripts (e.g. 52428800 or 50M; default 50M)`;
+${LIMIT_HELP}`;
 
 export interface PrepareRequest {
   file: string;
   policy?: string | undefined;
   format?: string | undefined;
   maxFileSize?: string | undefined;
+  maxRecords?: string | undefined;
 }
 
 export interface Prepared {
@@ -59,8 +61,7 @@ function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[]): void {
  */
 export async function prepare(req: PrepareRequest, io: CliIO): Promise<Prepared | undefined> {
   const format = parseChoice('--format', req.format ?? 'auto', FORMAT_CHOICES);
-  const maxFileBytes =
-    req.maxFileSize === undefined ? undefined : parseByteSize('--max-file-size', req.maxFileSize);
+  const limits = parseLimits({ 'max-file-size': req.maxFileSize, 'max-records': req.maxRecords });
 
   const loaded = await loadPolicy(req.policy, { cwd: io.cwd });
   printDiagnostics(io, loaded.diagnostics);
@@ -69,7 +70,7 @@ export async function prepare(req: PrepareRequest, io: CliIO): Promise<Prepared 
   const read = await loadTranscript(req.file, {
     format,
     cwd: io.cwd,
-    ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
+    ...limits,
   });
   if (!read.ok) {
     printDiagnostics(io, read.diagnostics);

@@ -11,6 +11,7 @@ import { describeCheckChange, describeFateChange } from '../core/golden/describe
 import type { GoldenDiff } from '../core/golden/diff.js';
 import { compareAnnotationRank, driftSeverity } from '../core/golden/report-order.js';
 import type { Diagnostic } from '../core/types.js';
+import { pushAll } from '../core/collections.js';
 
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
 
@@ -119,7 +120,7 @@ function outcomeAnnotations(o: TranscriptOutcome, ci: boolean): Annotation[] {
     });
   }
   for (const v of o.violations) out.push(fromViolation(o, v));
-  if (o.outcome === 'drift') out.push(...driftAnnotations(o.transcript, o.diff, driftSeverity(o)));
+  if (o.outcome === 'drift') pushAll(out, driftAnnotations(o.transcript, o.diff, driftSeverity(o)));
   if (o.outcome === 'new') out.push(newGolden(o, ci));
   return out;
 }

@@ -20,6 +20,7 @@ import {
 import { displayOrder, isWarningDrift } from '../core/golden/report-order.js';
 import { codeBlock, details, escapeText, fitLayout, link, tableHead, tableRow, utf8Bytes } from './html.js';
 import type { Part, Section } from './html.js';
+import { pushAll } from '../core/collections.js';
 
 /** GitHub's limit is 1 MiB per step summary; keep a margin. */
 export const SUMMARY_LIMIT_BYTES = 1_000_000;
@@ -150,7 +151,7 @@ function detailItems(o: TranscriptOutcome, ci: boolean): string[] {
   const items = (o.diagnostics ?? []).map(formatDiagnostic);
   for (const v of o.violations) items.push(describeViolation(v));
   if (isWarningDrift(o)) items.push(DRIFT_WARNING);
-  if (o.diff && !o.diff.equal) items.push(...describeDiff(o.diff));
+  if (o.diff && !o.diff.equal) pushAll(items, describeDiff(o.diff));
   const lines = items.map((item) => `- ${escapeText(item)}`);
   if (o.outcome === 'new' && ci) {
     lines.push(

@@ -9,6 +9,8 @@ export interface LoadTranscriptOptions {
   format?: FormatOption;
   /** Size cap checked before reading (readInput's default applies when absent). */
   maxFileBytes?: number;
+  /** Record cap (readTranscript's default, 100,000, applies when absent). */
+  maxRecords?: number;
   /** Base for relative paths and the symlink-escape check; defaults to the process cwd. */
   cwd?: string;
 }
@@ -29,5 +31,9 @@ export async function loadTranscript(
     ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
   });
   if (!input.ok) return { ok: false, diagnostics: [input.error] };
-  return readTranscript(input.text, { file, ...(opts.format !== undefined ? { format: opts.format } : {}) });
+  return readTranscript(input.text, {
+    file,
+    ...(opts.format !== undefined ? { format: opts.format } : {}),
+    ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
+  });
 }

@@ -26,6 +26,7 @@ import { planTranscripts, repoRelative, shardOf } from './plan.js';
 import type { PlannedTranscript } from './plan.js';
 import type { PolicySetup } from './policies.js';
 import { toolInfo } from './tool.js';
+import type { InputLimits } from '../input-limits.js';
 
 /** `check` writes only missing goldens, and only outside CI; `update` rewrites every changed one. */
 export type RunMode = 'check' | 'update';
@@ -41,6 +42,8 @@ export interface GoldenRunOptions {
   shard: Shard | null;
   head: PolicySetup;
   base: PolicySetup | null;
+  /** Caps on each transcript (size, records); a cap left out keeps its default. */
+  limits?: InputLimits;
 }
 
 /** Why a golden was written: none, a changed result, an unparseable golden, or only its layout differed. */
@@ -115,7 +118,7 @@ async function written(ctx: Context, head: Evaluation, base: Step, reason: Write
 async function runOne(item: PlannedTranscript, ctx: Context): Promise<Step> {
   const { opts } = ctx;
   if (item.problem) return errorStep(item, [item.problem]);
-  const loaded = await loadTranscript(item.transcript, { cwd: opts.cwd });
+  const loaded = await loadTranscript(item.transcript, { cwd: opts.cwd, ...opts.limits });
   if (!loaded.ok) return errorStep(item, loaded.diagnostics);
   const transcript = loaded.transcript;
 

@@ -19,6 +19,7 @@ import { printDiagnostics, printReport, writeReportFile } from '../check/output.
 import { loadBasePolicy, loadHeadPolicy } from '../check/policies.js';
 import type { PolicySetup } from '../check/policies.js';
 import { guardOutput } from '../workflow-output.js';
+import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
 
 const OPTIONS = {
   policy: { type: 'string' },
@@ -28,6 +29,7 @@ const OPTIONS = {
   report: { type: 'string' },
   format: { type: 'string' },
   'base-policy': { type: 'string' },
+  ...LIMIT_OPTIONS,
 } as const;
 
 const HELP = `Usage: ${PROGRAM} check FILE|DIR|GLOB… [options]
@@ -65,6 +67,7 @@ Options:
                           dropped by reason, checks newly failing or fixed). SPEC is a file,
                           or git-ref:REF:path to read the policy from git (e.g.
                           git-ref:origin/main:.github/context-policy.yml)
+${LIMIT_HELP}
   -h, --help              show this help
 
 Transcript paths are taken relative to the working directory (run from the repo root).
@@ -102,6 +105,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const shard = shardOption(values.shard);
   const goldenDir = goldenDirOption(values['golden-dir'], io.cwd);
   const ci = values.ci === true || ciFromEnv(io.env);
+  const limits = parseLimits(values);
 
   const policies = await loadPolicies(io, values.policy, values['base-policy']);
   if (policies === null) return EXIT_INPUT;
@@ -114,6 +118,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     ci,
     shard,
     ...policies,
+    limits,
   });
   // Under GitHub Actions the report goes out in a stop-commands block, our annotations outside it.
   const kind =

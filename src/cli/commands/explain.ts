@@ -92,7 +92,13 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 2) throw new UsageError('explain needs a FILE and an ARTIFACT_ID.');
   const [file, id] = positionals as [string, string];
   const prepared = await prepare(
-    { file, policy: values.policy, format: values.format, maxFileSize: values['max-file-size'] },
+    {
+      file,
+      policy: values.policy,
+      format: values.format,
+      maxFileSize: values['max-file-size'],
+      maxRecords: values['max-records'],
+    },
     io,
   );
   if (!prepared) return EXIT_INPUT;

@@ -8,7 +8,8 @@ import { TRANSCRIPT_EXTENSIONS, expandInputs } from '../../io/expand-inputs.js';
 import { loadPolicy } from '../../io/load-policy.js';
 import { loadTranscript } from '../../io/load-transcript.js';
 import { loadTokenizer } from '../../tokens/load.js';
-import { PROGRAM, UsageError, parseByteSize, parseChoice, parseOptions } from '../args.js';
+import { PROGRAM, UsageError, parseChoice, parseOptions } from '../args.js';
+import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
 import { EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
 import { renderFileText } from '../inspect/render-text.js';
@@ -22,7 +23,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   format: { type: 'string' },
   policy: { type: 'string' },
-  'max-file-size': { type: 'string' },
+  ...LIMIT_OPTIONS,
 } as const;
 
 const HELP = `Usage: ${PROGRAM} inspect FILE… [options]
@@ -37,7 +38,7 @@ Options:
   --format FORMAT         reader to use: ${FORMATS.join(', ')} (default auto)
   --policy FILE           policy whose tokenizer and message_overhead count tokens
                           (default .github/context-policy.yml when present, else built-in)
-  --max-file-size BYTES   refuse larger files (e.g. 52428800 or 50M; default 50M)
+${LIMIT_HELP}
   -h, --help              show this help
 
 Diagnostics go to stderr as file:line:column lines.
@@ -57,10 +58,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseOptions(args, OPTIONS);
   if (positionals.length === 0) throw new UsageError('inspect needs at least one FILE.');
   const format = parseChoice('--format', values.format ?? 'auto', FORMATS);
-  const maxFileBytes =
-    values['max-file-size'] === undefined
-      ? undefined
-      : parseByteSize('--max-file-size', values['max-file-size']);
+  const limits = parseLimits(values);
 
   const loaded = await loadPolicy(values.policy, { cwd: io.cwd });
   printDiagnostics(io, loaded.diagnostics);
@@ -81,7 +79,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       const result = await loadTranscript(file, {
         format,
         cwd: io.cwd,
-        ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
+        ...limits,
       });
       const summary = result.ok
         ? summarizeTranscript(sanitizeForPolicy(result.transcript, policy, loaded.rules), tokenizer, cost)

@@ -141,6 +141,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       policy: values.policy,
       format: values.format,
       maxFileSize: values['max-file-size'],
+      maxRecords: values['max-records'],
     },
     io,
   );

@@ -14,11 +14,13 @@ import { printDiagnostics } from '../check/output.js';
 import { loadHeadPolicy } from '../check/policies.js';
 import { guardOutput } from '../workflow-output.js';
 import { shownName } from '../../core/text/shown-name.js';
+import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
 
 const OPTIONS = {
   policy: { type: 'string' },
   'golden-dir': { type: 'string' },
   'prune-obsolete': { type: 'boolean' },
+  ...LIMIT_OPTIONS,
 } as const;
 
 const HELP = `Usage: ${PROGRAM} update FILE|DIR|GLOB… [options]
@@ -38,6 +40,7 @@ Options:
                           (default ${DEFAULT_GOLDEN_DIR})
   --prune-obsolete        delete goldens that no transcript among the inputs claims (run over
                           all transcripts: a golden of a transcript left out is obsolete too)
+${LIMIT_HELP}
   -h, --help              show this help
 
 update writes even when the CI variable is set: it is the explicit request to change goldens.
@@ -82,6 +85,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseOptions(args, OPTIONS);
   const inputs = requireGlobs('update', positionals);
   const goldenDir = goldenDirOption(values['golden-dir'], io.cwd);
+  const limits = parseLimits(values);
   const store = { cwd: io.cwd, goldenDir };
 
   const head = await loadHeadPolicy(values.policy, io.cwd);
@@ -105,6 +109,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     shard: null,
     head: head.setup,
     base: null,
+    limits,
   });
   const diagnostics = report.transcripts.flatMap((t) => t.diagnostics ?? []);
   printDiagnostics(io, diagnostics);

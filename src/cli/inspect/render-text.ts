@@ -2,6 +2,7 @@
 import { maskedForMessage } from '../../core/pii/shown.js';
 import { shownName } from '../../core/text/shown-name.js';
 import type { ArtifactSummary, FileSummary } from './summary.js';
+import { maxOf } from '../../core/collections.js';
 
 const MAX_CELL = 40;
 
@@ -42,7 +43,13 @@ function diagnosticsLine(s: FileSummary): string {
 }
 
 function table(rows: string[][], rightAligned: ReadonlySet<number>): string[] {
-  const widths = rows[0]?.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length))) ?? [];
+  const widths =
+    rows[0]?.map((_, col) =>
+      maxOf(
+        rows.map((r) => (r[col] ?? '').length),
+        0,
+      ),
+    ) ?? [];
   return rows.map((r) =>
     `  ${r.map((c, col) => (rightAligned.has(col) ? c.padStart(widths[col] ?? 0) : c.padEnd(widths[col] ?? 0))).join('  ')}`.trimEnd(),
   );

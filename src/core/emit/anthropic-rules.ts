@@ -2,6 +2,7 @@
 // texts are the ones the API answers (as reported in public issues), with our indexes filled in.
 import type { AnthropicBlock, AnthropicMessage, AnthropicRequest } from './anthropic.js';
 import { anthropicPath, isObject, sortHits, type Loc, type RuleHit } from './rule-hit.js';
+import { pushAll } from '../collections.js';
 
 export const ANTHROPIC_RULES = [
   'anthropic-messages-nonempty',
@@ -273,7 +274,7 @@ function checkToolUse(turns: readonly Turn[]): RuleHit[] {
         ),
       );
     });
-    if (turn.role === 'user') out.push(...checkResults(turn, turns[t - 1]));
+    if (turn.role === 'user') pushAll(out, checkResults(turn, turns[t - 1]));
     const uses = toolUses(turn);
     if (uses.size === 0) return;
     const next = turns[t + 1];
@@ -335,8 +336,8 @@ export function anthropicRuleHits(req: AnthropicRequest): RuleHit[] {
         ),
       );
     }
-    out.push(...checkMessage(m, i, i === messages.length - 1));
+    pushAll(out, checkMessage(m, i, i === messages.length - 1));
   });
-  out.push(...checkToolUse(turnsOf(messages)));
+  pushAll(out, checkToolUse(turnsOf(messages)));
   return sortHits(out, ANTHROPIC_RULES);
 }

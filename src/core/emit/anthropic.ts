@@ -4,6 +4,7 @@
 import { isStandaloneOutput } from './standalone.js';
 import type { ContextItem } from '../stabilize/types.js';
 import type { Content } from '../types.js';
+import { pushAll } from '../collections.js';
 
 export type AnthropicBlock = Record<string, unknown> & { type: string };
 export interface AnthropicMessage {
@@ -58,8 +59,11 @@ function push(
   if (content.length === 0) return;
   const last = out.messages[out.messages.length - 1];
   if (mergeable && last && last.role === role && !last.content.some((b) => b.type === 'tool_use')) {
-    last.content.push(...content);
-    out.blocks[out.blocks.length - 1]?.push(...content.map(() => from));
+    pushAll(last.content, content);
+    pushAll(
+      out.blocks[out.blocks.length - 1] ?? [],
+      content.map(() => from),
+    );
     return;
   }
   out.messages.push({ role, content });

@@ -2,6 +2,7 @@
 // texts are the ones the API answers (as reported in public issues), with our indexes filled in.
 import type { OpenAIMessage } from './openai.js';
 import { isObject, openaiPath, sortHits, type Loc, type RuleHit } from './rule-hit.js';
+import { pushAll } from '../collections.js';
 
 export const OPENAI_RULES = [
   'openai-messages-nonempty',
@@ -242,7 +243,7 @@ export function openaiRuleHits(messages: readonly OpenAIMessage[]): RuleHit[] {
       );
       return;
     }
-    out.push(...checkContent(m, i));
+    pushAll(out, checkContent(m, i));
     if (m.tool_calls !== undefined && m.tool_calls.length === 0) {
       out.push(
         hit(
@@ -254,6 +255,6 @@ export function openaiRuleHits(messages: readonly OpenAIMessage[]): RuleHit[] {
       );
     }
   });
-  out.push(...checkPairing(messages));
+  pushAll(out, checkPairing(messages));
   return sortHits(out, OPENAI_RULES);
 }

@@ -194,7 +194,7 @@ function isPresent(root: unknown, path: readonly (string | number)[]): boolean {
 function positionOf(
   root: unknown,
   path: readonly (string | number)[],
-  positions: WeakMap<object, JsonPos>,
+  positions: Map<object, JsonPos>,
   fallback: JsonPos,
 ): JsonPos {
   let best = fallback;

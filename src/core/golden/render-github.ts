@@ -8,6 +8,7 @@
 import type { CheckReport, TranscriptOutcome } from './check-report.js';
 import { describeCheckChange, describeFateChange, describeSummary } from './describe.js';
 import { compareAnnotationRank, displayOrder, driftSeverity } from './report-order.js';
+import { pushAll } from '../collections.js';
 
 type Level = 'error' | 'warning' | 'notice';
 
@@ -114,7 +115,7 @@ function annotationsFor(o: TranscriptOutcome, ci: boolean): Annotation[] {
       message: v.message,
     });
   }
-  if (o.outcome === 'drift') out.push(...driftAnnotations(o));
+  if (o.outcome === 'drift') pushAll(out, driftAnnotations(o));
   if (o.outcome === 'new') {
     out.push(
       ci

@@ -15,6 +15,7 @@ import {
 } from './describe.js';
 import { displayOrder, isWarningDrift } from './report-order.js';
 import { inertJson, shownName } from '../text/shown-name.js';
+import { pushAll } from '../collections.js';
 
 /** Longest unified diff shown per transcript; the JSON report always holds all of it. */
 export const MARKDOWN_DIFF_LINES = 300;
@@ -93,7 +94,7 @@ function failureDetails(o: TranscriptOutcome, ci: boolean): string[] {
   }
   for (const v of o.violations) items.push(describeViolation(v));
   if (isWarningDrift(o)) items.push(DRIFT_WARNING);
-  if (o.diff && !o.diff.equal) items.push(...describeDiff(o.diff));
+  if (o.diff && !o.diff.equal) pushAll(items, describeDiff(o.diff));
   const out = [
     `<details><summary>${shown(o.transcript)}: ${escapeMarkdown(outcomeCell(o, ci))}</summary>`,
     '',
@@ -171,7 +172,7 @@ export function renderMarkdown(given: CheckReport): string {
     out.push(row([shown(o.transcript), outcomeCell(o, report.ci), tokens, violationsCell(o)]));
   }
   out.push('');
-  for (const o of report.transcripts) if (hasDetails(o, report.ci)) out.push(...failureDetails(o, report.ci));
+  for (const o of report.transcripts) if (hasDetails(o, report.ci)) pushAll(out, failureDetails(o, report.ci));
   out.push(...impactTable(report));
   if (report.obsolete && report.obsolete.length > 0) {
     out.push('Obsolete goldens (no transcript; `update --prune-obsolete` removes them):', '');

@@ -7,6 +7,7 @@ import { inertJson, shownName } from '../text/shown-name.js';
 import type { CheckReport, Outcome, TranscriptOutcome } from './check-report.js';
 import { DRIFT_WARNING, describeDiff, describeImpact, describeSummary } from './describe.js';
 import { displayOrder, isWarningDrift } from './report-order.js';
+import { pushAll } from '../collections.js';
 
 const LABELS: Record<Outcome, string> = {
   pass: 'PASS',
@@ -71,7 +72,7 @@ export function renderText(given: CheckReport): string {
   );
   for (const o of report.transcripts) {
     lines.push(headline(o, report.ci));
-    lines.push(...details(o));
+    pushAll(lines, details(o));
   }
   if (report.obsolete && report.obsolete.length > 0) {
     lines.push('Obsolete goldens (no transcript checked; `update --prune-obsolete` removes them):');

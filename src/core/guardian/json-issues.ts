@@ -11,7 +11,7 @@ export interface JsonIssueContext {
   file: string;
   /** The parsed document and the start position of each of its objects and arrays. */
   value: unknown;
-  positions: WeakMap<object, JsonPos>;
+  positions: Map<object, JsonPos>;
   /** Diagnostic code, e.g. `guardian-state-field`. */
   code: string;
   hint: string;
@@ -20,11 +20,7 @@ export interface JsonIssueContext {
 type Segment = string | number;
 
 /** Position of the deepest object or array on `path` (scalars have no position of their own). */
-export function locate(
-  value: unknown,
-  positions: WeakMap<object, JsonPos>,
-  path: readonly Segment[],
-): JsonPos {
+export function locate(value: unknown, positions: Map<object, JsonPos>, path: readonly Segment[]): JsonPos {
   let best: JsonPos = { line: 1, column: 1 };
   let node: unknown = value;
   for (let i = 0; ; i++) {

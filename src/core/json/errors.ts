@@ -2,6 +2,7 @@
 // scratch here and the scanner stays lean. No message quotes the input: it may hold PII.
 import type { Diagnostic } from '../types.js';
 import { diagnostic } from '../diagnostics.js';
+import { tooManyRecords } from '../text/jsonl.js';
 import { LineIndex } from '../text/line-index.js';
 import { formatJsonPath } from './path.js';
 
@@ -67,6 +68,16 @@ export class JsonErrors {
         ? 'A .json file holds exactly one value; remove what follows it, or save one value per line as .jsonl.'
         : 'A JSONL line holds exactly one value; put each value on its own line.',
     );
+  }
+
+  tooManyElements(offset: number, max: number): JsonFailure {
+    const { line, column } = this.position(offset);
+    return new JsonFailure(tooManyRecords({ file: this.file, line, column }, max, 'elements'));
+  }
+
+  tooManyContainers(offset: number, max: number): JsonFailure {
+    const { line, column } = this.position(offset);
+    return new JsonFailure(tooManyRecords({ file: this.file, line, column }, max, 'containers'));
   }
 
   tooDeep(offset: number, maxDepth: number): JsonFailure {

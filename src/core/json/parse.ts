@@ -11,6 +11,25 @@ export interface JsonParseOptions {
    * messages then speak of "the record" instead of "the file".
    */
   firstLine?: number;
+  /**
+   * Where to record positions; a fresh map by default. The JSONL readers pass one map for every
+   * record of a file: a map per record cost more memory than the records themselves. A Map, not a
+   * WeakMap: the tree lives as long as its positions, and millions of weak entries made every
+   * garbage collection slower (50 MB of small objects took minutes).
+   */
+  positions?: Map<object, JsonPos>;
+  /**
+   * An array with more elements is the error `too-many-records` at its first element over the cap.
+   * Default: no cap. Transcript readers pass their record cap: memory grows with the number of
+   * values, so a file of millions of tiny messages stops here, before it fills the heap.
+   */
+  maxArrayLength?: number;
+  /**
+   * More objects and arrays in `positions` (all of a file's records when they share the map) is
+   * the error `too-many-records` at the first one over. Default: no cap. Bounds what an array cap
+   * cannot: a file of many arrays, each under the cap, holding millions of tiny objects.
+   */
+  maxContainers?: number;
 }
 
 /** 1-based; column in UTF-16 code units. */
@@ -20,7 +39,7 @@ export interface JsonPos {
 }
 
 export type JsonParseResult =
-  { ok: true; value: unknown; positions: WeakMap<object, JsonPos> } | { ok: false; error: Diagnostic };
+  { ok: true; value: unknown; positions: Map<object, JsonPos> } | { ok: false; error: Diagnostic };
 
 export const DEFAULT_MAX_DEPTH = 128;
 
@@ -76,12 +95,14 @@ const enum Ch {
 
 /** Single-pass recursive-descent scanner over UTF-16 code units. */
 class Parser {
-  readonly positions = new WeakMap<object, JsonPos>();
+  readonly positions: Map<object, JsonPos>;
   /** The first duplicate key, reported after the text proved well-formed. */
   duplicate: JsonFailure | undefined;
   private readonly text: string;
   private readonly len: number;
   private readonly maxDepth: number;
+  private readonly maxArrayLength: number;
+  private readonly maxContainers: number;
   /** firstLine - 1, added to the 1-based line within the text. */
   private readonly lineOffset: number;
   private readonly errors: JsonErrors;
@@ -98,7 +119,10 @@ class Parser {
   constructor(text: string, opts: JsonParseOptions) {
     this.text = text;
     this.len = text.length;
+    this.positions = opts.positions ?? new Map();
     this.maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.maxArrayLength = opts.maxArrayLength ?? Infinity;
+    this.maxContainers = opts.maxContainers ?? Infinity;
     this.lineOffset = (opts.firstLine ?? 1) - 1;
     this.errors = new JsonErrors(
       text,
@@ -159,6 +183,8 @@ class Parser {
     const start = this.pos;
     if (++this.depth > this.maxDepth) throw this.errors.tooDeep(start, this.maxDepth);
     this.containerStart[this.depth] = start;
+    if (this.positions.size >= this.maxContainers)
+      throw this.errors.tooManyContainers(start, this.maxContainers);
     this.positions.set(container, {
       line: this.line + 1 + this.lineOffset,
       column: start - this.lineStart + 1,
@@ -237,6 +263,7 @@ class Parser {
     }
     for (let index = 0; ; index++) {
       if (this.pos >= this.len) throw this.unfinished('an array');
+      if (index >= this.maxArrayLength) throw this.errors.tooManyElements(this.pos, this.maxArrayLength);
       this.path[depth] = index;
       arr.push(this.parseValue());
       this.skipWs();

@@ -8,6 +8,7 @@ import { readParts } from './content.js';
 import { ReadContext } from './context.js';
 import type { ParsedValue, ReaderOutput } from './reader-types.js';
 import { describeValue, isObject, joinPath, scalarFields } from './values.js';
+import { pushAll } from '../collections.js';
 
 const CODE = 'invalid-message';
 
@@ -85,7 +86,7 @@ export function readAnthropic(doc: ParsedValue, file: string): ReaderOutput {
   }
   const root0 = rootObj ? 'messages' : '';
   messages.forEach((message, i) => {
-    artifacts.push(...readMessage(message, joinPath(root0, i), `m${i}`, ctx));
+    pushAll(artifacts, readMessage(message, joinPath(root0, i), `m${i}`, ctx));
   });
   const meta = rootObj ? scalarFields(rootObj, ['system']) : {};
   return { artifacts, meta, diagnostics };

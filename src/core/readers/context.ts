@@ -7,7 +7,7 @@ import type { Diagnostic, Severity, SourcePos } from '../types.js';
 export class ReadContext {
   constructor(
     readonly file: string,
-    private readonly positions: WeakMap<object, JsonPos>,
+    private readonly positions: Map<object, JsonPos>,
     readonly diagnostics: Diagnostic[],
     /** Where scalars with no better anchor are reported: 1:1 of a file, or a JSONL record's line. */
     private readonly origin: { line: number; column: number } = { line: 1, column: 1 },

@@ -32,6 +32,11 @@ export interface ReadOptions {
   format?: FormatOption;
   /** Maximum JSON nesting (see parseJson). */
   maxDepth?: number;
+  /**
+   * Records per file (JSONL lines, or elements of any one JSON array); more is the error
+   * `too-many-records` at the first one over. Default DEFAULT_MAX_RECORDS (100,000).
+   */
+  maxRecords?: number;
 }
 
 export type ReadResult = { ok: true; transcript: Transcript } | { ok: false; diagnostics: Diagnostic[] };
@@ -108,7 +113,7 @@ function byPosition(diagnostics: Diagnostic[]): Diagnostic[] {
 /** text is already decoded (BOM stripped). Chooses the reader by file extension + content, or `format`. */
 export function readTranscript(text: string, opts: ReadOptions): ReadResult {
   const { file } = opts;
-  const parsed = parseContainer(text, file, opts.maxDepth);
+  const parsed = parseContainer(text, file, { maxDepth: opts.maxDepth, maxRecords: opts.maxRecords });
   if (!parsed.ok) return { ok: false, diagnostics: parsed.diagnostics };
   const { container } = parsed;
   const format = opts.format ?? 'auto';

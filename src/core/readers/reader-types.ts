@@ -5,7 +5,7 @@ import type { Artifact, Diagnostic } from '../types.js';
 /** One parsed JSON value and the line:column of every object and array in it. */
 export interface ParsedValue {
   value: unknown;
-  positions: WeakMap<object, JsonPos>;
+  positions: Map<object, JsonPos>;
 }
 
 /** A JSONL record that parsed; lines that did not are already diagnostics of the container. */

@@ -49,7 +49,7 @@ export interface DedupOptions {
   /** Texts shorter than this many code points after normalization are only exact-deduplicated. Default 32. */
   minChars?: number;
   /**
-   * Reuse the per-text work of earlier calls (normalization, shingle hashes, signatures): pass the
+   * Reuse the per-text work of earlier calls (normalization, signatures): pass the
    * same cache to calls over overlapping texts. The findings are the same with or without it.
    */
   cache?: DedupCache;
@@ -120,8 +120,14 @@ function shinglesOf(group: ExactGroup): Set<string> {
 /** A group that takes part in near-duplicate search, with its MinHash data. */
 interface Representative {
   group: ExactGroup;
-  hashes: Uint32Array;
   signature: Uint32Array;
+  /** Its shingle hashes, once a verification needed them (they die with the call). */
+  hashes?: Uint32Array;
+}
+
+function repHashes(rep: Representative): Uint32Array {
+  rep.hashes ??= hashesOf(rep.group.features);
+  return rep.hashes;
 }
 
 /**
@@ -136,7 +142,7 @@ function verify(
 ): number | undefined {
   if (a.group.features.mode !== b.group.features.mode) return undefined;
   if (matchingRows(a.signature, b.signature) < minRows) return undefined;
-  if (hashedJaccard(a.hashes, b.hashes) < threshold - HASHED_JACCARD_SLACK) return undefined;
+  if (hashedJaccard(repHashes(a), repHashes(b)) < threshold - HASHED_JACCARD_SLACK) return undefined;
   const similarity = jaccard(shinglesOf(a.group), shinglesOf(b.group));
   return similarity >= threshold ? similarity : undefined;
 }
@@ -154,7 +160,6 @@ function nearMatches(groups: readonly ExactGroup[], threshold: number): Map<Exac
     .sort((a, b) => a.last - b.last)
     .map((group) => ({
       group,
-      hashes: hashesOf(group.features),
       signature: signatureOf(group.features, functions),
     }));
   const index = new LshIndex(

@@ -1,6 +1,6 @@
 // What dedup derives from one text, memoized. The stabilizer compares a growing suffix of the same
 // transcript several times (stabilize/dedup.ts, SuffixDedup), so most texts of a call were already
-// normalized, hashed and signed by the previous one. Every value here is a pure function of the
+// normalized and signed by the previous one. Every value here is a pure function of the
 // text (and of the signature length), so a cached value is exactly the one a fresh call computes:
 // sharing a cache changes the cost of findDuplicates, never its findings.
 
@@ -14,12 +14,11 @@ export interface TextFeatures {
   readonly mode: ShingleMode;
   /** Length of `text` in code points. */
   readonly length: number;
-  hashes?: Uint32Array;
   signature?: Uint32Array;
 }
 
 /**
- * Memo of normalization, shingle hashes and MinHash signatures, keyed by text. Create one per run
+ * Memo of normalization and MinHash signatures, keyed by text. Create one per run
  * over related texts (one transcript) and drop it with the run: it keeps every text it has seen.
  */
 export class DedupCache {
@@ -47,10 +46,13 @@ export class DedupCache {
   }
 }
 
-/** `shingleHashes` of the text. */
+/**
+ * `shingleHashes` of the text, computed afresh: kept only by the caller that needs them (a
+ * verification). Cached per text they held about 4 bytes per character of every text for the
+ * whole run, a few hundred MB on a long session, where the signature alone is enough.
+ */
 export function hashesOf(features: TextFeatures): Uint32Array {
-  features.hashes ??= shingleHashes(features.text, features.mode);
-  return features.hashes;
+  return shingleHashes(features.text, features.mode);
 }
 
 /**

@@ -11,6 +11,7 @@ import { recentWindowStart } from './protect.js';
 import type { Status } from './types.js';
 import type { Work, WorkSet } from './work.js';
 import { isAlive, isProtected, remove } from './work.js';
+import { maxOf, minOf } from '../collections.js';
 
 export interface BudgetRules {
   budget: number;
@@ -38,7 +39,13 @@ export function buildEntries(ws: WorkSet): Entry[] {
   for (const w of ws.items) {
     if (!isAlive(w) || (w.owner && isAlive(w.owner))) continue;
     const members = [w, ...w.results.filter(isAlive)];
-    entries.push({ members, last: Math.max(...members.map((m) => m.index)) });
+    entries.push({
+      members,
+      last: maxOf(
+        members.map((m) => m.index),
+        w.index,
+      ),
+    });
   }
   return entries;
 }
@@ -186,7 +193,7 @@ export function applyBudget(
     }
     fill = { stop, remaining: left, need };
     const reached = conversation.slice(0, stop + 1).flatMap((e) => e.members.map((m) => m.index));
-    const from = reached.length > 0 ? Math.min(...reached) : ws.items.length;
+    const from = minOf(reached, ws.items.length);
     // Older artifacts may still fit where a larger newer one did not (fill by fit, not a cut-off):
     // dedup then looks at all of them, so that no older copy is admitted next to its later one.
     if (!dedup || !dedup.extendTo(stop === conversation.length || left > 0 ? 0 : from)) {

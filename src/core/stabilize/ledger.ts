@@ -2,7 +2,7 @@
 import type { Masker } from './finalize.js';
 import { maskString, peekFinal } from './finalize.js';
 import type { TokenMeter } from './meter.js';
-import type { LedgerEntry } from './types.js';
+import type { Action, LedgerEntry, Reason, Stage } from './types.js';
 import type { Work } from './work.js';
 import { isProtected } from './work.js';
 
@@ -25,6 +25,40 @@ function clean(text: string, masker: Masker): string {
 
 const cleaned = new WeakMap<Masker, Map<string, string>>();
 
+/** Sets the optional fields in one place, in the order of the report, without temporary objects. */
+function entry(
+  w: Work,
+  masker: Masker,
+  decision: {
+    stage: Stage;
+    action: Action;
+    reason: Reason;
+    detail?: string | undefined;
+    duplicate_of?: string | undefined;
+  },
+  tokensBefore: number | null,
+  tokensAfter: number,
+  pii: Record<string, number> | undefined,
+): LedgerEntry {
+  // A fixed shape: a session of a million records holds a million entries, and objects built by
+  // spreading optional parts take several times the memory.
+  // Keys in the order reports and goldens have always printed them.
+  const e = {
+    id: w.a.id,
+    line: w.a.source.line,
+    stage: decision.stage,
+    action: decision.action,
+    reason: decision.reason,
+  } as LedgerEntry;
+  if (decision.detail) e.detail = decision.detail;
+  e.tokens_before = tokensBefore;
+  e.tokens_after = tokensAfter;
+  if (decision.duplicate_of) e.duplicate_of = decision.duplicate_of;
+  if (isProtected(w)) e.protected_by = w.protectedBy.map((p) => clean(p, masker));
+  if (pii) e.pii = pii;
+  return e;
+}
+
 export function ledgerEntry(w: Work, masker: Masker, meter: TokenMeter): LedgerEntry {
   const final = peekFinal(w);
   // Work holds a copy of the calls array: compare the calls, not the arrays.
@@ -33,69 +67,32 @@ export function ledgerEntry(w: Work, masker: Masker, meter: TokenMeter): LedgerE
     (w.toolCalls?.length === w.a.tool_calls?.length &&
       (w.toolCalls ?? []).every((c, i) => c === w.a.tool_calls?.[i]));
   const original = w.content === w.a.content && sameCalls;
-  const base = { id: w.a.id, line: w.a.source.line };
-  const protectedBy = isProtected(w) ? { protected_by: w.protectedBy.map((p) => clean(p, masker)) } : {};
+  const cleanDetail = (d: string | undefined): string | undefined => (d ? clean(d, masker) : undefined);
   if (w.removed) {
     const f = w.removed;
     // A removed artifact was counted only when a stage needed its size; an unchanged, unmasked
     // count is its original size. Otherwise it is reported as not counted (null), never guessed.
     const tokensBefore = final && original && !hasPii(final.pii) ? final.tokens : null;
-    return {
-      ...base,
-      stage: f.stage,
-      action: f.action,
-      reason: f.reason,
-      ...(f.detail ? { detail: clean(f.detail, masker) } : {}),
-      tokens_before: tokensBefore,
-      tokens_after: 0,
-      ...(f.duplicate_of ? { duplicate_of: f.duplicate_of } : {}),
-      ...protectedBy,
-    };
+    return entry(w, masker, { ...f, detail: cleanDetail(f.detail) }, tokensBefore, 0, undefined);
   }
   if (!final) throw new Error(`internal: artifact ${w.a.id} is kept but was never finalized`);
-  const unchanged = original && !hasPii(final.pii);
-  const tokensBefore = unchanged
-    ? final.tokens
-    : meter.artifact({ content: w.a.content, tool_calls: w.a.tool_calls });
-  const pii = hasPii(final.pii) ? { pii: final.pii } : {};
+  const masked = hasPii(final.pii);
+  const tokensBefore =
+    original && !masked ? final.tokens : meter.artifact({ content: w.a.content, tool_calls: w.a.tool_calls });
+  const pii = masked ? final.pii : undefined;
   if (w.changed) {
     const c = w.changed;
-    return {
-      ...base,
-      stage: c.stage,
-      action: c.action,
-      reason: c.reason,
-      ...(c.detail ? { detail: clean(c.detail, masker) } : {}),
-      tokens_before: tokensBefore,
-      tokens_after: final.tokens,
-      ...(c.duplicate_of ? { duplicate_of: c.duplicate_of } : {}),
-      ...protectedBy,
-      ...pii,
-    };
+    return entry(w, masker, { ...c, detail: cleanDetail(c.detail) }, tokensBefore, final.tokens, pii);
   }
-  if (hasPii(final.pii)) {
+  if (masked) {
     const kinds = Object.entries(final.pii)
       .map(([k, n]) => `${n} ${k}`)
       .join(', ');
-    return {
-      ...base,
-      stage: 'pii',
-      action: 'masked',
-      reason: 'pii',
-      detail: `masked ${kinds}`,
-      tokens_before: tokensBefore,
-      tokens_after: final.tokens,
-      ...protectedBy,
-      ...pii,
-    };
+    const decision = { stage: 'pii', action: 'masked', reason: 'pii', detail: `masked ${kinds}` } as const;
+    return entry(w, masker, decision, tokensBefore, final.tokens, pii);
   }
-  return {
-    ...base,
-    stage: isProtected(w) ? 'protect' : 'budget',
-    action: 'kept',
-    reason: isProtected(w) ? 'protected' : 'in_budget',
-    tokens_before: tokensBefore,
-    tokens_after: final.tokens,
-    ...protectedBy,
-  };
+  const kept = isProtected(w)
+    ? ({ stage: 'protect', action: 'kept', reason: 'protected' } as const)
+    : ({ stage: 'budget', action: 'kept', reason: 'in_budget' } as const);
+  return entry(w, masker, kept, tokensBefore, final.tokens, undefined);
 }

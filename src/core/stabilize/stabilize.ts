@@ -308,7 +308,10 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     const n = notes.get(e.id);
     if (n) e.emit = n.map((note) => maskString(note, masker, {}));
   }
-  for (const e of ledger) {
+  // One detail event per decision: built only when the policy shows them (`verbose`), since a
+  // session of a million records would otherwise hold a million messages only to filter them out.
+  const visible = VISIBLE[res.notification_level];
+  for (const e of visible.has('detail') ? ledger : []) {
     if (e.action === 'kept') continue;
     ws.events.push({
       level: 'detail',
@@ -332,7 +335,6 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
   ws.events.push(...verdict);
 
   const used = context.reduce((s, c) => s + c.tokens, 0);
-  const visible = VISIBLE[res.notification_level];
   const events: StabilizeEvent[] = ws.events.filter((e) => visible.has(e.level));
   return {
     transcript: transcript.file,

@@ -1,0 +1,25 @@
+import { Session } from 'node:inspector/promises';
+import { readFileSync } from 'node:fs';
+import { readTranscript } from '../src/core/readers/index.js';
+import { stabilizeTranscript } from '../src/core/stabilize/stabilize.js';
+import { DEFAULT_POLICY } from '../src/core/policy/index.js';
+import { loadTokenizer } from '../src/tokens/load.js';
+const file = process.argv[2]!;
+const text = readFileSync(file, 'utf8');
+const t = readTranscript(text, { file });
+if (!t.ok) throw new Error('x');
+const tokenizer = await loadTokenizer(DEFAULT_POLICY.tokenizer);
+const s = new Session(); s.connect();
+await s.post('HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as any);
+stabilizeTranscript(t.transcript, { policy: DEFAULT_POLICY, tokenizer, cache: new Map() });
+const { profile } = await s.post('HeapProfiler.stopSampling') as any;
+const self = new Map<string, number>();
+const walk = (n: any, stack: string[]) => {
+  const name = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`;
+  self.set(name, (self.get(name) ?? 0) + n.selfSize);
+  for (const c of n.children) walk(c, stack);
+};
+walk(profile.head, []);
+const tot = [...self.values()].reduce((a, b) => a + b, 0);
+console.log('total sampled MB', (tot / 1e6).toFixed(0));
+for (const [k, v] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log((v / 1e6).toFixed(1).padStart(8), k);

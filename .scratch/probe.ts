@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { readTranscript } from '../src/core/readers/index.js';
+import { stabilizeTranscript } from '../src/core/stabilize/stabilize.js';
+import { validateResult } from '../src/core/validate/validate.js';
+import { buildReport } from '../src/core/report/report.js';
+import { DEFAULT_POLICY } from '../src/core/policy/index.js';
+import { loadTokenizer } from '../src/tokens/load.js';
+(globalThis as any).__mark = (l: string) => mb('  '+l);
+const g = (globalThis as any).gc as () => void;
+const mb = (label: string) => { g(); const m = process.memoryUsage(); console.log(`@@ ${label.padEnd(12)} heap ${(m.heapUsed/1e6).toFixed(0)} rss ${(m.rss/1e6).toFixed(0)}`); };
+const file = process.argv[2]!;
+const text = readFileSync(file, 'utf8');
+mb('text');
+const t = readTranscript(text, { file });
+mb('read');
+if (!t.ok) { console.log(t.diagnostics[0]); process.exit(1); }
+const tokenizer = await loadTokenizer(DEFAULT_POLICY.tokenizer);
+const cache = new Map<string, number>();
+const opts = { policy: DEFAULT_POLICY, tokenizer, cache };
+const res = stabilizeTranscript(t.transcript, opts);
+mb('stabilize');
+const v = validateResult(t.transcript, res, opts);
+mb('validate');
+console.log(res.events.length, res.ledger.length, v.length);
