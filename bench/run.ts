@@ -12,6 +12,8 @@ import { hotSpotTable, readProfile, summarizeProfile } from './profile.js';
 import type { ProfileSummary } from './profile.js';
 import { corpusLine, markdownTable, rows, sanityLine } from './report.js';
 import type { MemoryResults, SpeedResults } from './results.js';
+import { capsTable } from './caps.js';
+import type { CapsRow } from './caps.js';
 import { worstCaseTable } from './worst-case.js';
 import type { WorstCaseRow } from './worst-case.js';
 
@@ -25,7 +27,7 @@ const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale 
   --warmup N    untimed runs first (default 1)
   --profile     also profile the full pipeline (V8 sampling profiler) and print its hot spots
 
-Writes .bench/corpus, .bench/scale-N, .bench/results.json (and .bench/profile/pipeline.cpuprofile with --profile).`;
+Writes .bench/corpus, .bench/scale-N, .bench/caps, .bench/results.json (and .bench/profile/pipeline.cpuprofile with --profile).`;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, '.bench');
@@ -123,6 +125,11 @@ async function main(): Promise<void> {
   node('bench/worst-case.ts', flags({ kb: 512, cjk: 65536, out: worstFile }));
   const worstCase = await readJson<WorstCaseRow[]>(worstFile);
 
+  console.error('Measuring peak memory at the input caps (one process per input)…');
+  const capsFile = path.join(OUT, 'caps.json');
+  node('bench/caps.ts', flags({ out: capsFile }));
+  const caps = await readJson<CapsRow[]>(capsFile);
+
   let profile: ProfileSummary | undefined;
   if (values.profile) {
     console.error('Profiling the full pipeline…');
@@ -134,6 +141,7 @@ async function main(): Promise<void> {
   console.log(markdownTable(table));
   console.log(`\n${sanityLine(speed)}`);
   console.log(`\n${worstCaseTable(worstCase)}`);
+  console.log(`\n${capsTable(caps)}`);
   if (profile) {
     console.log(
       `\nHot spots of the full pipeline (fresh cache, ${runs} passes; ${profile.totalMs.toFixed(0)} ms sampled):\n`,
@@ -152,6 +160,7 @@ async function main(): Promise<void> {
     speed,
     memory,
     worstCase,
+    caps,
     ...(profile ? { profile } : {}),
   };
   await writeFile(path.join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -29732,7 +29732,7 @@ exports.composeNode = composeNode;
 var identity = __nccwpck_require__(1127);
 var Scalar = __nccwpck_require__(3301);
 var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
+var resolveFlowScalar = __nccwpck_require__(813);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -30701,7 +30701,7 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 6842:
+/***/ 813:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -33013,7 +33013,7 @@ exports.toJS = toJS;
 
 
 var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
+var resolveFlowScalar = __nccwpck_require__(813);
 var errors = __nccwpck_require__(1464);
 var stringifyString = __nccwpck_require__(3069);
 
@@ -38033,15 +38033,17 @@ exports.visitAsync = visitAsync;
 /* harmony export */   zP: () => (/* binding */ DEFAULT_REPORT_NAME)
 /* harmony export */ });
 /* unused harmony exports MODES, INPUT_NAMES, inputVariable, splitList */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9691);
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8532);
-/* harmony import */ var _core_golden_shard_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7830);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9691);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8532);
+/* harmony import */ var _core_golden_shard_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7830);
 /* harmony import */ var _io_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1089);
 /* harmony import */ var _io_golden_store_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7392);
+/* harmony import */ var _cli_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9376);
 // The action's inputs, parsed once into one typed options object before anything runs. The runner
 // hands inputs over as INPUT_<NAME> variables (upper-cased, spaces → '_', dashes kept); a bad value
 // is an InputProblem naming the input and what it accepts, never an echo of the value itself
 // (an input may hold a token or a path the user would rather not see in a log).
+
 
 
 
@@ -38065,6 +38067,8 @@ const INPUT_NAMES = [
     'shard',
     'base-policy',
     'report-path',
+    'max-file-size',
+    'max-records',
 ];
 function inputVariable(name) {
     return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
@@ -38105,7 +38109,7 @@ function splitList(value) {
 const TRUE_WORDS = ['true', 'True', 'TRUE'];
 const FALSE_WORDS = ['false', 'False', 'FALSE'];
 function booleanInput(name, fallback) {
-    return zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((value, ctx) => {
+    return zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
         if (value === '')
             return fallback;
         if (TRUE_WORDS.includes(value))
@@ -38113,19 +38117,19 @@ function booleanInput(name, fallback) {
         if (FALSE_WORDS.includes(value))
             return false;
         ctx.addIssue({ code: 'custom', message: `Input ${name} must be true or false.` });
-        return zod__WEBPACK_IMPORTED_MODULE_3__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
     });
 }
-const modeInput = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((value, ctx) => {
+const modeInput = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return 'check';
     const mode = MODES.find((m) => m === value);
     if (mode)
         return mode;
     ctx.addIssue({ code: 'custom', message: `Input mode must be one of: ${MODES.join(', ')}.` });
-    return zod__WEBPACK_IMPORTED_MODULE_3__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
 });
-const failOnInput = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((value, ctx) => {
+const failOnInput = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
     const items = splitList(value.toLowerCase());
     if (items.length === 0)
         return [...FAIL_CATEGORIES];
@@ -38136,7 +38140,7 @@ const failOnInput = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transfo
             code: 'custom',
             message: 'Input fail-on: none cannot be combined with other categories.',
         });
-        return zod__WEBPACK_IMPORTED_MODULE_3__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
     }
     const unknown = items.filter((item) => !FAIL_CATEGORIES.some((c) => c === item));
     if (unknown.length > 0) {
@@ -38144,23 +38148,23 @@ const failOnInput = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transfo
             code: 'custom',
             message: `Input fail-on accepts a comma-separated list of ${FAIL_CATEGORIES.join(', ')}, or none; ${unknown.length === 1 ? 'one entry is' : `${unknown.length} entries are`} not among them.`,
         });
-        return zod__WEBPACK_IMPORTED_MODULE_3__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
     }
     // In the canonical order, without repeats: the options object does not depend on how it was spelt.
     return FAIL_CATEGORIES.filter((c) => items.includes(c));
 });
-const shardInput = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((value, ctx) => {
+const shardInput = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return null;
-    const parsed = (0,_core_golden_shard_js__WEBPACK_IMPORTED_MODULE_4__/* .parseShard */ .uK)(value);
+    const parsed = (0,_core_golden_shard_js__WEBPACK_IMPORTED_MODULE_5__/* .parseShard */ .uK)(value);
     if (parsed.ok)
         return { index: parsed.index, total: parsed.total };
     ctx.addIssue({ code: 'custom', message: `Input shard: ${parsed.reason}.` });
-    return zod__WEBPACK_IMPORTED_MODULE_3__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
 });
-const optionalText = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((value) => (value === '' ? undefined : value));
+const optionalText = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value) => (value === '' ? undefined : value));
 /** A GitHub login (`octocat`) or an App's bot login (`my-app[bot]`). */
-const commentAuthorInput = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((value, ctx) => {
+const commentAuthorInput = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return undefined;
     if (/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(value))
@@ -38169,32 +38173,46 @@ const commentAuthorInput = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().
         code: 'custom',
         message: 'Input comment-author must be a GitHub login (e.g. octocat) or an App bot login (e.g. my-app[bot]).',
     });
-    return zod__WEBPACK_IMPORTED_MODULE_3__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
 });
 /** A policy file, or `git-ref:REF:path` (the policy as committed on the base branch). */
-const basePolicyInput = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((value, ctx) => {
+const basePolicyInput = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return undefined;
     const ref = (0,_io_git_js__WEBPACK_IMPORTED_MODULE_0__/* .parseGitRefSpec */ .Is)(value);
     if (ref === null || ref.ok)
         return value;
     ctx.addIssue({ code: 'custom', message: `Input base-policy: ${ref.reason}` });
-    return zod__WEBPACK_IMPORTED_MODULE_3__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
 });
-const RAW_SCHEMA = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    transcripts: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform(splitList),
-    reports: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform(splitList),
+/** A cap: '' keeps the default; else a value the CLI option of the same name accepts. */
+function limitInput(name, parse, example) {
+    return zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
+        if (value === '')
+            return undefined;
+        const n = parse(value);
+        if (n !== undefined)
+            return n;
+        ctx.addIssue({ code: 'custom', message: `Input ${name} must be ${example}.` });
+        return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
+    });
+}
+const RAW_SCHEMA = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
+    transcripts: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform(splitList),
+    reports: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform(splitList),
     policy: optionalText,
-    'golden-dir': zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    'golden-dir': zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
     mode: modeInput,
     'fail-on': failOnInput,
     annotate: booleanInput('annotate', true),
     comment: booleanInput('comment', true),
-    'github-token': zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    'github-token': zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
     'comment-author': commentAuthorInput,
     shard: shardInput,
     'base-policy': basePolicyInput,
     'report-path': optionalText,
+    'max-file-size': limitInput('max-file-size', _cli_args_js__WEBPACK_IMPORTED_MODULE_2__/* .byteSize */ .mz, 'a size in bytes, e.g. 52428800 or 50M'),
+    'max-records': limitInput('max-records', _cli_args_js__WEBPACK_IMPORTED_MODULE_2__/* .recordCount */ .VV, 'a whole number of at least 1, e.g. 100000 or 100k'),
 });
 /** Inputs that only one mode reads: giving them to another is a mistake worth stopping for. */
 function modeProblems(parsed) {
@@ -38226,8 +38244,11 @@ function modeProblems(parsed) {
         only('shard', 'check', parsed.shard !== null);
         only('base-policy', 'check', parsed['base-policy'] !== undefined);
     }
-    if (mode === 'merge')
+    if (mode === 'merge') {
         only('policy', 'check or update', parsed.policy !== undefined);
+        only('max-file-size', 'check or update', parsed['max-file-size'] !== undefined);
+        only('max-records', 'check or update', parsed['max-records'] !== undefined);
+    }
     return problems;
 }
 /**
@@ -38266,6 +38287,10 @@ function parseInputs(raw, cwd) {
             shard: parsed.shard,
             basePolicy: parsed['base-policy'],
             reportPath: parsed['report-path'],
+            limits: {
+                ...(parsed['max-file-size'] !== undefined ? { maxFileBytes: parsed['max-file-size'] } : {}),
+                ...(parsed['max-records'] !== undefined ? { maxRecords: parsed['max-records'] } : {}),
+            },
         },
     };
 }
@@ -38279,7 +38304,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3852);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6842);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -38310,7 +38335,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3852:
+/***/ 6842:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43535,11 +43560,39 @@ function describe_describeSummary(report) {
 //# sourceMappingURL=describe.js.map
 // EXTERNAL MODULE: ./build/core/text/shown-name.js
 var shown_name = __nccwpck_require__(5929);
+;// CONCATENATED MODULE: ./build/core/collections.js
+// Array helpers that stay safe at any length. `push(...xs)` and `Math.max(...xs)` pass every
+// element as an argument and throw RangeError (call stack) past about 100,000 of them: a session
+// of that many records is within the caps, so code that sees per-artifact lists uses these.
+/** Appends `items` to `into`, one by one; returns `into`. */
+function collections_pushAll(into, items) {
+    for (const item of items)
+        into.push(item);
+    return into;
+}
+/** The largest value, or `empty` when there is none. */
+function maxOf(values, empty) {
+    let out;
+    for (const v of values)
+        if (out === undefined || v > out)
+            out = v;
+    return out ?? empty;
+}
+/** The smallest value, or `empty` when there is none. */
+function minOf(values, empty) {
+    let out;
+    for (const v of values)
+        if (out === undefined || v < out)
+            out = v;
+    return out ?? empty;
+}
+//# sourceMappingURL=collections.js.map
 ;// CONCATENATED MODULE: ./build/core/golden/render-text.js
 // Terminal output of `check`: one line per transcript, what broke first (displayOrder: violations
 // most severe first, then drift, then unreadable input and missing goldens, then passes), then for
 // each failure what went wrong — for a drift the semantic diff first (what it does) and the
 // unified diff second (exact bytes).
+
 
 
 
@@ -43608,7 +43661,7 @@ function render_text_renderText(given) {
         `tokenizer ${report.tokenizer.name} ${report.tokenizer.version}${report.ci ? ', CI mode' : ''}`));
     for (const o of report.transcripts) {
         lines.push(headline(o, report.ci));
-        lines.push(...details(o));
+        collections_pushAll(lines, details(o));
     }
     if (report.obsolete && report.obsolete.length > 0) {
         lines.push('Obsolete goldens (no transcript checked; `update --prune-obsolete` removes them):');
@@ -43814,6 +43867,7 @@ function exitCodeFor(report) {
 
 
 
+
 /** Longest unified diff shown per transcript; the JSON report always holds all of it. */
 const MARKDOWN_DIFF_LINES = 300;
 const ENTITIES = {
@@ -43886,7 +43940,7 @@ function failureDetails(o, ci) {
     if (isWarningDrift(o))
         items.push(DRIFT_WARNING);
     if (o.diff && !o.diff.equal)
-        items.push(...describeDiff(o.diff));
+        pushAll(items, describeDiff(o.diff));
     const out = [
         `<details><summary>${shown(o.transcript)}: ${escapeMarkdown(outcomeCell(o, ci))}</summary>`,
         '',
@@ -43961,7 +44015,7 @@ function render_markdown_renderMarkdown(given) {
     out.push('');
     for (const o of report.transcripts)
         if (hasDetails(o, report.ci))
-            out.push(...failureDetails(o, report.ci));
+            pushAll(out, failureDetails(o, report.ci));
     out.push(...impactTable(report));
     if (report.obsolete && report.obsolete.length > 0) {
         out.push('Obsolete goldens (no transcript; `update --prune-obsolete` removes them):', '');
@@ -44039,6 +44093,7 @@ async function writeReportFile(file, report, cwd) {
 // many more there are. A drift reported as a warning (`checks.drift: warning`) is a warning. Emitted through
 // @actions/core's own command functions, which escape every property and message: an artifact id
 // such as `::set-output name=x::y` stays data.
+
 
 
 
@@ -44126,7 +44181,7 @@ function outcomeAnnotations(o, ci) {
     for (const v of o.violations)
         out.push(fromViolation(o, v));
     if (o.outcome === 'drift')
-        out.push(...driftAnnotations(o.transcript, o.diff, report_order_driftSeverity(o)));
+        collections_pushAll(out, driftAnnotations(o.transcript, o.diff, report_order_driftSeverity(o)));
     if (o.outcome === 'new')
         out.push(newGolden(o, ci));
     return out;
@@ -44333,6 +44388,7 @@ function fitLayout(sections, opts) {
 
 
 
+
 /** GitHub's limit is 1 MiB per step summary; keep a margin. */
 const SUMMARY_LIMIT_BYTES = 1_000_000;
 /** Tiers: what is kept first when the report does not fit. */
@@ -44435,7 +44491,7 @@ function detailItems(o, ci) {
     if (report_order_isWarningDrift(o))
         items.push(describe_DRIFT_WARNING);
     if (o.diff && !o.diff.equal)
-        items.push(...describe_describeDiff(o.diff));
+        collections_pushAll(items, describe_describeDiff(o.diff));
     const lines = items.map((item) => `- ${escapeText(item)}`);
     if (o.outcome === 'new' && ci) {
         lines.push('- no golden: in CI nothing is written; run `context-stability update` locally and commit the golden');
@@ -44704,6 +44760,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./build/core/golden/render-github.js
 
 
+
 /** Escaping of a command's message (the runner's `escapeData`). */
 function escapeData(text) {
     return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -44795,7 +44852,7 @@ function annotationsFor(o, ci) {
         });
     }
     if (o.outcome === 'drift')
-        out.push(...render_github_driftAnnotations(o));
+        pushAll(out, render_github_driftAnnotations(o));
     if (o.outcome === 'new') {
         out.push(ci
             ? {
@@ -45719,6 +45776,69 @@ function unifiedGoldenDiff(path, expectedText, actualText, context = 3) {
 //# sourceMappingURL=diff.js.map
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 15 modules
 var schemas = __nccwpck_require__(9691);
+;// CONCATENATED MODULE: ./build/core/text/jsonl.js
+
+/** Readers report records longer than this (in UTF-16 code units) as `record-too-large`. */
+const MAX_RECORD_CHARS = 1_048_576;
+/** The default cap on records in one transcript (JSONL lines, or elements of one JSON array). */
+const DEFAULT_MAX_RECORDS = 50_000;
+/**
+ * JSON objects and arrays allowed per record of the cap, over the whole file. A message with tool
+ * calls or content parts holds a few; a Claude Code record about ten. Past this, a file is mostly
+ * tiny objects, whose memory the record cap alone does not bound.
+ */
+const CONTAINERS_PER_RECORD = 16;
+/**
+ * Splits JSONL text into records. Accepts LF and CRLF line ends; skips blank and whitespace-only
+ * lines. A record's text keeps its leading whitespace so columns inside it match the file. Stops
+ * after `limit` records (the caller reports the cap at the last one's line).
+ */
+function splitJsonl(text, limit = Infinity) {
+    const records = [];
+    const len = text.length;
+    let start = 0;
+    let line = 1;
+    while (start <= len && records.length < limit) {
+        let end = text.indexOf('\n', start);
+        if (end === -1)
+            end = len;
+        const stop = end > start && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
+        if (!isBlank(text, start, stop))
+            records.push({ line, text: text.slice(start, stop) });
+        start = end + 1;
+        line++;
+    }
+    return records;
+}
+function isBlank(text, from, to) {
+    for (let i = from; i < to; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09 && c !== 0x0d)
+            return false;
+    }
+    return true;
+}
+/**
+ * The `too-many-records` diagnostic, at the first record over the cap: a line of a JSONL file, or
+ * an element of a JSON array. Memory grows with the number of records more than with their size,
+ * so the count has its own cap beside the file size cap.
+ */
+function tooManyRecords(at, max, unit) {
+    const what = unit === 'lines'
+        ? `The file holds more than ${max} records (non-blank lines); this line is the first one over the limit.`
+        : unit === 'elements'
+            ? `This array holds more than ${max} elements; this element is the first one over the limit.`
+            : `The file holds more than ${max} JSON objects and arrays (${CONTAINERS_PER_RECORD} per record of the record cap); ` +
+                'this one is the first over the limit.';
+    return (0,core_diagnostics/* diagnostic */.YK)('error', 'too-many-records', at, `${what} The transcript is not read: part of it would be a context the agent never had.`, 'Raise the limit with --max-records (the Action input max-records), or split the transcript into smaller files.');
+}
+/** The `record-too-large` diagnostic for a record over MAX_RECORD_CHARS, else null. */
+function checkRecordSize(rec, file) {
+    if (rec.text.length <= MAX_RECORD_CHARS)
+        return null;
+    return (0,core_diagnostics/* diagnostic */.YK)('error', 'record-too-large', { file, line: rec.line, column: 1 }, `The record on this line has ${rec.text.length} characters, more than the limit of ${MAX_RECORD_CHARS} (1 MiB).`, 'Split the record or shorten its content (for example truncate large tool outputs before recording them).');
+}
+//# sourceMappingURL=jsonl.js.map
 // EXTERNAL MODULE: ./build/core/text/line-index.js
 var line_index = __nccwpck_require__(897);
 ;// CONCATENATED MODULE: ./build/core/json/path.js
@@ -45743,6 +45863,7 @@ function formatJsonPath(segments) {
 }
 //# sourceMappingURL=path.js.map
 ;// CONCATENATED MODULE: ./build/core/json/errors.js
+
 
 
 
@@ -45792,6 +45913,14 @@ class JsonErrors {
         return this.at('json-syntax', offset, 'Unexpected content after the end of the JSON value.', this.unit === 'file'
             ? 'A .json file holds exactly one value; remove what follows it, or save one value per line as .jsonl.'
             : 'A JSONL line holds exactly one value; put each value on its own line.');
+    }
+    tooManyElements(offset, max) {
+        const { line, column } = this.position(offset);
+        return new JsonFailure(tooManyRecords({ file: this.file, line, column }, max, 'elements'));
+    }
+    tooManyContainers(offset, max) {
+        const { line, column } = this.position(offset);
+        return new JsonFailure(tooManyRecords({ file: this.file, line, column }, max, 'containers'));
     }
     tooDeep(offset, maxDepth) {
         return this.at('too-deep', offset, `The JSON nests deeper than ${maxDepth} levels.`, 'Transcripts never nest this deep: check that this is the right file and that it was exported correctly.');
@@ -45932,12 +46061,14 @@ var Ch;
 })(Ch || (Ch = {}));
 /** Single-pass recursive-descent scanner over UTF-16 code units. */
 class Parser {
-    positions = new WeakMap();
+    positions;
     /** The first duplicate key, reported after the text proved well-formed. */
     duplicate;
     text;
     len;
     maxDepth;
+    maxArrayLength;
+    maxContainers;
     /** firstLine - 1, added to the 1-based line within the text. */
     lineOffset;
     errors;
@@ -45953,7 +46084,10 @@ class Parser {
     constructor(text, opts) {
         this.text = text;
         this.len = text.length;
+        this.positions = opts.positions ?? new Map();
         this.maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
+        this.maxArrayLength = opts.maxArrayLength ?? Infinity;
+        this.maxContainers = opts.maxContainers ?? Infinity;
         this.lineOffset = (opts.firstLine ?? 1) - 1;
         this.errors = new JsonErrors(text, opts.file, this.lineOffset, opts.firstLine === undefined ? 'file' : 'record');
     }
@@ -46012,6 +46146,8 @@ class Parser {
         if (++this.depth > this.maxDepth)
             throw this.errors.tooDeep(start, this.maxDepth);
         this.containerStart[this.depth] = start;
+        if (this.positions.size >= this.maxContainers)
+            throw this.errors.tooManyContainers(start, this.maxContainers);
         this.positions.set(container, {
             line: this.line + 1 + this.lineOffset,
             column: start - this.lineStart + 1,
@@ -46092,6 +46228,8 @@ class Parser {
         for (let index = 0;; index++) {
             if (this.pos >= this.len)
                 throw this.unfinished('an array');
+            if (index >= this.maxArrayLength)
+                throw this.errors.tooManyElements(this.pos, this.maxArrayLength);
             this.path[depth] = index;
             arr.push(this.parseValue());
             this.skipWs();
@@ -53210,7 +53348,7 @@ const ENDS_UNQUOTED = charSet('"\'`,;&|()[]{}<>\\ \t\n\r\f\v');
 function isQuote(c) {
     return c === 34 || c === 39 || c === 96; // " ' `
 }
-function isBlank(c) {
+function secret_generic_isBlank(c) {
     return c === 32 || c === 9;
 }
 function secret_generic_isSpace(c) {
@@ -53357,7 +53495,7 @@ function assignmentAt(text, i, out) {
     }
     // The key: back over blanks, a closing quote (maybe escaped), then the key's characters.
     let k = i;
-    for (let gap = 0; k > 0 && isBlank(text.charCodeAt(k - 1)); gap++) {
+    for (let gap = 0; k > 0 && secret_generic_isBlank(text.charCodeAt(k - 1)); gap++) {
         if (gap === MAX_GAP)
             return -1;
         k--;
@@ -53389,7 +53527,7 @@ function assignmentAt(text, i, out) {
         return -1;
     // The value: after blanks, an optional (escaped) opening quote and an HTTP auth scheme.
     let v = valueFrom;
-    for (let gap = 0; v < text.length && isBlank(text.charCodeAt(v)); gap++) {
+    for (let gap = 0; v < text.length && secret_generic_isBlank(text.charCodeAt(v)); gap++) {
         if (gap === MAX_GAP)
             return v;
         v++;
@@ -53946,6 +54084,7 @@ class ReadContext {
 
 
 
+
 const anthropic_CODE = 'invalid-message';
 function readSystem(system, ctx, root) {
     const near = ctx.pos(root);
@@ -54004,7 +54143,7 @@ function readAnthropic(doc, file) {
     }
     const root0 = rootObj ? 'messages' : '';
     messages.forEach((message, i) => {
-        artifacts.push(...readMessage(message, joinPath(root0, i), `m${i}`, ctx));
+        collections_pushAll(artifacts, readMessage(message, joinPath(root0, i), `m${i}`, ctx));
     });
     const meta = rootObj ? scalarFields(rootObj, ['system']) : {};
     return { artifacts, meta, diagnostics };
@@ -54218,46 +54357,6 @@ function readClaudeCode(lines, file) {
     return { artifacts: reader.artifacts, meta: reader.meta, diagnostics: reader.diagnostics };
 }
 //# sourceMappingURL=claude-code.js.map
-;// CONCATENATED MODULE: ./build/core/text/jsonl.js
-
-/** Readers report records longer than this (in UTF-16 code units) as `record-too-large`. */
-const MAX_RECORD_CHARS = 1_048_576;
-/**
- * Splits JSONL text into records. Accepts LF and CRLF line ends; skips blank and whitespace-only
- * lines. A record's text keeps its leading whitespace so columns inside it match the file.
- */
-function splitJsonl(text) {
-    const records = [];
-    const len = text.length;
-    let start = 0;
-    let line = 1;
-    while (start <= len) {
-        let end = text.indexOf('\n', start);
-        if (end === -1)
-            end = len;
-        const stop = end > start && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
-        if (!jsonl_isBlank(text, start, stop))
-            records.push({ line, text: text.slice(start, stop) });
-        start = end + 1;
-        line++;
-    }
-    return records;
-}
-function jsonl_isBlank(text, from, to) {
-    for (let i = from; i < to; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== 0x20 && c !== 0x09 && c !== 0x0d)
-            return false;
-    }
-    return true;
-}
-/** The `record-too-large` diagnostic for a record over MAX_RECORD_CHARS, else null. */
-function checkRecordSize(rec, file) {
-    if (rec.text.length <= MAX_RECORD_CHARS)
-        return null;
-    return (0,core_diagnostics/* diagnostic */.YK)('error', 'record-too-large', { file, line: rec.line, column: 1 }, `The record on this line has ${rec.text.length} characters, more than the limit of ${MAX_RECORD_CHARS} (1 MiB).`, 'Split the record or shorten its content (for example truncate large tool outputs before recording them).');
-}
-//# sourceMappingURL=jsonl.js.map
 ;// CONCATENATED MODULE: ./build/core/readers/container.js
 // JSON or JSONL? Parses the text once into a Container that detection and the readers share.
 //
@@ -54265,6 +54364,9 @@ function checkRecordSize(rec, file) {
 // values on separate lines (its first line parses on its own). In JSONL every line is parsed on
 // its own: a line that is too large or not JSON becomes an error diagnostic of the container and
 // is skipped, so one bad line never hides the rest of a session.
+//
+// A file with more records than `maxRecords` (JSONL lines, or elements of one JSON array) is not
+// read at all: memory grows with the record count, and part of a session is not the session.
 
 
 const JSONL_EXTENSIONS = ['jsonl', 'ndjson'];
@@ -54273,38 +54375,79 @@ function extensionOf(file) {
     const dot = name.lastIndexOf('.');
     return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
 }
-function parseLines(records, file, maxDepth) {
+function parseLines(records, file, limits) {
     const lines = [];
     const diagnostics = [];
+    // One map for every record: a map per record cost more memory than many records themselves.
+    const positions = new Map();
+    const { maxDepth, maxRecords } = limits;
+    const maxContainers = containerCap(maxRecords);
     for (const rec of records) {
         const tooLarge = checkRecordSize(rec, file);
         if (tooLarge) {
             diagnostics.push(tooLarge);
             continue;
         }
-        const parsed = parseJson(rec.text, { file, maxDepth, firstLine: rec.line });
+        const parsed = parseJson(rec.text, {
+            file,
+            maxDepth,
+            firstLine: rec.line,
+            positions,
+            maxArrayLength: maxRecords,
+            maxContainers,
+        });
         if (parsed.ok)
             lines.push({ line: rec.line, value: parsed.value, positions: parsed.positions });
+        // The file's cap on objects and arrays is spent: every later record would fail the same way.
+        else if (positions.size >= maxContainers)
+            return { ok: false, diagnostics: [...diagnostics, parsed.error] };
         else
             diagnostics.push(parsed.error);
     }
-    return { kind: 'jsonl', lines, diagnostics };
+    return { ok: true, container: { kind: 'jsonl', lines, diagnostics } };
 }
-function container_parseContainer(text, file, maxDepth) {
+function containerCap(maxRecords) {
+    return (maxRecords ?? DEFAULT_MAX_RECORDS) * CONTAINERS_PER_RECORD;
+}
+/** The records of a JSONL text, or the cap's error at the first record over it. */
+function splitCapped(text, file, max) {
+    const records = splitJsonl(text, max + 1);
+    const over = records[max];
+    if (!over)
+        return records;
+    return { ok: false, diagnostics: [tooManyRecords({ file, line: over.line, column: 1 }, max, 'lines')] };
+}
+function container_parseContainer(text, file, limits = {}) {
+    const maxRecords = limits.maxRecords ?? DEFAULT_MAX_RECORDS;
+    const capped = { maxDepth: limits.maxDepth, maxRecords };
     if (JSONL_EXTENSIONS.includes(extensionOf(file))) {
-        return { ok: true, container: parseLines(splitJsonl(text), file, maxDepth) };
+        const records = splitCapped(text, file, maxRecords);
+        return Array.isArray(records) ? parseLines(records, file, capped) : records;
     }
-    const whole = parseJson(text, { file, maxDepth });
+    const whole = parseJson(text, {
+        file,
+        maxDepth: limits.maxDepth,
+        maxArrayLength: maxRecords,
+        maxContainers: containerCap(maxRecords),
+    });
     if (whole.ok) {
         const doc = { value: whole.value, positions: whole.positions };
         return { ok: true, container: { kind: 'json', doc, oneLine: !text.trim().includes('\n') } };
     }
-    const records = splitJsonl(text);
-    const first = records[0];
-    if (records.length >= 2 && first && first.text.length <= MAX_RECORD_CHARS) {
-        const head = parseJson(first.text, { file, maxDepth, firstLine: first.line });
-        if (head.ok && typeof head.value === 'object' && head.value !== null) {
-            return { ok: true, container: parseLines(records, file, maxDepth) };
+    // Not one JSON value: perhaps JSONL without the extension. Two records decide that; the cap
+    // then applies as to any JSONL file.
+    const head = splitJsonl(text, 2);
+    const first = head[0];
+    if (head.length >= 2 && first && first.text.length <= MAX_RECORD_CHARS) {
+        const parsedHead = parseJson(first.text, {
+            file,
+            maxDepth: limits.maxDepth,
+            firstLine: first.line,
+            maxArrayLength: maxRecords,
+        });
+        if (parsedHead.ok && typeof parsedHead.value === 'object' && parsedHead.value !== null) {
+            const records = splitCapped(text, file, maxRecords);
+            return Array.isArray(records) ? parseLines(records, file, capped) : records;
         }
     }
     return { ok: false, diagnostics: [whole.error] };
@@ -54988,7 +55131,7 @@ function byPosition(diagnostics) {
 /** text is already decoded (BOM stripped). Chooses the reader by file extension + content, or `format`. */
 function readTranscript(text, opts) {
     const { file } = opts;
-    const parsed = container_parseContainer(text, file, opts.maxDepth);
+    const parsed = container_parseContainer(text, file, { maxDepth: opts.maxDepth, maxRecords: opts.maxRecords });
     if (!parsed.ok)
         return { ok: false, diagnostics: parsed.diagnostics };
     const { container } = parsed;
@@ -55033,7 +55176,11 @@ async function loadTranscript(file, opts = {}) {
     });
     if (!input.ok)
         return { ok: false, diagnostics: [input.error] };
-    return readTranscript(input.text, { file, ...(opts.format !== undefined ? { format: opts.format } : {}) });
+    return readTranscript(input.text, {
+        file,
+        ...(opts.format !== undefined ? { format: opts.format } : {}),
+        ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
+    });
 }
 //# sourceMappingURL=load-transcript.js.map
 ;// CONCATENATED MODULE: ./build/core/pii/json-literals.js
@@ -55841,7 +55988,7 @@ function isReadTool(name) {
 }
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'command_line'];
 const PATH_KEYS = ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file', 'notebook_path'];
-function families_parseArgs(args) {
+function parseArgs(args) {
     const t = args.trim();
     if (!t.startsWith('{'))
         return null;
@@ -55907,7 +56054,7 @@ function commandKeys(call) {
         : keys;
 }
 function baseKeys(call) {
-    const args = families_parseArgs(call.arguments);
+    const args = parseArgs(call.arguments);
     const tool = call.name;
     const shell = SHELL_TOOLS.has(tool.toLowerCase());
     if (args) {
@@ -56695,13 +56842,17 @@ function isCollapsible(w) {
 
 
 
+
 function buildEntries(ws) {
     const entries = [];
     for (const w of ws.items) {
         if (!isAlive(w) || (w.owner && isAlive(w.owner)))
             continue;
         const members = [w, ...w.results.filter(isAlive)];
-        entries.push({ members, last: Math.max(...members.map((m) => m.index)) });
+        entries.push({
+            members,
+            last: maxOf(members.map((m) => m.index), w.index),
+        });
     }
     return entries;
 }
@@ -56838,7 +56989,7 @@ function applyBudget(ws, rules, masker, meter, dedup) {
         }
         fill = { stop, remaining: left, need };
         const reached = conversation.slice(0, stop + 1).flatMap((e) => e.members.map((m) => m.index));
-        const from = reached.length > 0 ? Math.min(...reached) : ws.items.length;
+        const from = minOf(reached, ws.items.length);
         // Older artifacts may still fit where a larger newer one did not (fill by fit, not a cut-off):
         // dedup then looks at all of them, so that no older copy is admitted next to its later one.
         if (!dedup || !dedup.extendTo(stop === conversation.length || left > 0 ? 0 : from)) {
@@ -56992,7 +57143,11 @@ function collapseRuns(ws, mask) {
 // LATEST matching item, so it can stop at the first verified candidate. Plain loops rather than
 // forEach/map callbacks: this runs once per band per text.
 class LshIndex {
-    /** One map per band: bucket key → entry numbers in ascending order. */
+    /**
+     * One map per band: bucket key → entry numbers in ascending order. Most buckets hold one entry,
+     * stored as the number itself: an array per bucket was most of the index's memory (21 bands ×
+     * 100,000 texts).
+     */
     buckets;
     keys;
     /** `keys[entry][band]`; entries must be numbered in chronological order. */
@@ -57007,10 +57162,12 @@ class LshIndex {
                 const bucket = this.buckets[band];
                 const key = entryKeys[band];
                 const entries = bucket.get(key);
-                if (entries)
-                    entries.push(entry);
+                if (entries === undefined)
+                    bucket.set(key, entry);
+                else if (typeof entries === 'number')
+                    bucket.set(key, [entries, entry]);
                 else
-                    bucket.set(key, [entry]);
+                    entries.push(entry);
             }
         }
     }
@@ -57023,7 +57180,10 @@ class LshIndex {
         const lists = [];
         const heads = [];
         for (let band = 0; band < entryKeys.length; band++) {
-            const list = this.buckets[band]?.get(entryKeys[band]) ?? [];
+            const list = this.buckets[band]?.get(entryKeys[band]);
+            // A bucket of one holds only `entry` itself: no later candidate there.
+            if (list === undefined || typeof list === 'number')
+                continue;
             lists.push(list);
             heads.push(list.length - 1);
         }
@@ -57220,13 +57380,28 @@ function normalizeText(text) {
 }
 /** Length in code points, so that a non-BMP character counts once. */
 function codePointLength(text) {
-    let n = 0;
-    for (const _ of text)
-        n++;
+    // charCodeAt, not for…of: iterating a string allocates a string per character (a GB of garbage
+    // on a 50 MB session).
+    let n = text.length;
+    for (let i = 0; i < text.length - 1; i++) {
+        const c = text.charCodeAt(i);
+        if (c >= 0xd800 && c <= 0xdbff) {
+            const d = text.charCodeAt(i + 1);
+            if (d >= 0xdc00 && d <= 0xdfff) {
+                n--;
+                i++;
+            }
+        }
+    }
     return n;
 }
 function shingleMode(normalized) {
-    return normalized.split(' ').length >= MIN_WORDS_FOR_WORD_SHINGLES ? 'words' : 'chars';
+    // Words are separated by exactly one space in a normalized text: count them without splitting.
+    let words = 1;
+    for (let i = normalized.indexOf(' '); i !== -1 && words < MIN_WORDS_FOR_WORD_SHINGLES; i = normalized.indexOf(' ', i + 1)) {
+        words++;
+    }
+    return words >= MIN_WORDS_FOR_WORD_SHINGLES ? 'words' : 'chars';
 }
 function codePoints(normalized) {
     const points = [];
@@ -57317,13 +57492,13 @@ function hashedJaccard(a, b) {
 ;// CONCATENATED MODULE: ./build/core/similarity/text-features.js
 // What dedup derives from one text, memoized. The stabilizer compares a growing suffix of the same
 // transcript several times (stabilize/dedup.ts, SuffixDedup), so most texts of a call were already
-// normalized, hashed and signed by the previous one. Every value here is a pure function of the
+// normalized and signed by the previous one. Every value here is a pure function of the
 // text (and of the signature length), so a cached value is exactly the one a fresh call computes:
 // sharing a cache changes the cost of findDuplicates, never its findings.
 
 
 /**
- * Memo of normalization, shingle hashes and MinHash signatures, keyed by text. Create one per run
+ * Memo of normalization and MinHash signatures, keyed by text. Create one per run
  * over related texts (one transcript) and drop it with the run: it keeps every text it has seen.
  */
 class DedupCache {
@@ -57348,10 +57523,13 @@ class DedupCache {
         return features;
     }
 }
-/** `shingleHashes` of the text. */
+/**
+ * `shingleHashes` of the text, computed afresh: kept only by the caller that needs them (a
+ * verification). Cached per text they held about 4 bytes per character of every text for the
+ * whole run, a few hundred MB on a long session, where the signature alone is enough.
+ */
 function hashesOf(features) {
-    features.hashes ??= shingleHashes(features.text, features.mode);
-    return features.hashes;
+    return shingleHashes(features.text, features.mode);
 }
 /**
  * `minhashSignature` of the text's shingle hashes, `count` values long. A shorter signature is a
@@ -57437,6 +57615,10 @@ function shinglesOf(group) {
     group.shingles ??= shingleSet(group.features.text, group.features.mode);
     return group.shingles;
 }
+function repHashes(rep) {
+    rep.hashes ??= hashesOf(rep.group.features);
+    return rep.hashes;
+}
 /**
  * Cheap rejections first (signature agreement, then 32-bit shingle hashes with a slack that only
  * hash collisions could overcome); acceptance always from the exact shingle sets.
@@ -57446,7 +57628,7 @@ function verify(a, b, threshold, minRows) {
         return undefined;
     if (matchingRows(a.signature, b.signature) < minRows)
         return undefined;
-    if (hashedJaccard(a.hashes, b.hashes) < threshold - HASHED_JACCARD_SLACK)
+    if (hashedJaccard(repHashes(a), repHashes(b)) < threshold - HASHED_JACCARD_SLACK)
         return undefined;
     const similarity = jaccard(shinglesOf(a.group), shinglesOf(b.group));
     return similarity >= threshold ? similarity : undefined;
@@ -57464,7 +57646,6 @@ function nearMatches(groups, threshold) {
         .sort((a, b) => a.last - b.last)
         .map((group) => ({
         group,
-        hashes: hashesOf(group.features),
         signature: signatureOf(group.features, functions),
     }));
     const index = new LshIndex(reps.map((r) => bandKeys(r.signature, params, r.group.features.mode === 'words' ? 1 : 2)), params.bands);
@@ -57676,6 +57857,30 @@ function clean(text, masker) {
     return out;
 }
 const cleaned = new WeakMap();
+/** Sets the optional fields in one place, in the order of the report, without temporary objects. */
+function entry(w, masker, decision, tokensBefore, tokensAfter, pii) {
+    // A fixed shape: a session of a million records holds a million entries, and objects built by
+    // spreading optional parts take several times the memory.
+    // Keys in the order reports and goldens have always printed them.
+    const e = {
+        id: w.a.id,
+        line: w.a.source.line,
+        stage: decision.stage,
+        action: decision.action,
+        reason: decision.reason,
+    };
+    if (decision.detail)
+        e.detail = decision.detail;
+    e.tokens_before = tokensBefore;
+    e.tokens_after = tokensAfter;
+    if (decision.duplicate_of)
+        e.duplicate_of = decision.duplicate_of;
+    if (isProtected(w))
+        e.protected_by = w.protectedBy.map((p) => clean(p, masker));
+    if (pii)
+        e.pii = pii;
+    return e;
+}
 function ledgerEntry(w, masker, meter) {
     const final = peekFinal(w);
     // Work holds a copy of the calls array: compare the calls, not the arrays.
@@ -57683,72 +57888,34 @@ function ledgerEntry(w, masker, meter) {
         (w.toolCalls?.length === w.a.tool_calls?.length &&
             (w.toolCalls ?? []).every((c, i) => c === w.a.tool_calls?.[i]));
     const original = w.content === w.a.content && sameCalls;
-    const base = { id: w.a.id, line: w.a.source.line };
-    const protectedBy = isProtected(w) ? { protected_by: w.protectedBy.map((p) => clean(p, masker)) } : {};
+    const cleanDetail = (d) => (d ? clean(d, masker) : undefined);
     if (w.removed) {
         const f = w.removed;
         // A removed artifact was counted only when a stage needed its size; an unchanged, unmasked
         // count is its original size. Otherwise it is reported as not counted (null), never guessed.
         const tokensBefore = final && original && !hasPii(final.pii) ? final.tokens : null;
-        return {
-            ...base,
-            stage: f.stage,
-            action: f.action,
-            reason: f.reason,
-            ...(f.detail ? { detail: clean(f.detail, masker) } : {}),
-            tokens_before: tokensBefore,
-            tokens_after: 0,
-            ...(f.duplicate_of ? { duplicate_of: f.duplicate_of } : {}),
-            ...protectedBy,
-        };
+        return entry(w, masker, { ...f, detail: cleanDetail(f.detail) }, tokensBefore, 0, undefined);
     }
     if (!final)
         throw new Error(`internal: artifact ${w.a.id} is kept but was never finalized`);
-    const unchanged = original && !hasPii(final.pii);
-    const tokensBefore = unchanged
-        ? final.tokens
-        : meter.artifact({ content: w.a.content, tool_calls: w.a.tool_calls });
-    const pii = hasPii(final.pii) ? { pii: final.pii } : {};
+    const masked = hasPii(final.pii);
+    const tokensBefore = original && !masked ? final.tokens : meter.artifact({ content: w.a.content, tool_calls: w.a.tool_calls });
+    const pii = masked ? final.pii : undefined;
     if (w.changed) {
         const c = w.changed;
-        return {
-            ...base,
-            stage: c.stage,
-            action: c.action,
-            reason: c.reason,
-            ...(c.detail ? { detail: clean(c.detail, masker) } : {}),
-            tokens_before: tokensBefore,
-            tokens_after: final.tokens,
-            ...(c.duplicate_of ? { duplicate_of: c.duplicate_of } : {}),
-            ...protectedBy,
-            ...pii,
-        };
+        return entry(w, masker, { ...c, detail: cleanDetail(c.detail) }, tokensBefore, final.tokens, pii);
     }
-    if (hasPii(final.pii)) {
+    if (masked) {
         const kinds = Object.entries(final.pii)
             .map(([k, n]) => `${n} ${k}`)
             .join(', ');
-        return {
-            ...base,
-            stage: 'pii',
-            action: 'masked',
-            reason: 'pii',
-            detail: `masked ${kinds}`,
-            tokens_before: tokensBefore,
-            tokens_after: final.tokens,
-            ...protectedBy,
-            ...pii,
-        };
+        const decision = { stage: 'pii', action: 'masked', reason: 'pii', detail: `masked ${kinds}` };
+        return entry(w, masker, decision, tokensBefore, final.tokens, pii);
     }
-    return {
-        ...base,
-        stage: isProtected(w) ? 'protect' : 'budget',
-        action: 'kept',
-        reason: isProtected(w) ? 'protected' : 'in_budget',
-        tokens_before: tokensBefore,
-        tokens_after: final.tokens,
-        ...protectedBy,
-    };
+    const kept = isProtected(w)
+        ? { stage: 'protect', action: 'kept', reason: 'protected' }
+        : { stage: 'budget', action: 'kept', reason: 'in_budget' };
+    return entry(w, masker, kept, tokensBefore, final.tokens, undefined);
 }
 //# sourceMappingURL=ledger.js.map
 ;// CONCATENATED MODULE: ./build/core/tokens/count.js
@@ -58370,6 +58537,7 @@ function isStandaloneOutput(item) {
 // the top-level `system`; each assistant turn with tool_use blocks is followed by a user turn that
 // starts with every matching tool_result block; adjacent turns of one role are merged.
 
+
 function blocks(content) {
     if (typeof content === 'string')
         return content === '' ? [] : [{ type: 'text', text: content }];
@@ -58396,8 +58564,8 @@ function push(out, role, content, from, mergeable) {
         return;
     const last = out.messages[out.messages.length - 1];
     if (mergeable && last && last.role === role && !last.content.some((b) => b.type === 'tool_use')) {
-        last.content.push(...content);
-        out.blocks[out.blocks.length - 1]?.push(...content.map(() => from));
+        collections_pushAll(last.content, content);
+        collections_pushAll(out.blocks[out.blocks.length - 1] ?? [], content.map(() => from));
         return;
     }
     out.messages.push({ role, content });
@@ -58519,6 +58687,7 @@ function sortHits(hits, ruleOrder) {
 }
 //# sourceMappingURL=rule-hit.js.map
 ;// CONCATENATED MODULE: ./build/core/emit/anthropic-rules.js
+
 
 const ANTHROPIC_RULES = [
     'anthropic-messages-nonempty',
@@ -58723,7 +58892,7 @@ function checkToolUse(turns) {
             out.push(hit('anthropic-tool-use-ids-unique', [at, first], `tool_use id ${b['id']} is used again (first at ${path(first)})`, `${path(at)}: \`tool_use\` ids must be unique`));
         });
         if (turn.role === 'user')
-            out.push(...checkResults(turn, turns[t - 1]));
+            collections_pushAll(out, checkResults(turn, turns[t - 1]));
         const uses = toolUses(turn);
         if (uses.size === 0)
             return;
@@ -58755,9 +58924,9 @@ function anthropicRuleHits(req) {
         if (i === 0 && m.role !== 'user') {
             out.push(hit('anthropic-first-message-user', [{ message: 0 }], `the first message is an ${m.role} turn`, 'messages: first message must use the "user" role'));
         }
-        out.push(...checkMessage(m, i, i === messages.length - 1));
+        collections_pushAll(out, checkMessage(m, i, i === messages.length - 1));
     });
-    out.push(...checkToolUse(turnsOf(messages)));
+    collections_pushAll(out, checkToolUse(turnsOf(messages)));
     return sortHits(out, ANTHROPIC_RULES);
 }
 //# sourceMappingURL=anthropic-rules.js.map
@@ -58903,6 +59072,7 @@ function toOpenAIWithOrigins(context) {
 }
 //# sourceMappingURL=openai.js.map
 ;// CONCATENATED MODULE: ./build/core/emit/openai-rules.js
+
 
 const OPENAI_RULES = [
     'openai-messages-nonempty',
@@ -59061,12 +59231,12 @@ function openaiRuleHits(messages) {
             out.push(openai_rules_hit('openai-role', [{ message: i }], 'role must be system, developer, user, assistant or tool', 'invalid value for the role', true));
             return;
         }
-        out.push(...checkContent(m, i));
+        collections_pushAll(out, checkContent(m, i));
         if (m.tool_calls !== undefined && m.tool_calls.length === 0) {
             out.push(openai_rules_hit('openai-empty-array', [{ message: i }], 'tool_calls is an empty array', `Invalid 'messages[${i}].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.`));
         }
     });
-    out.push(...checkPairing(messages));
+    collections_pushAll(out, checkPairing(messages));
     return sortHits(out, OPENAI_RULES);
 }
 //# sourceMappingURL=openai-rules.js.map
@@ -59937,7 +60107,10 @@ function stabilizeTranscript(input, opts) {
         if (n)
             e.emit = n.map((note) => maskString(note, masker, {}));
     }
-    for (const e of ledger) {
+    // One detail event per decision: built only when the policy shows them (`verbose`), since a
+    // session of a million records would otherwise hold a million messages only to filter them out.
+    const visible = VISIBLE[res.notification_level];
+    for (const e of visible.has('detail') ? ledger : []) {
         if (e.action === 'kept')
             continue;
         ws.events.push({
@@ -59962,7 +60135,6 @@ function stabilizeTranscript(input, opts) {
         status = 'escalated';
     ws.events.push(...verdict);
     const used = context.reduce((s, c) => s + c.tokens, 0);
-    const visible = VISIBLE[res.notification_level];
     const events = ws.events.filter((e) => visible.has(e.level));
     return {
         transcript: transcript.file,
@@ -61085,86 +61257,8 @@ function shardOf(items, shard) {
 //# sourceMappingURL=plan.js.map
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./build/cli/args.js
-// Strict option parsing for every command: node:util parseArgs, with its errors reworded into
-// one-line usage messages (no stack trace) that point at the command's --help.
-
-
-const PROGRAM = 'context-stability';
-/** Bad usage: the router prints the message with a `--help` hint and exits 2. */
-class UsageError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'UsageError';
-    }
-}
-/** True when `--help`/`-h` appears before a `--` terminator. */
-function wantsHelp(args) {
-    for (const arg of args) {
-        if (arg === '--')
-            return false;
-        if (arg === '--help' || arg === '-h')
-            return true;
-    }
-    return false;
-}
-// The option as typed, without any `=value` part: a value could be a path or a secret.
-function optionToken(message) {
-    const match = /'(-{1,2}[^'\s=<]{1,60})/.exec(message);
-    return match?.[1] ?? 'option';
-}
-function reword(error, options) {
-    const code = error.code;
-    const message = error instanceof Error ? error.message : '';
-    const token = optionToken(message);
-    switch (code) {
-        case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
-            const names = Object.keys(options).map((n) => `--${n}`);
-            const suggestion = token.startsWith('--') ? closest(token, names) : undefined;
-            return `Unknown option ${token}.${suggestion ? ` Did you mean ${suggestion}?` : ''}`;
-        }
-        case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-            return /does not take an argument/.test(message)
-                ? `Option ${token} takes no value.`
-                : `Option ${token} needs a value.`;
-        case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
-            return 'Unexpected argument: this command takes no positional arguments.';
-        default:
-            return 'The arguments could not be parsed.';
-    }
-}
-/** parseArgs in strict mode; any parse error becomes a UsageError. */
-function parseOptions(args, options, allowPositionals = true) {
-    try {
-        const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals });
-        return { values: values, positionals };
-    }
-    catch (error) {
-        throw new UsageError(reword(error, options));
-    }
-}
-/** `--max-file-size` style sizes: bytes, or with a K/M/G suffix (powers of 1024). */
-function parseByteSize(option, value) {
-    const match = /^(\d+)\s*([kmg]i?b?)?$/i.exec(value.trim());
-    if (!match)
-        throw new UsageError(`Option ${option} needs a size in bytes, e.g. 1048576 or 50M.`);
-    const unit = (match[2] ?? '').charAt(0).toLowerCase();
-    const factor = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1;
-    const bytes = Number(match[1]) * factor;
-    if (!Number.isSafeInteger(bytes) || bytes < 1) {
-        throw new UsageError(`Option ${option} needs a size of at least 1 byte.`);
-    }
-    return bytes;
-}
-/** The value if it is one of `allowed`, else a UsageError naming the accepted values. */
-function parseChoice(option, value, allowed) {
-    if (allowed.includes(value))
-        return value;
-    throw new UsageError(`Option ${option} accepts ${allowed.join(', ')}.`);
-}
-//# sourceMappingURL=args.js.map
+// EXTERNAL MODULE: ./build/cli/args.js
+var args = __nccwpck_require__(9376);
 ;// CONCATENATED MODULE: ./build/cli/check/tool.js
 // The tool named in machine reports: `merge` refuses to combine reports of different versions.
 
@@ -61172,7 +61266,7 @@ function parseChoice(option, value, allowed) {
 function toolInfo() {
     // Three levels below the package root both in src/cli/check and in build/cli/check.
     const pkg = ({ version: "0.1.0" });
-    return { name: PROGRAM, version: pkg.version };
+    return { name: args/* PROGRAM */.RX, version: pkg.version };
 }
 //# sourceMappingURL=tool.js.map
 ;// CONCATENATED MODULE: ./build/cli/check/golden-run.js
@@ -61225,7 +61319,7 @@ async function runOne(item, ctx) {
     const { opts } = ctx;
     if (item.problem)
         return errorStep(item, [item.problem]);
-    const loaded = await loadTranscript(item.transcript, { cwd: opts.cwd });
+    const loaded = await loadTranscript(item.transcript, { cwd: opts.cwd, ...opts.limits });
     if (!loaded.ok)
         return errorStep(item, loaded.diagnostics);
     const transcript = loaded.transcript;
@@ -61434,7 +61528,7 @@ function editDistance(a, b) {
  * typo. Close means: within 40% of the longer word (at least 2 edits), or one is a prefix of
  * the other (`trunc` → `truncation_mode`, `o200k` → `o200k_base`). Ties go to the earlier candidate.
  */
-function suggest_closest(input, candidates) {
+function closest(input, candidates) {
     const needle = input.toLowerCase().replace(/-/g, '_');
     if (needle === '' || needle.length > 100)
         return undefined;
@@ -61506,7 +61600,7 @@ function unknownKeyDiagnostics(objectPath, keys, ctx) {
     const known = knownKeysAt(objectPath);
     return keys.map((key) => {
         const path = [...objectPath, key];
-        const suggestion = suggest_closest(key, known);
+        const suggestion = closest(key, known);
         const hint = suggestion
             ? `Did you mean \`${suggestion}\`?`
             : `Remove it; the keys accepted ${objectPath.length === 0 ? 'at the top level' : `in ${formatPath(objectPath)}`} are ${known.join(', ')}.`;
@@ -61557,7 +61651,7 @@ function hintFor(issue, value, path) {
     switch (issue.code) {
         case 'invalid_value': {
             const accepted = issue.values.filter((v) => typeof v === 'string');
-            const suggestion = typeof value === 'string' ? suggest_closest(value, accepted) : undefined;
+            const suggestion = typeof value === 'string' ? closest(value, accepted) : undefined;
             return suggestion ? `Did you mean \`${suggestion}\`?` : 'Use one of the accepted values.';
         }
         case 'invalid_type':
@@ -69111,7 +69205,7 @@ async function loadBasePolicy(spec, cwd) {
     if (ref === null)
         return loadHeadPolicy(spec, cwd);
     if (!ref.ok)
-        throw new UsageError(`Option --base-policy: ${ref.reason}`);
+        throw new args/* UsageError */.eb(`Option --base-policy: ${ref.reason}`);
     const shown = await (0,git/* gitShowFile */.g7)(ref.ref, ref.path, { cwd, label: spec });
     if (!shown.ok)
         return { ok: false, diagnostics: [shown.diagnostic] };
@@ -69235,6 +69329,7 @@ async function check(options, cwd) {
         ci: true,
         shard: options.shard,
         ...loaded.policies,
+        limits: options.limits,
     });
     return { ok: true, report, diagnostics: loaded.diagnostics, notes: [] };
 }
@@ -69265,6 +69360,7 @@ async function update(options, cwd) {
         ci: false,
         shard: null,
         ...loaded.policies,
+        limits: options.limits,
     });
     const notes = writes.map((w) => `${WRITE_WORDS[w.reason]} ${w.golden}`);
     if (cleaned.length > 0)
@@ -69534,6 +69630,109 @@ async function runAction(options, ctx) {
         core.setFailed(failureMessage(verdict, options.failOn));
 }
 //# sourceMappingURL=run.js.map
+
+/***/ }),
+
+/***/ 9376:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   RX: () => (/* binding */ PROGRAM),
+/* harmony export */   VV: () => (/* binding */ recordCount),
+/* harmony export */   eb: () => (/* binding */ UsageError),
+/* harmony export */   mz: () => (/* binding */ byteSize)
+/* harmony export */ });
+/* unused harmony exports wantsHelp, parseOptions, parseByteSize, parseChoice */
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7975);
+// Strict option parsing for every command: node:util parseArgs, with its errors reworded into
+// one-line usage messages (no stack trace) that point at the command's --help.
+
+
+const PROGRAM = 'context-stability';
+/** Bad usage: the router prints the message with a `--help` hint and exits 2. */
+class UsageError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'UsageError';
+    }
+}
+/** True when `--help`/`-h` appears before a `--` terminator. */
+function wantsHelp(args) {
+    for (const arg of args) {
+        if (arg === '--')
+            return false;
+        if (arg === '--help' || arg === '-h')
+            return true;
+    }
+    return false;
+}
+// The option as typed, without any `=value` part: a value could be a path or a secret.
+function optionToken(message) {
+    const match = /'(-{1,2}[^'\s=<]{1,60})/.exec(message);
+    return match?.[1] ?? 'option';
+}
+function reword(error, options) {
+    const code = error.code;
+    const message = error instanceof Error ? error.message : '';
+    const token = optionToken(message);
+    switch (code) {
+        case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+            const names = Object.keys(options).map((n) => `--${n}`);
+            const suggestion = token.startsWith('--') ? closest(token, names) : undefined;
+            return `Unknown option ${token}.${suggestion ? ` Did you mean ${suggestion}?` : ''}`;
+        }
+        case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+            return /does not take an argument/.test(message)
+                ? `Option ${token} takes no value.`
+                : `Option ${token} needs a value.`;
+        case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+            return 'Unexpected argument: this command takes no positional arguments.';
+        default:
+            return 'The arguments could not be parsed.';
+    }
+}
+/** parseArgs in strict mode; any parse error becomes a UsageError. */
+function parseOptions(args, options, allowPositionals = true) {
+    try {
+        const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals });
+        return { values: values, positionals };
+    }
+    catch (error) {
+        throw new UsageError(reword(error, options));
+    }
+}
+/** `--max-file-size` style sizes: bytes, or with a K/M/G suffix (powers of 1024). */
+function parseByteSize(option, value) {
+    const bytes = byteSize(value);
+    if (bytes === undefined)
+        throw new UsageError(`Option ${option} needs a size in bytes, e.g. 1048576 or 50M.`);
+    return bytes;
+}
+/** `1048576`, `512K`, `50M`, `1GiB` → bytes (powers of 1024); undefined unless a whole size ≥ 1 byte. */
+function byteSize(value) {
+    const match = /^(\d+)\s*([kmg]i?b?)?$/i.exec(value.trim());
+    if (!match)
+        return undefined;
+    const unit = (match[2] ?? '').charAt(0).toLowerCase();
+    const factor = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1;
+    const bytes = Number(match[1]) * factor;
+    return Number.isSafeInteger(bytes) && bytes >= 1 ? bytes : undefined;
+}
+/** `100000`, `100_000` or `100k` → a count; undefined unless a whole number ≥ 1. */
+function recordCount(value) {
+    const match = /^(\d[\d_]*)\s*(k)?$/i.exec(value.trim());
+    if (!match)
+        return undefined;
+    const n = Number((match[1] ?? '').replace(/_/g, '')) * (match[2] ? 1000 : 1);
+    return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
+}
+/** The value if it is one of `allowed`, else a UsageError naming the accepted values. */
+function parseChoice(option, value, allowed) {
+    if (allowed.includes(value))
+        return value;
+    throw new UsageError(`Option ${option} accepts ${allowed.join(', ')}.`);
+}
+//# sourceMappingURL=args.js.map
 
 /***/ }),
 

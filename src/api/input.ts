@@ -13,7 +13,7 @@ export interface TranscriptInputOptions {
   file?: string;
   /** Reader override for a payload; default: detected from its shape. */
   format?: FormatOption;
-  /** Cap on messages (elements of any one array) of a payload; default 100,000 (DEFAULT_MAX_RECORDS). */
+  /** Cap on messages (elements of any one array) of a payload; default 50,000 (DEFAULT_MAX_RECORDS). */
   maxRecords?: number;
 }
 

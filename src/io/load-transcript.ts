@@ -9,7 +9,7 @@ export interface LoadTranscriptOptions {
   format?: FormatOption;
   /** Size cap checked before reading (readInput's default applies when absent). */
   maxFileBytes?: number;
-  /** Record cap (readTranscript's default, 100,000, applies when absent). */
+  /** Record cap (readTranscript's default, 50,000, applies when absent). */
   maxRecords?: number;
   /** Base for relative paths and the symlink-escape check; defaults to the process cwd. */
   cwd?: string;

@@ -65,6 +65,23 @@ describe('parseInputs', () => {
       shard: null,
       basePolicy: undefined,
       reportPath: undefined,
+      limits: {},
+    });
+  });
+
+  it('reads max-file-size and max-records as the CLI options do, in check and update only', () => {
+    expect(options({ transcripts: 't', 'max-file-size': '10M', 'max-records': '5k' }).limits).toEqual({
+      maxFileBytes: 10 * 1024 * 1024,
+      maxRecords: 5000,
+    });
+    expect(problems({ transcripts: 't', 'max-records': '0' })[0]).toEqual({
+      input: 'max-records',
+      message: 'Input max-records must be a whole number of at least 1, e.g. 100000 or 100k.',
+    });
+    expect(problems({ transcripts: 't', 'max-file-size': 'lots' })[0]?.input).toBe('max-file-size');
+    expect(problems({ mode: 'merge', reports: 'r', 'max-records': '10' })[0]).toEqual({
+      input: 'max-records',
+      message: 'Input max-records applies to mode check or update only (mode is merge).',
     });
   });
 

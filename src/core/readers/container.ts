@@ -60,7 +60,8 @@ function parseLines(records: JsonlRecord[], file: string, limits: ContainerLimit
     });
     if (parsed.ok) lines.push({ line: rec.line, value: parsed.value, positions: parsed.positions });
     // The file's cap on objects and arrays is spent: every later record would fail the same way.
-    else if (positions.size >= maxContainers) return { ok: false, diagnostics: [...diagnostics, parsed.error] };
+    else if (positions.size >= maxContainers)
+      return { ok: false, diagnostics: [...diagnostics, parsed.error] };
     else diagnostics.push(parsed.error);
   }
   return { ok: true, container: { kind: 'jsonl', lines, diagnostics } };

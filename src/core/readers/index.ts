@@ -34,7 +34,7 @@ export interface ReadOptions {
   maxDepth?: number;
   /**
    * Records per file (JSONL lines, or elements of any one JSON array); more is the error
-   * `too-many-records` at the first one over. Default DEFAULT_MAX_RECORDS (100,000).
+   * `too-many-records` at the first one over. Default DEFAULT_MAX_RECORDS (50,000).
    */
   maxRecords?: number;
 }

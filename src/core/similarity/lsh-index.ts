@@ -3,23 +3,28 @@
 // forEach/map callbacks: this runs once per band per text.
 
 export class LshIndex {
-  /** One map per band: bucket key → entry numbers in ascending order. */
-  private readonly buckets: Map<number, number[]>[];
+  /**
+   * One map per band: bucket key → entry numbers in ascending order. Most buckets hold one entry,
+   * stored as the number itself: an array per bucket was most of the index's memory (21 bands ×
+   * 100,000 texts).
+   */
+  private readonly buckets: Map<number, number | number[]>[];
   private readonly keys: readonly Uint32Array[];
 
   /** `keys[entry][band]`; entries must be numbered in chronological order. */
   constructor(keys: readonly Uint32Array[], bands: number) {
     this.keys = keys;
     this.buckets = [];
-    for (let band = 0; band < bands; band++) this.buckets.push(new Map<number, number[]>());
+    for (let band = 0; band < bands; band++) this.buckets.push(new Map<number, number | number[]>());
     for (let entry = 0; entry < keys.length; entry++) {
       const entryKeys = keys[entry]!;
       for (let band = 0; band < entryKeys.length; band++) {
         const bucket = this.buckets[band]!;
         const key = entryKeys[band]!;
         const entries = bucket.get(key);
-        if (entries) entries.push(entry);
-        else bucket.set(key, [entry]);
+        if (entries === undefined) bucket.set(key, entry);
+        else if (typeof entries === 'number') bucket.set(key, [entries, entry]);
+        else entries.push(entry);
       }
     }
   }
@@ -33,7 +38,9 @@ export class LshIndex {
     const lists: number[][] = [];
     const heads: number[] = [];
     for (let band = 0; band < entryKeys.length; band++) {
-      const list = this.buckets[band]?.get(entryKeys[band]!) ?? [];
+      const list = this.buckets[band]?.get(entryKeys[band]!);
+      // A bucket of one holds only `entry` itself: no later candidate there.
+      if (list === undefined || typeof list === 'number') continue;
       lists.push(list);
       heads.push(list.length - 1);
     }

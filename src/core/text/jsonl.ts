@@ -11,7 +11,7 @@ export interface JsonlRecord {
 export const MAX_RECORD_CHARS = 1_048_576;
 
 /** The default cap on records in one transcript (JSONL lines, or elements of one JSON array). */
-export const DEFAULT_MAX_RECORDS = 100_000;
+export const DEFAULT_MAX_RECORDS = 50_000;
 
 /**
  * JSON objects and arrays allowed per record of the cap, over the whole file. A message with tool

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, it, expect } from 'vitest';
+import { fcOptions } from '../../support/fc.js';
 import {
   MIN_WORDS_FOR_WORD_SHINGLES,
   codePointLength,
@@ -34,12 +36,31 @@ describe('codePointLength', () => {
     expect(codePointLength('🙂🙂a')).toBe(3);
     expect('🙂🙂a'.length).toBe(5);
   });
+
+  it('equals the number of code points for any string, lone surrogates included (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => codePointLength(s) === [...s].length),
+      fcOptions(2000),
+    );
+  });
 });
 
 describe('shingleMode', () => {
   it(`uses word shingles from ${MIN_WORDS_FOR_WORD_SHINGLES} words on, character 5-grams below`, () => {
     expect(shingleMode(words(MIN_WORDS_FOR_WORD_SHINGLES))).toBe('words');
     expect(shingleMode(words(MIN_WORDS_FOR_WORD_SHINGLES - 1))).toBe('chars');
+  });
+
+  it('counts the words of a normalized text as splitting on its spaces would (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z]{1,4}$/), { minLength: 1, maxLength: 20 }), (w) => {
+        const text = w.join(' ');
+        return (
+          shingleMode(text) === (text.split(' ').length >= MIN_WORDS_FOR_WORD_SHINGLES ? 'words' : 'chars')
+        );
+      }),
+      fcOptions(2000),
+    );
   });
 });
 
