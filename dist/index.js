@@ -29732,7 +29732,7 @@ exports.composeNode = composeNode;
 var identity = __nccwpck_require__(1127);
 var Scalar = __nccwpck_require__(3301);
 var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(813);
+var resolveFlowScalar = __nccwpck_require__(6842);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -30701,7 +30701,7 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 813:
+/***/ 6842:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -33013,7 +33013,7 @@ exports.toJS = toJS;
 
 
 var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(813);
+var resolveFlowScalar = __nccwpck_require__(6842);
 var errors = __nccwpck_require__(1464);
 var stringifyString = __nccwpck_require__(3069);
 
@@ -38304,7 +38304,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6842);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9170);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -38335,7 +38335,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6842:
+/***/ 9170:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -69289,11 +69289,40 @@ async function readCheckReport(file, cwd) {
     return { ok: true, report: value };
 }
 //# sourceMappingURL=read-report.js.map
+// EXTERNAL MODULE: ./build/io/lock.js + 1 modules
+var lock = __nccwpck_require__(2549);
+;// CONCATENATED MODULE: ./build/cli/golden-lock.js
+// The golden folder's lock for the commands that write goldens (`update`, a `check` outside CI):
+// a second writer waits briefly, then gives up with one diagnostic and exit 2, having written
+// nothing (io/lock.ts).
+
+
+
+
+/** Runs `body` holding the golden folder's lock; exit 2 with a diagnostic when another run holds it. */
+async function withGoldenLock(store, purpose, io, body) {
+    try {
+        return await withGoldenFolderLock(store, purpose, body);
+    }
+    catch (error) {
+        if (!(error instanceof LockBusyError))
+            throw error;
+        io.stderr(`${formatDiagnostic(busyDiagnostic(store, error))}\n`);
+        return EXIT_INPUT;
+    }
+}
+function busyDiagnostic(store, error) {
+    return (0,core_diagnostics/* diagnostic */.YK)('error', 'lock-busy', { file: `${store.goldenDir}/${golden_store/* GOLDEN_LOCK */.os}`, line: 1, column: 1 }, `${error.message} on the golden folder, and did not let go within ${Math.round(error.waitedMs / 1000)} s; ` +
+        'nothing was written.', 'Run again once the other run has finished. If no such process runs, remove the lock file.');
+}
+//# sourceMappingURL=golden-lock.js.map
 ;// CONCATENATED MODULE: ./build/action/produce.js
 // The report of one action run, made by the same code as the CLI: `check` and `update` run the
 // golden pipeline (runGoldens) over the transcripts, `merge` combines the shard reports other jobs
 // wrote. Setup problems (an invalid policy, unreadable or unmergeable reports) come back as
 // diagnostics and a message of our own wording, never as an exception.
+
+
 
 
 
@@ -69351,6 +69380,22 @@ async function update(options, cwd) {
             message: 'The golden folder resolves (through a symbolic link) outside the workspace; nothing was written. See the annotation.',
         };
     }
+    // One writer per golden folder: a second update waits briefly, then writes nothing.
+    const store = { cwd, goldenDir: options.goldenDir };
+    try {
+        return await (0,golden_store/* withGoldenFolderLock */.z4)(store, 'update (the Action)', () => updateLocked(options, cwd, loaded));
+    }
+    catch (error) {
+        if (!(error instanceof lock/* LockBusyError */.Bx))
+            throw error;
+        return {
+            ok: false,
+            diagnostics: [busyDiagnostic(store, error)],
+            message: 'Another update holds the golden folder; nothing was written. See the annotation.',
+        };
+    }
+}
+async function updateLocked(options, cwd, loaded) {
     const cleaned = await (0,golden_store/* cleanStaleTempFiles */.QT)({ cwd, goldenDir: options.goldenDir });
     const { report, writes } = await runGoldens({
         mode: 'update',
@@ -70512,15 +70557,19 @@ async function gitShowFile(ref, file, opts) {
 /* harmony export */   QT: () => (/* binding */ cleanStaleTempFiles),
 /* harmony export */   UA: () => (/* binding */ checkGoldenRoot),
 /* harmony export */   fq: () => (/* binding */ writeGoldenFile),
-/* harmony export */   so: () => (/* binding */ readGoldenFile)
+/* harmony export */   os: () => (/* binding */ GOLDEN_LOCK),
+/* harmony export */   so: () => (/* binding */ readGoldenFile),
+/* harmony export */   z4: () => (/* binding */ withGoldenFolderLock)
 /* harmony export */ });
 /* unused harmony export removeGoldenFile */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var _core_diagnostics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6450);
-/* harmony import */ var _core_golden_paths_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4910);
+/* harmony import */ var _core_golden_paths_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4910);
 /* harmony import */ var _atomic_write_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6446);
 /* harmony import */ var _read_input_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9536);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2549);
+
 
 
 
@@ -70569,6 +70618,7 @@ function isWithin(real, base) {
 async function realPathOf(abs) {
     const rest = [];
     let current = abs;
+    let retried = false;
     for (;;) {
         try {
             return node_path__WEBPACK_IMPORTED_MODULE_1__.join(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath)(current), ...rest.reverse());
@@ -70580,9 +70630,14 @@ async function realPathOf(abs) {
             if (errno !== 'ENOENT' && errno !== 'ENOTDIR')
                 throw error;
             // ENOENT also comes from a link whose target is missing: it exists, so it is not creatable.
-            const exists = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(current).then(() => true, () => false);
-            if (exists)
+            // A folder that exists now but not a moment ago was made by a concurrent run: look again.
+            const kind = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(current).then((st) => (st.isSymbolicLink() ? 'link' : 'made'), () => 'missing');
+            if (kind === 'link' || (kind === 'made' && retried))
                 return null;
+            if (kind === 'made') {
+                retried = true;
+                continue;
+            }
         }
         const parent = node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(current);
         if (parent === current)
@@ -70615,6 +70670,37 @@ async function checkRoot(opts, file) {
  */
 function checkGoldenRoot(opts) {
     return checkRoot(opts, opts.goldenDir);
+}
+/** The lock file of a golden folder (io/lock.ts); not a golden, so never listed or pruned. */
+const GOLDEN_LOCK = '.context-stability.lock';
+/**
+ * Runs `body` holding the golden folder's lock (io/lock.ts), creating the folder for it when it
+ * is missing and removing it again if the run left it empty. A folder that resolves outside the
+ * working directory gets no lock (nothing is made there; the store refuses every write anyway).
+ */
+async function withGoldenFolderLock(opts, purpose, body) {
+    if (!(await checkGoldenRoot(opts)).ok)
+        return body();
+    const dir = node_path__WEBPACK_IMPORTED_MODULE_1__.join(opts.cwd, opts.goldenDir);
+    const made = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(dir, { recursive: true });
+    if (!(await checkGoldenRoot(opts)).ok)
+        return body();
+    try {
+        return await (0,_lock_js__WEBPACK_IMPORTED_MODULE_5__/* .withLock */ .kK)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(dir, GOLDEN_LOCK), { purpose }, body);
+    }
+    finally {
+        // Only the folders this run made, and only when empty (rmdir refuses otherwise).
+        if (made !== undefined)
+            await removeEmptyUpTo(dir, made);
+    }
+}
+async function removeEmptyUpTo(dir, top) {
+    for (let d = dir;; d = node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(d)) {
+        if (!(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rmdir)(d).then(() => true, () => false)))
+            return;
+        if (d === top || node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(d) === d)
+            return;
+    }
 }
 /** The folder `abs` lies in (which exists) is, by its real path, inside the working directory. */
 async function checkParentInside(abs, goldenPath, opts) {
@@ -70814,7 +70900,7 @@ async function walkGoldenDir(opts, visit) {
 async function listGoldenFiles(opts) {
     const found = [];
     await walkGoldenDir(opts, async (_entry, rel) => {
-        if (rel.endsWith(_core_golden_paths_js__WEBPACK_IMPORTED_MODULE_5__/* .GOLDEN_SUFFIX */ .us))
+        if (rel.endsWith(_core_golden_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .GOLDEN_SUFFIX */ .us))
             found.push(rel);
     });
     return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -70838,6 +70924,194 @@ async function cleanStaleTempFiles(opts, nowMs = Date.now()) {
     return removed;
 }
 //# sourceMappingURL=golden-store.js.map
+
+/***/ }),
+
+/***/ 2549:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Bx: () => (/* binding */ LockBusyError),
+  kK: () => (/* binding */ withLock)
+});
+
+// UNUSED EXPORTS: DEFAULT_LOCK_WAIT_MS
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./build/io/lock.js
+// An exclusive lock file around a read-modify-write: guardian commands on one state folder, and
+// `update` (or a writing `check`) on one golden folder. Without it two processes read the same
+// state and the last write silently wins (2 concurrent checkpoints lost 5 of 80 updates).
+//
+// The lock is a file created with O_EXCL that names its holder (pid, host, time). A second
+// writer polls until the lock is free, then fails after `waitMs` with a LockBusyError. A lock
+// whose holder is gone (same host, pid no longer running) is stale: it is taken over, by moving
+// it aside and checking that what was moved is the stale lock that was read (so a fresh lock
+// another process created in between is never removed).
+
+
+
+/** How long a second writer waits by default; `CONTEXT_STABILITY_LOCK_WAIT_MS` overrides it. */
+const DEFAULT_LOCK_WAIT_MS = 10_000;
+const POLL_MS = 50;
+/** Another process holds the lock; nothing was read or written under it. */
+class LockBusyError extends Error {
+    lockPath;
+    holder;
+    waitedMs;
+    constructor(lockPath, holder, waitedMs) {
+        super(holder
+            ? `${holder.purpose} (process ${holder.pid} on ${holder.host}, since ${holder.since}) holds the lock`
+            : 'another process holds the lock');
+        this.lockPath = lockPath;
+        this.holder = holder;
+        this.waitedMs = waitedMs;
+        this.name = 'LockBusyError';
+    }
+}
+function errnoOf(e) {
+    return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string'
+        ? e.code
+        : undefined;
+}
+function parseHolder(text) {
+    try {
+        const v = JSON.parse(text);
+        if (typeof v.token === 'string' && typeof v.pid === 'number' && typeof v.host === 'string') {
+            return {
+                token: v.token,
+                pid: v.pid,
+                host: v.host,
+                purpose: typeof v.purpose === 'string' ? v.purpose : 'another writer',
+                since: typeof v.since === 'string' ? v.since : 'an unknown time',
+            };
+        }
+    }
+    catch {
+        // A lock being written right now is empty for an instant: treated as held, never as stale.
+    }
+    return undefined;
+}
+async function readHolder(file) {
+    try {
+        const text = await (0,promises_.readFile)(file, 'utf8');
+        return { text, holder: parseHolder(text) };
+    }
+    catch (e) {
+        if (errnoOf(e) === 'ENOENT')
+            return undefined;
+        throw e;
+    }
+}
+/** On this host and its process is gone: nobody will ever release it. */
+function isStale(holder) {
+    if (!holder || holder.host !== external_node_os_namespaceObject.hostname())
+        return false;
+    if (holder.pid === process.pid)
+        return false;
+    try {
+        process.kill(holder.pid, 0);
+        return false;
+    }
+    catch (e) {
+        return errnoOf(e) === 'ESRCH';
+    }
+}
+async function tryCreate(file, holder) {
+    try {
+        const handle = await (0,promises_.open)(file, 'wx');
+        try {
+            await handle.writeFile(`${JSON.stringify(holder)}\n`);
+            await handle.sync();
+        }
+        finally {
+            await handle.close();
+        }
+        return true;
+    }
+    catch (e) {
+        if (errnoOf(e) === 'EEXIST')
+            return false;
+        throw e;
+    }
+}
+/** Removes the stale lock whose text was read; never a lock created since. */
+async function takeOverStale(file, staleText) {
+    const aside = `${file}.stale-${(0,external_node_crypto_.randomUUID)()}`;
+    try {
+        await (0,promises_.rename)(file, aside);
+    }
+    catch (e) {
+        if (errnoOf(e) === 'ENOENT')
+            return;
+        throw e;
+    }
+    const moved = await (0,promises_.readFile)(aside, 'utf8').catch(() => '');
+    if (moved !== staleText) {
+        // A fresh lock was created between the read and the move: put it back (link fails if yet
+        // another lock exists, and then that one stands).
+        await (0,promises_.link)(aside, file).catch(() => undefined);
+    }
+    await (0,promises_.unlink)(aside).catch(() => undefined);
+}
+function waitMsFromEnv() {
+    const raw = process.env['CONTEXT_STABILITY_LOCK_WAIT_MS'];
+    if (raw === undefined || !/^\d+$/.test(raw))
+        return undefined;
+    return Number(raw);
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Runs `body` while holding the lock file `file` (its folder must exist). Waits up to `waitMs`
+ * for another holder; throws LockBusyError when it does not let go. The lock is removed when
+ * `body` ends, however it ends.
+ */
+async function withLock(file, opts, body) {
+    const waitMs = opts.waitMs ?? waitMsFromEnv() ?? DEFAULT_LOCK_WAIT_MS;
+    const me = {
+        token: (0,external_node_crypto_.randomUUID)(),
+        pid: process.pid,
+        host: external_node_os_namespaceObject.hostname(),
+        purpose: opts.purpose,
+        since: new Date().toISOString(),
+    };
+    const start = Date.now();
+    let last;
+    for (;;) {
+        if (await tryCreate(file, me))
+            break;
+        const seen = await readHolder(file);
+        if (seen === undefined)
+            continue;
+        last = seen.holder;
+        if (isStale(seen.holder)) {
+            await takeOverStale(file, seen.text);
+            continue;
+        }
+        const waited = Date.now() - start;
+        if (waited >= waitMs) {
+            throw new LockBusyError(file, last && { pid: last.pid, host: last.host, purpose: last.purpose, since: last.since }, waited);
+        }
+        await sleep(Math.min(POLL_MS, waitMs - waited));
+    }
+    try {
+        return await body();
+    }
+    finally {
+        // Only our own lock: if it was taken over (it should not be), the other holder keeps theirs.
+        const now = await readHolder(file).catch(() => undefined);
+        if (now?.holder?.token === me.token)
+            await (0,promises_.unlink)(file).catch(() => undefined);
+    }
+}
+//# sourceMappingURL=lock.js.map
 
 /***/ }),
 

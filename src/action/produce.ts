@@ -13,7 +13,9 @@ import { loadBasePolicy, loadHeadPolicy } from '../cli/check/policies.js';
 import type { PolicySetup } from '../cli/check/policies.js';
 import { readCheckReport } from '../cli/check/read-report.js';
 import { expandInputs } from '../io/expand-inputs.js';
-import { checkGoldenRoot, cleanStaleTempFiles } from '../io/golden-store.js';
+import { checkGoldenRoot, cleanStaleTempFiles, withGoldenFolderLock } from '../io/golden-store.js';
+import { LockBusyError } from '../io/lock.js';
+import { busyDiagnostic } from '../cli/golden-lock.js';
 import type { ActionOptions } from './inputs.js';
 
 export type Produced =
@@ -87,6 +89,25 @@ async function update(options: ActionOptions, cwd: string): Promise<Produced> {
         'The golden folder resolves (through a symbolic link) outside the workspace; nothing was written. See the annotation.',
     };
   }
+  // One writer per golden folder: a second update waits briefly, then writes nothing.
+  const store = { cwd, goldenDir: options.goldenDir };
+  try {
+    return await withGoldenFolderLock(store, 'update (the Action)', () => updateLocked(options, cwd, loaded));
+  } catch (error) {
+    if (!(error instanceof LockBusyError)) throw error;
+    return {
+      ok: false,
+      diagnostics: [busyDiagnostic(store, error)],
+      message: 'Another update holds the golden folder; nothing was written. See the annotation.',
+    };
+  }
+}
+
+async function updateLocked(
+  options: ActionOptions,
+  cwd: string,
+  loaded: Extract<Awaited<ReturnType<typeof loadPolicies>>, { ok: true }>,
+): Promise<Produced> {
   const cleaned = await cleanStaleTempFiles({ cwd, goldenDir: options.goldenDir });
   const { report, writes } = await runGoldens({
     mode: 'update',

@@ -13,6 +13,7 @@ import { GOLDEN_SUFFIX } from '../core/golden/paths.js';
 import type { Diagnostic } from '../core/types.js';
 import { isStaleTemp, isTempName, writeFileAtomic } from './atomic-write.js';
 import { readInput } from './read-input.js';
+import { withLock } from './lock.js';
 
 export interface GoldenStoreOptions {
   cwd: string;
@@ -87,6 +88,7 @@ function isWithin(real: string, base: string): boolean {
 async function realPathOf(abs: string): Promise<string | null> {
   const rest: string[] = [];
   let current = abs;
+  let retried = false;
   for (;;) {
     try {
       return path.join(await realpath(current), ...rest.reverse());
@@ -95,11 +97,16 @@ async function realPathOf(abs: string): Promise<string | null> {
       if (errno === 'ELOOP') return null;
       if (errno !== 'ENOENT' && errno !== 'ENOTDIR') throw error;
       // ENOENT also comes from a link whose target is missing: it exists, so it is not creatable.
-      const exists = await lstat(current).then(
-        () => true,
-        () => false,
+      // A folder that exists now but not a moment ago was made by a concurrent run: look again.
+      const kind = await lstat(current).then(
+        (st) => (st.isSymbolicLink() ? 'link' : 'made'),
+        () => 'missing',
       );
-      if (exists) return null;
+      if (kind === 'link' || (kind === 'made' && retried)) return null;
+      if (kind === 'made') {
+        retried = true;
+        continue;
+      }
     }
     const parent = path.dirname(current);
     if (parent === current) return null;
@@ -132,6 +139,44 @@ async function checkRoot(opts: GoldenStoreOptions, file: string): Promise<StoreR
  */
 export function checkGoldenRoot(opts: GoldenStoreOptions): Promise<StoreResult> {
   return checkRoot(opts, opts.goldenDir);
+}
+
+/** The lock file of a golden folder (io/lock.ts); not a golden, so never listed or pruned. */
+export const GOLDEN_LOCK = '.context-stability.lock';
+
+/**
+ * Runs `body` holding the golden folder's lock (io/lock.ts), creating the folder for it when it
+ * is missing and removing it again if the run left it empty. A folder that resolves outside the
+ * working directory gets no lock (nothing is made there; the store refuses every write anyway).
+ */
+export async function withGoldenFolderLock<T>(
+  opts: GoldenStoreOptions,
+  purpose: string,
+  body: () => Promise<T>,
+): Promise<T> {
+  if (!(await checkGoldenRoot(opts)).ok) return body();
+  const dir = path.join(opts.cwd, opts.goldenDir);
+  const made = await mkdir(dir, { recursive: true });
+  if (!(await checkGoldenRoot(opts)).ok) return body();
+  try {
+    return await withLock(path.join(dir, GOLDEN_LOCK), { purpose }, body);
+  } finally {
+    // Only the folders this run made, and only when empty (rmdir refuses otherwise).
+    if (made !== undefined) await removeEmptyUpTo(dir, made);
+  }
+}
+
+async function removeEmptyUpTo(dir: string, top: string): Promise<void> {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (
+      !(await rmdir(d).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
+    if (d === top || path.dirname(d) === d) return;
+  }
 }
 
 /** The folder `abs` lies in (which exists) is, by its real path, inside the working directory. */

@@ -15,6 +15,7 @@ import type { TaskState } from '../core/guardian/state.js';
 import { decodeInput } from '../core/text/decode.js';
 import type { Diagnostic } from '../core/types.js';
 import { isStaleTemp, isTempName, writeFileAtomic } from './atomic-write.js';
+import { withLock } from './lock.js';
 
 export const STATE_FILE = 'task-state.json';
 export const SUMMARY_DIR = 'summaries';
@@ -210,6 +211,30 @@ async function writeAtomic(root: string, rel: string, text: string): Promise<voi
 }
 
 /** Writes the durable state atomically. */
+/** The lock file of a guardian root (see io/lock.ts): one writer at a time per state. */
+export const GUARDIAN_LOCK = '.guardian.lock';
+
+/**
+ * Runs a guardian read-decide-write under the root's lock. `create` makes the root first (ensure);
+ * otherwise a root that does not exist has no state to protect and the body runs unlocked.
+ */
+export async function withGuardianLock<T>(
+  root: string,
+  purpose: string,
+  create: boolean,
+  body: () => Promise<T>,
+): Promise<T> {
+  if (create) await ensureDirectory(root, '');
+  else if (
+    !(await stat(root).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  )
+    return body();
+  return withLock(path.join(root, GUARDIAN_LOCK), { purpose }, body);
+}
+
 export async function writeState(root: string, state: TaskState): Promise<void> {
   const dir = await ensureDirectory(root, '');
   await removeStaleTemps(dir);

@@ -3,7 +3,7 @@
 // --base-policy. Outside CI a missing golden is written (as Jest does); in CI it fails.
 import { exitCodeFor } from '../../core/golden/check-report.js';
 import { PROGRAM, parseOptions } from '../args.js';
-import { EXIT_INPUT } from '../command.js';
+import { EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
 import { runGoldens } from '../check/golden-run.js';
 import {
@@ -20,6 +20,7 @@ import { loadBasePolicy, loadHeadPolicy } from '../check/policies.js';
 import type { PolicySetup } from '../check/policies.js';
 import { guardOutput } from '../workflow-output.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
+import { withGoldenLock } from '../golden-lock.js';
 
 const OPTIONS = {
   policy: { type: 'string' },
@@ -110,16 +111,25 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const policies = await loadPolicies(io, values.policy, values['base-policy']);
   if (policies === null) return EXIT_INPUT;
 
-  const { report } = await runGoldens({
-    mode: 'check',
-    inputs,
-    cwd: io.cwd,
-    goldenDir,
-    ci,
-    shard,
-    ...policies,
-    limits,
-  });
+  let report: Awaited<ReturnType<typeof runGoldens>>['report'] | undefined;
+  const evaluate = async (): Promise<number> => {
+    ({ report } = await runGoldens({
+      mode: 'check',
+      inputs,
+      cwd: io.cwd,
+      goldenDir,
+      ci,
+      shard,
+      ...policies,
+      limits,
+    }));
+    return EXIT_OK;
+  };
+  // Outside CI check writes missing goldens: it takes the golden folder's lock as update does.
+  const locked = ci
+    ? await evaluate()
+    : await withGoldenLock({ cwd: io.cwd, goldenDir }, 'check', io, evaluate);
+  if (report === undefined) return locked;
   // Under GitHub Actions the report goes out in a stop-commands block, our annotations outside it.
   const kind =
     format === 'json' || format === 'markdown' ? format : format === 'github' ? 'annotations' : 'text';

@@ -17,6 +17,7 @@ import { initialState, isTerminalAction } from '../../core/guardian/state.js';
 import type { TaskState } from '../../core/guardian/state.js';
 import { renderSummary } from '../../core/guardian/summary.js';
 import {
+  GUARDIAN_LOCK,
   GuardianStoreError,
   LATEST_SUMMARY,
   STATE_FILE,
@@ -24,8 +25,11 @@ import {
   archiveStamp,
   readGuardianFiles,
   saveCheckpoint,
+  withGuardianLock,
   writeSummary,
 } from '../../io/guardian-store.js';
+import { LockBusyError } from '../../io/lock.js';
+import { diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import { UsageError, parseChoice, parseOptions } from '../args.js';
 import type { CliIO, Command } from '../command.js';
 import { BUNDLE_HELP, CHECKPOINT_HELP, ENSURE_HELP, RESUME_HELP, STATUS_HELP } from '../guardian/help.js';
@@ -94,11 +98,24 @@ function reportMissing(
   return finish(io, [head, ...missingLines(decision.reason, true)], STATUS_MISSING_STATE);
 }
 
-/** Store failures mean the host cannot provide the durable read/write path: MISSING_STATE. */
-async function guarded(io: CliIO, head: string, body: () => Promise<number>): Promise<number> {
+/** The lock a command holds: `create` makes the root first (ensure); `existing` locks a root that exists. */
+type LockMode = 'create' | 'existing';
+
+/**
+ * Store failures mean the host cannot provide the durable read/write path: MISSING_STATE. A
+ * command that may write holds the root's lock from its read to its last write, so a concurrent
+ * one waits for it and reads what it wrote; one that waited too long writes nothing and exits 2.
+ */
+async function guarded(
+  io: CliIO,
+  head: string,
+  lock: { root: string; mode: LockMode },
+  body: () => Promise<number>,
+): Promise<number> {
   try {
-    return await body();
+    return await withGuardianLock(lock.root, head, lock.mode === 'create', body);
   } catch (error) {
+    if (error instanceof LockBusyError) return reportBusy(io, head, error);
     if (!(error instanceof GuardianStoreError)) throw error;
     printDiagnostics(io, [error.diagnostic]);
     return finish(
@@ -111,6 +128,25 @@ async function guarded(io: CliIO, head: string, body: () => Promise<number>): Pr
       STATUS_MISSING_STATE,
     );
   }
+}
+
+/** Another guardian command holds the lock: nothing was read or written; run this one again. */
+function reportBusy(io: CliIO, head: string, error: LockBusyError): number {
+  io.stderr(
+    `${formatDiagnostic(
+      diagnostic(
+        'error',
+        'lock-busy',
+        { file: GUARDIAN_LOCK, line: 1, column: 1 },
+        `${error.message}, and did not let go within ${Math.round(error.waitedMs / 1000)} s; nothing was written.`,
+        'Run the command again once the other one has finished. If no such process runs, remove the lock file.',
+      ),
+    )}\n`,
+  );
+  io.stdout(
+    `${head}: busy (another guardian command is writing the state; nothing was written)\ndo: run the same command again in a moment.\n`,
+  );
+  return GUARDIAN_EXIT.usage;
 }
 
 const ENSURE_OPTIONS = {
@@ -126,7 +162,7 @@ async function ensure(args: string[], io: CliIO, deps: GuardianDeps): Promise<nu
   const { values } = parseOptions(args, ENSURE_OPTIONS, false);
   const root = resolveRoot(values.root, io);
   const head = 'guardian ensure';
-  return guarded(io, head, async () => {
+  return guarded(io, head, { root, mode: 'create' }, async () => {
     const lines: string[] = [];
     let decision = await startup(root);
     if (decision.kind === 'missing_state' && values.archive && ARCHIVABLE_REASONS.has(decision.reason)) {
@@ -263,7 +299,7 @@ async function status(args: string[], io: CliIO, deps: GuardianDeps): Promise<nu
     );
   }
   // First signal of a halt: write the checkpoint and summary (the halt rule), latching the halt.
-  return guarded(io, head, async () => {
+  return guarded(io, head, { root, mode: 'existing' }, async () => {
     const halt = haltRecord(gate, thresholds, deps.now());
     const latched = latchHalt(state, halt);
     if (!latched.ok) throw new Error(`guardian: cannot record the halt: ${latched.problems.join(' ')}`);
@@ -309,7 +345,7 @@ async function checkpoint(args: string[], io: CliIO, deps: GuardianDeps): Promis
     return GUARDIAN_EXIT.usage;
   }
   const head = 'guardian checkpoint';
-  return guarded(io, head, async () => {
+  return guarded(io, head, { root, mode: 'existing' }, async () => {
     const decision = await startup(root);
     if (decision.kind === 'initialize') {
       return finish(
@@ -400,7 +436,7 @@ async function resume(args: string[], io: CliIO, deps: GuardianDeps): Promise<nu
       'guardian resume needs --by WHO and --why TEXT: the override is recorded in the state.',
     );
   const head = 'guardian resume';
-  return guarded(io, head, async () => {
+  return guarded(io, head, { root, mode: 'existing' }, async () => {
     const decision = await startup(root);
     if (decision.kind === 'initialize') return reportNoState(io, head, root);
     if (decision.kind === 'missing_state') return reportMissing(io, `${head}: not written`, decision);

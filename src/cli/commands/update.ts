@@ -15,6 +15,7 @@ import { loadHeadPolicy } from '../check/policies.js';
 import { guardOutput } from '../workflow-output.js';
 import { shownName } from '../../core/text/shown-name.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
+import { withGoldenLock } from '../golden-lock.js';
 
 const OPTIONS = {
   policy: { type: 'string' },
@@ -31,7 +32,9 @@ changed. Each golden is replaced atomically (temp file, fsync, rename): a killed
 every golden either old or new, never partial; the temp files it leaves are removed by the
 next update. Goldens are never written through symbolic links, and nothing is written or
 deleted outside the working directory: a golden folder that is (or lies below) a link to
-elsewhere is refused (exit 2). Review the diff and commit.
+elsewhere is refused (exit 2). One run writes a golden folder at a time: an update (or a
+check outside CI) holds <golden-dir>/.context-stability.lock while it runs; another waits up to
+10 s, then writes nothing and exits 2. Review the diff and commit.
 
 Options:
   --policy FILE           policy to apply (default .github/context-policy.yml when present,
@@ -99,65 +102,69 @@ async function run(args: string[], io: CliIO): Promise<number> {
     return EXIT_INPUT;
   }
 
-  const cleaned = await cleanStaleTempFiles(store);
-  const { report, writes } = await runGoldens({
-    mode: 'update',
-    inputs,
-    cwd: io.cwd,
-    goldenDir,
-    ci: false,
-    shard: null,
-    head: head.setup,
-    base: null,
-    limits,
+  // One update (or writing check) per golden folder at a time: the temp-file cleanup, the writes
+  // and the pruning of one run must not interleave with another's (a mixed golden set).
+  return withGoldenLock(store, 'update', io, async () => {
+    const cleaned = await cleanStaleTempFiles(store);
+    const { report, writes } = await runGoldens({
+      mode: 'update',
+      inputs,
+      cwd: io.cwd,
+      goldenDir,
+      ci: false,
+      shard: null,
+      head: head.setup,
+      base: null,
+      limits,
+    });
+    const diagnostics = report.transcripts.flatMap((t) => t.diagnostics ?? []);
+    printDiagnostics(io, diagnostics);
+
+    const lines: string[] = [];
+    if (cleaned.length > 0)
+      lines.push(`removed ${plural(cleaned.length, 'stale temp file')} left by an interrupted update`);
+    const byTranscript = new Map(report.transcripts.map((t) => [t.transcript, t]));
+    for (const write of writes) lines.push(...writeLine(write, byTranscript.get(write.transcript)));
+
+    let pruneFailed = false;
+    const obsolete = report.obsolete ?? [];
+    let removed = 0;
+    for (const golden of obsolete) {
+      if (!values['prune-obsolete']) {
+        lines.push(`obsolete ${golden} (kept; --prune-obsolete removes it)`);
+        continue;
+      }
+      const result = await removeGoldenFile(golden, store);
+      if (result.ok) {
+        removed++;
+        lines.push(`removed ${golden} (obsolete)`);
+      } else {
+        pruneFailed = true;
+        printDiagnostics(io, [result.diagnostic]);
+      }
+    }
+
+    const failing = report.transcripts.filter((t) => t.violations.some((v) => v.severity === 'error'));
+    for (const t of failing) {
+      for (const v of t.violations)
+        lines.push(`${t.transcript}:${v.line}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
+    }
+    const errors = report.transcripts.filter((t) => t.outcome === 'error').length;
+    const unchanged = report.transcripts.length - writes.length - errors;
+    lines.push(
+      `update: ${plural(report.transcripts.length, 'transcript')}: ${writes.filter((w) => w.reason === 'new').length} new, ` +
+        `${writes.filter((w) => w.reason !== 'new').length} updated, ${unchanged} unchanged, ` +
+        `${plural(removed, 'obsolete golden')} removed, ${plural(errors, 'error')}`,
+    );
+    // Golden paths, ids and messages are shown escaped, one line each; under GitHub Actions the
+    // whole list goes out in a stop-commands block.
+    const out = guardOutput(io, 'text');
+    out.io.stdout(`${lines.map(shownName).join('\n')}\n`);
+    out.close();
+
+    if (errors > 0 || pruneFailed || hasErrors(diagnostics)) return EXIT_INPUT;
+    return failing.length > 0 ? EXIT_FINDINGS : EXIT_OK;
   });
-  const diagnostics = report.transcripts.flatMap((t) => t.diagnostics ?? []);
-  printDiagnostics(io, diagnostics);
-
-  const lines: string[] = [];
-  if (cleaned.length > 0)
-    lines.push(`removed ${plural(cleaned.length, 'stale temp file')} left by an interrupted update`);
-  const byTranscript = new Map(report.transcripts.map((t) => [t.transcript, t]));
-  for (const write of writes) lines.push(...writeLine(write, byTranscript.get(write.transcript)));
-
-  let pruneFailed = false;
-  const obsolete = report.obsolete ?? [];
-  let removed = 0;
-  for (const golden of obsolete) {
-    if (!values['prune-obsolete']) {
-      lines.push(`obsolete ${golden} (kept; --prune-obsolete removes it)`);
-      continue;
-    }
-    const result = await removeGoldenFile(golden, store);
-    if (result.ok) {
-      removed++;
-      lines.push(`removed ${golden} (obsolete)`);
-    } else {
-      pruneFailed = true;
-      printDiagnostics(io, [result.diagnostic]);
-    }
-  }
-
-  const failing = report.transcripts.filter((t) => t.violations.some((v) => v.severity === 'error'));
-  for (const t of failing) {
-    for (const v of t.violations)
-      lines.push(`${t.transcript}:${v.line}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
-  }
-  const errors = report.transcripts.filter((t) => t.outcome === 'error').length;
-  const unchanged = report.transcripts.length - writes.length - errors;
-  lines.push(
-    `update: ${plural(report.transcripts.length, 'transcript')}: ${writes.filter((w) => w.reason === 'new').length} new, ` +
-      `${writes.filter((w) => w.reason !== 'new').length} updated, ${unchanged} unchanged, ` +
-      `${plural(removed, 'obsolete golden')} removed, ${plural(errors, 'error')}`,
-  );
-  // Golden paths, ids and messages are shown escaped, one line each; under GitHub Actions the
-  // whole list goes out in a stop-commands block.
-  const out = guardOutput(io, 'text');
-  out.io.stdout(`${lines.map(shownName).join('\n')}\n`);
-  out.close();
-
-  if (errors > 0 || pruneFailed || hasErrors(diagnostics)) return EXIT_INPUT;
-  return failing.length > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
 
 export const updateCommand: Command = {
