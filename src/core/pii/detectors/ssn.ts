@@ -28,10 +28,11 @@ const CONTEXT = /(?<![a-z])(?:ssns?|ssa|ss\s?#|social)(?![a-z])/gi;
 const CONTEXT_ANYWHERE = /ssn|ssa|ss\s?#|social/i;
 // Part and catalogue labels specific enough to outweigh an earlier SSN word (`SSN on file; part
 // 123-45-6789`). The generic ones (`#`, `no.`, `number`, `id`) do not: `SSN number`, `SS#`.
+// A cue is a word of its own: glued to digits (`ID5`, the tail of an IBAN) it is part of a token.
 const PART_SPECIFIC =
-  /(?<![a-z])(?:part|p\/n|pn|sku|model|item|serial|order|invoice|ticket|case|ref|reference|catalog(?:ue)?|cat\.?\s?no|product|lot|batch)(?![a-z])/gi;
+  /(?<![a-z0-9])(?:part|p\/n|pn|sku|model|item|serial|order|invoice|ticket|case|ref|reference|catalog(?:ue)?|cat\.?\s?no|product|lot|batch)(?![a-z0-9])/gi;
 const PART = new RegExp(
-  `${PART_SPECIFIC.source}|(?<![a-z])(?:id|no\\.|nr\\.?|num(?:ber)?)(?![a-z])|#|№`,
+  `${PART_SPECIFIC.source}|(?<![a-z0-9])(?:id|nr|num(?:ber)?)(?![a-z0-9])|(?<![a-z0-9])(?:no|nr)\\.|#|№`,
   'i',
 );
 

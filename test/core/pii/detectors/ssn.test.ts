@@ -103,4 +103,15 @@ describe('ssn detector: part numbers', () => {
   it('a word cut by the context window is no cue (fast-check seed 998457019: `Arvid_` is not `id_`)', () => {
     expect(matchedTexts(findSsns, ' Arvid_Nienow@gmail.com (and (494 71 6028 and ')).toEqual(['494 71 6028']);
   });
+
+  it('a cue glued to digits is part of a token, not a label (fast-check seed 1823395665: an IBAN ending `ID5`)', () => {
+    expect(matchedTexts(findSsns, ' GR35 0180 3037 2155 0378 86E1 ID5 and 494 71 6028 and')).toEqual([
+      '494 71 6028',
+    ]);
+    expect(matchedTexts(findSsns, 'see PART7 then 123-45-6789')).toEqual(['123-45-6789']);
+    // Still cues: the word alone, and `no.`/`nr.` right before the number.
+    expect(findSsns('ID 494 71 6028')).toEqual([]);
+    expect(findSsns('no.123-45-6789')).toEqual([]);
+    expect(findSsns('nr.123-45-6789')).toEqual([]);
+  });
 });
