@@ -24,7 +24,9 @@ describe('stabilizer invariants', () => {
       }),
       fcOptions(500),
     );
-    // Many generated cases escalate (an assistant-first chat that the Anthropic API refuses, …).
-    expect(checked).toBeGreaterThan(50);
+    // Many generated cases escalate (an assistant-first chat that the Anthropic API refuses, …):
+    // about one in eight is checked (seed 825954700 checked 48 of 500), so the floor only proves
+    // the property is not vacuous.
+    expect(checked).toBeGreaterThan(20);
   });
 });
