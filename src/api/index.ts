@@ -36,11 +36,13 @@ export {
   toAnthropic,
   toNative,
   toOpenAI,
+  toResponses,
 } from '../core/emit/index.js';
 export type { EmitFormat } from '../core/emit/index.js';
 export type { OpenAIMessage, OpenAIToolCall } from '../core/emit/openai.js';
 export type { AnthropicBlock, AnthropicMessage, AnthropicRequest } from '../core/emit/anthropic.js';
 export type { NativeDocument } from '../core/emit/native.js';
+export type { ResponsesItem, ResponsesRequest } from '../core/emit/responses.js';
 export { verifyAnthropic, verifyOpenAI } from '../core/emit/verify.js';
 
 export { buildReport, failingChecks } from '../core/report/report.js';

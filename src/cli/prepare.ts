@@ -11,7 +11,7 @@ import type { Diagnostic, Transcript } from '../core/types.js';
 import { loadPolicy } from '../io/load-policy.js';
 import { loadTranscript } from '../io/load-transcript.js';
 import { loadTokenizer } from '../tokens/load.js';
-import { parseChoice } from './args.js';
+import { UsageError, parseChoice } from './args.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from './input-limits.js';
 import type { CliIO } from './command.js';
 
@@ -21,19 +21,44 @@ export const FORMAT_CHOICES: readonly FormatOption[] = ['auto', ...TRANSCRIPT_FO
 export const PREPARE_OPTIONS = {
   policy: { type: 'string' },
   format: { type: 'string' },
+  session: { type: 'string' },
   ...LIMIT_OPTIONS,
 } as const;
+
+/** Help line of --session for commands that read one transcript (the last session by default). */
+export const SESSION_HELP = `  --session N|last        which session of an aider chat history holding several (one per
+                          '# aider chat started at' heading): 1-based, or last (default last);
+                          it is reported as FILE#N`;
+
+/** Help line of --session for commands that read every session of each file by default. */
+export const SESSIONS_HELP = `  --session N|last        only this session of each aider chat history (one session per
+                          '# aider chat started at' heading): 1-based, or last; by default
+                          every session is its own transcript, FILE#N`;
+
+/**
+ * `--session N|last`: a session number (1-based) or 'last'; undefined when the option is absent.
+ * Whether the file holds that session is known only once it is read (an error then, exit 2).
+ */
+export function parseSession(value: string | undefined): number | 'last' | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'last') return 'last';
+  const n = /^[1-9]\d{0,8}$/.test(value) ? Number(value) : NaN;
+  if (Number.isNaN(n)) throw new UsageError('Option --session accepts a session number (1, 2, …) or last.');
+  return n;
+}
 
 /** Help lines for PREPARE_OPTIONS, aligned with the other commands' help. */
 export const PREPARE_HELP = `  --policy FILE           policy to apply (default .github/context-policy.yml when present,
                           else the built-in default)
   --format FORMAT         reader to use: ${FORMAT_CHOICES.join(', ')} (default auto)
+${SESSION_HELP}
 ${LIMIT_HELP}`;
 
 export interface PrepareRequest {
   file: string;
   policy?: string | undefined;
   format?: string | undefined;
+  session?: string | undefined;
   maxFileSize?: string | undefined;
   maxRecords?: string | undefined;
 }
@@ -62,6 +87,7 @@ function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[]): void {
 export async function prepare(req: PrepareRequest, io: CliIO): Promise<Prepared | undefined> {
   const format = parseChoice('--format', req.format ?? 'auto', FORMAT_CHOICES);
   const limits = parseLimits({ 'max-file-size': req.maxFileSize, 'max-records': req.maxRecords });
+  const session = parseSession(req.session);
 
   const loaded = await loadPolicy(req.policy, { cwd: io.cwd });
   printDiagnostics(io, loaded.diagnostics);
@@ -71,6 +97,7 @@ export async function prepare(req: PrepareRequest, io: CliIO): Promise<Prepared 
     format,
     cwd: io.cwd,
     ...limits,
+    ...(session !== undefined ? { session } : {}),
   });
   if (!read.ok) {
     printDiagnostics(io, read.diagnostics);

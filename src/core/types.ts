@@ -14,7 +14,20 @@ export const ARTIFACT_KINDS = [
 ] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 
-export const TRANSCRIPT_FORMATS = ['native', 'openai', 'anthropic', 'claude-code'] as const;
+export const TRANSCRIPT_FORMATS = [
+  'native',
+  'openai',
+  'anthropic',
+  'claude-code',
+  'codex',
+  'responses',
+  'vercel-ai',
+  'langchain',
+  'gemini',
+  'openhands',
+  'aider',
+  'claude-web',
+] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
 /** 1-based line and column (column counted in UTF-16 code units, as editors and GitHub do). */

@@ -5,6 +5,7 @@
 // many more there are. A drift reported as a warning (`checks.drift: warning`) is a warning. Emitted through
 // @actions/core's own command functions, which escape every property and message: an artifact id
 // such as `::set-output name=x::y` stays data.
+import { splitSessionName } from '../core/text/session-name.js';
 import * as core from '@actions/core';
 import type { CheckReport, ReportViolation, TranscriptOutcome } from '../core/golden/check-report.js';
 import { describeCheckChange, describeFateChange } from '../core/golden/describe.js';
@@ -199,9 +200,11 @@ export type AnnotationSink = Pick<typeof core, 'error' | 'warning' | 'notice'>;
 
 export function emitAnnotations(annotations: readonly Annotation[], sink: AnnotationSink = core): void {
   for (const a of annotations) {
+    // GitHub attaches an annotation to a file of the repository: a session `FILE#N` names FILE.
+    const { file, prefix } = splitSessionName(a.file);
     sink[a.level](a.message, {
-      title: a.title,
-      file: a.file,
+      title: `${prefix}${a.title}`,
+      file,
       ...(a.line !== undefined && a.line > 0 ? { startLine: a.line } : {}),
       ...(a.col !== undefined && a.col > 0 ? { startColumn: a.col } : {}),
     });

@@ -1,5 +1,6 @@
 // Turns the CLI's FILE/DIR/GLOB arguments into a sorted, de-duplicated list of transcript paths.
 import { promises as fs } from 'node:fs';
+import { isAiderText } from '../core/readers/aider.js';
 import type { Dirent } from 'node:fs';
 import path from 'node:path';
 import { diagnostic } from '../core/diagnostics.js';
@@ -8,6 +9,21 @@ import { globAllowsDotfiles, globBase, globDepth, globToRegExp, isGlob } from '.
 
 /** Extensions picked up when a directory is given. */
 export const TRANSCRIPT_EXTENSIONS = ['.json', '.jsonl', '.ndjson', '.traj'] as const;
+
+/**
+ * Markdown files are picked up from a directory only when they are aider chat histories: a
+ * transcripts folder also holds README.md files and notes, which are no transcripts.
+ */
+export const MARKDOWN_EXTENSION = '.md';
+
+/** What a directory is searched for, as help texts and messages say it. */
+export const DIRECTORY_SEARCH = `${TRANSCRIPT_EXTENSIONS.join(', ')} files and ${MARKDOWN_EXTENSION} aider chat histories`;
+
+/**
+ * Enough of a Markdown file to tell an aider chat history: aider writes its session heading at
+ * the top, and its documentation pages reach the first user line within a few lines.
+ */
+const SNIFF_BYTES = 1024 * 1024;
 
 export interface ExpandOptions {
   cwd: string;
@@ -92,7 +108,7 @@ function noMatch(arg: string, what: string): Diagnostic {
     `No transcript file found: this ${what} matches nothing.`,
     what === 'pattern'
       ? 'Check the pattern, and quote it so that your shell does not expand it first.'
-      : `Put ${TRANSCRIPT_EXTENSIONS.join(', ')} files in the directory, or name the files directly.`,
+      : `Put ${DIRECTORY_SEARCH} in the directory, or name the files directly.`,
   );
 }
 
@@ -124,21 +140,48 @@ async function expandOne(arg: string, cwd: string): Promise<{ files: string[]; d
     return { files: [normalized] };
   }
   if (!stat.isDirectory()) return { files: [normalized] };
-  const files: string[] = [];
-  const accept = (rel: string) => TRANSCRIPT_EXTENSIONS.some((ext) => rel.toLowerCase().endsWith(ext));
+  const found: string[] = [];
+  const accept = (rel: string) => {
+    const lower = rel.toLowerCase();
+    return lower.endsWith(MARKDOWN_EXTENSION) || TRANSCRIPT_EXTENSIONS.some((ext) => lower.endsWith(ext));
+  };
   await walk(
     cwd,
     normalized === '.' ? '' : normalized,
     0,
     { maxDepth: Infinity, dotfiles: false, accept },
-    files,
+    found,
   );
+  const files: string[] = [];
+  for (const rel of found) {
+    if (!rel.toLowerCase().endsWith(MARKDOWN_EXTENSION) || (await isAiderFile(path.resolve(cwd, rel))))
+      files.push(rel);
+  }
   return files.length > 0 ? { files } : { files, diagnostic: noMatch(arg, 'directory') };
 }
 
+/** Whether a Markdown file found in a directory is an aider chat history (unreadable: no). */
+async function isAiderFile(abs: string): Promise<boolean> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(abs, 'r');
+    const size = Math.min(SNIFF_BYTES, (await handle.stat()).size);
+    const buffer = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(buffer, 0, size, 0);
+    // A character cut at the end of the sample decodes as U+FFFD: harmless for the markers.
+    const text = new TextDecoder().decode(buffer.subarray(0, bytesRead)).replace(/^\uFEFF/, '');
+    return isAiderText(text);
+  } catch {
+    return false;
+  } finally {
+    await handle?.close();
+  }
+}
+
 /**
- * Expands files, directories (walked recursively for transcript extensions, skipping hidden
- * entries and node_modules) and glob patterns. Deterministic: the output is sorted by code unit.
+ * Expands files, directories (walked recursively for transcript extensions and aider chat
+ * histories, skipping hidden entries and node_modules) and glob patterns. A file named directly,
+ * or matched by a glob, is always kept. Deterministic: the output is sorted by code unit.
  */
 export async function expandInputs(args: readonly string[], opts: ExpandOptions): Promise<ExpandResult> {
   const seen = new Set<string>();

@@ -186,6 +186,20 @@ describe('emitAnnotations', () => {
     expect(sink.warning).not.toHaveBeenCalled();
   });
 
+  it('annotates a session FILE#N of a multi-session file at FILE, naming the session in the title', () => {
+    const sink = { error: vi.fn(), warning: vi.fn(), notice: vi.fn() };
+    emitAnnotations(
+      [{ level: 'error', check: 'task', file: 't/history.md#2', line: 9, col: 6, title: 'T', message: 'M' }],
+      sink as unknown as AnnotationSink,
+    );
+    expect(sink.error).toHaveBeenCalledWith('M', {
+      title: 'session 2: T',
+      file: 't/history.md',
+      startLine: 9,
+      startColumn: 6,
+    });
+  });
+
   it('escapes through @actions/core: an injected id stays one line of command data', () => {
     const written: string[] = [];
     const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {

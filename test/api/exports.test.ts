@@ -59,7 +59,7 @@ describe('package entry: stabilizer surface', () => {
     ] as const) {
       expect(typeof lib[name], name).toBe('function');
     }
-    expect(lib.EMIT_FORMATS).toEqual(['same', 'native', 'openai', 'anthropic']);
+    expect(lib.EMIT_FORMATS).toEqual(['same', 'native', 'openai', 'anthropic', 'responses']);
     // The existing surface stays.
     expect(typeof lib.readTranscript).toBe('function');
     expect(typeof lib.loadTranscript).toBe('function');

@@ -179,7 +179,7 @@ describe('inspect usage', () => {
 
   it('rejects an unknown format and a bad size', async () => {
     expect((await inspect('--format', 'xml', 'notes.jsonl')).err).toContain(
-      'Option --format accepts auto, native, openai, anthropic, claude-code.',
+      'Option --format accepts auto, native, openai, anthropic, claude-code, codex, responses, vercel-ai, langchain, gemini, openhands, aider, claude-web.',
     );
     expect((await inspect('--max-file-size', 'big', 'notes.jsonl')).code).toBe(2);
   });

@@ -5,7 +5,7 @@
 // supported have expectations here; the others await a reader (issue 13).
 
 export interface Expected {
-  format: 'openai' | 'anthropic' | 'claude-code';
+  format: 'openai' | 'anthropic' | 'claude-code' | 'codex' | 'openhands' | 'aider' | 'claude-web';
   artifacts: number;
   pairedResults: number;
   unpairedCalls: number;
@@ -13,6 +13,10 @@ export interface Expected {
   /** JSONL lines that are not JSON at all: these must surface as error diagnostics. */
   invalidLines: number;
 }
+
+import { expectAider } from './expect-aider.js';
+import { expectClaudeWeb } from './expect-claude-web.js';
+import { expectOpenHands } from './expect-openhands.js';
 
 type Json = Record<string, unknown>;
 
@@ -150,10 +154,53 @@ function expectClaudeCode(text: string): Expected {
   return { format: 'claude-code', artifacts, pairedResults: paired, unpairedCalls, sidechain, invalidLines };
 }
 
+const CODEX_MODEL_ITEMS = [
+  'reasoning',
+  'web_search_call',
+  'function_call',
+  'custom_tool_call',
+  'local_shell_call',
+];
+const CODEX_OUTPUTS = ['function_call_output', 'custom_tool_call_output', 'local_shell_call_output'];
+
+/**
+ * Codex rollout: only `response_item` records count. A run of model items (reasoning, assistant
+ * messages, calls) is one assistant artifact; every other message and every output is one.
+ */
+function expectCodex(text: string): Expected {
+  let artifacts = 0;
+  let inTurn = false;
+  const events: PairEvent[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trim() === '') continue;
+    const record = JSON.parse(line) as Json;
+    if (record['type'] !== 'response_item' || !isObject(record['payload'])) continue;
+    const item = record['payload'];
+    const type = item['type'] as string;
+    const model = CODEX_MODEL_ITEMS.includes(type) || (type === 'message' && item['role'] === 'assistant');
+    if (model) {
+      if (!inTurn) artifacts++;
+      inTurn = true;
+      if (type.endsWith('_call') && type !== 'web_search_call')
+        events.push({ call: item['call_id'] as string });
+      continue;
+    }
+    inTurn = false;
+    if (type === 'message' || CODEX_OUTPUTS.includes(type)) artifacts++;
+    if (CODEX_OUTPUTS.includes(type)) events.push({ result: [item['call_id'] as string] });
+  }
+  const { paired, unpairedCalls } = pairCounts(events);
+  return { format: 'codex', artifacts, pairedResults: paired, unpairedCalls, sidechain: 0, invalidLines: 0 };
+}
+
 /** `relPath` is relative to the corpus root; its first folder names the format. */
 export function expectedFor(relPath: string, text: string): Expected {
   const folder = relPath.split('/')[0];
+  if (relPath.startsWith('claude-code/claude-code-transcripts/')) return expectClaudeWeb(text);
   if (folder === 'claude-code') return expectClaudeCode(text);
+  if (folder === 'codex') return expectCodex(text);
+  if (folder === 'aider') return expectAider(text);
+  if (folder === 'openhands') return expectOpenHands(text);
   const doc = JSON.parse(text) as unknown;
   if (folder === 'anthropic-messages') return expectAnthropic(doc as Json);
   return expectOpenai(doc);

@@ -26,6 +26,14 @@ const OWN_APIS: Record<TranscriptFormat, Api[]> = {
   openai: ['openai'],
   anthropic: ['anthropic'],
   'claude-code': ['anthropic'],
+  codex: ['openai'],
+  responses: ['openai'],
+  'vercel-ai': ['openai', 'anthropic'],
+  langchain: ['openai', 'anthropic'],
+  gemini: ['openai'],
+  openhands: ['openai'],
+  aider: ['openai'],
+  'claude-web': ['anthropic'],
 };
 
 let tokenizer: Tokenizer;

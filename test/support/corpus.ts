@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TranscriptFormat } from '../../src/core/types.js';
 
 export const REPO = path.resolve(fileURLToPath(new URL('../../', import.meta.url)));
 export const CORPUS = path.resolve(REPO, '../shared/corpus');
@@ -20,7 +21,8 @@ export function warnIfNoCorpus(suite: string): void {
 const NOT_RECORDINGS = /^(README\.md|SOURCES\.json)$|^licenses\//;
 
 /** Recordings a reader accepts, by exact path: the format each one is read as. */
-export const SUPPORTED: Readonly<Record<string, 'openai' | 'anthropic' | 'claude-code'>> = {
+export const SUPPORTED: Readonly<Record<string, TranscriptFormat>> = {
+  'aider/examples_hello-world-flask.md': 'aider',
   'anthropic-messages/test_anthropic_mixed_strict_tool_run.messages.json': 'anthropic',
   'anthropic-messages/test_multiple_parallel_tool_calls.messages.json': 'anthropic',
   'claude-code/claude-code-log/dag_compact_after_rewind.jsonl': 'claude-code',
@@ -30,6 +32,10 @@ export const SUPPORTED: Readonly<Record<string, 'openai' | 'anthropic' | 'claude
   'claude-code/claude-code-log/todowrite_examples.jsonl': 'claude-code',
   'claude-code/claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl': 'claude-code',
   'claude-code/claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl': 'claude-code',
+  'claude-code/claude-code-transcripts/sample_session.json': 'claude-web',
+  'codex/rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl': 'codex',
+  'openhands/trajs_basic_gui_mode.json': 'openhands',
+  'openhands/trajs_wrong_initial_state.json': 'openhands',
   'openai-chat/tau-bench/gpt-4o-airline_idx000_task0_trial0.json': 'openai',
   'openai-chat/tau-bench/gpt-4o-airline_idx003_task3_trial0.json': 'openai',
   'openai-chat/tau-bench/gpt-4o-airline_idx029_task29_trial0.json': 'openai',
@@ -55,50 +61,7 @@ export interface AwaitingReader {
 }
 
 /** Formats issue 13 will read; until then every command must refuse them cleanly (exit 2). */
-export const AWAITING_READER: readonly AwaitingReader[] = [
-  {
-    match: 'aider/',
-    format: 'aider chat history (markdown)',
-    // A markdown file is reported as broken JSON (`---` of the front matter read as a number), not as
-    // an unknown format: the refusal is clean, but the diagnosis is misleading (see the issue 9 report).
-    diagnostic: { code: 'json-syntax', line: 1, column: 2 },
-    canaries: [
-      'make a flask app with a /hello endpoint',
-      'Create a simple flask app with aider',
-      'remove the hello endpoint',
-    ],
-  },
-  {
-    match: 'codex/',
-    format: 'Codex CLI rollout (JSONL)',
-    diagnostic: { code: 'unknown-format', line: 1, column: 1 },
-    canaries: [
-      'List the synthetic files.',
-      'I will inspect the synthetic directory.',
-      'SYNTHETIC_ENCRYPTED_CONTENT_MUST_NOT_RENDER',
-      'The synthetic files are alpha.txt and beta.txt.',
-    ],
-  },
-  {
-    match: 'openhands/',
-    format: 'OpenHands trajectory (JSON array of events)',
-    diagnostic: { code: 'unknown-format', line: 1, column: 1 },
-    canaries: [
-      'I want to create a VueJS app',
-      'mkdir -p /workspace/todo-app',
-      'Please rename game_2048.py to 2048.py',
-    ],
-  },
-  {
-    match: 'claude-code/claude-code-transcripts/sample_session.json',
-    format: 'Claude web export (`loglines`)',
-    diagnostic: { code: 'unknown-format', line: 1, column: 1 },
-    canaries: [
-      'Create a simple Python function to add two numbers',
-      'The user wants a simple addition function',
-    ],
-  },
-];
+export const AWAITING_READER: readonly AwaitingReader[] = [];
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

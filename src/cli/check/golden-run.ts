@@ -16,9 +16,11 @@ import type { Shard } from '../../core/golden/shard.js';
 import { failingChecks } from '../../core/report/report.js';
 import type { Diagnostic } from '../../core/types.js';
 import { expandInputs } from '../../io/expand-inputs.js';
+import { GOLDEN_SUFFIX, goldenPathFor } from '../../core/golden/paths.js';
 import { listGoldenFiles, readGoldenFile, writeGoldenFile } from '../../io/golden-store.js';
 import type { GoldenStoreOptions } from '../../io/golden-store.js';
-import { loadTranscript } from '../../io/load-transcript.js';
+import { loadTranscripts } from '../../io/load-transcript.js';
+import type { LoadTranscriptResult } from '../../io/load-transcript.js';
 import { TokenCaches, evaluateTranscript, reportViolations } from './evaluate.js';
 import type { Evaluation } from './evaluate.js';
 import { unmaskedPii } from './pii-guard.js';
@@ -44,6 +46,11 @@ export interface GoldenRunOptions {
   base: PolicySetup | null;
   /** Caps on each transcript (size, records); a cap left out keeps its default. */
   limits?: InputLimits;
+  /**
+   * Only this session of each multi-session file (aider chat history); absent: every session is
+   * a transcript of its own. The goldens of the other sessions are then not called obsolete.
+   */
+  session?: number | 'last';
 }
 
 /** Why a golden was written: none, a changed result, an unparseable golden, or only its layout differed. */
@@ -115,10 +122,48 @@ async function written(ctx: Context, head: Evaluation, base: Step, reason: Write
   return { outcome: { ...base.outcome, written: true }, write: { transcript, golden, reason } };
 }
 
-async function runOne(item: PlannedTranscript, ctx: Context): Promise<Step> {
+/**
+ * The transcripts of one planned file: one per session of an aider chat history (`FILE#N`, golden
+ * `FILE#N.golden.json`), else the file itself. A file is planned and sharded as one unit.
+ */
+async function runFile(item: PlannedTranscript, ctx: Context): Promise<Step[]> {
   const { opts } = ctx;
-  if (item.problem) return errorStep(item, [item.problem]);
-  const loaded = await loadTranscript(item.transcript, { cwd: opts.cwd, ...opts.limits });
+  if (item.problem) return [errorStep(item, [item.problem])];
+  const sessions = await loadTranscripts(item.transcript, {
+    cwd: opts.cwd,
+    ...opts.limits,
+    ...(opts.session !== undefined ? { session: opts.session } : {}),
+  });
+  const steps: Step[] = [];
+  for (const { name, result } of sessions) {
+    if (name === item.transcript) {
+      steps.push(await runOne(item, result, ctx));
+      continue;
+    }
+    const golden = goldenPathFor(name, opts.goldenDir);
+    const session = { transcript: name, golden: golden.ok ? golden.path : '' };
+    if (!golden.ok) {
+      const problem = diagnostic(
+        'error',
+        'golden-path-invalid',
+        { file: name, line: 1, column: 1 },
+        `The session's transcript name cannot name a golden file: ${golden.reason}.`,
+        'Rename the transcript (or its folder) to a shorter, portable name.',
+      );
+      steps.push(errorStep(session, [problem]));
+      continue;
+    }
+    steps.push(await runOne(session, result, ctx));
+  }
+  return steps;
+}
+
+async function runOne(
+  item: { transcript: string; golden: string },
+  loaded: LoadTranscriptResult,
+  ctx: Context,
+): Promise<Step> {
+  const { opts } = ctx;
   if (!loaded.ok) return errorStep(item, loaded.diagnostics);
   const transcript = loaded.transcript;
 
@@ -179,6 +224,25 @@ async function runOne(item: PlannedTranscript, ctx: Context): Promise<Step> {
   return step;
 }
 
+/**
+ * With --session only one session of each file runs: the goldens of its other sessions (and the
+ * plain golden of the file) are not obsolete, just not looked at.
+ */
+function withoutOtherSessions(
+  obsolete: string[],
+  planned: readonly PlannedTranscript[],
+  opts: GoldenRunOptions,
+): string[] {
+  if (opts.session === undefined) return obsolete;
+  const stems = new Set(
+    planned.filter((p) => p.golden !== '').map((p) => p.golden.slice(0, -GOLDEN_SUFFIX.length)),
+  );
+  return obsolete.filter((golden) => {
+    const stem = golden.slice(0, -GOLDEN_SUFFIX.length);
+    return !stems.has(stem) && !stems.has(stem.replace(/#\d+$/, ''));
+  });
+}
+
 /** Runs check or update over `opts.inputs`; never throws on bad input (errors become outcomes). */
 export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
   const ctx: Context = {
@@ -197,15 +261,18 @@ export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
   const files = expanded.files.filter(
     (f) => !(repoRelative(f, opts.cwd) ?? '').startsWith(`${opts.goldenDir}/`),
   );
-  for (const item of shardOf(planTranscripts(files, opts.cwd, opts.goldenDir), opts.shard)) {
-    const step = await runOne(item, ctx);
-    outcomes.push(step.outcome);
-    if (step.write) writes.push(step.write);
+  const planned = planTranscripts(files, opts.cwd, opts.goldenDir);
+  for (const item of shardOf(planned, opts.shard)) {
+    for (const step of await runFile(item, ctx)) {
+      outcomes.push(step.outcome);
+      if (step.write) writes.push(step.write);
+    }
   }
 
   const transcripts = sortOutcomes(outcomes);
   const goldenFiles = await listGoldenFiles(ctx.store);
-  const obsolete = opts.shard === null ? findObsolete(goldenFiles, transcripts) : null;
+  const obsolete =
+    opts.shard !== null ? null : withoutOtherSessions(findObsolete(goldenFiles, transcripts), planned, opts);
   const report: CheckReport = {
     schema_version: CHECK_REPORT_SCHEMA,
     tool: toolInfo(),

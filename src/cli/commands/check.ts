@@ -21,10 +21,12 @@ import type { PolicySetup } from '../check/policies.js';
 import { guardOutput } from '../workflow-output.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
 import { withGoldenLock } from '../golden-lock.js';
+import { SESSIONS_HELP, parseSession } from '../prepare.js';
 
 const OPTIONS = {
   policy: { type: 'string' },
   'golden-dir': { type: 'string' },
+  session: { type: 'string' },
   ci: { type: 'boolean' },
   shard: { type: 'string' },
   report: { type: 'string' },
@@ -44,9 +46,12 @@ Stabilizes and validates each transcript and compares the result with its golden
   new         no golden yet: written (outside CI), or a failure (in CI)
   violations  a check with severity error fails
   error       the transcript (or its golden) could not be read
+An aider chat history holding several sessions is one transcript per session, FILE#N
+(golden <transcript path>#N.golden.json); one with a single session keeps its name.
 Goldens with no transcript among the inputs are listed as obsolete (they do not fail the
 run; 'update --prune-obsolete' removes them). Run over all transcripts for that list to
-be meaningful; in a sharded run only 'merge' lists them.
+be meaningful; in a sharded run only 'merge' lists them. With --session, the goldens of the
+other sessions of the files checked are not listed.
 
 Options:
   --policy FILE           policy to apply (default .github/context-policy.yml when present,
@@ -68,6 +73,7 @@ Options:
                           dropped by reason, checks newly failing or fixed). SPEC is a file,
                           or git-ref:REF:path to read the policy from git (e.g.
                           git-ref:origin/main:.github/context-policy.yml)
+${SESSIONS_HELP}
 ${LIMIT_HELP}
   -h, --help              show this help
 
@@ -80,6 +86,7 @@ other transcripts are still checked and reported).
 Examples:
   ${PROGRAM} check 'transcripts/**/*.jsonl'
   ${PROGRAM} check --ci --format github transcripts
+  ${PROGRAM} check --session last aider-history.md
   ${PROGRAM} check --ci --shard 2/4 --report shard-2.json transcripts
   ${PROGRAM} check --base-policy git-ref:origin/main:.github/context-policy.yml transcripts
 `;
@@ -107,6 +114,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const goldenDir = goldenDirOption(values['golden-dir'], io.cwd);
   const ci = values.ci === true || ciFromEnv(io.env);
   const limits = parseLimits(values);
+  const session = parseSession(values.session);
 
   const policies = await loadPolicies(io, values.policy, values['base-policy']);
   if (policies === null) return EXIT_INPUT;
@@ -122,6 +130,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       shard,
       ...policies,
       limits,
+      ...(session !== undefined ? { session } : {}),
     }));
     return EXIT_OK;
   };

@@ -20,7 +20,7 @@ Stabilizes FILE under the policy and explains the fate of one artifact: kept, ma
 compressed, deduplicated, expired or dropped, at which stage and why, what protects it, its
 tokens before and after, and its place in the stabilized context. Never prints content.
 Artifact ids are those of '${PROGRAM} inspect FILE' (e.g. m3 for OpenAI messages, L12 for
-native JSONL records without an id).
+native JSONL records without an id and aider chat histories).
 
 Options:
 ${PREPARE_HELP}
@@ -96,6 +96,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       file,
       policy: values.policy,
       format: values.format,
+      session: values.session,
       maxFileSize: values['max-file-size'],
       maxRecords: values['max-records'],
     },

@@ -4,9 +4,9 @@ import { formatDiagnostic, hasErrors } from '../../core/diagnostics.js';
 import { TRANSCRIPT_FORMATS } from '../../core/types.js';
 import type { Diagnostic } from '../../core/types.js';
 import type { FormatOption } from '../../core/readers/index.js';
-import { TRANSCRIPT_EXTENSIONS, expandInputs } from '../../io/expand-inputs.js';
+import { DIRECTORY_SEARCH, expandInputs } from '../../io/expand-inputs.js';
 import { loadPolicy } from '../../io/load-policy.js';
-import { loadTranscript } from '../../io/load-transcript.js';
+import { loadTranscripts } from '../../io/load-transcript.js';
 import { loadTokenizer } from '../../tokens/load.js';
 import { PROGRAM, UsageError, parseChoice, parseOptions } from '../args.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
@@ -16,6 +16,7 @@ import { renderFileText } from '../inspect/render-text.js';
 import { summarizeTranscript, unreadableSummary } from '../inspect/summary.js';
 import type { FileSummary } from '../inspect/summary.js';
 import { guardOutput } from '../workflow-output.js';
+import { SESSIONS_HELP, parseSession } from '../prepare.js';
 
 const FORMATS: readonly FormatOption[] = ['auto', ...TRANSCRIPT_FORMATS];
 
@@ -23,6 +24,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   format: { type: 'string' },
   policy: { type: 'string' },
+  session: { type: 'string' },
   ...LIMIT_OPTIONS,
 } as const;
 
@@ -30,14 +32,16 @@ const HELP = `Usage: ${PROGRAM} inspect FILE… [options]
 
 Shows how each transcript is read: detected format, artifacts (id, kind, role, tokens,
 source line), tool-call pairing and diagnostics. Never prints message content.
-FILE may be a file, a directory (searched for ${TRANSCRIPT_EXTENSIONS.join(', ')})
-or a quoted glob pattern such as 'transcripts/**/*.jsonl'.
+FILE may be a file, a directory (searched for ${DIRECTORY_SEARCH})
+or a quoted glob pattern such as 'transcripts/**/*.jsonl'. Each session of a multi-session
+aider chat history is shown as its own transcript, FILE#N.
 
 Options:
   --json                  print { files: [...] } as JSON instead of tables
   --format FORMAT         reader to use: ${FORMATS.join(', ')} (default auto)
   --policy FILE           policy whose tokenizer and message_overhead count tokens
                           (default .github/context-policy.yml when present, else built-in)
+${SESSIONS_HELP}
 ${LIMIT_HELP}
   -h, --help              show this help
 
@@ -59,6 +63,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (positionals.length === 0) throw new UsageError('inspect needs at least one FILE.');
   const format = parseChoice('--format', values.format ?? 'auto', FORMATS);
   const limits = parseLimits(values);
+  const session = parseSession(values.session);
 
   const loaded = await loadPolicy(values.policy, { cwd: io.cwd });
   printDiagnostics(io, loaded.diagnostics);
@@ -76,18 +81,21 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const summaries: FileSummary[] = [];
   try {
     for (const file of inputs.files) {
-      const result = await loadTranscript(file, {
+      const sessions = await loadTranscripts(file, {
         format,
         cwd: io.cwd,
         ...limits,
+        ...(session !== undefined ? { session } : {}),
       });
-      const summary = result.ok
-        ? summarizeTranscript(sanitizeForPolicy(result.transcript, policy, loaded.rules), tokenizer, cost)
-        : unreadableSummary(file, tokenizer, result.diagnostics);
-      printDiagnostics(io, summary.diagnostics);
-      if (!result.ok || hasErrors(summary.diagnostics)) failed = true;
-      if (values.json) summaries.push(summary);
-      else out.io.stdout(renderFileText(summary));
+      for (const { name, result } of sessions) {
+        const summary = result.ok
+          ? summarizeTranscript(sanitizeForPolicy(result.transcript, policy, loaded.rules), tokenizer, cost)
+          : unreadableSummary(name, tokenizer, result.diagnostics);
+        printDiagnostics(io, summary.diagnostics);
+        if (!result.ok || hasErrors(summary.diagnostics)) failed = true;
+        if (values.json) summaries.push(summary);
+        else out.io.stdout(renderFileText(summary));
+      }
     }
     if (values.json) out.io.stdout(`${JSON.stringify({ files: summaries }, null, 2)}\n`);
   } finally {

@@ -33,16 +33,18 @@ Options:
   --json                  print the full report (context, ledger, summaries, checks, events)
                           as JSON
   --emit FORMAT           print the stabilized context as a request body instead:
-                          ${EMIT_FORMATS.join(', ')} (same = the transcript's own format;
-                          Claude Code sessions are written for the Anthropic API)
+                          ${EMIT_FORMATS.join(', ')} (same = the request of the transcript's
+                          own API: Claude Code sessions are written for the Anthropic API,
+                          Codex rollouts for the OpenAI Responses API)
 ${PREPARE_HELP}
   -h, --help              show this help
 
 --json and --emit cannot be combined. The context in --json and --emit output is masked by
 the policy's PII detectors; the summary holds no content at all.
 Exit codes: 0 all checks pass (warnings allowed), 1 a check with severity error fails (an
-escalated status is the failing check \`status\`; with --emit openai|anthropic the provider
-check applies that API's request rules to what is printed), 2 bad usage, an invalid policy or
+escalated status is the failing check \`status\`; with --emit openai|anthropic|responses the
+provider check applies that API's request rules to what is printed, the OpenAI rules for
+responses), 2 bad usage, an invalid policy or
 an unreadable transcript (when only some JSONL records are unreadable, the rest is still
 stabilized and printed).
 
@@ -50,6 +52,7 @@ Examples:
   ${PROGRAM} stabilize session.jsonl
   ${PROGRAM} stabilize --json --policy ci/strict.yml session.jsonl > report.json
   ${PROGRAM} stabilize --emit openai chat.json > request.json
+  ${PROGRAM} stabilize --session 2 aider-history.md
 `;
 
 function plural(n: number, noun: string): string {
@@ -140,6 +143,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       file: positionals[0] as string,
       policy: values.policy,
       format: values.format,
+      session: values.session,
       maxFileSize: values['max-file-size'],
       maxRecords: values['max-records'],
     },
@@ -149,8 +153,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const { transcript, policy, rules, tokenizer } = prepared;
 
   const cache = new Map<string, number>();
-  // With --emit openai|anthropic, the verdict and the provider check apply that API's rules to what
-  // is printed.
+  // With --emit openai|anthropic|responses, the verdict and the provider check apply that API's rules
+  // (the OpenAI rules for responses) to what is printed.
   const format = emit === undefined ? undefined : resolveEmitFormat(emit, transcript.format);
   const result = stabilizeTranscript(transcript, {
     policy,

@@ -16,10 +16,12 @@ import { guardOutput } from '../workflow-output.js';
 import { shownName } from '../../core/text/shown-name.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
 import { withGoldenLock } from '../golden-lock.js';
+import { SESSIONS_HELP, parseSession } from '../prepare.js';
 
 const OPTIONS = {
   policy: { type: 'string' },
   'golden-dir': { type: 'string' },
+  session: { type: 'string' },
   'prune-obsolete': { type: 'boolean' },
   ...LIMIT_OPTIONS,
 } as const;
@@ -28,7 +30,8 @@ const HELP = `Usage: ${PROGRAM} update FILE|DIR|GLOB… [options]
 
 Stabilizes each transcript and writes its golden snapshot
 <golden-dir>/<transcript path>.golden.json when it is missing or differs, then prints what it
-changed. Each golden is replaced atomically (temp file, fsync, rename): a killed update leaves
+changed. Each session of a multi-session aider chat history is a transcript of its own, FILE#N,
+with the golden <transcript path>#N.golden.json. Each golden is replaced atomically (temp file, fsync, rename): a killed update leaves
 every golden either old or new, never partial; the temp files it leaves are removed by the
 next update. Goldens are never written through symbolic links, and nothing is written or
 deleted outside the working directory: a golden folder that is (or lies below) a link to
@@ -43,6 +46,7 @@ Options:
                           (default ${DEFAULT_GOLDEN_DIR})
   --prune-obsolete        delete goldens that no transcript among the inputs claims (run over
                           all transcripts: a golden of a transcript left out is obsolete too)
+${SESSIONS_HELP}
 ${LIMIT_HELP}
   -h, --help              show this help
 
@@ -89,6 +93,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const inputs = requireGlobs('update', positionals);
   const goldenDir = goldenDirOption(values['golden-dir'], io.cwd);
   const limits = parseLimits(values);
+  const session = parseSession(values.session);
   const store = { cwd: io.cwd, goldenDir };
 
   const head = await loadHeadPolicy(values.policy, io.cwd);
@@ -116,6 +121,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       head: head.setup,
       base: null,
       limits,
+      ...(session !== undefined ? { session } : {}),
     });
     const diagnostics = report.transcripts.flatMap((t) => t.diagnostics ?? []);
     printDiagnostics(io, diagnostics);

@@ -1,6 +1,8 @@
 // Writes a stabilized context as an Anthropic Messages request body: system and policy text go to
 // the top-level `system`; each assistant turn with tool_use blocks is followed by a user turn that
-// starts with every matching tool_result block; adjacent turns of one role are merged.
+// starts with every matching tool_result block (by the readers' pairing rule, answers.ts); adjacent
+// turns of one role are merged.
+import { answersOf, resultIds } from './answers.js';
 import { isStandaloneOutput } from './standalone.js';
 import type { ContextItem } from '../stabilize/types.js';
 import type { Content } from '../types.js';
@@ -16,9 +18,18 @@ export interface AnthropicRequest {
   messages: AnthropicMessage[];
 }
 
+/**
+ * Parts only the OpenAI Responses API has (a Codex rollout's reasoning and web search items): the
+ * model saw them only there, and the Messages API rejects them, so they are left out (with a
+ * ledger note, notes.ts), as Anthropic thinking is left out of OpenAI requests.
+ */
+export const OPENAI_ONLY_PARTS: ReadonlySet<string> = new Set(['reasoning', 'web_search_call']);
+
 function blocks(content: Content): AnthropicBlock[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
-  return content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { ...p }));
+  return content
+    .filter((p) => !OPENAI_ONLY_PARTS.has(p.type))
+    .map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { ...p }));
 }
 
 function toolInput(args: string): unknown {
@@ -73,11 +84,16 @@ function push(
 /**
  * tool_use ids must be unique in the whole request, but agents reuse call ids (tau-bench, SWE-agent).
  * The first use keeps its id; each later use of it is named `<id>_<n>`, n from 2, skipping names
- * the context already holds: the same context always gives the same names.
+ * the context already holds (call ids, and result ids: a result that answers no call keeps its id,
+ * and a call renamed to it would be answered by it once read back): the same context always gives
+ * the same names.
  */
 export function uniqueToolUseIds(context: readonly ContextItem[]): { next: (id: string) => string } {
   const taken = new Set<string>();
-  for (const item of context) for (const c of item.tool_calls ?? []) taken.add(c.id);
+  for (const item of context) {
+    for (const c of item.tool_calls ?? []) taken.add(c.id);
+    if (item.kind === 'tool') for (const id of resultIds(item)) taken.add(id);
+  }
   const issued = new Set<string>();
   return {
     next(id) {
@@ -96,14 +112,8 @@ export function toAnthropic(context: readonly ContextItem[]): AnthropicRequest {
 /** toAnthropic, also saying which context item each block came from (for findings on the request). */
 export function toAnthropicWithOrigins(context: readonly ContextItem[]): AnthropicWithOrigins {
   const system: string[] = [];
-  const results = new Map<string, ContextItem[]>();
-  for (const item of context) {
-    if (item.kind !== 'tool') continue;
-    for (const id of item.call_ids ?? (item.call_id !== undefined ? [item.call_id] : [])) {
-      results.set(id, [...(results.get(id) ?? []), item]);
-    }
-  }
-  const used = new Set<ContextItem>();
+  // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
+  const answers = answersOf(context);
   const out: Out = { messages: [], blocks: [] };
   const ids = uniqueToolUseIds(context);
   for (const item of context) {
@@ -122,8 +132,10 @@ export function toAnthropicWithOrigins(context: readonly ContextItem[]): Anthrop
       continue;
     }
     if (item.kind === 'tool') {
-      // Results already placed after their call are skipped; one without a call stays where it is.
-      if (!used.has(item)) push(out, 'user', [resultBlock(item, item.call_id ?? '')], item.id, false);
+      // Results are placed after the call they answer; the ids a result answers no call of the
+      // context with stay where it is (the pairing check reports them).
+      const loose = answers.unanswered(item).map((id) => resultBlock(item, id));
+      push(out, 'user', loose, item.id, false);
       continue;
     }
     if (item.kind === 'assistant') {
@@ -133,17 +145,16 @@ export function toAnthropicWithOrigins(context: readonly ContextItem[]): Anthrop
         content.push({ type: 'tool_use', id: names[k], name: c.name, input: toolInput(c.arguments) }),
       );
       push(out, 'assistant', content, item.id, true);
-      const answers: AnthropicBlock[] = [];
+      const placed: AnthropicBlock[] = [];
       const from: string[] = [];
-      (item.tool_calls ?? []).forEach((c, k) => {
-        const r = results.get(c.id)?.shift();
+      (item.tool_calls ?? []).forEach((_, k) => {
+        const r = answers.resultOf(item, k);
         if (!r) return;
-        used.add(r);
-        answers.push(resultBlock(r, names[k] as string));
+        placed.push(resultBlock(r, names[k] as string));
         from.push(r.id);
       });
-      if (answers.length > 0) {
-        out.messages.push({ role: 'user', content: answers });
+      if (placed.length > 0) {
+        out.messages.push({ role: 'user', content: placed });
         out.blocks.push(from);
       }
       continue;

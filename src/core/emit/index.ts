@@ -1,18 +1,18 @@
-// `--emit same|native|openai|anthropic`: the stabilized context in a provider's request shape.
+// `--emit same|native|openai|anthropic|responses`: the stabilized context in a provider's request shape.
 import type { ContextItem } from '../stabilize/types.js';
 import type { Transcript, TranscriptFormat } from '../types.js';
 import { toAnthropic } from './anthropic.js';
 import { toNative } from './native.js';
 import { toOpenAI } from './openai.js';
+import { toResponses } from './responses.js';
+import { SOURCE_API } from './source-api.js';
 
-export const EMIT_FORMATS = ['same', 'native', 'openai', 'anthropic'] as const;
+export const EMIT_FORMATS = ['same', 'native', 'openai', 'anthropic', 'responses'] as const;
 export type EmitFormat = (typeof EMIT_FORMATS)[number];
 
-/** `same` writes what the transcript came in; Claude Code sessions talk to the Anthropic API. */
+/** `same` writes the request of the API the transcript's format talks to (source-api.ts). */
 export function resolveEmitFormat(emit: EmitFormat, source: TranscriptFormat): Exclude<EmitFormat, 'same'> {
-  if (emit !== 'same') return emit;
-  if (source === 'claude-code') return 'anthropic';
-  return source;
+  return emit === 'same' ? SOURCE_API[source].emit : emit;
 }
 
 /** `transcript` (the one the context was made from) lets the native document carry its original fields. */
@@ -26,9 +26,11 @@ export function emitContext(
       return { messages: toOpenAI(context) };
     case 'anthropic':
       return toAnthropic(context);
+    case 'responses':
+      return toResponses(context);
     case 'native':
       return toNative(context, transcript?.meta ?? {}, transcript);
   }
 }
 
-export { toAnthropic, toNative, toOpenAI };
+export { toAnthropic, toNative, toOpenAI, toResponses };

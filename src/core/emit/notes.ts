@@ -6,6 +6,7 @@ import { uniqueToolUseIds } from './anthropic.js';
 import { openaiPart, roleOf } from './openai.js';
 import type { ProviderApi } from './provider-rules.js';
 import { isStandaloneOutput } from './standalone.js';
+import { OPENAI_ONLY_PARTS } from './anthropic.js';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -46,6 +47,14 @@ export function emitNotes(
   if (apis.includes('anthropic')) {
     const ids = uniqueToolUseIds(context);
     for (const item of context) {
+      const left = new Map<string, number>();
+      for (const p of typeof item.content === 'string' ? [] : item.content)
+        if (OPENAI_ONLY_PARTS.has(p.type)) left.set(p.type, (left.get(p.type) ?? 0) + 1);
+      for (const [type, n] of left)
+        add(
+          item.id,
+          `anthropic: left out ${plural(n, `${type} part`)} (the Messages API takes no such part)`,
+        );
       for (const c of item.tool_calls ?? []) {
         const name = ids.next(c.id);
         if (name !== c.id)

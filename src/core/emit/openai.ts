@@ -1,5 +1,7 @@
 // Writes a stabilized context as OpenAI Chat Completions messages. Tool messages are placed right
-// after the assistant message whose calls they answer, as the API requires.
+// after the assistant message whose calls they answer (by the readers' pairing rule, answers.ts), as
+// the API requires.
+import { answersOf } from './answers.js';
 import { isStandaloneOutput } from './standalone.js';
 import type { ContextItem } from '../stabilize/types.js';
 import type { Content, ContentPart } from '../types.js';
@@ -101,10 +103,6 @@ function message(item: ContextItem): OpenAIMessage | undefined {
   return { role, content: openaiContent(item.content, role) };
 }
 
-function idsOf(item: ContextItem): string[] {
-  return item.call_ids ?? (item.call_id !== undefined ? [item.call_id] : []);
-}
-
 /** OpenAI messages and, per message, the ids of the context items it was written from. */
 export interface OpenAIWithOrigins {
   messages: OpenAIMessage[];
@@ -118,13 +116,8 @@ export function toOpenAI(context: readonly ContextItem[]): OpenAIMessage[] {
 
 /** toOpenAI, also saying which context item each message came from (for findings on the request). */
 export function toOpenAIWithOrigins(context: readonly ContextItem[]): OpenAIWithOrigins {
-  // call id -> results answering it, in context order; consumed as calls are met (ids are reused).
-  const results = new Map<string, ContextItem[]>();
-  for (const item of context) {
-    if (item.kind !== 'tool') continue;
-    for (const id of idsOf(item)) results.set(id, [...(results.get(id) ?? []), item]);
-  }
-  const answered = new Map<ContextItem, Set<string>>();
+  // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
+  const answers = answersOf(context);
   const out: OpenAIMessage[] = [];
   const origins: string[][] = [];
   const emit = (m: OpenAIMessage, from: ContextItem): void => {
@@ -137,23 +130,17 @@ export function toOpenAIWithOrigins(context: readonly ContextItem[]): OpenAIWith
       continue;
     }
     if (item.kind === 'tool') {
-      // Answers no call in the context: kept in place (the pairing check reports it).
-      const done = answered.get(item) ?? new Set<string>();
-      for (const id of idsOf(item)) {
-        if (!done.has(id)) emit({ role: 'tool', tool_call_id: id, content: textOnly(item.content) }, item);
-      }
+      // The ids it answers no call of the context with: kept in place (the pairing check reports it).
+      for (const id of answers.unanswered(item))
+        emit({ role: 'tool', tool_call_id: id, content: textOnly(item.content) }, item);
       continue;
     }
     const m = message(item);
     if (m) emit(m, item);
-    for (const call of item.tool_calls ?? []) {
-      const r = results.get(call.id)?.shift();
-      if (!r) continue;
-      const done = answered.get(r) ?? new Set<string>();
-      done.add(call.id);
-      answered.set(r, done);
-      emit({ role: 'tool', tool_call_id: call.id, content: textOnly(r.content) }, r);
-    }
+    (item.tool_calls ?? []).forEach((call, k) => {
+      const r = answers.resultOf(item, k);
+      if (r) emit({ role: 'tool', tool_call_id: call.id, content: textOnly(r.content) }, r);
+    });
   }
   return { messages: out, origins };
 }

@@ -4,6 +4,7 @@
 import type { ContextItem } from '../stabilize/types.js';
 import type { ProviderTarget } from '../policy/schema.js';
 import type { Artifact, TranscriptFormat } from '../types.js';
+import { SOURCE_API } from './source-api.js';
 import type { EmitFormat } from './index.js';
 import { toAnthropicWithOrigins, type AnthropicBlock, type AnthropicWithOrigins } from './anthropic.js';
 import { anthropicHit, anthropicRuleHits } from './anthropic-rules.js';
@@ -126,14 +127,8 @@ export function providerApis(
   emit?: EmitFormat,
 ): ProviderApi[] {
   if (emit === 'openai' || emit === 'anthropic') return [emit];
+  // A Responses request is checked by the OpenAI rules (the same call/output pairing, roles, parts).
+  if (emit === 'responses') return ['openai'];
   if (target !== 'same') return [target];
-  switch (source) {
-    case 'openai':
-      return ['openai'];
-    case 'anthropic':
-    case 'claude-code':
-      return ['anthropic'];
-    case 'native':
-      return ['openai', 'anthropic'];
-  }
+  return [...SOURCE_API[source].apis];
 }

@@ -5,6 +5,7 @@
 // (displayOrder). A drift at severity warning is a warning. Every property and message is escaped
 // the way the runner unescapes them, so a name with `::`, `,` or a newline cannot end the command
 // early or inject another one.
+import { splitSessionName } from '../text/session-name.js';
 import type { CheckReport, TranscriptOutcome } from './check-report.js';
 import { describeCheckChange, describeFateChange, describeSummary } from './describe.js';
 import { compareAnnotationRank, displayOrder, driftSeverity } from './report-order.js';
@@ -34,10 +35,12 @@ export function escapeProperty(text: string): string {
 }
 
 function command(a: Annotation): string {
-  const props = [`file=${escapeProperty(a.file)}`];
+  // GitHub attaches an annotation to a file of the repository: a session `FILE#N` names FILE.
+  const { file, prefix } = splitSessionName(a.file);
+  const props = [`file=${escapeProperty(file)}`];
   if (a.line !== undefined && a.line > 0) props.push(`line=${a.line}`);
   if (a.col !== undefined && a.col > 0) props.push(`col=${a.col}`);
-  props.push(`title=${escapeProperty(a.title)}`);
+  props.push(`title=${escapeProperty(`${prefix}${a.title}`)}`);
   return `::${a.level} ${props.join(',')}::${escapeData(a.message)}`;
 }
 

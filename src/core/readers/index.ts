@@ -11,14 +11,22 @@
 // - Either way, a transcript with no artifact at all does not load (`empty-transcript`).
 import { hasErrors, diagnostic } from '../diagnostics.js';
 import { TRANSCRIPT_FORMATS, type Diagnostic, type Transcript, type TranscriptFormat } from '../types.js';
+import { isAiderText, readAider } from './aider.js';
 import { readAnthropic } from './anthropic.js';
 import { readClaudeCode } from './claude-code.js';
+import { readClaudeWeb } from './claude-web.js';
+import { readCodex } from './codex.js';
+import { readGemini } from './gemini.js';
+import { readLangChain } from './langchain.js';
+import { readOpenHands } from './openhands.js';
+import { readResponses } from './responses.js';
+import { readVercelAi } from './vercel-ai.js';
 import { asJsonl, parseContainer } from './container.js';
 import { detectContainer, type Detection } from './detect.js';
 import { readNativeJson, readNativeJsonl } from './native.js';
 import { readOpenAi } from './openai.js';
 import { nameResultsByCall, pairingDiagnostics, pairToolResults } from './pairing.js';
-import type { Container, ReaderOutput } from './reader-types.js';
+import type { Container, ParsedValue, ParsedLine, ReaderOutput } from './reader-types.js';
 import { isObject } from './values.js';
 
 export { detectFormat } from './detect.js';
@@ -37,6 +45,11 @@ export interface ReadOptions {
    * `too-many-records` at the first one over. Default DEFAULT_MAX_RECORDS (50,000).
    */
   maxRecords?: number;
+  /**
+   * Which session of a multi-session file (aider chat histories): 1-based, or 'last'. Without it a
+   * multi-session file reads its last session; `sessionCount` tells how many there are.
+   */
+  session?: number | 'last';
 }
 
 export type ReadResult = { ok: true; transcript: Transcript } | { ok: false; diagnostics: Diagnostic[] };
@@ -47,14 +60,27 @@ function at1(file: string): { file: string; line: number; column: number } {
   return { file, line: 1, column: 1 };
 }
 
-function unknownFormat(file: string): Diagnostic {
+/** The shapes the readers accept, as the `unknown-format` error lists them. */
+const SHAPES =
+  'native JSON/JSONL, OpenAI Chat Completions messages, OpenAI Responses items, Anthropic Messages, ' +
+  'Claude Code session JSONL, Claude web-session JSON (loglines), Codex CLI rollout JSONL, ' +
+  'Vercel AI SDK messages, LangChain serialized messages, Gemini contents, OpenHands trajectories, ' +
+  'aider chat history Markdown';
+
+function unknownFormat(file: string, notJson = false): Diagnostic {
   return diagnostic(
     'error',
     'unknown-format',
     at1(file),
-    `The transcript format was not recognised. Supported formats: ${FORMAT_LIST} (native JSON/JSONL, OpenAI Chat Completions messages, Anthropic Messages, Claude Code session JSONL).`,
+    `The transcript format was not recognised${notJson ? ' (the file is not JSON, JSON Lines or an aider chat history)' : ''}. Supported formats: ${FORMAT_LIST} (${SHAPES}).`,
     `Check that this is a transcript file, or name its format with --format ${TRANSCRIPT_FORMATS.join('|')}.`,
   );
+}
+
+/** Text that cannot be meant as JSON: its first non-blank character opens no JSON value. */
+function notJsonText(text: string): boolean {
+  const start = text.trimStart();
+  return start !== '' && !/^(?:[[{"]|-?\d|true\b|false\b|null\b)/.test(start);
 }
 
 function emptyTranscript(file: string): Diagnostic {
@@ -70,8 +96,8 @@ function emptyTranscript(file: string): Diagnostic {
 /** The container a forced format reads, or an error when the file cannot be in that format. */
 function forced(format: TranscriptFormat, container: Container, file: string): Detection | Diagnostic {
   const jsonl = asJsonl(container);
-  const needsJsonl = format === 'claude-code';
-  const needsJson = format === 'openai' || format === 'anthropic';
+  const needsJsonl = format === 'claude-code' || format === 'codex';
+  const needsJson = format !== 'native' && !needsJsonl;
   if (needsJsonl && jsonl) return { format, container: jsonl };
   if (needsJson && container.kind === 'json') return { format, container };
   if (format === 'native') {
@@ -91,15 +117,32 @@ function forced(format: TranscriptFormat, container: Container, file: string): D
   );
 }
 
+type JsonlReader = (lines: ParsedLine[], file: string) => ReaderOutput;
+type JsonReader = (doc: ParsedValue, file: string) => ReaderOutput;
+
+const JSONL_READERS: Partial<Record<TranscriptFormat, JsonlReader>> = {
+  'claude-code': readClaudeCode,
+  codex: readCodex,
+  native: readNativeJsonl,
+};
+const JSON_READERS: Partial<Record<TranscriptFormat, JsonReader>> = {
+  openai: readOpenAi,
+  anthropic: readAnthropic,
+  responses: readResponses,
+  'vercel-ai': readVercelAi,
+  langchain: readLangChain,
+  gemini: readGemini,
+  openhands: readOpenHands,
+  'claude-web': readClaudeWeb,
+  native: readNativeJson,
+};
+
 function runReader({ format, container }: Detection, file: string): ReaderOutput {
   if (container.kind === 'jsonl') {
-    const read = format === 'claude-code' ? readClaudeCode : readNativeJsonl;
-    const out = read(container.lines, file);
+    const out = (JSONL_READERS[format] ?? readNativeJsonl)(container.lines, file);
     return { ...out, diagnostics: [...container.diagnostics, ...out.diagnostics] };
   }
-  if (format === 'openai') return readOpenAi(container.doc, file);
-  if (format === 'anthropic') return readAnthropic(container.doc, file);
-  return readNativeJson(container.doc, file);
+  return (JSON_READERS[format] ?? readNativeJson)(container.doc, file);
 }
 
 /** Diagnostics in file order (line, then column), keeping the order of those at the same place. */
@@ -113,10 +156,17 @@ function byPosition(diagnostics: Diagnostic[]): Diagnostic[] {
 /** text is already decoded (BOM stripped). Chooses the reader by file extension + content, or `format`. */
 export function readTranscript(text: string, opts: ReadOptions): ReadResult {
   const { file } = opts;
-  const parsed = parseContainer(text, file, { maxDepth: opts.maxDepth, maxRecords: opts.maxRecords });
-  if (!parsed.ok) return { ok: false, diagnostics: parsed.diagnostics };
-  const { container } = parsed;
   const format = opts.format ?? 'auto';
+  if (format === 'aider' || (format === 'auto' && isAiderText(text)))
+    return loaded(readAider(text, file, opts.session ?? 'last'), 'aider', file, false);
+  const parsed = parseContainer(text, file, { maxDepth: opts.maxDepth, maxRecords: opts.maxRecords });
+  if (!parsed.ok) {
+    // A syntax hint is only useful for a file meant as JSON: anything else is an unknown format.
+    if (format === 'auto' && notJsonText(text))
+      return { ok: false, diagnostics: [unknownFormat(file, true)] };
+    return { ok: false, diagnostics: parsed.diagnostics };
+  }
+  const { container } = parsed;
   if (container.kind === 'jsonl' && container.lines.length === 0) {
     // Nothing to detect from: the line errors say why, or the file has no record at all.
     const diagnostics = container.diagnostics.length > 0 ? container.diagnostics : [emptyTranscript(file)];
@@ -127,16 +177,20 @@ export function readTranscript(text: string, opts: ReadOptions): ReadResult {
     const lineErrors = container.kind === 'jsonl' ? container.diagnostics : [];
     return { ok: false, diagnostics: byPosition([...lineErrors, chosen ?? unknownFormat(file)]) };
   }
-  const out = runReader(chosen, file);
-  if (out.artifacts.length === 0 || (chosen.container.kind === 'json' && hasErrors(out.diagnostics))) {
+  return loaded(runReader(chosen, file), chosen.format, file, chosen.container.kind === 'json');
+}
+
+/**
+ * A reader's output as a result: a document (one unit) with an error does not load, a log of
+ * records (JSONL, Markdown) loads with its bad records reported; nothing read never loads.
+ */
+function loaded(out: ReaderOutput, format: TranscriptFormat, file: string, document: boolean): ReadResult {
+  if (out.artifacts.length === 0 || (document && hasErrors(out.diagnostics))) {
     const empty = hasErrors(out.diagnostics) ? [] : [emptyTranscript(file)];
     return { ok: false, diagnostics: byPosition([...out.diagnostics, ...empty]) };
   }
   const pairing = pairToolResults(out.artifacts);
   const artifacts = nameResultsByCall(out.artifacts, pairing);
   const diagnostics = byPosition([...out.diagnostics, ...pairingDiagnostics(pairing, artifacts)]);
-  return {
-    ok: true,
-    transcript: { file, format: chosen.format, meta: out.meta, artifacts, pairing, diagnostics },
-  };
+  return { ok: true, transcript: { file, format, meta: out.meta, artifacts, pairing, diagnostics } };
 }

@@ -18,16 +18,24 @@ export interface TokenCostConfig {
 
 export type PartCategory = keyof PartTokens;
 
-// Part types across OpenAI Chat/Responses and Anthropic Messages that carry binary payloads.
+// Part types of every reader's formats that carry binary payloads (OpenAI Chat/Responses, Anthropic,
+// Vercel AI SDK, LangChain, Gemini).
 const PART_CATEGORIES: Readonly<Record<string, PartCategory>> = {
   image_url: 'image',
   image: 'image',
   input_image: 'image',
+  'image-data': 'image',
+  'image-url': 'image',
   input_audio: 'audio',
   audio: 'audio',
   file: 'file',
   document: 'file',
   input_file: 'file',
+  'file-data': 'file',
+  'file-url': 'file',
+  media: 'file',
+  inlineData: 'file',
+  fileData: 'file',
 };
 
 /** The fixed-cost category of a non-text part type; unknown types fall back to `other`. */
@@ -35,13 +43,61 @@ export function partCategory(type: string): PartCategory {
   return Object.hasOwn(PART_CATEGORIES, type) ? (PART_CATEGORIES[type] as PartCategory) : 'other';
 }
 
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * The media type a part declares (Vercel `mediaType`, Gemini `inlineData.mimeType`, LangChain
+ * `mime_type`…): a file that is an image costs an image, whatever its part type says.
+ */
+function declaredMedia(part: OpaquePart): string | undefined {
+  const inner = part['inlineData'] ?? part['fileData'];
+  const nested = typeof inner === 'object' && inner !== null ? (inner as Record<string, unknown>) : {};
+  return str(part['mediaType']) ?? str(part['mimeType']) ?? str(part['mime_type']) ?? str(nested['mimeType']);
+}
+
+function categoryOf(part: OpaquePart): PartCategory {
+  const category = partCategory(part.type);
+  if (category === 'image' || category === 'audio') return category;
+  const media = declaredMedia(part);
+  if (media?.startsWith('image/')) return 'image';
+  if (media?.startsWith('audio/')) return 'audio';
+  return category;
+}
+
+/** Texts of a Responses reasoning item's `summary` / `content` lists (`{type, text}` entries). */
+function listTexts(v: unknown): string[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((e) => {
+    const text = typeof e === 'object' && e !== null ? (e as Record<string, unknown>)['text'] : undefined;
+    return typeof text === 'string' ? [text] : [];
+  });
+}
+
+/**
+ * The words of a reasoning part, which the model reads back as they are: Anthropic `thinking`,
+ * LangChain v1 `reasoning`, Vercel `reasoning` / Gemini `thought` / LangChain `text-plain` text, and
+ * the readable summary of a Responses `reasoning` item. Undefined for payloads we cannot read
+ * (redacted or encrypted reasoning), which cost `other`.
+ */
+function readableText(part: OpaquePart): string | undefined {
+  const thinking = str(part['thinking']) ?? str(part['reasoning']);
+  if (thinking !== undefined) return thinking;
+  if (part.type !== 'reasoning' && part.type !== 'thought' && part.type !== 'text-plain') return undefined;
+  const text = str(part['text']);
+  if (text !== undefined) return text;
+  const texts = [...listTexts(part['summary']), ...listTexts(part['content'])];
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
 function countPart(part: ContentPart, tok: Tokenizer, cfg: TokenCostConfig): number {
   if (part.type === 'text' && typeof part.text === 'string') return tok.count(part.text);
-  // Anthropic thinking blocks are sent back verbatim, so their text costs what it says; a
-  // redacted_thinking block carries only an encrypted payload whose size we cannot know.
-  const thinking = (part as OpaquePart)['thinking'];
-  if (typeof thinking === 'string') return tok.count(thinking);
-  return cfg.part_tokens[partCategory(part.type)];
+  // Reasoning is sent back verbatim, so its text costs what it says; a redacted or encrypted
+  // payload's size we cannot know.
+  const text = readableText(part as OpaquePart);
+  if (text !== undefined) return tok.count(text);
+  return cfg.part_tokens[categoryOf(part as OpaquePart)];
 }
 
 /**

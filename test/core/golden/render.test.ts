@@ -188,6 +188,20 @@ describe('renderGithub', () => {
     expect(out).toContain('::error file=t/broken.jsonl,line=3,col=5,title=context-stability%3A json-syntax::Unexpected character. Fix the JSON.');
   });
 
+  it('annotates a session FILE#N of a multi-session file at FILE, naming the session in the title', () => {
+    const report = checkReport(
+      [
+        outcome('t/history.md#2', 'violations', {
+          violations: [{ check: 'task', severity: 'error', id: 'L9', line: 9, message: 'the task is gone' }],
+        }),
+      ],
+      { goldenFiles: [], ci: false },
+    );
+    expect(renderGithub(report).split('\n')).toContain(
+      '::error file=t/history.md,line=9,title=session 2%3A context-stability task%3A L9::the task is gone',
+    );
+  });
+
   it('annotates each drifted artifact with its fate change and the cause', () => {
     const out = renderGithub(sampleReport()).split('\n');
     expect(out).toContain(

@@ -66,6 +66,35 @@ describe('countArtifactTokens', () => {
     expect(countArtifactTokens(a, perChar, cfg)).toBe(3 + 10 + 256 + 2);
   });
 
+  it("counts the readable text of every format's reasoning parts; encrypted reasoning costs other", () => {
+    const a = artifact({
+      kind: 'assistant',
+      content: [
+        { type: 'reasoning', text: 'vercel' },
+        { type: 'reasoning', reasoning: 'langchain' },
+        { type: 'thought', text: 'gemini' },
+        { type: 'text-plain', text: 'plain', mime_type: 'text/plain' },
+        { type: 'reasoning', summary: [{ type: 'summary_text', text: 'sum' }], encrypted_content: 'x' },
+        { type: 'reasoning', summary: [], encrypted_content: 'opaque' },
+      ],
+    });
+    expect(countArtifactTokens(a, perChar, cfg)).toBe(3 + 6 + 9 + 6 + 5 + 3 + 256);
+  });
+
+  it('charges a file by the media type it declares (an image file costs an image)', () => {
+    const a = artifact({
+      content: [
+        { type: 'file', data: 'AAAA', mediaType: 'image/png' },
+        { type: 'file', data: 'AAAA', mediaType: 'application/pdf' },
+        { type: 'inlineData', inlineData: { mimeType: 'image/jpeg', data: 'AAAA' } },
+        { type: 'fileData', fileData: { mimeType: 'audio/mp3', fileUri: 'gs://a' } },
+        { type: 'image-data', data: 'AAAA', mediaType: 'image/png' },
+        { type: 'file-url', url: 'https://x', mediaType: 'text/csv' },
+      ],
+    });
+    expect(countArtifactTokens(a, perChar, cfg)).toBe(3 + 765 + 900 + 765 + 1000 + 765 + 900);
+  });
+
   it('counts tool-call names and arguments but not call ids', () => {
     const a = artifact({
       kind: 'assistant',
@@ -120,6 +149,9 @@ describe('partCategory', () => {
     ['file', 'file'],
     ['document', 'file'],
     ['input_file', 'file'],
+    ['inlineData', 'file'],
+    ['image-url', 'image'],
+    ['file-data', 'file'],
     ['redacted_thinking', 'other'],
     ['constructor', 'other'],
     ['toString', 'other'],

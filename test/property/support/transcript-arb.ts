@@ -79,7 +79,7 @@ interface CallSpec {
   pii?: number;
 }
 
-type Step =
+export type Step =
   | { t: 'system' | 'policy' | 'retrieval'; text: Text }
   | { t: 'task'; text: Text; pin?: true }
   | { t: 'phase'; task?: string; phase?: string; pin?: true }
@@ -119,7 +119,7 @@ const callArb: fc.Arbitrary<CallSpec> = fc.record(
   { requiredKeys: ['id', 'tool', 'arg'] },
 );
 
-const stepArb: fc.Arbitrary<Step> = fc.oneof(
+export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.record({ t: fc.constantFrom('system', 'policy', 'retrieval'), text: textArb(5) }),

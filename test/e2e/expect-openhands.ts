@@ -1,0 +1,121 @@
+// Expected artifact and pairing counts of an OpenHands trajectory, computed straight from its raw
+// JSON with the rules of docs/formats.md (OpenHands) and no project code: an independent reading
+// of the file for the e2e corpus test.
+// - history: a bare array of events, or `history` of a run row; a pair [action, observation] is
+//   its two events;
+// - one artifact per system event, user/agent `message`, condensation with a summary, `condense`
+//   observation, finish/reject (unless its model response already has an assistant turn), and
+//   per agent call action, except that the calls of one model response (same
+//   `model_response.id`, no other non-tool artifact between) share one assistant artifact;
+// - one tool artifact per observation that answers a call: by its `tool_call_id`, or by `cause`
+//   naming the action's id; UI-state and bookkeeping events count for nothing.
+import type { Expected } from './corpus-expectations.js';
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const SKIPPED_ACTIONS = [
+  'change_agent_state',
+  'pause',
+  'resume',
+  'stop',
+  'null',
+  'recall',
+  'condensation_request',
+];
+const SKIPPED_OBSERVATIONS = ['agent_state_changed', 'null', 'recall', 'microagent', 'workspace_context'];
+const RUNNABLE = [
+  'run',
+  'run_ipython',
+  'read',
+  'write',
+  'edit',
+  'browse',
+  'browse_interactive',
+  'delegate',
+  'call_tool_mcp',
+  'think',
+  'task_tracking',
+];
+
+function field(obj: unknown, ...path: (string | number)[]): unknown {
+  let v: unknown = obj;
+  for (const key of path) {
+    if (typeof key === 'number') v = Array.isArray(v) ? v[key] : undefined;
+    else v = isObject(v) ? v[key] : undefined;
+  }
+  return v;
+}
+
+export function expectOpenHands(text: string): Expected {
+  const doc = JSON.parse(text) as unknown;
+  const history = (Array.isArray(doc) ? doc : field(doc, 'history')) as unknown[];
+  const events = history.flatMap((item) => (Array.isArray(item) ? item : [item])).filter(isObject);
+
+  let artifacts = 0;
+  /** Model response id of the open assistant turn; null when the last turn is not a call's. */
+  let open: string | null = null;
+  const callOfEvent = new Map<string, string>();
+  const pending = new Map<string, number>();
+  let paired = 0;
+
+  for (const e of events) {
+    const action = e['action'];
+    const responseId = field(e, 'tool_call_metadata', 'model_response', 'id');
+    const rid = typeof responseId === 'string' && responseId !== '' ? responseId : null;
+    const metaId = field(e, 'tool_call_metadata', 'tool_call_id');
+    if (typeof action === 'string') {
+      const source = e['source'];
+      const summary = field(e, 'args', 'summary');
+      const text = typeof summary === 'string' && summary.trim() !== '';
+      if (action === 'system' || action === 'summarize' || (action === 'condensation' && text)) {
+        artifacts++;
+        open = null;
+        continue;
+      }
+      if (action === 'message' && (source === 'user' || source === 'agent')) {
+        artifacts++;
+        open = null;
+        continue;
+      }
+      if (action === 'condensation' || action === 'message') continue;
+      if (SKIPPED_ACTIONS.includes(action) || source !== 'agent') continue;
+      if (action === 'finish' || action === 'reject') {
+        if (rid === null || rid !== open) artifacts++;
+        open = rid;
+        continue;
+      }
+      if (typeof metaId !== 'string' && !RUNNABLE.includes(action)) continue;
+      const id = typeof metaId === 'string' ? metaId : `oh-${String(e['id'])}`;
+      callOfEvent.set(String(e['id']), id);
+      pending.set(id, (pending.get(id) ?? 0) + 1);
+      if (rid === null || rid !== open) artifacts++;
+      open = rid;
+      continue;
+    }
+    const observation = e['observation'];
+    if (typeof observation !== 'string' || SKIPPED_OBSERVATIONS.includes(observation)) continue;
+    if (observation === 'condense') {
+      artifacts++;
+      open = null;
+      continue;
+    }
+    const id = typeof metaId === 'string' ? metaId : callOfEvent.get(String(e['cause']));
+    if (id === undefined) continue;
+    artifacts++;
+    if ((pending.get(id) ?? 0) > 0) {
+      pending.set(id, (pending.get(id) ?? 0) - 1);
+      paired++;
+    }
+  }
+  const unpairedCalls = [...pending.values()].reduce((a, b) => a + b, 0);
+  return {
+    format: 'openhands',
+    artifacts,
+    pairedResults: paired,
+    unpairedCalls,
+    sidechain: 0,
+    invalidLines: 0,
+  };
+}
