@@ -33,8 +33,10 @@ async function walk(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const e of await readdir(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await walk(p)));
-    else if (/\.(json|jsonl|traj)$/.test(e.name)) out.push(p);
+    // Licence texts and the corpus README are not recordings; aider histories are Markdown.
+    if (e.isDirectory()) out.push(...(e.name === 'licenses' ? [] : await walk(p)));
+    else if (/\.(json|jsonl|traj|md)$/.test(e.name) && e.name !== 'README.md' && e.name !== 'SOURCES.json')
+      out.push(p);
   }
   return out.sort();
 }

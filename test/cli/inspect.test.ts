@@ -162,6 +162,22 @@ describe('inspect (text)', () => {
     expect(out).toContain('  diagnostics: 0 errors, 1 warning (on stderr)');
   });
 
+  it('shows an output that names no call as "no call", not as unpaired', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cs-inspect-'));
+    try {
+      const file = path.join(dir, 'log.jsonl');
+      await writeFile(
+        file,
+        '{"id":"u","kind":"user","content":"go"}\n{"id":"t","kind":"tool","tool":"ci","content":"build log"}\n',
+      );
+      const { out } = await inspect(file);
+      expect(out).toMatch(/^ {2}t +tool +\d+ +2 +ci +no call$/m);
+      expect(out).not.toContain('UNPAIRED');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('marks an unreadable file and keeps going', async () => {
     const { code, out } = await inspect('truncated.json', 'notes.jsonl');
     expect(code).toBe(2);

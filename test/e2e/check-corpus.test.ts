@@ -23,8 +23,8 @@ import { STABILIZE_OUTCOMES } from './corpus-expectations.js';
 warnIfNoCorpus('check-corpus');
 
 const { all, supported, awaitingReader, unclassified } = corpusFiles();
-/** Transcript extensions `check DIR` expands (src/io/expand-inputs.ts): aider's markdown is not one. */
-const WALKED = /\.(json|jsonl|ndjson|traj)$/;
+/** What `check DIR` expands (src/io/expand-inputs.ts): `.md` only when it is an aider chat history. */
+const WALKED = /\.(json|jsonl|ndjson|traj|md)$/;
 let work: string;
 
 beforeAll(() => {

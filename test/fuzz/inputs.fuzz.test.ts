@@ -5,9 +5,11 @@
 // file:line:column, never a quoted input in a reader's message and never PII in any output. `npm test` runs a few thousand cases;
 // `npm run fuzz` multiplies them (FC_RUNS) for the nightly workflow. The seed is printed and new
 // each run (test/support/fc.ts); FC_SEED=<seed> replays one.
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -82,13 +84,33 @@ function mutate(base: string, ops: readonly Op[]): string {
 }
 
 /** Small valid transcripts of every format, the material the mutations start from. */
-const BASES = CORPUS_FORMATS.flatMap((format) =>
+const GENERATED = CORPUS_FORMATS.flatMap((format) =>
   [1, 2].map((seed) => ({
-    format,
     text: serialize(generateTranscript(seed, { messages: 10 }).artifacts, format),
-    file: `fuzz/t${FORMAT_EXTENSIONS[format]}`,
+    ext: FORMAT_EXTENSIONS[format],
   })),
 );
+
+/** The formats the generator does not write: the readers' own fixtures (issue 13), malformed ones too. */
+const FIXTURE_FORMATS = [
+  'codex',
+  'responses',
+  'vercel-ai',
+  'langchain',
+  'gemini',
+  'openhands',
+  'aider',
+  'claude-web',
+];
+const FIXTURES = fileURLToPath(new URL('../fixtures/readers/', import.meta.url));
+const FROM_FIXTURES = FIXTURE_FORMATS.flatMap((format) =>
+  readdirSync(path.join(FIXTURES, format)).map((name) => ({
+    text: readFileSync(path.join(FIXTURES, format, name), 'utf8'),
+    ext: path.extname(name),
+  })),
+);
+
+const BASES = [...GENERATED, ...FROM_FIXTURES].map((b) => ({ ...b, file: `fuzz/t${b.ext}` }));
 
 const POLICIES = [
   DEFAULT_POLICY_YAML,
@@ -162,7 +184,7 @@ describe('fuzz: the CLI in process', () => {
         fc.constantFrom('stabilize', 'inspect'),
         async (b, ops, command) => {
           const base = BASES[b] as (typeof BASES)[number];
-          const file = `t${FORMAT_EXTENSIONS[base.format]}`;
+          const file = `t${base.ext}`;
           await writeFile(path.join(dir, file), mutate(base.text, ops));
           const io = fakeIO(dir, {});
           const code = await main([command, file], io);

@@ -25,7 +25,9 @@ function pairingCell(a: ArtifactSummary, unpairedCallsByArtifact: Map<string, nu
     return `calls: ${calls} (${calls - unpaired} answered)${unpaired > 0 ? ` ${unpaired} UNPAIRED` : ''}`;
   }
   if (a.answers !== undefined) return `→ call in ${cell(a.answers)}`;
-  if (a.call_id !== undefined || a.kind === 'tool') return 'UNPAIRED';
+  if (a.call_id !== undefined) return 'UNPAIRED';
+  // An output that names no call (aider's output, a native log) answers nothing by design.
+  if (a.kind === 'tool') return 'no call';
   return '';
 }
 

@@ -98,6 +98,8 @@ function readToolCalls(value: unknown, site: Site): ToolCall[] | null {
 /** `tool_call_id`, or SWE-agent's `tool_call_ids` list: the first is call_id, all are call_ids. */
 function readResultIds(message: JsonObject, site: Site): { call_id?: string; call_ids?: string[] } | null {
   const single = message['tool_call_id'];
+  // An empty id names no call: the output is a log of its own (as native outputs without call_id).
+  if (single === '') return {};
   if (typeof single === 'string') return { call_id: single };
   if (single !== undefined && single !== null) {
     return bad(

@@ -11,6 +11,35 @@ describe('readTranscript: format choice', () => {
     expectNoQuote(diagnostics, ['John Smith', 'patient']);
   });
 
+  it.each([
+    ['README.md', '# Notes\n\nThe patient John Smith called.\n\n#### Follow-up\n\n- call back\n'],
+    ['notes.txt', 'John Smith called at 10:00 about the refund.\n'],
+    ['policy.yml', 'patient: John Smith\nrefund: true\n'],
+    ['rows.csv', 'name,refund\nJohn Smith,12\n'],
+    ['page.html', '<html><body>John Smith</body></html>\n'],
+  ])(
+    'a file that is not JSON (%s) is an unknown format with the shapes we read, not a JSON error',
+    (file, text) => {
+      const diagnostics = failure(text, { file });
+      expect(where(diagnostics)).toEqual(['1:1 error unknown-format']);
+      const [d] = diagnostics;
+      expect(d?.message).toContain('not JSON, JSON Lines or an aider chat history');
+      for (const shape of [
+        'OpenAI Responses',
+        'Vercel AI SDK',
+        'LangChain',
+        'Gemini',
+        'OpenHands',
+        'aider',
+        'Codex',
+      ])
+        expect(d?.message).toContain(shape);
+      expect(d?.hint).toContain('--format');
+      expect(`${d?.message} ${d?.hint}`).not.toMatch(/JSON syntax|Fix the JSON/);
+      expectNoQuote(diagnostics, ['John Smith', 'patient']);
+    },
+  );
+
   it('passes JSON syntax errors through with their position, without quoting the input', () => {
     const diagnostics = failure('{"messages": [\n  {"role": "user", "content": "secret" oops}\n]}', {
       file: 'x.json',

@@ -151,6 +151,19 @@ describe('OpenAI chat reader: containers and agent records', () => {
     expect(t.pairing.unpairedResults).toEqual([{ artifact: 'm3', call_id: 'c3', line: 1 }]);
   });
 
+  it('reads an empty tool_call_id as no call id: an output of its own, not a result of call ""', () => {
+    const text = JSON.stringify({
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'tool', tool_call_id: '', content: 'a log' },
+      ],
+    });
+    const t = load(text, { file: 'x.json' });
+    expect(t.artifacts[1]?.kind).toBe('tool');
+    expect(t.artifacts[1]?.call_id).toBeUndefined();
+    expect(t.pairing.unpairedResults).toEqual([]);
+  });
+
   it('keeps SWE-agent thought/action observations as user messages', () => {
     const text = JSON.stringify({
       history: [
