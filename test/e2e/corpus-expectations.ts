@@ -227,6 +227,7 @@ export const EMIT_BUDGETS = [500, 1000, 2000, 4000, 8000, 12000, 20000] as const
  * then the checks of severity error that fail, sorted (the run exits 1 when there is one).
  */
 export const STABILIZE_OUTCOMES: Readonly<Record<string, string>> = {
+  'aider/examples_hello-world-flask.md': 'ok',
   'anthropic-messages/test_anthropic_mixed_strict_tool_run.messages.json': 'ok',
   'anthropic-messages/test_multiple_parallel_tool_calls.messages.json': 'ok',
   'claude-code/claude-code-log/dag_compact_after_rewind.jsonl': 'ok',
@@ -234,14 +235,18 @@ export const STABILIZE_OUTCOMES: Readonly<Record<string, string>> = {
   'claude-code/claude-code-log/representative_messages.jsonl': 'ok',
   'claude-code/claude-code-log/session_b.jsonl': 'ok',
   'claude-code/claude-code-log/todowrite_examples.jsonl': 'ok',
+  'claude-code/claude-code-transcripts/sample_session.json': 'ok',
   'claude-code/claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl': 'ok',
   'claude-code/claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl': 'ok',
+  'codex/rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl': 'ok',
   'openai-chat/tau-bench/gpt-4o-airline_idx000_task0_trial0.json': 'ok',
   'openai-chat/tau-bench/gpt-4o-airline_idx003_task3_trial0.json': 'ok',
   'openai-chat/tau-bench/gpt-4o-airline_idx029_task29_trial0.json': 'ok',
   'openai-chat/tau-bench/gpt-4o-airline_idx052_task2_trial1.json': 'ok',
   'openai-chat/tau-bench/gpt-4o-airline_idx087_task37_trial1.json': 'ok',
   'openai-chat/tau-bench/gpt-4o-airline_idx145_task45_trial2.json': 'ok',
+  'openhands/trajs_basic_gui_mode.json': 'ok',
+  'openhands/trajs_wrong_initial_state.json': 'ok',
   'swe-agent/function_calling_simple.traj': 'ok',
   'swe-agent/marshmallow-1867__default_thought_action.traj': 'ok',
   'swe-agent/marshmallow-1867__function_calling.traj': 'ok',
@@ -254,6 +259,10 @@ export const STABILIZE_OUTCOMES: Readonly<Record<string, string>> = {
  * tables as the code gives them now: regenerate after a stabilizer change, and read the diff.
  */
 export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>> = {
+  'aider/examples_hello-world-flask.md': {
+    openai: '500-20000: -',
+    anthropic: '500-20000: -',
+  },
   'anthropic-messages/test_anthropic_mixed_strict_tool_run.messages.json': {
     openai: '500-20000: -',
     anthropic: '500-20000: -',
@@ -282,6 +291,10 @@ export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>>
     openai: '500-20000: -',
     anthropic: '500-20000: -',
   },
+  'claude-code/claude-code-transcripts/sample_session.json': {
+    openai: '500: budget status | 1000-20000: -',
+    anthropic: '500: budget status | 1000-20000: -',
+  },
   'claude-code/claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl': {
     openai: '500: budget status | 1000-20000: -',
     anthropic: '500: budget status | 1000-20000: -',
@@ -289,6 +302,10 @@ export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>>
   'claude-code/claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl': {
     openai: '500-2000: budget status | 4000-20000: -',
     anthropic: '500-2000: budget status | 4000-20000: -',
+  },
+  'codex/rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl': {
+    openai: '500-20000: -',
+    anthropic: '500-20000: -',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx000_task0_trial0.json': {
     openai: '500-1000: budget status | 2000-20000: -',
@@ -313,6 +330,14 @@ export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>>
   'openai-chat/tau-bench/gpt-4o-airline_idx145_task45_trial2.json': {
     openai: '500-1000: budget status | 2000-20000: -',
     anthropic: '500-1000: budget status | 2000-20000: -',
+  },
+  'openhands/trajs_basic_gui_mode.json': {
+    openai: '500: budget status | 1000-20000: -',
+    anthropic: '500: budget status | 1000-20000: -',
+  },
+  'openhands/trajs_wrong_initial_state.json': {
+    openai: '500-20000: -',
+    anthropic: '500-20000: -',
   },
   'swe-agent/function_calling_simple.traj': {
     openai: '500-1000: budget status | 2000-20000: -',

@@ -5,19 +5,22 @@
 // it, written here on artifacts (never on the request bodies):
 //
 // openai     system, policy, phase, summary → system (a `developer` role stays developer); user,
-//            task, retrieval → user; a tool output that names no call → user text. Parts: text
-//            everywhere; image_url, input_audio and file from the user; an Anthropic image becomes an
-//            image_url, a plain-text document its text; refusal from the assistant; the rest
-//            (thinking, redacted thinking, server tools, PDFs, images elsewhere) is left out. Tool
-//            results carry their text only and no is_error; one answering several calls is one tool
-//            message per call. An assistant with calls and nothing else has content null (read
-//            back as ''); one with neither is left out.
+//            task, retrieval → user; a tool output that names no call → user text. Parts (parts.ts):
+//            text everywhere; image_url, input_audio and file from the user; an Anthropic image
+//            becomes an image_url, a plain-text document its text, a PDF a file part; refusal from
+//            the assistant; the rest (thinking, redacted thinking, server tools, images elsewhere)
+//            is left out. Tool results carry their text only and no is_error; one answering
+//            several calls is one tool message per call. An assistant with calls and nothing else
+//            has content null (read back as ''); one with neither is left out.
 // anthropic  system and policy → the top-level `system`, their texts joined (read back as one
 //            `system` artifact); user-side kinds and tool outputs naming no call merge into user
 //            turns, assistants into assistant turns (never after a turn with tool_use); tool input is
 //            an object (anything else under `input`); a reused call id is renamed `<id>_<n>`, n from
-//            2, skipping every id the context names; OpenAI-only parts (reasoning, web search) are
-//            left out; every other part, and is_error, is kept.
+//            2, skipping every id the context names. Parts (parts.ts): an image_url becomes an
+//            image block (a data URL a base64 source), a refusal that is not blank a text block; audio,
+//            OpenAI file ids and OpenAI-only parts (reasoning, web search) are left out, and so are
+//            images and documents outside user turns and tool results; every other part, and
+//            is_error, is kept.
 // native     every field the stabilizer decides on is kept; each artifact's scope is written out as
 //            the phase markers set it, a summary's created_at keeps its age in user turns; the
 //            side-chain flag (no context holds side-chain records) and pressure have no context field.
@@ -203,6 +206,13 @@ function openaiParts(content: Content, role: OpenAIRole): Content {
     if (p.type === 'image' && src['type'] === 'url')
       return [{ type: 'image_url', image_url: { url: src['url'] } }];
     if (p.type === 'document' && src['type'] === 'text') return [{ type: 'text', text: String(src['data']) }];
+    if (p.type === 'document' && src['type'] === 'base64' && src['media_type'] === 'application/pdf')
+      return [
+        {
+          type: 'file',
+          file: { filename: 'document.pdf', file_data: `data:application/pdf;base64,${String(src['data'])}` },
+        },
+      ];
     return [];
   });
 }
@@ -268,12 +278,37 @@ function expectOpenAI(t: Transcript): Seen[] {
 // ---- the Anthropic rules ----------------------------------------------------------------------------
 
 const OPENAI_ONLY = ['reasoning', 'web_search_call'];
+/** Where an artifact's parts go in the Anthropic request. */
+type AnthropicSlot = 'user' | 'assistant' | 'tool';
 
-function anthropicParts(content: Content): ContentPart[] {
+function anthropicPart(p: ContentPart, slot: AnthropicSlot): ContentPart[] {
+  if (p.type === 'text') return [{ type: 'text', text: String(p['text']) }];
+  if (OPENAI_ONLY.includes(p.type) || p.type === 'input_audio') return [];
+  const media = ['image', 'document', 'image_url', 'file'].includes(p.type);
+  if (media && slot === 'assistant') return [];
+  if (p.type === 'image_url') {
+    const imageUrl = p['image_url'];
+    const url = String(isObj(imageUrl) ? imageUrl['url'] : imageUrl);
+    const data = /^data:([^;,]+);base64,(.*)$/.exec(url);
+    return [
+      {
+        type: 'image',
+        source: data ? { type: 'base64', media_type: data[1], data: data[2] } : { type: 'url', url },
+      },
+    ];
+  }
+  // The generated OpenAI files name an OpenAI file id, which the Messages API cannot reference.
+  if (p.type === 'file') return [];
+  if (p.type === 'refusal') {
+    const text = String(p['refusal']);
+    return text.trim() === '' ? [] : [{ type: 'text', text }];
+  }
+  return [p];
+}
+
+function anthropicParts(content: Content, slot: AnthropicSlot): ContentPart[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
-  return content
-    .filter((p) => !OPENAI_ONLY.includes(p.type))
-    .map((p) => (p.type === 'text' ? { type: 'text', text: String(p['text']) } : p));
+  return content.flatMap((p) => anthropicPart(p, slot));
 }
 
 function toolInput(args: string): unknown {
@@ -326,10 +361,11 @@ function expectAnthropic(t: Transcript): Seen[] {
     msgs.push(m);
     return m;
   };
-  const parts = (content: Content): Block[] => anthropicParts(content).map((part) => ({ part }));
+  const parts = (content: Content, slot: AnthropicSlot = 'user'): Block[] =>
+    anthropicParts(content, slot).map((part) => ({ part }));
   const result = (r: number, id: string, caller?: Msg): Block => {
     const a = arts[r] as Artifact;
-    const seen: Seen = { kind: 'tool', content: anthropicParts(a.content), answers: [id] };
+    const seen: Seen = { kind: 'tool', content: anthropicParts(a.content, 'tool'), answers: [id] };
     if (a.is_error) seen.is_error = true;
     return caller ? { result: seen, caller } : { result: seen };
   };
@@ -363,7 +399,7 @@ function expectAnthropic(t: Transcript): Seen[] {
         answered: answer(k) !== undefined,
       },
     }));
-    const m = push('assistant', [...parts(a.content), ...uses], true);
+    const m = push('assistant', [...parts(a.content, 'assistant'), ...uses], true);
     const answers = calls.flatMap((_, k) => {
       const r = answer(k);
       return r === undefined ? [] : [result(r, names[i]?.[k] as string, m)];

@@ -1,11 +1,10 @@
 // Writes a stabilized context as OpenAI Chat Completions messages. Tool messages are placed right
 // after the assistant message whose calls they answer (by the readers' pairing rule, answers.ts), as
-// the API requires.
+// the API requires. Parts of other formats are converted or left out by parts.ts.
 import { answersOf } from './answers.js';
 import { isStandaloneOutput } from './standalone.js';
 import type { ContextItem } from '../stabilize/types.js';
-import type { Content, ContentPart } from '../types.js';
-import { isObject } from './rule-hit.js';
+import { PartLog, type Slot } from './parts.js';
 
 export interface OpenAIToolCall {
   id: string;
@@ -20,46 +19,39 @@ export interface OpenAIMessage {
   tool_call_id?: string;
 }
 
-const USER_PARTS = ['image_url', 'input_audio', 'file'];
+/** Where a message of this role puts its parts (parts.ts). */
+const SLOT: Readonly<Record<OpenAIMessage['role'], Slot>> = {
+  system: 'system',
+  developer: 'system',
+  user: 'user',
+  assistant: 'assistant',
+  tool: 'tool',
+};
 
 /**
- * A part as Chat Completions takes it from this role, or undefined when the API has no such part:
- * Anthropic's thinking, redacted thinking and server-tool blocks exist only in Anthropic requests
- * (the model sees them only there), so they are left out. An Anthropic image becomes an image_url
- * (data URL or URL) and a plain-text document its text, so the model still sees what the user sent.
+ * The parts of a message of this role as Chat Completions takes them (parts.ts): the API's own
+ * parts as they are, images, files and audio of other formats converted, the rest (thinking,
+ * other APIs' items, provider-specific parts) left out and counted in `log`.
  */
-export function openaiPart(p: ContentPart, role: OpenAIMessage['role']): unknown {
-  if (p.type === 'text') return { type: 'text', text: p.text };
-  const allowed = role === 'user' ? USER_PARTS : role === 'assistant' ? ['refusal'] : [];
-  if (allowed.includes(p.type)) return p;
-  if (role !== 'user') return undefined;
-  const source = (p as Record<string, unknown>)['source'];
-  if (p.type === 'image' && isObject(source)) {
-    if (source['type'] === 'base64' && typeof source['data'] === 'string')
-      return {
-        type: 'image_url',
-        image_url: { url: `data:${String(source['media_type'])};base64,${source['data']}` },
-      };
-    if (source['type'] === 'url' && typeof source['url'] === 'string')
-      return { type: 'image_url', image_url: { url: source['url'] } };
-  }
-  if (
-    p.type === 'document' &&
-    isObject(source) &&
-    source['type'] === 'text' &&
-    typeof source['data'] === 'string'
-  )
-    return { type: 'text', text: source['data'] };
-  return undefined;
+function openaiContent(item: ContextItem, role: OpenAIMessage['role'], log: PartLog): string | unknown[] {
+  const content = item.content;
+  if (typeof content === 'string') return content;
+  const out: unknown[] = [];
+  content.forEach((p, i) => {
+    if (p.type === 'text') return void out.push({ type: 'text', text: p.text });
+    const fate = log.part(item.id, i, p, SLOT[role]);
+    if (fate.fate !== 'left') out.push(fate.part);
+  });
+  return out;
 }
 
-function openaiContent(content: Content, role: OpenAIMessage['role']): string | unknown[] {
+/** Tool messages (and outputs sent as user text) carry text only: the rest is counted in `log`. */
+function textOnly(item: ContextItem, log: PartLog): string {
+  const content = item.content;
   if (typeof content === 'string') return content;
-  return content.map((p) => openaiPart(p, role)).filter((p) => p !== undefined);
-}
-
-function textOnly(content: Content): string {
-  if (typeof content === 'string') return content;
+  content.forEach((p, i) => {
+    if (p.type !== 'text') log.part(item.id, i, p, 'tool');
+  });
   return content
     .filter((p) => p.type === 'text')
     .map((p) => String(p.text))
@@ -83,10 +75,10 @@ export function roleOf(item: ContextItem): OpenAIMessage['role'] {
 }
 
 /** The message of an item; undefined for an assistant turn with nothing the API takes (only thinking). */
-function message(item: ContextItem): OpenAIMessage | undefined {
+function message(item: ContextItem, log: PartLog): OpenAIMessage | undefined {
   const role = roleOf(item);
   if (role === 'assistant') {
-    const m: OpenAIMessage = { role, content: openaiContent(item.content, role) };
+    const m: OpenAIMessage = { role, content: openaiContent(item, role, log) };
     const empty = m.content === '' || (Array.isArray(m.content) && m.content.length === 0);
     // A tool-call-only turn has `content: null`: the API refuses an empty array (and an empty text).
     if (empty && item.tool_calls?.length) m.content = null;
@@ -100,13 +92,15 @@ function message(item: ContextItem): OpenAIMessage | undefined {
     }
     return m;
   }
-  return { role, content: openaiContent(item.content, role) };
+  return { role, content: openaiContent(item, role, log) };
 }
 
-/** OpenAI messages and, per message, the ids of the context items it was written from. */
+/** OpenAI messages, per message the ids of the context items it was written from, and the ledger notes. */
 export interface OpenAIWithOrigins {
   messages: OpenAIMessage[];
   origins: string[][];
+  /** Context item id → what the request changed in it (parts converted or left out). */
+  notes: Map<string, string[]>;
 }
 
 /** Messages in context order, each tool message moved to directly follow the group of its call. */
@@ -118,6 +112,7 @@ export function toOpenAI(context: readonly ContextItem[]): OpenAIMessage[] {
 export function toOpenAIWithOrigins(context: readonly ContextItem[]): OpenAIWithOrigins {
   // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
   const answers = answersOf(context);
+  const log = new PartLog('openai');
   const out: OpenAIMessage[] = [];
   const origins: string[][] = [];
   const emit = (m: OpenAIMessage, from: ContextItem): void => {
@@ -126,21 +121,21 @@ export function toOpenAIWithOrigins(context: readonly ContextItem[]): OpenAIWith
   };
   for (const item of context) {
     if (isStandaloneOutput(item)) {
-      emit({ role: 'user', content: textOnly(item.content) }, item);
+      emit({ role: 'user', content: textOnly(item, log) }, item);
       continue;
     }
     if (item.kind === 'tool') {
       // The ids it answers no call of the context with: kept in place (the pairing check reports it).
       for (const id of answers.unanswered(item))
-        emit({ role: 'tool', tool_call_id: id, content: textOnly(item.content) }, item);
+        emit({ role: 'tool', tool_call_id: id, content: textOnly(item, log) }, item);
       continue;
     }
-    const m = message(item);
+    const m = message(item, log);
     if (m) emit(m, item);
     (item.tool_calls ?? []).forEach((call, k) => {
       const r = answers.resultOf(item, k);
-      if (r) emit({ role: 'tool', tool_call_id: call.id, content: textOnly(r.content) }, r);
+      if (r) emit({ role: 'tool', tool_call_id: call.id, content: textOnly(r, log) }, r);
     });
   }
-  return { messages: out, origins };
+  return { messages: out, origins, notes: log.notes() };
 }

@@ -6,7 +6,12 @@ import type { ProviderTarget } from '../policy/schema.js';
 import type { Artifact, TranscriptFormat } from '../types.js';
 import { SOURCE_API } from './source-api.js';
 import type { EmitFormat } from './index.js';
-import { toAnthropicWithOrigins, type AnthropicBlock, type AnthropicWithOrigins } from './anthropic.js';
+import {
+  openToolLoop,
+  toAnthropicWithOrigins,
+  type AnthropicBlock,
+  type AnthropicWithOrigins,
+} from './anthropic.js';
 import { anthropicHit, anthropicRuleHits } from './anthropic-rules.js';
 import { toOpenAIWithOrigins } from './openai.js';
 import { openaiRuleHits } from './openai-rules.js';
@@ -47,18 +52,11 @@ function thinkingHits(
   original: ReadonlyMap<string, Artifact>,
 ): RuleHit[] {
   const msgs = request.messages;
-  let end = msgs.length - 1;
-  while (end >= 0 && msgs[end]?.role !== 'assistant') end--;
-  let start = end;
-  while (start > 0 && msgs[start - 1]?.role === 'assistant') start--;
-  if (end < 0) return [];
+  const loop = openToolLoop(msgs);
+  if (!loop) return [];
   const turn: [AnthropicBlock, Loc][] = [];
-  for (let m = start; m <= end; m++)
+  for (let m = loop.start; m <= loop.end; m++)
     msgs[m]?.content.forEach((b, j) => turn.push([b, { message: m, block: j }]));
-  if (!turn.some(([b]) => b.type === 'tool_use')) return [];
-  // A user turn with more than tool results closes the loop: the API then strips this thinking.
-  const after = msgs.slice(end + 1).flatMap((m) => m.content);
-  if (after.some((b) => b.type !== 'tool_result')) return [];
   const out: RuleHit[] = [];
   for (const [b, at] of turn) {
     if (!THINKING.has(b.type)) continue;

@@ -1,9 +1,8 @@
 // Writes a stabilized context as an OpenAI Responses API request body, `{input: [...]}`:
 // - system, policy, phase and summary items → `system` messages (`developer` when the source said
 //   so), in context order; `instructions` is not used, so several system items keep their order;
-// - user items → `user` messages with input_text / input_image / input_file parts (a Chat
-//   Completions image_url or an Anthropic image becomes an input_image, a plain-text document its
-//   text);
+// - user items → `user` messages with input_text / input_image / input_file parts (parts.ts: other
+//   formats' images and files converted, a plain-text document its text);
 // - an assistant item → an `assistant` message of output_text and refusal parts, with the items
 //   its parts hold written back where they were (reasoning, web search…), then one call item per
 //   tool call, then the output of each call;
@@ -11,13 +10,14 @@
 //   `role`: computer_call_output, local_shell_call_output…), with the call written as that
 //   built-in too. A built-in whose output no longer has its shape (a placeholder) is written as a
 //   function call and output, so the pair stays valid.
-// Parts the Responses API has no place for (Anthropic thinking, redacted thinking, server tool
-// blocks…) are left out; responsesNotes says which, for the ledger.
-import { BUILTIN_NAMES, MODEL_ITEMS, OUTPUT_CALL } from '../readers/responses-items.js';
+// Parts the Responses API has no place for (Anthropic thinking and server tool blocks, audio,
+// provider-specific parts…) are left out (parts.ts); responsesNotes says which, for the ledger.
+import { BUILTIN_NAMES, OUTPUT_CALL } from '../readers/responses-items.js';
 import type { ContextItem } from '../stabilize/types.js';
 import type { Content, ContentPart, ToolCall } from '../types.js';
 import { answersOf } from './answers.js';
 import { roleOf } from './openai.js';
+import { isResponsesItem, PartLog, type Slot } from './parts.js';
 import { isObject } from './rule-hit.js';
 import { isStandaloneOutput } from './standalone.js';
 
@@ -26,65 +26,36 @@ export interface ResponsesRequest {
   input: ResponsesItem[];
 }
 
-/** Parts that are whole items of the request (reasoning, server tools…: responses-items.ts). */
-const ITEM_PARTS: ReadonlySet<string> = MODEL_ITEMS;
 const MESSAGE_ROLES: ReadonlySet<string> = new Set(['user', 'system', 'developer']);
-const INPUT_PARTS: ReadonlySet<string> = new Set(['input_image', 'input_file', 'input_audio']);
 
-type Left = Map<string, number>;
-
-function leave(left: Left, type: string): undefined {
-  left.set(type, (left.get(type) ?? 0) + 1);
-  return undefined;
+/**
+ * A part of a message of `role` (or of a tool output, slot `tool`) as the Responses API takes it
+ * (parts.ts), or undefined when it is left out (counted in `log`).
+ */
+function partOf(item: ContextItem, i: number, p: ContentPart, slot: Slot, log: PartLog): unknown {
+  if (p.type === 'text')
+    return slot === 'assistant'
+      ? { type: 'output_text', text: p.text, annotations: [] }
+      : { type: 'input_text', text: p.text };
+  const fate = log.part(item.id, i, p, slot);
+  return fate.fate === 'left' ? undefined : fate.part;
 }
 
-/** A part of a user, system or tool-output message, or undefined (counted in `left`). */
-function inputPart(p: ContentPart, left: Left): unknown {
-  if (p.type === 'text') return { type: 'input_text', text: p.text };
-  if (INPUT_PARTS.has(p.type)) return p;
-  const r = p as Record<string, unknown>;
-  const imageUrl = r['image_url'];
-  if (p.type === 'image_url' && isObject(imageUrl) && typeof imageUrl['url'] === 'string')
-    return { type: 'input_image', image_url: imageUrl['url'], detail: imageUrl['detail'] ?? 'auto' };
-  const file = r['file'];
-  if (p.type === 'file' && isObject(file)) return { ...file, type: 'input_file' };
-  const source = r['source'];
-  if (p.type === 'image' && isObject(source)) {
-    if (source['type'] === 'base64' && typeof source['data'] === 'string')
-      return {
-        type: 'input_image',
-        image_url: `data:${String(source['media_type'])};base64,${source['data']}`,
-        detail: 'auto',
-      };
-    if (source['type'] === 'url' && typeof source['url'] === 'string')
-      return { type: 'input_image', image_url: source['url'], detail: 'auto' };
-  }
-  if (
-    p.type === 'document' &&
-    isObject(source) &&
-    source['type'] === 'text' &&
-    typeof source['data'] === 'string'
-  )
-    return { type: 'input_text', text: source['data'] };
-  return leave(left, p.type);
-}
-
-function outputPart(p: ContentPart, left: Left): unknown {
-  if (p.type === 'text') return { type: 'output_text', text: p.text, annotations: [] };
-  if (p.type === 'refusal') return p;
-  return leave(left, p.type);
+function slotOf(role: string): Slot {
+  return role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : 'system';
 }
 
 /**
  * The items of one message: consecutive parts form a message of `role`, item parts are written
  * back as the items they were, in place. A string stays a string.
  */
-function messageItems(content: Content, role: string, left: Left): ResponsesItem[] {
+function messageItems(item: ContextItem, role: string, log: PartLog): ResponsesItem[] {
+  const content = item.content;
   if (typeof content === 'string') {
     if (role !== 'assistant') return [{ type: 'message', role, content }];
     return content === ''
       ? []
-      : [{ type: 'message', role, content: [outputPart({ type: 'text', text: content }, left)] }];
+      : [{ type: 'message', role, content: [{ type: 'output_text', text: content, annotations: [] }] }];
   }
   const out: ResponsesItem[] = [];
   let parts: unknown[] = [];
@@ -93,16 +64,16 @@ function messageItems(content: Content, role: string, left: Left): ResponsesItem
     if (parts.length > 0) out.push({ type: 'message', role, content: parts });
     parts = [];
   };
-  for (const p of content) {
-    if (ITEM_PARTS.has(p.type)) {
+  content.forEach((p, i) => {
+    if (isResponsesItem(p)) {
       flush();
       out.push({ ...p });
-      continue;
+      return;
     }
-    const part = role === 'assistant' ? outputPart(p, left) : inputPart(p, left);
+    const part = partOf(item, i, p, slotOf(role), log);
     if (part === undefined) dropped = true;
     else parts.push(part);
-  }
+  });
   flush();
   // An empty array stays what the context holds; a message whose parts all left is left out.
   if (out.length === 0 && !dropped && role !== 'assistant') out.push({ type: 'message', role, content: [] });
@@ -117,9 +88,10 @@ function textOnly(content: Content): string {
     .join('\n');
 }
 
-function functionOutput(content: Content, left: Left): string | unknown[] {
+function functionOutput(item: ContextItem, log: PartLog): string | unknown[] {
+  const content = item.content;
   if (typeof content === 'string') return content;
-  return content.map((p) => inputPart(p, left)).filter((p) => p !== undefined);
+  return content.map((p, i) => partOf(item, i, p, 'tool', log)).filter((p) => p !== undefined);
 }
 
 function parsedJson(text: string): unknown {
@@ -136,10 +108,10 @@ function parsedObject(text: string): Record<string, unknown> | null {
 }
 
 /** The built-in output a result was read from, or null when its content lost that shape. */
-function builtinOutput(type: string, r: ContextItem, callId: string, left: Left): ResponsesItem | null {
+function builtinOutput(type: string, r: ContextItem, callId: string, log: PartLog): ResponsesItem | null {
   switch (type) {
     case 'custom_tool_call_output':
-      return { type, call_id: callId, output: functionOutput(r.content, left) };
+      return { type, call_id: callId, output: functionOutput(r, log) };
     case 'local_shell_call_output':
       // The API names the call by `id` here.
       return { type, id: callId, output: textOnly(r.content) };
@@ -203,13 +175,12 @@ function outputTypeOf(r: ContextItem): string {
   return r.role !== undefined && OUTPUT_CALL.has(r.role) ? r.role : 'function_call_output';
 }
 
-/** The request, the context item each input item came from, and what was left out of each. */
+/** The request, the context item each input item came from, and what the request changed in each. */
 export interface ResponsesWithOrigins {
   request: ResponsesRequest;
   origins: string[];
-  /** context item id → part type → count left out; and built-ins written as function calls. */
-  leftOut: Map<string, Left>;
-  asFunction: Map<string, string[]>;
+  /** Context item id → notes: parts converted or left out, built-ins written as function calls. */
+  notes: Map<string, string[]>;
 }
 
 export function toResponses(context: readonly ContextItem[]): ResponsesRequest {
@@ -222,13 +193,7 @@ export function toResponsesWithOrigins(context: readonly ContextItem[]): Respons
   const position = new Map(context.map((c, i) => [c, i]));
   const input: ResponsesItem[] = [];
   const origins: string[] = [];
-  const leftOut = new Map<string, Left>();
-  const asFunction = new Map<string, string[]>();
-  const leftOf = (item: ContextItem): Left => {
-    const left = leftOut.get(item.id) ?? new Map<string, number>();
-    leftOut.set(item.id, left);
-    return left;
-  };
+  const log = new PartLog('responses');
   const emit = (items: ResponsesItem[], from: ContextItem): void => {
     for (const i of items) {
       input.push(i);
@@ -240,34 +205,37 @@ export function toResponsesWithOrigins(context: readonly ContextItem[]): Respons
     const type = outputTypeOf(r);
     if (type !== 'function_call_output') {
       const c = builtinCall(call, type);
-      const o = c ? builtinOutput(type, r, call.id, leftOf(r)) : null;
+      const o = c ? builtinOutput(type, r, call.id, log) : null;
       if (c && o) return [c, o];
-      asFunction.set(caller.id, [...(asFunction.get(caller.id) ?? []), String(OUTPUT_CALL.get(type))]);
+      log.note(
+        caller.id,
+        `a ${String(OUTPUT_CALL.get(type))} written as a function_call (its output no longer has the built-in's shape)`,
+      );
     }
     return [
       functionCall(call),
-      { type: 'function_call_output', call_id: call.id, output: functionOutput(r.content, leftOf(r)) },
+      { type: 'function_call_output', call_id: call.id, output: functionOutput(r, log) },
     ];
   };
 
   for (const item of context) {
     if (isStandaloneOutput(item)) {
-      emit(messageItems(item.content, 'user', leftOf(item)), item);
+      emit(messageItems(item, 'user', log), item);
       continue;
     }
     if (item.kind === 'tool') {
       // The ids it answers no call of the context with: kept in place (the pairing check reports it).
       for (const id of answers.unanswered(item)) {
-        const out = builtinOutput(outputTypeOf(item), item, id, leftOf(item)) ?? {
+        const out = builtinOutput(outputTypeOf(item), item, id, log) ?? {
           type: 'function_call_output',
           call_id: id,
-          output: functionOutput(item.content, leftOf(item)),
+          output: functionOutput(item, log),
         };
         emit([out], item);
       }
       continue;
     }
-    emit(messageItems(item.content, messageRole(item), leftOf(item)), item);
+    emit(messageItems(item, messageRole(item), log), item);
     const outputs: [ResponsesItem, ContextItem][] = [];
     (item.tool_calls ?? []).forEach((call, k) => {
       const r = answers.resultOf(item, k);
@@ -280,29 +248,10 @@ export function toResponsesWithOrigins(context: readonly ContextItem[]): Respons
     outputs.sort((a, b) => (position.get(a[1]) ?? 0) - (position.get(b[1]) ?? 0));
     for (const [o, r] of outputs) emit([o], r);
   }
-  for (const [id, left] of leftOut) if (left.size === 0) leftOut.delete(id);
-  return { request: { input }, origins, leftOut, asFunction };
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  return { request: { input }, origins, notes: log.notes() };
 }
 
 /** Ledger notes of `--emit responses`, by context item id (types and counts only, never content). */
 export function responsesNotes(context: readonly ContextItem[]): Map<string, string[]> {
-  const { leftOut, asFunction } = toResponsesWithOrigins(context);
-  const notes = new Map<string, string[]>();
-  const add = (id: string, note: string): void => {
-    notes.set(id, [...(notes.get(id) ?? []), note]);
-  };
-  for (const [id, left] of leftOut)
-    for (const [type, n] of left)
-      add(id, `responses: left out ${plural(n, `${type} part`)} (the Responses API takes no such part here)`);
-  for (const [id, types] of asFunction)
-    for (const type of types)
-      add(
-        id,
-        `responses: a ${type} written as a function_call (its output no longer has the built-in's shape)`,
-      );
-  return notes;
+  return toResponsesWithOrigins(context).notes;
 }

@@ -21,8 +21,7 @@ import { unmaskedPiiEvent, verdictEvents } from './verdict.js';
 import type { PiiSearch } from './verdict.js';
 import { sanitizeTranscript } from '../pii/sanitize-transcript.js';
 import { dropThinkingPii } from './thinking.js';
-import { emitNotes } from '../emit/notes.js';
-import { providerApis } from '../emit/provider-rules.js';
+import { emitApis, emitNotes } from '../emit/notes.js';
 import { computeProtection } from './protect.js';
 import { applyScopeReset, assignScopes } from './scope.js';
 import { applySummaries, historySources } from './summaries.js';
@@ -302,8 +301,9 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     return item;
   });
   const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
-  // What the emitters change for the target API(s): parts left out, call ids renamed.
-  const notes = emitNotes(context, providerApis(transcript.format, policy.target, opts.emit));
+  // What the emitters change for the request(s) the context is written as: parts converted or left
+  // out, call ids renamed (the Responses emitter's own notes for a Responses request).
+  const notes = emitNotes(context, emitApis(transcript.format, policy.target, opts.emit));
   for (const e of ledger) {
     const n = notes.get(e.id);
     if (n) e.emit = n.map((note) => maskString(note, masker, {}));

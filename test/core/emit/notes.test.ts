@@ -16,7 +16,7 @@ describe('ledger notes of the emitters', () => {
     );
     const r = run(tr, policy({ budget: 1000, target: 'openai' }));
     expect(entry(r, 'a1').emit).toEqual([
-      'openai: left out 1 thinking part (Chat Completions takes no such part here)',
+      'openai: left out 1 thinking part (only the Messages API takes thinking blocks)',
     ]);
     expect(entry(r, 'u1').emit).toBeUndefined();
     // Not for an Anthropic request, which takes thinking.

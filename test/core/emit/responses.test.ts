@@ -130,7 +130,7 @@ describe('toResponses', () => {
       },
     ]);
     expect([...responsesNotes(context)]).toEqual([
-      ['a', ['responses: left out 1 thinking part (the Responses API takes no such part here)']],
+      ['a', ['responses: left out 1 thinking part (only the Messages API takes thinking blocks)']],
     ]);
     expect(responsesNotes(turn()).size).toBe(0);
   });
