@@ -38304,7 +38304,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9170);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3678);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -38335,7 +38335,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9170:
+/***/ 3678:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44085,6 +44085,20 @@ async function writeReportFile(file, report, cwd) {
     }
 }
 //# sourceMappingURL=output.js.map
+;// CONCATENATED MODULE: ./build/core/text/session-name.js
+// A file of several sessions (an aider chat history) is several transcripts, named `FILE#N` in
+// reports and golden names. Places that need the file itself (GitHub annotations attach only to a
+// file of the repository) split the name again here.
+/** `FILE#N` when the file holds more than one session; the plain file name otherwise. */
+function sessionName(file, n, count) {
+    return count > 1 ? `${file}#${n}` : file;
+}
+/** The file and the `session N: ` prefix of a transcript name (an empty prefix for a plain file). */
+function session_name_splitSessionName(name) {
+    const m = /^(.+)#([1-9]\d*)$/.exec(name);
+    return m ? { file: m[1], prefix: `session ${m[2]}: ` } : { file: name, prefix: '' };
+}
+//# sourceMappingURL=session-name.js.map
 ;// CONCATENATED MODULE: ./build/github/annotations.js
 // Annotations of a check report at the transcript file, line and column of each finding. GitHub
 // shows at most 10 errors, 10 warnings and 10 notices per step and drops the rest silently, so the
@@ -44093,6 +44107,7 @@ async function writeReportFile(file, report, cwd) {
 // many more there are. A drift reported as a warning (`checks.drift: warning`) is a warning. Emitted through
 // @actions/core's own command functions, which escape every property and message: an artifact id
 // such as `::set-output name=x::y` stays data.
+
 
 
 
@@ -44243,9 +44258,11 @@ function selectAnnotations(annotations, limits = {}) {
 }
 function emitAnnotations(annotations, sink = core) {
     for (const a of annotations) {
+        // GitHub attaches an annotation to a file of the repository: a session `FILE#N` names FILE.
+        const { file, prefix } = session_name_splitSessionName(a.file);
         sink[a.level](a.message, {
-            title: a.title,
-            file: a.file,
+            title: `${prefix}${a.title}`,
+            file,
             ...(a.line !== undefined && a.line > 0 ? { startLine: a.line } : {}),
             ...(a.col !== undefined && a.col > 0 ? { startColumn: a.col } : {}),
         });
@@ -44758,6 +44775,14 @@ async function upsertStickyComment(octokit, target, body, opts = {}) {
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./build/core/golden/render-github.js
+// GitHub Actions workflow commands (`--format github`): one annotation per violation and per
+// drifted artifact, at the transcript line and column that caused it. GitHub shows only the first
+// 10 of each level, so they are written most important first: by level, then by the finding order
+// (a leak or a task violation before drift), then in the listing order of the transcripts
+// (displayOrder). A drift at severity warning is a warning. Every property and message is escaped
+// the way the runner unescapes them, so a name with `::`, `,` or a newline cannot end the command
+// early or inject another one.
+
 
 
 
@@ -44770,12 +44795,14 @@ function escapeProperty(text) {
     return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 function command(a) {
-    const props = [`file=${escapeProperty(a.file)}`];
+    // GitHub attaches an annotation to a file of the repository: a session `FILE#N` names FILE.
+    const { file, prefix } = splitSessionName(a.file);
+    const props = [`file=${escapeProperty(file)}`];
     if (a.line !== undefined && a.line > 0)
         props.push(`line=${a.line}`);
     if (a.col !== undefined && a.col > 0)
         props.push(`col=${a.col}`);
-    props.push(`title=${escapeProperty(a.title)}`);
+    props.push(`title=${escapeProperty(`${prefix}${a.title}`)}`);
     return `::${a.level} ${props.join(',')}::${escapeData(a.message)}`;
 }
 const render_github_UPDATE_HINT = 'If the change is intended, run `context-stability update` and commit the golden.';
@@ -46421,7 +46448,20 @@ const ARTIFACT_KINDS = [
     'summary',
     'phase',
 ];
-const TRANSCRIPT_FORMATS = ['native', 'openai', 'anthropic', 'claude-code'];
+const TRANSCRIPT_FORMATS = [
+    'native',
+    'openai',
+    'anthropic',
+    'claude-code',
+    'codex',
+    'responses',
+    'vercel-ai',
+    'langchain',
+    'gemini',
+    'openhands',
+    'aider',
+    'claude-web',
+];
 //# sourceMappingURL=types.js.map
 ;// CONCATENATED MODULE: ./build/core/golden/golden.js
 // Golden snapshots (DESIGN §6): the part of a transcript's report that CI pins, plus what it was
@@ -46679,6 +46719,409 @@ function sortKeys(record) {
 //# sourceMappingURL=impact.js.map
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: ./build/core/readers/aider-lines.js
+// The line model of an aider chat history (`.aider.chat.history.md`), as aider's io.py appends it:
+// `# aider chat started at …` opens a session, `#### ` lines are what the user typed (one line per
+// input line), `> ` lines are aider's own output (messages, command output, confirmations), and
+// everything else is the model's reply, which is Markdown and may hold fenced code whose lines
+// start with `#` or `>`: inside a fence nothing is a marker. Aider ends its user and blockquote
+// lines with two spaces (a Markdown line break); they are not part of the text.
+/** A session heading; the timestamp is aider's `%Y-%m-%d %H:%M:%S`. */
+const SESSION_HEADING = /^# aider chat started at\b/;
+const TIMESTAMP = /^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$/;
+const USER = /^####(?= |$)/;
+const QUOTE = /^>(?= |$)/;
+const FENCE = /^\s*(`{3,}|~{3,})(.*)$/;
+const CLOSER = /^\s*(`{3,}|~{3,})\s*$/;
+/** The wrapper of aider's documentation pages (`<div class="chat-transcript" markdown="1">`). */
+const WRAPPER_OPEN = /^\s*<div\s+class=["']chat-transcript["'][^>]*>\s*$/i;
+const WRAPPER_CLOSE = /^\s*<\/div>\s*$/i;
+function aider_lines_splitLines(text) {
+    return text.split(/\r?\n/);
+}
+function startedAt(heading) {
+    return TIMESTAMP.exec(heading)?.[1];
+}
+/** The line without the two trailing spaces aider adds as a Markdown line break. */
+function withoutBreak(raw) {
+    return raw.endsWith('  ') ? raw.slice(0, -2) : raw;
+}
+function marked(raw, marker, width) {
+    if (!marker.test(raw))
+        return null;
+    const body = withoutBreak(raw);
+    // `####` / `>` alone (after the break is gone) is an empty line of a multi-line input or output.
+    return body.length <= width
+        ? { text: '', column: width + 1 }
+        : { text: body.slice(width + 1), column: width + 2 };
+}
+function aider_lines_opener(raw) {
+    const m = FENCE.exec(raw);
+    if (!m)
+        return null;
+    const run = m[1];
+    // A backtick fence's info string may not hold a backtick (CommonMark): `` ```a``` `` is inline code.
+    if (run.startsWith('`') && (m[2] ?? '').includes('`'))
+        return null;
+    return { char: run.charAt(0), length: run.length };
+}
+function closer(raw) {
+    const m = CLOSER.exec(raw);
+    if (!m)
+        return null;
+    const run = m[1];
+    return { char: run.charAt(0), length: run.length };
+}
+/**
+ * Classifies lines [from, to) (0-based indices into `raw`). A fence opens only when a line that
+ * closes it follows before `to`: a reply cut off inside a fence (an interrupted answer) must not
+ * swallow the user turns after it, so its opening line is read as text and reported.
+ */
+function classify(raw, from, to) {
+    // Longest closing run of each fence character at or after each line: does a fence close?
+    const longest = {
+        '`': new Array(to - from + 1).fill(0),
+        '~': new Array(to - from + 1).fill(0),
+    };
+    for (let i = to - 1; i >= from; i--) {
+        const k = i - from;
+        longest['`'][k] = longest['`'][k + 1] ?? 0;
+        longest['~'][k] = longest['~'][k + 1] ?? 0;
+        const c = closer(raw[i]);
+        if (c) {
+            const arr = longest[c.char];
+            arr[k] = Math.max(arr[k] ?? 0, c.length);
+        }
+    }
+    const lines = [];
+    const unclosedFences = [];
+    let fence = null;
+    let wrappers = 0;
+    for (let i = from; i < to; i++) {
+        const text = raw[i];
+        const line = i + 1;
+        if (fence) {
+            const c = closer(text);
+            if (c && c.char === fence.char && c.length >= fence.length)
+                fence = null;
+            lines.push({ line, kind: 'text', text, column: 1 });
+            continue;
+        }
+        if (text.trim() === '') {
+            lines.push({ line, kind: 'blank', text, column: 1 });
+            continue;
+        }
+        if (WRAPPER_OPEN.test(text) || (wrappers > 0 && WRAPPER_CLOSE.test(text))) {
+            wrappers += WRAPPER_OPEN.test(text) ? 1 : -1;
+            lines.push({ line, kind: 'wrapper', text, column: 1 });
+            continue;
+        }
+        const user = marked(text, USER, 4);
+        if (user) {
+            lines.push({ line, kind: 'user', ...user });
+            continue;
+        }
+        const quote = marked(text, QUOTE, 1);
+        if (quote) {
+            lines.push({ line, kind: 'quote', ...quote });
+            continue;
+        }
+        const open = aider_lines_opener(text);
+        if (open) {
+            const reach = longest[open.char][i + 1 - from] ?? 0;
+            if (reach >= open.length)
+                fence = open;
+            else
+                unclosedFences.push(line);
+        }
+        lines.push({ line, kind: 'text', text, column: 1 });
+    }
+    return { lines, unclosedFences };
+}
+/** Lines of YAML front matter at the top of the file (a documentation page), or 0. */
+function frontMatterLength(raw) {
+    if ((raw[0] ?? '').trimEnd() !== '---')
+        return 0;
+    for (let i = 1; i < raw.length; i++) {
+        const t = raw[i].trimEnd();
+        if (t === '---' || t === '...')
+            return i + 1;
+        if (SESSION_HEADING.test(raw[i]))
+            return 0;
+    }
+    return 0;
+}
+/** 0-based indices of the session headings; headings bound sessions even inside an open fence. */
+function sessionStarts(raw) {
+    const starts = [];
+    raw.forEach((text, i) => {
+        if (SESSION_HEADING.test(text))
+            starts.push(i);
+    });
+    return starts;
+}
+/**
+ * Cheap detection: a heading or user line outside fences. Without a session heading, a `#### `
+ * line alone is an ordinary Markdown heading; aider's user lines end in its two-space line break,
+ * and its documentation pages wrap the chat in `chat-transcript` divs.
+ */
+function looksLikeAider(raw) {
+    let fence = null;
+    let userLine = false;
+    let wrapper = false;
+    for (const text of raw) {
+        if (fence) {
+            const c = closer(text);
+            if (c && c.char === fence.char && c.length >= fence.length)
+                fence = null;
+            continue;
+        }
+        if (SESSION_HEADING.test(text))
+            return true;
+        if (USER.test(text) && text.trim().length > 4) {
+            if (text.endsWith('  '))
+                return true;
+            userLine = true;
+        }
+        else if (WRAPPER_OPEN.test(text))
+            wrapper = true;
+        else if (!QUOTE.test(text))
+            fence = aider_lines_opener(text);
+        if (userLine && wrapper)
+            return true;
+    }
+    return false;
+}
+//# sourceMappingURL=aider-lines.js.map
+;// CONCATENATED MODULE: ./build/core/readers/artifact-builder.js
+/**
+ * Every artifact field, in the order of the DESIGN §2 table: built artifacts get this key order
+ * whatever order the draft had. A Record over keyof Artifact, so a new field cannot be forgotten.
+ */
+const FIELDS = {
+    id: true,
+    kind: true,
+    role: true,
+    content: true,
+    tool: true,
+    call_id: true,
+    call_ids: true,
+    tool_calls: true,
+    exit_code: true,
+    is_error: true,
+    tags: true,
+    scope: true,
+    provenance: true,
+    created_at: true,
+    ttl: true,
+    pin: true,
+    pressure: true,
+    sidechain: true,
+    offChain: true,
+    source: true,
+};
+const FIELD_ORDER = Object.keys(FIELDS);
+function buildArtifact(draft) {
+    const out = {};
+    for (const key of FIELD_ORDER) {
+        if (draft[key] !== undefined)
+            out[key] = draft[key];
+    }
+    return out;
+}
+function isEmptyContent(content) {
+    return content.length === 0;
+}
+//# sourceMappingURL=artifact-builder.js.map
+;// CONCATENATED MODULE: ./build/core/readers/aider.js
+// aider chat history reader (`.aider.chat.history.md`, and aider's documentation pages that show
+// one). The file is Markdown that aider appends to (io.py): see aider-lines.ts for the markers.
+// Each run of `#### ` lines is one user input, each run of `> ` lines one block of aider's own
+// output, and each run of other lines (blank lines inside included) one assistant reply:
+// - a user input becomes a `user` artifact; one that is an aider command not addressed to the model
+//   (`/add`, `/run`, `/undo`… or `!cmd`) becomes a `tool` artifact of tool `aider`, role `user`:
+//   it is not a request to the model, so it must not become the task statement; `<blank>` (what
+//   aider writes for an empty input) is left out;
+// - aider's output becomes a `tool` artifact of tool `aider` with no call_id: the log records no
+//   tool calls, so it answers none (emitted to the chat APIs as user text);
+// - a reply becomes an `assistant` artifact, its lines exactly as written.
+// A file holds one session per `# aider chat started at` heading (one when it has none); the
+// reader returns the one asked for, with the lines and columns of the whole file. Front matter,
+// the `chat-transcript` div wrappers and, in a file without a heading (a documentation page), the
+// title and introduction before the first chat line are not conversation and are left out.
+
+
+
+/** In-chat commands whose text is sent to the model; every other `/command` talks to aider only. */
+const MODEL_COMMANDS = new Set(['ask', 'code', 'architect', 'context', 'help', 'ok']);
+/** aider writes this for an input that was empty (nothing is sent). */
+const BLANK_INPUT = '<blank>';
+/** Not JSON, and an aider session heading or user line outside code fences (see looksLikeAider). */
+function isAiderText(text) {
+    const start = text.trimStart();
+    if (start === '' || start.startsWith('{') || start.startsWith('['))
+        return false;
+    return looksLikeAider(aider_lines_splitLines(text));
+}
+/** How many sessions the text holds when read as an aider chat history (1 without a heading). */
+function aiderSessionCount(text) {
+    return Math.max(1, sessionStarts(aider_lines_splitLines(text)).length);
+}
+/** The session asked for does not exist (any format: a file that is no aider history holds one). */
+function sessionOutOfRange(file, asked, count) {
+    return (0,core_diagnostics/* diagnostic */.YK)('error', 'session-out-of-range', { file, line: 1, column: 1 }, `The file holds ${count} session${count === 1 ? '' : 's'}; session ${String(asked)} was asked for.`, count === 1
+        ? 'Leave out the session choice (or choose 1 or last): only aider chat histories hold several sessions.'
+        : `Choose a session from 1 to ${count}, or last.`);
+}
+function isCommand(text) {
+    const start = text.trimStart();
+    if (start.startsWith('!'))
+        return true;
+    const name = /^\/([a-z][\w-]*)/i.exec(start)?.[1];
+    return name !== undefined && !MODEL_COMMANDS.has(name.toLowerCase());
+}
+function artifact(kind, content, source, extra = {}) {
+    return buildArtifact({
+        id: `L${source.line}`,
+        kind,
+        role: undefined,
+        content,
+        tool: undefined,
+        call_id: undefined,
+        call_ids: undefined,
+        tool_calls: undefined,
+        exit_code: undefined,
+        is_error: undefined,
+        tags: undefined,
+        scope: undefined,
+        provenance: undefined,
+        created_at: undefined,
+        ttl: undefined,
+        pin: undefined,
+        pressure: undefined,
+        sidechain: undefined,
+        offChain: undefined,
+        source,
+        ...extra,
+    });
+}
+/** Where the run's text starts: its first non-blank character. */
+function firstChar(run, file) {
+    for (const l of run) {
+        const offset = l.text.search(/\S/);
+        if (offset !== -1)
+            return { file, line: l.line, column: l.column + offset };
+    }
+    return null;
+}
+class Builder {
+    file;
+    diagnostics;
+    artifacts = [];
+    run = [];
+    constructor(file, diagnostics) {
+        this.file = file;
+        this.diagnostics = diagnostics;
+    }
+    add(l) {
+        const current = this.run[0]?.kind;
+        if (l.kind === 'blank') {
+            // Blank lines separate blocks; inside a reply they are paragraph breaks.
+            if (current === 'text')
+                this.run.push(l);
+            else
+                this.flush();
+            return;
+        }
+        if (l.kind === 'wrapper' || current !== l.kind)
+            this.flush();
+        if (l.kind !== 'wrapper')
+            this.run.push(l);
+    }
+    flush() {
+        const run = this.run;
+        this.run = [];
+        while (run.length > 0 && run[run.length - 1]?.kind === 'blank')
+            run.pop();
+        const kind = run[0]?.kind;
+        if (kind === undefined)
+            return;
+        const content = run.map((l) => l.text).join('\n');
+        const at = firstChar(run, this.file);
+        if (kind === 'user') {
+            if (at === null) {
+                const first = run[0];
+                this.diagnostics.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'aider-empty-input', { file: this.file, line: first.line, column: 1 }, 'This user input holds only empty `####` lines; it is left out.', 'aider writes `<blank>` for an empty input: remove these lines or put the text back.'));
+                return;
+            }
+            if (content.trim() === BLANK_INPUT)
+                return;
+            this.artifacts.push(isCommand(content)
+                ? artifact('tool', content, at, { role: 'user', tool: 'aider' })
+                : artifact('user', content, at));
+            return;
+        }
+        if (at === null)
+            return;
+        this.artifacts.push(kind === 'quote'
+            ? artifact('tool', content, at, { tool: 'aider' })
+            : artifact('assistant', content, at));
+    }
+}
+function outsideSession(file, raw, from, to) {
+    const lines = raw.slice(from, to).filter((t) => t.trim() !== '').length;
+    if (lines === 0)
+        return null;
+    const first = raw.findIndex((t, i) => i >= from && t.trim() !== '');
+    return (0,core_diagnostics/* diagnostic */.YK)('warning', 'aider-outside-session', { file, line: first + 1, column: 1 }, `${lines} line${lines === 1 ? '' : 's'} before the first \`# aider chat started at\` heading ${lines === 1 ? 'belongs' : 'belong'} to no session and ${lines === 1 ? 'is' : 'are'} left out.`, 'aider writes nothing before a session heading: remove these lines, or put a heading above them.');
+}
+function readAider(text, file, session) {
+    const raw = aider_lines_splitLines(text);
+    const starts = sessionStarts(raw);
+    const count = Math.max(1, starts.length);
+    const index = session === 'last' ? count : session;
+    if (!Number.isInteger(index) || index < 1 || index > count) {
+        return {
+            sessions: count,
+            artifacts: [],
+            meta: {},
+            diagnostics: [sessionOutOfRange(file, session, count)],
+        };
+    }
+    const diagnostics = [];
+    const frontMatter = frontMatterLength(raw);
+    const heading = starts[index - 1];
+    const from = heading === undefined ? frontMatter : heading + 1;
+    const to = starts[index] ?? raw.length;
+    if (heading !== undefined && index === 1) {
+        const outside = outsideSession(file, raw, frontMatter, heading);
+        if (outside)
+            diagnostics.push(outside);
+    }
+    const { lines, unclosedFences } = classify(raw, from, to);
+    for (const line of unclosedFences) {
+        const column = (raw[line - 1] ?? '').search(/\S/) + 1;
+        diagnostics.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'aider-unclosed-fence', { file, line, column }, 'A code fence opens here and is not closed before the session ends; its lines are read as if it were not there.', 'Close the fence with a line of the same backticks or tildes (an interrupted reply often leaves one open).'));
+    }
+    // A documentation page (no heading): its title and introduction precede the first chat line.
+    const start = heading === undefined
+        ? Math.max(0, lines.findIndex((l) => l.kind !== 'text' && l.kind !== 'blank'))
+        : 0;
+    const builder = new Builder(file, diagnostics);
+    for (const l of lines.slice(start))
+        builder.add(l);
+    builder.flush();
+    const meta = {};
+    const started = heading === undefined ? undefined : startedAt(raw[heading]);
+    if (started !== undefined)
+        meta['started_at'] = started;
+    if (count > 1) {
+        meta['session'] = index;
+        meta['sessions'] = count;
+    }
+    return { sessions: count, artifacts: builder.artifacts, meta, diagnostics };
+}
+//# sourceMappingURL=aider.js.map
 ;// CONCATENATED MODULE: ./build/io/glob.js
 // A small deterministic glob matcher. `fs.promises.glob` is still experimental on Node 20, and
 // its result order is unspecified; ours walks in sorted order and supports the usual subset:
@@ -46802,8 +47245,21 @@ function globAllowsDotfiles(rest) {
 
 
 
+
 /** Extensions picked up when a directory is given. */
 const TRANSCRIPT_EXTENSIONS = ['.json', '.jsonl', '.ndjson', '.traj'];
+/**
+ * Markdown files are picked up from a directory only when they are aider chat histories: a
+ * transcripts folder also holds README.md files and notes, which are no transcripts.
+ */
+const MARKDOWN_EXTENSION = '.md';
+/** What a directory is searched for, as help texts and messages say it. */
+const DIRECTORY_SEARCH = `${TRANSCRIPT_EXTENSIONS.join(', ')} files and ${MARKDOWN_EXTENSION} aider chat histories`;
+/**
+ * Enough of a Markdown file to tell an aider chat history: aider writes its session heading at
+ * the top, and its documentation pages reach the first user line within a few lines.
+ */
+const SNIFF_BYTES = 1024 * 1024;
 function toSlashes(p) {
     return p.split(external_node_path_.sep).join('/');
 }
@@ -46861,7 +47317,7 @@ async function walk(cwd, dir, depth, opts, out) {
 function noMatch(arg, what) {
     return (0,core_diagnostics/* diagnostic */.YK)('error', 'no-match', { file: arg, line: 1, column: 1 }, `No transcript file found: this ${what} matches nothing.`, what === 'pattern'
         ? 'Check the pattern, and quote it so that your shell does not expand it first.'
-        : `Put ${TRANSCRIPT_EXTENSIONS.join(', ')} files in the directory, or name the files directly.`);
+        : `Put ${DIRECTORY_SEARCH} in the directory, or name the files directly.`);
 }
 async function expandOne(arg, cwd) {
     const normalized = normalizeArg(arg);
@@ -46894,14 +47350,42 @@ async function expandOne(arg, cwd) {
     }
     if (!stat.isDirectory())
         return { files: [normalized] };
+    const found = [];
+    const accept = (rel) => {
+        const lower = rel.toLowerCase();
+        return lower.endsWith(MARKDOWN_EXTENSION) || TRANSCRIPT_EXTENSIONS.some((ext) => lower.endsWith(ext));
+    };
+    await walk(cwd, normalized === '.' ? '' : normalized, 0, { maxDepth: Infinity, dotfiles: false, accept }, found);
     const files = [];
-    const accept = (rel) => TRANSCRIPT_EXTENSIONS.some((ext) => rel.toLowerCase().endsWith(ext));
-    await walk(cwd, normalized === '.' ? '' : normalized, 0, { maxDepth: Infinity, dotfiles: false, accept }, files);
+    for (const rel of found) {
+        if (!rel.toLowerCase().endsWith(MARKDOWN_EXTENSION) || (await isAiderFile(external_node_path_.resolve(cwd, rel))))
+            files.push(rel);
+    }
     return files.length > 0 ? { files } : { files, diagnostic: noMatch(arg, 'directory') };
 }
+/** Whether a Markdown file found in a directory is an aider chat history (unreadable: no). */
+async function isAiderFile(abs) {
+    let handle;
+    try {
+        handle = await external_node_fs_.promises.open(abs, 'r');
+        const size = Math.min(SNIFF_BYTES, (await handle.stat()).size);
+        const buffer = Buffer.alloc(size);
+        const { bytesRead } = await handle.read(buffer, 0, size, 0);
+        // A character cut at the end of the sample decodes as U+FFFD: harmless for the markers.
+        const text = new TextDecoder().decode(buffer.subarray(0, bytesRead)).replace(/^\uFEFF/, '');
+        return isAiderText(text);
+    }
+    catch {
+        return false;
+    }
+    finally {
+        await handle?.close();
+    }
+}
 /**
- * Expands files, directories (walked recursively for transcript extensions, skipping hidden
- * entries and node_modules) and glob patterns. Deterministic: the output is sorted by code unit.
+ * Expands files, directories (walked recursively for transcript extensions and aider chat
+ * histories, skipping hidden entries and node_modules) and glob patterns. A file named directly,
+ * or matched by a glob, is always kept. Deterministic: the output is sorted by code unit.
  */
 async function expandInputs(args, opts) {
     const seen = new Set();
@@ -46917,48 +47401,10 @@ async function expandInputs(args, opts) {
     return { files, diagnostics };
 }
 //# sourceMappingURL=expand-inputs.js.map
+// EXTERNAL MODULE: ./build/core/golden/paths.js
+var paths = __nccwpck_require__(4910);
 // EXTERNAL MODULE: ./build/io/golden-store.js
 var golden_store = __nccwpck_require__(7392);
-;// CONCATENATED MODULE: ./build/core/readers/artifact-builder.js
-/**
- * Every artifact field, in the order of the DESIGN §2 table: built artifacts get this key order
- * whatever order the draft had. A Record over keyof Artifact, so a new field cannot be forgotten.
- */
-const FIELDS = {
-    id: true,
-    kind: true,
-    role: true,
-    content: true,
-    tool: true,
-    call_id: true,
-    call_ids: true,
-    tool_calls: true,
-    exit_code: true,
-    is_error: true,
-    tags: true,
-    scope: true,
-    provenance: true,
-    created_at: true,
-    ttl: true,
-    pin: true,
-    pressure: true,
-    sidechain: true,
-    offChain: true,
-    source: true,
-};
-const FIELD_ORDER = Object.keys(FIELDS);
-function buildArtifact(draft) {
-    const out = {};
-    for (const key of FIELD_ORDER) {
-        if (draft[key] !== undefined)
-            out[key] = draft[key];
-    }
-    return out;
-}
-function isEmptyContent(content) {
-    return content.length === 0;
-}
-//# sourceMappingURL=artifact-builder.js.map
 ;// CONCATENATED MODULE: ./build/core/pii/types.js
 // Shared shapes of the PII stage (DESIGN §3 `pii:`, §4 stage 4, §5 `pii` check).
 /** The typed detectors; the `pii` check always runs all of them, whatever the policy enables. */
@@ -54358,6 +54804,2344 @@ function readClaudeCode(lines, file) {
     return { artifacts: reader.artifacts, meta: reader.meta, diagnostics: reader.diagnostics };
 }
 //# sourceMappingURL=claude-code.js.map
+;// CONCATENATED MODULE: ./build/core/readers/claude-web.js
+
+
+
+
+
+
+const claude_web_SKIP_HINT = 'The record was skipped; the rest of the session was loaded. Repair or remove the record.';
+/** An object whose `loglines` is an array: no other transcript shape has that key. */
+function isClaudeWebDocument(root) {
+    return values_isObject(root) && Array.isArray(root['loglines']);
+}
+class LoglineReader {
+    file;
+    positions;
+    artifacts = [];
+    diagnostics;
+    skipped = new Map();
+    /** Artifact id of each record by its uuid, to link summaries to the record they cover. */
+    byUuid = new Map();
+    leaves = new Map();
+    nodes = [];
+    ctx;
+    constructor(file, positions) {
+        this.file = file;
+        this.positions = positions;
+        this.diagnostics = [];
+        this.ctx = new ReadContext(file, positions, this.diagnostics);
+    }
+    at(node) {
+        return this.ctx.pos(node);
+    }
+    malformed(at, message) {
+        this.diagnostics.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'malformed-record', at, message, claude_web_SKIP_HINT));
+    }
+    /** `near` (the loglines array) stands in for the position of a record that is a scalar. */
+    read(record, i, near) {
+        const at = this.ctx.pos(record, near);
+        if (!values_isObject(record)) {
+            this.malformed(at, `\`loglines[${i}]\` holds ${describeValue(record)}, not a session record object.`);
+            return;
+        }
+        const type = record['type'];
+        if (typeof type !== 'string') {
+            this.malformed(at, type === undefined
+                ? `\`loglines[${i}]\` has no \`type\` field.`
+                : `\`loglines[${i}].type\` must be a string; found ${describeValue(type)}.`);
+            return;
+        }
+        if (type === 'summary')
+            this.summary(record, i, at);
+        else if (type === 'user' || type === 'assistant')
+            this.message(record, type, i, at);
+        else {
+            if (type === 'system' && record['subtype'] === 'compact_boundary')
+                this.node(record, i, true, []);
+            const seen = this.skipped.get(type);
+            if (seen)
+                seen.count += 1;
+            else
+                this.skipped.set(type, { at, count: 1 });
+        }
+    }
+    summary(record, i, at) {
+        const summary = record['summary'];
+        if (typeof summary !== 'string') {
+            this.malformed(at, `\`loglines[${i}].summary\` must be a string; found ${describeValue(summary)}.`);
+            return;
+        }
+        const artifact = buildArtifact({ id: `m${i}`, kind: 'summary', content: summary, source: at });
+        this.artifacts.push(artifact);
+        const leaf = record['leafUuid'];
+        if (typeof leaf === 'string')
+            this.leaves.set(artifact, leaf);
+    }
+    message(record, kind, i, at) {
+        const message = record['message'];
+        if (!values_isObject(message)) {
+            this.malformed(at, `The ${kind} record's \`loglines[${i}].message\` must be an object; found ${describeValue(message)}.`);
+            return;
+        }
+        // Problems inside the content make the record unusable: collect them apart, report one warning.
+        const problems = [];
+        const content = readAnthropicContent(message['content'], {
+            ctx: new ReadContext(this.file, this.positions, problems, at),
+            path: `loglines[${i}].message.content`,
+            near: at,
+            code: 'malformed-record',
+        });
+        if (!content) {
+            const first = problems[0];
+            const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : '';
+            this.malformed(at, `Invalid ${kind} record: ${first ? first.message : 'unreadable content.'}${more}`);
+            return;
+        }
+        const sidechain = record['isSidechain'] === true ? true : undefined;
+        const made = messageArtifacts(content, { id: `m${i}`, kind, source: at, sidechain }, (r) => this.ctx.pos(r.node, at));
+        this.artifacts.push(...made);
+        const uuid = record['uuid'];
+        if (typeof uuid === 'string' && made.length > 0 && !this.byUuid.has(uuid))
+            this.byUuid.set(uuid, made[made.length - 1]?.id ?? `m${i}`);
+        if (!sidechain)
+            this.node(record, i, false, made);
+    }
+    /** `line` of a chain node only orders records: the logline index stands in for it. */
+    node(record, i, boundary, artifacts) {
+        const uuid = record['uuid'];
+        const parent = record['parentUuid'];
+        if (typeof uuid !== 'string' || uuid === '')
+            return;
+        if (parent !== null && typeof parent !== 'string')
+            return;
+        const logical = record['logicalParentUuid'];
+        this.nodes.push({
+            uuid,
+            parent,
+            line: i,
+            boundary,
+            artifacts,
+            ...(typeof logical === 'string' ? { logicalParent: logical } : {}),
+        });
+    }
+    finish() {
+        for (const [artifact, leaf] of this.leaves) {
+            const id = this.byUuid.get(leaf);
+            if (id !== undefined)
+                artifact.provenance = [id];
+        }
+        markOffChain(this.nodes);
+        for (const [type, { at, count }] of this.skipped) {
+            const name = safeName(type);
+            this.diagnostics.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'skipped-record', at, `Skipped ${count} record(s) of type ${name ? `\`${name}\`` : 'with an unusual name'} (first one here): they hold no conversation messages.`, 'Nothing to do unless these records should count; only user, assistant and summary records are read.'));
+        }
+    }
+}
+function readClaudeWeb(doc, file) {
+    const reader = new LoglineReader(file, doc.positions);
+    const root = doc.value;
+    const loglines = values_isObject(root) ? root['loglines'] : undefined;
+    if (!values_isObject(root) || !Array.isArray(loglines)) {
+        const diagnostics = [];
+        const ctx = new ReadContext(file, doc.positions, diagnostics);
+        ctx.error('invalid-session', ctx.pos(root), `A Claude web session must be an object with a \`loglines\` array; found ${describeValue(values_isObject(root) ? loglines : root)}${values_isObject(root) ? ' there' : ''}.`, 'Export the session as {"loglines": [...]}, or pass --format to choose another reader.');
+        return { artifacts: [], meta: {}, diagnostics };
+    }
+    const near = reader.at(loglines);
+    loglines.forEach((record, i) => reader.read(record, i, near));
+    reader.finish();
+    return {
+        artifacts: reader.artifacts,
+        meta: scalarFields(root, ['loglines']),
+        diagnostics: reader.diagnostics,
+    };
+}
+//# sourceMappingURL=claude-web.js.map
+;// CONCATENATED MODULE: ./build/core/readers/responses-items.js
+
+
+/** Parts read as text; `text` is what Codex's older rollouts wrote. */
+const TEXT_PARTS = new Set(['input_text', 'output_text', 'text']);
+/**
+ * Items of the model's turn kept untouched, as opaque parts of the assistant artifact: reasoning
+ * (encrypted, must be passed back as written), the server-side tools whose results are inline
+ * (web and file search, code interpreter, image generation, MCP calls and tool lists), an MCP
+ * approval request with the client's response to it (kept with the turn whose request it answers,
+ * so the two stay together), compaction items and references to stored items.
+ */
+const MODEL_ITEMS = new Set([
+    'reasoning',
+    'web_search_call',
+    'file_search_call',
+    'code_interpreter_call',
+    'image_generation_call',
+    'mcp_call',
+    'mcp_list_tools',
+    'mcp_approval_request',
+    'mcp_approval_response',
+    'compaction',
+    'item_reference',
+]);
+/** Calls the client executes (paired by `call_id` with their output item) → their output's type. */
+const CALL_OUTPUT = new Map([
+    ['function_call', 'function_call_output'],
+    ['custom_tool_call', 'custom_tool_call_output'],
+    ['computer_call', 'computer_call_output'],
+    ['local_shell_call', 'local_shell_call_output'],
+    ['shell_call', 'shell_call_output'],
+    ['apply_patch_call', 'apply_patch_call_output'],
+]);
+const OUTPUT_CALL = new Map([...CALL_OUTPUT].map(([call, output]) => [output, call]));
+/** The tool name a built-in call is recorded under (function and custom calls carry their own). */
+const BUILTIN_NAMES = new Map([
+    ['computer_call', 'computer'],
+    ['local_shell_call', 'local_shell'],
+    ['shell_call', 'shell'],
+    ['apply_patch_call', 'apply_patch'],
+]);
+/** `A` or `An` before a type name (the names here are known schema words). */
+function article(word) {
+    return /^[aeiou]/.test(word) ? 'An' : 'A';
+}
+function responses_items_str(item, key) {
+    const v = item[key];
+    return typeof v === 'string' && v !== '' ? v : undefined;
+}
+/**
+ * A message's content as parts: a string is one text part, input_text / output_text become text
+ * parts, every other part (images, files, audio, refusals) is kept as parsed. Null after reporting.
+ */
+function itemParts(value, site) {
+    const { ctx, at, code, hint } = site;
+    if (typeof value === 'string')
+        return [{ type: 'text', text: value }];
+    if (!Array.isArray(value)) {
+        ctx.error(code, at, `The item's \`content\` must be an array of parts; found ${describeValue(value)}.`, hint);
+        return null;
+    }
+    const out = [];
+    for (const p of value) {
+        if (!values_isObject(p) || typeof p['type'] !== 'string') {
+            ctx.error(code, ctx.pos(p, at), `A content part must be an object with a \`type\`; found ${describeValue(p)}.`, hint);
+            return null;
+        }
+        if (!TEXT_PARTS.has(p['type'])) {
+            out.push({ ...p, type: p['type'] });
+            continue;
+        }
+        if (typeof p['text'] !== 'string') {
+            ctx.error(code, ctx.pos(p, at), `${article(p['type'])} ${p['type']} part's \`text\` must be a string; found ${describeValue(p['text'])}.`, hint);
+            return null;
+        }
+        out.push({ type: 'text', text: p['text'] });
+    }
+    return out;
+}
+function textOf(parts) {
+    return parts.map((p) => (p.type === 'text' ? String(p.text) : '')).join('');
+}
+function missing(item, field, site) {
+    site.ctx.error(site.code, site.at, `${article(String(item['type']))} ${String(item['type'])} item must have a non-empty \`${field}\`.`, site.hint);
+    return null;
+}
+function asArguments(raw) {
+    return typeof raw === 'string' ? raw : raw === undefined ? '{}' : JSON.stringify(raw);
+}
+/**
+ * The tool call of a call item (its type a key of CALL_OUTPUT). Function and custom calls keep
+ * their name and arguments (a custom call's free-form `input`); a local shell call is
+ * `local_shell` with its `action`; the other built-ins are named by BUILTIN_NAMES with every
+ * field but `type` and `call_id` as arguments, so the emitter can write the item back.
+ */
+function readItemCall(item, site) {
+    const type = String(item['type']);
+    const id = responses_items_str(item, 'call_id') ?? responses_items_str(item, 'id');
+    if (id === undefined)
+        return missing(item, 'call_id', site);
+    if (type === 'local_shell_call')
+        return { id, name: 'local_shell', arguments: asArguments(item['action'] ?? {}) };
+    const builtin = BUILTIN_NAMES.get(type);
+    if (builtin !== undefined) {
+        const rest = {};
+        for (const [k, v] of Object.entries(item))
+            if (k !== 'type' && k !== 'call_id')
+                rest[k] = v;
+        return { id, name: builtin, arguments: JSON.stringify(rest) };
+    }
+    const name = responses_items_str(item, 'name');
+    if (name === undefined)
+        return missing(item, 'name', site);
+    const raw = type === 'custom_tool_call' ? item['input'] : item['arguments'];
+    return { id, name, arguments: asArguments(raw) };
+}
+/** Codex wraps shell results as `{"output": "...", "metadata": {"exit_code": n}}` in the output string. */
+function exitCodeOf(output) {
+    if (!output.startsWith('{') || !output.includes('exit_code'))
+        return undefined;
+    try {
+        const parsed = JSON.parse(output);
+        const code = values_isObject(parsed) && values_isObject(parsed['metadata']) ? parsed['metadata']['exit_code'] : undefined;
+        return typeof code === 'number' && Number.isInteger(code) ? code : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** A shell_call_output's chunks as JSON text (what the stabilizer trims and masks), and their outcome. */
+function shellOutput(output, site) {
+    if (!Array.isArray(output)) {
+        site.ctx.error(site.code, site.at, `A shell_call_output's \`output\` must be an array of {stdout, stderr, outcome}; found ${describeValue(output)}.`, site.hint);
+        return null;
+    }
+    const last = output[output.length - 1];
+    const outcome = values_isObject(last) && values_isObject(last['outcome']) ? last['outcome'] : undefined;
+    const code = outcome?.['exit_code'];
+    const exitCode = typeof code === 'number' && Number.isInteger(code) ? code : undefined;
+    const failed = (exitCode !== undefined && exitCode !== 0) || outcome?.['type'] === 'timeout';
+    return { content: JSON.stringify(output), exit_code: exitCode, is_error: failed ? true : undefined };
+}
+function outputFields(item, site) {
+    const type = item['type'];
+    let output = item['output'];
+    if (type === 'computer_call_output')
+        return { content: [{ ...item, type }] };
+    if (type === 'shell_call_output')
+        return shellOutput(output, site);
+    if (type === 'apply_patch_call_output') {
+        return {
+            content: typeof output === 'string' ? output : '',
+            is_error: item['status'] === 'failed' ? true : undefined,
+        };
+    }
+    // Some Codex versions wrap the output as {content, success}.
+    if (values_isObject(output) && 'content' in output)
+        output = output['content'];
+    if (typeof output === 'string') {
+        const exitCode = exitCodeOf(output);
+        return {
+            content: output,
+            exit_code: exitCode,
+            is_error: exitCode !== undefined && exitCode !== 0 ? true : undefined,
+        };
+    }
+    const parts = itemParts(output ?? '', site);
+    return parts === null ? null : { content: parts };
+}
+/**
+ * The tool artifact of an output item (its type a key of OUTPUT_CALL). The output's type is kept
+ * as `role` when it is not a plain function_call_output: the emitter writes the call back as the
+ * built-in it was. A local_shell_call_output names its call by `id` in the API, `call_id` in Codex.
+ */
+function readItemOutput(item, id, site) {
+    const type = String(item['type']);
+    const callId = responses_items_str(item, 'call_id') ?? (type === 'local_shell_call_output' ? responses_items_str(item, 'id') : undefined);
+    if (callId === undefined)
+        return missing(item, 'call_id', site);
+    const fields = outputFields(item, site);
+    if (fields === null)
+        return null;
+    return responses_items_artifact({
+        id,
+        kind: 'tool',
+        role: type === 'function_call_output' ? undefined : type,
+        ...fields,
+        call_id: callId,
+        source: site.at,
+    });
+}
+/** An artifact from the fields at hand; the others stay absent. */
+function responses_items_artifact(fields) {
+    return buildArtifact({
+        role: undefined,
+        tool: undefined,
+        call_id: undefined,
+        call_ids: undefined,
+        tool_calls: undefined,
+        exit_code: undefined,
+        is_error: undefined,
+        tags: undefined,
+        scope: undefined,
+        provenance: undefined,
+        created_at: undefined,
+        ttl: undefined,
+        pin: undefined,
+        pressure: undefined,
+        sidechain: undefined,
+        offChain: undefined,
+        ...fields,
+    });
+}
+/**
+ * Consecutive model items (reasoning, assistant messages, calls) form one assistant artifact, as
+ * one Chat Completions assistant message would, named after its first item. A model item after a
+ * call starts a new one: an artifact holds its parts before its calls, and a reasoning item must
+ * stay before the call it led to when the turn is written back.
+ */
+class ModelTurns {
+    out;
+    turn = null;
+    constructor(out) {
+        this.out = out;
+    }
+    parts(parts, id, at) {
+        // A message with no parts adds nothing: it neither splits nor starts a turn.
+        if (parts.length === 0)
+            return;
+        if (this.turn && this.turn.calls.length > 0)
+            this.close();
+        this.turn ??= { id, at, parts: [], calls: [] };
+        for (const p of parts)
+            this.turn.parts.push(p);
+    }
+    call(call, id, at) {
+        this.turn ??= { id, at, parts: [], calls: [] };
+        this.turn.calls.push(call);
+    }
+    close() {
+        const t = this.turn;
+        this.turn = null;
+        if (!t || (t.parts.length === 0 && t.calls.length === 0))
+            return;
+        this.out.push(responses_items_artifact({
+            id: t.id,
+            kind: 'assistant',
+            content: t.parts,
+            tool_calls: t.calls.length > 0 ? t.calls : undefined,
+            source: t.at,
+        }));
+    }
+}
+//# sourceMappingURL=responses-items.js.map
+;// CONCATENATED MODULE: ./build/core/readers/codex.js
+
+
+
+const codex_CODE = 'invalid-codex-record';
+const HINT = 'Each rollout line is {"timestamp", "type", "payload"}; a response_item payload is a Responses API item.';
+/** Record types that are read, or deliberately left out without a note. */
+const KNOWN_RECORDS = new Set(['session_meta', 'response_item', 'turn_context', 'event_msg', 'compacted']);
+const CALL_ITEMS = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
+const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output']);
+const CODEX_CONTEXT = /^\s*<(environment_context|user_instructions)>[\s\S]*<\/\1>\s*$/;
+function isCodexRecord(value) {
+    return (values_isObject(value) &&
+        typeof value['type'] === 'string' &&
+        KNOWN_RECORDS.has(value['type']) &&
+        values_isObject(value['payload']));
+}
+const META_KEYS = ['id', 'cli_version', 'originator', 'model_provider', 'source'];
+/** The session's base instructions, when the rollout recorded them (a string, or `{text}`). */
+function instructionsOf(payload) {
+    const base = payload['base_instructions'];
+    const text = payload['instructions'] ?? (values_isObject(base) ? base['text'] : base);
+    return typeof text === 'string' && text.trim() !== '' ? text : undefined;
+}
+class RolloutReader {
+    file;
+    diagnostics = [];
+    artifacts = [];
+    meta = {};
+    skipped = new Map();
+    turns = new ModelTurns(this.artifacts);
+    constructor(file) {
+        this.file = file;
+    }
+    record(rec) {
+        const { file } = this;
+        const ctx = new ReadContext(file, rec.positions, this.diagnostics, { line: rec.line, column: 1 });
+        const at = { file, line: rec.line, column: 1 };
+        const value = rec.value;
+        const type = values_isObject(value) ? value['type'] : undefined;
+        if (!values_isObject(value) || typeof type !== 'string') {
+            ctx.error(codex_CODE, at, `A rollout record must be an object with a string \`type\`; found ${describeValue(value)}.`, HINT);
+            return;
+        }
+        if (!KNOWN_RECORDS.has(type))
+            return this.skip(type, rec.line);
+        const payload = value['payload'];
+        if (!values_isObject(payload)) {
+            ctx.error(codex_CODE, at, `The record's \`payload\` must be an object; found ${describeValue(payload)}.`, HINT);
+            return;
+        }
+        if (type === 'session_meta')
+            return this.sessionMeta(payload, rec.line, at);
+        if (type === 'compacted')
+            return this.compacted(payload, rec.line, ctx, at);
+        if (type === 'response_item')
+            this.item(payload, `L${rec.line}`, { ctx, at, code: codex_CODE, hint: HINT });
+    }
+    skip(type, line) {
+        const seen = this.skipped.get(type) ?? { line, count: 0 };
+        seen.count++;
+        this.skipped.set(type, seen);
+    }
+    sessionMeta(payload, line, at) {
+        for (const k of META_KEYS)
+            if (typeof payload[k] === 'string')
+                this.meta[k === 'id' ? 'session_id' : k] = payload[k];
+        const instructions = instructionsOf(payload);
+        if (instructions === undefined)
+            return;
+        this.turns.close();
+        this.artifacts.push(responses_items_artifact({ id: `L${line}`, kind: 'system', content: instructions, source: at }));
+    }
+    /**
+     * A compaction replaces the history the model sees from here on. With `replacement_history` the
+     * record holds that history itself; without it Codex rebuilds it from the user messages so far
+     * and the summary `message`, so those stay and everything else before the record is compacted.
+     */
+    compacted(payload, line, ctx, at) {
+        this.turns.close();
+        const replacement = payload['replacement_history'];
+        const keepUsers = !Array.isArray(replacement);
+        const covered = [];
+        for (const a of this.artifacts) {
+            if (a.offChain || (keepUsers && (a.kind === 'user' || a.kind === 'system')))
+                continue;
+            a.offChain = 'compacted';
+            covered.push(a.id);
+        }
+        if (Array.isArray(replacement)) {
+            replacement.forEach((item, i) => {
+                const site = { ctx, at: ctx.pos(item, at), code: codex_CODE, hint: HINT };
+                if (values_isObject(item))
+                    this.item(item, `L${line}.${i}`, site);
+                else
+                    ctx.error(codex_CODE, site.at, `A replacement_history item must be an object; found ${describeValue(item)}.`, HINT);
+            });
+            this.turns.close();
+            return;
+        }
+        const message = payload['message'];
+        if (typeof message !== 'string' || message.trim() === '') {
+            ctx.error(codex_CODE, at, `A compacted record must hold its summary \`message\` as a string; found ${describeValue(message)}.`, HINT);
+            return;
+        }
+        this.artifacts.push(responses_items_artifact({
+            id: `L${line}`,
+            kind: 'summary',
+            content: message,
+            provenance: covered.length > 0 ? covered : undefined,
+            source: at,
+        }));
+    }
+    item(item, id, site) {
+        const { turns } = this;
+        const { ctx, at } = site;
+        const itemType = item['type'];
+        if (itemType === 'reasoning' || itemType === 'web_search_call') {
+            turns.parts([{ ...item, type: itemType }], id, at);
+            return;
+        }
+        if (typeof itemType === 'string' && CALL_ITEMS.has(itemType)) {
+            const call = readItemCall(item, site);
+            if (call)
+                turns.call(call, id, at);
+            return;
+        }
+        if (itemType === 'message' && item['role'] === 'assistant') {
+            const parts = itemParts(item['content'], site);
+            if (parts)
+                turns.parts(parts, id, at);
+            return;
+        }
+        turns.close();
+        if (typeof itemType === 'string' && OUTPUT_ITEMS.has(itemType)) {
+            const out = readItemOutput(item, id, site);
+            if (out)
+                this.artifacts.push(out);
+            return;
+        }
+        if (itemType === 'message') {
+            const role = item['role'];
+            if (role !== 'user' && role !== 'developer' && role !== 'system') {
+                ctx.error(codex_CODE, at, `A message item's \`role\` must be user, developer, system or assistant; found ${describeValue(role)}.`, HINT);
+                return;
+            }
+            const parts = itemParts(item['content'], site);
+            if (!parts)
+                return;
+            // The role is kept where it differs from the kind: developer, or user for Codex's context.
+            const kind = role === 'user' && !CODEX_CONTEXT.test(textOf(parts)) ? 'user' : 'system';
+            const shownRole = role === kind ? undefined : role;
+            this.artifacts.push(responses_items_artifact({ id, kind, role: shownRole, content: parts, source: at }));
+            return;
+        }
+        const name = typeof itemType === 'string' ? safeName(itemType) : null;
+        this.skip(`response_item ${name ?? '(unnamed)'}`, at.line);
+    }
+    finish() {
+        this.turns.close();
+        for (const [type, { line, count }] of this.skipped) {
+            const shown = type.startsWith('response_item ') ? type : (safeName(type) ?? '(unnamed)');
+            this.diagnostics.push({
+                severity: 'warning',
+                code: 'skipped-record',
+                file: this.file,
+                line,
+                column: 1,
+                message: `Left out ${count} record${count === 1 ? '' : 's'} of type ${shown}, which this reader does not know (first here).`,
+                hint: 'Nothing to do if these records hold no conversation; otherwise report the record type.',
+            });
+        }
+        return { artifacts: this.artifacts, meta: this.meta, diagnostics: this.diagnostics };
+    }
+}
+function readCodex(lines, file) {
+    const reader = new RolloutReader(file);
+    for (const rec of lines)
+        reader.record(rec);
+    return reader.finish();
+}
+//# sourceMappingURL=codex.js.map
+;// CONCATENATED MODULE: ./build/core/readers/gemini-parts.js
+
+const OPAQUE_FIELDS = ['inlineData', 'fileData', 'executableCode', 'codeExecutionResult'];
+const DATA_FIELDS = ['text', 'functionCall', 'functionResponse', ...OPAQUE_FIELDS];
+const PART_HINT = 'Each part holds one of text, inlineData, fileData, functionCall, functionResponse, executableCode or codeExecutionResult.';
+function fail(site, at, path, expected, value, hint) {
+    site.ctx.error(site.code, site.ctx.pos(at, site.near), `\`${path}\` must be ${expected}; found ${describeValue(value)}.`, hint);
+    return null;
+}
+function optionalId(value, path, site) {
+    const id = value['id'];
+    if (id === undefined || id === null || id === '')
+        return undefined;
+    if (typeof id === 'string')
+        return id;
+    return fail(site, value, joinPath(path, 'id'), 'a string', id, 'Give the call id as a string, or leave it out.');
+}
+function requiredName(value, path, site) {
+    const name = value['name'];
+    if (typeof name === 'string' && name !== '')
+        return name;
+    return fail(site, value, joinPath(path, 'name'), 'a non-empty string', name, 'Name the function.');
+}
+function readCall(part, index, path, site) {
+    const fc = part['functionCall'];
+    const fcPath = joinPath(path, 'functionCall');
+    if (!values_isObject(fc))
+        return fail(site, part, fcPath, 'an object', fc, 'Write {"name": "...", "args": {...}}.');
+    const name = requiredName(fc, fcPath, site);
+    const id = optionalId(fc, fcPath, site);
+    const args = fc['args'];
+    if (args !== undefined && args !== null && !values_isObject(args)) {
+        return fail(site, fc, joinPath(fcPath, 'args'), 'an object', args, 'Write the arguments as a JSON object.');
+    }
+    if (name === null || id === null)
+        return null;
+    return { partIndex: index, name, id, arguments: JSON.stringify(args ?? {}) };
+}
+/** Multimodal function responses carry parts of their own (inlineData, fileData): kept opaque. */
+function nestedParts(fr, path, site) {
+    const parts = fr['parts'];
+    if (parts === undefined || parts === null)
+        return [];
+    if (!Array.isArray(parts))
+        return fail(site, fr, joinPath(path, 'parts'), 'an array', parts, PART_HINT);
+    const out = [];
+    for (const [i, p] of parts.entries()) {
+        const key = values_isObject(p) ? OPAQUE_FIELDS.find((f) => f in p) : undefined;
+        if (!values_isObject(p) || key === undefined) {
+            return fail(site, p, joinPath(joinPath(path, 'parts'), i), 'an inlineData or fileData part', p, PART_HINT);
+        }
+        out.push({ ...p, type: key });
+    }
+    return out;
+}
+function readResponse(part, index, path, site) {
+    const fr = part['functionResponse'];
+    const frPath = joinPath(path, 'functionResponse');
+    if (!values_isObject(fr)) {
+        return fail(site, part, frPath, 'an object', fr, 'Write {"name": "...", "response": {...}}.');
+    }
+    const name = requiredName(fr, frPath, site);
+    const id = optionalId(fr, frPath, site);
+    const response = fr['response'];
+    if (response !== undefined && response !== null && !values_isObject(response)) {
+        return fail(site, fr, joinPath(frPath, 'response'), 'an object', response, 'Write the response as a JSON object.');
+    }
+    const extra = nestedParts(fr, frPath, site);
+    if (name === null || id === null || extra === null)
+        return null;
+    const isError = values_isObject(response) && 'error' in response && !('output' in response);
+    const text = { type: 'text', text: JSON.stringify(response ?? {}) };
+    return {
+        partIndex: index,
+        node: part,
+        name,
+        id,
+        content: extra.length > 0 ? [text, ...extra] : [text],
+        isError,
+    };
+}
+/** The one data field a part holds; null after reporting a part with none or several. */
+function dataField(part, path, site) {
+    const present = DATA_FIELDS.filter((f) => part[f] !== undefined);
+    if (present.length === 1)
+        return present[0];
+    if (present.length === 0 && typeof part['thoughtSignature'] === 'string')
+        return 'thoughtSignature';
+    site.ctx.error(site.code, site.ctx.pos(part, site.near), present.length === 0
+        ? `\`${path}\` holds no data field a Gemini part can hold.`
+        : `\`${path}\` holds ${present.length} data fields (${present.join(', ')}); a part holds exactly one.`, PART_HINT);
+    return null;
+}
+function misplaced(site, part, path, field, role) {
+    site.ctx.error(site.code, site.ctx.pos(part, site.near), `\`${joinPath(path, field)}\` cannot appear in a ${role === 'model' ? 'model' : role === 'system' ? 'system instruction' : 'user'} content.`, 'Only model contents hold functionCall parts, and only user (or function) contents hold functionResponse parts.');
+    return null;
+}
+/** Reads part `i` into `out`; false after reporting why it cannot be read. */
+function gemini_parts_readPart(part, i, role, out, site) {
+    const path = joinPath(site.path, i);
+    if (!values_isObject(part))
+        return fail(site, part, path, 'a part object', part, PART_HINT) ?? false;
+    if (part['thought'] === true) {
+        out.content.push({ ...part, type: 'thought' });
+        return true;
+    }
+    const field = dataField(part, path, site);
+    if (field === null)
+        return false;
+    if (field === 'text') {
+        const text = part['text'];
+        if (typeof text !== 'string')
+            return fail(site, part, joinPath(path, 'text'), 'a string', text, PART_HINT) ?? false;
+        out.content.push({ type: 'text', text });
+        pushSignature(out.content, part);
+        return true;
+    }
+    if (field === 'functionCall') {
+        const call = role === 'model' ? readCall(part, i, path, site) : misplaced(site, part, path, field, role);
+        if (call === null)
+            return false;
+        out.calls.push(call);
+        pushSignature(out.content, part);
+        return true;
+    }
+    if (field === 'functionResponse') {
+        const res = role === 'caller' ? readResponse(part, i, path, site) : misplaced(site, part, path, field, role);
+        if (res === null)
+            return false;
+        out.responses.push(res);
+        return true;
+    }
+    // inlineData, fileData, executableCode, codeExecutionResult, or a bare thoughtSignature.
+    out.content.push({ ...part, type: field });
+    return true;
+}
+/** Reads a content's `parts`; null when anything in it is invalid (each problem reported). */
+function readGeminiParts(value, role, site) {
+    if (!Array.isArray(value)) {
+        site.ctx.error(site.code, site.near, `\`${site.path}\` must be an array of parts; found ${describeValue(value)}.`, 'Write each content as {"role": "user" | "model", "parts": [...]}.');
+        return null;
+    }
+    const out = { content: [], calls: [], responses: [] };
+    const partSite = { ...site, near: site.ctx.pos(value, site.near) };
+    let ok = true;
+    value.forEach((part, i) => {
+        if (!gemini_parts_readPart(part, i, role, out, partSite))
+            ok = false;
+    });
+    return ok ? out : null;
+}
+/** A signature travels with its part: the opaque part right after it keeps it. */
+function pushSignature(content, part) {
+    const signature = part['thoughtSignature'];
+    if (typeof signature === 'string')
+        content.push({ type: 'thoughtSignature', thoughtSignature: signature });
+}
+//# sourceMappingURL=gemini-parts.js.map
+;// CONCATENATED MODULE: ./build/core/readers/gemini.js
+
+
+
+
+const gemini_CODE = 'invalid-message';
+const ROLES = ['user', 'model', 'function'];
+/** Gemini parts carry no `type` (that is how other SDKs' `parts`, e.g. Vercel UI messages, differ). */
+function isGeminiContent(item, roles) {
+    if (!values_isObject(item) || !roles.includes(item['role']))
+        return false;
+    const parts = item['parts'];
+    return Array.isArray(parts) && parts.slice(0, 3).every((p) => values_isObject(p) && !('type' in p));
+}
+/**
+ * `{contents: [...]}` whose first items are Content objects (or empty, next to a system
+ * instruction), or a bare array whose first items are `{role: user|model, parts}`.
+ */
+function isGeminiDocument(root) {
+    if (Array.isArray(root)) {
+        return root.length > 0 && root.slice(0, 3).every((c) => isGeminiContent(c, ['user', 'model']));
+    }
+    if (!values_isObject(root) || !Array.isArray(root['contents']))
+        return false;
+    const contents = root['contents'];
+    if (contents.length === 0)
+        return values_isObject(root['systemInstruction']) || values_isObject(root['system_instruction']);
+    return contents.slice(0, 3).every((c) => isGeminiContent(c, [...ROLES, undefined]));
+}
+class ContentsReader {
+    ctx;
+    artifacts = [];
+    /** Calls not answered yet, oldest first. */
+    pending = [];
+    constructor(ctx) {
+        this.ctx = ctx;
+    }
+    system(value, root) {
+        if (value === undefined || value === null)
+            return;
+        const near = this.ctx.pos(root);
+        if (typeof value === 'string') {
+            if (value !== '')
+                this.artifacts.push(buildArtifact({ id: 'system', kind: 'system', content: value, source: near }));
+            return;
+        }
+        const key = 'systemInstruction' in root ? 'systemInstruction' : 'system_instruction';
+        if (!values_isObject(value)) {
+            this.ctx.error(gemini_CODE, near, `\`${key}\` must be a Content object {"parts": [...]}; found ${describeValue(value)}.`, 'Write the system instruction as {"parts": [{"text": "..."}]}.');
+            return;
+        }
+        const at = this.ctx.pos(value, near);
+        const read = readGeminiParts(value['parts'], 'system', {
+            ctx: this.ctx,
+            path: joinPath(key, 'parts'),
+            near: at,
+            code: gemini_CODE,
+        });
+        if (read && read.content.length > 0) {
+            this.artifacts.push(buildArtifact({ id: 'system', kind: 'system', content: read.content, source: at }));
+        }
+    }
+    content(item, i, path) {
+        const near = this.ctx.pos(item);
+        if (!values_isObject(item)) {
+            this.ctx.error(gemini_CODE, near, `\`${path}\` must be a Content object; found ${describeValue(item)}.`, 'Write each content as {"role": "user" | "model", "parts": [...]}.');
+            return;
+        }
+        const role = item['role'] ?? 'user';
+        if (typeof role !== 'string' || !ROLES.includes(role)) {
+            this.ctx.error(gemini_CODE, near, `\`${joinPath(path, 'role')}\` must be user, model or function; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Gemini contents alternate user and model turns; put the system prompt in `systemInstruction`.');
+            return;
+        }
+        const partRole = role === 'model' ? 'model' : 'caller';
+        const read = readGeminiParts(item['parts'], partRole, {
+            ctx: this.ctx,
+            path: joinPath(path, 'parts'),
+            near,
+            code: gemini_CODE,
+        });
+        if (!read)
+            return;
+        if (role === 'model')
+            this.model(read, i, near);
+        else
+            this.caller(read, i, role, near);
+    }
+    model(read, i, source) {
+        const calls = read.calls.map((c) => {
+            const id = c.id ?? `fc_${i}_${c.partIndex}`;
+            this.pending.push({ name: c.name, id });
+            return { id, name: c.name, arguments: c.arguments };
+        });
+        this.artifacts.push(buildArtifact({
+            id: `m${i}`,
+            kind: 'assistant',
+            content: read.content,
+            tool_calls: calls.length > 0 ? calls : undefined,
+            source,
+        }));
+    }
+    /** The id a response answers, taking its call off the pending list (see the header). */
+    answer(name, id, fallback) {
+        const at = id === undefined ? this.pending.findIndex((p) => p.name === name) : this.lastWithId(id);
+        const call = at >= 0 ? this.pending.splice(at, 1)[0] : undefined;
+        return id ?? call?.id ?? fallback;
+    }
+    /** The nearest earlier pending call with this id, as pairing.ts pairs them. */
+    lastWithId(id) {
+        for (let k = this.pending.length - 1; k >= 0; k--)
+            if (this.pending[k]?.id === id)
+                return k;
+        return -1;
+    }
+    caller(read, i, role, source) {
+        const shownRole = role === 'user' ? undefined : role;
+        for (const r of read.responses) {
+            this.artifacts.push(buildArtifact({
+                id: `m${i}.${r.partIndex}`,
+                kind: 'tool',
+                role: shownRole,
+                content: r.content,
+                tool: r.name,
+                call_id: this.answer(r.name, r.id, `fr_${i}_${r.partIndex}`),
+                is_error: r.isError ? true : undefined,
+                source: this.ctx.pos(r.node, source),
+            }));
+        }
+        // A user turn's own text comes after its function responses, as the model read them.
+        if (read.responses.length === 0 || read.content.length > 0) {
+            this.artifacts.push(buildArtifact({ id: `m${i}`, kind: 'user', role: shownRole, content: read.content, source }));
+        }
+    }
+}
+function readGemini(doc, file) {
+    const diagnostics = [];
+    const ctx = new ReadContext(file, doc.positions, diagnostics);
+    const root = doc.value;
+    const rootObj = values_isObject(root) ? root : null;
+    const contents = rootObj ? rootObj['contents'] : root;
+    if (!Array.isArray(contents)) {
+        ctx.error(gemini_CODE, ctx.pos(root), `A Gemini transcript must be an array of contents or an object with a \`contents\` array; found ${describeValue(contents)} there.`, 'Write {"systemInstruction": {...}, "contents": [...]}, or pass --format to choose another reader.');
+        return { artifacts: [], meta: {}, diagnostics };
+    }
+    const reader = new ContentsReader(ctx);
+    if (rootObj)
+        reader.system(rootObj['systemInstruction'] ?? rootObj['system_instruction'], rootObj);
+    contents.forEach((item, i) => reader.content(item, i, joinPath(rootObj ? 'contents' : '', i)));
+    const meta = rootObj ? scalarFields(rootObj, []) : {};
+    return { artifacts: reader.artifacts, meta, diagnostics };
+}
+//# sourceMappingURL=gemini.js.map
+;// CONCATENATED MODULE: ./build/core/readers/langchain-message.js
+
+
+const langchain_message_CODE = 'invalid-message';
+/**
+ * Blocks that repeat a call of the message's `tool_calls` inside its content (Anthropic's
+ * tool_use, the v1 standard tool_call…): the call is read once, from `tool_calls`.
+ */
+const CALL_BLOCKS = new Set([
+    'tool_use',
+    'tool_call',
+    'tool_call_chunk',
+    'invalid_tool_call',
+    'function_call',
+]);
+function bad(site, field, expected, value, hint, near) {
+    site.ctx.error(langchain_message_CODE, near ?? site.near, `\`${joinPath(site.path, field)}\` must be ${expected}; found ${describeValue(value)}.`, hint);
+    return null;
+}
+/** `content`: a string, or a list of strings and `{type}` blocks; `callIds` name blocks to drop. */
+function readLcContent(value, site, callIds) {
+    if (typeof value === 'string')
+        return value;
+    if (value === undefined || value === null)
+        return '';
+    if (!Array.isArray(value)) {
+        return bad(site, 'content', 'a string or a list of content blocks', value, 'Write the content as text or as {"type":...} blocks.');
+    }
+    const parts = [];
+    let ok = true;
+    const near = site.ctx.pos(value, site.near);
+    value.forEach((block, i) => {
+        if (typeof block === 'string') {
+            parts.push({ type: 'text', text: block });
+            return;
+        }
+        if (values_isObject(block) && typeof block['type'] === 'string' && CALL_BLOCKS.has(block['type'])) {
+            const id = block['id'] ?? block['call_id'];
+            if (typeof id === 'string' && callIds.has(id))
+                return;
+        }
+        const part = readPart(block, {
+            ctx: site.ctx,
+            path: joinPath(joinPath(site.path, 'content'), i),
+            near,
+            code: langchain_message_CODE,
+        });
+        if (part)
+            parts.push(part);
+        else
+            ok = false;
+    });
+    return ok ? parts : null;
+}
+function args(value, path, site, near) {
+    if (typeof value === 'string')
+        return value;
+    if (value === undefined || value === null)
+        return '{}';
+    if (typeof value === 'object')
+        return JSON.stringify(value);
+    return bad({ ...site, path }, '', 'an object of arguments', value, 'Give the tool call its arguments object.', near);
+}
+const CALL_HINT = 'Each tool call is {"name", "args": {...}, "id", "type": "tool_call"}.';
+function langchain_message_readCall(call, path, site) {
+    const near = site.ctx.pos(call, site.near);
+    if (!values_isObject(call))
+        return bad({ ...site, path }, '', 'a tool call object', call, CALL_HINT, near);
+    const at = { ...site, path };
+    const id = call['id'];
+    const name = call['name'];
+    if (typeof id !== 'string' || id === '')
+        return bad(at, 'id', 'a non-empty string', id, CALL_HINT, near);
+    if (typeof name !== 'string' || name === '')
+        return bad(at, 'name', 'a non-empty string', name, CALL_HINT, near);
+    const a = args(call['args'], joinPath(path, 'args'), site, near);
+    return a === null ? null : { id, name, arguments: a };
+}
+const OPENAI_HINT = 'An OpenAI-shaped call is {"id", "type": "function", "function": {"name", "arguments"}}.';
+function readOpenAiCall(call, path, site, legacyId) {
+    const near = site.ctx.pos(call, site.near);
+    const at = { ...site, path };
+    if (!values_isObject(call))
+        return bad(at, '', 'a tool call object', call, OPENAI_HINT, near);
+    const fn = legacyId === undefined ? call['function'] : call;
+    const id = legacyId ?? call['id'];
+    if (typeof id !== 'string' || id === '')
+        return bad(at, 'id', 'a non-empty string', id, OPENAI_HINT, near);
+    const fnPath = legacyId === undefined ? joinPath(path, 'function') : path;
+    const fnNear = site.ctx.pos(fn, near);
+    if (!values_isObject(fn))
+        return bad({ ...site, path: fnPath }, '', 'an object', fn, OPENAI_HINT, fnNear);
+    const name = fn['name'];
+    if (typeof name !== 'string' || name === '')
+        return bad({ ...site, path: fnPath }, 'name', 'a non-empty string', name, OPENAI_HINT, fnNear);
+    const a = args(fn['arguments'], joinPath(fnPath, 'arguments'), site, fnNear);
+    return a === null ? null : { id, name, arguments: a };
+}
+function readList(value, field, site, read) {
+    if (value === undefined || value === null)
+        return [];
+    if (!Array.isArray(value))
+        return bad(site, field, 'a list of tool calls', value, CALL_HINT);
+    const calls = [];
+    let ok = true;
+    value.forEach((call, i) => {
+        const parsed = read(call, joinPath(joinPath(site.path, field), i));
+        if (parsed)
+            calls.push(parsed);
+        else
+            ok = false;
+    });
+    return ok ? calls : null;
+}
+/** An AIMessage's calls; `legacyId` is the id a legacy function_call gets. */
+function readAiCalls(fields, site, legacyId) {
+    const kwargs = fields['additional_kwargs'];
+    const extra = values_isObject(kwargs) ? kwargs : {};
+    const extraSite = {
+        ...site,
+        path: joinPath(site.path, 'additional_kwargs'),
+        near: site.ctx.pos(kwargs, site.near),
+    };
+    let calls;
+    if (fields['tool_calls'] !== undefined && fields['tool_calls'] !== null) {
+        calls = readList(fields['tool_calls'], 'tool_calls', site, (c, p) => langchain_message_readCall(c, p, site));
+    }
+    else {
+        // Serialized before LangChain had `tool_calls`: the provider's own OpenAI-shaped calls.
+        calls = readList(extra['tool_calls'], 'tool_calls', extraSite, (c, p) => readOpenAiCall(c, p, extraSite));
+    }
+    if (calls === null)
+        return null;
+    const fc = extra['function_call'];
+    const legacy = values_isObject(fc);
+    if (legacy) {
+        const call = readOpenAiCall(fc, joinPath(extraSite.path, 'function_call'), extraSite, legacyId);
+        if (call === null)
+            return null;
+        calls.push(call);
+    }
+    const ids = new Set(calls.map((c) => c.id));
+    const invalid = fields['invalid_tool_calls'];
+    if (Array.isArray(invalid)) {
+        invalid.forEach((call, i) => {
+            if (values_isObject(call) && typeof call['id'] === 'string')
+                ids.add(call['id']);
+            site.ctx.warning('invalid-tool-call', site.ctx.pos(call, site.ctx.pos(invalid, site.near)), `\`${joinPath(joinPath(site.path, 'invalid_tool_calls'), i)}\` is a tool call LangChain could not parse; it is not read as a call.`, 'A result answering it is reported as unpaired; fix the arguments in the source if the call ran.');
+        });
+    }
+    return { calls, legacy, ids };
+}
+//# sourceMappingURL=langchain-message.js.map
+;// CONCATENATED MODULE: ./build/core/readers/langchain.js
+
+
+
+
+const CLASS_TYPES = {
+    HumanMessage: 'human',
+    AIMessage: 'ai',
+    SystemMessage: 'system',
+    ToolMessage: 'tool',
+    FunctionMessage: 'function',
+    ChatMessage: 'chat',
+    RemoveMessage: 'remove',
+};
+/** `type` of the dict form: Python's message types (chunks keep their class name), JS's StoredMessage. */
+const DICT_TYPES = {
+    human: 'human',
+    ai: 'ai',
+    system: 'system',
+    developer: 'developer',
+    tool: 'tool',
+    function: 'function',
+    chat: 'chat',
+    generic: 'chat',
+    remove: 'remove',
+};
+const CHAT_ROLES = {
+    user: 'user',
+    human: 'user',
+    assistant: 'assistant',
+    ai: 'assistant',
+    system: 'system',
+    developer: 'system',
+};
+function classType(id) {
+    if (!Array.isArray(id) || id.length === 0)
+        return undefined;
+    const last = id[id.length - 1];
+    if (typeof last !== 'string')
+        return undefined;
+    const name = last.endsWith('Chunk') ? last.slice(0, -'Chunk'.length) : last;
+    return Object.hasOwn(CLASS_TYPES, name) ? CLASS_TYPES[name] : undefined;
+}
+function dictType(type) {
+    if (typeof type !== 'string')
+        return undefined;
+    if (Object.hasOwn(DICT_TYPES, type))
+        return DICT_TYPES[type];
+    return type.endsWith('MessageChunk') ? classType([type]) : undefined;
+}
+function isLangChainMessage(item) {
+    if (!values_isObject(item))
+        return false;
+    if (item['lc'] === 1)
+        return item['type'] === 'constructor' && classType(item['id']) !== undefined && values_isObject(item['kwargs']);
+    return dictType(item['type']) !== undefined && values_isObject(item['data']);
+}
+/** Shaped like one of the two forms, even if malformed: the reader says what is wrong with it. */
+function looksLangChain(item) {
+    return values_isObject(item) && ('lc' in item || (typeof item['type'] === 'string' && 'data' in item));
+}
+function messagesOf(root) {
+    if (Array.isArray(root))
+        return { key: '', messages: root };
+    if (!values_isObject(root) || !Array.isArray(root['messages']))
+        return null;
+    const messages = root['messages'];
+    // LangSmith chat-model runs record their input as a batch: `messages: [[...]]`.
+    if (messages.length === 1 && Array.isArray(messages[0]))
+        return { key: 'messages[0]', messages: messages[0] };
+    return { key: 'messages', messages };
+}
+const CHECKED = 5;
+/** The first few items are LangChain messages (at least one exactly so, none of another shape). */
+function isLangChainDocument(root) {
+    const found = messagesOf(root);
+    if (!found || found.messages.length === 0)
+        return false;
+    const head = found.messages.slice(0, CHECKED);
+    return head.every(looksLangChain) && head.some(isLangChainMessage);
+}
+/** The message's type and fields in either form, or null after reporting why it is neither. */
+function normalize(item, path, ctx) {
+    const near = ctx.pos(item);
+    if (values_isObject(item) && item['lc'] === 1) {
+        const type = item['type'] === 'constructor' ? classType(item['id']) : undefined;
+        const kwargs = item['kwargs'];
+        if (type !== undefined && values_isObject(kwargs))
+            return {
+                type,
+                fields: kwargs,
+                site: { ctx, path: joinPath(path, 'kwargs'), near: ctx.pos(kwargs, near) },
+            };
+        ctx.error(langchain_message_CODE, near, `\`${path}\` must be a serialized LangChain message: {"lc": 1, "type": "constructor", "id": [..., "<Message class>"], "kwargs": {...}}.`, 'Serialize message objects (HumanMessage, AIMessage, SystemMessage, ToolMessage…), or pass --format to choose another reader.');
+        return null;
+    }
+    const type = values_isObject(item) ? dictType(item['type']) : undefined;
+    const data = values_isObject(item) ? item['data'] : undefined;
+    if (type !== undefined && values_isObject(data))
+        return { type, fields: data, site: { ctx, path: joinPath(path, 'data'), near: ctx.pos(data, near) } };
+    const typeName = values_isObject(item) && typeof item['type'] === 'string' ? safeName(item['type']) : null;
+    ctx.error(langchain_message_CODE, near, values_isObject(item) && type === undefined
+        ? `\`${joinPath(path, 'type')}\` must be human, ai, system, tool, function or chat${typeName ? `; found ${typeName}` : `; found ${describeValue(item['type'])}`}.`
+        : `\`${path}\` must be {"type": ..., "data": {...}}; found ${values_isObject(item) ? `${describeValue(data)} as data` : describeValue(item)}.`, 'Write each message as messages_to_dict does, or pass --format to choose another reader.');
+    return null;
+}
+function langchain_str(fields, key) {
+    const v = fields[key];
+    return typeof v === 'string' && v !== '' ? v : undefined;
+}
+function kindOf(m) {
+    const f = m.fields;
+    switch (m.type) {
+        case 'human':
+            return { kind: 'user' };
+        case 'ai':
+            return { kind: 'assistant' };
+        case 'system': {
+            const extra = f['additional_kwargs'];
+            const dev = values_isObject(extra) && extra['__openai_role__'] === 'developer';
+            return dev ? { kind: 'system', role: 'developer' } : { kind: 'system' };
+        }
+        case 'developer':
+            return { kind: 'system', role: 'developer' };
+        case 'tool':
+            return { kind: 'tool' };
+        case 'function':
+            return { kind: 'tool', role: 'function' };
+        default: {
+            const role = f['role'];
+            const kind = typeof role === 'string' && Object.hasOwn(CHAT_ROLES, role) ? CHAT_ROLES[role] : undefined;
+            if (kind === undefined || typeof role !== 'string') {
+                m.site.ctx.error(langchain_message_CODE, m.site.near, `\`${joinPath(m.site.path, 'role')}\` of a chat message must be one of ${Object.keys(CHAT_ROLES).join(', ')}; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Use a HumanMessage, AIMessage or SystemMessage, or a chat role the model API knows.');
+                return null;
+            }
+            return role === kind ? { kind } : { kind, role };
+        }
+    }
+}
+function langchain_readMessage(item, index, path, ctx, state) {
+    const m = normalize(item, path, ctx);
+    if (!m)
+        return null;
+    const source = ctx.pos(item);
+    if (m.type === 'remove') {
+        ctx.warning('langchain-remove-message', source, `\`${path}\` is a RemoveMessage: a LangGraph instruction to delete a message, not a message the model saw. It is left out.`, 'Record the conversation after LangGraph applied its reducers.');
+        return null;
+    }
+    const kind = kindOf(m);
+    if (!kind)
+        return null;
+    const f = m.fields;
+    const base = { id: `m${index}`, ...kind, source };
+    if (m.type === 'ai') {
+        const calls = readAiCalls(f, m.site, `fc_${index}`);
+        const content = readLcContent(f['content'], m.site, calls?.ids ?? new Set());
+        if (!calls || content === null)
+            return null;
+        state.legacyCaller = calls.legacy ? index : null;
+        const meta = f['response_metadata'];
+        state.model ??= values_isObject(meta) ? (langchain_str(meta, 'model_name') ?? langchain_str(meta, 'model')) : undefined;
+        return buildArtifact({ ...base, content, tool_calls: calls.calls.length > 0 ? calls.calls : undefined });
+    }
+    const content = readLcContent(f['content'], m.site, new Set());
+    if (content === null)
+        return null;
+    if (m.type === 'tool') {
+        const callId = f['tool_call_id'];
+        if (typeof callId !== 'string' || callId === '') {
+            ctx.error(langchain_message_CODE, m.site.near, `\`${joinPath(m.site.path, 'tool_call_id')}\` must be a non-empty string; found ${describeValue(callId)}.`, 'A ToolMessage names the id of the tool call it answers.');
+            return null;
+        }
+        const error = f['status'] === 'error' ? true : undefined;
+        return buildArtifact({ ...base, content, tool: langchain_str(f, 'name'), call_id: callId, is_error: error });
+    }
+    if (m.type === 'function') {
+        // A FunctionMessage has no id: it answers the legacy function_call of the AI message before it.
+        const caller = state.legacyCaller;
+        return buildArtifact({
+            ...base,
+            content,
+            tool: langchain_str(f, 'name'),
+            call_id: caller === null ? undefined : `fc_${caller}`,
+        });
+    }
+    return buildArtifact({ ...base, content });
+}
+function readLangChain(doc, file) {
+    const diagnostics = [];
+    const ctx = new ReadContext(file, doc.positions, diagnostics);
+    const found = messagesOf(doc.value);
+    if (!found) {
+        ctx.error(langchain_message_CODE, ctx.pos(doc.value), `A LangChain transcript must be a list of serialized messages or an object with a \`messages\` list; found ${describeValue(doc.value)}.`, 'Write the messages with messages_to_dict or dumpd, or pass --format to choose another reader.');
+        return { artifacts: [], meta: {}, diagnostics };
+    }
+    const state = { legacyCaller: null };
+    const artifacts = [];
+    found.messages.forEach((item, i) => {
+        const artifact = langchain_readMessage(item, i, joinPath(found.key, i), ctx, state);
+        if (artifact)
+            artifacts.push(artifact);
+    });
+    const meta = values_isObject(doc.value) ? scalarFields(doc.value, ['messages']) : {};
+    if (state.model !== undefined && meta['model'] === undefined)
+        meta['model'] = state.model;
+    return { artifacts, meta, diagnostics };
+}
+//# sourceMappingURL=langchain.js.map
+;// CONCATENATED MODULE: ./build/core/readers/openhands-events.js
+
+function openhands_events_str(obj, key) {
+    const v = obj?.[key];
+    return typeof v === 'string' ? v : undefined;
+}
+function obj(parent, key) {
+    const v = parent?.[key];
+    return values_isObject(v) ? v : undefined;
+}
+/** An event id or cause, as a map key (ids are integers; older files may hold strings). */
+function eventKey(value) {
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0)
+        return String(value);
+    if (typeof value === 'string' && value !== '')
+        return value;
+    return undefined;
+}
+function readCallMeta(event) {
+    const meta = event['tool_call_metadata'];
+    if (meta === undefined || meta === null)
+        return null;
+    if (!values_isObject(meta))
+        return `\`tool_call_metadata\` must be an object; found ${describeValue(meta)}`;
+    const callId = meta['tool_call_id'];
+    if (typeof callId !== 'string' || callId === '')
+        return `\`tool_call_metadata.tool_call_id\` must be a non-empty string; found ${describeValue(callId)}`;
+    const response = obj(meta, 'model_response');
+    const choices = response?.['choices'];
+    const first = Array.isArray(choices) ? choices[0] : undefined;
+    return {
+        callId,
+        functionName: openhands_events_str(meta, 'function_name') || undefined,
+        responseId: openhands_events_str(response, 'id') || undefined,
+        message: values_isObject(first) ? obj(first, 'message') : undefined,
+        model: openhands_events_str(response, 'model') || undefined,
+    };
+}
+/** The arguments the model wrote for this call, as its JSON string, when the response has them. */
+function responseArguments(meta) {
+    const calls = meta.message?.['tool_calls'];
+    if (!Array.isArray(calls))
+        return undefined;
+    for (const call of calls) {
+        if (!values_isObject(call) || call['id'] !== meta.callId)
+            continue;
+        const args = obj(call, 'function')?.['arguments'];
+        if (typeof args === 'string')
+            return args;
+        if (values_isObject(args))
+            return JSON.stringify(args);
+    }
+    return undefined;
+}
+/** Arguments rebuilt from the action's `args` (older runs, or no model response kept). */
+function argsArguments(args) {
+    if (!args)
+        return '{}';
+    const rest = {};
+    // The thought is the assistant's text, not an argument of the call.
+    for (const [k, v] of Object.entries(args))
+        if (k !== 'thought')
+            rest[k] = v;
+    return JSON.stringify(rest);
+}
+/** `args.thought`: a string, or (recent versions) `{text, reasoning_content}`. */
+function readThought(args) {
+    const t = args?.['thought'];
+    if (typeof t === 'string')
+        return { text: t };
+    if (!values_isObject(t))
+        return { text: '' };
+    const reasoning = openhands_events_str(t, 'reasoning_content');
+    return { text: openhands_events_str(t, 'text') ?? '', reasoning: reasoning?.trim() ? reasoning : undefined };
+}
+/**
+ * The assistant text of a call: the model's message content when the response is kept (what
+ * OpenHands sends back to the model: a `think` call's thought is its argument, not its text),
+ * else the action's thought (runs without function calling).
+ */
+function assistantText(meta, args) {
+    const thought = readThought(args);
+    const said = meta?.message?.['content'];
+    const text = meta?.message ? (typeof said === 'string' && said.trim() !== '' ? said : '') : thought.text;
+    if (!thought.reasoning)
+        return text;
+    const parts = [{ type: 'reasoning', reasoning_content: thought.reasoning }];
+    if (text !== '')
+        parts.push({ type: 'text', text });
+    return parts;
+}
+/**
+ * Text plus the images of `image_urls` (`images_urls` in older files), as OpenHands sends them:
+ * one Chat Completions `image_url` part per URL (its ImageContent), opaque to the stabilizer.
+ */
+function withImages(text, holder) {
+    const urls = holder?.['image_urls'] ?? holder?.['images_urls'];
+    if (!Array.isArray(urls))
+        return text;
+    const images = urls
+        .filter((url) => typeof url === 'string' && url.trim() !== '')
+        .map((url) => ({ type: 'image_url', image_url: { url } }));
+    return images.length === 0 ? text : [{ type: 'text', text }, ...images];
+}
+/**
+ * The exit code of a command observation: `extras.metadata.exit_code` (CmdOutputMetadata) or the
+ * older `extras.exit_code`. -1 is OpenHands' "no exit code yet" (the command is still running or
+ * timed out), which is no exit code at all.
+ */
+function openhands_events_exitCodeOf(extras) {
+    const code = obj(extras, 'metadata')?.['exit_code'] ?? extras?.['exit_code'];
+    return typeof code === 'number' && Number.isInteger(code) && code !== -1 ? code : undefined;
+}
+function addForgotten(args, into) {
+    const ids = args?.['forgotten_event_ids'];
+    if (Array.isArray(ids))
+        for (const id of ids) {
+            const key = eventKey(id);
+            if (key !== undefined)
+                into.ids.add(key);
+        }
+    const start = args?.['forgotten_events_start_id'];
+    const end = args?.['forgotten_events_end_id'];
+    if (typeof start === 'number' && typeof end === 'number' && start <= end)
+        into.ranges.push([start, end]);
+}
+function isForgotten(id, forgotten) {
+    const key = eventKey(id);
+    if (key === undefined)
+        return false;
+    if (forgotten.ids.has(key))
+        return true;
+    return typeof id === 'number' && forgotten.ranges.some(([a, b]) => id >= a && id <= b);
+}
+//# sourceMappingURL=openhands-events.js.map
+;// CONCATENATED MODULE: ./build/core/readers/openhands.js
+
+
+
+
+const openhands_CODE = 'invalid-openhands-event';
+const openhands_HINT = 'Each event is {"id", "source", "action", "args"} or {"id", "source", "observation", "content", "extras", "cause"}, as OpenHands saves them.';
+const REASONS = {
+    ui: 'agent state changes shown by the UI; the model never sees them.',
+    placeholder: 'placeholders with no content (an action with no observation, or the reverse).',
+    recall: 'recall bookkeeping: the workspace context OpenHands builds from it is not kept in the event.',
+    outside: "actions taken outside the model's turns (by the user or the environment).",
+    unanswered: 'observations that answer no tool call of this history.',
+    request: 'requests to condense the history; the condensation that follows is read.',
+    unknown: 'an event type this reader does not know.',
+};
+const SKIPPED_ACTIONS = {
+    change_agent_state: 'ui',
+    pause: 'ui',
+    resume: 'ui',
+    stop: 'ui',
+    null: 'placeholder',
+    recall: 'recall',
+    condensation_request: 'request',
+};
+const SKIPPED_OBSERVATIONS = {
+    agent_state_changed: 'ui',
+    null: 'placeholder',
+    recall: 'recall',
+    microagent: 'recall',
+    workspace_context: 'recall',
+};
+/** Actions that are calls even without tool_call_metadata (runs without function calling). */
+const RUNNABLE = new Set([
+    'run',
+    'run_ipython',
+    'read',
+    'write',
+    'edit',
+    'browse',
+    'browse_interactive',
+    'delegate',
+    'call_tool_mcp',
+    'think',
+    'task_tracking',
+]);
+/** Actions that end the run: OpenHands sends their text, never a result for their call. */
+const openhands_ENDINGS = new Set(['finish', 'reject']);
+const ERROR_OBSERVATIONS = new Set(['error', 'user_rejected']);
+/** The events of a document: bare, or under `history`; null when neither. */
+function historyOf(root) {
+    if (Array.isArray(root))
+        return root;
+    return values_isObject(root) && Array.isArray(root['history']) ? root['history'] : null;
+}
+function isEventLike(v) {
+    if (!values_isObject(v))
+        return false;
+    const a = typeof v['action'] === 'string';
+    const o = typeof v['observation'] === 'string';
+    // SWE-agent `trajectory` steps hold both `action` and `observation`; an event holds one.
+    return a !== o;
+}
+/**
+ * OpenHands events: the first items (up to 5) are events with `source` and one of `action` /
+ * `observation`, or `[action, observation]` pairs of them. Chat messages ({role, content}) and
+ * SWE-agent steps ({action, observation}, no source) are not.
+ */
+function isOpenHandsDocument(root) {
+    const items = historyOf(root);
+    if (!items || items.length === 0)
+        return false;
+    let sourced = false;
+    for (const item of items.slice(0, 5)) {
+        const events = Array.isArray(item) ? item : [item];
+        if (events.length === 0 || events.length > 2 || !events.every(isEventLike))
+            return false;
+        if (events.some((e) => values_isObject(e) && typeof e['source'] === 'string'))
+            sourced = true;
+    }
+    return sourced;
+}
+function sourceName(source) {
+    return typeof source === 'string' ? (safeName(source) ?? 'other') : 'unsourced';
+}
+class Reader {
+    ctx;
+    forgotten;
+    currentSummary;
+    drafts = [];
+    meta = {};
+    skipped = new Map();
+    /** Action event id → the id of the call it made, for observations that only name a `cause`. */
+    callOfEvent = new Map();
+    lastAssistant = null;
+    /** What the condensations read so far forget: a summary stands for these (its provenance). */
+    forgottenSoFar = { ids: new Set(), ranges: [] };
+    constructor(ctx, forgotten, 
+    /** The one condensation whose summary is current (OpenHands keeps only the latest). */
+    currentSummary) {
+        this.ctx = ctx;
+        this.forgotten = forgotten;
+        this.currentSummary = currentSummary;
+    }
+    add(e, fields, responseId) {
+        const off = isForgotten(e.node['id'], this.forgotten) ? 'compacted' : undefined;
+        const draft = {
+            a: { id: e.id, offChain: off, ...fields, source: this.ctx.pos(e.node) },
+            eventId: e.node['id'],
+            responseId,
+        };
+        this.drafts.push(draft);
+        if (fields.kind === 'assistant')
+            this.lastAssistant = draft;
+        else if (fields.kind !== 'tool')
+            this.lastAssistant = null;
+        return draft;
+    }
+    skip(e, kind, reason) {
+        const seen = this.skipped.get(kind) ?? { at: this.ctx.pos(e.node), count: 0, reason };
+        seen.count++;
+        this.skipped.set(kind, seen);
+    }
+    bad(e, problem) {
+        this.ctx.warning(openhands_CODE, this.ctx.pos(e.node), `This event is left out: ${problem}.`, openhands_HINT);
+    }
+    event(e) {
+        const { node } = e;
+        const action = node['action'];
+        const observation = node['observation'];
+        if (typeof action === 'string' && observation === undefined)
+            this.action(e, action);
+        else if (typeof observation === 'string' && action === undefined)
+            this.observation(e, observation);
+        else if (action !== undefined && observation !== undefined)
+            this.bad(e, 'an event has either an `action` or an `observation`, not both');
+        else
+            this.bad(e, `an event must have a string \`action\` or a string \`observation\`; found ${describeValue(action ?? observation)}`);
+    }
+    action(e, type) {
+        const { node } = e;
+        const args = node['args'];
+        if (args !== undefined && args !== null && !values_isObject(args))
+            return this.bad(e, `\`args\` must be an object; found ${describeValue(args)}`);
+        const a = values_isObject(args) ? args : undefined;
+        const source = node['source'];
+        const name = safeName(type) ?? '(unnamed)';
+        if (type === 'system')
+            return this.system(e, a);
+        if (type === 'message')
+            return this.message(e, a, source);
+        if (type === 'condensation')
+            return this.condensation(e, a);
+        if (type === 'summarize') {
+            const summary = openhands_events_str(a, 'summary');
+            if (summary?.trim())
+                this.add(e, { kind: 'summary', content: summary });
+            return;
+        }
+        const skipReason = SKIPPED_ACTIONS[type];
+        if (skipReason)
+            return this.skip(e, `action ${name}`, skipReason);
+        if (source !== 'agent')
+            return this.skip(e, `${sourceName(source)} action ${name}`, 'outside');
+        const meta = readCallMeta(node);
+        if (typeof meta === 'string')
+            return this.bad(e, meta);
+        if (meta?.model && this.meta['model'] === undefined)
+            this.meta['model'] = meta.model;
+        if (openhands_ENDINGS.has(type))
+            return this.ending(e, a, meta);
+        if (!meta && !RUNNABLE.has(type))
+            return this.skip(e, `action ${name}`, 'unknown');
+        this.call(e, type, a, meta);
+    }
+    /**
+     * A condensation's summary stands for every event forgotten so far, earlier summaries included
+     * (OpenHands' summarizing condensers fold the previous summary in). Only the latest summary is
+     * in what the model sees: an earlier one is compacted with the rest.
+     */
+    condensation(e, a) {
+        addForgotten(a, this.forgottenSoFar);
+        const summary = openhands_events_str(a, 'summary');
+        if (!summary?.trim())
+            return;
+        const covered = this.drafts
+            .filter((d) => d.a.kind === 'summary' || isForgotten(d.eventId, this.forgottenSoFar))
+            .map((d) => d.a.id);
+        this.add(e, {
+            kind: 'summary',
+            content: summary,
+            provenance: covered.length > 0 ? covered : undefined,
+            offChain: e === this.currentSummary ? undefined : 'compacted',
+        });
+    }
+    system(e, a) {
+        const content = openhands_events_str(a, 'content') ?? openhands_events_str(e.node, 'message');
+        if (content === undefined)
+            return this.bad(e, 'a system event must have a string `args.content`');
+        for (const key of ['agent_class', 'openhands_version'])
+            if (typeof a?.[key] === 'string' && this.meta[key] === undefined)
+                this.meta[key] = a[key];
+        this.add(e, { kind: 'system', content });
+    }
+    message(e, a, source) {
+        if (source !== 'user' && source !== 'agent')
+            return this.skip(e, `${sourceName(source)} action message`, 'outside');
+        const text = openhands_events_str(a, 'content') ?? openhands_events_str(e.node, 'message');
+        if (text === undefined)
+            return this.bad(e, `a message event must have a string \`args.content\`; found ${describeValue(a?.['content'])}`);
+        const kind = source === 'user' ? 'user' : 'assistant';
+        this.add(e, { kind, content: withImages(text, a) });
+    }
+    /** finish / reject: the model's text, as OpenHands sends it; the call itself is never answered. */
+    ending(e, a, meta) {
+        if (meta?.responseId && meta.responseId === this.lastAssistant?.responseId)
+            return;
+        let content = assistantText(meta, a);
+        if (content === '')
+            content = openhands_events_str(a, 'final_thought') ?? readThought(a).text;
+        this.add(e, { kind: 'assistant', content }, meta?.responseId);
+    }
+    call(e, type, a, meta) {
+        const key = eventKey(e.node['id']);
+        // A call with no id of its own gets one from the action's event id, which observations name.
+        const id = meta?.callId ?? `oh-${key ?? e.id}`;
+        const call = {
+            id,
+            name: meta?.functionName ?? type,
+            arguments: (meta && responseArguments(meta)) ?? argsArguments(a),
+        };
+        if (key !== undefined)
+            this.callOfEvent.set(key, id);
+        const open = this.lastAssistant;
+        if (meta?.responseId && open?.responseId === meta.responseId) {
+            (open.a.tool_calls ??= []).push(call);
+            return;
+        }
+        this.add(e, { kind: 'assistant', content: assistantText(meta, a), tool_calls: [call] }, meta?.responseId);
+    }
+    observation(e, type) {
+        const { node } = e;
+        const name = safeName(type) ?? '(unnamed)';
+        const skipReason = SKIPPED_OBSERVATIONS[type];
+        if (skipReason)
+            return this.skip(e, `observation ${name}`, skipReason);
+        const content = node['content'];
+        if (content !== undefined && content !== null && typeof content !== 'string')
+            return this.bad(e, `an observation's \`content\` must be a string; found ${describeValue(content)}`);
+        const text = content ?? '';
+        if (type === 'condense')
+            return void this.add(e, { kind: 'summary', content: text });
+        const meta = readCallMeta(node);
+        if (typeof meta === 'string')
+            return this.bad(e, meta);
+        const cause = eventKey(node['cause']);
+        const callId = meta?.callId ?? (cause === undefined ? undefined : this.callOfEvent.get(cause));
+        if (callId === undefined)
+            return this.skip(e, `observation ${name} answering no call`, 'unanswered');
+        const extras = values_isObject(node['extras']) ? node['extras'] : undefined;
+        const exitCode = openhands_events_exitCodeOf(extras);
+        const isError = ERROR_OBSERVATIONS.has(type) || (exitCode !== undefined && exitCode !== 0);
+        this.add(e, {
+            kind: 'tool',
+            content: withImages(text, extras),
+            tool: meta?.functionName,
+            call_id: callId,
+            exit_code: exitCode,
+            is_error: isError ? true : undefined,
+        });
+    }
+    warnings(file) {
+        return [...this.skipped].map(([kind, { at, count, reason }]) => ({
+            severity: 'warning',
+            code: 'skipped-record',
+            file,
+            line: at.line,
+            column: at.column,
+            message: `Left out ${count} OpenHands event${count === 1 ? '' : 's'} of kind "${kind}" (first here): ${REASONS[reason]}`,
+            hint: reason === 'unknown'
+                ? 'Nothing to do if these events hold no conversation; otherwise report the event type.'
+                : 'Nothing to do: these events are not part of what the model was sent.',
+        }));
+    }
+}
+/** The history as a flat list of events; an evaluation pair gives its two halves. */
+function flatten(items, ctx) {
+    const events = [];
+    items.forEach((item, i) => {
+        if (values_isObject(item))
+            return void events.push({ node: item, id: `m${i}` });
+        if (Array.isArray(item) && item.length === 2 && item.every(values_isObject)) {
+            item.forEach((half, j) => events.push({ node: half, id: `m${i}.${j}` }));
+            return;
+        }
+        ctx.warning(openhands_CODE, ctx.pos(item, ctx.pos(items)), `History item ${i} is left out: it must be an event object or an [action, observation] pair; found ${describeValue(item)}.`, openhands_HINT);
+    });
+    return events;
+}
+function rowMeta(root) {
+    if (!values_isObject(root))
+        return {};
+    const meta = {};
+    const id = root['instance_id'];
+    if (typeof id === 'string' || typeof id === 'number')
+        meta['instance_id'] = id;
+    const m = values_isObject(root['metadata']) ? root['metadata'] : undefined;
+    const llm = values_isObject(m?.['llm_config']) ? m['llm_config'] : undefined;
+    for (const [key, value] of [
+        ['agent_class', m?.['agent_class']],
+        ['model', llm?.['model']],
+        ['max_iterations', m?.['max_iterations']],
+    ])
+        if (typeof value === 'string' || typeof value === 'number')
+            meta[key] = value;
+    return meta;
+}
+function readOpenHands(doc, file) {
+    const diagnostics = [];
+    const ctx = new ReadContext(file, doc.positions, diagnostics);
+    const items = historyOf(doc.value);
+    if (!items) {
+        ctx.error('invalid-openhands-document', ctx.pos(doc.value), `An OpenHands trajectory must be an array of events or an object with a \`history\` array; found ${describeValue(doc.value)}.`, 'Pass the trajectory as OpenHands saved it, or pass --format to choose another reader.');
+        return { artifacts: [], meta: {}, diagnostics };
+    }
+    const events = flatten(items, ctx);
+    // What condensations forget applies to the whole history, as OpenHands' View does.
+    const forgotten = { ids: new Set(), ranges: [] };
+    let currentSummary = null;
+    for (const e of events) {
+        if (e.node['action'] !== 'condensation')
+            continue;
+        const args = values_isObject(e.node['args']) ? e.node['args'] : undefined;
+        addForgotten(args, forgotten);
+        if (openhands_events_str(args, 'summary')?.trim())
+            currentSummary = e;
+    }
+    const reader = new Reader(ctx, forgotten, currentSummary);
+    for (const e of events)
+        reader.event(e);
+    const artifacts = reader.drafts.map(({ a }) => buildArtifact({ ...a }));
+    diagnostics.push(...reader.warnings(file));
+    return { artifacts, meta: { ...reader.meta, ...rowMeta(doc.value) }, diagnostics };
+}
+//# sourceMappingURL=openhands.js.map
+;// CONCATENATED MODULE: ./build/core/readers/responses.js
+
+
+
+const responses_CODE = 'invalid-responses-item';
+const responses_HINT = 'Write each item as a Responses API input item: {"type":"message","role","content"}, ' +
+    '{"type":"function_call","call_id","name","arguments"}, {"type":"function_call_output","call_id","output"}…';
+const KNOWN_ITEMS = new Set([
+    'message',
+    ...MODEL_ITEMS,
+    ...CALL_OUTPUT.keys(),
+    ...OUTPUT_CALL.keys(),
+]);
+/** Content part types only the Responses API uses (Chat Completions has text, image_url…). */
+const RESPONSES_PARTS = new Set([
+    'input_text',
+    'output_text',
+    'input_image',
+    'input_file',
+    'input_audio',
+    'refusal',
+]);
+const responses_ROLES = new Map([
+    ['user', 'user'],
+    ['system', 'system'],
+    ['developer', 'system'],
+    ['assistant', 'assistant'],
+]);
+/** Looked at by the detector: enough to tell the shape, cheap on a long session. */
+const PROBE = 8;
+/** One item in Responses' own vocabulary: a typed item, or a message with Responses parts. */
+function isResponsesItem(item) {
+    if (!values_isObject(item))
+        return false;
+    const type = item['type'];
+    if (type !== undefined && type !== 'message')
+        return typeof type === 'string' && KNOWN_ITEMS.has(type);
+    if (typeof item['role'] !== 'string')
+        return false;
+    const content = item['content'];
+    // An Anthropic message object is typed `message` too: its blocks are `text`, `tool_use`….
+    if (type === 'message' && (typeof content === 'string' || (Array.isArray(content) && content.length === 0)))
+        return true;
+    return (Array.isArray(content) &&
+        content.some((p) => values_isObject(p) && typeof p['type'] === 'string' && RESPONSES_PARTS.has(p['type'])));
+}
+function looksLikeItems(items) {
+    return items.slice(0, PROBE).some(isResponsesItem);
+}
+function isResponsesDocument(root) {
+    if (Array.isArray(root))
+        return looksLikeItems(root);
+    if (!values_isObject(root))
+        return false;
+    if (root['object'] === 'response')
+        return Array.isArray(root['output']);
+    if (root['object'] === 'list')
+        return Array.isArray(root['data']) && looksLikeItems(root['data']);
+    const input = root['input'];
+    // `instructions` is a Responses-only field: with it, plain {role, content} messages are Responses too.
+    const instructions = typeof root['instructions'] === 'string';
+    if (typeof input === 'string')
+        return instructions;
+    if (!Array.isArray(input))
+        return false;
+    if (looksLikeItems(input))
+        return true;
+    return instructions && input.slice(0, PROBE).some((m) => values_isObject(m) && typeof m['role'] === 'string');
+}
+function locate(root) {
+    if (Array.isArray(root))
+        return { items: root, path: '', root: null };
+    if (!values_isObject(root))
+        return null;
+    const key = root['object'] === 'response' ? 'output' : root['object'] === 'list' ? 'data' : 'input';
+    const items = root[key];
+    if (Array.isArray(items) || (key === 'input' && typeof items === 'string'))
+        return { items, path: key, root };
+    return null;
+}
+/** Scalar fields worth keeping: ids and settings, never text (`output_text` repeats the answer). */
+const responses_META_KEYS = ['id', 'model', 'previous_response_id', 'status', 'created_at', 'store', 'has_more'];
+function metaOf(root) {
+    const meta = {};
+    if (!root)
+        return meta;
+    for (const key of responses_META_KEYS) {
+        const v = root[key];
+        if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+            meta[key === 'id' ? 'response_id' : key] = v;
+    }
+    return meta;
+}
+/** Whether a stored list is newest first (`order=desc`, the API's default): every output precedes its call. */
+function newestFirst(items) {
+    const calls = new Map();
+    let before = 0;
+    let after = 0;
+    items.forEach((item, i) => {
+        if (!values_isObject(item) || typeof item['type'] !== 'string')
+            return;
+        const id = responses_items_str(item, 'call_id');
+        if (id !== undefined && CALL_OUTPUT.has(item['type']) && !calls.has(id))
+            calls.set(id, i);
+    });
+    items.forEach((item, i) => {
+        if (!values_isObject(item) || typeof item['type'] !== 'string' || !OUTPUT_CALL.has(item['type']))
+            return;
+        const at = calls.get(responses_items_str(item, 'call_id') ?? '');
+        if (at === undefined)
+            return;
+        if (i < at)
+            before++;
+        else
+            after++;
+    });
+    return before > 0 && after === 0;
+}
+class ItemReader {
+    ctx;
+    artifacts = [];
+    turns = new ModelTurns(this.artifacts);
+    skipped = new Map();
+    constructor(ctx) {
+        this.ctx = ctx;
+    }
+    error(at, message) {
+        this.ctx.error(responses_CODE, at, message, responses_HINT);
+    }
+    message(item, id, path, site) {
+        const role = item['role'];
+        const kind = typeof role === 'string' ? responses_ROLES.get(role) : undefined;
+        if (typeof role !== 'string' || kind === undefined) {
+            this.error(site.at, `\`${joinPath(path, 'role')}\` must be user, system, developer or assistant; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`);
+            return;
+        }
+        const value = item['content'];
+        if (kind === 'assistant') {
+            const parts = itemParts(value, site);
+            if (parts)
+                this.turns.parts(parts, id, site.at);
+            return;
+        }
+        this.turns.close();
+        const content = typeof value === 'string' ? value : itemParts(value, site);
+        if (content === null)
+            return;
+        const shown = role === kind ? undefined : role;
+        this.artifacts.push(responses_items_artifact({ id, kind, role: shown, content, source: site.at }));
+    }
+    item(item, id, path, near) {
+        const at = this.ctx.pos(item, near);
+        if (!values_isObject(item)) {
+            this.error(at, `\`${path}\` must be an item object; found ${describeValue(item)}.`);
+            return;
+        }
+        const site = { ctx: this.ctx, at, code: responses_CODE, hint: responses_HINT };
+        const type = item['type'];
+        if (type === 'message' || (type === undefined && 'role' in item))
+            return this.message(item, id, path, site);
+        if (typeof type !== 'string') {
+            this.error(at, `\`${joinPath(path, 'type')}\` must be a string item type; found ${describeValue(type)}.`);
+            return;
+        }
+        if (MODEL_ITEMS.has(type))
+            return this.turns.parts([{ ...item, type }], id, at);
+        if (CALL_OUTPUT.has(type)) {
+            const call = readItemCall(item, site);
+            if (call)
+                this.turns.call(call, id, at);
+            return;
+        }
+        if (!OUTPUT_CALL.has(type)) {
+            // Left out as if absent: it neither ends the model's turn nor starts one.
+            const name = safeName(type) ?? '(unnamed)';
+            const seen = this.skipped.get(name) ?? { at, count: 0 };
+            seen.count++;
+            this.skipped.set(name, seen);
+            return;
+        }
+        this.turns.close();
+        const out = readItemOutput(item, id, site);
+        if (out)
+            this.artifacts.push(out);
+    }
+    /** Ends the open assistant turn (at the end of a list of items). */
+    close() {
+        this.turns.close();
+    }
+    finish() {
+        this.turns.close();
+        for (const [type, { at, count }] of this.skipped) {
+            this.ctx.warning('skipped-item', at, `Left out ${count} item${count === 1 ? '' : 's'} of type ${type}, which this reader does not know (first here).`, 'Nothing to do if these items hold no conversation; otherwise report the item type.');
+        }
+    }
+}
+/** `instructions`: a string (the system prompt), or, on a response object, a list of input items. */
+function readInstructions(root, reader, ctx) {
+    const value = root['instructions'];
+    const near = ctx.pos(root);
+    if (value === undefined || value === null || value === '')
+        return;
+    if (typeof value === 'string') {
+        reader.artifacts.push(responses_items_artifact({ id: 'instructions', kind: 'system', content: value, source: near }));
+        return;
+    }
+    if (Array.isArray(value)) {
+        value.forEach((item, i) => reader.item(item, `s${i}`, joinPath('instructions', i), ctx.pos(value, near)));
+        reader.close();
+        return;
+    }
+    ctx.error(responses_CODE, near, `\`instructions\` must be a string or an array of input items; found ${describeValue(value)}.`, 'Write the instructions as a string.');
+}
+function readResponses(doc, file) {
+    const diagnostics = [];
+    const ctx = new ReadContext(file, doc.positions, diagnostics);
+    const found = locate(doc.value);
+    if (!found) {
+        ctx.error(responses_CODE, ctx.pos(doc.value), `A Responses transcript must be an array of items, an object with an \`input\` array, a list ({"object":"list","data":[...]}) or a response object; found ${describeValue(doc.value)}.`, 'Put the items under `input`, or pass --format to choose another reader.');
+        return { artifacts: [], meta: {}, diagnostics };
+    }
+    const { root, path } = found;
+    const reader = new ItemReader(ctx);
+    if (root)
+        readInstructions(root, reader, ctx);
+    const near = ctx.pos(root ?? doc.value);
+    if (typeof found.items === 'string') {
+        // `input` as one string is one user message.
+        reader.artifacts.push(responses_items_artifact({ id: 'input', kind: 'user', content: found.items, source: near }));
+    }
+    else {
+        const items = found.items;
+        const arrayAt = ctx.pos(items, near);
+        let order = items.map((_, i) => i);
+        if (root?.['object'] === 'list' && newestFirst(items)) {
+            order = order.reverse();
+            ctx.warning('responses-list-order', arrayAt, 'The list is newest first (order=desc, the API default): every tool output comes before its call. It is read oldest first.', 'List the items with order=asc to save them in conversation order.');
+        }
+        for (const i of order)
+            reader.item(items[i], `m${i}`, joinPath(path, i), arrayAt);
+        if (root?.['has_more'] === true) {
+            ctx.warning('partial-list', near, 'The list says has_more: it is one page, and the items after it are not in this file.', 'Fetch every page (follow `after` = last_id) and save the items together.');
+        }
+    }
+    reader.finish();
+    return { artifacts: reader.artifacts, meta: metaOf(root), diagnostics };
+}
+//# sourceMappingURL=responses.js.map
+;// CONCATENATED MODULE: ./build/core/readers/vercel-ai-parts.js
+
+
+const vercel_ai_parts_CALL_HINT = 'A tool-call part is {"type":"tool-call","toolCallId","toolName","input"}.';
+const RESULT_HINT = 'A tool-result part is {"type":"tool-result","toolCallId","toolName","output":{"type":"text"|"json"|...,"value"}}.';
+/** What the SDK sends for a denied execution without a reason (its provider adapters' wording). */
+const DENIED_TEXT = 'Tool execution denied.';
+function vercel_ai_parts_bad(site, field, expected, value, hint) {
+    site.ctx.error(site.code, site.near, `\`${joinPath(site.path, field)}\` must be ${expected}; found ${describeValue(value)}.`, hint);
+    return null;
+}
+function requiredId(part, field, site, hint) {
+    const value = part[field];
+    return typeof value === 'string' && value !== ''
+        ? value
+        : vercel_ai_parts_bad(site, field, 'a non-empty string', value, hint);
+}
+/** `site.near` must already be the part's own position. */
+function readToolCall(part, site) {
+    const id = requiredId(part, 'toolCallId', site, vercel_ai_parts_CALL_HINT);
+    const name = requiredId(part, 'toolName', site, vercel_ai_parts_CALL_HINT);
+    if (id === null || name === null)
+        return null;
+    // v5 renamed `args` to `input`; both are the parsed arguments object.
+    const input = 'input' in part ? part['input'] : part['args'];
+    return { id, name, arguments: JSON.stringify(input ?? {}) };
+}
+function json(value) {
+    return typeof value === 'string' ? value : JSON.stringify(value ?? null);
+}
+/** Parts of a `content` output (or v4 `experimental_content`): text reduced, the rest as parsed. */
+function outputParts(value, site) {
+    if (!Array.isArray(value)) {
+        return vercel_ai_parts_bad(site, '', 'an array of parts', value, 'A content output lists {"type":...} parts.');
+    }
+    const parts = [];
+    let ok = true;
+    value.forEach((item, i) => {
+        const part = readPart(item, {
+            ...site,
+            path: joinPath(site.path, i),
+            near: site.ctx.pos(value, site.near),
+        });
+        if (part)
+            parts.push(part);
+        else
+            ok = false;
+    });
+    return ok ? parts : null;
+}
+function readOutput(output, site) {
+    if (!values_isObject(output) || typeof output['type'] !== 'string') {
+        return vercel_ai_parts_bad(site, '', 'an object with a string `type`', output, RESULT_HINT);
+    }
+    const at = { ...site, near: site.ctx.pos(output, site.near) };
+    const value = output['value'];
+    switch (output['type']) {
+        case 'text':
+        case 'error-text':
+            if (typeof value !== 'string')
+                return vercel_ai_parts_bad(at, 'value', 'a string', value, RESULT_HINT);
+            return { content: value, isError: output['type'] === 'error-text' };
+        case 'json':
+        case 'error-json':
+            return { content: json(value), isError: output['type'] === 'error-json' };
+        case 'execution-denied': {
+            const reason = output['reason'];
+            if (reason !== undefined && typeof reason !== 'string')
+                return vercel_ai_parts_bad(at, 'reason', 'a string', reason, 'Give the denial reason as text, or leave it out.');
+            return { content: reason ?? DENIED_TEXT, isError: true };
+        }
+        case 'content': {
+            const parts = outputParts(value, { ...at, path: joinPath(at.path, 'value') });
+            return parts ? { content: parts, isError: false } : null;
+        }
+        default:
+            site.ctx.error(site.code, at.near, `\`${joinPath(site.path, 'type')}\` is not a tool output type of the AI SDK.`, 'Use text, json, error-text, error-json, execution-denied or content.');
+            return null;
+    }
+}
+/** v4 result: any JSON value; `experimental_content`, when present, is what the model was sent. */
+function readV4Result(part, site) {
+    const isError = part['isError'];
+    if (isError !== undefined && isError !== null && typeof isError !== 'boolean')
+        return vercel_ai_parts_bad(site, 'isError', 'a boolean', isError, 'Write isError as true or false.');
+    const rich = part['experimental_content'];
+    if (Array.isArray(rich)) {
+        const parts = outputParts(rich, { ...site, path: joinPath(site.path, 'experimental_content') });
+        return parts ? { content: parts, isError: isError === true } : null;
+    }
+    return { content: json(part['result']), isError: isError === true };
+}
+/** `site.near` must already be the part's own position. */
+function vercel_ai_parts_readToolResult(part, site) {
+    const callId = requiredId(part, 'toolCallId', site, RESULT_HINT);
+    const name = part['toolName'];
+    if (name !== undefined && typeof name !== 'string')
+        return vercel_ai_parts_bad(site, 'toolName', 'a string', name, RESULT_HINT);
+    let read;
+    if ('output' in part)
+        read = readOutput(part['output'], { ...site, path: joinPath(site.path, 'output') });
+    else if ('result' in part)
+        read = readV4Result(part, site);
+    else
+        read = vercel_ai_parts_bad(site, 'output', 'a tool output', undefined, RESULT_HINT);
+    if (callId === null || read === null)
+        return null;
+    return { callId, toolName: name === '' ? undefined : name, ...read };
+}
+//# sourceMappingURL=vercel-ai-parts.js.map
+;// CONCATENATED MODULE: ./build/core/readers/vercel-ai.js
+
+
+
+
+
+
+const vercel_ai_CODE = 'invalid-message';
+const ROOT_KEYS = ['messages', 'prompt', 'system', 'instructions'];
+const vercel_ai_ROLES = {
+    system: 'system',
+    user: 'user',
+    assistant: 'assistant',
+    tool: 'tool',
+};
+/** Part types no other chat format puts in a `{role, content}` message. */
+const VERCEL_PARTS = new Set([
+    'tool-call',
+    'tool-result',
+    'reasoning',
+    'redacted-reasoning',
+    'reasoning-file',
+    'tool-approval-request',
+    'tool-approval-response',
+]);
+const APPROVALS = new Set(['tool-approval-request', 'tool-approval-response']);
+function isVercelPart(part) {
+    if (!values_isObject(part) || typeof part['type'] !== 'string')
+        return false;
+    // Anthropic images carry `source`, OpenAI chat files a `file` object: only the SDK's have these.
+    if (part['type'] === 'image')
+        return 'image' in part;
+    if (part['type'] === 'file')
+        return 'data' in part && !('file' in part);
+    return VERCEL_PARTS.has(part['type']);
+}
+function vercel_ai_messagesOf(root) {
+    if (Array.isArray(root))
+        return { key: null, messages: root };
+    if (!values_isObject(root))
+        return null;
+    if (Array.isArray(root['messages']))
+        return { key: 'messages', messages: root['messages'] };
+    if (Array.isArray(root['prompt']))
+        return { key: 'prompt', messages: root['prompt'] };
+    return null;
+}
+/**
+ * A message array with a part only the AI SDK writes, or a tool message whose content is parts
+ * (OpenAI tool messages name their call in `tool_call_id` instead). Plain text chats look the same
+ * in every format and are left to the OpenAI reader, which reads them identically.
+ */
+function isVercelAiDocument(root) {
+    const found = vercel_ai_messagesOf(root);
+    if (!found)
+        return false;
+    return found.messages.some((m) => {
+        if (!values_isObject(m) || typeof m['role'] !== 'string')
+            return false;
+        const content = m['content'];
+        if (!Array.isArray(content))
+            return false;
+        if (m['role'] === 'tool' && !('tool_call_id' in m) && !('tool_call_ids' in m))
+            return true;
+        return content.some(isVercelPart);
+    });
+}
+function vercel_ai_bad(site, field, expected, value, hint) {
+    site.ctx.error(vercel_ai_CODE, site.near, `\`${joinPath(site.path, field)}\` must be ${expected}; found ${describeValue(value)}.`, hint);
+}
+function partSite(site, parts, i) {
+    const item = parts[i];
+    return {
+        ctx: site.ctx,
+        path: joinPath(joinPath(site.path, 'content'), i),
+        near: site.ctx.pos(item, site.ctx.pos(parts, site.near)),
+        code: vercel_ai_CODE,
+    };
+}
+function vercel_ai_misplaced(site, type, role) {
+    site.ctx.error(vercel_ai_CODE, site.near, `\`${site.path}\` is a ${type} part, which a ${role} message cannot hold.`, 'Tool calls belong in assistant messages and tool results in tool messages.');
+    return null;
+}
+/** One part of a system, user or assistant message: a part, a call (pushed), left out, or invalid. */
+function readOwnPart(item, site, role, calls) {
+    const type = values_isObject(item) ? item['type'] : undefined;
+    if (!values_isObject(item) || typeof type !== 'string')
+        return readPart(item, site);
+    if (APPROVALS.has(type))
+        return role === 'assistant' ? 'left-out' : vercel_ai_misplaced(site, type, role);
+    if (type === 'tool-call' || type === 'tool-result') {
+        if (role !== 'assistant')
+            return vercel_ai_misplaced(site, type, role);
+        // Provider-executed tools (web search…) run at the provider: call and result are both in the
+        // assistant turn and are replayed to that provider as they are, like Anthropic server tools.
+        if (type === 'tool-result' || item['providerExecuted'] === true)
+            return item;
+        const call = readToolCall(item, site);
+        if (!call)
+            return null;
+        calls.push(call);
+        return 'call';
+    }
+    return readPart(item, site);
+}
+function readOwnMessage(message, role, kind, site) {
+    const content = message['content'];
+    const base = { id: site.id, kind, source: site.near };
+    if (typeof content === 'string')
+        return buildArtifact({ ...base, content });
+    if (!Array.isArray(content)) {
+        vercel_ai_bad(site, 'content', 'a string or an array of parts', content, 'Write the content as text or as {"type":...} parts.');
+        return null;
+    }
+    const parts = [];
+    const calls = [];
+    let ok = true;
+    let leftOut = 0;
+    content.forEach((item, i) => {
+        const part = readOwnPart(item, partSite(site, content, i), role, calls);
+        if (part === null)
+            ok = false;
+        else if (part === 'left-out')
+            leftOut++;
+        else if (part !== 'call')
+            parts.push(part);
+    });
+    if (!ok)
+        return null;
+    // A turn that only held approval requests said nothing to the model.
+    if (parts.length === 0 && calls.length === 0 && leftOut > 0)
+        return null;
+    return buildArtifact({ ...base, content: parts, tool_calls: calls.length > 0 ? calls : undefined });
+}
+function readToolMessage(message, site) {
+    const content = message['content'];
+    if (!Array.isArray(content)) {
+        vercel_ai_bad(site, 'content', 'an array of tool-result parts', content, 'A tool message lists {"type":"tool-result",...} parts.');
+        return [];
+    }
+    const out = [];
+    let ok = true;
+    content.forEach((item, i) => {
+        const ps = partSite(site, content, i);
+        const type = values_isObject(item) ? item['type'] : undefined;
+        if (type === 'tool-approval-response')
+            return;
+        if (!values_isObject(item) || type !== 'tool-result') {
+            site.ctx.error(vercel_ai_CODE, ps.near, `\`${ps.path}\` must be a tool-result part; found ${values_isObject(item) ? 'another part type' : describeValue(item)}.`, 'A tool message holds only tool-result (and tool-approval-response) parts.');
+            ok = false;
+            return;
+        }
+        const result = vercel_ai_parts_readToolResult(item, ps);
+        if (!result) {
+            ok = false;
+            return;
+        }
+        out.push(buildArtifact({
+            id: `${site.id}.${i}`,
+            kind: 'tool',
+            content: result.content,
+            tool: result.toolName,
+            call_id: result.callId,
+            is_error: result.isError ? true : undefined,
+            source: ps.near,
+        }));
+    });
+    return ok ? out : [];
+}
+function vercel_ai_readMessage(message, site) {
+    if (!values_isObject(message)) {
+        vercel_ai_bad(site, '', 'a message object', message, 'Write each message as {"role", "content"}.');
+        return [];
+    }
+    const role = message['role'];
+    const kind = typeof role === 'string' && Object.hasOwn(vercel_ai_ROLES, role) ? vercel_ai_ROLES[role] : undefined;
+    if (typeof role !== 'string' || kind === undefined) {
+        site.ctx.error(vercel_ai_CODE, site.near, `\`${joinPath(site.path, 'role')}\` must be one of system, user, assistant, tool; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Fix the role, or pass --format to choose another reader.');
+        return [];
+    }
+    if (role === 'tool')
+        return readToolMessage(message, site);
+    const artifact = readOwnMessage(message, role, kind, site);
+    return artifact ? [artifact] : [];
+}
+/** `system` / `instructions`: a string, a system message, or a list of system messages. */
+function readSystemField(key, value, ctx, root) {
+    if (value === undefined || value === null || value === '')
+        return [];
+    const near = ctx.pos(root);
+    if (typeof value === 'string')
+        return [buildArtifact({ id: key, kind: 'system', content: value, source: near })];
+    const list = Array.isArray(value) ? value : [value];
+    const out = [];
+    list.forEach((item, i) => {
+        const id = Array.isArray(value) ? `${key}.${i}` : key;
+        const path = Array.isArray(value) ? joinPath(key, i) : key;
+        const site = { ctx, path, near: ctx.pos(item, ctx.pos(value, near)), id };
+        if (!values_isObject(item) || (item['role'] !== undefined && item['role'] !== 'system')) {
+            vercel_ai_bad(site, '', 'a string or a system message', item, 'Write the system prompt as a string or {"role":"system","content":"..."}.');
+            return;
+        }
+        const artifact = readOwnMessage(item, 'system', 'system', site);
+        if (artifact)
+            out.push(artifact);
+    });
+    return out;
+}
+function readVercelAi(doc, file) {
+    const diagnostics = [];
+    const ctx = new ReadContext(file, doc.positions, diagnostics);
+    const root = doc.value;
+    const rootObj = values_isObject(root) ? root : null;
+    const artifacts = [];
+    if (rootObj) {
+        collections_pushAll(artifacts, readSystemField('system', rootObj['system'], ctx, rootObj));
+        collections_pushAll(artifacts, readSystemField('instructions', rootObj['instructions'], ctx, rootObj));
+    }
+    const found = vercel_ai_messagesOf(root);
+    if (!found && rootObj && typeof rootObj['prompt'] === 'string') {
+        // generateText({prompt: "..."}) is one user message.
+        artifacts.push(buildArtifact({ id: 'prompt', kind: 'user', content: rootObj['prompt'], source: ctx.pos(root) }));
+    }
+    else if (!found) {
+        ctx.error(vercel_ai_CODE, ctx.pos(root), `An AI SDK transcript must be an array of messages or an object with a \`messages\` array; found ${describeValue(root)}.`, 'Write the ModelMessage[] (or {"system": "...", "messages": [...]}), or pass --format to choose another reader.');
+        return { artifacts: [], meta: {}, diagnostics };
+    }
+    else {
+        found.messages.forEach((message, i) => {
+            const path = joinPath(found.key ?? '', i);
+            collections_pushAll(artifacts, vercel_ai_readMessage(message, { ctx, path, near: ctx.pos(message), id: `m${i}` }));
+        });
+    }
+    const meta = rootObj ? scalarFields(rootObj, ROOT_KEYS) : {};
+    return { artifacts, meta, diagnostics };
+}
+//# sourceMappingURL=vercel-ai.js.map
 ;// CONCATENATED MODULE: ./build/core/readers/container.js
 // JSON or JSONL? Parses the text once into a Container that detection and the readers share.
 //
@@ -54494,6 +57278,13 @@ function findMessageArray(root) {
 
 
 
+
+
+
+
+
+
+
 const CLAUDE_TYPES = ['user', 'assistant', 'summary'];
 const ANTHROPIC_BLOCKS = ['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document'];
 function isClaudeRecord(value) {
@@ -54512,12 +57303,18 @@ function isNativeRecord(value) {
 function detectJsonl(container) {
     let claude = 0;
     let native = 0;
+    let codex = 0;
     for (const { value } of container.lines) {
         if (isClaudeRecord(value))
             claude++;
         else if (isNativeRecord(value))
             native++;
+        else if (isCodexRecord(value))
+            codex++;
     }
+    // Codex records ({type, payload}) share no shape with the others: the majority decides.
+    if (codex > claude && codex > native)
+        return { format: 'codex', container };
     if (claude > 0 && claude >= native)
         return { format: 'claude-code', container };
     if (native > 0)
@@ -54531,12 +57328,24 @@ function hasAnthropicBlocks(messages) {
             content.some((block) => values_isObject(block) && ANTHROPIC_BLOCKS.includes(block['type'])));
     });
 }
+/** JSON shapes with a reader of their own, in the order they are tried (before the chat shapes). */
+const JSON_SHAPES = [
+    ['claude-web', isClaudeWebDocument],
+    ['openhands', isOpenHandsDocument],
+    ['langchain', isLangChainDocument],
+    ['gemini', isGeminiDocument],
+    ['responses', isResponsesDocument],
+    ['vercel-ai', isVercelAiDocument],
+];
 function detectContainer(container) {
     if (container.kind === 'jsonl')
         return detectJsonl(container);
     const root = container.doc.value;
     if (values_isObject(root) && Array.isArray(root['artifacts']))
         return { format: 'native', container };
+    for (const [format, matches] of JSON_SHAPES)
+        if (matches(root))
+            return { format, container };
     const found = findMessageArray(root);
     if (found) {
         const hasSystem = values_isObject(root) && (typeof root['system'] === 'string' || Array.isArray(root['system']));
@@ -54593,7 +57402,7 @@ const SIMPLE_FIELDS = {
 };
 const KIND_NAMES = [...ARTIFACT_KINDS, 'constraint'];
 const NATIVE_FIELDS = ['kind', 'content', 'tool_calls', 'scope', ...Object.keys(SIMPLE_FIELDS)];
-function fail(site, field, expected, value, hint) {
+function native_artifact_fail(site, field, expected, value, hint) {
     const path = joinPath(site.path, field);
     site.ctx.error(native_artifact_CODE, site.near, `\`${path}\` must be ${expected}; found ${describeValue(value)}.`, hint || `Fix \`${path}\`, or leave the field out.`);
     return null;
@@ -54608,30 +57417,30 @@ function readKind(value, site) {
     site.ctx.error(native_artifact_CODE, site.near, `\`${joinPath(site.path, 'kind')}\` must be one of ${KIND_NAMES.join(', ')}; found ${found}.`, 'Give every artifact one of the accepted kinds.');
     return null;
 }
-const CALL_HINT = 'Each tool call is {"id": "...", "name": "...", "arguments": "{...}"}.';
-function readToolCall(call, site) {
+const native_artifact_CALL_HINT = 'Each tool call is {"id": "...", "name": "...", "arguments": "{...}"}.';
+function native_artifact_readToolCall(call, site) {
     if (!values_isObject(call))
-        return fail(site, '', 'an object', call, CALL_HINT);
+        return native_artifact_fail(site, '', 'an object', call, native_artifact_CALL_HINT);
     const { id, name } = call;
     const args = call['arguments'];
     if (typeof id !== 'string' || id === '')
-        return fail(site, 'id', 'a non-empty string', id, CALL_HINT);
+        return native_artifact_fail(site, 'id', 'a non-empty string', id, native_artifact_CALL_HINT);
     if (typeof name !== 'string' || name === '')
-        return fail(site, 'name', 'a non-empty string', name, CALL_HINT);
+        return native_artifact_fail(site, 'name', 'a non-empty string', name, native_artifact_CALL_HINT);
     if (args !== undefined && typeof args !== 'string' && !values_isObject(args)) {
-        return fail(site, 'arguments', 'a JSON string or an object', args, CALL_HINT);
+        return native_artifact_fail(site, 'arguments', 'a JSON string or an object', args, native_artifact_CALL_HINT);
     }
     // Arguments given as an object are stored the way providers send them: as a JSON string.
     return { id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
 }
 function readToolCalls(value, site) {
     if (!Array.isArray(value))
-        return fail(site, 'tool_calls', 'an array of tool calls', value, CALL_HINT);
+        return native_artifact_fail(site, 'tool_calls', 'an array of tool calls', value, native_artifact_CALL_HINT);
     const calls = [];
     let ok = true;
     value.forEach((call, i) => {
         const path = joinPath(joinPath(site.path, 'tool_calls'), i);
-        const parsed = readToolCall(call, { ...site, path, near: site.ctx.pos(call, site.near) });
+        const parsed = native_artifact_readToolCall(call, { ...site, path, near: site.ctx.pos(call, site.near) });
         if (parsed)
             calls.push(parsed);
         else
@@ -54642,15 +57451,15 @@ function readToolCalls(value, site) {
 function readScope(value, site) {
     const hint = 'Write the scope as {"task": "...", "phase": "..."}; both are optional strings.';
     if (!values_isObject(value))
-        return fail(site, 'scope', 'an object', value, hint);
+        return native_artifact_fail(site, 'scope', 'an object', value, hint);
     const scope = {};
     for (const [key, v] of Object.entries(value)) {
         if ((key === 'task' || key === 'phase') && typeof v === 'string')
             scope[key] = v;
         else if (key === 'task' || key === 'phase')
-            return fail(site, `scope.${key}`, 'a string', v, hint);
+            return native_artifact_fail(site, `scope.${key}`, 'a string', v, hint);
         else
-            return fail(site, 'scope', 'an object with only task and phase', value, hint);
+            return native_artifact_fail(site, 'scope', 'an object with only task and phase', value, hint);
     }
     return scope;
 }
@@ -54677,7 +57486,7 @@ function readNativeArtifact(node, site) {
     for (const [field, rule] of Object.entries(SIMPLE_FIELDS)) {
         const value = node[field];
         if (value !== undefined && !rule.check(value)) {
-            fail(fs, field, rule.expected, value, '');
+            native_artifact_fail(fs, field, rule.expected, value, '');
             ok = false;
         }
     }
@@ -54692,7 +57501,7 @@ function readNativeArtifact(node, site) {
     const scope = node['scope'] === undefined ? undefined : readScope(node['scope'], fs);
     const callIds = isCallIds(node['call_ids']) ? node['call_ids'] : undefined;
     if (callIds && node['call_id'] !== undefined && node['call_id'] !== callIds[0]) {
-        fail(fs, 'call_id', 'the first of call_ids', node['call_id'], 'Drop call_id or make it the first of call_ids.');
+        native_artifact_fail(fs, 'call_id', 'the first of call_ids', node['call_id'], 'Drop call_id or make it the first of call_ids.');
         ok = false;
     }
     warnUnknown(node, site, near);
@@ -54832,12 +57641,12 @@ const ROLE_KINDS = {
     tool: 'tool',
     function: 'tool',
 };
-const ROLES = Object.keys(ROLE_KINDS).join(', ');
+const openai_ROLES = Object.keys(ROLE_KINDS).join(', ');
 /** A legacy `function_call` has no id: both sides get this one, derived from the caller's index. */
 function legacyCallId(assistantIndex) {
     return `fc_${assistantIndex}`;
 }
-function bad(site, field, expected, value, hint) {
+function openai_bad(site, field, expected, value, hint) {
     site.ctx.error(openai_CODE, site.near, `\`${joinPath(site.path, field)}\` must be ${expected}; found ${describeValue(value)}.`, hint);
     return null;
 }
@@ -54849,15 +57658,15 @@ function readArguments(value, site) {
         return '{}';
     if (typeof value === 'object')
         return JSON.stringify(value);
-    return bad(site, 'arguments', 'a JSON string', value, 'Write the arguments as a JSON-encoded string.');
+    return openai_bad(site, 'arguments', 'a JSON string', value, 'Write the arguments as a JSON-encoded string.');
 }
 function readFunction(fn, id, site) {
     if (!values_isObject(fn))
-        return bad(site, '', 'an object', fn, 'Write {"name": "...", "arguments": "{...}"}.');
+        return openai_bad(site, '', 'an object', fn, 'Write {"name": "...", "arguments": "{...}"}.');
     const near = site.ctx.pos(fn, site.near);
     const name = fn['name'];
     if (typeof name !== 'string' || name === '') {
-        return bad({ ...site, near }, 'name', 'a non-empty string', name, 'Name the function that was called.');
+        return openai_bad({ ...site, near }, 'name', 'a non-empty string', name, 'Name the function that was called.');
     }
     const args = readArguments(fn['arguments'], { ...site, near });
     return args === null ? null : { id, name, arguments: args };
@@ -54865,13 +57674,13 @@ function readFunction(fn, id, site) {
 const openai_CALL_HINT = 'Each tool call is {"id": "...", "type": "function", "function": {"name", "arguments"}}.';
 function openai_readToolCall(call, site) {
     if (!values_isObject(call))
-        return bad(site, '', 'an object', call, openai_CALL_HINT);
+        return openai_bad(site, '', 'an object', call, openai_CALL_HINT);
     const near = site.ctx.pos(call, site.near);
     const id = call['id'];
     if (typeof id !== 'string' || id === '')
-        return bad({ ...site, near }, 'id', 'a non-empty string', id, openai_CALL_HINT);
+        return openai_bad({ ...site, near }, 'id', 'a non-empty string', id, openai_CALL_HINT);
     if (call['type'] !== undefined && call['type'] !== 'function') {
-        return bad({ ...site, near }, 'type', '"function"', call['type'], 'Only function tool calls are supported.');
+        return openai_bad({ ...site, near }, 'type', '"function"', call['type'], 'Only function tool calls are supported.');
     }
     return readFunction(call['function'], id, { ...site, path: joinPath(site.path, 'function'), near });
 }
@@ -54879,7 +57688,7 @@ function openai_readToolCalls(value, site) {
     if (value === undefined || value === null)
         return [];
     if (!Array.isArray(value))
-        return bad(site, 'tool_calls', 'an array', value, openai_CALL_HINT);
+        return openai_bad(site, 'tool_calls', 'an array', value, openai_CALL_HINT);
     const calls = [];
     let ok = true;
     value.forEach((call, i) => {
@@ -54894,16 +57703,19 @@ function openai_readToolCalls(value, site) {
 /** `tool_call_id`, or SWE-agent's `tool_call_ids` list: the first is call_id, all are call_ids. */
 function readResultIds(message, site) {
     const single = message['tool_call_id'];
+    // An empty id names no call: the output is a log of its own (as native outputs without call_id).
+    if (single === '')
+        return {};
     if (typeof single === 'string')
         return { call_id: single };
     if (single !== undefined && single !== null) {
-        return bad(site, 'tool_call_id', 'a string', single, 'Give the id of the tool call this message answers.');
+        return openai_bad(site, 'tool_call_id', 'a string', single, 'Give the id of the tool call this message answers.');
     }
     const list = message['tool_call_ids'];
     if (list === undefined || list === null)
         return {};
     if (!Array.isArray(list) || list.length === 0 || !list.every((id) => typeof id === 'string')) {
-        return bad(site, 'tool_call_ids', 'a non-empty array of strings', list, 'List the ids of the calls answered.');
+        return openai_bad(site, 'tool_call_ids', 'a non-empty array of strings', list, 'List the ids of the calls answered.');
     }
     const ids = list;
     return ids.length > 1 ? { call_id: ids[0], call_ids: ids } : { call_id: ids[0] };
@@ -54912,12 +57724,12 @@ function openai_readMessage(message, index, path, ctx, legacy) {
     const near = ctx.pos(message);
     const site = { ctx, path, near };
     if (!values_isObject(message)) {
-        return bad(site, '', 'a message object', message, 'Write each message as {"role", "content"}.');
+        return openai_bad(site, '', 'a message object', message, 'Write each message as {"role", "content"}.');
     }
     const role = message['role'];
     const kind = typeof role === 'string' ? ROLE_KINDS[role] : undefined;
     if (typeof role !== 'string' || kind === undefined) {
-        ctx.error(openai_CODE, near, `\`${joinPath(path, 'role')}\` must be one of ${ROLES}; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Fix the role, or pass --format to choose another reader.');
+        ctx.error(openai_CODE, near, `\`${joinPath(path, 'role')}\` must be one of ${openai_ROLES}; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Fix the role, or pass --format to choose another reader.');
         return null;
     }
     const content = readContent(message['content'], { ctx, path: joinPath(path, 'content'), near, code: openai_CODE });
@@ -55082,12 +57894,30 @@ function nameResultsByCall(artifacts, pairing) {
 
 
 
+
+
+
+
+
+
+
+
 const FORMAT_LIST = TRANSCRIPT_FORMATS.join(', ');
 function at1(file) {
     return { file, line: 1, column: 1 };
 }
-function unknownFormat(file) {
-    return (0,core_diagnostics/* diagnostic */.YK)('error', 'unknown-format', at1(file), `The transcript format was not recognised. Supported formats: ${FORMAT_LIST} (native JSON/JSONL, OpenAI Chat Completions messages, Anthropic Messages, Claude Code session JSONL).`, `Check that this is a transcript file, or name its format with --format ${TRANSCRIPT_FORMATS.join('|')}.`);
+/** The shapes the readers accept, as the `unknown-format` error lists them. */
+const SHAPES = 'native JSON/JSONL, OpenAI Chat Completions messages, OpenAI Responses items, Anthropic Messages, ' +
+    'Claude Code session JSONL, Claude web-session JSON (loglines), Codex CLI rollout JSONL, ' +
+    'Vercel AI SDK messages, LangChain serialized messages, Gemini contents, OpenHands trajectories, ' +
+    'aider chat history Markdown';
+function unknownFormat(file, notJson = false) {
+    return (0,core_diagnostics/* diagnostic */.YK)('error', 'unknown-format', at1(file), `The transcript format was not recognised${notJson ? ' (the file is not JSON, JSON Lines or an aider chat history)' : ''}. Supported formats: ${FORMAT_LIST} (${SHAPES}).`, `Check that this is a transcript file, or name its format with --format ${TRANSCRIPT_FORMATS.join('|')}.`);
+}
+/** Text that cannot be meant as JSON: its first non-blank character opens no JSON value. */
+function notJsonText(text) {
+    const start = text.trimStart();
+    return start !== '' && !/^(?:[[{"]|-?\d|true\b|false\b|null\b)/.test(start);
 }
 function emptyTranscript(file) {
     return (0,core_diagnostics/* diagnostic */.YK)('error', 'empty-transcript', at1(file), 'The transcript holds no artifact (no message or record could be read).', 'Check that the file is a complete transcript; an empty session cannot be checked.');
@@ -55095,8 +57925,8 @@ function emptyTranscript(file) {
 /** The container a forced format reads, or an error when the file cannot be in that format. */
 function forced(format, container, file) {
     const jsonl = asJsonl(container);
-    const needsJsonl = format === 'claude-code';
-    const needsJson = format === 'openai' || format === 'anthropic';
+    const needsJsonl = format === 'claude-code' || format === 'codex';
+    const needsJson = format !== 'native' && !needsJsonl;
     if (needsJsonl && jsonl)
         return { format, container: jsonl };
     if (needsJson && container.kind === 'json')
@@ -55110,17 +57940,28 @@ function forced(format, container, file) {
         ? `The ${format} format is JSON Lines (one record per line), but this file holds one multi-line JSON document.`
         : `The ${format} format is one JSON document, but this file holds JSON Lines (several values on separate lines).`, 'Choose the format that matches the file with --format, or use --format auto.');
 }
+const JSONL_READERS = {
+    'claude-code': readClaudeCode,
+    codex: readCodex,
+    native: readNativeJsonl,
+};
+const JSON_READERS = {
+    openai: readOpenAi,
+    anthropic: readAnthropic,
+    responses: readResponses,
+    'vercel-ai': readVercelAi,
+    langchain: readLangChain,
+    gemini: readGemini,
+    openhands: readOpenHands,
+    'claude-web': readClaudeWeb,
+    native: readNativeJson,
+};
 function runReader({ format, container }, file) {
     if (container.kind === 'jsonl') {
-        const read = format === 'claude-code' ? readClaudeCode : readNativeJsonl;
-        const out = read(container.lines, file);
+        const out = (JSONL_READERS[format] ?? readNativeJsonl)(container.lines, file);
         return { ...out, diagnostics: [...container.diagnostics, ...out.diagnostics] };
     }
-    if (format === 'openai')
-        return readOpenAi(container.doc, file);
-    if (format === 'anthropic')
-        return readAnthropic(container.doc, file);
-    return readNativeJson(container.doc, file);
+    return (JSON_READERS[format] ?? readNativeJson)(container.doc, file);
 }
 /** Diagnostics in file order (line, then column), keeping the order of those at the same place. */
 function byPosition(diagnostics) {
@@ -55132,11 +57973,17 @@ function byPosition(diagnostics) {
 /** text is already decoded (BOM stripped). Chooses the reader by file extension + content, or `format`. */
 function readTranscript(text, opts) {
     const { file } = opts;
-    const parsed = container_parseContainer(text, file, { maxDepth: opts.maxDepth, maxRecords: opts.maxRecords });
-    if (!parsed.ok)
-        return { ok: false, diagnostics: parsed.diagnostics };
-    const { container } = parsed;
     const format = opts.format ?? 'auto';
+    if (format === 'aider' || (format === 'auto' && isAiderText(text)))
+        return loaded(readAider(text, file, opts.session ?? 'last'), 'aider', file, false);
+    const parsed = container_parseContainer(text, file, { maxDepth: opts.maxDepth, maxRecords: opts.maxRecords });
+    if (!parsed.ok) {
+        // A syntax hint is only useful for a file meant as JSON: anything else is an unknown format.
+        if (format === 'auto' && notJsonText(text))
+            return { ok: false, diagnostics: [unknownFormat(file, true)] };
+        return { ok: false, diagnostics: parsed.diagnostics };
+    }
+    const { container } = parsed;
     if (container.kind === 'jsonl' && container.lines.length === 0) {
         // Nothing to detect from: the line errors say why, or the file has no record at all.
         const diagnostics = container.diagnostics.length > 0 ? container.diagnostics : [emptyTranscript(file)];
@@ -55147,41 +57994,77 @@ function readTranscript(text, opts) {
         const lineErrors = container.kind === 'jsonl' ? container.diagnostics : [];
         return { ok: false, diagnostics: byPosition([...lineErrors, chosen ?? unknownFormat(file)]) };
     }
-    const out = runReader(chosen, file);
-    if (out.artifacts.length === 0 || (chosen.container.kind === 'json' && (0,core_diagnostics/* hasErrors */.Cs)(out.diagnostics))) {
+    return loaded(runReader(chosen, file), chosen.format, file, chosen.container.kind === 'json');
+}
+/**
+ * A reader's output as a result: a document (one unit) with an error does not load, a log of
+ * records (JSONL, Markdown) loads with its bad records reported; nothing read never loads.
+ */
+function loaded(out, format, file, document) {
+    if (out.artifacts.length === 0 || (document && (0,core_diagnostics/* hasErrors */.Cs)(out.diagnostics))) {
         const empty = (0,core_diagnostics/* hasErrors */.Cs)(out.diagnostics) ? [] : [emptyTranscript(file)];
         return { ok: false, diagnostics: byPosition([...out.diagnostics, ...empty]) };
     }
     const pairing = pairToolResults(out.artifacts);
     const artifacts = nameResultsByCall(out.artifacts, pairing);
     const diagnostics = byPosition([...out.diagnostics, ...pairingDiagnostics(pairing, artifacts)]);
-    return {
-        ok: true,
-        transcript: { file, format: chosen.format, meta: out.meta, artifacts, pairing, diagnostics },
-    };
+    return { ok: true, transcript: { file, format, meta: out.meta, artifacts, pairing, diagnostics } };
 }
 //# sourceMappingURL=index.js.map
 // EXTERNAL MODULE: ./build/io/read-input.js
 var read_input = __nccwpck_require__(9536);
 ;// CONCATENATED MODULE: ./build/io/load-transcript.js
+// Reads one transcript file from disk and parses it: the edge half of `readTranscript`. An aider
+// chat history may hold several sessions (one per `# aider chat started at` heading): each is a
+// transcript of its own, named `FILE#N`; a file with one session keeps its plain name.
 
+
+
+
+/** The transcript name of session `n` of `count` in `file`. */
 
 /**
- * `ok: true` may still carry error diagnostics in `transcript.diagnostics` (skipped JSONL
- * records): callers decide whether those fail the run. Diagnostics name `file` as given.
+ * Every session of the file, in order (only `opts.session` when it is set). An unreadable file,
+ * or a session that does not exist, is one failed entry named as the file.
  */
-async function loadTranscript(file, opts = {}) {
+async function loadTranscripts(file, opts = {}) {
     const input = await (0,read_input/* readInput */.R)(file, {
         ...(opts.maxFileBytes !== undefined ? { maxFileBytes: opts.maxFileBytes } : {}),
         ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
     });
     if (!input.ok)
-        return { ok: false, diagnostics: [input.error] };
-    return readTranscript(input.text, {
-        file,
-        ...(opts.format !== undefined ? { format: opts.format } : {}),
-        ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
+        return [{ name: file, result: { ok: false, diagnostics: [input.error] } }];
+    const text = input.text;
+    const format = opts.format ?? 'auto';
+    // The reader's own choice (index.ts): the aider reader goes first, before any JSON parsing.
+    const aider = format === 'aider' || (format === 'auto' && isAiderText(text));
+    const count = aider ? aiderSessionCount(text) : 1;
+    const asked = opts.session === 'last' ? count : opts.session;
+    if (asked !== undefined && (!Number.isInteger(asked) || asked < 1 || asked > count)) {
+        const diagnostics = [sessionOutOfRange(file, opts.session ?? asked, count)];
+        return [{ name: file, result: { ok: false, diagnostics } }];
+    }
+    const sessions = asked === undefined ? Array.from({ length: count }, (_, i) => i + 1) : [asked];
+    return sessions.map((n) => {
+        const name = sessionName(file, n, count);
+        const result = readTranscript(text, {
+            file: name,
+            format,
+            ...(aider ? { session: n } : {}),
+            ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
+        });
+        return { name, result };
     });
+}
+/**
+ * One transcript: the session `opts.session` names, else the last one (named `FILE#N` when the
+ * file holds several). `ok: true` may still carry error diagnostics in `transcript.diagnostics`
+ * (skipped JSONL records): callers decide whether those fail the run. Diagnostics name the file
+ * (or the session) as given.
+ */
+async function loadTranscript(file, opts = {}) {
+    const loaded = await loadTranscripts(file, { ...opts, session: opts.session ?? 'last' });
+    return loaded[0].result;
 }
 //# sourceMappingURL=load-transcript.js.map
 ;// CONCATENATED MODULE: ./build/core/pii/json-literals.js
@@ -55189,7 +58072,7 @@ async function loadTranscript(file, opts = {}) {
 // (no parse, no re-serialization). Masking works on these spans so that every byte outside a
 // masked value stays as it was: large integers keep their digits, `1.0` stays `1.0`, duplicate
 // keys and a `"__proto__"` key survive (a parse-and-stringify round trip loses all four).
-const QUOTE = 34;
+const json_literals_QUOTE = 34;
 const BACKSLASH = 92;
 function json_literals_isSpace(c) {
     return c === 32 || c === 10 || c === 13 || c === 9;
@@ -55210,7 +58093,7 @@ function stringEnd(text, start) {
         json_literals_RUN.test(text);
         i = json_literals_RUN.lastIndex;
         const c = text.charCodeAt(i);
-        if (c === QUOTE)
+        if (c === json_literals_QUOTE)
             return { end: i + 1, escaped };
         if (c !== BACKSLASH)
             return undefined;
@@ -55221,7 +58104,7 @@ function stringEnd(text, start) {
                 return undefined;
             i += 6;
         }
-        else if (e === QUOTE ||
+        else if (e === json_literals_QUOTE ||
             e === BACKSLASH ||
             e === 47 ||
             e === 98 ||
@@ -55272,7 +58155,7 @@ function jsonLiterals(text) {
             expect = 'after';
         justOpened = false;
         if (expect === 'key') {
-            if (c !== QUOTE || !frame)
+            if (c !== json_literals_QUOTE || !frame)
                 return null;
             const s = stringEnd(text, i);
             if (!s)
@@ -55318,7 +58201,7 @@ function jsonLiterals(text) {
             justOpened = true;
             continue;
         }
-        if (c === QUOTE) {
+        if (c === json_literals_QUOTE) {
             const s = stringEnd(text, i);
             if (!s)
                 return null;
@@ -56132,7 +59015,7 @@ function isAlive(w) {
 function isProtected(w) {
     return w.protectedBy.length > 0;
 }
-function textOf(content) {
+function work_textOf(content) {
     if (typeof content === 'string')
         return content;
     let out = '';
@@ -56143,7 +59026,7 @@ function textOf(content) {
     return out;
 }
 function hasText(w) {
-    return textOf(w.content).trim().length > 0;
+    return work_textOf(w.content).trim().length > 0;
 }
 /** A tool result failed: an error flag, a non-zero exit code or an `error` tag. */
 function isFailure(w) {
@@ -56318,7 +59201,7 @@ function cuttable(w, withRecent) {
         return false;
     // An excerpt of the stabilized context this was read from is not cut again: stabilizing a
     // stabilized context must change nothing. (One this run made is cut again from the original.)
-    if (w.changed?.action !== 'excerpted' && isExcerpt(textOf(w.content)))
+    if (w.changed?.action !== 'excerpted' && isExcerpt(work_textOf(w.content)))
         return false;
     if (w.a.kind === 'tool')
         return true;
@@ -56348,7 +59231,7 @@ function cutTo(w, target, stage, detail, tokensOf, meter) {
         w.piiCarried = undefined;
     }
     const shown = tokensOf(w);
-    const text = textOf(shown.content);
+    const text = work_textOf(shown.content);
     const framing = shown.tokens - meter.count(text);
     const limit = 'artifact' in target ? target.artifact : target.text + framing;
     let textTarget = limit - framing;
@@ -56382,7 +59265,7 @@ function excerptProtected(members, limit, tokensOf, meter, withRecent) {
         .filter((w) => cuttable(w, withRecent))
         .map((w) => {
         const f = tokensOf(w);
-        const textTokens = meter.count(textOf(f.content));
+        const textTokens = meter.count(work_textOf(f.content));
         // Framing, tool calls and media: what cutting the text cannot remove.
         const fixed = f.tokens - textTokens;
         return {
@@ -57118,7 +60001,7 @@ function collapseRuns(ws, mask) {
         const family = head.family ?? '';
         for (const w of older)
             liftTagProtection(w);
-        head.content = `[${older.length} failed attempts of \`${familyCommand(family)}\` collapsed; first error: ${firstErrorLine(mask(textOf(head.content)))}]`;
+        head.content = `[${older.length} failed attempts of \`${familyCommand(family)}\` collapsed; first error: ${firstErrorLine(mask(work_textOf(head.content)))}]`;
         head.changed = {
             stage: 'collapse',
             action: 'collapsed',
@@ -57740,7 +60623,7 @@ class SuffixDedup {
      * `shown` is the text as the context would show it: PII masking comes before dedup (DESIGN §4
      * stages 4 and 6), so two texts that differ only in masked values are copies.
      */
-    constructor(ws, similarity, shown = (w) => textOf(w.content)) {
+    constructor(ws, similarity, shown = (w) => work_textOf(w.content)) {
         this.ws = ws;
         this.similarity = similarity;
         this.shown = shown;
@@ -57920,30 +60803,88 @@ function ledgerEntry(w, masker, meter) {
 }
 //# sourceMappingURL=ledger.js.map
 ;// CONCATENATED MODULE: ./build/core/tokens/count.js
-// Part types across OpenAI Chat/Responses and Anthropic Messages that carry binary payloads.
+// Part types of every reader's formats that carry binary payloads (OpenAI Chat/Responses, Anthropic,
+// Vercel AI SDK, LangChain, Gemini).
 const PART_CATEGORIES = {
     image_url: 'image',
     image: 'image',
     input_image: 'image',
+    'image-data': 'image',
+    'image-url': 'image',
     input_audio: 'audio',
     audio: 'audio',
     file: 'file',
     document: 'file',
     input_file: 'file',
+    'file-data': 'file',
+    'file-url': 'file',
+    media: 'file',
+    inlineData: 'file',
+    fileData: 'file',
 };
 /** The fixed-cost category of a non-text part type; unknown types fall back to `other`. */
 function partCategory(type) {
     return Object.hasOwn(PART_CATEGORIES, type) ? PART_CATEGORIES[type] : 'other';
 }
+function count_str(v) {
+    return typeof v === 'string' ? v : undefined;
+}
+/**
+ * The media type a part declares (Vercel `mediaType`, Gemini `inlineData.mimeType`, LangChain
+ * `mime_type`…): a file that is an image costs an image, whatever its part type says.
+ */
+function declaredMedia(part) {
+    const inner = part['inlineData'] ?? part['fileData'];
+    const nested = typeof inner === 'object' && inner !== null ? inner : {};
+    return count_str(part['mediaType']) ?? count_str(part['mimeType']) ?? count_str(part['mime_type']) ?? count_str(nested['mimeType']);
+}
+function categoryOf(part) {
+    const category = partCategory(part.type);
+    if (category === 'image' || category === 'audio')
+        return category;
+    const media = declaredMedia(part);
+    if (media?.startsWith('image/'))
+        return 'image';
+    if (media?.startsWith('audio/'))
+        return 'audio';
+    return category;
+}
+/** Texts of a Responses reasoning item's `summary` / `content` lists (`{type, text}` entries). */
+function listTexts(v) {
+    if (!Array.isArray(v))
+        return [];
+    return v.flatMap((e) => {
+        const text = typeof e === 'object' && e !== null ? e['text'] : undefined;
+        return typeof text === 'string' ? [text] : [];
+    });
+}
+/**
+ * The words of a reasoning part, which the model reads back as they are: Anthropic `thinking`,
+ * LangChain v1 `reasoning`, Vercel `reasoning` / Gemini `thought` / LangChain `text-plain` text, and
+ * the readable summary of a Responses `reasoning` item. Undefined for payloads we cannot read
+ * (redacted or encrypted reasoning), which cost `other`.
+ */
+function readableText(part) {
+    const thinking = count_str(part['thinking']) ?? count_str(part['reasoning']);
+    if (thinking !== undefined)
+        return thinking;
+    if (part.type !== 'reasoning' && part.type !== 'thought' && part.type !== 'text-plain')
+        return undefined;
+    const text = count_str(part['text']);
+    if (text !== undefined)
+        return text;
+    const texts = [...listTexts(part['summary']), ...listTexts(part['content'])];
+    return texts.length > 0 ? texts.join('\n') : undefined;
+}
 function countPart(part, tok, cfg) {
     if (part.type === 'text' && typeof part.text === 'string')
         return tok.count(part.text);
-    // Anthropic thinking blocks are sent back verbatim, so their text costs what it says; a
-    // redacted_thinking block carries only an encrypted payload whose size we cannot know.
-    const thinking = part['thinking'];
-    if (typeof thinking === 'string')
-        return tok.count(thinking);
-    return cfg.part_tokens[partCategory(part.type)];
+    // Reasoning is sent back verbatim, so its text costs what it says; a redacted or encrypted
+    // payload's size we cannot know.
+    const text = readableText(part);
+    if (text !== undefined)
+        return tok.count(text);
+    return cfg.part_tokens[categoryOf(part)];
 }
 /**
  * `message_overhead` + text content + each tool call's name and arguments + declared part costs.
@@ -58156,7 +61097,7 @@ function showValue(value) {
     return `a ${typeof value}`;
 }
 /** The kind of a parsed value, as a YAML author would name it. */
-function kindOf(value) {
+function format_kindOf(value) {
     if (value === null)
         return 'null';
     if (value === undefined)
@@ -58528,137 +61469,74 @@ function orderItems(items, order) {
     return [...items].sort((a, b) => (ranks.get(sectionOf(a.kind)) ?? 0) - (ranks.get(sectionOf(b.kind)) ?? 0) || a.index - b.index);
 }
 //# sourceMappingURL=order.js.map
+;// CONCATENATED MODULE: ./build/core/emit/source-api.js
+const OPENAI = { emit: 'openai', apis: ['openai'] };
+/** Recordings of Responses API items (Codex rollouts too): written back as a Responses request, checked by the OpenAI rules. */
+const RESPONSES = { emit: 'responses', apis: ['openai'] };
+const ANTHROPIC = { emit: 'anthropic', apis: ['anthropic'] };
+/** Provider-agnostic recordings (SDKs that call any model): written as OpenAI, checked for both. */
+const ANY = { emit: 'openai', apis: ['openai', 'anthropic'] };
+const SOURCE_API = {
+    native: { emit: 'native', apis: ['openai', 'anthropic'] },
+    openai: OPENAI,
+    anthropic: ANTHROPIC,
+    'claude-code': ANTHROPIC,
+    'claude-web': ANTHROPIC,
+    codex: RESPONSES,
+    responses: RESPONSES,
+    'vercel-ai': ANY,
+    langchain: ANY,
+    gemini: OPENAI,
+    openhands: OPENAI,
+    aider: OPENAI,
+};
+//# sourceMappingURL=source-api.js.map
+;// CONCATENATED MODULE: ./build/core/emit/answers.js
+/** The call ids a result answers: a SWE-agent result's `call_ids`, else its call_id. */
+function resultIds(item) {
+    if (item.call_ids && item.call_ids.length > 0)
+        return item.call_ids;
+    return item.call_id === undefined ? [] : [item.call_id];
+}
+function answersOf(context) {
+    const pending = new Map();
+    const byCall = new Map();
+    const loose = new Map();
+    for (const item of context) {
+        if (item.kind === 'tool') {
+            const left = [];
+            for (const id of resultIds(item)) {
+                const call = pending.get(id)?.pop();
+                if (!call) {
+                    left.push(id);
+                    continue;
+                }
+                const slots = byCall.get(call.item) ?? [];
+                slots[call.k] = item;
+                byCall.set(call.item, slots);
+            }
+            loose.set(item, left);
+        }
+        // Only assistant turns carry calls in a request: a result of another kind's call answers none.
+        if (item.kind !== 'assistant')
+            continue;
+        (item.tool_calls ?? []).forEach((c, k) => {
+            const stack = pending.get(c.id) ?? [];
+            stack.push({ item, k });
+            pending.set(c.id, stack);
+        });
+    }
+    return {
+        resultOf: (item, k) => byCall.get(item)?.[k],
+        unanswered: (item) => loose.get(item) ?? resultIds(item),
+    };
+}
+//# sourceMappingURL=answers.js.map
 ;// CONCATENATED MODULE: ./build/core/emit/standalone.js
 function isStandaloneOutput(item) {
     return item.kind === 'tool' && item.call_id === undefined && (item.call_ids?.length ?? 0) === 0;
 }
 //# sourceMappingURL=standalone.js.map
-;// CONCATENATED MODULE: ./build/core/emit/anthropic.js
-// Writes a stabilized context as an Anthropic Messages request body: system and policy text go to
-// the top-level `system`; each assistant turn with tool_use blocks is followed by a user turn that
-// starts with every matching tool_result block; adjacent turns of one role are merged.
-
-
-function blocks(content) {
-    if (typeof content === 'string')
-        return content === '' ? [] : [{ type: 'text', text: content }];
-    return content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { ...p }));
-}
-function toolInput(args) {
-    try {
-        const v = JSON.parse(args);
-        return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : { input: v };
-    }
-    catch {
-        // tool_use input must be an object; text that is not JSON is carried as-is under one key.
-        return { input: args };
-    }
-}
-function resultBlock(item, id) {
-    const b = { type: 'tool_result', tool_use_id: id, content: blocks(item.content) };
-    if (item.is_error)
-        b['is_error'] = true;
-    return b;
-}
-function push(out, role, content, from, mergeable) {
-    if (content.length === 0)
-        return;
-    const last = out.messages[out.messages.length - 1];
-    if (mergeable && last && last.role === role && !last.content.some((b) => b.type === 'tool_use')) {
-        collections_pushAll(last.content, content);
-        collections_pushAll(out.blocks[out.blocks.length - 1] ?? [], content.map(() => from));
-        return;
-    }
-    out.messages.push({ role, content });
-    out.blocks.push(content.map(() => from));
-}
-/**
- * tool_use ids must be unique in the whole request, but agents reuse call ids (tau-bench, SWE-agent).
- * The first use keeps its id; each later use of it is named `<id>_<n>`, n from 2, skipping names
- * the context already holds: the same context always gives the same names.
- */
-function uniqueToolUseIds(context) {
-    const taken = new Set();
-    for (const item of context)
-        for (const c of item.tool_calls ?? [])
-            taken.add(c.id);
-    const issued = new Set();
-    return {
-        next(id) {
-            let name = id;
-            for (let n = 2; issued.has(name) || (name !== id && taken.has(name)); n++)
-                name = `${id}_${n}`;
-            issued.add(name);
-            return name;
-        },
-    };
-}
-function toAnthropic(context) {
-    return toAnthropicWithOrigins(context).request;
-}
-/** toAnthropic, also saying which context item each block came from (for findings on the request). */
-function toAnthropicWithOrigins(context) {
-    const system = [];
-    const results = new Map();
-    for (const item of context) {
-        if (item.kind !== 'tool')
-            continue;
-        for (const id of item.call_ids ?? (item.call_id !== undefined ? [item.call_id] : [])) {
-            results.set(id, [...(results.get(id) ?? []), item]);
-        }
-    }
-    const used = new Set();
-    const out = { messages: [], blocks: [] };
-    const ids = uniqueToolUseIds(context);
-    for (const item of context) {
-        if (item.kind === 'system' || item.kind === 'policy') {
-            system.push(typeof item.content === 'string'
-                ? item.content
-                : blocks(item.content)
-                    .map((b) => String(b['text'] ?? ''))
-                    .join('\n'));
-            continue;
-        }
-        if (isStandaloneOutput(item)) {
-            push(out, 'user', blocks(item.content), item.id, true);
-            continue;
-        }
-        if (item.kind === 'tool') {
-            // Results already placed after their call are skipped; one without a call stays where it is.
-            if (!used.has(item))
-                push(out, 'user', [resultBlock(item, item.call_id ?? '')], item.id, false);
-            continue;
-        }
-        if (item.kind === 'assistant') {
-            const content = blocks(item.content);
-            const names = (item.tool_calls ?? []).map((c) => ids.next(c.id));
-            (item.tool_calls ?? []).forEach((c, k) => content.push({ type: 'tool_use', id: names[k], name: c.name, input: toolInput(c.arguments) }));
-            push(out, 'assistant', content, item.id, true);
-            const answers = [];
-            const from = [];
-            (item.tool_calls ?? []).forEach((c, k) => {
-                const r = results.get(c.id)?.shift();
-                if (!r)
-                    return;
-                used.add(r);
-                answers.push(resultBlock(r, names[k]));
-                from.push(r.id);
-            });
-            if (answers.length > 0) {
-                out.messages.push({ role: 'user', content: answers });
-                out.blocks.push(from);
-            }
-            continue;
-        }
-        // user, task, retrieval, phase and summary items are user-turn text.
-        push(out, 'user', blocks(item.content), item.id, true);
-    }
-    const request = { messages: out.messages };
-    if (system.length > 0)
-        request.system = system.join('\n\n');
-    return { request, blocks: out.blocks };
-}
-//# sourceMappingURL=anthropic.js.map
 ;// CONCATENATED MODULE: ./build/core/emit/rule-hit.js
 // What a provider rule reports about an emitted request: where (message and block indexes) and why,
 // in plain words plus the error text the API answers. Never the content itself: it may hold PII.
@@ -58931,147 +61809,216 @@ function anthropicRuleHits(req) {
     return sortHits(out, ANTHROPIC_RULES);
 }
 //# sourceMappingURL=anthropic-rules.js.map
-;// CONCATENATED MODULE: ./build/core/emit/openai.js
-// Writes a stabilized context as OpenAI Chat Completions messages. Tool messages are placed right
-// after the assistant message whose calls they answer, as the API requires.
+;// CONCATENATED MODULE: ./build/core/emit/part-kind.js
+// What a content part is, whatever format wrote it: an image, a file or a sound (with its URL,
+// base64 data, text or file id), a refusal, a part only one API takes back, or a part only the
+// recording's provider takes back. parts.ts decides from this what each request makes of it.
 
 
-const USER_PARTS = ['image_url', 'input_audio', 'file'];
-/**
- * A part as Chat Completions takes it from this role, or undefined when the API has no such part:
- * Anthropic's thinking, redacted thinking and server-tool blocks exist only in Anthropic requests
- * (the model sees them only there), so they are left out. An Anthropic image becomes an image_url
- * (data URL or URL) and a plain-text document its text, so the model still sees what the user sent.
- */
-function openaiPart(p, role) {
-    if (p.type === 'text')
-        return { type: 'text', text: p.text };
-    const allowed = role === 'user' ? USER_PARTS : role === 'assistant' ? ['refusal'] : [];
-    if (allowed.includes(p.type))
-        return p;
-    if (role !== 'user')
+
+function part_kind_str(v) {
+    return typeof v === 'string' && v !== '' ? v : undefined;
+}
+const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*);base64,(.*)$/s;
+/** A URL as a Media's fields: a data URL's base64 and media type, an http(s) URL, or another URI. */
+function fromUrl(url, mediaType) {
+    const m = DATA_URL.exec(url);
+    if (m)
+        return {
+            data: m[3],
+            ...((part_kind_str(m[1]) ?? mediaType) ? { mediaType: part_kind_str(m[1]) ?? mediaType } : {}),
+        };
+    const typed = mediaType ? { mediaType } : {};
+    return /^https?:\/\//i.test(url) ? { url, ...typed } : { uri: url, ...typed };
+}
+/** The AI SDK's data: a URL, a data URL or bare base64. */
+function fromData(value, mediaType) {
+    if (value.startsWith('data:') || /^[a-z][a-z0-9+.-]*:\/\//i.test(value))
+        return fromUrl(value, mediaType);
+    return { data: value, ...(mediaType ? { mediaType } : {}) };
+}
+function part_kind_kindOf(mediaType, fallback) {
+    if (mediaType?.startsWith('image/'))
+        return 'image';
+    if (mediaType?.startsWith('audio/'))
+        return 'audio';
+    return fallback;
+}
+function media(kind, fields, extra = {}) {
+    const out = { kind: part_kind_kindOf(fields.mediaType, kind), ...fields };
+    for (const [k, v] of Object.entries(extra))
+        if (v !== undefined)
+            out[k] = v;
+    return out;
+}
+/** An Anthropic image or document: its `source` (base64, url, text or file). */
+function anthropicSource(p, kind) {
+    const s = p['source'];
+    if (!rule_hit_isObject(s))
         return undefined;
-    const source = p['source'];
-    if (p.type === 'image' && rule_hit_isObject(source)) {
-        if (source['type'] === 'base64' && typeof source['data'] === 'string')
-            return {
-                type: 'image_url',
-                image_url: { url: `data:${String(source['media_type'])};base64,${source['data']}` },
-            };
-        if (source['type'] === 'url' && typeof source['url'] === 'string')
-            return { type: 'image_url', image_url: { url: source['url'] } };
+    const mediaType = part_kind_str(s['media_type']);
+    const extra = { filename: part_kind_str(p['title']) };
+    switch (s['type']) {
+        case 'base64':
+            return part_kind_str(s['data']) ? media(kind, { data: s['data'], mediaType }, extra) : undefined;
+        case 'url':
+            return part_kind_str(s['url']) ? media(kind, fromUrl(s['url'], mediaType), extra) : undefined;
+        case 'text':
+            return typeof s['data'] === 'string'
+                ? { kind: 'file', text: s['data'], ...(extra.filename ? extra : {}) }
+                : undefined;
+        case 'file':
+            return part_kind_str(s['file_id'])
+                ? media(kind, { fileId: { id: s['file_id'], owner: 'anthropic' } }, extra)
+                : undefined;
+        default:
+            return undefined;
     }
-    if (p.type === 'document' &&
-        rule_hit_isObject(source) &&
-        source['type'] === 'text' &&
-        typeof source['data'] === 'string')
-        return { type: 'text', text: source['data'] };
+}
+/** The AI SDK's image `{image, mediaType}` (v4 `mimeType`) and file `{data, mediaType, filename}`. */
+function vercelMedia(p, field, kind) {
+    const value = part_kind_str(p[field]);
+    if (value === undefined)
+        return undefined;
+    const mediaType = part_kind_str(p['mediaType']) ?? part_kind_str(p['mimeType']);
+    return media(kind, fromData(value, mediaType), { filename: part_kind_str(p['filename']) });
+}
+/**
+ * LangChain's standard blocks: v0 `{source_type: url|base64|id|text, url|data|id|text, mime_type}`,
+ * v1 `{url | base64 | file_id, mime_type}` (a v1 `id` names the block, not a file).
+ */
+function langchainMedia(p, kind) {
+    const mediaType = part_kind_str(p['mime_type']);
+    const extra = {
+        filename: part_kind_str(p['filename']) ?? (rule_hit_isObject(p['extras']) ? part_kind_str(p['extras']['filename']) : undefined),
+    };
+    const sourceType = part_kind_str(p['source_type']);
+    if (sourceType === 'text' && typeof p['text'] === 'string')
+        return { kind: 'file', text: p['text'] };
+    if (sourceType === 'id' && part_kind_str(p['id']))
+        return media(kind, { fileId: { id: p['id'], owner: 'other' }, mediaType }, extra);
+    const url = part_kind_str(p['url']);
+    if (url !== undefined)
+        return media(kind, fromUrl(url, mediaType), extra);
+    const data = part_kind_str(p['base64']) ?? part_kind_str(p['data']);
+    if (data !== undefined)
+        return media(kind, fromData(data, mediaType), extra);
+    if (part_kind_str(p['file_id']))
+        return media(kind, { fileId: { id: p['file_id'], owner: 'other' }, mediaType }, extra);
     return undefined;
 }
-function openaiContent(content, role) {
-    if (typeof content === 'string')
-        return content;
-    return content.map((p) => openaiPart(p, role)).filter((p) => p !== undefined);
+/** OpenAI's file `{file: {file_id | file_data, filename}}` (Chat Completions) and input_file (Responses). */
+function openaiFile(f) {
+    const filename = part_kind_str(f['filename']);
+    const fileId = part_kind_str(f['file_id']);
+    if (fileId !== undefined)
+        return media('file', { fileId: { id: fileId, owner: 'openai' } }, { filename });
+    const data = part_kind_str(f['file_data']);
+    if (data !== undefined)
+        return media('file', fromData(data), { filename });
+    const url = part_kind_str(f['file_url']);
+    return url !== undefined ? media('file', fromUrl(url), { filename }) : undefined;
 }
-function textOnly(content) {
-    if (typeof content === 'string')
-        return content;
-    return content
-        .filter((p) => p.type === 'text')
-        .map((p) => String(p.text))
-        .join('\n');
+/** Gemini's `{inlineData: {mimeType, data}}` and `{fileData: {mimeType, fileUri}}`. */
+function geminiMedia(p, field) {
+    const d = p[field];
+    if (!rule_hit_isObject(d))
+        return undefined;
+    const mediaType = part_kind_str(d['mimeType']);
+    if (field === 'inlineData')
+        return part_kind_str(d['data']) ? media('file', { data: d['data'], mediaType }) : undefined;
+    const uri = part_kind_str(d['fileUri']);
+    if (uri === undefined)
+        return undefined;
+    // A Gemini Files API URI is fetched with the recording's Google credentials: no other provider can.
+    const typed = mediaType ? { mediaType } : {};
+    return media('file', GEMINI_FILES.test(uri) ? { uri, ...typed } : fromUrl(uri, mediaType));
 }
-function roleOf(item) {
-    switch (item.kind) {
-        case 'system':
-        case 'policy':
-        case 'phase':
-        case 'summary':
-            return item.role === 'developer' ? 'developer' : 'system';
-        case 'assistant':
-            return 'assistant';
-        case 'tool':
-            return 'tool';
-        default:
-            return 'user';
-    }
-}
-/** The message of an item; undefined for an assistant turn with nothing the API takes (only thinking). */
-function message(item) {
-    const role = roleOf(item);
-    if (role === 'assistant') {
-        const m = { role, content: openaiContent(item.content, role) };
-        const empty = m.content === '' || (Array.isArray(m.content) && m.content.length === 0);
-        // A tool-call-only turn has `content: null`: the API refuses an empty array (and an empty text).
-        if (empty && item.tool_calls?.length)
-            m.content = null;
-        else if (empty)
+const GEMINI_FILES = /^https:\/\/generativelanguage\.googleapis\.com\//i;
+/** Part types only one API takes back (besides the ones READ handles). */
+const OWN = new Map([
+    ...[...ANTHROPIC_BLOCK_TYPES.user, ...ANTHROPIC_BLOCK_TYPES.assistant]
+        .filter((t) => !['text', 'image', 'document', 'tool_use', 'tool_result'].includes(t))
+        .map((t) => [t, 'anthropic']),
+    ...[...MODEL_ITEMS].map((t) => [t, 'responses']),
+]);
+const SDK_REASONING = 'reasoning the SDK recorded for one provider: no request takes it back';
+const GEMINI_ONLY = 'only Gemini takes it back';
+/** Provider-specific parts no target takes, and why. */
+const FOREIGN = {
+    thought: `Gemini's thinking: ${GEMINI_ONLY}`,
+    thoughtSignature: `a Gemini thought signature: ${GEMINI_ONLY}`,
+    executableCode: `code Gemini ran itself: ${GEMINI_ONLY}`,
+    codeExecutionResult: `code Gemini ran itself: ${GEMINI_ONLY}`,
+    'redacted-reasoning': SDK_REASONING,
+    'reasoning-file': SDK_REASONING,
+    'tool-call': 'a tool the provider ran itself: only that provider can replay it',
+    'tool-result': 'a tool the provider ran itself: only that provider can replay it',
+    non_standard: 'a provider-specific block: no request takes it back',
+};
+/** Part type → what a part of it is; undefined when its shape is none this module knows. */
+const READ = {
+    // OpenAI Chat Completions (OpenHands too), LangChain (also as a bare string).
+    image_url: (p) => {
+        const v = p['image_url'];
+        const url = rule_hit_isObject(v) ? part_kind_str(v['url']) : part_kind_str(v);
+        if (url === undefined)
             return undefined;
-        if (item.tool_calls?.length) {
-            m.tool_calls = item.tool_calls.map((c) => ({
-                id: c.id,
-                type: 'function',
-                function: { name: c.name, arguments: c.arguments },
-            }));
-        }
-        return m;
-    }
-    return { role, content: openaiContent(item.content, role) };
+        return media('image', fromUrl(url), { detail: rule_hit_isObject(v) ? part_kind_str(v['detail']) : undefined });
+    },
+    input_image: (p) => {
+        const url = part_kind_str(p['image_url']);
+        const fileId = part_kind_str(p['file_id']);
+        if (url === undefined && fileId === undefined)
+            return undefined;
+        return media('image', url !== undefined ? fromUrl(url) : { fileId: { id: fileId, owner: 'openai' } }, {
+            detail: part_kind_str(p['detail']),
+        });
+    },
+    // Anthropic (source), the AI SDK (image), LangChain standard blocks.
+    image: (p) => anthropicSource(p, 'image') ?? vercelMedia(p, 'image', 'image') ?? langchainMedia(p, 'image'),
+    document: (p) => anthropicSource(p, 'file'),
+    // OpenAI Chat Completions (file object), the AI SDK (data), LangChain standard blocks.
+    file: (p) => (rule_hit_isObject(p['file']) ? openaiFile(p['file']) : undefined) ??
+        vercelMedia(p, 'data', 'file') ??
+        langchainMedia(p, 'file'),
+    input_file: (p) => openaiFile(p),
+    input_audio: (p) => {
+        const a = p['input_audio'];
+        if (!rule_hit_isObject(a) || !part_kind_str(a['data']) || !part_kind_str(a['format']))
+            return undefined;
+        return { kind: 'audio', data: a['data'], format: a['format'] };
+    },
+    audio: (p) => langchainMedia(p, 'audio'),
+    'text-plain': (p) => (typeof p['text'] === 'string' ? { kind: 'file', text: p['text'] } : undefined),
+    inlineData: (p) => geminiMedia(p, 'inlineData'),
+    fileData: (p) => geminiMedia(p, 'fileData'),
+    // A Responses computer_call_output's screenshot (its output item, when it lost its built-in shape).
+    computer_call_output: (p) => {
+        const o = p['output'];
+        if (!rule_hit_isObject(o))
+            return undefined;
+        const url = part_kind_str(o['image_url']);
+        const fileId = part_kind_str(o['file_id']);
+        if (url !== undefined)
+            return media('image', fromUrl(url));
+        return fileId !== undefined ? media('image', { fileId: { id: fileId, owner: 'openai' } }) : undefined;
+    },
+    refusal: (p) => (typeof p['refusal'] === 'string' ? { kind: 'refusal', text: p['refusal'] } : undefined),
+    // A Responses reasoning item has a summary; the AI SDK's (`text`) and LangChain's (`reasoning`) do not.
+    reasoning: (p) => Array.isArray(p['summary']) ? { kind: 'own', api: 'responses' } : { kind: 'foreign', why: SDK_REASONING },
+};
+function whatOf(p) {
+    const read = Object.hasOwn(READ, p.type) ? READ[p.type] : undefined;
+    if (read)
+        return read(p);
+    const own = OWN.get(p.type);
+    if (own)
+        return { kind: 'own', api: own };
+    const why = Object.hasOwn(FOREIGN, p.type) ? FOREIGN[p.type] : undefined;
+    return why !== undefined ? { kind: 'foreign', why } : undefined;
 }
-function idsOf(item) {
-    return item.call_ids ?? (item.call_id !== undefined ? [item.call_id] : []);
-}
-/** Messages in context order, each tool message moved to directly follow the group of its call. */
-function toOpenAI(context) {
-    return toOpenAIWithOrigins(context).messages;
-}
-/** toOpenAI, also saying which context item each message came from (for findings on the request). */
-function toOpenAIWithOrigins(context) {
-    // call id -> results answering it, in context order; consumed as calls are met (ids are reused).
-    const results = new Map();
-    for (const item of context) {
-        if (item.kind !== 'tool')
-            continue;
-        for (const id of idsOf(item))
-            results.set(id, [...(results.get(id) ?? []), item]);
-    }
-    const answered = new Map();
-    const out = [];
-    const origins = [];
-    const emit = (m, from) => {
-        out.push(m);
-        origins.push([from.id]);
-    };
-    for (const item of context) {
-        if (isStandaloneOutput(item)) {
-            emit({ role: 'user', content: textOnly(item.content) }, item);
-            continue;
-        }
-        if (item.kind === 'tool') {
-            // Answers no call in the context: kept in place (the pairing check reports it).
-            const done = answered.get(item) ?? new Set();
-            for (const id of idsOf(item)) {
-                if (!done.has(id))
-                    emit({ role: 'tool', tool_call_id: id, content: textOnly(item.content) }, item);
-            }
-            continue;
-        }
-        const m = message(item);
-        if (m)
-            emit(m, item);
-        for (const call of item.tool_calls ?? []) {
-            const r = results.get(call.id)?.shift();
-            if (!r)
-                continue;
-            const done = answered.get(r) ?? new Set();
-            done.add(call.id);
-            answered.set(r, done);
-            emit({ role: 'tool', tool_call_id: call.id, content: textOnly(r.content) }, r);
-        }
-    }
-    return { messages: out, origins };
-}
-//# sourceMappingURL=openai.js.map
+//# sourceMappingURL=part-kind.js.map
 ;// CONCATENATED MODULE: ./build/core/emit/openai-rules.js
 
 
@@ -59241,7 +62188,648 @@ function openaiRuleHits(messages) {
     return sortHits(out, OPENAI_RULES);
 }
 //# sourceMappingURL=openai-rules.js.map
+;// CONCATENATED MODULE: ./build/core/emit/parts.js
+// What each content part the readers keep becomes in each request the emitters write: kept as it
+// is (the target's own shape, byte for byte), converted to the target's shape, or left out with
+// the reason. Readers keep every non-text part as parsed, in its source format's shape (content.ts),
+// so a part is first read for what it is (READ: images, files, audio, refusals, whatever the format
+// wrote them as), then written by the target's table (WRITE). The three emitters (openai.ts,
+// anthropic.ts, responses.ts) convert through partFor and count through PartLog, which writes the
+// ledger's `emit` notes (notes.ts): the requests and the notes cannot disagree.
+//
+// Pure: nothing is decoded or fetched. A base64 file is never turned into text (its text would
+// reach the request unmasked and unseen by the `pii` check), and a URL or file id is only passed
+// to a target that can reach it.
+
+
+
+
+
+// ---- what each target keeps as it is ---------------------------------------------------------------
+/** The shape a part of the target's own type must have to be passed through unchanged. */
+const SHAPE = {
+    image_url: (p) => rule_hit_isObject(p['image_url']) && typeof p['image_url']['url'] === 'string',
+    input_audio: (p) => rule_hit_isObject(p['input_audio']),
+    file: (p) => rule_hit_isObject(p['file']),
+    refusal: (p) => typeof p['refusal'] === 'string',
+    image: (p) => rule_hit_isObject(p['source']),
+    document: (p) => rule_hit_isObject(p['source']),
+    // The Responses reader keeps every field of its parts; an input_image names a URL or a file.
+    input_image: (p) => typeof p['image_url'] === 'string' || typeof p['file_id'] === 'string',
+    input_file: (p) => ['file_id', 'file_data', 'file_url'].some((k) => typeof p[k] === 'string'),
+    thinking: (p) => typeof p['thinking'] === 'string',
+    redacted_thinking: (p) => typeof p['data'] === 'string',
+};
+const except = (list, ...gone) => list.filter((t) => !gone.includes(t));
+/** Part types each target takes as they are, per slot (text parts are written by each emitter). */
+const NATIVE = {
+    openai: {
+        user: except(OPENAI_PART_TYPES['user'] ?? [], 'text'),
+        assistant: except(OPENAI_PART_TYPES['assistant'] ?? [], 'text'),
+        system: except(OPENAI_PART_TYPES['system'] ?? [], 'text'),
+        tool: except(OPENAI_PART_TYPES['tool'] ?? [], 'text'),
+    },
+    anthropic: {
+        // tool_use and tool_result blocks are the emitter's own, written from tool calls and results.
+        user: except(ANTHROPIC_BLOCK_TYPES.user, 'text', 'tool_result'),
+        assistant: except(ANTHROPIC_BLOCK_TYPES.assistant, 'text', 'tool_use'),
+        system: [],
+        tool: except(TOOL_RESULT_CONTENT_TYPES, 'text'),
+    },
+    responses: {
+        user: ['input_image', 'input_file'],
+        system: ['input_image', 'input_file'],
+        assistant: ['refusal'],
+        tool: ['input_image', 'input_file'],
+    },
+};
+/**
+ * A part the Responses request writes as a whole input item (reasoning, server tool calls…: what
+ * responses-items.ts keeps of a model turn); an SDK's own reasoning part is not one.
+ */
+function parts_isResponsesItem(p) {
+    return MODEL_ITEMS.has(p.type) && (p.type !== 'reasoning' || Array.isArray(p['summary']));
+}
+// ---- what each target makes of the rest ---------------------------------------------------------
+const API_NAME = {
+    openai: 'Chat Completions',
+    anthropic: 'the Messages API',
+    responses: 'the Responses API',
+};
+/** Where each target takes media (images, files, audio) from. */
+const MEDIA_SLOTS = {
+    openai: { slots: ['user'], where: 'from the user' },
+    anthropic: { slots: ['user', 'tool'], where: 'in user turns and tool results' },
+    responses: { slots: ['user', 'system', 'tool'], where: 'in input messages and tool outputs' },
+};
+const NOUN = { image: 'images', file: 'files', audio: 'audio' };
+const PDF = 'application/pdf';
+/** Image media types the Messages API takes. */
+const ANTHROPIC_IMAGES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+/** Audio formats Chat Completions takes, by media type. */
+const OPENAI_AUDIO = {
+    'audio/wav': 'wav',
+    'audio/x-wav': 'wav',
+    'audio/wave': 'wav',
+    'audio/mpeg': 'mp3',
+    'audio/mp3': 'mp3',
+};
+/** Base64 openings of the formats a part may hold without a media type. */
+const MAGIC = [
+    ['iVBORw0KGgo', 'image/png'],
+    ['/9j/', 'image/jpeg'],
+    ['R0lGOD', 'image/gif'],
+    ['UklGR', 'image/webp'],
+    ['JVBERi0', PDF],
+];
+/** The media type a part declares, else the one its base64 opens with. */
+function parts_typeOf(m) {
+    return (m.mediaType ?? (m.data !== undefined ? MAGIC.find(([head]) => m.data?.startsWith(head))?.[1] : undefined));
+}
+const isPdf = (m) => parts_typeOf(m) === PDF || (m.mediaType === undefined && m.url !== undefined && /\.pdf(?:[?#]|$)/i.test(m.url));
+function dataUrl(m, mediaType) {
+    return `data:${mediaType};base64,${m.data}`;
+}
+function filenameOf(m) {
+    return m.filename ?? (isPdf(m) ? 'document.pdf' : 'file');
+}
+const converted = (part, to) => ({ fate: 'converted', part, to });
+const left = (why) => ({ fate: 'left', why });
+/** Why a media part with nothing the target can reach is left out. */
+function unreachable(api, m) {
+    if (m.fileId)
+        return left(`a file id ${API_NAME[api]} cannot reference`);
+    if (m.uri !== undefined)
+        return left(`a URI ${API_NAME[api]} cannot fetch`);
+    return left(`${API_NAME[api]} cannot take this ${m.kind === 'file' ? 'file' : m.kind}`);
+}
+function openaiMedia(m, slot) {
+    if (slot !== 'user')
+        return left(`Chat Completions takes ${NOUN[m.kind]} only ${MEDIA_SLOTS.openai.where}`);
+    if (m.kind === 'image') {
+        const type = parts_typeOf(m);
+        const url = m.url ?? (m.data !== undefined && type !== undefined ? dataUrl(m, type) : undefined);
+        if (url === undefined)
+            return unreachable('openai', m);
+        return converted({ type: 'image_url', image_url: { url, ...(m.detail ? { detail: m.detail } : {}) } }, 'image_url part');
+    }
+    if (m.kind === 'audio') {
+        const format = m.format ?? (m.mediaType ? OPENAI_AUDIO[m.mediaType] : undefined);
+        if (m.data === undefined)
+            return unreachable('openai', m);
+        if (format === undefined)
+            return left('Chat Completions takes wav and mp3 audio only');
+        return converted({ type: 'input_audio', input_audio: { data: m.data, format } }, 'input_audio part');
+    }
+    if (m.text !== undefined)
+        return converted({ type: 'text', text: m.text }, 'text part');
+    if (m.fileId?.owner === 'openai')
+        return converted({ type: 'file', file: { file_id: m.fileId.id, ...(m.filename ? { filename: m.filename } : {}) } }, 'file part');
+    if (m.data !== undefined && isPdf(m))
+        return converted({ type: 'file', file: { filename: filenameOf(m), file_data: dataUrl(m, PDF) } }, 'file part');
+    if (m.data !== undefined)
+        return left('Chat Completions takes PDF files only');
+    if (m.url !== undefined)
+        return left('Chat Completions takes no file URLs');
+    return unreachable('openai', m);
+}
+function anthropicMedia(m, slot) {
+    const { slots, where } = MEDIA_SLOTS.anthropic;
+    if (!slots.includes(slot))
+        return left(`the Messages API takes ${NOUN[m.kind]} only ${where}`);
+    if (m.kind === 'audio')
+        return left('the Messages API takes no audio');
+    if (m.kind === 'image') {
+        if (m.url !== undefined)
+            return converted({ type: 'image', source: { type: 'url', url: m.url } }, 'image block');
+        if (m.data === undefined)
+            return unreachable('anthropic', m);
+        const type = parts_typeOf(m);
+        if (type === undefined || !ANTHROPIC_IMAGES.includes(type))
+            return left('the Messages API takes jpeg, png, gif and webp images only');
+        return converted({ type: 'image', source: { type: 'base64', media_type: type, data: m.data } }, 'image block');
+    }
+    const title = m.filename ? { title: m.filename } : {};
+    if (m.text !== undefined)
+        return converted({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: m.text }, ...title }, 'document block');
+    if (m.data !== undefined && isPdf(m))
+        return converted({ type: 'document', source: { type: 'base64', media_type: PDF, data: m.data }, ...title }, 'document block');
+    if (m.url !== undefined && isPdf(m))
+        return converted({ type: 'document', source: { type: 'url', url: m.url }, ...title }, 'document block');
+    if (m.data !== undefined || m.url !== undefined)
+        return left('the Messages API takes PDF and plain-text documents only');
+    return unreachable('anthropic', m);
+}
+function responsesMedia(m, slot) {
+    const { slots, where } = MEDIA_SLOTS.responses;
+    if (!slots.includes(slot))
+        return left(`the Responses API takes ${NOUN[m.kind]} only ${where}`);
+    if (m.kind === 'audio')
+        return left('the Responses API takes no audio');
+    if (m.kind === 'image') {
+        const type = parts_typeOf(m);
+        const url = m.url ?? (m.data !== undefined && type !== undefined ? dataUrl(m, type) : undefined);
+        if (url !== undefined)
+            return converted({ type: 'input_image', image_url: url, detail: m.detail ?? 'auto' }, 'input_image part');
+        if (m.fileId?.owner === 'openai')
+            return converted({ type: 'input_image', file_id: m.fileId.id, detail: m.detail ?? 'auto' }, 'input_image part');
+        return unreachable('responses', m);
+    }
+    if (m.text !== undefined)
+        return converted({ type: 'input_text', text: m.text }, 'input_text part');
+    const name = m.filename ? { filename: m.filename } : {};
+    if (m.fileId?.owner === 'openai')
+        return converted({ type: 'input_file', file_id: m.fileId.id, ...name }, 'input_file part');
+    const type = parts_typeOf(m);
+    if (m.data !== undefined && type !== undefined)
+        return converted({ type: 'input_file', filename: filenameOf(m), file_data: dataUrl(m, type) }, 'input_file part');
+    if (m.url !== undefined)
+        return converted({ type: 'input_file', file_url: m.url, ...name }, 'input_file part');
+    return unreachable('responses', m);
+}
+const WRITE_MEDIA = {
+    openai: openaiMedia,
+    anthropic: anthropicMedia,
+    responses: responsesMedia,
+};
+function refusal(api, text, slot) {
+    if (api === 'anthropic') {
+        if (slot === 'system')
+            return left('the Messages API takes only text in the system prompt');
+        if (text.trim() === '')
+            return left('an empty refusal: the Messages API takes no blank text');
+        return converted({ type: 'text', text }, 'text block');
+    }
+    return left(`${API_NAME[api]} takes refusals only from the assistant`);
+}
+/** Why a part of another API is left out of `api`'s request. */
+function ownWhy(api, owner, type) {
+    if (owner === api)
+        return `${API_NAME[api]} takes no ${type} part here`;
+    return owner === 'anthropic'
+        ? `only the Messages API takes ${type} blocks`
+        : `only the Responses API takes ${type} items`;
+}
+/**
+ * What `p` (not a text part) becomes in `api`'s request at `slot`: kept as it is when it has the
+ * target's own shape there, else converted to it, else left out with the reason.
+ */
+function partFor(api, slot, p) {
+    if (NATIVE[api][slot].includes(p.type) && (SHAPE[p.type]?.(p) ?? true))
+        return { fate: 'kept', part: p };
+    const what = whatOf(p);
+    if (what === undefined)
+        return left(`${API_NAME[api]} takes no such part here`);
+    switch (what.kind) {
+        case 'image':
+        case 'file':
+        case 'audio':
+            return WRITE_MEDIA[api](what, slot);
+        case 'refusal':
+            return refusal(api, what.text, slot);
+        case 'own':
+            return left(ownWhy(api, what.api, p.type));
+        case 'foreign':
+            return left(what.why);
+    }
+}
+// ---- the ledger notes --------------------------------------------------------------------------
+function parts_plural(n, noun) {
+    return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+function withArticle(noun) {
+    return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+/**
+ * What an emitter changed in each context item, for its ledger notes: parts converted or left
+ * out (counted once per item and part, though a result answering several calls is written once
+ * per call), and notes of the emitter's own (renamed call ids…). Types, counts and ids only.
+ */
+class PartLog {
+    api;
+    seen = new Set();
+    counts = new Map();
+    constructor(api) {
+        this.api = api;
+    }
+    count(id, key, note) {
+        const item = this.counts.get(id) ?? new Map();
+        this.counts.set(id, item);
+        const c = item.get(key);
+        if (c)
+            c.n++;
+        else
+            item.set(key, { n: 1, note });
+    }
+    /** partFor for part `index` of item `id`, counting what it changed. */
+    part(id, index, p, slot) {
+        const fate = partFor(this.api, slot, p);
+        this.record(id, index, p.type, fate);
+        return fate;
+    }
+    /**
+     * Counts a fate, once per part `index` of item `id` (an emitter that decides itself, on blocks
+     * written once, gives no index).
+     */
+    record(id, index, type, fate) {
+        if (fate.fate === 'kept')
+            return;
+        if (index !== undefined) {
+            const once = `${id}\u0000${index}`;
+            if (this.seen.has(once))
+                return;
+            this.seen.add(once);
+        }
+        const api = this.api;
+        if (fate.fate === 'converted') {
+            const to = fate.to;
+            this.count(id, `c\u0000${type}\u0000${to}`, (n) => `${api}: converted ${parts_plural(n, `${type} part`)} to ${n === 1 ? withArticle(to) : `${to}s`}`);
+        }
+        else {
+            const why = fate.why;
+            this.count(id, `l\u0000${type}\u0000${why}`, (n) => `${api}: left out ${parts_plural(n, `${type} part`)} (${why})`);
+        }
+    }
+    /** A note of the emitter's own, prefixed with the API. */
+    note(id, text) {
+        this.count(id, `n\u0000${text}`, () => `${this.api}: ${text}`);
+    }
+    /** Notes by context item id, in the order they were first made. */
+    notes() {
+        const out = new Map();
+        for (const [id, item] of this.counts)
+            out.set(id, [...item.values()].map((c) => c.note(c.n)));
+        return out;
+    }
+}
+//# sourceMappingURL=parts.js.map
+;// CONCATENATED MODULE: ./build/core/emit/anthropic.js
+// Writes a stabilized context as an Anthropic Messages request body: system and policy text go to
+// the top-level `system`; each assistant turn with tool_use blocks is followed by a user turn that
+// starts with every matching tool_result block (by the readers' pairing rule, answers.ts); adjacent
+// turns of one role are merged. Parts of other formats are converted or left out by parts.ts;
+// thinking without its signature is left out wherever the API ignores it.
+
+
+
+
+/**
+ * An item's content as blocks of a turn at `slot` (parts.ts): the Messages API's own blocks as they
+ * are, images and documents of other formats converted, the rest (OpenAI reasoning and server
+ * tools, provider-specific parts, audio) left out and counted in `log`.
+ */
+function blocks(item, slot, log) {
+    const content = item.content;
+    if (typeof content === 'string')
+        return content === '' ? [] : [{ type: 'text', text: content }];
+    const out = [];
+    content.forEach((p, i) => {
+        if (p.type === 'text')
+            return void out.push({ type: 'text', text: p.text });
+        const fate = log.part(item.id, i, p, slot);
+        if (fate.fate === 'kept')
+            out.push({ ...p });
+        else if (fate.fate === 'converted')
+            out.push(fate.part);
+    });
+    return out;
+}
+function toolInput(args) {
+    try {
+        const v = JSON.parse(args);
+        return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : { input: v };
+    }
+    catch {
+        // tool_use input must be an object; text that is not JSON is carried as-is under one key.
+        return { input: args };
+    }
+}
+function resultBlock(item, id, log) {
+    const b = { type: 'tool_result', tool_use_id: id, content: blocks(item, 'tool', log) };
+    if (item.is_error)
+        b['is_error'] = true;
+    return b;
+}
+function push(out, role, content, from, mergeable) {
+    if (content.length === 0)
+        return;
+    const last = out.messages[out.messages.length - 1];
+    if (mergeable && last && last.role === role && !last.content.some((b) => b.type === 'tool_use')) {
+        collections_pushAll(last.content, content);
+        collections_pushAll(out.blocks[out.blocks.length - 1] ?? [], content.map(() => from));
+        return;
+    }
+    out.messages.push({ role, content });
+    out.blocks.push(content.map(() => from));
+}
+/**
+ * tool_use ids must be unique in the whole request, but agents reuse call ids (tau-bench, SWE-agent).
+ * The first use keeps its id; each later use of it is named `<id>_<n>`, n from 2, skipping names
+ * the context already holds (call ids, and result ids: a result that answers no call keeps its id,
+ * and a call renamed to it would be answered by it once read back): the same context always gives
+ * the same names.
+ */
+function uniqueToolUseIds(context) {
+    const taken = new Set();
+    for (const item of context) {
+        for (const c of item.tool_calls ?? [])
+            taken.add(c.id);
+        if (item.kind === 'tool')
+            for (const id of resultIds(item))
+                taken.add(id);
+    }
+    const issued = new Set();
+    return {
+        next(id) {
+            let name = id;
+            for (let n = 2; issued.has(name) || (name !== id && taken.has(name)); n++)
+                name = `${id}_${n}`;
+            issued.add(name);
+            return name;
+        },
+    };
+}
+function toAnthropic(context) {
+    return toAnthropicWithOrigins(context).request;
+}
+/**
+ * The messages of the last assistant turn (consecutive assistant messages) while its tool loop is
+ * open: it has tool_use blocks and nothing but tool results follow it. Only there does the API
+ * check thinking blocks against their signatures; it ignores the thinking of every other turn.
+ */
+function openToolLoop(messages) {
+    let end = messages.length - 1;
+    while (end >= 0 && messages[end]?.role !== 'assistant')
+        end--;
+    if (end < 0)
+        return undefined;
+    let start = end;
+    while (start > 0 && messages[start - 1]?.role === 'assistant')
+        start--;
+    const turn = messages.slice(start, end + 1).flatMap((m) => m.content);
+    if (!turn.some((b) => b.type === 'tool_use'))
+        return undefined;
+    // A user turn with more than tool results closes the loop.
+    const after = messages.slice(end + 1).flatMap((m) => m.content);
+    return after.some((b) => b.type !== 'tool_result') ? undefined : { start, end };
+}
+const UNSIGNED = 'unsigned, as web-session exports write it: the Messages API takes no thinking without its signature, and ignores the thinking of earlier turns';
+/**
+ * A thinking block without its signature cannot be sent. Outside the open tool loop the API
+ * ignores thinking anyway, so it is left out there (with a note); in the open loop it stays, and the
+ * provider check reports it. A message left with nothing is left out.
+ */
+function dropUnsignedThinking(out, log) {
+    const loop = openToolLoop(out.messages);
+    const unsigned = (b) => b.type === 'thinking' && typeof b['signature'] !== 'string';
+    for (let m = out.messages.length - 1; m >= 0; m--) {
+        const msg = out.messages[m];
+        if (msg.role !== 'assistant' || (loop && m >= loop.start && m <= loop.end))
+            continue;
+        if (!msg.content.some(unsigned))
+            continue;
+        const from = out.blocks[m] ?? [];
+        const keep = msg.content.map((b) => !unsigned(b));
+        from.forEach((id, b) => {
+            if (!keep[b])
+                log.record(id, undefined, 'thinking', { fate: 'left', why: UNSIGNED });
+        });
+        msg.content = msg.content.filter((_, b) => keep[b]);
+        out.blocks[m] = from.filter((_, b) => keep[b]);
+        if (msg.content.length === 0) {
+            out.messages.splice(m, 1);
+            out.blocks.splice(m, 1);
+        }
+    }
+}
+/** toAnthropic, also saying which context item each block came from (for findings on the request). */
+function toAnthropicWithOrigins(context) {
+    const system = [];
+    // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
+    const answers = answersOf(context);
+    const log = new PartLog('anthropic');
+    const out = { messages: [], blocks: [] };
+    const ids = uniqueToolUseIds(context);
+    for (const item of context) {
+        if (item.kind === 'system' || item.kind === 'policy') {
+            system.push(typeof item.content === 'string'
+                ? item.content
+                : blocks(item, 'system', log)
+                    .map((b) => String(b['text'] ?? ''))
+                    .join('\n'));
+            continue;
+        }
+        if (isStandaloneOutput(item)) {
+            push(out, 'user', blocks(item, 'user', log), item.id, true);
+            continue;
+        }
+        if (item.kind === 'tool') {
+            // Results are placed after the call they answer; the ids a result answers no call of the
+            // context with stay where it is (the pairing check reports them).
+            const loose = answers.unanswered(item).map((id) => resultBlock(item, id, log));
+            push(out, 'user', loose, item.id, false);
+            continue;
+        }
+        if (item.kind === 'assistant') {
+            const content = blocks(item, 'assistant', log);
+            const names = (item.tool_calls ?? []).map((c) => ids.next(c.id));
+            (item.tool_calls ?? []).forEach((c, k) => {
+                const name = names[k];
+                if (name !== c.id)
+                    log.note(item.id, `tool call id ${c.id} sent as ${name} (tool_use ids must be unique in a request)`);
+                content.push({ type: 'tool_use', id: name, name: c.name, input: toolInput(c.arguments) });
+            });
+            push(out, 'assistant', content, item.id, true);
+            const placed = [];
+            const from = [];
+            (item.tool_calls ?? []).forEach((_, k) => {
+                const r = answers.resultOf(item, k);
+                if (!r)
+                    return;
+                placed.push(resultBlock(r, names[k], log));
+                from.push(r.id);
+            });
+            if (placed.length > 0) {
+                out.messages.push({ role: 'user', content: placed });
+                out.blocks.push(from);
+            }
+            continue;
+        }
+        // user, task, retrieval, phase and summary items are user-turn text.
+        push(out, 'user', blocks(item, 'user', log), item.id, true);
+    }
+    dropUnsignedThinking(out, log);
+    const request = { messages: out.messages };
+    if (system.length > 0)
+        request.system = system.join('\n\n');
+    return { request, blocks: out.blocks, notes: log.notes() };
+}
+//# sourceMappingURL=anthropic.js.map
+;// CONCATENATED MODULE: ./build/core/emit/openai.js
+// Writes a stabilized context as OpenAI Chat Completions messages. Tool messages are placed right
+// after the assistant message whose calls they answer (by the readers' pairing rule, answers.ts), as
+// the API requires. Parts of other formats are converted or left out by parts.ts.
+
+
+
+/** Where a message of this role puts its parts (parts.ts). */
+const SLOT = {
+    system: 'system',
+    developer: 'system',
+    user: 'user',
+    assistant: 'assistant',
+    tool: 'tool',
+};
+/**
+ * The parts of a message of this role as Chat Completions takes them (parts.ts): the API's own
+ * parts as they are, images, files and audio of other formats converted, the rest (thinking,
+ * other APIs' items, provider-specific parts) left out and counted in `log`.
+ */
+function openaiContent(item, role, log) {
+    const content = item.content;
+    if (typeof content === 'string')
+        return content;
+    const out = [];
+    content.forEach((p, i) => {
+        if (p.type === 'text')
+            return void out.push({ type: 'text', text: p.text });
+        const fate = log.part(item.id, i, p, SLOT[role]);
+        if (fate.fate !== 'left')
+            out.push(fate.part);
+    });
+    return out;
+}
+/** Tool messages (and outputs sent as user text) carry text only: the rest is counted in `log`. */
+function textOnly(item, log) {
+    const content = item.content;
+    if (typeof content === 'string')
+        return content;
+    content.forEach((p, i) => {
+        if (p.type !== 'text')
+            log.part(item.id, i, p, 'tool');
+    });
+    return content
+        .filter((p) => p.type === 'text')
+        .map((p) => String(p.text))
+        .join('\n');
+}
+function roleOf(item) {
+    switch (item.kind) {
+        case 'system':
+        case 'policy':
+        case 'phase':
+        case 'summary':
+            return item.role === 'developer' ? 'developer' : 'system';
+        case 'assistant':
+            return 'assistant';
+        case 'tool':
+            return 'tool';
+        default:
+            return 'user';
+    }
+}
+/** The message of an item; undefined for an assistant turn with nothing the API takes (only thinking). */
+function message(item, log) {
+    const role = roleOf(item);
+    if (role === 'assistant') {
+        const m = { role, content: openaiContent(item, role, log) };
+        const empty = m.content === '' || (Array.isArray(m.content) && m.content.length === 0);
+        // A tool-call-only turn has `content: null`: the API refuses an empty array (and an empty text).
+        if (empty && item.tool_calls?.length)
+            m.content = null;
+        else if (empty)
+            return undefined;
+        if (item.tool_calls?.length) {
+            m.tool_calls = item.tool_calls.map((c) => ({
+                id: c.id,
+                type: 'function',
+                function: { name: c.name, arguments: c.arguments },
+            }));
+        }
+        return m;
+    }
+    return { role, content: openaiContent(item, role, log) };
+}
+/** Messages in context order, each tool message moved to directly follow the group of its call. */
+function toOpenAI(context) {
+    return toOpenAIWithOrigins(context).messages;
+}
+/** toOpenAI, also saying which context item each message came from (for findings on the request). */
+function toOpenAIWithOrigins(context) {
+    // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
+    const answers = answersOf(context);
+    const log = new PartLog('openai');
+    const out = [];
+    const origins = [];
+    const emit = (m, from) => {
+        out.push(m);
+        origins.push([from.id]);
+    };
+    for (const item of context) {
+        if (isStandaloneOutput(item)) {
+            emit({ role: 'user', content: textOnly(item, log) }, item);
+            continue;
+        }
+        if (item.kind === 'tool') {
+            // The ids it answers no call of the context with: kept in place (the pairing check reports it).
+            for (const id of answers.unanswered(item))
+                emit({ role: 'tool', tool_call_id: id, content: textOnly(item, log) }, item);
+            continue;
+        }
+        const m = message(item, log);
+        if (m)
+            emit(m, item);
+        (item.tool_calls ?? []).forEach((call, k) => {
+            const r = answers.resultOf(item, k);
+            if (r)
+                emit({ role: 'tool', tool_call_id: call.id, content: textOnly(r, log) }, r);
+        });
+    }
+    return { messages: out, origins, notes: log.notes() };
+}
+//# sourceMappingURL=openai.js.map
 ;// CONCATENATED MODULE: ./build/core/emit/provider-rules.js
+
 
 
 
@@ -59263,23 +62851,12 @@ function thinkingKey(b) {
  */
 function thinkingHits({ request, blocks }, original) {
     const msgs = request.messages;
-    let end = msgs.length - 1;
-    while (end >= 0 && msgs[end]?.role !== 'assistant')
-        end--;
-    let start = end;
-    while (start > 0 && msgs[start - 1]?.role === 'assistant')
-        start--;
-    if (end < 0)
+    const loop = openToolLoop(msgs);
+    if (!loop)
         return [];
     const turn = [];
-    for (let m = start; m <= end; m++)
+    for (let m = loop.start; m <= loop.end; m++)
         msgs[m]?.content.forEach((b, j) => turn.push([b, { message: m, block: j }]));
-    if (!turn.some(([b]) => b.type === 'tool_use'))
-        return [];
-    // A user turn with more than tool results closes the loop: the API then strips this thinking.
-    const after = msgs.slice(end + 1).flatMap((m) => m.content);
-    if (after.some((b) => b.type !== 'tool_result'))
-        return [];
     const out = [];
     for (const [b, at] of turn) {
         if (!THINKING.has(b.type))
@@ -59329,17 +62906,12 @@ function providerIssues(context, api, original) {
 function providerApis(source, target, emit) {
     if (emit === 'openai' || emit === 'anthropic')
         return [emit];
+    // A Responses request is checked by the OpenAI rules (the same call/output pairing, roles, parts).
+    if (emit === 'responses')
+        return ['openai'];
     if (target !== 'same')
         return [target];
-    switch (source) {
-        case 'openai':
-            return ['openai'];
-        case 'anthropic':
-        case 'claude-code':
-            return ['anthropic'];
-        case 'native':
-            return ['openai', 'anthropic'];
-    }
+    return [...SOURCE_API[source].apis];
 }
 //# sourceMappingURL=provider-rules.js.map
 ;// CONCATENATED MODULE: ./build/core/scope/conversation.js
@@ -59668,50 +63240,278 @@ function dropThinkingPii(ws, masker) {
     return out;
 }
 //# sourceMappingURL=thinking.js.map
+;// CONCATENATED MODULE: ./build/core/emit/responses.js
+// Writes a stabilized context as an OpenAI Responses API request body, `{input: [...]}`:
+// - system, policy, phase and summary items → `system` messages (`developer` when the source said
+//   so), in context order; `instructions` is not used, so several system items keep their order;
+// - user items → `user` messages with input_text / input_image / input_file parts (parts.ts: other
+//   formats' images and files converted, a plain-text document its text);
+// - an assistant item → an `assistant` message of output_text and refusal parts, with the items
+//   its parts hold written back where they were (reasoning, web search…), then one call item per
+//   tool call, then the output of each call;
+// - tool results → `function_call_output`, or the built-in output they were read from (their
+//   `role`: computer_call_output, local_shell_call_output…), with the call written as that
+//   built-in too. A built-in whose output no longer has its shape (a placeholder) is written as a
+//   function call and output, so the pair stays valid.
+// Parts the Responses API has no place for (Anthropic thinking and server tool blocks, audio,
+// provider-specific parts…) are left out (parts.ts); responsesNotes says which, for the ledger.
+
+
+
+
+
+
+const MESSAGE_ROLES = new Set(['user', 'system', 'developer']);
+/**
+ * A part of a message of `role` (or of a tool output, slot `tool`) as the Responses API takes it
+ * (parts.ts), or undefined when it is left out (counted in `log`).
+ */
+function partOf(item, i, p, slot, log) {
+    if (p.type === 'text')
+        return slot === 'assistant'
+            ? { type: 'output_text', text: p.text, annotations: [] }
+            : { type: 'input_text', text: p.text };
+    const fate = log.part(item.id, i, p, slot);
+    return fate.fate === 'left' ? undefined : fate.part;
+}
+function slotOf(role) {
+    return role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : 'system';
+}
+/**
+ * The items of one message: consecutive parts form a message of `role`, item parts are written
+ * back as the items they were, in place. A string stays a string.
+ */
+function messageItems(item, role, log) {
+    const content = item.content;
+    if (typeof content === 'string') {
+        if (role !== 'assistant')
+            return [{ type: 'message', role, content }];
+        return content === ''
+            ? []
+            : [{ type: 'message', role, content: [{ type: 'output_text', text: content, annotations: [] }] }];
+    }
+    const out = [];
+    let parts = [];
+    let dropped = false;
+    const flush = () => {
+        if (parts.length > 0)
+            out.push({ type: 'message', role, content: parts });
+        parts = [];
+    };
+    content.forEach((p, i) => {
+        if (parts_isResponsesItem(p)) {
+            flush();
+            out.push({ ...p });
+            return;
+        }
+        const part = partOf(item, i, p, slotOf(role), log);
+        if (part === undefined)
+            dropped = true;
+        else
+            parts.push(part);
+    });
+    flush();
+    // An empty array stays what the context holds; a message whose parts all left is left out.
+    if (out.length === 0 && !dropped && role !== 'assistant')
+        out.push({ type: 'message', role, content: [] });
+    return out;
+}
+function responses_textOnly(content) {
+    if (typeof content === 'string')
+        return content;
+    return content
+        .filter((p) => p.type === 'text')
+        .map((p) => String(p.text))
+        .join('\n');
+}
+function functionOutput(item, log) {
+    const content = item.content;
+    if (typeof content === 'string')
+        return content;
+    return content.map((p, i) => partOf(item, i, p, 'tool', log)).filter((p) => p !== undefined);
+}
+function parsedJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+function parsedObject(text) {
+    const v = parsedJson(text);
+    return rule_hit_isObject(v) ? v : null;
+}
+/** The built-in output a result was read from, or null when its content lost that shape. */
+function builtinOutput(type, r, callId, log) {
+    switch (type) {
+        case 'custom_tool_call_output':
+            return { type, call_id: callId, output: functionOutput(r, log) };
+        case 'local_shell_call_output':
+            // The API names the call by `id` here.
+            return { type, id: callId, output: responses_textOnly(r.content) };
+        case 'apply_patch_call_output':
+            return {
+                type,
+                call_id: callId,
+                status: r.is_error ? 'failed' : 'completed',
+                output: responses_textOnly(r.content),
+            };
+        case 'shell_call_output': {
+            const text = responses_textOnly(r.content);
+            const parsed = parsedJson(text);
+            // Cut or masked past parsing: the text the stabilizer kept is sent as one chunk.
+            const output = Array.isArray(parsed)
+                ? parsed
+                : [{ stdout: text, stderr: '', outcome: { type: 'exit', exit_code: r.is_error ? 1 : 0 } }];
+            return { type, call_id: callId, output };
+        }
+        case 'computer_call_output': {
+            const part = Array.isArray(r.content) && r.content.length === 1 ? r.content[0] : undefined;
+            if (part?.type !== type)
+                return null;
+            const { type: _t, call_id: _c, ...rest } = part;
+            return { type, call_id: callId, ...rest };
+        }
+        default:
+            return null;
+    }
+}
+/** The built-in call item of `call`, answered by an output of `outputType`; null when the call is no such built-in. */
+function builtinCall(call, outputType) {
+    const type = OUTPUT_CALL.get(outputType);
+    if (type === undefined || type === 'function_call')
+        return null;
+    if (type === 'custom_tool_call')
+        return { type, call_id: call.id, name: call.name, input: call.arguments };
+    // A built-in is recorded under its own name: another name means the output answers something else.
+    const fields = BUILTIN_NAMES.get(type) === call.name ? parsedObject(call.arguments) : null;
+    if (fields === null)
+        return null;
+    if (type === 'local_shell_call')
+        return { type, call_id: call.id, status: 'completed', action: fields };
+    const { type: _t, call_id: _c, ...rest } = fields;
+    return { type, call_id: call.id, ...rest };
+}
+function functionCall(call) {
+    return { type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments };
+}
+/**
+ * The role of an item's message: its source role when that is a Responses message role (a Codex
+ * rollout sends its environment context as user messages, read as system items), else the Chat
+ * Completions role of its kind.
+ */
+function messageRole(item) {
+    if (item.kind !== 'assistant' && item.role !== undefined && MESSAGE_ROLES.has(item.role))
+        return item.role;
+    const role = roleOf(item);
+    return role === 'tool' ? 'user' : role;
+}
+/** The output item type a result was read from (its role), function_call_output by default. */
+function outputTypeOf(r) {
+    return r.role !== undefined && OUTPUT_CALL.has(r.role) ? r.role : 'function_call_output';
+}
+function toResponses(context) {
+    return toResponsesWithOrigins(context).request;
+}
+function toResponsesWithOrigins(context) {
+    // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
+    const answers = answersOf(context);
+    const position = new Map(context.map((c, i) => [c, i]));
+    const input = [];
+    const origins = [];
+    const log = new PartLog('responses');
+    const emit = (items, from) => {
+        for (const i of items) {
+            input.push(i);
+            origins.push(from.id);
+        }
+    };
+    /** The call and output items of one answered call. */
+    const pair = (call, r, caller) => {
+        const type = outputTypeOf(r);
+        if (type !== 'function_call_output') {
+            const c = builtinCall(call, type);
+            const o = c ? builtinOutput(type, r, call.id, log) : null;
+            if (c && o)
+                return [c, o];
+            log.note(caller.id, `a ${String(OUTPUT_CALL.get(type))} written as a function_call (its output no longer has the built-in's shape)`);
+        }
+        return [
+            functionCall(call),
+            { type: 'function_call_output', call_id: call.id, output: functionOutput(r, log) },
+        ];
+    };
+    for (const item of context) {
+        if (isStandaloneOutput(item)) {
+            emit(messageItems(item, 'user', log), item);
+            continue;
+        }
+        if (item.kind === 'tool') {
+            // The ids it answers no call of the context with: kept in place (the pairing check reports it).
+            for (const id of answers.unanswered(item)) {
+                const out = builtinOutput(outputTypeOf(item), item, id, log) ?? {
+                    type: 'function_call_output',
+                    call_id: id,
+                    output: functionOutput(item, log),
+                };
+                emit([out], item);
+            }
+            continue;
+        }
+        emit(messageItems(item, messageRole(item), log), item);
+        const outputs = [];
+        (item.tool_calls ?? []).forEach((call, k) => {
+            const r = answers.resultOf(item, k);
+            if (!r)
+                return emit([functionCall(call)], item);
+            const [c, o] = pair(call, r, item);
+            emit([c], item);
+            outputs.push([o, r]);
+        });
+        // Outputs in the order the results came (parallel calls may be answered out of order).
+        outputs.sort((a, b) => (position.get(a[1]) ?? 0) - (position.get(b[1]) ?? 0));
+        for (const [o, r] of outputs)
+            emit([o], r);
+    }
+    return { request: { input }, origins, notes: log.notes() };
+}
+/** Ledger notes of `--emit responses`, by context item id (types and counts only, never content). */
+function responsesNotes(context) {
+    return toResponsesWithOrigins(context).notes;
+}
+//# sourceMappingURL=responses.js.map
 ;// CONCATENATED MODULE: ./build/core/emit/notes.js
 
 
 
-function notes_plural(n, word) {
-    return `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const NOTES = {
+    openai: (context) => toOpenAIWithOrigins(context).notes,
+    anthropic: (context) => toAnthropicWithOrigins(context).notes,
+    responses: (context) => toResponsesWithOrigins(context).notes,
+};
+/**
+ * The requests the context is written as: `--emit openai|anthropic|responses` (`same` resolved to
+ * the transcript's own, a Responses request for Responses and Codex transcripts), else the policy's
+ * `target`, else the request `--emit same` writes (a native transcript, and a format that names no
+ * single API, must suit both chat APIs).
+ */
+function emitApis(source, target, emit) {
+    const own = SOURCE_API[source];
+    const format = emit === 'same' ? own.emit : emit;
+    if (format === 'openai' || format === 'anthropic' || format === 'responses')
+        return [format];
+    if (target !== 'same')
+        return [target];
+    return own.emit === 'responses' ? ['responses'] : [...own.apis];
 }
-/** Parts the Chat Completions request leaves out of an item, by part type. */
-function openaiLeftOut(item) {
-    const left = new Map();
-    if (typeof item.content === 'string')
-        return left;
-    // Tool results (and outputs sent as user text) carry text only.
-    const textOnly = item.kind === 'tool' || isStandaloneOutput(item);
-    const role = roleOf(item);
-    for (const p of item.content) {
-        const gone = textOnly ? p.type !== 'text' : openaiPart(p, role) === undefined;
-        if (gone)
-            left.set(p.type, (left.get(p.type) ?? 0) + 1);
-    }
-    return left;
-}
-/** Notes by context item id, for the APIs the context is written for. */
+/** Notes by context item id, for the requests the context is written as (in that order). */
 function emitNotes(context, apis) {
     const notes = new Map();
-    const add = (id, note) => {
-        notes.set(id, [...(notes.get(id) ?? []), note]);
-    };
-    if (apis.includes('openai')) {
-        for (const item of context) {
-            for (const [type, n] of openaiLeftOut(item))
-                add(item.id, `openai: left out ${notes_plural(n, `${type} part`)} (Chat Completions takes no such part here)`);
-        }
-    }
-    if (apis.includes('anthropic')) {
-        const ids = uniqueToolUseIds(context);
-        for (const item of context) {
-            for (const c of item.tool_calls ?? []) {
-                const name = ids.next(c.id);
-                if (name !== c.id)
-                    add(item.id, `anthropic: tool call id ${c.id} sent as ${name} (tool_use ids must be unique in a request)`);
-            }
-        }
-    }
+    for (const api of apis)
+        for (const [id, list] of NOTES[api](context))
+            notes.set(id, [...(notes.get(id) ?? []), ...list]);
     return notes;
 }
 //# sourceMappingURL=notes.js.map
@@ -59867,11 +63667,11 @@ function applyToolOutput(ws, rules, meter, shown, tokensOf) {
     for (const w of ws.items) {
         if (w.a.kind !== 'tool' || !isAlive(w) || isCompacted(w) || work_isPlaceholder(w))
             continue;
-        if (!meter.exceeds(shown(textOf(w.content)), rules.maxTokens))
+        if (!meter.exceeds(shown(work_textOf(w.content)), rules.maxTokens))
             continue;
         if (isProtected(w)) {
             // An excerpt already (a stabilized context read again) stays as it is.
-            if (isExcerpt(textOf(w.content)))
+            if (isExcerpt(work_textOf(w.content)))
                 continue;
             // Protected evidence over the limit stays as an excerpt of the limit's size (seed 004
             // scenario 3: a 12,800-token query result must not push the conversation out).
@@ -59908,7 +63708,6 @@ function excerptOutput(w, maxTokens, tokensOf, meter) {
 }
 //# sourceMappingURL=tool-output.js.map
 ;// CONCATENATED MODULE: ./build/core/stabilize/stabilize.js
-
 
 
 
@@ -60030,7 +63829,7 @@ function stabilizeTranscript(input, opts) {
     const superseded = res.enabled ? applySuperseded(ws) : 0;
     major(ws, 'superseded', superseded, `dropped ${superseded} results superseded by a later run of the same command`);
     const dedup = policy.dedup.enabled
-        ? new SuffixDedup(ws, policy.dedup.similarity, (w) => textOf(finalOf(w, masker, meter).content))
+        ? new SuffixDedup(ws, policy.dedup.similarity, (w) => work_textOf(finalOf(w, masker, meter).content))
         : undefined;
     // 7. collapse
     if (res.enabled && res.truncation_mode === 'aggressive') {
@@ -60101,8 +63900,9 @@ function stabilizeTranscript(input, opts) {
         return item;
     });
     const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
-    // What the emitters change for the target API(s): parts left out, call ids renamed.
-    const notes = emitNotes(context, providerApis(transcript.format, policy.target, opts.emit));
+    // What the emitters change for the request(s) the context is written as: parts converted or left
+    // out, call ids renamed (the Responses emitter's own notes for a Responses request).
+    const notes = emitNotes(context, emitApis(transcript.format, policy.target, opts.emit));
     for (const e of ledger) {
         const n = notes.get(e.id);
         if (n)
@@ -60846,7 +64646,7 @@ function mustKeep(t, policy) {
     const unansweredCalls = new Map();
     for (const u of t.pairing.unpairedCalls)
         unansweredCalls.set(u.artifact, (unansweredCalls.get(u.artifact) ?? 0) + 1);
-    const says = (a) => textOf(a.content).trim() !== '';
+    const says = (a) => work_textOf(a.content).trim() !== '';
     const leaves = (a) => unpairedResults.has(a.id) ||
         (a.tool_calls !== undefined &&
             a.tool_calls.length > 0 &&
@@ -61194,8 +64994,6 @@ function unmaskedPii(golden, policy) {
     return out;
 }
 //# sourceMappingURL=pii-guard.js.map
-// EXTERNAL MODULE: ./build/core/golden/paths.js
-var paths = __nccwpck_require__(4910);
 // EXTERNAL MODULE: ./build/core/golden/shard.js
 var golden_shard = __nccwpck_require__(7830);
 ;// CONCATENATED MODULE: ./build/cli/check/plan.js
@@ -61259,7 +65057,7 @@ function shardOf(items, shard) {
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
 // EXTERNAL MODULE: ./build/cli/args.js
-var args = __nccwpck_require__(9376);
+var cli_args = __nccwpck_require__(9376);
 ;// CONCATENATED MODULE: ./build/cli/check/tool.js
 // The tool named in machine reports: `merge` refuses to combine reports of different versions.
 
@@ -61267,13 +65065,14 @@ var args = __nccwpck_require__(9376);
 function toolInfo() {
     // Three levels below the package root both in src/cli/check and in build/cli/check.
     const pkg = ({ version: "0.1.0" });
-    return { name: args/* PROGRAM */.RX, version: pkg.version };
+    return { name: cli_args/* PROGRAM */.RX, version: pkg.version };
 }
 //# sourceMappingURL=tool.js.map
 ;// CONCATENATED MODULE: ./build/cli/check/golden-run.js
 // One golden run over the inputs, shared by `check` and `update`: plan the transcripts, run this
 // shard's part through the pipeline, compare each result with its stored golden, write what the
 // mode allows, and assemble the machine report (DESIGN §6).
+
 
 
 
@@ -61316,11 +65115,38 @@ async function written(ctx, head, base, reason) {
     const { transcript, golden } = base.outcome;
     return { outcome: { ...base.outcome, written: true }, write: { transcript, golden, reason } };
 }
-async function runOne(item, ctx) {
+/**
+ * The transcripts of one planned file: one per session of an aider chat history (`FILE#N`, golden
+ * `FILE#N.golden.json`), else the file itself. A file is planned and sharded as one unit.
+ */
+async function runFile(item, ctx) {
     const { opts } = ctx;
     if (item.problem)
-        return errorStep(item, [item.problem]);
-    const loaded = await loadTranscript(item.transcript, { cwd: opts.cwd, ...opts.limits });
+        return [errorStep(item, [item.problem])];
+    const sessions = await loadTranscripts(item.transcript, {
+        cwd: opts.cwd,
+        ...opts.limits,
+        ...(opts.session !== undefined ? { session: opts.session } : {}),
+    });
+    const steps = [];
+    for (const { name, result } of sessions) {
+        if (name === item.transcript) {
+            steps.push(await runOne(item, result, ctx));
+            continue;
+        }
+        const golden = (0,paths/* goldenPathFor */.SP)(name, opts.goldenDir);
+        const session = { transcript: name, golden: golden.ok ? golden.path : '' };
+        if (!golden.ok) {
+            const problem = (0,core_diagnostics/* diagnostic */.YK)('error', 'golden-path-invalid', { file: name, line: 1, column: 1 }, `The session's transcript name cannot name a golden file: ${golden.reason}.`, 'Rename the transcript (or its folder) to a shorter, portable name.');
+            steps.push(errorStep(session, [problem]));
+            continue;
+        }
+        steps.push(await runOne(session, result, ctx));
+    }
+    return steps;
+}
+async function runOne(item, loaded, ctx) {
+    const { opts } = ctx;
     if (!loaded.ok)
         return errorStep(item, loaded.diagnostics);
     const transcript = loaded.transcript;
@@ -61383,6 +65209,19 @@ async function runOne(item, ctx) {
         return written(ctx, head, step, 'format');
     return step;
 }
+/**
+ * With --session only one session of each file runs: the goldens of its other sessions (and the
+ * plain golden of the file) are not obsolete, just not looked at.
+ */
+function withoutOtherSessions(obsolete, planned, opts) {
+    if (opts.session === undefined)
+        return obsolete;
+    const stems = new Set(planned.filter((p) => p.golden !== '').map((p) => p.golden.slice(0, -paths/* GOLDEN_SUFFIX */.us.length)));
+    return obsolete.filter((golden) => {
+        const stem = golden.slice(0, -paths/* GOLDEN_SUFFIX */.us.length);
+        return !stems.has(stem) && !stems.has(stem.replace(/#\d+$/, ''));
+    });
+}
 /** Runs check or update over `opts.inputs`; never throws on bad input (errors become outcomes). */
 async function runGoldens(opts) {
     const ctx = {
@@ -61397,15 +65236,17 @@ async function runGoldens(opts) {
     const writes = [];
     // A folder given as input may hold the golden folder: goldens are never transcripts.
     const files = expanded.files.filter((f) => !(repoRelative(f, opts.cwd) ?? '').startsWith(`${opts.goldenDir}/`));
-    for (const item of shardOf(planTranscripts(files, opts.cwd, opts.goldenDir), opts.shard)) {
-        const step = await runOne(item, ctx);
-        outcomes.push(step.outcome);
-        if (step.write)
-            writes.push(step.write);
+    const planned = planTranscripts(files, opts.cwd, opts.goldenDir);
+    for (const item of shardOf(planned, opts.shard)) {
+        for (const step of await runFile(item, ctx)) {
+            outcomes.push(step.outcome);
+            if (step.write)
+                writes.push(step.write);
+        }
     }
     const transcripts = sortOutcomes(outcomes);
     const goldenFiles = await (0,golden_store/* listGoldenFiles */.Lm)(ctx.store);
-    const obsolete = opts.shard === null ? findObsolete(goldenFiles, transcripts) : null;
+    const obsolete = opts.shard !== null ? null : withoutOtherSessions(findObsolete(goldenFiles, transcripts), planned, opts);
     const report = {
         schema_version: CHECK_REPORT_SCHEMA,
         tool: toolInfo(),
@@ -61690,10 +65531,10 @@ function describeProblem(issue, where, value, present) {
     if (value === null)
         return `${where} is empty (null); expected ${accepts}.`;
     if (issue.code === 'invalid_type' && typeof value === 'object') {
-        return `${where}: found ${kindOf(value)}; expected ${accepts}.`;
+        return `${where}: found ${format_kindOf(value)}; expected ${accepts}.`;
     }
     if (issue.code === 'invalid_type')
-        return `${where}: ${showValue(value)} is ${kindOf(value)}; expected ${accepts}.`;
+        return `${where}: ${showValue(value)} is ${format_kindOf(value)}; expected ${accepts}.`;
     return `${where}: ${showValue(value)} is not valid; expected ${accepts}.`;
 }
 /** One schema issue (other than an unknown key) as an error diagnostic. */
@@ -61710,7 +65551,7 @@ function issueDiagnostic(issue, ctx) {
     const at = { file: ctx.file, ...ctx.locate(path) };
     const where = formatPath(path);
     if (path.length === 0) {
-        return (0,core_diagnostics/* diagnostic */.YK)('error', 'invalid-value', at, `the policy must be a mapping of keys; found ${kindOf(value)}.`, 'Start from the output of `context-stability policy print-default`.');
+        return (0,core_diagnostics/* diagnostic */.YK)('error', 'invalid-value', at, `the policy must be a mapping of keys; found ${format_kindOf(value)}.`, 'Start from the output of `context-stability policy print-default`.');
     }
     if (issue.code === 'custom') {
         const hint = issue.params?.hint;
@@ -69206,7 +73047,7 @@ async function loadBasePolicy(spec, cwd) {
     if (ref === null)
         return loadHeadPolicy(spec, cwd);
     if (!ref.ok)
-        throw new args/* UsageError */.eb(`Option --base-policy: ${ref.reason}`);
+        throw new cli_args/* UsageError */.eb(`Option --base-policy: ${ref.reason}`);
     const shown = await (0,git/* gitShowFile */.g7)(ref.ref, ref.path, { cwd, label: spec });
     if (!shown.ok)
         return { ok: false, diagnostics: [shown.diagnostic] };
