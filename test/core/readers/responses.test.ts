@@ -1,6 +1,3 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../../../src/core/readers/index.js';
 import { isResponsesDocument } from '../../../src/core/readers/responses.js';
@@ -413,50 +410,5 @@ describe('Responses reader: malformed items', () => {
     const d = failure(text, { file: 'x.json', format: 'responses' });
     expect(where(d)).toEqual(['2:3 error invalid-responses-item', '3:3 error invalid-responses-item']);
     expect(d[0]?.message).toBe('A function_call_output item must have a non-empty `call_id`.');
-  });
-});
-
-// Every other format's files: the Responses predicate must not claim any of them.
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? files(full) : [full];
-  });
-}
-
-/** The JSON roots a detector may see in a file: the document, or each JSONL record. */
-function roots(file: string): unknown[] {
-  const raw = readFileSync(file, 'utf8');
-  try {
-    return [JSON.parse(raw) as unknown];
-  } catch {
-    return raw
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .flatMap((l) => {
-        try {
-          return [JSON.parse(l) as unknown];
-        } catch {
-          return [];
-        }
-      });
-  }
-}
-
-describe('Responses detection over the other formats', () => {
-  const own = path.join(ROOT, 'test/fixtures/readers/responses');
-  const others = [
-    ...files(path.join(ROOT, 'test/fixtures/readers')).filter((f) => !f.startsWith(own)),
-    ...files(path.join(ROOT, 'examples/transcripts')),
-  ].filter((f) => /\.(json|jsonl|ndjson|traj)$/.test(f));
-
-  it.each(others.map((f) => path.relative(ROOT, f)))('does not claim %s', (rel) => {
-    for (const root of roots(path.join(ROOT, rel))) expect(isResponsesDocument(root)).toBe(false);
-  });
-
-  it('claims its own fixtures', () => {
-    for (const f of files(own)) expect(isResponsesDocument(JSON.parse(readFileSync(f, 'utf8')))).toBe(true);
   });
 });
