@@ -24,7 +24,7 @@ import {
   startedAt,
   type AiderLine,
 } from './aider-lines.js';
-import { buildArtifact } from './artifact-builder.js';
+import { makeArtifact } from './artifact-builder.js';
 import type { ReaderOutput } from './reader-types.js';
 
 export interface AiderOutput extends ReaderOutput {
@@ -75,29 +75,7 @@ function artifact(
   source: SourcePos,
   extra: Partial<Artifact> = {},
 ): Artifact {
-  return buildArtifact({
-    id: `L${source.line}`,
-    kind,
-    role: undefined,
-    content,
-    tool: undefined,
-    call_id: undefined,
-    call_ids: undefined,
-    tool_calls: undefined,
-    exit_code: undefined,
-    is_error: undefined,
-    tags: undefined,
-    scope: undefined,
-    provenance: undefined,
-    created_at: undefined,
-    ttl: undefined,
-    pin: undefined,
-    pressure: undefined,
-    sidechain: undefined,
-    offChain: undefined,
-    source,
-    ...extra,
-  });
+  return makeArtifact({ id: `L${source.line}`, kind, content, source, ...extra });
 }
 
 /** Where the run's text starts: its first non-blank character. */

@@ -40,6 +40,16 @@ export function buildArtifact(draft: ArtifactDraft): Artifact {
   return out as unknown as Artifact;
 }
 
+/** Every artifact has these; the other fields are optional. */
+export type ArtifactFields = Pick<Artifact, 'id' | 'kind' | 'content' | 'source'> & {
+  [K in keyof Artifact]?: Artifact[K] | undefined;
+};
+
+/** An artifact from the fields at hand (the others stay absent), in the same key order. */
+export function makeArtifact(fields: ArtifactFields): Artifact {
+  return buildArtifact(fields as ArtifactDraft);
+}
+
 export function isEmptyContent(content: Content): boolean {
   return content.length === 0;
 }

@@ -3,7 +3,7 @@
 // the same items). Each reader walks its own records; this file reads one item's content, call or
 // output, and assembles consecutive model items into assistant turns.
 import type { Artifact, Content, ContentPart, SourcePos, ToolCall } from '../types.js';
-import { buildArtifact } from './artifact-builder.js';
+import { makeArtifact } from './artifact-builder.js';
 import type { ReadContext } from './context.js';
 import { describeValue, isObject, type JsonObject } from './values.js';
 
@@ -241,30 +241,8 @@ export function readItemOutput(item: JsonObject, id: string, site: ItemSite): Ar
   });
 }
 
-type Required4 = Pick<Artifact, 'id' | 'kind' | 'content' | 'source'>;
-
 /** An artifact from the fields at hand; the others stay absent. */
-export function artifact(fields: Required4 & { [K in keyof Artifact]?: Artifact[K] | undefined }): Artifact {
-  return buildArtifact({
-    role: undefined,
-    tool: undefined,
-    call_id: undefined,
-    call_ids: undefined,
-    tool_calls: undefined,
-    exit_code: undefined,
-    is_error: undefined,
-    tags: undefined,
-    scope: undefined,
-    provenance: undefined,
-    created_at: undefined,
-    ttl: undefined,
-    pin: undefined,
-    pressure: undefined,
-    sidechain: undefined,
-    offChain: undefined,
-    ...fields,
-  });
-}
+export const artifact = makeArtifact;
 
 interface Turn {
   id: string;
