@@ -46929,6 +46929,10 @@ function buildArtifact(draft) {
     }
     return out;
 }
+/** An artifact from the fields at hand (the others stay absent), in the same key order. */
+function makeArtifact(fields) {
+    return buildArtifact(fields);
+}
 function isEmptyContent(content) {
     return content.length === 0;
 }
@@ -46981,29 +46985,7 @@ function isCommand(text) {
     return name !== undefined && !MODEL_COMMANDS.has(name.toLowerCase());
 }
 function artifact(kind, content, source, extra = {}) {
-    return buildArtifact({
-        id: `L${source.line}`,
-        kind,
-        role: undefined,
-        content,
-        tool: undefined,
-        call_id: undefined,
-        call_ids: undefined,
-        tool_calls: undefined,
-        exit_code: undefined,
-        is_error: undefined,
-        tags: undefined,
-        scope: undefined,
-        provenance: undefined,
-        created_at: undefined,
-        ttl: undefined,
-        pin: undefined,
-        pressure: undefined,
-        sidechain: undefined,
-        offChain: undefined,
-        source,
-        ...extra,
-    });
+    return makeArtifact({ id: `L${source.line}`, kind, content, source, ...extra });
 }
 /** Where the run's text starts: its first non-blank character. */
 function firstChar(run, file) {
@@ -55152,27 +55134,7 @@ function readItemOutput(item, id, site) {
     });
 }
 /** An artifact from the fields at hand; the others stay absent. */
-function responses_items_artifact(fields) {
-    return buildArtifact({
-        role: undefined,
-        tool: undefined,
-        call_id: undefined,
-        call_ids: undefined,
-        tool_calls: undefined,
-        exit_code: undefined,
-        is_error: undefined,
-        tags: undefined,
-        scope: undefined,
-        provenance: undefined,
-        created_at: undefined,
-        ttl: undefined,
-        pin: undefined,
-        pressure: undefined,
-        sidechain: undefined,
-        offChain: undefined,
-        ...fields,
-    });
-}
+const responses_items_artifact = makeArtifact;
 /**
  * Consecutive model items (reasoning, assistant messages, calls) form one assistant artifact, as
  * one Chat Completions assistant message would, named after its first item. A model item after a
