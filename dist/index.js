@@ -60846,6 +60846,9 @@ function countPart(part, tok, cfg) {
     const text = readableText(part);
     if (text !== undefined)
         return tok.count(text);
+    // A Gemini thought signature is opaque bookkeeping no emitter sends (emit/parts.ts): no cost.
+    if (part.type === 'thoughtSignature')
+        return 0;
     return cfg.part_tokens[categoryOf(part)];
 }
 /**

@@ -97,6 +97,8 @@ function countPart(part: ContentPart, tok: Tokenizer, cfg: TokenCostConfig): num
   // payload's size we cannot know.
   const text = readableText(part as OpaquePart);
   if (text !== undefined) return tok.count(text);
+  // A Gemini thought signature is opaque bookkeeping no emitter sends (emit/parts.ts): no cost.
+  if (part.type === 'thoughtSignature') return 0;
   return cfg.part_tokens[categoryOf(part as OpaquePart)];
 }
 

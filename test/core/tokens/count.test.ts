@@ -76,9 +76,11 @@ describe('countArtifactTokens', () => {
         { type: 'text-plain', text: 'plain', mime_type: 'text/plain' },
         { type: 'reasoning', summary: [{ type: 'summary_text', text: 'sum' }], encrypted_content: 'x' },
         { type: 'reasoning', summary: [], encrypted_content: 'opaque' },
+        { type: 'thoughtSignature', thoughtSignature: 'c2lnbmF0dXJl' },
       ],
     });
-    expect(countArtifactTokens(a, perChar, cfg)).toBe(3 + 6 + 9 + 6 + 5 + 3 + 256);
+    // The Gemini signature costs nothing: no emitter sends it.
+    expect(countArtifactTokens(a, perChar, cfg)).toBe(3 + 6 + 9 + 6 + 5 + 3 + 256 + 0);
   });
 
   it('charges a file by the media type it declares (an image file costs an image)', () => {
