@@ -179,7 +179,15 @@ describe.skipIf(!HAS_CORPUS)('inspect --json over the recorded corpus', () => {
     expect(unclassified, unclassifiedMessage(unclassified)).toEqual([]);
     expect(files.length).toBeGreaterThanOrEqual(15);
     expect(new Set(files.map((f) => f.split('/')[0]))).toEqual(
-      new Set(['anthropic-messages', 'claude-code', 'openai-chat', 'swe-agent']),
+      new Set([
+        'aider',
+        'anthropic-messages',
+        'claude-code',
+        'codex',
+        'openai-chat',
+        'openhands',
+        'swe-agent',
+      ]),
     );
   });
 
