@@ -52930,6 +52930,24 @@ function nationalPlan(regions) {
 function phone_isGlue(code) {
     return isAsciiAlnum(code) || code === 95 || code === 43;
 }
+/**
+ * A run right after `-` that follows a segment of letters and digits (`…-a456-426614174000`) is the
+ * next segment of the same identifier (a UUID, a hash, a slug), not a number of its own (property
+ * seed 1623421117: `tlf 123e4567-e89b-12d3-a456-426614174000`). `Tel-4155552671` still counts.
+ */
+function afterIdSegment(text, at) {
+    if (at < 2 || text.charCodeAt(at - 1) !== 45)
+        return false;
+    let letter = false;
+    let digit = false;
+    for (let i = at - 2; i >= 0 && isAsciiAlnum(text.charCodeAt(i)); i--) {
+        if (isDigit(text.charCodeAt(i)))
+            digit = true;
+        else
+            letter = true;
+    }
+    return letter && digit;
+}
 function isSpace(code) {
     return code === 32 || code === 0xa0;
 }
@@ -53149,7 +53167,7 @@ function scanPhones(plan, text, hint) {
     const hinted = hint?.has('phone') ?? false;
     const out = [];
     forEachMatch(RUN, text, 0, (m) => {
-        if (m.index > 0 && phone_isGlue(text.charCodeAt(m.index - 1))) {
+        if (m.index > 0 && (phone_isGlue(text.charCodeAt(m.index - 1)) || afterIdSegment(text, m.index))) {
             // Glued to a word (`id4155552671`, `1+415…`): skip the glued digits, retry after them.
             let i = m.index;
             while (i < text.length && !isDigit(text.charCodeAt(i)))

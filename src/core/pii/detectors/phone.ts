@@ -89,6 +89,22 @@ function isGlue(code: number): boolean {
   return isAsciiAlnum(code) || code === 95 || code === 43;
 }
 
+/**
+ * A run right after `-` that follows a segment of letters and digits (`…-a456-426614174000`) is the
+ * next segment of the same identifier (a UUID, a hash, a slug), not a number of its own (property
+ * seed 1623421117: `tlf 123e4567-e89b-12d3-a456-426614174000`). `Tel-4155552671` still counts.
+ */
+function afterIdSegment(text: string, at: number): boolean {
+  if (at < 2 || text.charCodeAt(at - 1) !== 45) return false;
+  let letter = false;
+  let digit = false;
+  for (let i = at - 2; i >= 0 && isAsciiAlnum(text.charCodeAt(i)); i--) {
+    if (isDigit(text.charCodeAt(i))) digit = true;
+    else letter = true;
+  }
+  return letter && digit;
+}
+
 function isSpace(code: number): boolean {
   return code === 32 || code === 0xa0;
 }
@@ -338,7 +354,7 @@ function scanPhones(plan: NationalPlan, text: string, hint: TypeHint | undefined
   const hinted = hint?.has('phone') ?? false;
   const out: PiiMatch[] = [];
   forEachMatch(RUN, text, 0, (m) => {
-    if (m.index > 0 && isGlue(text.charCodeAt(m.index - 1))) {
+    if (m.index > 0 && (isGlue(text.charCodeAt(m.index - 1)) || afterIdSegment(text, m.index))) {
       // Glued to a word (`id4155552671`, `1+415…`): skip the glued digits, retry after them.
       let i = m.index;
       while (i < text.length && !isDigit(text.charCodeAt(i))) i++;

@@ -61,6 +61,9 @@ describe('phone detector', () => {
     ['id 00442079460958', '00-prefixed contiguous digits without context: zero-padded id'],
     ['x+14155552671', 'glued to a word'],
     ['id4155552671 call', 'digits glued to an identifier'],
+    // Regression, property seed 1623421117: the last group of a UUID after a phone cue word.
+    ['tlf 123e4567-e89b-12d3-a456-426614174000', 'the last segment of a UUID'],
+    ['phone build-7f3a9-4155552671', 'a segment of a hyphenated id'],
     ['+1 555 0100', 'too short to be valid'],
     ['2024-06-10 12:30:45+0000', 'timestamp with zone offset'],
     ['version 1.2.3.4567890', 'version string'],
@@ -68,6 +71,12 @@ describe('phone detector', () => {
     ['[REDACTED_PHONE]', 'already masked'],
   ])('ignores %j (%s)', (text) => {
     expect(findPhones(text)).toEqual([]);
+  });
+});
+
+describe('phone detector: a hyphen after a word is not an id', () => {
+  it('still finds a number written right after a cue word and a hyphen', () => {
+    expect(findPhones('Tel-4155552671').map((m) => m.type)).toEqual(['phone']);
   });
 });
 
