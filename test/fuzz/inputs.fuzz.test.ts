@@ -5,7 +5,7 @@
 // file:line:column, never a quoted input in a reader's message and never PII in any output. `npm test` runs a few thousand cases;
 // `npm run fuzz` multiplies them (FC_RUNS) for the nightly workflow. The seed is printed and new
 // each run (test/support/fc.ts); FC_SEED=<seed> replays one.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { main } from '../../src/cli/main.js';
 import { builtinDetectors, findPii } from '../../src/core/pii/index.js';
 import { DEFAULT_POLICY_YAML, parsePolicy } from '../../src/core/policy/index.js';
 import { readTranscript } from '../../src/core/readers/index.js';
-import type { Diagnostic } from '../../src/core/types.js';
+import { TRANSCRIPT_FORMATS, type Diagnostic } from '../../src/core/types.js';
 import { fakeIO } from '../cli/fake-io.js';
 import { fcOptions } from '../support/fc.js';
 import {
@@ -91,18 +91,9 @@ const GENERATED = CORPUS_FORMATS.flatMap((format) =>
   })),
 );
 
-/** The formats the generator does not write: the readers' own fixtures (issue 13), malformed ones too. */
-const FIXTURE_FORMATS = [
-  'codex',
-  'responses',
-  'vercel-ai',
-  'langchain',
-  'gemini',
-  'openhands',
-  'aider',
-  'claude-web',
-];
+/** Formats with a fixture folder (those the generator does not write), malformed fixtures too. */
 const FIXTURES = fileURLToPath(new URL('../fixtures/readers/', import.meta.url));
+const FIXTURE_FORMATS = TRANSCRIPT_FORMATS.filter((f) => existsSync(path.join(FIXTURES, f)));
 const FROM_FIXTURES = FIXTURE_FORMATS.flatMap((format) =>
   readdirSync(path.join(FIXTURES, format)).map((name) => ({
     text: readFileSync(path.join(FIXTURES, format, name), 'utf8'),

@@ -34,7 +34,7 @@ import { describe, expect, it } from 'vitest';
 import { emitContext } from '../../src/core/emit/index.js';
 import { readTranscript } from '../../src/core/readers/index.js';
 import { scopesOf } from '../../src/core/stabilize/scope.js';
-import type { ContextItem } from '../../src/core/stabilize/types.js';
+import { contextOf } from './support/run.js';
 import type { Artifact, ArtifactKind, Content, ContentPart, Transcript } from '../../src/core/types.js';
 import { fcOptions } from '../support/fc.js';
 import { piiPool } from './support/pii-pool.js';
@@ -50,23 +50,6 @@ function read(doc: unknown, format: 'openai' | 'anthropic' | 'native'): Transcri
   const r = readTranscript(JSON.stringify(doc), { file: `case.${format}.json`, format });
   if (!r.ok) throw new Error(`the ${format} arbitrary made an unreadable case: ${r.diagnostics[0]?.message}`);
   return r.transcript;
-}
-
-/** Every artifact as the context item the stabilizer would keep it as. */
-function contextOf(t: Transcript): ContextItem[] {
-  return t.artifacts.map((a) => ({
-    id: a.id,
-    kind: a.kind,
-    ...(a.role !== undefined ? { role: a.role } : {}),
-    tokens: 0,
-    content: a.content,
-    ...(a.tool !== undefined ? { tool: a.tool } : {}),
-    ...(a.call_id !== undefined ? { call_id: a.call_id } : {}),
-    ...(a.call_ids !== undefined ? { call_ids: a.call_ids } : {}),
-    ...(a.tool_calls !== undefined ? { tool_calls: a.tool_calls } : {}),
-    ...(a.is_error ? { is_error: true } : {}),
-    line: a.source.line,
-  }));
 }
 
 function emitted(t: Transcript, target: Target): string {

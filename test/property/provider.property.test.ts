@@ -27,7 +27,7 @@ import { fcOptions } from '../support/fc.js';
 import { APIS } from './support/green.js';
 import type { Api } from './support/green.js';
 import { policyArb } from './support/policy-arb.js';
-import { stabilize } from './support/run.js';
+import { contextOf, stabilize } from './support/run.js';
 import { wordTokenizer } from './support/tokenizer.js';
 import { caseArb, readCase } from './support/transcript-arb.js';
 import type { Case } from './support/transcript-arb.js';
@@ -173,22 +173,6 @@ function anthropicModel(req: AnthropicRequest): string[] {
 }
 
 // ---- contexts ---------------------------------------------------------------------------------
-
-/** A context holding every artifact of the transcript, as written, in transcript order. */
-function contextOf(t: Transcript): ContextItem[] {
-  return t.artifacts.map((a) => ({
-    id: a.id,
-    kind: a.kind,
-    ...(a.role !== undefined ? { role: a.role } : {}),
-    tokens: 0,
-    content: a.content,
-    ...(a.call_id !== undefined ? { call_id: a.call_id } : {}),
-    ...(a.call_ids !== undefined ? { call_ids: a.call_ids } : {}),
-    ...(a.tool_calls !== undefined ? { tool_calls: a.tool_calls } : {}),
-    ...(a.is_error ? { is_error: true } : {}),
-    line: a.source.line,
-  }));
-}
 
 /** The result the provider check is run on: only the context matters to it. */
 function resultOf(t: Transcript, context: ContextItem[]): StabilizeResult {

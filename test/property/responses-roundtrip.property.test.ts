@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { emitContext } from '../../src/core/emit/index.js';
 import { responsesNotes } from '../../src/core/emit/responses.js';
 import { detectFormat, readTranscript } from '../../src/core/readers/index.js';
-import type { ContextItem } from '../../src/core/stabilize/types.js';
+import { contextOf } from './support/run.js';
 import type { Transcript } from '../../src/core/types.js';
 import { fcOptions } from '../support/fc.js';
 
@@ -225,20 +225,6 @@ function read(doc: unknown, file: string): Transcript | null {
   const errors = r.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length === 1 && errors[0]?.code === 'empty-transcript') return null;
   throw new Error(`${file} could not be read: ${errors[0]?.message ?? ''}`);
-}
-
-/** Every artifact as the context item the stabilizer would keep it as. */
-function contextOf(t: Transcript): ContextItem[] {
-  return t.artifacts.map((a) => {
-    const c: ContextItem = { id: a.id, kind: a.kind, tokens: 0, content: a.content, line: a.source.line };
-    if (a.role !== undefined) c.role = a.role;
-    if (a.tool !== undefined) c.tool = a.tool;
-    if (a.call_id !== undefined) c.call_id = a.call_id;
-    if (a.call_ids !== undefined) c.call_ids = a.call_ids;
-    if (a.tool_calls !== undefined) c.tool_calls = a.tool_calls;
-    if (a.is_error !== undefined) c.is_error = a.is_error;
-    return c;
-  });
 }
 
 /** What the model saw, without ids and positions; pairing by artifact index. */

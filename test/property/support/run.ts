@@ -9,6 +9,26 @@ import type { ContextItem, StabilizeResult } from '../../../src/core/stabilize/t
 import type { ArtifactKind, Transcript } from '../../../src/core/types.js';
 import { countWords, wordTokenizer } from './tokenizer.js';
 
+/**
+ * Every artifact as the context item the stabilizer would keep it as (nothing dropped or masked):
+ * what the emitter tests write requests from. Emitters read `is_error` only when true.
+ */
+export function contextOf(t: Transcript): ContextItem[] {
+  return t.artifacts.map((a) => ({
+    id: a.id,
+    kind: a.kind,
+    ...(a.role !== undefined ? { role: a.role } : {}),
+    tokens: 0,
+    content: a.content,
+    ...(a.tool !== undefined ? { tool: a.tool } : {}),
+    ...(a.call_id !== undefined ? { call_id: a.call_id } : {}),
+    ...(a.call_ids !== undefined ? { call_ids: a.call_ids } : {}),
+    ...(a.tool_calls !== undefined ? { tool_calls: a.tool_calls } : {}),
+    ...(a.is_error ? { is_error: true } : {}),
+    line: a.source.line,
+  }));
+}
+
 export function stabilize(transcript: Transcript, policy: Policy, cache?: TokenCache): StabilizeResult {
   return stabilizeTranscript(transcript, { policy, tokenizer: wordTokenizer, ...(cache ? { cache } : {}) });
 }
