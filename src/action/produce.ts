@@ -74,6 +74,7 @@ const WRITE_WORDS: Record<GoldenWrite['reason'], string> = {
   new: 'wrote (new)',
   drift: 'updated (drift)',
   unreadable: 'rewrote (the old golden could not be read)',
+  metadata: 'updated (metadata only: the context is unchanged)',
   format: 'rewrote (same content, stable layout restored)',
 };
 

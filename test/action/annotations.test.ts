@@ -9,6 +9,8 @@ function drift(fates: { id: string; line: number }[], extra: Partial<GoldenDiff>
   return {
     equal: false,
     causes: ['policy changed'],
+    metadata: ['policy changed'],
+    first: fates[0] ? { id: fates[0].id, line: fates[0].line } : null,
     status: null,
     tokens: { before: 30, after: 10, delta: -20 },
     fates: fates.map((f) => ({

@@ -125,11 +125,16 @@ describe('drift', () => {
 
     const { run, report } = await repo.checkJson(['--policy', 'policy-tight.yml', 'transcripts']);
     expect(run.code).toBe(1);
+    // Only the context that changed drifts: the other two pass with a note (policy hash and budget
+    // limit are metadata).
     expect(outcomes(report)).toEqual({
       'transcripts/coding.jsonl': 'drift',
-      'transcripts/notes.jsonl': 'drift',
-      'transcripts/support.json': 'drift',
+      'transcripts/notes.jsonl': 'pass',
+      'transcripts/support.json': 'pass',
     });
+    const notes = report.transcripts.find((t) => t.transcript === 'transcripts/notes.jsonl');
+    expect(notes?.notes).toEqual(['policy changed, budget limit; this context is unchanged']);
+    expect(notes?.diff).toBeUndefined();
     const coding = report.transcripts.find((t) => t.transcript === 'transcripts/coding.jsonl');
     expect(coding?.diff?.causes).toEqual(['policy changed']);
     expect(coding?.diff?.fates).toContainEqual({
@@ -145,6 +150,9 @@ describe('drift', () => {
     expect(update.code).toBe(0);
     expect(update.stdout).toContain('updated golden/transcripts/coding.jsonl.golden.json (drift)');
     expect(update.stdout).toContain('a1 (line 4): kept (in_budget, 25 tokens) → dropped (budget, 0 tokens)');
+    expect(update.stdout).toContain(
+      'updated golden/transcripts/notes.jsonl.golden.json (policy changed, budget limit; this context is unchanged)',
+    );
     expect(update.stdout).toMatch(/update: 3 transcripts: 0 new, 3 updated, 0 unchanged/);
     expect((await repo.cli(['check', '--policy', 'policy-tight.yml', 'transcripts'])).code).toBe(0);
   });

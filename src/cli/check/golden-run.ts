@@ -12,6 +12,7 @@ import type { CheckReport, Outcome, TranscriptOutcome } from '../../core/golden/
 import { diffGoldens, unifiedGoldenDiff } from '../../core/golden/diff.js';
 import { parseGolden } from '../../core/golden/golden.js';
 import { policyImpact } from '../../core/golden/impact.js';
+import { buildPicture } from '../../core/golden/picture.js';
 import type { Shard } from '../../core/golden/shard.js';
 import { failingChecks } from '../../core/report/report.js';
 import type { Diagnostic } from '../../core/types.js';
@@ -53,8 +54,16 @@ export interface GoldenRunOptions {
   session?: number | 'last';
 }
 
-/** Why a golden was written: none, a changed result, an unparseable golden, or only its layout differed. */
-export type WriteReason = 'new' | 'drift' | 'unreadable' | 'format';
+/**
+ * Why a golden was written: none, a changed result, an unparseable golden, only its metadata
+ * differed (policy hash, tokenizer, token counts, bookkeeping), or only its layout differed.
+ */
+export type WriteReason = 'new' | 'drift' | 'unreadable' | 'metadata' | 'format';
+
+/** `policy changed; this context is unchanged`: a pass whose golden differs only in metadata. */
+export function metadataNote(metadata: readonly string[]): string {
+  return `${metadata.join(', ')}; this context is unchanged`;
+}
 
 export interface GoldenWrite {
   transcript: string;
@@ -182,6 +191,7 @@ async function runOne(
     status: head.report.status,
     budget: { limit: head.report.budget.limit, used: head.report.budget.used },
     violations: reportViolations(head.report),
+    picture: buildPicture(head.report.ledger, head.report.context, head.report.budget.limit),
     ...(transcript.diagnostics.length > 0 ? { diagnostics: transcript.diagnostics } : {}),
     ...(base ? { impact: policyImpact(item.transcript, base.report, head.report) } : {}),
   };
@@ -219,6 +229,11 @@ async function runOne(
     return opts.mode === 'update' ? written(ctx, head, step, 'drift') : step;
   }
   const step = settled(failing ? 'violations' : 'pass');
+  if (diff.metadata.length > 0) {
+    // Not drift: the context and every verdict are as the golden has them.
+    step.outcome.notes = [metadataNote(diff.metadata)];
+    return opts.mode === 'update' ? written(ctx, head, step, 'metadata') : step;
+  }
   // Same content, other layout (a hand edit, CRLF from a checkout): update restores the stable form.
   if (opts.mode === 'update' && stored.text !== head.text) return written(ctx, head, step, 'format');
   return step;

@@ -65,6 +65,7 @@ const VERBS: Record<WriteReason, string> = {
   new: 'wrote  ',
   drift: 'updated',
   unreadable: 'rewrote',
+  metadata: 'updated',
   format: 'rewrote',
 };
 
@@ -76,6 +77,10 @@ function writeLine(write: GoldenWrite, outcome: TranscriptOutcome | undefined): 
       return [`${VERBS.unreadable} ${write.golden} (the old golden could not be read)`];
     case 'format':
       return [`${VERBS.format} ${write.golden} (same content, stable layout restored)`];
+    case 'metadata':
+      return [
+        `${VERBS.metadata} ${write.golden} (${outcome?.notes?.[0] ?? 'metadata only; this context is unchanged'})`,
+      ];
     case 'drift':
       return [
         `${VERBS.drift} ${write.golden} (drift)`,

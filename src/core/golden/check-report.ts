@@ -4,6 +4,7 @@
 import type { Diagnostic } from '../types.js';
 import type { GoldenDiff } from './diff.js';
 import type { PolicyImpact } from './impact.js';
+import type { SessionPicture } from './picture.js';
 import { stableStringify } from './stable-json.js';
 
 export const CHECK_REPORT_SCHEMA = 1;
@@ -36,6 +37,13 @@ export interface TranscriptOutcome {
   violations: ReportViolation[];
   diff?: GoldenDiff;
   unified?: string;
+  /**
+   * Said of a pass whose golden differs only in metadata (policy hash, tokenizer, token counts,
+   * bookkeeping): e.g. `policy changed; this context is unchanged`. `update` refreshes the golden.
+   */
+  notes?: string[];
+  /** The context at a glance: fates along the session, tokens by kind, largest consumers. */
+  picture?: SessionPicture;
   diagnostics?: Diagnostic[];
   /** A golden was written by this run. */
   written?: boolean;

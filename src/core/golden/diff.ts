@@ -34,9 +34,21 @@ export interface CheckChange {
 }
 
 export interface GoldenDiff {
+  /**
+   * No drift: what the model would see and every verdict are the same (semanticView). The golden
+   * files may still differ in metadata (`metadata`).
+   */
   equal: boolean;
   /** e.g. 'policy changed', 'tokenizer changed: gpt-tokenizer 4.0.0 → 4.1.0' */
   causes: string[];
+  /**
+   * What differs outside the compared fields, when the texts differ at all: the causes, then
+   * `token counts`, `budget limit`, `bookkeeping` (protection, details, PII counts, lines…).
+   * Empty when the goldens are identical.
+   */
+  metadata: string[];
+  /** The first artifact (by transcript line) whose fate or content changed; null if none did. */
+  first: { id: string; line: number } | null;
   status: { before: string; after: string } | null;
   tokens: { before: number; after: number; delta: number };
   fates: FateChange[];
@@ -54,19 +66,81 @@ export function diffGoldens(expected: Golden, actual: Golden): GoldenDiff {
     const now = te.name === ta.name ? ta.version : `${ta.name} ${ta.version}`;
     causes.push(`tokenizer changed: ${te.name} ${te.version} → ${now}`);
   }
+  const fates = fateChanges(expected.ledger, actual.ledger);
+  const contentChanged = contentChanges(expected.context, actual.context);
+  const equal = stableStringify(semanticView(expected)) === stableStringify(semanticView(actual));
+  const identical = stableStringify(expected) === stableStringify(actual);
   return {
-    equal: stableStringify(expected) === stableStringify(actual),
+    equal,
     causes,
+    metadata: identical ? [] : metadataChanges(expected, actual, causes),
+    first: firstChange(fates, contentChanged),
     status: expected.status === actual.status ? null : { before: expected.status, after: actual.status },
     tokens: {
       before: expected.budget.used,
       after: actual.budget.used,
       delta: actual.budget.used - expected.budget.used,
     },
-    fates: fateChanges(expected.ledger, actual.ledger),
-    contentChanged: contentChanges(expected.context, actual.context),
+    fates,
+    contentChanged,
     checks: checkChanges(expected.checks, actual.checks),
   };
+}
+
+/**
+ * The part of a golden that drift compares (docs/goldens.md): what the model would see and every
+ * verdict. Token counts, the budget limit, line numbers, the policy hash, the tokenizer and the
+ * ledger's bookkeeping (stage, detail, protection, PII counts, emit notes) are left out: they
+ * change with a policy or tokenizer edit that leaves the context as it was.
+ */
+export function semanticView(golden: Golden): unknown {
+  return {
+    status: golden.status,
+    // Order matters: it is the order the model reads.
+    context: golden.context.map(({ tokens: _tokens, line: _line, ...item }) => item),
+    fates: golden.ledger.map((e) => ({
+      id: e.id,
+      action: e.action,
+      reason: e.reason,
+      ...(e.duplicate_of !== undefined ? { duplicate_of: e.duplicate_of } : {}),
+    })),
+    summaries: golden.summaries.map((s) => ({ id: s.id, status: s.status, reasons: s.reasons })),
+    checks: golden.checks.map((c) => ({
+      name: c.name,
+      ok: c.ok,
+      severity: c.severity,
+      violations: c.violations.map((v) => v.id),
+    })),
+  };
+}
+
+function metadataChanges(expected: Golden, actual: Golden, causes: readonly string[]): string[] {
+  const out = [...causes];
+  const tokensOf = (g: Golden): unknown => [
+    g.budget.used,
+    g.context.map((c) => c.tokens),
+    g.ledger.map((e) => [e.tokens_before, e.tokens_after]),
+  ];
+  if (stableStringify(tokensOf(expected)) !== stableStringify(tokensOf(actual))) out.push('token counts');
+  if (expected.budget.limit !== actual.budget.limit) out.push('budget limit');
+  const rest = (g: Golden): unknown => ({
+    ...g,
+    policy_hash: '',
+    tokenizer: null,
+    budget: null,
+    context: g.context.map((c) => ({ ...c, tokens: 0 })),
+    ledger: g.ledger.map((e) => ({ ...e, tokens_before: 0, tokens_after: 0 })),
+  });
+  if (stableStringify(rest(expected)) !== stableStringify(rest(actual))) out.push('bookkeeping');
+  return out;
+}
+
+function firstChange(
+  fates: readonly FateChange[],
+  content: readonly { id: string; line: number }[],
+): { id: string; line: number } | null {
+  const all = [...fates.map(({ id, line }) => ({ id, line })), ...content].sort(byLineThenId);
+  return all[0] ?? null;
 }
 
 function fateOf(entry: LedgerEntry | undefined): Fate | null {
@@ -94,7 +168,8 @@ function fateChanges(before: readonly LedgerEntry[], after: readonly LedgerEntry
     const a = now.get(id);
     const fb = fateOf(b);
     const fa = fateOf(a);
-    if (fb && fa && fb.action === fa.action && fb.reason === fa.reason && fb.tokens === fa.tokens) continue;
+    // A change of token count alone is not a change of fate (a tokenizer update).
+    if (fb && fa && fb.action === fa.action && fb.reason === fa.reason) continue;
     changes.push({ id, line: (a ?? b)?.line ?? 0, before: fb, after: fa });
   }
   return changes.sort(byLineThenId);

@@ -18,6 +18,8 @@ describe('diffGoldens', () => {
     expect(d).toEqual({
       equal: true,
       causes: [],
+      metadata: [],
+      first: null,
       status: null,
       tokens: { before: 30, after: 30, delta: 0 },
       fates: [],
@@ -65,7 +67,7 @@ describe('diffGoldens', () => {
     ]);
   });
 
-  it('counts a token change of a kept artifact as a fate change, and a text change as content', () => {
+  it('does not count a token change of a kept artifact as a fate change; a text change is content', () => {
     const after = golden({
       budget: { limit: 100, used: 32 },
       context: [item('m1', 1, 'hello there', 12), item('m2', 2, 'general [REDACTED_NAME]', 20)],
@@ -76,8 +78,10 @@ describe('diffGoldens', () => {
       ],
     });
     const d = diffGoldens(golden(), after);
-    expect(d.fates.map((f) => [f.id, f.before?.tokens, f.after?.tokens])).toEqual([['m1', 10, 12]]);
+    expect(d.fates).toEqual([]);
     expect(d.contentChanged).toEqual([{ id: 'm2', line: 2 }]);
+    expect(d.first).toEqual({ id: 'm2', line: 2 });
+    expect(d.equal).toBe(false);
     expect(d.tokens.delta).toBe(2);
   });
 
@@ -101,11 +105,52 @@ describe('diffGoldens', () => {
     expect(d.checks).toEqual([{ name: 'pii', before: { ok: true, violations: 0 }, after: null }]);
   });
 
-  it('names a changed policy as the cause, even when nothing else changed', () => {
+  it('a changed policy that leaves the context as it was is not drift, only metadata', () => {
     const d = diffGoldens(golden(), golden({}, { policy: policy({ keep_recent: 5 }) }));
     expect(d.causes).toEqual(['policy changed']);
-    expect(d.equal).toBe(false);
+    expect(d.equal).toBe(true);
+    expect(d.metadata).toEqual(['policy changed']);
     expect(d.fates).toEqual([]);
+    expect(d.first).toBeNull();
+  });
+
+  it('token counts, the budget limit and bookkeeping alone are not drift, and are named', () => {
+    const after = golden(
+      {
+        budget: { limit: 200, used: 33 },
+        context: [item('m1', 1, 'hello there', 11), item('m2', 2, 'general kenobi', 22)],
+        ledger: [
+          { ...ledger('m1', 1, 'kept', 'in_budget', 11), protected_by: ['system'], detail: 'pinned' },
+          ledger('m2', 2, 'kept', 'in_budget', 22),
+          ledger('m3', 3, 'dropped', 'budget', 90),
+        ],
+      },
+      { tokenizer: { name: 'gpt-tokenizer', version: '4.1.0' } },
+    );
+    const d = diffGoldens(golden(), after);
+    expect(d.equal).toBe(true);
+    expect(d.metadata).toEqual([
+      'tokenizer changed: gpt-tokenizer 4.0.0 → 4.1.0',
+      'token counts',
+      'budget limit',
+      'bookkeeping',
+    ]);
+  });
+
+  it('is drift when the order changes, a fate reason changes, a check verdict or a summary verdict changes', () => {
+    const base = golden();
+    const reordered = golden({ context: [...base.context].reverse() });
+    expect(diffGoldens(base, reordered).equal).toBe(false);
+    const reason = golden({
+      ledger: [
+        ledger('m1', 1, 'kept', 'protected', 10),
+        ledger('m2', 2, 'kept', 'in_budget', 20),
+        ledger('m3', 3, 'dropped', 'budget', 90),
+      ],
+    });
+    expect(diffGoldens(base, reason).equal).toBe(false);
+    expect(diffGoldens(base, golden({ checks: [checkResult('budget', 1), checkResult('pii', 0)] })).equal).toBe(false);
+    expect(diffGoldens(base, golden({ status: 'warning' })).equal).toBe(false);
   });
 
   it('names a changed tokenizer with both versions', () => {

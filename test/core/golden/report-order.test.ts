@@ -14,6 +14,8 @@ import { checkReport, outcome } from './support.js';
 const diff: GoldenDiff = {
   equal: false,
   causes: ['policy changed'],
+  metadata: ['policy changed'],
+  first: { id: 'm2', line: 2 },
   status: null,
   tokens: { before: 30, after: 10, delta: -20 },
   fates: [

@@ -1,0 +1,199 @@
+// ViewDocuments for the viewer tests, made by the real pipeline: each transcript is read, run
+// through stabilize → validate → golden with a real policy, and compared with a stored golden the
+// way `check` does it. Nothing here is hand-made except the transcripts the caller passes.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TokenCaches, evaluateTranscript, reportViolations } from '../../src/cli/check/evaluate.js';
+import { loadHeadPolicy } from '../../src/cli/check/policies.js';
+import type { PolicySetup } from '../../src/cli/check/policies.js';
+import { summarize } from '../../src/core/golden/check-report.js';
+import type { TranscriptOutcome } from '../../src/core/golden/check-report.js';
+import { diffGoldens, unifiedGoldenDiff } from '../../src/core/golden/diff.js';
+import { parseGolden } from '../../src/core/golden/golden.js';
+import type { Golden } from '../../src/core/golden/golden.js';
+import { stableStringify } from '../../src/core/golden/stable-json.js';
+import { compareOutcomes } from '../../src/core/golden/report-order.js';
+import { failingChecks } from '../../src/core/report/report.js';
+import { readTranscript } from '../../src/core/readers/index.js';
+import type { ViewDocument, ViewTranscript } from '../../src/core/view/model.js';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const EXAMPLES_DIR = 'examples/transcripts';
+export const GOLDEN_DIR = 'golden';
+
+/** A transcript to put on the page: its repo-relative name, its text and the stored golden. */
+export interface ViewInput {
+  transcript: string;
+  text: string;
+  /** The stored golden to compare with; null or absent: none (the outcome is `new`). */
+  stored?: Golden | null;
+}
+
+/**
+ * A policy file (repo-relative or absolute) loaded as `check --policy` loads it; without one, the
+ * repository's own `.github/context-policy.yml` (the policy its example goldens are made with).
+ */
+export async function policySetup(file?: string): Promise<PolicySetup> {
+  const loaded = await loadHeadPolicy(file, REPO_ROOT);
+  if (!loaded.ok) throw new Error(`policy did not load: ${JSON.stringify(loaded.diagnostics)}`);
+  return loaded.setup;
+}
+
+function goldenFor(setup: PolicySetup, input: ViewInput, caches: TokenCaches): Golden | null {
+  const read = readTranscript(input.text, { file: input.transcript });
+  return read.ok ? evaluateTranscript(read.transcript, input.transcript, setup, caches).golden : null;
+}
+
+/** One transcript as `check` would judge it (see src/cli/check/golden-run.ts), with its goldens. */
+export function viewTranscript(
+  setup: PolicySetup,
+  input: ViewInput,
+  caches = new TokenCaches(),
+): ViewTranscript {
+  const stored = input.stored ?? null;
+  const golden = `${GOLDEN_DIR}/${input.transcript}.golden.json`;
+  const read = readTranscript(input.text, { file: input.transcript });
+  if (!read.ok) {
+    const outcome: TranscriptOutcome = {
+      transcript: input.transcript,
+      golden,
+      outcome: 'error',
+      violations: [],
+      diagnostics: read.diagnostics,
+    };
+    return { outcome, head: null, stored };
+  }
+  const head = evaluateTranscript(read.transcript, input.transcript, setup, caches);
+  const failing = failingChecks(head.report.checks).length > 0;
+  const common: TranscriptOutcome = {
+    transcript: input.transcript,
+    golden,
+    outcome: 'pass',
+    status: head.report.status,
+    budget: { limit: head.golden.budget.limit, used: head.golden.budget.used },
+    violations: reportViolations(head.report),
+    ...(read.transcript.diagnostics.length > 0 ? { diagnostics: read.transcript.diagnostics } : {}),
+  };
+  if (stored === null)
+    return { outcome: { ...common, outcome: failing ? 'violations' : 'new' }, head: head.golden, stored };
+  const diff = diffGoldens(stored, head.golden);
+  if (!diff.equal) {
+    const unified = unifiedGoldenDiff(golden, stableStringify(stored), head.text);
+    const outcome: TranscriptOutcome = {
+      ...common,
+      outcome: 'drift',
+      drift_severity: 'error',
+      diff,
+      unified,
+    };
+    return { outcome, head: head.golden, stored };
+  }
+  return { outcome: { ...common, outcome: failing ? 'violations' : 'pass' }, head: head.golden, stored };
+}
+
+/** The page's document: transcripts in the order the human reports list them (what broke first). */
+export function viewDocument(setup: PolicySetup, inputs: readonly ViewInput[]): ViewDocument {
+  const caches = new TokenCaches();
+  const transcripts = inputs
+    .map((input) => viewTranscript(setup, input, caches))
+    .sort((a, b) => compareOutcomes(a.outcome, b.outcome));
+  return {
+    tool: { name: 'context-stability', version: '0.0.0-test' },
+    policy: { source: setup.source, hash: setup.hash },
+    tokenizer: { name: setup.tokenizer.name, version: setup.tokenizer.version },
+    replacement: setup.policy.pii.replacement,
+    ci: false,
+    summary: summarize(
+      transcripts.map((t) => t.outcome),
+      [],
+    ),
+    transcripts,
+  };
+}
+
+/** The bundled examples with their stored goldens from `golden/`. */
+export function exampleInputs(): ViewInput[] {
+  const dir = path.join(REPO_ROOT, EXAMPLES_DIR);
+  return readdirSync(dir)
+    .sort()
+    .map((name) => {
+      const transcript = `${EXAMPLES_DIR}/${name}`;
+      const storedText = readFileSync(path.join(REPO_ROOT, GOLDEN_DIR, `${transcript}.golden.json`), 'utf8');
+      const parsed = parseGolden(storedText, transcript);
+      if (!parsed.ok) throw new Error(`stored golden of ${transcript} does not parse`);
+      return { transcript, text: readFileSync(path.join(dir, name), 'utf8'), stored: parsed.golden };
+    });
+}
+
+/** Planted in the raw text of `canaryInput`: the stabilizer masks them, so no page may show them. */
+export const CANARY_EMAIL = 'canary.viewer.7c1f@example.org';
+export const CANARY_PHONE = '+44 20 7946 0371';
+export const CANARIES = [CANARY_EMAIL, CANARY_PHONE, '7946 0371'];
+
+/**
+ * A native JSONL session of our own: PII in a user message and a tool output (masked in the
+ * golden), a pinned tool output too large for the budget (a `budget` violation at its id), a
+ * duplicate question and a superseded file read.
+ */
+export function canaryInput(transcript = 'sessions/canary.native.jsonl'): ViewInput {
+  const big = Array.from(
+    { length: 900 },
+    (_, i) => `row ${i}: shipment ${1000 + i} scanned at depot ${i % 7}, status in_transit`,
+  );
+  const records: Record<string, unknown>[] = [
+    { meta: { title: 'viewer canary session' } },
+    { id: 'sys', kind: 'system', content: 'You are the support assistant of a parcel carrier.' },
+    { id: 'task', kind: 'task', content: 'Find out why the parcel of the customer is late.' },
+    { id: 'u1', kind: 'user', content: 'Where is my parcel? It was due on Monday.' },
+    {
+      id: 'u2',
+      kind: 'user',
+      content: `Where is my parcel? It was due on Monday. Write to ${CANARY_EMAIL}.`,
+    },
+    {
+      id: 'a1',
+      kind: 'assistant',
+      content: 'Let me look the shipment up.',
+      tool_calls: [{ id: 'c1', name: 'lookup', arguments: { email: CANARY_EMAIL } }],
+    },
+    {
+      id: 'r1',
+      kind: 'tool',
+      tool: 'lookup',
+      call_id: 'c1',
+      content: `customer phone ${CANARY_PHONE}, parcel held at depot 3`,
+    },
+    {
+      id: 'a2',
+      kind: 'assistant',
+      content: 'Pulling the depot scan log.',
+      tool_calls: [{ id: 'c2', name: 'scan_log', arguments: { depot: 3 } }],
+    },
+    { id: 'r2', kind: 'tool', tool: 'scan_log', call_id: 'c2', content: big.join('\n') },
+    { id: 'doc', kind: 'retrieval', pin: true, content: big.slice(0, 330).join('\n') },
+    { id: 'a3', kind: 'assistant', content: 'The parcel is held at depot 3 because of a customs check.' },
+    { id: 'u3', kind: 'user', content: 'Thanks, please call me when it moves.' },
+  ];
+  return { transcript, text: records.map((r) => JSON.stringify(r)).join('\n') + '\n', stored: null };
+}
+
+/** A transcript that cannot be read: an `error` outcome with diagnostics and no golden. */
+export function brokenInput(transcript = 'sessions/broken.openai.json'): ViewInput {
+  return { transcript, text: '{"messages": [ {"role": "user", "content": "hi"} ', stored: null };
+}
+
+/**
+ * The bundled examples (all passing against their stored goldens), one of them drifted (its stored
+ * golden made with a tighter budget), the canary session (new, with a budget violation) and an
+ * unreadable transcript.
+ */
+export async function exampleDocument(): Promise<ViewDocument> {
+  const setup = await policySetup();
+  const tight = await policySetup('test/fixtures/check/policy-tight.yml');
+  const inputs = exampleInputs().map((input) => {
+    if (!input.transcript.endsWith('session.claude-code.jsonl')) return input;
+    return { ...input, stored: goldenFor(tight, input, new TokenCaches()) };
+  });
+  return viewDocument(setup, [...inputs, canaryInput(), brokenInput()]);
+}
