@@ -8,11 +8,9 @@
 import { splitSessionName } from '../core/text/session-name.js';
 import * as core from '@actions/core';
 import type { CheckReport, ReportViolation, TranscriptOutcome } from '../core/golden/check-report.js';
-import { describeCheckChange, describeFateChange } from '../core/golden/describe.js';
-import type { GoldenDiff } from '../core/golden/diff.js';
+import { describeDrift } from '../core/golden/describe-outcome.js';
 import { compareAnnotationRank, driftSeverity } from '../core/golden/report-order.js';
 import type { Diagnostic } from '../core/types.js';
-import { pushAll } from '../core/collections.js';
 
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
 
@@ -33,8 +31,6 @@ export interface Annotation {
   title: string;
   message: string;
 }
-
-const UPDATE_HINT = 'If the change is intended, run `context-stability update` and commit the golden.';
 
 function title(check: string, subject?: string): string {
   return `context-stability ${check}${subject ? `: ${subject}` : ''}`;
@@ -65,33 +61,17 @@ function fromViolation(o: TranscriptOutcome, v: ReportViolation): Annotation {
   };
 }
 
-function driftAnnotations(
-  file: string,
-  diff: GoldenDiff | undefined,
-  level: 'error' | 'warning',
-): Annotation[] {
-  const drift = (line: number | undefined, subject: string | undefined, message: string): Annotation => ({
-    level,
+/** One annotation per drifted transcript, at its first changed artifact (describeDrift). */
+function driftAnnotation(o: TranscriptOutcome, policySource: string): Annotation {
+  const d = describeDrift(o, policySource);
+  return {
+    level: driftSeverity(o),
     check: 'drift',
-    file,
-    ...(line !== undefined ? { line } : {}),
-    title: title('drift', subject),
-    message: `${message} ${UPDATE_HINT}`,
-  });
-  if (!diff) return [drift(undefined, undefined, 'The result differs from the golden.')];
-  const cause = diff.causes.length > 0 ? ` Cause: ${diff.causes.join('; ')}.` : '';
-  const out = diff.fates.map((f) => drift(f.line, f.id, `${describeFateChange(f)}.${cause}`));
-  for (const c of diff.contentChanged) {
-    out.push(drift(c.line, c.id, `${c.id}: the content in the context changed.${cause}`));
-  }
-  if (out.length > 0) return out;
-  const parts = [
-    ...diff.causes,
-    ...(diff.status ? [`status ${diff.status.before} → ${diff.status.after}`] : []),
-    `tokens ${diff.tokens.before} → ${diff.tokens.after}`,
-    ...diff.checks.map(describeCheckChange),
-  ];
-  return [drift(undefined, undefined, `The golden differs: ${parts.join('; ')}.`)];
+    file: o.transcript,
+    line: d.line,
+    title: title('drift', d.id),
+    message: d.message,
+  };
 }
 
 function newGolden(o: TranscriptOutcome, ci: boolean): Annotation {
@@ -109,7 +89,7 @@ function newGolden(o: TranscriptOutcome, ci: boolean): Annotation {
   };
 }
 
-function outcomeAnnotations(o: TranscriptOutcome, ci: boolean): Annotation[] {
+function outcomeAnnotations(o: TranscriptOutcome, ci: boolean, policySource: string): Annotation[] {
   const out = (o.diagnostics ?? []).map(diagnosticAnnotation);
   if (o.outcome === 'error' && !out.some((a) => a.level === 'error')) {
     out.push({
@@ -121,7 +101,7 @@ function outcomeAnnotations(o: TranscriptOutcome, ci: boolean): Annotation[] {
     });
   }
   for (const v of o.violations) out.push(fromViolation(o, v));
-  if (o.outcome === 'drift') pushAll(out, driftAnnotations(o.transcript, o.diff, driftSeverity(o)));
+  if (o.outcome === 'drift') out.push(driftAnnotation(o, policySource));
   if (o.outcome === 'new') out.push(newGolden(o, ci));
   return out;
 }
@@ -160,7 +140,7 @@ export function compareAnnotations(a: Annotation, b: Annotation): number {
  * obsolete goldens), notices (new goldens); within a level in the finding order.
  */
 export function collectAnnotations(report: CheckReport): Annotation[] {
-  const all = report.transcripts.flatMap((o) => outcomeAnnotations(o, report.ci));
+  const all = report.transcripts.flatMap((o) => outcomeAnnotations(o, report.ci, report.policy.source));
   for (const golden of report.obsolete ?? []) all.push(obsoleteGolden(golden));
   return all.sort(compareAnnotations);
 }

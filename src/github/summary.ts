@@ -1,26 +1,31 @@
-// The job summary of a check run, and the report layout it shares with the sticky PR comment:
-// a headline, a run table, a table of transcripts (what broke first: displayOrder), a collapsible
-// section per failing transcript and per drift reported as a warning, with its semantic diff, the
-// policy impact table and the obsolete goldens. Each surface has a
-// size limit (1 MiB per step summary, 65,536 characters per comment); when the report does not
-// fit, the least telling parts go first (passing rows, then unified diffs, then details) and a
-// note says what was left out. Every transcript-derived string is HTML-escaped (escapeText).
-import { formatDiagnostic } from '../core/diagnostics.js';
+// The job summary of a check run, and the report layout it shares with the sticky PR comment and
+// `check --format markdown`: it leads with what broke. A headline (verdict and totals), then one
+// group per kind of failure in displayOrder (violations by severity, drift, drift warnings,
+// unreadable input, new goldens), each transcript with its budget bar, session map, violations,
+// first change, what fills the budget and the command that accepts the change; then the passes,
+// collapsed; the policy impact table with totals (its full form collapsed); obsolete goldens.
+// Each surface has a size limit (1 MiB per step summary, 65,536 characters per comment); when the
+// report does not fit, the least telling parts go first (passing rows, then unified diffs, then
+// obsolete goldens, impact rows, details) and a note says what was left out. Every
+// transcript-derived string is HTML-escaped (escapeText).
 import { exitCodeFor, outcomeFails } from '../core/golden/check-report.js';
 import type { CheckReport, TranscriptOutcome } from '../core/golden/check-report.js';
-import { DRIFT_WARNING, describeDiff, describeSummary, describeViolation } from '../core/golden/describe.js';
-import {
-  IMPACT_COLUMNS,
-  cappedDiff,
-  hasDetails,
-  impactCells,
-  outcomeCell,
-  violationsCell,
-} from '../core/golden/render-markdown.js';
-import { displayOrder, isWarningDrift } from '../core/golden/report-order.js';
-import { codeBlock, details, escapeText, fitLayout, link, tableHead, tableRow, utf8Bytes } from './html.js';
+import { describeSummary } from '../core/golden/describe.js';
+import { describeTotals } from '../core/golden/describe-outcome.js';
+import { legend } from '../core/golden/render-picture.js';
+import { displayOrder, isWarningDrift, listingGroup } from '../core/golden/report-order.js';
+import { escapeText, fitLayout, link, utf8Bytes } from './html.js';
 import type { Part, Section } from './html.js';
-import { pushAll } from '../core/collections.js';
+import {
+  IMPACT_FULL_HEAD,
+  IMPACT_HEAD,
+  PASS_TABLE_HEAD,
+  impactFullRow,
+  impactRow,
+  impactTotals,
+  outcomeBlock,
+  passRow,
+} from './report-blocks.js';
 
 /** GitHub's limit is 1 MiB per step summary; keep a margin. */
 export const SUMMARY_LIMIT_BYTES = 1_000_000;
@@ -47,6 +52,8 @@ export interface SurfaceOptions {
   hiddenAnnotations?: HiddenAnnotations;
   /** Link to the run page (http(s) only). */
   runUrl?: string;
+  /** Where the full report is, as the reader would name it: `report-path` (the action), `--report` (the CLI). */
+  fullReport?: string;
 }
 
 type CutKey = 'rows' | 'unified' | 'details' | 'warnings' | 'impact' | 'obsolete';
@@ -54,12 +61,11 @@ type CutKey = 'rows' | 'unified' | 'details' | 'warnings' | 'impact' | 'obsolete
 /** Tiers: what is kept first when the report does not fit. */
 const TIER = {
   fixed: 0,
-  failingRow: 1,
-  details: 2,
-  impact: 3,
-  obsolete: 4,
-  unified: 5,
-  passingRow: 6,
+  details: 1,
+  impact: 2,
+  obsolete: 3,
+  unified: 4,
+  passingRow: 5,
 } as const;
 
 function block(lines: readonly string[]): string {
@@ -74,16 +80,19 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** The verdict, then the totals: the one line a reader sees first. */
 function headline(report: CheckReport): string {
   const s = report.summary;
   const failing = report.transcripts.filter((o) => outcomeFails(o, report.ci)).length;
   const code = exitCodeFor(report);
-  if (code === 2) return `**⚠️ Incomplete: ${plural(s.errors, 'transcript')} could not be checked**`;
-  if (code === 1) return `**❌ ${failing} of ${plural(s.checked, 'transcript')} fail the check**`;
+  const totals = escapeText(describeTotals(report));
+  if (code === 2)
+    return `**⚠️ Incomplete: ${plural(s.errors, 'transcript')} could not be checked** — ${totals}`;
+  if (code === 1) return `**❌ ${failing} of ${plural(s.checked, 'transcript')} fail** — ${totals}`;
   if (s.checked === 0) return '**⚠️ No transcript was checked**';
   const warnings = report.transcripts.filter(isWarningDrift).length;
   const note = warnings > 0 ? `; ${plural(warnings, 'drift')} reported as a warning` : '';
-  return `**✅ No transcript fails (${s.checked} checked${note})**`;
+  return `**✅ No transcript fails${note}** — ${totals}`;
 }
 
 function metaLine(report: CheckReport): string {
@@ -97,39 +106,6 @@ function metaLine(report: CheckReport): string {
   if (report.shard) parts.push(`shard ${report.shard.index}/${report.shard.total}`);
   if (report.ci) parts.push('CI mode');
   return parts.join(' · ');
-}
-
-function runTable(report: CheckReport): string[] {
-  const s = report.summary;
-  let used = 0;
-  let limit = 0;
-  for (const o of report.transcripts) {
-    used += o.budget?.used ?? 0;
-    limit += o.budget?.limit ?? 0;
-  }
-  const columns = [
-    'Transcripts',
-    'Pass',
-    'Drift',
-    'New',
-    'Violations',
-    'Errors',
-    'Obsolete',
-    'Tokens (used / budget)',
-  ];
-  return [
-    ...tableHead(columns.map((title) => ({ title, right: true }))),
-    tableRow([
-      s.checked,
-      s.pass,
-      s.drift,
-      s.new,
-      s.violations,
-      s.errors,
-      report.obsolete === null ? '—' : s.obsolete,
-      `${used} / ${limit}`,
-    ]),
-  ];
 }
 
 function hiddenLine(hidden: HiddenAnnotations | undefined): string[] {
@@ -147,58 +123,54 @@ function hiddenLine(hidden: HiddenAnnotations | undefined): string[] {
   ];
 }
 
-function detailItems(o: TranscriptOutcome, ci: boolean): string[] {
-  const items = (o.diagnostics ?? []).map(formatDiagnostic);
-  for (const v of o.violations) items.push(describeViolation(v));
-  if (isWarningDrift(o)) items.push(DRIFT_WARNING);
-  if (o.diff && !o.diff.equal) pushAll(items, describeDiff(o.diff));
-  const lines = items.map((item) => `- ${escapeText(item)}`);
-  if (o.outcome === 'new' && ci) {
-    lines.push(
-      '- no golden: in CI nothing is written; run `context-stability update` locally and commit the golden',
-    );
-  }
-  return lines;
-}
-
-function failurePart(o: TranscriptOutcome, ci: boolean, withUnified: boolean): Part {
-  const summary = `${escapeText(o.transcript)}: ${outcomeCell(o, ci)}`;
-  const items = detailItems(o, ci);
-  const semantic = { text: block(details(summary, items)), tier: TIER.details };
-  const omitted: CutKey = outcomeFails(o, ci) ? 'details' : 'warnings';
+function outcomePart(
+  o: TranscriptOutcome,
+  report: CheckReport,
+  withUnified: boolean,
+  fullReport: string,
+): Part {
+  const omitted: CutKey = outcomeFails(o, report.ci) ? 'details' : 'warnings';
+  const semantic = {
+    text: block(outcomeBlock(o, report, { unified: false, fullReport })),
+    tier: TIER.details,
+  };
   if (!withUnified || !o.unified) return { forms: [semantic], omitted };
-  const full = block(
-    details(summary, [...items, '', ...codeBlock(cappedDiff(o.unified, 'report-path'), 'diff')]),
-  );
+  const full = block(outcomeBlock(o, report, { unified: true, fullReport }));
   return { forms: [semantic, { text: full, tier: TIER.unified }], omitted, shortened: 'unified' };
 }
 
-function impactSection(report: CheckReport): Section {
-  const parts = report.transcripts.flatMap((o): Part[] => {
-    const i = o.impact;
-    if (!i) return [];
-    const cells = impactCells(i, escapeText);
-    return [{ forms: [{ text: block([tableRow(cells)]), tier: TIER.impact }], omitted: 'impact' }];
-  });
-  const columns = IMPACT_COLUMNS;
-  const right = new Set(['Tokens', 'Kept', 'Masked']);
-  return {
-    head: block([
-      '### Policy impact (base → head)',
-      '',
-      ...tableHead(columns.map((t) => ({ title: t, right: right.has(t) }))),
-    ]),
-    tail: '\n',
-    parts,
-  };
-}
+/** The groups a report lists, in order: what broke first (displayOrder), passes last. */
+const GROUPS: { title: (n: number) => string; has: (o: TranscriptOutcome, ci: boolean) => boolean }[] = [
+  { title: (n) => `❌ Violations (${n})`, has: (o) => listingGroup(o) === 0 },
+  { title: (n) => `❌ Drift (${n})`, has: (o) => listingGroup(o) === 1 },
+  { title: (n) => `⚠️ Drift reported as a warning (${n})`, has: (o) => listingGroup(o) === 2 },
+  { title: (n) => `⚠️ Could not be checked (${n})`, has: (o) => listingGroup(o) === 3 },
+  { title: (n) => `🆕 New (${n})`, has: (o) => listingGroup(o) === 4 },
+];
 
-/** The heading of the collapsible sections: failing transcripts, drift warnings, or both. */
-function detailsHeading(shown: readonly TranscriptOutcome[], ci: boolean): string {
-  const failing = shown.some((o) => outcomeFails(o, ci));
-  const warnings = shown.some((o) => !outcomeFails(o, ci));
-  if (failing && warnings) return '### Failing transcripts and drift warnings';
-  return warnings ? '### Drift warnings' : '### Failing transcripts';
+function impactSections(report: CheckReport): Section[] {
+  const impacts = report.transcripts.flatMap((o) => (o.impact ? [o.impact] : []));
+  if (impacts.length === 0) return [];
+  const row = (text: string): Part => ({
+    forms: [{ text: block([text]), tier: TIER.impact }],
+    omitted: 'impact',
+  });
+  return [
+    {
+      head: block(['### Policy impact (base → head)', '', ...IMPACT_HEAD]),
+      tail: '\n',
+      parts: [...impacts.map((i) => row(impactRow(i))), fixed([impactTotals(impacts)])],
+    },
+    {
+      head: block([
+        '<details><summary>Policy impact in detail: status, kept, masked, removed by reason</summary>',
+        '',
+        ...IMPACT_FULL_HEAD,
+      ]),
+      tail: block(['', '</details>', '']),
+      parts: impacts.map((i) => row(impactFullRow(i))),
+    },
+  ];
 }
 
 function sections(report: CheckReport, opts: SurfaceOptions): Section[] {
@@ -215,74 +187,66 @@ function sections(report: CheckReport, opts: SurfaceOptions): Section[] {
     ]),
   ];
   for (const n of opts.notices ?? []) top.push(fixed([`> ⚠️ ${escapeText(n)}`, '']));
-  top.push(fixed([...runTable(report), '']));
-  if (comment && report.summary.pass > 0) {
-    top.push(
-      fixed([
-        `${plural(report.summary.pass, 'passing transcript')} not listed here: see the job summary.`,
-        '',
-      ]),
-    );
+
+  // The cut note goes right below the headline, where a reader looks first.
+  const out: Section[] = [{ parts: top }, { parts: [], note: true }];
+  for (const group of GROUPS) {
+    const members = report.transcripts.filter((o) => group.has(o, report.ci));
+    if (members.length === 0) continue;
+    out.push({
+      head: block([`### ${group.title(members.length)}`, '']),
+      parts: members.map((o) => outcomePart(o, report, !comment, opts.fullReport ?? 'report-path')),
+    });
   }
 
-  const rows = report.transcripts.flatMap((o): Part[] => {
-    const fails = outcomeFails(o, report.ci);
-    if (comment && o.outcome === 'pass' && !fails) return [];
-    const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
-    const row = tableRow([escapeText(o.transcript), outcomeCell(o, report.ci), tokens, violationsCell(o)]);
-    return [
-      {
-        forms: [
-          { text: block([row]), tier: o.outcome === 'pass' && !fails ? TIER.passingRow : TIER.failingRow },
-        ],
+  const passes = report.transcripts.filter((o) => listingGroup(o) === 5);
+  if (comment && passes.length > 0) {
+    out.push({
+      parts: [fixed([`✅ ${plural(passes.length, 'passing transcript')}: see the job summary.`, ''])],
+    });
+  } else if (passes.length > 0) {
+    const noted = passes.filter((o) => (o.notes ?? []).length > 0).length;
+    const note = noted > 0 ? `, ${noted} with a note (metadata changed; the context did not)` : '';
+    out.push({
+      head: block([
+        `<details><summary>✅ ${plural(passes.length, 'transcript')} pass${note}</summary>`,
+        '',
+        ...PASS_TABLE_HEAD,
+      ]),
+      tail: block(['', `<sub>${legend()}</sub>`, '', '</details>', '']),
+      parts: passes.map((o) => ({
+        forms: [{ text: block([passRow(o)]), tier: TIER.passingRow }],
         omitted: 'rows',
-      },
-    ];
-  });
-  const rowsHead = block([
-    '### Transcripts',
-    '',
-    ...tableHead([
-      { title: 'Transcript' },
-      { title: 'Outcome' },
-      { title: 'Tokens (used / budget)', right: true },
-      { title: 'Violations', right: true },
-    ]),
-  ]);
-  const withDetails = report.transcripts.filter((o) => hasDetails(o, report.ci));
-  const failures = withDetails.map((o) => failurePart(o, report.ci, !comment));
+      })),
+    });
+  }
 
+  out.push(...impactSections(report));
   const obsolete = (report.obsolete ?? []).map((g): Part => ({
     forms: [{ text: block([`- ${escapeText(g)}`]), tier: TIER.obsolete }],
     omitted: 'obsolete',
   }));
+  out.push({
+    head: block([
+      '### Obsolete goldens',
+      '',
+      'No checked transcript has these goldens; `context-stability update --prune-obsolete` removes them.',
+      '',
+    ]),
+    tail: '\n',
+    parts: obsolete,
+  });
+
   const end: Part[] = [fixed([escapeText(describeSummary(report)), ''])];
   const hidden = hiddenLine(opts.hiddenAnnotations);
   if (hidden.length > 0) end.push(fixed(hidden));
   if (opts.runUrl) end.push(fixed([link('Details of this run', opts.runUrl), '']));
-
-  return [
-    { parts: top },
-    // The cut note goes below the run table, where a reader looks first.
-    { head: rowsHead, tail: '\n', parts: rows, note: true },
-    { head: block([detailsHeading(withDetails, report.ci), '']), parts: failures },
-    impactSection(report),
-    {
-      head: block([
-        '### Obsolete goldens',
-        '',
-        'No checked transcript has these goldens; `context-stability update --prune-obsolete` removes them.',
-        '',
-      ]),
-      tail: '\n',
-      parts: obsolete,
-    },
-    { parts: end },
-  ];
+  out.push({ parts: end });
+  return out;
 }
 
 const CUT_WORDS: Record<CutKey, (n: number) => string> = {
-  rows: (n) => plural(n, 'transcript row'),
+  rows: (n) => plural(n, 'passing transcript row'),
   unified: (n) => plural(n, 'unified diff'),
   details: (n) => `the details of ${plural(n, 'failing transcript')}`,
   warnings: (n) => `the details of ${plural(n, 'drift warning')}`,
@@ -330,5 +294,16 @@ export function buildJobSummary(
     limitName: "GitHub's 1 MiB step summary limit",
     ...(opts.notices ? { notices: opts.notices } : {}),
     ...(opts.hiddenAnnotations ? { hiddenAnnotations: opts.hiddenAnnotations } : {}),
+  });
+}
+
+/** `check --format markdown`: the job summary's layout, whole (no size limit). */
+export function renderMarkdownReport(report: CheckReport): string {
+  return renderReportSurface(report, {
+    kind: 'summary',
+    limit: Number.POSITIVE_INFINITY,
+    measure: (text) => text.length,
+    limitName: 'no limit',
+    fullReport: '--report',
   });
 }

@@ -4,7 +4,8 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
 import type { CheckReport } from '../../core/golden/check-report.js';
-import { renderGithub, renderMarkdown, renderText } from '../../core/golden/render.js';
+import { renderGithub, renderText } from '../../core/golden/render.js';
+import { renderMarkdownReport } from '../../github/summary.js';
 import { stableStringify } from '../../core/golden/stable-json.js';
 import type { Diagnostic } from '../../core/types.js';
 import { writeFileAtomic } from '../../io/atomic-write.js';
@@ -16,7 +17,7 @@ export function renderReport(report: CheckReport, format: OutputFormat): string 
     case 'json':
       return stableStringify(report);
     case 'markdown':
-      return renderMarkdown(report);
+      return renderMarkdownReport(report);
     case 'github':
       return renderGithub(report);
     case 'text':

@@ -3,7 +3,7 @@
 import type { CheckReport, ReportSummary, ReportViolation } from './check-report.js';
 import type { CheckChange, Fate, FateChange, GoldenDiff } from './diff.js';
 import type { ImpactSide, PolicyImpact } from './impact.js';
-import { isWarningDrift } from './report-order.js';
+import { isWarningDrift, totals } from './report-order.js';
 
 function signed(n: number): string {
   return n > 0 ? `+${n}` : String(n);
@@ -80,13 +80,14 @@ export const DRIFT_WARNING = 'drift reported as a warning (checks.drift: warning
 
 export function describeSummary(report: CheckReport): string {
   const s: ReportSummary = report.summary;
+  const t = totals(report);
   const warnings = report.transcripts.filter(isWarningDrift).length;
   const parts = [
-    `${s.pass} pass`,
-    `${s.drift} drift${warnings > 0 ? ` (${warnings} as ${warnings === 1 ? 'a warning' : 'warnings'})` : ''}`,
-    `${s.new} new`,
-    `${s.violations} with violations`,
-    plural(s.errors, 'error'),
+    `${t.violations} with violations`,
+    `${t.drifted} drifted${warnings > 0 ? ` (${warnings} as ${warnings === 1 ? 'a warning' : 'warnings'})` : ''}`,
+    `${t.new} new`,
+    plural(t.errors, 'error'),
+    `${t.passed} passed`,
   ];
   const obsolete =
     report.obsolete === null

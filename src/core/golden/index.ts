@@ -29,4 +29,4 @@ export type {
   TranscriptOutcome,
 } from './check-report.js';
 export { describeDiff, describeFateChange, describeImpact, describeSummary } from './describe.js';
-export { escapeData, escapeMarkdown, escapeProperty, renderGithub, renderMarkdown, renderText } from './render.js';
+export { escapeData, escapeMarkdown, escapeProperty, renderGithub, renderText } from './render.js';

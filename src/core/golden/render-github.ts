@@ -7,7 +7,8 @@
 // early or inject another one.
 import { splitSessionName } from '../text/session-name.js';
 import type { CheckReport, TranscriptOutcome } from './check-report.js';
-import { describeCheckChange, describeFateChange, describeSummary } from './describe.js';
+import { describeSummary } from './describe.js';
+import { describeDrift } from './describe-outcome.js';
 import { compareAnnotationRank, displayOrder, driftSeverity } from './report-order.js';
 import { pushAll } from '../collections.js';
 
@@ -44,51 +45,22 @@ function command(a: Annotation): string {
   return `::${a.level} ${props.join(',')}::${escapeData(a.message)}`;
 }
 
-const UPDATE_HINT = 'If the change is intended, run `context-stability update` and commit the golden.';
-
-function driftAnnotations(o: TranscriptOutcome): Annotation[] {
-  const diff = o.diff;
-  const level = driftSeverity(o);
-  const check = 'drift';
-  if (!diff) return [{ level, check, file: o.transcript, title: 'Golden drift', message: UPDATE_HINT }];
-  const cause = diff.causes.length > 0 ? ` Cause: ${diff.causes.join('; ')}.` : '';
-  const out: Annotation[] = diff.fates.map((f) => ({
-    level,
-    check,
-    file: o.transcript,
-    line: f.line,
-    title: `Golden drift: ${f.id}`,
-    message: `${describeFateChange(f)}.${cause} ${UPDATE_HINT}`,
-  }));
-  for (const c of diff.contentChanged) {
-    out.push({
-      level,
-      check,
+/** One annotation per drifted transcript, at its first changed artifact (describeDrift). */
+function driftAnnotations(o: TranscriptOutcome, policySource: string): Annotation[] {
+  const d = describeDrift(o, policySource);
+  return [
+    {
+      level: driftSeverity(o),
+      check: 'drift',
       file: o.transcript,
-      line: c.line,
-      title: `Golden drift: ${c.id}`,
-      message: `${c.id}: the content in the context changed.${cause} ${UPDATE_HINT}`,
-    });
-  }
-  if (out.length === 0) {
-    const parts = [
-      ...diff.causes,
-      ...(diff.status ? [`status ${diff.status.before} → ${diff.status.after}`] : []),
-      `tokens ${diff.tokens.before} → ${diff.tokens.after}`,
-      ...diff.checks.map(describeCheckChange),
-    ];
-    out.push({
-      level,
-      check,
-      file: o.transcript,
-      title: 'Golden drift',
-      message: `The golden differs: ${parts.join('; ')}. ${UPDATE_HINT}`,
-    });
-  }
-  return out;
+      line: d.line,
+      title: d.id ? `Golden drift: ${d.id}` : 'Golden drift',
+      message: d.message,
+    },
+  ];
 }
 
-function annotationsFor(o: TranscriptOutcome, ci: boolean): Annotation[] {
+function annotationsFor(o: TranscriptOutcome, ci: boolean, policySource: string): Annotation[] {
   const out: Annotation[] = (o.diagnostics ?? []).map((d) => ({
     level: d.severity,
     check: 'input',
@@ -118,7 +90,7 @@ function annotationsFor(o: TranscriptOutcome, ci: boolean): Annotation[] {
       message: v.message,
     });
   }
-  if (o.outcome === 'drift') pushAll(out, driftAnnotations(o));
+  if (o.outcome === 'drift') pushAll(out, driftAnnotations(o, policySource));
   if (o.outcome === 'new') {
     out.push(
       ci
@@ -136,7 +108,7 @@ function annotationsFor(o: TranscriptOutcome, ci: boolean): Annotation[] {
 }
 
 export function renderGithub(report: CheckReport): string {
-  const annotations = displayOrder(report).transcripts.flatMap((o) => annotationsFor(o, report.ci));
+  const annotations = displayOrder(report).transcripts.flatMap((o) => annotationsFor(o, report.ci, report.policy.source));
   for (const g of report.obsolete ?? []) {
     annotations.push({
       level: 'warning',

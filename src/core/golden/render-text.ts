@@ -6,6 +6,7 @@ import { formatDiagnostic } from '../diagnostics.js';
 import { inertJson, shownName } from '../text/shown-name.js';
 import type { CheckReport, Outcome, TranscriptOutcome } from './check-report.js';
 import { DRIFT_WARNING, describeDiff, describeImpact, describeSummary } from './describe.js';
+import { acceptCommand, describeConsumers, describeFirstChange, describeTotals } from './describe-outcome.js';
 import { displayOrder, isWarningDrift } from './report-order.js';
 import { pushAll } from '../collections.js';
 
@@ -34,14 +35,21 @@ function headline(o: TranscriptOutcome, ci: boolean): string {
   return shownName(parts.join(''));
 }
 
-function details(o: TranscriptOutcome): string[] {
+function details(o: TranscriptOutcome, report: CheckReport): string[] {
   const lines: string[] = [];
+  for (const note of o.notes ?? []) lines.push(`  note: ${note} (\`update\` refreshes the golden)`);
   for (const d of o.diagnostics ?? []) lines.push(`  ${formatDiagnostic(d)}`);
   for (const v of o.violations) {
     const column = v.column !== undefined && v.column > 0 ? `:${v.column}` : '';
     lines.push(`  ${o.transcript}:${v.line}${column}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
   }
   if (isWarningDrift(o)) lines.push(`  ${DRIFT_WARNING}`);
+  const first = describeFirstChange(o);
+  if (first) lines.push(`  ${first}`);
+  const consumers = o.outcome !== 'pass' || o.violations.length > 0 ? describeConsumers(o) : undefined;
+  if (consumers) lines.push(`  ${consumers}`);
+  const accept = acceptCommand(o, report.policy.source);
+  if (accept) lines.push(`  ${o.outcome === 'new' ? 'write the golden' : 'accept the change'}: ${accept}`);
   if (o.diff && !o.diff.equal) {
     lines.push(`  semantic diff of ${o.golden}:`);
     for (const line of describeDiff(o.diff)) lines.push(`    ${line}`);
@@ -70,9 +78,10 @@ export function renderText(given: CheckReport): string {
       `tokenizer ${report.tokenizer.name} ${report.tokenizer.version}${report.ci ? ', CI mode' : ''}`,
     ),
   );
+  lines.push(describeTotals(report));
   for (const o of report.transcripts) {
     lines.push(headline(o, report.ci));
-    pushAll(lines, details(o));
+    pushAll(lines, details(o, report));
   }
   if (report.obsolete && report.obsolete.length > 0) {
     lines.push('Obsolete goldens (no transcript checked; `update --prune-obsolete` removes them):');

@@ -78,3 +78,23 @@ export function compareAnnotationRank(
 ): number {
   return compareFindings({ severity: a.level, check: a.check }, { severity: b.level, check: b.check });
 }
+
+export interface Totals {
+  violations: number;
+  drifted: number;
+  new: number;
+  errors: number;
+  passed: number;
+}
+
+/**
+ * Transcripts per group, as the reports list them (listingGroup): a drifted transcript with
+ * violations at severity error counts under violations, as it is listed there.
+ */
+export function totals(report: CheckReport): Totals {
+  const t: Totals = { violations: 0, drifted: 0, new: 0, errors: 0, passed: 0 };
+  const keys: (keyof Totals)[] = ['violations', 'drifted', 'drifted', 'errors', 'new', 'passed'];
+  for (const o of report.transcripts) t[keys[listingGroup(o)] ?? 'passed']++;
+  return t;
+}
+

@@ -51,10 +51,11 @@ export const PAGE_SCRIPT = `
   }
 
   function reveal() {
-    var id = decodeURIComponent(location.hash.slice(1));
+    var id = location.hash.slice(1);
     var target = id ? document.getElementById(id) : null;
     if (!target) return;
-    var box = target.closest('details.transcript-box');
+    var section = target.closest('section.transcript');
+    var box = section ? section.querySelector('details.transcript-box') : null;
     if (box && !box.open) { box.open = true; target.scrollIntoView(); }
   }
 

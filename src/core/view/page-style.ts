@@ -26,12 +26,16 @@ h1, h2, h3, h4 { margin: 0; line-height: 1.25; }
 button, input { font: inherit; }
 :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 
-.page-head { background: #1f2a44; color: #f3f5fa; padding: 18px 28px 16px; }
+.page-head { background: #1f2a44; color: #f3f5fa; padding: 14px 24px 12px; display: grid; grid-template-columns: auto 1fr; gap: 2px 28px; align-items: center; }
+.page-head .brand, .page-head h1 { grid-column: 1; }
+.page-head .totals { grid-column: 2; grid-row: 1 / span 2; justify-self: end; }
+.page-head .run-meta { grid-column: 1 / span 2; margin-top: 8px; }
+@media (max-width: 900px) { .page-head { grid-template-columns: 1fr; } .page-head .totals { grid-column: 1; grid-row: auto; justify-self: start; } }
 .brand { font-size: 12px; letter-spacing: .08em; text-transform: uppercase; color: #aeb9d3; }
-.page-head h1 { font-size: 22px; margin: 4px 0 12px; font-weight: 650; }
-.totals { display: flex; flex-wrap: wrap; gap: 8px; list-style: none; margin: 0 0 12px; padding: 0; }
-.total { background: rgba(255,255,255,.08); border: 1px solid rgba(255,255,255,.16); border-radius: 8px; padding: 6px 12px; min-width: 96px; }
-.total .n { display: block; font-size: 20px; font-weight: 700; color: #fff; }
+.page-head h1 { font-size: 21px; margin: 2px 0 0; font-weight: 650; }
+.totals { display: flex; flex-wrap: wrap; gap: 8px; list-style: none; margin: 0; padding: 0; }
+.total { background: rgba(255,255,255,.08); border: 1px solid rgba(255,255,255,.16); border-radius: 8px; padding: 4px 12px; min-width: 92px; }
+.total .n { display: block; font-size: 19px; font-weight: 700; color: #fff; line-height: 1.2; }
 .total .w { font-size: 12px; color: #c9d2e6; }
 .total.hot { background: rgba(239,83,80,.2); border-color: rgba(239,83,80,.55); }
 .total.warm { background: rgba(255,193,7,.16); border-color: rgba(255,193,7,.5); }
@@ -42,7 +46,7 @@ button, input { font: inherit; }
 .run-meta dd { margin: 0; color: #eef1f8; }
 .run-meta code { color: #eef1f8; }
 
-.layout { display: grid; grid-template-columns: 250px minmax(0, 1fr); gap: 20px; padding: 18px 24px 40px; align-items: start; }
+.layout { display: grid; grid-template-columns: 250px minmax(0, 1fr); gap: 20px; padding: 14px 24px 40px; align-items: start; }
 @media (max-width: 900px) { .layout { grid-template-columns: 1fr; } .toc { position: static; max-height: none; } }
 .toc { position: sticky; top: 12px; max-height: calc(100vh - 24px); overflow: auto; background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 12px 10px; }
 .toc h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 0 4px 8px; }
@@ -58,7 +62,7 @@ button, input { font: inherit; }
 .outcome-drift, .outcome-violations, .outcome-error { color: var(--error); background: var(--error-bg); border-color: #f5c2bc; }
 .badge.is-warning { color: var(--warning); background: var(--warning-bg); border-color: #f0d68a; }
 
-.filters { position: sticky; top: 0; z-index: 5; background: rgba(246,247,249,.96); backdrop-filter: blur(4px); border-bottom: 1px solid var(--line); padding: 10px 0 10px; margin-bottom: 14px; display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; }
+.filters { position: sticky; top: 0; z-index: 5; background: rgba(246,247,249,.96); backdrop-filter: blur(4px); border-bottom: 1px solid var(--line); padding: 8px 0; margin-bottom: 10px; display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; }
 .filter-group { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
 .filter-group legend { float: left; font-size: 11.5px; font-weight: 650; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin-right: 4px; padding: 0; }
 .chip { display: inline-flex; align-items: center; gap: 6px; border: 1px solid var(--line); background: var(--panel); border-radius: 999px; padding: 3px 10px 3px 8px; cursor: pointer; user-select: none; font-size: 12.5px; }
@@ -75,31 +79,31 @@ button, input { font: inherit; }
 .btn:hover { background: var(--soft); }
 .filter-actions { display: flex; gap: 6px; margin-left: auto; }
 .filter-status { flex-basis: 100%; margin: 0; font-size: 12px; color: var(--muted); }
-.legend { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: -4px 0 16px; font-size: 12px; color: var(--muted); }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 16px; margin: -2px 0 12px; font-size: 12px; color: var(--muted); }
 .legend span { display: inline-flex; align-items: center; gap: 6px; }
 
 .transcript { background: var(--panel); border: 1px solid var(--line); border-radius: 12px; margin-bottom: 16px; box-shadow: 0 1px 2px rgba(16,24,40,.04); scroll-margin-top: 70px; }
 .transcript[data-outcome="drift"], .transcript[data-outcome="violations"], .transcript[data-outcome="error"] { border-left: 4px solid var(--error); }
 .transcript[data-outcome="new"] { border-left: 4px solid var(--new); }
 .transcript[data-outcome="pass"] { border-left: 4px solid var(--pass); }
-.transcript-box > summary { list-style: none; cursor: pointer; padding: 14px 18px; display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; }
+.transcript-box > summary { list-style: none; cursor: pointer; padding: 12px 18px; display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; }
 .transcript-box > summary::-webkit-details-marker { display: none; }
 .transcript-box > summary::before { content: '\\25B8'; color: var(--muted); font-size: 12px; transition: transform .15s; }
 .transcript-box[open] > summary::before { transform: rotate(90deg); }
 .transcript-box > summary h2 { font-family: var(--mono); font-size: 15px; font-weight: 650; overflow-wrap: anywhere; }
 .transcript-box > summary .t-meta { color: var(--muted); font-size: 12.5px; margin-left: auto; }
 .transcript-body { padding: 0 18px 18px; border-top: 1px solid var(--soft); }
-.block { margin-top: 16px; }
+.block { margin-top: 14px; }
 .block > h3 { font-size: 13px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin-bottom: 8px; display: flex; align-items: center; gap: 10px; }
 .block > h3 .h-actions { margin-left: auto; display: flex; gap: 6px; text-transform: none; letter-spacing: 0; font-weight: 400; }
 .notes { margin: 12px 0 0; padding: 8px 12px 8px 28px; background: var(--new-bg); border-radius: 8px; color: #263b7a; }
 .findings { list-style: none; margin: 0; padding: 0; display: grid; gap: 6px; }
-.finding { border: 1px solid var(--line); border-left: 4px solid var(--warning); border-radius: 8px; padding: 8px 12px; background: #fffdf6; }
+.finding { border: 1px solid var(--line); border-left: 4px solid var(--warning); border-radius: 8px; padding: 6px 12px; background: #fffdf6; }
 .finding.sev-error { border-left-color: var(--error); background: #fff8f7; }
 .finding .f-head { display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: baseline; font-size: 12.5px; }
 .finding .sev { font-weight: 700; text-transform: uppercase; font-size: 11px; color: var(--warning); }
 .finding.sev-error .sev { color: var(--error); }
-.finding .f-msg { margin: 4px 0 0; }
+.finding .f-msg { margin: 2px 0 0; }
 .finding .f-hint { margin: 4px 0 0; color: var(--muted); font-size: 12.5px; }
 .v-check { font-family: var(--mono); font-size: 12px; background: var(--soft); border-radius: 4px; padding: 0 6px; }
 
@@ -120,7 +124,7 @@ button, input { font: inherit; }
 .budget-keys .swatch { width: 10px; height: 10px; border-radius: 3px; display: inline-block; }
 
 .timeline { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
-.timeline-head, .a-row { display: grid; grid-template-columns: 56px minmax(120px, 1.3fr) 130px minmax(170px, 1.2fr) 110px; gap: 10px; align-items: baseline; }
+.timeline-head, .a-row { display: grid; grid-template-columns: 44px minmax(120px, 1.3fr) 130px minmax(170px, 1.2fr) 110px; gap: 10px; align-items: baseline; }
 .timeline-head { padding: 6px 12px; background: var(--soft); font-size: 11.5px; font-weight: 650; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
 .artifact { border-top: 1px solid var(--soft); border-left: 4px solid var(--kept); padding: 6px 12px 6px 8px; }
 .artifact.is-filtered { display: none; }
@@ -144,7 +148,7 @@ button, input { font: inherit; }
 .fate-chip.fate-dropped { color: var(--dropped); background: var(--dropped-bg); }
 .a-reason { font-size: 12px; color: var(--muted); }
 .a-tokens { font-family: var(--mono); font-size: 12px; text-align: right; white-space: nowrap; }
-.a-tags, .a-detail, .a-violations, .artifact > details, .a-absent { margin: 4px 0 0 66px; }
+.a-tags, .a-detail, .a-violations, .artifact > details, .a-absent { margin: 3px 0 0 54px; }
 .a-tags { display: flex; flex-wrap: wrap; gap: 4px; }
 .tag { font-size: 11.5px; border-radius: 4px; padding: 0 6px; background: var(--soft); color: var(--muted); }
 .tag.t-protected { background: var(--protected-bg); color: var(--protected); }

@@ -20,11 +20,11 @@ export const PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
 const FATE_MEANING: Record<MapFate, string> = {
-  kept: 'in the context as it was',
-  protected: 'kept because a protection rule holds it',
-  masked: 'in the context with PII or fields masked',
-  excerpt: 'cut to its head and tail, or a placeholder',
-  dropped: 'not in the context (dropped, deduplicated, expired, collapsed)',
+  kept: 'as it was',
+  protected: 'held by a protection rule',
+  masked: 'PII or fields masked',
+  excerpt: 'cut short, or a placeholder',
+  dropped: 'left out',
 };
 
 const ENTITIES: Record<string, string> = {
@@ -33,13 +33,18 @@ const ENTITIES: Record<string, string> = {
   '>': '&gt;',
   '"': '&quot;',
   "'": '&#39;',
+  ':': '&#58;',
 };
 
-/** Text safe in HTML content and in a quoted attribute. */
+/**
+ * Text safe in HTML content and in a quoted attribute. The colon of `://` is written `&#58;` too:
+ * a URL in the content reads the same, yet the page's source holds no URL at all.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ENTITIES[ch] ?? ch);
+  return text.replace(/[&<>"']|:(?=\/\/)/g, (ch) => ENTITIES[ch] ?? ch);
 }
 const esc = escapeHtml;
+type Mask = RegExp | null;
 
 /** A class or data-token made of a name from the input: letters, digits, `_` and `-` only. */
 function token(name: string): string {
@@ -80,7 +85,7 @@ export function maskPattern(template: string): RegExp | null {
 }
 
 /** `text` escaped, every masked span as `<mark class="pii pii-TYPE" title="TYPE">`. */
-function marked(text: string, mask: RegExp | null): string {
+function marked(text: string, mask: Mask): string {
   if (mask === null) return esc(text);
   let out = '';
   let last = 0;
@@ -100,14 +105,14 @@ function clip(text: string, max: number): string {
   return `${text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)}…`;
 }
 
-function partHtml(part: ContentPart, mask: RegExp | null): string {
+function partHtml(part: ContentPart, mask: Mask): string {
   if (part.type === 'text' && typeof part.text === 'string') return `<pre>${marked(part.text, mask)}</pre>`;
   const json = clip(JSON.stringify(part), 300);
   return `<div class="part"><span class="part-type">${esc(part.type)}</span><code>${marked(json, mask)}</code></div>`;
 }
 
 /** What the model reads of one context item: its text, parts and tool calls. */
-function contentHtml(item: ContextItem, mask: RegExp | null): string {
+function contentHtml(item: ContextItem, mask: Mask): string {
   const out: string[] = [];
   if (typeof item.content === 'string') {
     if (item.content !== '') out.push(`<pre>${marked(item.content, mask)}</pre>`);
@@ -123,13 +128,13 @@ function contentHtml(item: ContextItem, mask: RegExp | null): string {
   return `<div class="content">${out.join('')}</div>`;
 }
 
-function contentDetails(item: ContextItem, mask: RegExp | null, open: boolean): string {
+function contentDetails(item: ContextItem, mask: Mask, open: boolean): string {
   return `<details class="a-content"${open ? ' open' : ''}><summary>content (${plural(item.tokens, 'token')})</summary>${contentHtml(item, mask)}</details>`;
 }
 
 function kindHtml(item: ContextItem | undefined): string {
   if (!item) return '<span class="a-kind">–</span>';
-  const extra = [item.role && item.role !== item.kind ? item.role : '', item.tool ? `tool ${item.tool}` : '']
+  const extra = [item.role && item.role !== item.kind ? item.role : '', item.tool ?? '']
     .filter((s) => s !== '')
     .map((s) => ` · ${esc(s)}`)
     .join('');
@@ -152,7 +157,7 @@ function inTranscriptOrder(ledger: readonly LedgerEntry[]): LedgerEntry[] {
 /** What a transcript's rows share. */
 interface Rows {
   tid: string;
-  mask: RegExp | null;
+  mask: Mask;
   items: Map<string, ContextItem>;
   violations: Map<string, ReportViolation[]>;
   changed: Set<string>;
@@ -252,24 +257,25 @@ function budgetHtml(head: Golden): string {
   ].join('');
 }
 
-function findingsHtml(violations: readonly ReportViolation[], anchors: Map<string, string>): string {
-  if (violations.length === 0) return '';
-  const items = violations.map((v) => {
-    const anchor = anchors.get(v.id);
-    const id = `<code>${esc(v.id)}</code>`;
-    const where = `line ${v.line}${v.column !== undefined ? `:${v.column}` : ''}`;
-    return `<li class="finding sev-${token(v.severity)}"><div class="f-head"><span class="sev">${esc(v.severity)}</span><span class="v-check">${esc(v.check)}</span>${anchor ? `<a href="#${anchor}">${id}</a>` : id}<span>${where}</span></div><p class="f-msg">${esc(v.message)}</p></li>`;
-  });
-  return `<div class="block"><h3>Violations (${violations.length})</h3><ul class="findings">${items.join('')}</ul></div>`;
+/** A violation or diagnostic: severity, where and what, the message and a hint. */
+function finding(severity: string, head: string, message: string, hint = ''): string {
+  const f = `<div class="f-head"><span class="sev">${esc(severity)}</span>${head}</div><p class="f-msg">${esc(message)}</p>`;
+  return `<li class="finding sev-${token(severity)}">${f}${hint ? `<p class="f-hint">${esc(hint)}</p>` : ''}</li>`;
 }
 
-function diagnosticsHtml(diagnostics: readonly Diagnostic[]): string {
-  if (diagnostics.length === 0) return '';
-  const items = diagnostics.map(
-    (d) =>
-      `<li class="finding sev-${token(d.severity)}"><div class="f-head"><span class="sev">${esc(d.severity)}</span><code>${esc(`${d.file}:${d.line}:${d.column}`)}</code><span class="v-check">${esc(d.code)}</span></div><p class="f-msg">${esc(d.message)}</p>${d.hint ? `<p class="f-hint">${esc(d.hint)}</p>` : ''}</li>`,
-  );
-  return `<div class="block"><h3>Diagnostics (${diagnostics.length})</h3><ul class="findings">${items.join('')}</ul></div>`;
+function findingsHtml(title: string, items: readonly string[]): string {
+  if (items.length === 0) return '';
+  return `<div class="block"><h3>${title} (${items.length})</h3><ul class="findings">${items.join('')}</ul></div>`;
+}
+
+function violationHtml(v: ReportViolation, link: (id: string) => string): string {
+  const where = `<span>line ${v.line}${v.column !== undefined ? `:${v.column}` : ''}</span>`;
+  return finding(v.severity, `<span class="v-check">${esc(v.check)}</span>${link(v.id)}${where}`, v.message);
+}
+
+function diagnosticHtml(d: Diagnostic): string {
+  const where = `<code>${esc(`${d.file}:${d.line}:${d.column}`)}</code><span class="v-check">${esc(d.code)}</span>`;
+  return finding(d.severity, where, d.message, d.hint);
 }
 
 function fateText(fate: Fate | null): string {
@@ -278,15 +284,12 @@ function fateText(fate: Fate | null): string {
     : '<em>absent</em>';
 }
 
-function diffHtml(diff: GoldenDiff, anchors: Map<string, string>): string {
-  const link = (id: string): string => {
-    const anchor = anchors.get(id);
-    return anchor ? `<a href="#${anchor}"><code>${esc(id)}</code></a>` : `<code>${esc(id)}</code>`;
-  };
+function diffHtml(diff: GoldenDiff, link: (id: string) => string): string {
   const t = diff.tokens;
   const out = [
     '<div class="block"><h3>What changed</h3><div class="diff-summary">',
     diff.causes.length > 0 ? `<p>Cause: ${diff.causes.map(esc).join('; ')}</p>` : '',
+    diff.first ? `<p>First change: ${link(diff.first.id)} (line ${diff.first.line})</p>` : '',
     `<p>Tokens: ${formatCount(t.before)} → ${formatCount(t.after)} (${t.delta > 0 ? '+' : ''}${formatCount(t.delta)})${diff.status ? `; status: ${esc(diff.status.before)} → ${esc(diff.status.after)}` : ''}</p>`,
   ];
   if (diff.fates.length > 0) {
@@ -313,27 +316,26 @@ function diffHtml(diff: GoldenDiff, anchors: Map<string, string>): string {
   return out.join('');
 }
 
+const SIDE_TAGS: Record<string, [string, string]> = {
+  'only-stored': ['<span class="side-tag only">only here</span>', ''],
+  'only-head': ['', '<span class="side-tag new">only here</span>'],
+  changed: ['<span class="side-tag chg">changed</span>', '<span class="side-tag chg">changed</span>'],
+  same: ['', ''],
+};
+
 function sideItem(
   item: ContextItem | undefined,
   side: string,
   tag: string,
-  mask: RegExp | null,
+  mask: Mask,
   open: boolean,
 ): string {
   if (!item) return `<td class="sbs-cell sbs-${side} absent">not in this context</td>`;
-  return `<td class="sbs-cell sbs-${side}"><div class="sbs-meta"><code>${esc(item.id)}</code>${kindHtml(item)}<span>line ${item.line}</span><span>${plural(item.tokens, 'token')}</span>${tag}</div>${contentDetails(item, mask, open)}</td>`;
+  const meta = `<code>${esc(item.id)}</code>${kindHtml(item)}<span>line ${item.line}</span>${tag}`;
+  return `<td class="sbs-cell sbs-${side}"><div class="sbs-meta">${meta}</div>${contentDetails(item, mask, open)}</td>`;
 }
 
-function sideBySideHtml(
-  stored: Golden,
-  head: Golden,
-  diff: GoldenDiff | undefined,
-  mask: RegExp | null,
-): string {
-  const changed = new Set([
-    ...(diff?.fates ?? []).map((f) => f.id),
-    ...(diff?.contentChanged ?? []).map((c) => c.id),
-  ]);
+function sideBySideHtml(stored: Golden, head: Golden, changed: Set<string>, mask: Mask): string {
   const was = firstById(stored.context);
   const now = firstById(head.context);
   const ids = [...new Set([...was.keys(), ...now.keys()])]
@@ -341,64 +343,35 @@ function sideBySideHtml(
     .sort((a, b) => a.line - b.line || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   let differing = 0;
   const rows = ids.map(({ id }) => {
-    const a = was.get(id);
-    const b = now.get(id);
+    const [a, b] = [was.get(id), now.get(id)];
     const kind = !a ? 'only-head' : !b ? 'only-stored' : changed.has(id) ? 'changed' : 'same';
     if (kind !== 'same') differing++;
-    const tagA =
-      kind === 'only-stored'
-        ? '<span class="side-tag only">only here</span>'
-        : kind === 'changed'
-          ? '<span class="side-tag chg">changed</span>'
-          : '';
-    const tagB =
-      kind === 'only-head'
-        ? '<span class="side-tag new">only here</span>'
-        : kind === 'changed'
-          ? '<span class="side-tag chg">changed</span>'
-          : '';
-    const open = kind !== 'same';
-    return `<tr class="sbs-row ${kind}" data-id="${esc(id)}">${sideItem(a, 'stored', tagA, mask, open)}${sideItem(b, 'head', tagB, mask, open)}</tr>`;
+    const [tagA, tagB] = SIDE_TAGS[kind] ?? ['', ''];
+    const cells = `${sideItem(a, 'stored', tagA, mask, kind !== 'same')}${sideItem(b, 'head', tagB, mask, kind !== 'same')}`;
+    return `<tr class="sbs-row ${kind}" data-id="${esc(id)}">${cells}</tr>`;
   });
   const only = differing > 0;
+  const toggle = `<input type="checkbox" data-sbs-toggle${only ? ' checked' : ''}>`;
+  const heads = `<th>stored golden (${plural(stored.budget.used, 'token')})</th><th>this run (${plural(head.budget.used, 'token')})</th>`;
   return [
     `<div class="block sbs${only ? ' changes-only' : ''}"><h3>Stored golden and this run, side by side</h3>`,
-    `<div class="sbs-tools"><label class="chip"><input type="checkbox" data-sbs-toggle${only ? ' checked' : ''}> only rows that differ (${formatCount(differing)} of ${formatCount(ids.length)})</label></div>`,
-    `<table class="grid sbs-table"><thead><tr><th>stored golden (${plural(stored.budget.used, 'token')})</th><th>this run (${plural(head.budget.used, 'token')})</th></tr></thead><tbody>${rows.join('\n')}</tbody></table></div>`,
+    `<div class="sbs-tools"><label class="chip">${toggle} only rows that differ (${formatCount(differing)} of ${formatCount(ids.length)})</label></div>`,
+    `<table class="grid sbs-table"><thead><tr>${heads}</tr></thead><tbody>${rows.join('\n')}</tbody></table></div>`,
   ].join('');
 }
 
-function unifiedHtml(unified: string): string {
-  const lines = unified.replace(/\n$/, '').split('\n');
-  const body = lines
-    .map((line) => {
-      const cls = line.startsWith('@@')
-        ? 'u-hunk'
-        : line.startsWith('+') && !line.startsWith('+++')
-          ? 'u-add'
-          : line.startsWith('-') && !line.startsWith('---')
-            ? 'u-del'
-            : '';
-      return cls ? `<span class="${cls}">${esc(line)}</span>` : `${esc(line)}\n`;
-    })
-    .join('');
-  return `<details class="block"><summary>Unified diff of the golden (${plural(lines.length, 'line')})</summary><pre class="unified">${body}</pre></details>`;
-}
-
-type Notes = { note?: string | string[] };
-
-function outcomeLabel(o: TranscriptOutcome, ci: boolean): { text: string; warn: boolean } {
-  if (o.outcome === 'new' && ci) return { text: 'missing golden', warn: false };
-  if (o.outcome === 'drift' && o.drift_severity === 'warning') return { text: 'drift (warning)', warn: true };
-  return { text: o.outcome, warn: false };
-}
-
 function badge(o: TranscriptOutcome, ci: boolean): string {
-  const label = outcomeLabel(o, ci);
-  return `<span class="badge outcome-${token(o.outcome)}${label.warn ? ' is-warning' : ''}">${esc(label.text)}</span>`;
+  const warn = o.outcome === 'drift' && o.drift_severity === 'warning';
+  const text = o.outcome === 'new' && ci ? 'missing golden' : warn ? 'drift (warning)' : o.outcome;
+  return `<span class="badge outcome-${token(o.outcome)}${warn ? ' is-warning' : ''}">${esc(text)}</span>`;
 }
 
-function transcriptHtml(doc: ViewDocument, t: ViewTranscript, index: number, mask: RegExp | null): string {
+/** A transcript name that may wrap after each `/`. */
+function nameHtml(name: string): string {
+  return esc(name).replace(/\//g, '/<wbr>');
+}
+
+function transcriptHtml(doc: ViewDocument, t: ViewTranscript, index: number, mask: Mask): string {
   const o = t.outcome;
   const tid = `t-${index + 1}`;
   const head = t.head;
@@ -407,14 +380,17 @@ function transcriptHtml(doc: ViewDocument, t: ViewTranscript, index: number, mas
   entries.forEach((e, i) => {
     if (!anchors.has(e.id)) anchors.set(e.id, `${tid}-a-${i + 1}`);
   });
+  const link = (id: string): string => {
+    const anchor = anchors.get(id);
+    return anchor ? `<a href="#${anchor}"><code>${esc(id)}</code></a>` : `<code>${esc(id)}</code>`;
+  };
   const violations = new Map<string, ReportViolation[]>();
   for (const v of o.violations) violations.set(v.id, [...(violations.get(v.id) ?? []), v]);
   const changed = new Set([
     ...(o.diff?.fates ?? []).map((f) => f.id),
     ...(o.diff?.contentChanged ?? []).map((c) => c.id),
   ]);
-  const rawNote = (o as TranscriptOutcome & Notes).note;
-  const notes = rawNote === undefined ? [] : Array.isArray(rawNote) ? rawNote : [rawNote];
+  const notes = o.notes ?? [];
   const budget = head?.budget ?? o.budget;
   const meta = [
     o.status ? `status ${esc(o.status)}` : '',
@@ -425,15 +401,17 @@ function transcriptHtml(doc: ViewDocument, t: ViewTranscript, index: number, mas
   const open = o.outcome !== 'pass' || index === 0;
   const parts = [
     `<section class="transcript" id="${tid}" data-outcome="${token(o.outcome)}" data-transcript="${esc(o.transcript)}">`,
-    `<details class="transcript-box"${open ? ' open' : ''}><summary>${badge(o, doc.ci)}<h2>${esc(o.transcript)}</h2><span class="t-meta">${meta.join(' · ')}</span></summary>`,
+    `<details class="transcript-box"${open ? ' open' : ''}><summary>${badge(o, doc.ci)}<h2>${nameHtml(o.transcript)}</h2><span class="t-meta">${meta.join(' · ')}</span></summary>`,
     '<div class="transcript-body">',
     notes.length > 0 ? `<ul class="notes">${notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : '',
-    diagnosticsHtml(o.diagnostics ?? []),
-    findingsHtml(o.violations, anchors),
-    o.outcome === 'drift' && o.diff ? diffHtml(o.diff, anchors) : '',
+    findingsHtml('Diagnostics', (o.diagnostics ?? []).map(diagnosticHtml)),
+    findingsHtml(
+      'Violations',
+      o.violations.map((v) => violationHtml(v, link)),
+    ),
+    o.outcome === 'drift' && o.diff ? diffHtml(o.diff, link) : '',
     head ? budgetHtml(head) : '',
-    o.outcome === 'drift' && head && t.stored ? sideBySideHtml(t.stored, head, o.diff, mask) : '',
-    o.outcome === 'drift' && o.unified ? unifiedHtml(o.unified) : '',
+    o.outcome === 'drift' && head && t.stored ? sideBySideHtml(t.stored, head, changed, mask) : '',
     head
       ? timelineHtml({ tid, mask, items: firstById(head.context), violations, changed, anchors }, head)
       : '',
@@ -449,7 +427,7 @@ function filtersHtml(doc: ViewDocument): string {
   for (const t of doc.transcripts) {
     const ids = new Map<string, Set<string>>();
     for (const v of t.outcome.violations) ids.set(v.id, (ids.get(v.id) ?? new Set()).add(token(v.check)));
-    for (const entry of t.head ? inTranscriptOrder(t.head.ledger) : []) {
+    for (const entry of t.head?.ledger ?? []) {
       const fate = mapFate(entry);
       fates.set(fate, (fates.get(fate) ?? 0) + 1);
       const found = ids.get(entry.id);
@@ -517,7 +495,7 @@ function navHtml(doc: ViewDocument): string {
         : '',
       t.head ? `${formatCount(t.head.budget.used)} / ${formatCount(t.head.budget.limit)} tokens` : '',
     ].filter((s) => s !== '');
-    return `<li><a href="#t-${i + 1}">${badge(o, doc.ci)}<span class="toc-name">${esc(o.transcript)}</span><span class="toc-meta">${meta.join(' · ')}</span></a></li>`;
+    return `<li><a href="#t-${i + 1}">${badge(o, doc.ci)}<span class="toc-name">${nameHtml(o.transcript)}</span><span class="toc-meta">${meta.join(' · ')}</span></a></li>`;
   });
   return `<nav class="toc" aria-label="Transcripts"><h2>Transcripts</h2><ol>${items.join('')}</ol></nav>`;
 }
