@@ -8,6 +8,7 @@ import { mergeCommand } from './commands/merge.js';
 import { policyCommands } from './commands/policy.js';
 import { stabilizeCommand } from './commands/stabilize.js';
 import { updateCommand } from './commands/update.js';
+import { viewCommand } from './commands/view.js';
 
 export const COMMANDS: readonly Command[] = [
   inspectCommand,
@@ -15,6 +16,7 @@ export const COMMANDS: readonly Command[] = [
   explainCommand,
   checkCommand,
   updateCommand,
+  viewCommand,
   mergeCommand,
   ...policyCommands,
   ...guardianCommands,

@@ -11,6 +11,7 @@ import {
 import type { CheckReport, Outcome, TranscriptOutcome } from '../../core/golden/check-report.js';
 import { diffGoldens, unifiedGoldenDiff } from '../../core/golden/diff.js';
 import { parseGolden } from '../../core/golden/golden.js';
+import type { Golden } from '../../core/golden/golden.js';
 import { policyImpact } from '../../core/golden/impact.js';
 import { buildPicture } from '../../core/golden/picture.js';
 import type { Shard } from '../../core/golden/shard.js';
@@ -52,6 +53,10 @@ export interface GoldenRunOptions {
    * a transcript of its own. The goldens of the other sessions are then not called obsolete.
    */
   session?: number | 'last';
+  /** Keep each transcript's goldens (this run's and the stored one) for the HTML viewer. */
+  keepGoldens?: boolean;
+  /** Never write a golden, even a missing one outside CI (`view`). */
+  readOnly?: boolean;
 }
 
 /**
@@ -71,15 +76,26 @@ export interface GoldenWrite {
   reason: WriteReason;
 }
 
+/** The goldens of one transcript, for the HTML viewer. */
+export interface TranscriptGoldens {
+  /** This run's golden; null when the transcript could not be stabilized. */
+  head: Golden | null;
+  /** The stored golden, when there is one that could be read. */
+  stored: Golden | null;
+}
+
 export interface GoldenRun {
   report: CheckReport;
   /** In the order they were written. */
   writes: GoldenWrite[];
+  /** By transcript name, with `keepGoldens`; empty otherwise. */
+  goldens: Map<string, TranscriptGoldens>;
 }
 
 interface Step {
   outcome: TranscriptOutcome;
   write?: GoldenWrite;
+  goldens?: TranscriptGoldens;
 }
 
 interface Context {
@@ -172,6 +188,17 @@ async function runOne(
   loaded: LoadTranscriptResult,
   ctx: Context,
 ): Promise<Step> {
+  const seen: TranscriptGoldens = { head: null, stored: null };
+  const step = await compareOne(item, loaded, ctx, seen);
+  return ctx.opts.keepGoldens ? { ...step, goldens: seen } : step;
+}
+
+async function compareOne(
+  item: { transcript: string; golden: string },
+  loaded: LoadTranscriptResult,
+  ctx: Context,
+  seen: TranscriptGoldens,
+): Promise<Step> {
   const { opts } = ctx;
   if (!loaded.ok) return errorStep(item, loaded.diagnostics);
   const transcript = loaded.transcript;
@@ -184,6 +211,7 @@ async function runOne(
   } catch (error) {
     return errorStep(item, [...transcript.diagnostics, internalError(item.transcript, error)]);
   }
+  seen.head = head.golden;
   const common: TranscriptOutcome = {
     transcript: item.transcript,
     golden: item.golden,
@@ -210,7 +238,8 @@ async function runOne(
   }
   if (stored.kind === 'missing') {
     const step = settled(failing ? 'violations' : 'new');
-    if (opts.mode === 'check' && opts.ci) return { outcome: { ...step.outcome, written: false } };
+    if ((opts.mode === 'check' && opts.ci) || opts.readOnly)
+      return { outcome: { ...step.outcome, written: false } };
     return written(ctx, head, step, 'new');
   }
   const parsed = parseGolden(stored.text, item.golden);
@@ -219,6 +248,7 @@ async function runOne(
       return errorStep(item, [...(common.diagnostics ?? []), parsed.diagnostic], common);
     return written(ctx, head, settled('drift'), 'unreadable');
   }
+  seen.stored = parsed.golden;
   const diff = diffGoldens(parsed.golden, head.golden);
   // `checks.drift: off` compares nothing in check (update still refreshes the golden).
   const driftSeverity = opts.head.policy.checks.drift;
@@ -272,6 +302,7 @@ export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
   );
   const outcomes: TranscriptOutcome[] = shardOf(unmatched, opts.shard);
   const writes: GoldenWrite[] = [];
+  const goldens = new Map<string, TranscriptGoldens>();
   // A folder given as input may hold the golden folder: goldens are never transcripts.
   const files = expanded.files.filter(
     (f) => !(repoRelative(f, opts.cwd) ?? '').startsWith(`${opts.goldenDir}/`),
@@ -281,6 +312,7 @@ export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
     for (const step of await runFile(item, ctx)) {
       outcomes.push(step.outcome);
       if (step.write) writes.push(step.write);
+      if (step.goldens) goldens.set(step.outcome.transcript, step.goldens);
     }
   }
 
@@ -302,5 +334,5 @@ export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
     obsolete,
     summary: summarize(transcripts, obsolete),
   };
-  return { report, writes };
+  return { report, writes, goldens };
 }

@@ -22,6 +22,8 @@ import { guardOutput } from '../workflow-output.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
 import { withGoldenLock } from '../golden-lock.js';
 import { SESSIONS_HELP, parseSession } from '../prepare.js';
+import { VIEW_PAGE_NAME, writeViewPage } from '../check/view-page.js';
+import path from 'node:path';
 
 const OPTIONS = {
   policy: { type: 'string' },
@@ -32,6 +34,7 @@ const OPTIONS = {
   report: { type: 'string' },
   format: { type: 'string' },
   'base-policy': { type: 'string' },
+  html: { type: 'string' },
   ...LIMIT_OPTIONS,
 } as const;
 
@@ -66,6 +69,10 @@ Options:
   --shard i/n             check only shard i of n (1-based; transcripts are split by a hash
                           of their path); combine the shards' --report files with 'merge'
   --report FILE           also write the machine report (JSON, with schema_version)
+  --html DIR              also write the HTML viewer page DIR/${VIEW_PAGE_NAME}: the session of
+                          each transcript as a timeline of fates, masked spans highlighted,
+                          the budget bar, filters, and a drift side by side with its golden
+                          (self-contained, opens from file://; see also 'view')
   --format FORMAT         stdout format: ${OUTPUT_FORMATS.join(', ')} (default text); github prints
                           workflow commands that annotate the transcript lines
   --base-policy SPEC      policy change review: also run this policy on every transcript and
@@ -120,8 +127,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (policies === null) return EXIT_INPUT;
 
   let report: Awaited<ReturnType<typeof runGoldens>>['report'] | undefined;
+  let goldens: Awaited<ReturnType<typeof runGoldens>>['goldens'] = new Map();
   const evaluate = async (): Promise<number> => {
-    ({ report } = await runGoldens({
+    ({ report, goldens } = await runGoldens({
       mode: 'check',
       inputs,
       cwd: io.cwd,
@@ -131,6 +139,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       ...policies,
       limits,
       ...(session !== undefined ? { session } : {}),
+      keepGoldens: values.html !== undefined,
     }));
     return EXIT_OK;
   };
@@ -154,6 +163,17 @@ async function run(args: string[], io: CliIO): Promise<number> {
     if (failure) {
       printDiagnostics(io, [failure]);
       code = EXIT_INPUT;
+    }
+  }
+  if (values.html !== undefined) {
+    const page = path.join(values.html, VIEW_PAGE_NAME);
+    const replacement = policies.head.policy.pii.replacement;
+    const failure = await writeViewPage(page, report, goldens, replacement, io.cwd, '--html');
+    if (failure) {
+      printDiagnostics(io, [failure]);
+      code = EXIT_INPUT;
+    } else {
+      io.stderr(`viewer page written to ${page}\n`);
     }
   }
   return code;
