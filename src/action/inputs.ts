@@ -39,6 +39,8 @@ export interface ActionOptions {
   basePolicy: string | undefined;
   /** As given; undefined: the default name in RUNNER_TEMP (or the workspace). */
   reportPath: string | undefined;
+  /** The HTML viewer page (check, update), as given; undefined: the default name in RUNNER_TEMP. */
+  htmlPath: string | undefined;
   /** Caps on each transcript (check, update); a cap left out keeps its default. */
   limits: InputLimits;
 }
@@ -66,6 +68,7 @@ export const INPUT_NAMES = [
   'shard',
   'base-policy',
   'report-path',
+  'html-path',
   'max-file-size',
   'max-records',
 ] as const;
@@ -209,6 +212,7 @@ const RAW_SCHEMA = z.object({
   shard: shardInput,
   'base-policy': basePolicyInput,
   'report-path': optionalText,
+  'html-path': optionalText,
   'max-file-size': limitInput('max-file-size', byteSize, 'a size in bytes, e.g. 52428800 or 50M'),
   'max-records': limitInput('max-records', recordCount, 'a whole number of at least 1, e.g. 100000 or 100k'),
 });
@@ -246,6 +250,7 @@ function modeProblems(parsed: Parsed): InputProblem[] {
   }
   if (mode === 'merge') {
     only('policy', 'check or update', parsed.policy !== undefined);
+    only('html-path', 'check or update', parsed['html-path'] !== undefined);
     only('max-file-size', 'check or update', parsed['max-file-size'] !== undefined);
     only('max-records', 'check or update', parsed['max-records'] !== undefined);
   }
@@ -286,6 +291,7 @@ export function parseInputs(raw: RawInputs, cwd: string): ParseInputsResult {
       shard: parsed.shard,
       basePolicy: parsed['base-policy'],
       reportPath: parsed['report-path'],
+      htmlPath: parsed['html-path'],
       limits: {
         ...(parsed['max-file-size'] !== undefined ? { maxFileBytes: parsed['max-file-size'] } : {}),
         ...(parsed['max-records'] !== undefined ? { maxRecords: parsed['max-records'] } : {}),

@@ -8,7 +8,7 @@ import { mergeReports } from '../core/golden/check-report.js';
 import type { CheckReport } from '../core/golden/check-report.js';
 import type { Diagnostic } from '../core/types.js';
 import { runGoldens } from '../cli/check/golden-run.js';
-import type { GoldenWrite } from '../cli/check/golden-run.js';
+import type { GoldenWrite, TranscriptGoldens } from '../cli/check/golden-run.js';
 import { loadBasePolicy, loadHeadPolicy } from '../cli/check/policies.js';
 import type { PolicySetup } from '../cli/check/policies.js';
 import { readCheckReport } from '../cli/check/read-report.js';
@@ -26,6 +26,8 @@ export type Produced =
       diagnostics: Diagnostic[];
       /** What an update wrote, for the log (paths: printed as untrusted text). */
       notes: string[];
+      /** The viewer's inputs (check and update): each transcript's goldens, and the PII replacement. */
+      view?: { goldens: Map<string, TranscriptGoldens>; replacement: string };
     }
   | { ok: false; diagnostics: Diagnostic[]; message: string };
 
@@ -57,7 +59,7 @@ async function check(options: ActionOptions, cwd: string): Promise<Produced> {
   const loaded = await loadPolicies(options, cwd);
   if (!loaded.ok) return { ok: false, diagnostics: loaded.diagnostics, message: POLICY_FAILED };
   // CI semantics, always: a missing golden fails and nothing is written.
-  const { report } = await runGoldens({
+  const { report, goldens } = await runGoldens({
     mode: 'check',
     inputs: options.transcripts,
     cwd,
@@ -66,8 +68,10 @@ async function check(options: ActionOptions, cwd: string): Promise<Produced> {
     shard: options.shard,
     ...loaded.policies,
     limits: options.limits,
+    keepGoldens: true,
   });
-  return { ok: true, report, diagnostics: loaded.diagnostics, notes: [] };
+  const view = { goldens, replacement: loaded.policies.head.policy.pii.replacement };
+  return { ok: true, report, diagnostics: loaded.diagnostics, notes: [], view };
 }
 
 const WRITE_WORDS: Record<GoldenWrite['reason'], string> = {
@@ -110,7 +114,7 @@ async function updateLocked(
   loaded: Extract<Awaited<ReturnType<typeof loadPolicies>>, { ok: true }>,
 ): Promise<Produced> {
   const cleaned = await cleanStaleTempFiles({ cwd, goldenDir: options.goldenDir });
-  const { report, writes } = await runGoldens({
+  const { report, writes, goldens } = await runGoldens({
     mode: 'update',
     inputs: options.transcripts,
     cwd,
@@ -119,14 +123,16 @@ async function updateLocked(
     shard: null,
     ...loaded.policies,
     limits: options.limits,
+    keepGoldens: true,
   });
+  const view = { goldens, replacement: loaded.policies.head.policy.pii.replacement };
   const notes = writes.map((w) => `${WRITE_WORDS[w.reason]} ${w.golden}`);
   if (cleaned.length > 0)
     notes.unshift(`removed ${cleaned.length} stale temp file(s) of an interrupted update`);
   for (const golden of report.obsolete ?? [])
     notes.push(`obsolete ${golden} (kept; remove it or run update --prune-obsolete)`);
   if (notes.length === 0) notes.push('every golden is up to date');
-  return { ok: true, report, diagnostics: loaded.diagnostics, notes };
+  return { ok: true, report, diagnostics: loaded.diagnostics, notes, view };
 }
 
 function noReports(): Produced {

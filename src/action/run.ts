@@ -13,6 +13,7 @@ import { describeSummary } from '../core/golden/describe.js';
 import { renderText } from '../core/golden/render-text.js';
 import type { Diagnostic } from '../core/types.js';
 import { writeReportFile } from '../cli/check/output.js';
+import { writeViewPage } from '../cli/check/view-page.js';
 import {
   ANNOTATION_LIMIT,
   collectAnnotations,
@@ -46,6 +47,13 @@ export interface ActionContext {
 export function defaultReportName(options: ActionOptions): string {
   const s = options.shard;
   return s ? `context-stability-report-shard-${s.index}-of-${s.total}.json` : DEFAULT_REPORT_NAME;
+}
+
+/** The viewer page: `html-path`, else next to the default report, named after it. */
+export function htmlTarget(options: ActionOptions, ctx: ActionContext): string {
+  if (options.htmlPath !== undefined) return path.resolve(ctx.cwd, options.htmlPath);
+  const name = defaultReportName(options).replace(/\.json$/, '.html');
+  return path.resolve(ctx.env['RUNNER_TEMP'] || ctx.cwd, name);
 }
 
 export function reportTarget(options: ActionOptions, ctx: ActionContext): string {
@@ -106,12 +114,18 @@ async function writeSummary(ctx: ActionContext, text: string): Promise<void> {
   }
 }
 
-function setOutputs(verdict: Verdict, report: CheckReport | null, target: string | null): void {
+function setOutputs(
+  verdict: Verdict,
+  report: CheckReport | null,
+  target: string | null,
+  html: string | null = null,
+): void {
   core.setOutput('status', verdict.status);
   core.setOutput('checked', report?.summary.checked ?? 0);
   core.setOutput('violations', verdict.findings.violations);
   core.setOutput('drifted', report?.summary.drift ?? 0);
   core.setOutput('report-path', target ?? '');
+  core.setOutput('html-path', html ?? '');
 }
 
 /** A run that stopped before it had a report: an invalid policy, unreadable or unmergeable reports. */
@@ -158,17 +172,37 @@ export async function runAction(options: ActionOptions, ctx: ActionContext): Pro
   logGroup(`context-stability ${options.mode}: report`, renderText(report), write);
   logLine(describeSummary(report), write);
 
-  const failure = await writeReportFile(target, report, ctx.cwd);
+  const reportFailure = await writeReportFile(target, report, ctx.cwd);
+  // The viewer needs the goldens of the run: a merge (reports only) has none, each shard wrote its own.
+  let html: string | null = null;
+  let htmlFailure: Diagnostic | null = null;
+  if (produced.view) {
+    const page = htmlTarget(options, ctx);
+    htmlFailure = await writeViewPage(
+      page,
+      report,
+      produced.view.goldens,
+      produced.view.replacement,
+      ctx.cwd,
+      'html-path',
+    );
+    if (!htmlFailure) {
+      html = page;
+      logLine(`Viewer page written to ${page}`, write);
+    }
+  }
+  const failure = reportFailure ?? htmlFailure;
   const found = verdictOf(findingsOf(report, options.mode), options.failOn);
   const verdict = failure ? withError(found, options.failOn) : found;
-  if (!failure) logLine(`Report written to ${target}`, write);
+  if (!reportFailure) logLine(`Report written to ${target}`, write);
 
   // Why no comment was posted: one notice annotation, and the same words on top of the summary.
   const notices = await postComment(options, ctx, report);
   let hidden: AnnotationCounts | undefined;
   if (options.annotate) {
     const all = [...produced.diagnostics.map(diagnosticAnnotation), ...collectAnnotations(report)];
-    if (failure) all.push(diagnosticAnnotation(failure));
+    if (reportFailure) all.push(diagnosticAnnotation(reportFailure));
+    if (htmlFailure) all.push(diagnosticAnnotation(htmlFailure));
     // setFailed is one more error and each notice of ours one more notice: GitHub must show them.
     const selection = selectAnnotations(all, {
       error: ANNOTATION_LIMIT - (verdict.failing.length > 0 ? 1 : 0),
@@ -184,6 +218,6 @@ export async function runAction(options: ActionOptions, ctx: ActionContext): Pro
     buildJobSummary(report, { notices: summaryNotices, ...(hidden ? { hiddenAnnotations: hidden } : {}) }),
   );
 
-  setOutputs(verdict, report, failure ? null : target);
+  setOutputs(verdict, report, reportFailure ? null : target, html);
   if (verdict.failing.length > 0) core.setFailed(failureMessage(verdict, options.failOn));
 }
