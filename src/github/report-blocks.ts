@@ -108,6 +108,13 @@ function removed(side: PolicyImpact['base']): number {
   return Object.values(side.dropped).reduce((n, k) => n + k, 0);
 }
 
+/** Whether the edit changes anything the impact table counts for this transcript. */
+export function impactChanged(i: PolicyImpact): boolean {
+  const side = (x: PolicyImpact['base']): string =>
+    JSON.stringify([x.status, x.tokens, x.kept, x.masked, x.dropped]);
+  return side(i.base) !== side(i.head) || i.newlyFailing.length > 0 || i.fixed.length > 0;
+}
+
 /** The narrow impact table: one row per transcript. */
 export function impactRow(i: PolicyImpact): string {
   const checks = [
@@ -147,11 +154,12 @@ export function impactTotals(impacts: readonly PolicyImpact[]): string {
     removedHead += removed(i.head);
     newly += i.newlyFailing.length > 0 ? 1 : 0;
     fixed += i.fixed.length > 0 ? 1 : 0;
-    if (i.base.tokens !== i.head.tokens || removed(i.base) !== removed(i.head)) changed++;
+    if (impactChanged(i)) changed++;
   }
   const checks = [`${newly} newly failing`, `${fixed} fixed`].join(', ');
+  const unchanged = impacts.length - changed;
   return tableRow([
-    `**Total: ${plural(impacts.length, 'transcript')}, ${changed} changed**`,
+    `**Total: ${plural(impacts.length, 'transcript')}, ${changed} changed${unchanged > 0 ? ` (${unchanged} unchanged not listed)` : ''}**`,
     `**${base} → ${head} (${signed(head - base)})**`,
     `**${removedBase} → ${removedHead}**`,
     `**${checks}**`,

@@ -22,6 +22,7 @@ import {
   PASS_TABLE_HEAD,
   impactFullRow,
   impactRow,
+  impactChanged,
   impactTotals,
   outcomeBlock,
   passRow,
@@ -159,7 +160,8 @@ function impactSections(report: CheckReport): Section[] {
     {
       head: block(['### Policy impact (base → head)', '', ...IMPACT_HEAD]),
       tail: '\n',
-      parts: [...impacts.map((i) => row(impactRow(i))), fixed([impactTotals(impacts)])],
+      // Only the transcripts the edit changes; the totals row counts every one, the full table lists them all.
+      parts: [...impacts.filter(impactChanged).map((i) => row(impactRow(i))), fixed([impactTotals(impacts)])],
     },
     {
       head: block([
@@ -190,6 +192,8 @@ function sections(report: CheckReport, opts: SurfaceOptions): Section[] {
 
   // The cut note goes right below the headline, where a reader looks first.
   const out: Section[] = [{ parts: top }, { parts: [], note: true }];
+  // A policy review answers "what does this edit do" first.
+  out.push(...impactSections(report));
   for (const group of GROUPS) {
     const members = report.transcripts.filter((o) => group.has(o, report.ci));
     if (members.length === 0) continue;
@@ -221,7 +225,6 @@ function sections(report: CheckReport, opts: SurfaceOptions): Section[] {
     });
   }
 
-  out.push(...impactSections(report));
   const obsolete = (report.obsolete ?? []).map((g): Part => ({
     forms: [{ text: block([`- ${escapeText(g)}`]), tier: TIER.obsolete }],
     omitted: 'obsolete',

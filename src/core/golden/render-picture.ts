@@ -43,9 +43,16 @@ export function budgetBar(budget: { limit: number; used: number }, picture: Sess
   const kinds = Object.entries(picture?.by_kind ?? {})
     .filter(([, tokens]) => tokens > 0)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .map(([kind, tokens]) => `${kind} ${limit > 0 ? Math.round((tokens / limit) * 100) : 0}%`);
+    .map(([kind, tokens]) => `${kind} ${percentOf(tokens, limit)}`);
   const byKind = kinds.length > 0 ? ` · ${kinds.join(' · ')}` : '';
   return `<code>${bar}</code> ${thousands(used)} / ${thousands(limit)} tokens (${percent})${over}${byKind}`;
+}
+
+/** `41%`, or `<1%` for a share that rounds to nothing. */
+function percentOf(tokens: number, limit: number): string {
+  if (limit <= 0) return '—';
+  const p = Math.round((tokens / limit) * 100);
+  return p === 0 && tokens > 0 ? '&lt;1%' : `${p}%`;
 }
 
 interface Cell {
