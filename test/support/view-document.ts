@@ -5,15 +5,20 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TokenCaches, evaluateTranscript, reportViolations } from '../../src/cli/check/evaluate.js';
+import { metadataNote } from '../../src/cli/check/golden-run.js';
 import { loadHeadPolicy } from '../../src/cli/check/policies.js';
+import { toolInfo } from '../../src/cli/check/tool.js';
 import type { PolicySetup } from '../../src/cli/check/policies.js';
 import { summarize } from '../../src/core/golden/check-report.js';
 import type { TranscriptOutcome } from '../../src/core/golden/check-report.js';
 import { diffGoldens, unifiedGoldenDiff } from '../../src/core/golden/diff.js';
-import { parseGolden } from '../../src/core/golden/golden.js';
+import { parseGolden, policyHash } from '../../src/core/golden/golden.js';
 import type { Golden } from '../../src/core/golden/golden.js';
 import { stableStringify } from '../../src/core/golden/stable-json.js';
 import { compareOutcomes } from '../../src/core/golden/report-order.js';
+import { buildPicture } from '../../src/core/golden/picture.js';
+import { parsePolicy } from '../../src/core/policy/parse.js';
+import { loadTokenizer } from '../../src/tokens/load.js';
 import { failingChecks } from '../../src/core/report/report.js';
 import { readTranscript } from '../../src/core/readers/index.js';
 import type { ViewDocument, ViewTranscript } from '../../src/core/view/model.js';
@@ -38,6 +43,20 @@ export async function policySetup(file?: string): Promise<PolicySetup> {
   const loaded = await loadHeadPolicy(file, REPO_ROOT);
   if (!loaded.ok) throw new Error(`policy did not load: ${JSON.stringify(loaded.diagnostics)}`);
   return loaded.setup;
+}
+
+/** A policy given as YAML text (named `source` in the page), as `check --policy` would load it. */
+export async function policySetupFromText(text: string, source = 'inline.yml'): Promise<PolicySetup> {
+  const parsed = parsePolicy(text, { file: source });
+  if (!parsed.ok) throw new Error(`policy did not parse: ${JSON.stringify(parsed.diagnostics)}`);
+  const { policy, rules } = parsed;
+  return {
+    policy,
+    rules,
+    tokenizer: await loadTokenizer(policy.tokenizer),
+    source,
+    hash: policyHash(policy),
+  };
 }
 
 function goldenFor(setup: PolicySetup, input: ViewInput, caches: TokenCaches): Golden | null {
@@ -73,6 +92,7 @@ export function viewTranscript(
     status: head.report.status,
     budget: { limit: head.golden.budget.limit, used: head.golden.budget.used },
     violations: reportViolations(head.report),
+    picture: buildPicture(head.golden.ledger, head.golden.context, head.golden.budget.limit),
     ...(read.transcript.diagnostics.length > 0 ? { diagnostics: read.transcript.diagnostics } : {}),
   };
   if (stored === null)
@@ -89,7 +109,13 @@ export function viewTranscript(
     };
     return { outcome, head: head.golden, stored };
   }
-  return { outcome: { ...common, outcome: failing ? 'violations' : 'pass' }, head: head.golden, stored };
+  // Not drift: only metadata differs (policy hash, token counts…), said in a note.
+  const notes = diff.metadata.length > 0 ? { notes: [metadataNote(diff.metadata)] } : {};
+  return {
+    outcome: { ...common, ...notes, outcome: failing ? 'violations' : 'pass' },
+    head: head.golden,
+    stored,
+  };
 }
 
 /** The page's document: transcripts in the order the human reports list them (what broke first). */
@@ -99,7 +125,7 @@ export function viewDocument(setup: PolicySetup, inputs: readonly ViewInput[]): 
     .map((input) => viewTranscript(setup, input, caches))
     .sort((a, b) => compareOutcomes(a.outcome, b.outcome));
   return {
-    tool: { name: 'context-stability', version: '0.0.0-test' },
+    tool: toolInfo(),
     policy: { source: setup.source, hash: setup.hash },
     tokenizer: { name: setup.tokenizer.name, version: setup.tokenizer.version },
     replacement: setup.policy.pii.replacement,
@@ -136,7 +162,7 @@ export const CANARIES = [CANARY_EMAIL, CANARY_PHONE, '7946 0371'];
  * golden), a pinned tool output too large for the budget (a `budget` violation at its id), a
  * duplicate question and a superseded file read.
  */
-export function canaryInput(transcript = 'sessions/canary.native.jsonl'): ViewInput {
+export function canaryInput(transcript = 'sessions/parcel-support.native.jsonl'): ViewInput {
   const big = Array.from(
     { length: 900 },
     (_, i) => `row ${i}: shipment ${1000 + i} scanned at depot ${i % 7}, status in_transit`,
@@ -184,16 +210,57 @@ export function brokenInput(transcript = 'sessions/broken.openai.json'): ViewInp
 }
 
 /**
- * The bundled examples (all passing against their stored goldens), one of them drifted (its stored
- * golden made with a tighter budget), the canary session (new, with a budget violation) and an
- * unreadable transcript.
+ * The bundled examples (passing against their stored goldens), one of them drifted (its stored
+ * golden made with a tighter budget), one passing with a note (its stored golden made with a policy
+ * that differs only in `checks.drift`: the policy hash changed, the context did not), the canary
+ * session (new, with a budget violation) and an unreadable transcript. `canary` replaces the
+ * canary session (e.g. the same one read from a file).
  */
-export async function exampleDocument(): Promise<ViewDocument> {
+export async function exampleDocument(canary: ViewInput = canaryInput()): Promise<ViewDocument> {
   const setup = await policySetup();
   const tight = await policySetup('test/fixtures/check/policy-tight.yml');
+  const repoPolicy = readFileSync(path.join(REPO_ROOT, '.github/context-policy.yml'), 'utf8');
+  const edited = await policySetupFromText(repoPolicy.replace(/^(\s+drift:) error$/m, '$1 warning'));
+  if (edited.hash === setup.hash) throw new Error('the edited policy should have another hash');
   const inputs = exampleInputs().map((input) => {
-    if (!input.transcript.endsWith('session.claude-code.jsonl')) return input;
-    return { ...input, stored: goldenFor(tight, input, new TokenCaches()) };
+    if (input.transcript.endsWith('session.claude-code.jsonl'))
+      return { ...input, stored: goldenFor(tight, input, new TokenCaches()) };
+    if (input.transcript.endsWith('parallel-tools.openai.json'))
+      return { ...input, stored: goldenFor(edited, input, new TokenCaches()) };
+    return input;
   });
-  return viewDocument(setup, [...inputs, canaryInput(), brokenInput()]);
+  return viewDocument(setup, [...inputs, canary, brokenInput()]);
+}
+
+/**
+ * A long native JSONL session of exactly `artifacts` artifacts (system, task, then rounds of a
+ * question, a tool call, its result and an answer): most of it cannot fit the budget.
+ */
+export function longSessionInput(artifacts = 2000, transcript = 'sessions/long.native.jsonl'): ViewInput {
+  const records: Record<string, unknown>[] = [
+    { id: 'sys', kind: 'system', content: 'You are an operations assistant for a fleet of build machines.' },
+    { id: 'task', kind: 'task', content: 'Keep the build fleet healthy and answer questions about it.' },
+  ];
+  for (let round = 0; records.length < artifacts; round++) {
+    const host = `builder-${String(round % 97).padStart(2, '0')}`;
+    const round4 = [
+      { id: `u${round}`, kind: 'user', content: `How is ${host} doing after job ${round}?` },
+      {
+        id: `a${round}`,
+        kind: 'assistant',
+        content: `Checking ${host}.`,
+        tool_calls: [{ id: `c${round}`, name: 'host_status', arguments: { host, job: round } }],
+      },
+      {
+        id: `r${round}`,
+        kind: 'tool',
+        tool: 'host_status',
+        call_id: `c${round}`,
+        content: `${host}: load ${(round % 13) / 4}, disk ${40 + (round % 50)}% used, job ${round} finished`,
+      },
+      { id: `b${round}`, kind: 'assistant', content: `${host} is fine: job ${round} finished normally.` },
+    ];
+    records.push(...round4.slice(0, artifacts - records.length));
+  }
+  return { transcript, text: records.map((r) => JSON.stringify(r)).join('\n') + '\n', stored: null };
 }

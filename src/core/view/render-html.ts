@@ -5,13 +5,25 @@
 // escaped, no URL anywhere: the inline script only toggles classes and attributes.
 import { outcomeFails } from '../golden/check-report.js';
 import type { ReportViolation, TranscriptOutcome } from '../golden/check-report.js';
-import type { Fate, GoldenDiff } from '../golden/diff.js';
 import type { Golden } from '../golden/golden.js';
 import { MAP_FATES, mapFate } from '../golden/picture.js';
 import type { MapFate } from '../golden/picture.js';
 import type { ContextItem, LedgerEntry } from '../stabilize/types.js';
+import {
+  esc,
+  token,
+  formatCount,
+  plural,
+  percent,
+  width,
+  maskPattern,
+  contentDetails,
+  kindHtml,
+  firstById,
+} from './html-text.js';
+import type { Mask } from './html-text.js';
+import { findingsHtml, violationHtml, diagnosticHtml, diffHtml, sideBySideHtml } from './diff-html.js';
 import { ARTIFACT_KINDS } from '../types.js';
-import type { ContentPart, Diagnostic } from '../types.js';
 import type { ViewDocument, ViewTranscript } from './model.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_STYLE } from './page-style.js';
@@ -26,126 +38,6 @@ const FATE_MEANING: Record<MapFate, string> = {
   excerpt: 'cut short, or a placeholder',
   dropped: 'left out',
 };
-
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  ':': '&#58;',
-};
-
-/**
- * Text safe in HTML content and in a quoted attribute. The colon of `://` is written `&#58;` too:
- * a URL in the content reads the same, yet the page's source holds no URL at all.
- */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']|:(?=\/\/)/g, (ch) => ENTITIES[ch] ?? ch);
-}
-const esc = escapeHtml;
-type Mask = RegExp | null;
-
-/** A class or data-token made of a name from the input: letters, digits, `_` and `-` only. */
-function token(name: string): string {
-  return name.replace(/[^A-Za-z0-9_-]/g, '_') || '_';
-}
-
-/** 12345 → '12,345' (no locale: the page is the same everywhere). */
-export function formatCount(n: number): string {
-  const digits = String(Math.abs(Math.round(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return n < 0 ? `−${digits}` : digits;
-}
-
-function plural(n: number, word: string): string {
-  return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
-}
-
-function percent(part: number, whole: number): string {
-  return whole > 0 ? `${Math.round((part / whole) * 100)}%` : '–';
-}
-
-function width(part: number, whole: number): string {
-  return whole > 0 ? `${((part / whole) * 100).toFixed(3)}%` : '0%';
-}
-
-/**
- * The masked spans of the policy's replacement template: `[REDACTED_{TYPE}]` finds
- * `[REDACTED_EMAIL]`, the type captured (a template without `{TYPE}` finds itself, type PII).
- */
-export function maskPattern(template: string): RegExp | null {
-  if (template === '') return null;
-  const quote = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-  const pieces = template.split('{TYPE}').map(quote);
-  const body = pieces.reduce(
-    (acc, piece, i) => (i === 0 ? piece : `${acc}${i === 1 ? '([A-Z][A-Z0-9_]*)' : '\\1'}${piece}`),
-    '',
-  );
-  return new RegExp(body, 'g');
-}
-
-/** `text` escaped, every masked span as `<mark class="pii pii-TYPE" title="TYPE">`. */
-function marked(text: string, mask: Mask): string {
-  if (mask === null) return esc(text);
-  let out = '';
-  let last = 0;
-  for (const m of text.matchAll(mask)) {
-    if (m[0] === '') continue;
-    const type = token(m[1] ?? 'PII');
-    out += `${esc(text.slice(last, m.index))}<mark class="pii pii-${type}" title="${type}">${esc(m[0])}</mark>`;
-    last = m.index + m[0].length;
-  }
-  return out + esc(text.slice(last));
-}
-
-/** At most `max` UTF-16 units, never ending inside a surrogate pair. */
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  return `${text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)}…`;
-}
-
-function partHtml(part: ContentPart, mask: Mask): string {
-  if (part.type === 'text' && typeof part.text === 'string') return `<pre>${marked(part.text, mask)}</pre>`;
-  const json = clip(JSON.stringify(part), 300);
-  return `<div class="part"><span class="part-type">${esc(part.type)}</span><code>${marked(json, mask)}</code></div>`;
-}
-
-/** What the model reads of one context item: its text, parts and tool calls. */
-function contentHtml(item: ContextItem, mask: Mask): string {
-  const out: string[] = [];
-  if (typeof item.content === 'string') {
-    if (item.content !== '') out.push(`<pre>${marked(item.content, mask)}</pre>`);
-  } else {
-    for (const part of item.content) out.push(partHtml(part, mask));
-  }
-  for (const call of item.tool_calls ?? []) {
-    out.push(
-      `<div class="call"><span class="call-name">${esc(call.name)}</span><span class="call-id">${esc(call.id)}</span><pre>${marked(call.arguments, mask)}</pre></div>`,
-    );
-  }
-  if (out.length === 0) out.push('<p class="empty">(no content)</p>');
-  return `<div class="content">${out.join('')}</div>`;
-}
-
-function contentDetails(item: ContextItem, mask: Mask, open: boolean): string {
-  return `<details class="a-content"${open ? ' open' : ''}><summary>content (${plural(item.tokens, 'token')})</summary>${contentHtml(item, mask)}</details>`;
-}
-
-function kindHtml(item: ContextItem | undefined): string {
-  if (!item) return '<span class="a-kind">–</span>';
-  const extra = [item.role && item.role !== item.kind ? item.role : '', item.tool ?? '']
-    .filter((s) => s !== '')
-    .map((s) => ` · ${esc(s)}`)
-    .join('');
-  return `<span class="a-kind"><span class="k kind-${token(item.kind)}"></span>${esc(item.kind)}${extra}</span>`;
-}
-
-function firstById<T extends { id: string }>(items: readonly T[]): Map<string, T> {
-  const map = new Map<string, T>();
-  for (const item of items) if (!map.has(item.id)) map.set(item.id, item);
-  return map;
-}
 
 function inTranscriptOrder(ledger: readonly LedgerEntry[]): LedgerEntry[] {
   return ledger
@@ -254,109 +146,6 @@ function budgetHtml(head: Golden): string {
     `<div class="budget-label"><strong>${label}</strong>${over ? `<span class="over">over the budget by ${plural(used - limit, 'token')}</span>` : ''}</div>`,
     `<div class="budget-bar${over ? ' over' : ''}" role="img" aria-label="${esc(label)}">${bar}${freeSeg}${limitMark}</div>`,
     `<ul class="budget-keys">${keys}</ul></div>`,
-  ].join('');
-}
-
-/** A violation or diagnostic: severity, where and what, the message and a hint. */
-function finding(severity: string, head: string, message: string, hint = ''): string {
-  const f = `<div class="f-head"><span class="sev">${esc(severity)}</span>${head}</div><p class="f-msg">${esc(message)}</p>`;
-  return `<li class="finding sev-${token(severity)}">${f}${hint ? `<p class="f-hint">${esc(hint)}</p>` : ''}</li>`;
-}
-
-function findingsHtml(title: string, items: readonly string[]): string {
-  if (items.length === 0) return '';
-  return `<div class="block"><h3>${title} (${items.length})</h3><ul class="findings">${items.join('')}</ul></div>`;
-}
-
-function violationHtml(v: ReportViolation, link: (id: string) => string): string {
-  const where = `<span>line ${v.line}${v.column !== undefined ? `:${v.column}` : ''}</span>`;
-  return finding(v.severity, `<span class="v-check">${esc(v.check)}</span>${link(v.id)}${where}`, v.message);
-}
-
-function diagnosticHtml(d: Diagnostic): string {
-  const where = `<code>${esc(`${d.file}:${d.line}:${d.column}`)}</code><span class="v-check">${esc(d.code)}</span>`;
-  return finding(d.severity, where, d.message, d.hint);
-}
-
-function fateText(fate: Fate | null): string {
-  return fate
-    ? `${esc(fate.action)} · ${esc(fate.reason)} · ${plural(fate.tokens, 'token')}`
-    : '<em>absent</em>';
-}
-
-function diffHtml(diff: GoldenDiff, link: (id: string) => string): string {
-  const t = diff.tokens;
-  const out = [
-    '<div class="block"><h3>What changed</h3><div class="diff-summary">',
-    diff.causes.length > 0 ? `<p>Cause: ${diff.causes.map(esc).join('; ')}</p>` : '',
-    diff.first ? `<p>First change: ${link(diff.first.id)} (line ${diff.first.line})</p>` : '',
-    `<p>Tokens: ${formatCount(t.before)} → ${formatCount(t.after)} (${t.delta > 0 ? '+' : ''}${formatCount(t.delta)})${diff.status ? `; status: ${esc(diff.status.before)} → ${esc(diff.status.after)}` : ''}</p>`,
-  ];
-  if (diff.fates.length > 0) {
-    const rows = diff.fates.map(
-      (f) =>
-        `<tr><td>${link(f.id)}</td><td>${f.line}</td><td>${fateText(f.before)}</td><td>${fateText(f.after)}</td></tr>`,
-    );
-    out.push(
-      `<table class="grid diff-fates"><thead><tr><th>artifact</th><th>line</th><th>stored</th><th>this run</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
-    );
-  }
-  if (diff.contentChanged.length > 0)
-    out.push(
-      `<p>Content changed: ${diff.contentChanged.map((c) => `${link(c.id)} (line ${c.line})`).join(', ')}</p>`,
-    );
-  if (diff.checks.length > 0) {
-    const state = (s: { ok: boolean; violations: number } | null): string =>
-      s === null ? 'absent' : s.ok ? 'ok' : `failing (${plural(s.violations, 'violation')})`;
-    out.push(
-      `<ul class="diff-checks">${diff.checks.map((c) => `<li>check <span class="v-check">${esc(c.name)}</span>: ${state(c.before)} → ${state(c.after)}</li>`).join('')}</ul>`,
-    );
-  }
-  out.push('</div></div>');
-  return out.join('');
-}
-
-const SIDE_TAGS: Record<string, [string, string]> = {
-  'only-stored': ['<span class="side-tag only">only here</span>', ''],
-  'only-head': ['', '<span class="side-tag new">only here</span>'],
-  changed: ['<span class="side-tag chg">changed</span>', '<span class="side-tag chg">changed</span>'],
-  same: ['', ''],
-};
-
-function sideItem(
-  item: ContextItem | undefined,
-  side: string,
-  tag: string,
-  mask: Mask,
-  open: boolean,
-): string {
-  if (!item) return `<td class="sbs-cell sbs-${side} absent">not in this context</td>`;
-  const meta = `<code>${esc(item.id)}</code>${kindHtml(item)}<span>line ${item.line}</span>${tag}`;
-  return `<td class="sbs-cell sbs-${side}"><div class="sbs-meta">${meta}</div>${contentDetails(item, mask, open)}</td>`;
-}
-
-function sideBySideHtml(stored: Golden, head: Golden, changed: Set<string>, mask: Mask): string {
-  const was = firstById(stored.context);
-  const now = firstById(head.context);
-  const ids = [...new Set([...was.keys(), ...now.keys()])]
-    .map((id) => ({ id, line: (now.get(id) ?? was.get(id))?.line ?? 0 }))
-    .sort((a, b) => a.line - b.line || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  let differing = 0;
-  const rows = ids.map(({ id }) => {
-    const [a, b] = [was.get(id), now.get(id)];
-    const kind = !a ? 'only-head' : !b ? 'only-stored' : changed.has(id) ? 'changed' : 'same';
-    if (kind !== 'same') differing++;
-    const [tagA, tagB] = SIDE_TAGS[kind] ?? ['', ''];
-    const cells = `${sideItem(a, 'stored', tagA, mask, kind !== 'same')}${sideItem(b, 'head', tagB, mask, kind !== 'same')}`;
-    return `<tr class="sbs-row ${kind}" data-id="${esc(id)}">${cells}</tr>`;
-  });
-  const only = differing > 0;
-  const toggle = `<input type="checkbox" data-sbs-toggle${only ? ' checked' : ''}>`;
-  const heads = `<th>stored golden (${plural(stored.budget.used, 'token')})</th><th>this run (${plural(head.budget.used, 'token')})</th>`;
-  return [
-    `<div class="block sbs${only ? ' changes-only' : ''}"><h3>Stored golden and this run, side by side</h3>`,
-    `<div class="sbs-tools"><label class="chip">${toggle} only rows that differ (${formatCount(differing)} of ${formatCount(ids.length)})</label></div>`,
-    `<table class="grid sbs-table"><thead><tr>${heads}</tr></thead><tbody>${rows.join('\n')}</tbody></table></div>`,
   ].join('');
 }
 
@@ -529,3 +318,5 @@ export function renderViewHtml(doc: ViewDocument): string {
     '',
   ].join('\n');
 }
+
+export { escapeHtml, formatCount, maskPattern } from './html-text.js';
