@@ -38067,6 +38067,7 @@ const INPUT_NAMES = [
     'shard',
     'base-policy',
     'report-path',
+    'html-path',
     'max-file-size',
     'max-records',
 ];
@@ -38211,6 +38212,7 @@ const RAW_SCHEMA = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
     shard: shardInput,
     'base-policy': basePolicyInput,
     'report-path': optionalText,
+    'html-path': optionalText,
     'max-file-size': limitInput('max-file-size', _cli_args_js__WEBPACK_IMPORTED_MODULE_2__/* .byteSize */ .mz, 'a size in bytes, e.g. 52428800 or 50M'),
     'max-records': limitInput('max-records', _cli_args_js__WEBPACK_IMPORTED_MODULE_2__/* .recordCount */ .VV, 'a whole number of at least 1, e.g. 100000 or 100k'),
 });
@@ -38246,6 +38248,7 @@ function modeProblems(parsed) {
     }
     if (mode === 'merge') {
         only('policy', 'check or update', parsed.policy !== undefined);
+        only('html-path', 'check or update', parsed['html-path'] !== undefined);
         only('max-file-size', 'check or update', parsed['max-file-size'] !== undefined);
         only('max-records', 'check or update', parsed['max-records'] !== undefined);
     }
@@ -38287,6 +38290,7 @@ function parseInputs(raw, cwd) {
             shard: parsed.shard,
             basePolicy: parsed['base-policy'],
             reportPath: parsed['report-path'],
+            htmlPath: parsed['html-path'],
             limits: {
                 ...(parsed['max-file-size'] !== undefined ? { maxFileBytes: parsed['max-file-size'] } : {}),
                 ...(parsed['max-records'] !== undefined ? { maxRecords: parsed['max-records'] } : {}),
@@ -38304,7 +38308,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3678);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6258);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -38335,7 +38339,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3678:
+/***/ 6258:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38344,7 +38348,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Cs: () => (/* binding */ runAction)
 });
 
-// UNUSED EXPORTS: defaultReportName, reportTarget
+// UNUSED EXPORTS: defaultReportName, htmlTarget, reportTarget
 
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
@@ -43470,6 +43474,17 @@ function report_order_displayOrder(report) {
 function report_order_compareAnnotationRank(a, b) {
     return compareFindings({ severity: a.level, check: a.check }, { severity: b.level, check: b.check });
 }
+/**
+ * Transcripts per group, as the reports list them (listingGroup): a drifted transcript with
+ * violations at severity error counts under violations, as it is listed there.
+ */
+function totals(report) {
+    const t = { violations: 0, drifted: 0, new: 0, errors: 0, passed: 0 };
+    const keys = ['violations', 'drifted', 'drifted', 'errors', 'new', 'passed'];
+    for (const o of report.transcripts)
+        t[keys[listingGroup(o)] ?? 'passed']++;
+    return t;
+}
 //# sourceMappingURL=report-order.js.map
 ;// CONCATENATED MODULE: ./build/core/golden/describe.js
 
@@ -43482,7 +43497,7 @@ function plural(n, word) {
 function describeFate(fate) {
     return fate ? `${fate.action} (${fate.reason}, ${plural(fate.tokens, 'token')})` : 'absent';
 }
-function describe_describeFateChange(change) {
+function describeFateChange(change) {
     return `${change.id} (line ${change.line}): ${describeFate(change.before)} → ${describeFate(change.after)}`;
 }
 function describeCheckState(state) {
@@ -43490,22 +43505,22 @@ function describeCheckState(state) {
         return 'absent';
     return state.ok ? 'ok' : `failing (${plural(state.violations, 'violation')})`;
 }
-function describe_describeCheckChange(change) {
+function describeCheckChange(change) {
     return `check ${change.name}: ${describeCheckState(change.before)} → ${describeCheckState(change.after)}`;
 }
 /** The semantic diff as lines, most telling first: cause, status, tokens, fates, content, checks. */
-function describe_describeDiff(diff) {
+function describeDiff(diff) {
     const lines = diff.causes.map((cause) => `cause: ${cause}`);
     if (diff.status)
         lines.push(`status: ${diff.status.before} → ${diff.status.after}`);
     const t = diff.tokens;
     lines.push(`tokens: ${t.before} → ${t.after} (${signed(t.delta)})`);
     for (const change of diff.fates)
-        lines.push(describe_describeFateChange(change));
+        lines.push(describeFateChange(change));
     for (const item of diff.contentChanged)
         lines.push(`${item.id} (line ${item.line}): content changed`);
     for (const change of diff.checks)
-        lines.push(describe_describeCheckChange(change));
+        lines.push(describeCheckChange(change));
     if (!diff.status && diff.fates.length === 0 && diff.contentChanged.length === 0 && diff.checks.length === 0) {
         lines.push('no artifact changed fate: the difference is in the order or details (see the unified diff)');
     }
@@ -43519,7 +43534,7 @@ function describeDropped(impact) {
     const reasons = [...new Set([...Object.keys(impact.base.dropped), ...Object.keys(impact.head.dropped)])].sort();
     return reasons.map((r) => `${r} ${impact.base.dropped[r] ?? 0} → ${impact.head.dropped[r] ?? 0}`);
 }
-function describe_describeImpact(impact) {
+function describeImpact(impact) {
     const { base, head } = impact;
     const lines = [
         `status: ${base.status} → ${head.status}`,
@@ -43536,21 +43551,22 @@ function describe_describeImpact(impact) {
     return lines;
 }
 /** `line 7, column 3: error[pii] m4: message`: a violation where the transcript is already named. */
-function describe_describeViolation(v) {
+function describeViolation(v) {
     const column = v.column !== undefined && v.column > 0 ? `, column ${v.column}` : '';
     return `line ${v.line}${column}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`;
 }
 /** Said of a drift reported as a warning (`checks.drift: warning`). */
-const describe_DRIFT_WARNING = 'drift reported as a warning (checks.drift: warning): it does not fail the run';
+const DRIFT_WARNING = 'drift reported as a warning (checks.drift: warning): it does not fail the run';
 function describe_describeSummary(report) {
     const s = report.summary;
+    const t = totals(report);
     const warnings = report.transcripts.filter(report_order_isWarningDrift).length;
     const parts = [
-        `${s.pass} pass`,
-        `${s.drift} drift${warnings > 0 ? ` (${warnings} as ${warnings === 1 ? 'a warning' : 'warnings'})` : ''}`,
-        `${s.new} new`,
-        `${s.violations} with violations`,
-        plural(s.errors, 'error'),
+        `${t.violations} with violations`,
+        `${t.drifted} drifted${warnings > 0 ? ` (${warnings} as ${warnings === 1 ? 'a warning' : 'warnings'})` : ''}`,
+        `${t.new} new`,
+        plural(t.errors, 'error'),
+        `${t.passed} passed`,
     ];
     const obsolete = report.obsolete === null
         ? 'obsolete goldens are listed by `merge` in a sharded run'
@@ -43560,6 +43576,105 @@ function describe_describeSummary(report) {
 //# sourceMappingURL=describe.js.map
 // EXTERNAL MODULE: ./build/core/text/shown-name.js
 var shown_name = __nccwpck_require__(5929);
+;// CONCATENATED MODULE: ./build/core/golden/describe-outcome.js
+
+
+function describe_outcome_plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+function thousands(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+/** `2 with violations · 1 drifted · 0 new · 0 errors · 6 passed`: the first line of every report. */
+function describeTotals(report) {
+    const t = totals(report);
+    return [
+        `${t.violations} with violations`,
+        `${t.drifted} drifted`,
+        `${t.new} new`,
+        describe_outcome_plural(t.errors, 'error'),
+        `${t.passed} passed`,
+    ].join(' · ');
+}
+function describeConsumer(c) {
+    return `${c.id} (${c.kind}, line ${c.line}) ${thousands(c.tokens)} tokens, ${c.percent}% of the budget`;
+}
+/** `fills the budget: t7 (tool, line 12) 3,120 tokens, 39% of the budget; …`, or nothing. */
+function describeConsumers(o) {
+    const consumers = o.picture?.consumers ?? [];
+    if (consumers.length === 0)
+        return undefined;
+    return `what fills the budget: ${consumers.map(describeConsumer).join('; ')}`;
+}
+/** The first changed artifact of a drift with its line and what happened to it. */
+function describeFirstChange(o) {
+    const first = o.diff?.first;
+    if (!o.diff || o.diff.equal || !first)
+        return undefined;
+    const fate = o.diff.fates.find((f) => f.id === first.id && f.line === first.line);
+    const what = fate ? describeFateChange(fate) : `${first.id} (line ${first.line}): content changed`;
+    return `first change: ${what}`;
+}
+/** A path as one shell word: bare when it holds only safe characters, else single-quoted. */
+function shellWord(text) {
+    return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+/**
+ * The command that accepts this transcript's change (writes its golden from the current result):
+ * `npx context-stability update <path>`, with `--session N` for one session of an aider history.
+ * Undefined when there is nothing to accept (a pass, an unreadable transcript).
+ */
+function acceptCommand(o, policySource) {
+    if (o.outcome !== 'drift' && o.outcome !== 'new')
+        return undefined;
+    const m = /^(.+)#([1-9]\d*)$/.exec(o.transcript);
+    const file = m ? m[1] : o.transcript;
+    const session = m ? ` --session ${m[2]}` : '';
+    // Without --policy, update takes the conventional file (or the built-in default) as check did.
+    const conventional = policySource === 'default' || /^\.github\/context-policy\.(ya?ml|json)$/.test(policySource ?? '');
+    const policy = policySource && !conventional ? ` --policy ${shellWord(policySource)}` : '';
+    return `npx context-stability update ${shellWord(file)}${session}${policy}`;
+}
+/**
+ * A drift in one annotation: at the first artifact that changed (line 1 when only the order, the
+ * status or a verdict changed), what changed first, how much changed, the cause, and the command
+ * that accepts the change.
+ */
+function describe_outcome_describeDrift(o, policySource) {
+    const accept = acceptCommand(o, policySource);
+    const hint = accept
+        ? `If the change is intended, accept it: ${accept}`
+        : 'If the change is intended, run `context-stability update` and commit the golden.';
+    const diff = o.diff;
+    if (!diff)
+        return { line: 1, message: `The result differs from the golden. ${hint}` };
+    const parts = [];
+    const first = diff.first;
+    const fate = first ? diff.fates.find((f) => f.id === first.id && f.line === first.line) : undefined;
+    if (fate)
+        parts.push(`First change: ${describeFateChange(fate)}.`);
+    else if (first)
+        parts.push(`First change: ${first.id} (line ${first.line}): the content in the context changed.`);
+    const counts = [
+        diff.fates.length > 0 ? `${diff.fates.length} changed fate` : '',
+        diff.contentChanged.length > 0 ? `${diff.contentChanged.length} changed content` : '',
+    ].filter((c) => c !== '');
+    if (counts.length > 0)
+        parts.push(`Artifacts: ${counts.join(', ')}.`);
+    if (diff.status)
+        parts.push(`Status ${diff.status.before} → ${diff.status.after}.`);
+    parts.push(`Tokens ${diff.tokens.before} → ${diff.tokens.after}.`);
+    for (const c of diff.checks)
+        parts.push(`${describeCheckChange(c)}.`);
+    if (diff.causes.length > 0)
+        parts.push(`Cause: ${diff.causes.join('; ')}.`);
+    return {
+        line: first?.line ?? 1,
+        ...(first ? { id: first.id } : {}),
+        message: `${parts.join(' ')} ${hint}`,
+    };
+}
+//# sourceMappingURL=describe-outcome.js.map
 ;// CONCATENATED MODULE: ./build/core/collections.js
 // Array helpers that stay safe at any length. `push(...xs)` and `Math.max(...xs)` pass every
 // element as an argument and throw RangeError (call stack) past about 100,000 of them: a session
@@ -43597,6 +43712,7 @@ function minOf(values, empty) {
 
 
 
+
 const LABELS = {
     pass: 'PASS',
     drift: 'DRIFT',
@@ -43624,8 +43740,10 @@ function headline(o, ci) {
     }
     return (0,shown_name/* shownName */.H)(parts.join(''));
 }
-function details(o) {
+function details(o, report) {
     const lines = [];
+    for (const note of o.notes ?? [])
+        lines.push(`  note: ${note} (\`update\` refreshes the golden)`);
     for (const d of o.diagnostics ?? [])
         lines.push(`  ${(0,core_diagnostics/* formatDiagnostic */.xy)(d)}`);
     for (const v of o.violations) {
@@ -43633,10 +43751,19 @@ function details(o) {
         lines.push(`  ${o.transcript}:${v.line}${column}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
     }
     if (report_order_isWarningDrift(o))
-        lines.push(`  ${describe_DRIFT_WARNING}`);
+        lines.push(`  ${DRIFT_WARNING}`);
+    const first = describeFirstChange(o);
+    if (first)
+        lines.push(`  ${first}`);
+    const consumers = o.outcome !== 'pass' || o.violations.length > 0 ? describeConsumers(o) : undefined;
+    if (consumers)
+        lines.push(`  ${consumers}`);
+    const accept = acceptCommand(o, report.policy.source);
+    if (accept)
+        lines.push(`  ${o.outcome === 'new' ? 'write the golden' : 'accept the change'}: ${accept}`);
     if (o.diff && !o.diff.equal) {
         lines.push(`  semantic diff of ${o.golden}:`);
-        for (const line of describe_describeDiff(o.diff))
+        for (const line of describeDiff(o.diff))
             lines.push(`    ${line}`);
     }
     // Names, ids and messages are shown escaped, one line each; the unified diff is lines of JSON.
@@ -43647,7 +43774,7 @@ function details(o) {
     }
     if (o.impact) {
         shown.push('  policy impact (base → head):');
-        for (const line of describe_describeImpact(o.impact))
+        for (const line of describeImpact(o.impact))
             shown.push((0,shown_name/* shownName */.H)(`    ${line}`));
     }
     return shown;
@@ -43659,9 +43786,10 @@ function render_text_renderText(given) {
     const base = report.base_policy ? `, base policy ${report.base_policy.source} (${report.base_policy.hash})` : '';
     lines.push((0,shown_name/* shownName */.H)(`context-stability check${shard}: policy ${report.policy.source} (${report.policy.hash})${base}, ` +
         `tokenizer ${report.tokenizer.name} ${report.tokenizer.version}${report.ci ? ', CI mode' : ''}`));
+    lines.push(describeTotals(report));
     for (const o of report.transcripts) {
         lines.push(headline(o, report.ci));
-        collections_pushAll(lines, details(o));
+        collections_pushAll(lines, details(o, report));
     }
     if (report.obsolete && report.obsolete.length > 0) {
         lines.push('Obsolete goldens (no transcript checked; `update --prune-obsolete` removes them):');
@@ -43672,6 +43800,101 @@ function render_text_renderText(given) {
     return `${lines.join('\n')}\n`;
 }
 //# sourceMappingURL=render-text.js.map
+;// CONCATENATED MODULE: ./build/core/golden/render-markdown.js
+
+
+
+/** Longest unified diff shown per transcript; the JSON report always holds all of it. */
+const MARKDOWN_DIFF_LINES = 300;
+const ENTITIES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '|': '&#124;',
+    '`': '&#96;',
+    '\\': '&#92;',
+    '*': '&#42;',
+    _: '&#95;',
+    '[': '&#91;',
+    ']': '&#93;',
+    '~': '&#126;',
+};
+/** Text safe in a table cell, list item or `<summary>`: markup characters as entities, one line. */
+function escapeMarkdown(text) {
+    return text.replace(/[&<>|`\\*_[\]~]/g, (ch) => ENTITIES[ch] ?? ch).replace(/\r\n|\r|\n/g, ' ');
+}
+const OUTCOME_WORDS = {
+    pass: '✅ pass',
+    drift: '❌ drift',
+    new: '🆕 new',
+    violations: '❌ violations',
+    error: '⚠️ error',
+};
+/** The outcome as a table cell (shared with the job summary and the PR comment). */
+function outcomeCell(o, ci) {
+    if (o.outcome === 'new' && ci)
+        return '❌ missing golden';
+    if (report_order_isWarningDrift(o))
+        return '⚠️ drift (warning)';
+    return OUTCOME_WORDS[o.outcome];
+}
+function violationsCell(o) {
+    const errors = o.violations.filter((v) => v.severity === 'error').length;
+    const warnings = o.violations.length - errors;
+    if (o.violations.length === 0)
+        return '0';
+    return warnings > 0 ? `${errors} (+${warnings} warning${warnings === 1 ? '' : 's'})` : String(errors);
+}
+/** A fence longer than any backtick run inside, so the diff cannot close it early. */
+function fenced(text, info) {
+    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(Math.max(3, longest + 1));
+    return [`${fence}${info}`, text, fence];
+}
+/** The first MARKDOWN_DIFF_LINES lines, then where the rest is (`--report`, or the action's `report-path`). */
+function cappedDiff(unified, fullReport = '--report') {
+    const lines = unified.replace(/\n$/, '').split('\n');
+    if (lines.length <= MARKDOWN_DIFF_LINES)
+        return lines.join('\n');
+    const rest = lines.length - MARKDOWN_DIFF_LINES;
+    return [...lines.slice(0, MARKDOWN_DIFF_LINES), `… ${rest} more lines in the JSON report (${fullReport})`].join('\n');
+}
+const IMPACT_COLUMNS = [
+    'Transcript',
+    'Status',
+    'Tokens',
+    'Kept',
+    'Masked',
+    'Removed by reason',
+    'Newly failing',
+    'Fixed',
+];
+/** One policy-impact row, base → head, each cell through the surface's own escaper. */
+function impactCells(i, escape) {
+    const arrow = (a, b) => `${a} → ${b}`;
+    return [
+        escape(i.transcript),
+        arrow(escape(i.base.status), escape(i.head.status)),
+        arrow(i.base.tokens, i.head.tokens),
+        arrow(i.base.kept, i.head.kept),
+        arrow(i.base.masked, i.head.masked),
+        describeDropped(i).map(escape).join('<br>') || '—',
+        escape(i.newlyFailing.join(', ')) || '—',
+        escape(i.fixed.join(', ')) || '—',
+    ];
+}
+/** Whether a transcript gets a collapsed section: it fails, or it drifted at severity warning. */
+function hasDetails(o, ci) {
+    return outcomeFails(o, ci) || isWarningDrift(o);
+}
+//# sourceMappingURL=render-markdown.js.map
+;// CONCATENATED MODULE: ./build/core/golden/render.js
+// The three human-facing renderings of a check report; the fourth format, JSON, is the report
+// itself through stableStringify.
+
+
+
+//# sourceMappingURL=render.js.map
 ;// CONCATENATED MODULE: ./build/core/golden/stable-json.js
 // Stable JSON serialization for goldens and machine reports (DESIGN §6): the same value always
 // gives the same bytes, on every platform and run, so a golden diff only ever shows real change.
@@ -43844,7 +44067,7 @@ function mergeReports(reports) {
  * Whether a transcript fails the check: unreadable, drifted, with violations at severity error,
  * or without a golden in CI (where nothing may be written).
  */
-function outcomeFails(o, ci) {
+function check_report_outcomeFails(o, ci) {
     return (o.outcome === 'error' ||
         (o.outcome === 'drift' && o.drift_severity !== 'warning') ||
         o.outcome === 'violations' ||
@@ -43859,416 +44082,168 @@ function outcomeFails(o, ci) {
 function exitCodeFor(report) {
     if (report.transcripts.some((o) => o.outcome === 'error'))
         return 2;
-    return report.transcripts.some((o) => outcomeFails(o, report.ci)) ? 1 : 0;
+    return report.transcripts.some((o) => check_report_outcomeFails(o, report.ci)) ? 1 : 0;
 }
 //# sourceMappingURL=check-report.js.map
-;// CONCATENATED MODULE: ./build/core/golden/render-markdown.js
-
-
-
-
-
-/** Longest unified diff shown per transcript; the JSON report always holds all of it. */
-const MARKDOWN_DIFF_LINES = 300;
-const ENTITIES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '|': '&#124;',
-    '`': '&#96;',
-    '\\': '&#92;',
-    '*': '&#42;',
-    _: '&#95;',
-    '[': '&#91;',
-    ']': '&#93;',
-    '~': '&#126;',
-};
-/** Text safe in a table cell, list item or `<summary>`: markup characters as entities, one line. */
-function escapeMarkdown(text) {
-    return text.replace(/[&<>|`\\*_[\]~]/g, (ch) => ENTITIES[ch] ?? ch).replace(/\r\n|\r|\n/g, ' ');
-}
-/** A name (or a line of our words and names) for the markdown output: shown escaped, then markup-safe. */
-function shown(text) {
-    return escapeMarkdown(shownName(text));
-}
-const OUTCOME_WORDS = {
-    pass: '✅ pass',
-    drift: '❌ drift',
-    new: '🆕 new',
-    violations: '❌ violations',
-    error: '⚠️ error',
-};
-/** The outcome as a table cell (shared with the job summary and the PR comment). */
-function outcomeCell(o, ci) {
-    if (o.outcome === 'new' && ci)
-        return '❌ missing golden';
-    if (report_order_isWarningDrift(o))
-        return '⚠️ drift (warning)';
-    return OUTCOME_WORDS[o.outcome];
-}
-function violationsCell(o) {
-    const errors = o.violations.filter((v) => v.severity === 'error').length;
-    const warnings = o.violations.length - errors;
-    if (o.violations.length === 0)
-        return '0';
-    return warnings > 0 ? `${errors} (+${warnings} warning${warnings === 1 ? '' : 's'})` : String(errors);
-}
-function row(cells) {
-    return `| ${cells.join(' | ')} |`;
-}
-/** A fence longer than any backtick run inside, so the diff cannot close it early. */
-function fenced(text, info) {
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(Math.max(3, longest + 1));
-    return [`${fence}${info}`, text, fence];
-}
-/** The first MARKDOWN_DIFF_LINES lines, then where the rest is (`--report`, or the action's `report-path`). */
-function cappedDiff(unified, fullReport = '--report') {
-    const lines = unified.replace(/\n$/, '').split('\n');
-    if (lines.length <= MARKDOWN_DIFF_LINES)
-        return lines.join('\n');
-    const rest = lines.length - MARKDOWN_DIFF_LINES;
-    return [...lines.slice(0, MARKDOWN_DIFF_LINES), `… ${rest} more lines in the JSON report (${fullReport})`].join('\n');
-}
-function failureDetails(o, ci) {
-    const items = [];
-    for (const d of o.diagnostics ?? []) {
-        items.push(`${d.file}:${d.line}:${d.column}: ${d.severity}[${d.code}]: ${d.message} ${d.hint}`);
-    }
-    for (const v of o.violations)
-        items.push(describeViolation(v));
-    if (isWarningDrift(o))
-        items.push(DRIFT_WARNING);
-    if (o.diff && !o.diff.equal)
-        pushAll(items, describeDiff(o.diff));
-    const out = [
-        `<details><summary>${shown(o.transcript)}: ${escapeMarkdown(outcomeCell(o, ci))}</summary>`,
-        '',
-        ...items.map((item) => `- ${shown(item)}`),
-    ];
-    if (o.outcome === 'new' && ci) {
-        out.push('- no golden: in CI nothing is written; run `context-stability update` locally and commit the golden');
-    }
-    if (o.unified)
-        out.push('', ...fenced(inertJson(cappedDiff(o.unified)), 'diff'));
-    out.push('', '</details>', '');
-    return out;
-}
-const IMPACT_COLUMNS = [
-    'Transcript',
-    'Status',
-    'Tokens',
-    'Kept',
-    'Masked',
-    'Removed by reason',
-    'Newly failing',
-    'Fixed',
-];
-/** One policy-impact row, base → head, each cell through the surface's own escaper. */
-function impactCells(i, escape) {
-    const arrow = (a, b) => `${a} → ${b}`;
-    return [
-        escape(i.transcript),
-        arrow(escape(i.base.status), escape(i.head.status)),
-        arrow(i.base.tokens, i.head.tokens),
-        arrow(i.base.kept, i.head.kept),
-        arrow(i.base.masked, i.head.masked),
-        describeDropped(i).map(escape).join('<br>') || '—',
-        escape(i.newlyFailing.join(', ')) || '—',
-        escape(i.fixed.join(', ')) || '—',
-    ];
-}
-function impactTable(report) {
-    const rows = report.transcripts.flatMap((o) => (o.impact ? [o.impact] : []));
-    if (rows.length === 0)
-        return [];
-    const out = [
-        '### Policy impact (base → head)',
-        '',
-        row([...IMPACT_COLUMNS]),
-        row(['---', '---', '---:', '---:', '---:', '---', '---', '---']),
-    ];
-    for (const i of rows)
-        out.push(row(impactCells(i, shown)));
-    out.push('');
-    for (const i of rows.filter((r) => r.newlyFailing.length > 0)) {
-        out.push(`- ${shown(i.transcript)}: ${shown(describeImpact(i).join('; '))}`);
-    }
-    return out;
-}
-/** Whether a transcript gets a collapsed section: it fails, or it drifted at severity warning. */
-function hasDetails(o, ci) {
-    return outcomeFails(o, ci) || report_order_isWarningDrift(o);
-}
-function render_markdown_renderMarkdown(given) {
-    const report = displayOrder(given);
-    const out = ['## context-stability check', ''];
-    const shard = report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : '';
-    out.push(`Policy ${shown(report.policy.source)} (${escapeMarkdown(report.policy.hash)}) · tokenizer ` +
-        `${escapeMarkdown(`${report.tokenizer.name} ${report.tokenizer.version}`)}${shard}`, '');
-    out.push(row(['Transcript', 'Outcome', 'Tokens (used / budget)', 'Violations']));
-    out.push(row(['---', '---', '---:', '---:']));
-    for (const o of report.transcripts) {
-        const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
-        out.push(row([shown(o.transcript), outcomeCell(o, report.ci), tokens, violationsCell(o)]));
-    }
-    out.push('');
-    for (const o of report.transcripts)
-        if (hasDetails(o, report.ci))
-            pushAll(out, failureDetails(o, report.ci));
-    out.push(...impactTable(report));
-    if (report.obsolete && report.obsolete.length > 0) {
-        out.push('Obsolete goldens (no transcript; `update --prune-obsolete` removes them):', '');
-        for (const g of report.obsolete)
-            out.push(`- ${shown(g)}`);
-        out.push('');
-    }
-    out.push(escapeMarkdown(describeSummary(report)));
-    return `${out.join('\n')}\n`;
-}
-//# sourceMappingURL=render-markdown.js.map
-;// CONCATENATED MODULE: ./build/core/golden/render.js
-// The three human-facing renderings of a check report; the fourth format, JSON, is the report
-// itself through stableStringify.
-
-
-
-//# sourceMappingURL=render.js.map
-// EXTERNAL MODULE: ./build/io/atomic-write.js
-var atomic_write = __nccwpck_require__(6446);
-;// CONCATENATED MODULE: ./build/cli/check/output.js
-// How `check` and `merge` hand their report out: rendered on stdout in the chosen format, and as
-// the machine report (`--report FILE`, stable JSON) written atomically.
-
-
-
-
-
-
-function renderReport(report, format) {
-    switch (format) {
-        case 'json':
-            return stableStringify(report);
-        case 'markdown':
-            return renderMarkdown(report);
-        case 'github':
-            return renderGithub(report);
-        case 'text':
-            return renderText(report);
-    }
-}
-function printDiagnostics(io, diagnostics) {
-    for (const d of diagnostics)
-        io.stderr(`${formatDiagnostic(d)}\n`);
-}
+;// CONCATENATED MODULE: ./build/core/golden/picture.js
+/** How an artifact fared, as a reviewer reads it at a glance (from the ledger's action). */
+const MAP_FATES = ['kept', 'protected', 'masked', 'excerpt', 'dropped'];
+/** The picture keeps the three largest consumers. */
+const CONSUMERS_SHOWN = 3;
 /**
- * Prints the report; the per-transcript diagnostics also go to stderr when the chosen format
- * does not show them itself (JSON and markdown are read by machines and pull-request comments).
+ * kept / protected (kept because a protection rule holds it) / masked / excerpt (cut to head and
+ * tail, or replaced by a placeholder) / dropped (dropped, deduplicated, expired, collapsed).
  */
-function printReport(io, report, format) {
-    if (format === 'json' || format === 'markdown') {
-        printDiagnostics(io, report.transcripts.flatMap((t) => t.diagnostics ?? []));
-    }
-    io.stdout(renderReport(report, format));
-}
-/** Writes the machine report; a failure is a diagnostic (exit 2), the run's results are still printed. */
-async function writeReportFile(file, report, cwd) {
-    const target = external_node_path_.resolve(cwd, file);
-    try {
-        await (0,promises_.mkdir)(external_node_path_.dirname(target), { recursive: true });
-        await (0,atomic_write/* writeFileAtomic */.Zf)(target, stable_json_stableStringify(report));
-        return null;
-    }
-    catch (error) {
-        const errno = error.code ?? 'unknown error';
-        return (0,core_diagnostics/* diagnostic */.YK)('error', 'report-write-failed', { file, line: 1, column: 1 }, `The report could not be written (${errno}).`, 'Check that the folder of --report exists or can be created and is writable.');
+function mapFate(entry) {
+    switch (entry.action) {
+        case 'masked':
+            return 'masked';
+        case 'excerpted':
+        case 'compressed':
+            return 'excerpt';
+        case 'kept':
+            return entry.protected_by && entry.protected_by.length > 0 ? 'protected' : 'kept';
+        default:
+            return 'dropped';
     }
 }
-//# sourceMappingURL=output.js.map
-;// CONCATENATED MODULE: ./build/core/text/session-name.js
-// A file of several sessions (an aider chat history) is several transcripts, named `FILE#N` in
-// reports and golden names. Places that need the file itself (GitHub annotations attach only to a
-// file of the repository) split the name again here.
-/** `FILE#N` when the file holds more than one session; the plain file name otherwise. */
-function sessionName(file, n, count) {
-    return count > 1 ? `${file}#${n}` : file;
-}
-/** The file and the `session N: ` prefix of a transcript name (an empty prefix for a plain file). */
-function session_name_splitSessionName(name) {
-    const m = /^(.+)#([1-9]\d*)$/.exec(name);
-    return m ? { file: m[1], prefix: `session ${m[2]}: ` } : { file: name, prefix: '' };
-}
-//# sourceMappingURL=session-name.js.map
-;// CONCATENATED MODULE: ./build/github/annotations.js
-// Annotations of a check report at the transcript file, line and column of each finding. GitHub
-// shows at most 10 errors, 10 warnings and 10 notices per step and drops the rest silently, so the
-// most important ones are chosen here, in the one finding order (severity-order.ts: leaks, task,
-// recency, nonempty, provider, budget, protected, …, drift last), and the job summary says how
-// many more there are. A drift reported as a warning (`checks.drift: warning`) is a warning. Emitted through
-// @actions/core's own command functions, which escape every property and message: an artifact id
-// such as `::set-output name=x::y` stays data.
-
-
-
-
-
-const ANNOTATION_LEVELS = (/* unused pure expression or super */ null && (['error', 'warning', 'notice']));
-/** GitHub's per-step display limit for each level. */
-const ANNOTATION_LIMIT = 10;
-const UPDATE_HINT = 'If the change is intended, run `context-stability update` and commit the golden.';
-function title(check, subject) {
-    return `context-stability ${check}${subject ? `: ${subject}` : ''}`;
-}
-/** A diagnostic (unreadable input, a policy problem) at its own file, line and column. */
-function diagnosticAnnotation(d) {
-    return {
-        level: d.severity,
-        check: 'input',
-        file: d.file,
-        line: d.line,
-        col: d.column,
-        title: title('input', d.code),
-        message: `${d.message}${d.hint ? ` ${d.hint}` : ''}`,
-    };
-}
-function fromViolation(o, v) {
-    return {
-        level: v.severity === 'error' ? 'error' : 'warning',
-        check: v.check,
-        file: o.transcript,
-        line: v.line,
-        ...(v.column !== undefined ? { col: v.column } : {}),
-        title: title(v.check, v.id),
-        message: v.message,
-    };
-}
-function driftAnnotations(file, diff, level) {
-    const drift = (line, subject, message) => ({
-        level,
-        check: 'drift',
-        file,
-        ...(line !== undefined ? { line } : {}),
-        title: title('drift', subject),
-        message: `${message} ${UPDATE_HINT}`,
-    });
-    if (!diff)
-        return [drift(undefined, undefined, 'The result differs from the golden.')];
-    const cause = diff.causes.length > 0 ? ` Cause: ${diff.causes.join('; ')}.` : '';
-    const out = diff.fates.map((f) => drift(f.line, f.id, `${describe_describeFateChange(f)}.${cause}`));
-    for (const c of diff.contentChanged) {
-        out.push(drift(c.line, c.id, `${c.id}: the content in the context changed.${cause}`));
-    }
-    if (out.length > 0)
-        return out;
-    const parts = [
-        ...diff.causes,
-        ...(diff.status ? [`status ${diff.status.before} → ${diff.status.after}`] : []),
-        `tokens ${diff.tokens.before} → ${diff.tokens.after}`,
-        ...diff.checks.map(describe_describeCheckChange),
-    ];
-    return [drift(undefined, undefined, `The golden differs: ${parts.join('; ')}.`)];
-}
-function newGolden(o, ci) {
-    const message = o.written
-        ? `Wrote the new golden ${o.golden}; review and commit it.`
-        : ci
-            ? `No golden at ${o.golden}; in CI nothing is written. Run \`context-stability update\` locally and commit the golden.`
-            : `No golden at ${o.golden} yet. Run \`context-stability update\` and commit the golden.`;
-    return {
-        level: 'notice',
-        check: 'new',
-        file: o.transcript,
-        title: title('new', 'missing golden'),
-        message,
-    };
-}
-function outcomeAnnotations(o, ci) {
-    const out = (o.diagnostics ?? []).map(diagnosticAnnotation);
-    if (o.outcome === 'error' && !out.some((a) => a.level === 'error')) {
-        out.push({
-            level: 'error',
-            check: 'input',
-            file: o.transcript,
-            title: title('input'),
-            message: 'The transcript could not be checked; run `context-stability check` on it for details.',
-        });
-    }
-    for (const v of o.violations)
-        out.push(fromViolation(o, v));
-    if (o.outcome === 'drift')
-        collections_pushAll(out, driftAnnotations(o.transcript, o.diff, report_order_driftSeverity(o)));
-    if (o.outcome === 'new')
-        out.push(newGolden(o, ci));
-    return out;
-}
-function obsoleteGolden(golden) {
-    return {
-        level: 'warning',
-        check: 'obsolete',
-        file: golden,
-        title: title('obsolete', 'golden without transcript'),
-        message: 'No checked transcript has this golden; `context-stability update --prune-obsolete` removes it.',
-    };
-}
-function annotations_compareText(a, b) {
+function picture_compareText(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
-/**
- * Level, then check (in the finding order of severity-order.ts; unknown checks by name), then
- * file, then line.
- */
-function compareAnnotations(a, b) {
-    return (report_order_compareAnnotationRank(a, b) ||
-        annotations_compareText(a.check, b.check) ||
-        annotations_compareText(a.file, b.file) ||
-        (a.line ?? 0) - (b.line ?? 0) ||
-        annotations_compareText(a.title, b.title));
+/** Ledger entries in transcript order (line, then the order the ledger gives). */
+function inTranscriptOrder(ledger) {
+    return ledger
+        .map((entry, index) => ({ entry, index }))
+        .sort((a, b) => a.entry.line - b.entry.line || a.index - b.index)
+        .map(({ entry }) => entry);
 }
-/**
- * Every annotation of the report, most important first: errors (unreadable input, violations at
- * severity error, drift), warnings (violations at severity warning, drift reported as a warning,
- * obsolete goldens), notices (new goldens); within a level in the finding order.
- */
-function collectAnnotations(report) {
-    const all = report.transcripts.flatMap((o) => outcomeAnnotations(o, report.ci));
-    for (const golden of report.obsolete ?? [])
-        all.push(obsoleteGolden(golden));
-    return all.sort(compareAnnotations);
-}
-/**
- * The first `limits[level]` annotations of each level (default ANNOTATION_LIMIT). A caller that
- * emits annotations of its own (core.setFailed is an error, a permission notice is a notice)
- * lowers the limit of that level so that GitHub drops none of them.
- */
-function selectAnnotations(annotations, limits = {}) {
-    const shown = [];
-    const hidden = { error: 0, warning: 0, notice: 0 };
-    const taken = { error: 0, warning: 0, notice: 0 };
-    for (const a of [...annotations].sort(compareAnnotations)) {
-        const limit = Math.max(0, limits[a.level] ?? ANNOTATION_LIMIT);
-        if (taken[a.level] < limit) {
-            taken[a.level]++;
-            shown.push(a);
+function buildPicture(ledger, context, limit) {
+    const runs = [];
+    for (const entry of inTranscriptOrder(ledger)) {
+        const fate = mapFate(entry);
+        const last = runs[runs.length - 1];
+        if (last && last.fate === fate) {
+            last.count++;
+            last.tokens += entry.tokens_after;
         }
         else {
-            hidden[a.level]++;
+            runs.push({ fate, count: 1, line: entry.line, id: entry.id, tokens: entry.tokens_after });
         }
     }
-    return { shown, hidden };
+    const kinds = {};
+    for (const item of context)
+        kinds[item.kind] = (kinds[item.kind] ?? 0) + item.tokens;
+    const byKind = {};
+    for (const kind of Object.keys(kinds).sort(picture_compareText))
+        byKind[kind] = kinds[kind] ?? 0;
+    const consumers = [...context]
+        .sort((a, b) => b.tokens - a.tokens || a.line - b.line || picture_compareText(a.id, b.id))
+        .slice(0, CONSUMERS_SHOWN)
+        .filter((item) => item.tokens > 0)
+        .map((item) => ({
+        id: item.id,
+        kind: item.kind,
+        line: item.line,
+        tokens: item.tokens,
+        percent: limit > 0 ? Math.round((item.tokens / limit) * 100) : 0,
+    }));
+    return { runs, by_kind: byKind, consumers };
 }
-function emitAnnotations(annotations, sink = core) {
-    for (const a of annotations) {
-        // GitHub attaches an annotation to a file of the repository: a session `FILE#N` names FILE.
-        const { file, prefix } = session_name_splitSessionName(a.file);
-        sink[a.level](a.message, {
-            title: `${prefix}${a.title}`,
-            file,
-            ...(a.line !== undefined && a.line > 0 ? { startLine: a.line } : {}),
-            ...(a.col !== undefined && a.col > 0 ? { startColumn: a.col } : {}),
-        });
+//# sourceMappingURL=picture.js.map
+;// CONCATENATED MODULE: ./build/core/golden/render-picture.js
+
+/** Cells of the budget bar: each is 5% of the budget. */
+const BAR_CELLS = 20;
+/** The most cells a session map has; longer sessions are drawn by runs, then by stretches. */
+const MAP_CELLS = 80;
+const FATE_CELL = {
+    kept: '🟩',
+    protected: '🟦',
+    masked: '🟨',
+    excerpt: '🟪',
+    dropped: '🟥',
+};
+/** Which fate a stretch of the session shows when it holds several: the most telling one. */
+const TELLING = { dropped: 4, excerpt: 3, masked: 2, protected: 1, kept: 0 };
+function legend() {
+    return MAP_FATES.map((fate) => `${FATE_CELL[fate]} ${fate}`).join(' · ');
+}
+function render_picture_thousands(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+/**
+ * `▰▰▰▰▰▰▱▱▱▱… 5,210 / 8,000 tokens (65%) · tool 48% · user 9% …`: filled cells for the share of
+ * the budget used (all filled and marked when over), then the share of each kind, largest first.
+ */
+function budgetBar(budget, picture) {
+    const { limit, used } = budget;
+    const share = limit > 0 ? used / limit : used > 0 ? Infinity : 0;
+    const filled = Math.min(BAR_CELLS, Math.round(share * BAR_CELLS));
+    const bar = '▰'.repeat(filled) + '▱'.repeat(BAR_CELLS - filled);
+    const percent = Number.isFinite(share) ? `${Math.round(share * 100)}%` : 'no budget';
+    const over = used > limit ? ` · ⚠️ over by ${render_picture_thousands(used - limit)}` : '';
+    const kinds = Object.entries(picture?.by_kind ?? {})
+        .filter(([, tokens]) => tokens > 0)
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .map(([kind, tokens]) => `${kind} ${percentOf(tokens, limit)}`);
+    const byKind = kinds.length > 0 ? ` · ${kinds.join(' · ')}` : '';
+    return `<code>${bar}</code> ${render_picture_thousands(used)} / ${render_picture_thousands(limit)} tokens (${percent})${over}${byKind}`;
+}
+/** `41%`, or `<1%` for a share that rounds to nothing. */
+function percentOf(tokens, limit) {
+    if (limit <= 0)
+        return '—';
+    const p = Math.round((tokens / limit) * 100);
+    return p === 0 && tokens > 0 ? '&lt;1%' : `${p}%`;
+}
+/** Runs in stretches of about equal artifact counts, each shown by its most telling fate. */
+function stretches(runs, total) {
+    const cells = [];
+    for (let cell = 0; cell < MAP_CELLS; cell++) {
+        const start = Math.round((cell * total) / MAP_CELLS);
+        const end = Math.round(((cell + 1) * total) / MAP_CELLS);
+        let fate;
+        let from = 0;
+        for (const run of runs) {
+            const to = from + run.count;
+            // The run overlaps the artifacts [start, end) of this cell.
+            if (to > start && from < end && (fate === undefined || TELLING[run.fate] > TELLING[fate]))
+                fate = run.fate;
+            from = to;
+        }
+        if (fate !== undefined)
+            cells.push({ fate });
     }
+    return cells;
 }
-//# sourceMappingURL=annotations.js.map
+/** The cells of the map and what one cell stands for. */
+function mapCells(picture) {
+    const runs = picture.runs;
+    const total = runs.reduce((n, r) => n + r.count, 0);
+    if (total <= MAP_CELLS) {
+        return { cells: runs.map((r) => FATE_CELL[r.fate].repeat(r.count)).join(''), unit: 'one cell per artifact' };
+    }
+    if (runs.length <= MAP_CELLS) {
+        return {
+            cells: runs.map((r) => FATE_CELL[r.fate]).join(''),
+            unit: `one cell per run of artifacts with the same fate (${total} artifacts)`,
+        };
+    }
+    return {
+        cells: stretches(runs, total)
+            .map((c) => FATE_CELL[c.fate])
+            .join(''),
+        unit: `one cell per ${Math.round(total / MAP_CELLS)} artifacts, showing the most telling fate in it (${total} artifacts)`,
+    };
+}
+/** The map of a session with its legend line, as Markdown lines. */
+function sessionMap(picture) {
+    if (picture.runs.length === 0)
+        return [];
+    const { cells, unit } = mapCells(picture);
+    return [cells, '', `<sub>${unit}: ${legend()}</sub>`];
+}
+//# sourceMappingURL=render-picture.js.map
 ;// CONCATENATED MODULE: ./build/github/html.js
 // HTML-safe markup for the GitHub surfaces (job summary, PR comment). core.summary and the
 // comments API render what they are given as GitHub-flavoured markdown with inline HTML, and
@@ -44391,14 +44366,183 @@ function fitLayout(sections, opts) {
     return size(text) <= opts.limit ? text : cutText(text, opts.limit, size);
 }
 //# sourceMappingURL=html.js.map
+;// CONCATENATED MODULE: ./build/github/report-blocks.js
+// The blocks of the Markdown report surfaces (job summary, PR comment, `check --format markdown`)
+// about one transcript or the policy review: what a reviewer reads first for a failing transcript
+// (its budget bar and session map, its violations, the first changed artifact, what fills the
+// budget, the command that accepts the change), and the policy impact table, narrow enough for a
+// PR comment, with its totals and the full table collapsed. Every transcript-derived string goes
+// through escapeText.
+
+
+
+
+
+
+
+/** Violations listed in the open part of a transcript's block; the rest are in its details. */
+const VIOLATIONS_SHOWN = 5;
+function report_blocks_plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+function report_blocks_signed(n) {
+    return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '±0';
+}
+/** `**path** — ❌ drift · 220 / 260 tokens`: the first line of a transcript's block. */
+function blockTitle(o, ci) {
+    const tokens = o.budget ? ` · ${o.budget.used} / ${o.budget.limit} tokens` : '';
+    const status = o.status && o.status !== 'ok' ? ` · status ${escapeText(o.status)}` : '';
+    const n = o.violations.length;
+    const violations = n > 0 && o.outcome !== 'violations' ? ` · ${report_blocks_plural(n, 'violation')}` : '';
+    return `**${escapeText(o.transcript)}** — ${outcomeCell(o, ci)}${violations}${tokens}${status}`;
+}
+/** The budget bar and the session map of a transcript, when it was stabilized. */
+function pictureLines(o) {
+    if (!o.budget)
+        return [];
+    const lines = [budgetBar(o.budget, o.picture), ''];
+    if (o.picture)
+        lines.push(...sessionMap(o.picture), '');
+    return lines;
+}
+/**
+ * A failing transcript (or a drift warning), open part then details: picture, violations, the
+ * first change, what fills the budget, the accept command; the semantic diff, further violations,
+ * input problems and (with `unified`) the unified diff collapsed.
+ */
+function outcomeBlock(o, report, opts) {
+    const open = [];
+    for (const v of o.violations.slice(0, VIOLATIONS_SHOWN))
+        open.push(`- ${escapeText(describeViolation(v))}`);
+    const rest = o.violations.length - VIOLATIONS_SHOWN;
+    if (rest > 0)
+        open.push(`- … ${report_blocks_plural(rest, 'more violation')} in the details below`);
+    for (const d of o.diagnostics ?? [])
+        open.push(`- ${escapeText((0,core_diagnostics/* formatDiagnostic */.xy)(d))}`);
+    if (report_order_isWarningDrift(o))
+        open.push(`- ${escapeText(DRIFT_WARNING)}`);
+    const first = describeFirstChange(o);
+    if (first)
+        open.push(`- ${escapeText(first)}`);
+    if (o.diff && !o.diff.equal) {
+        const t = o.diff.tokens;
+        if (t.delta !== 0)
+            open.push(`- tokens: ${t.before} → ${t.after} (${report_blocks_signed(t.delta)})`);
+    }
+    const consumers = describeConsumers(o);
+    if (consumers)
+        open.push(`- ${escapeText(consumers)}`);
+    if (o.outcome === 'new' && report.ci) {
+        open.push('- no golden: in CI nothing is written; create it locally and commit it:');
+    }
+    const accept = acceptCommand(o, report.policy.source);
+    if (accept) {
+        const verb = o.outcome === 'new' ? 'write the golden' : 'accept the change';
+        open.push(`- ${verb}: <code>${escapeText(accept)}</code>`);
+    }
+    const hidden = [];
+    for (const v of o.violations.slice(VIOLATIONS_SHOWN))
+        hidden.push(`- ${escapeText(describeViolation(v))}`);
+    if (o.diff && !o.diff.equal)
+        for (const line of describeDiff(o.diff))
+            hidden.push(`- ${escapeText(line)}`);
+    if (opts.unified && o.unified) {
+        hidden.push('', ...codeBlock(cappedDiff(o.unified, opts.fullReport), 'diff'));
+    }
+    const out = [blockTitle(o, report.ci), '', ...pictureLines(o), ...open, ''];
+    if (hidden.length > 0) {
+        const what = opts.unified && o.unified ? 'Semantic and unified diff' : 'Details';
+        out.push(...html_details(what, hidden));
+    }
+    return out;
+}
+/** A passing transcript as a row of the collapsed table of passes. */
+function passRow(o) {
+    const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
+    const map = o.picture && o.picture.runs.length > 0 ? mapCells(o.picture).cells : '—';
+    const notes = (o.notes ?? []).map(escapeText).join('<br>') || '—';
+    return tableRow([escapeText(o.transcript), tokens, map, notes]);
+}
+const PASS_TABLE_HEAD = tableHead([
+    { title: 'Transcript' },
+    { title: 'Tokens (used / budget)', right: true },
+    { title: 'Session map' },
+    { title: 'Note' },
+]);
+function removed(side) {
+    return Object.values(side.dropped).reduce((n, k) => n + k, 0);
+}
+/** Whether the edit changes anything the impact table counts for this transcript. */
+function impactChanged(i) {
+    const side = (x) => JSON.stringify([x.status, x.tokens, x.kept, x.masked, x.dropped]);
+    return side(i.base) !== side(i.head) || i.newlyFailing.length > 0 || i.fixed.length > 0;
+}
+/** The narrow impact table: one row per transcript. */
+function impactRow(i) {
+    const checks = [
+        i.newlyFailing.length > 0 ? `❌ ${escapeText(i.newlyFailing.join(', '))}` : '',
+        i.fixed.length > 0 ? `✅ ${escapeText(i.fixed.join(', '))}` : '',
+    ]
+        .filter((c) => c !== '')
+        .join(' ');
+    return tableRow([
+        escapeText(i.transcript),
+        `${i.base.tokens} → ${i.head.tokens} (${report_blocks_signed(i.head.tokens - i.base.tokens)})`,
+        `${removed(i.base)} → ${removed(i.head)}`,
+        checks || '—',
+    ]);
+}
+const IMPACT_HEAD = tableHead([
+    { title: 'Transcript' },
+    { title: 'Tokens', right: true },
+    { title: 'Removed', right: true },
+    { title: 'Checks' },
+]);
+/** The totals row of the impact table. */
+function impactTotals(impacts) {
+    let base = 0;
+    let head = 0;
+    let removedBase = 0;
+    let removedHead = 0;
+    let newly = 0;
+    let fixed = 0;
+    let changed = 0;
+    for (const i of impacts) {
+        base += i.base.tokens;
+        head += i.head.tokens;
+        removedBase += removed(i.base);
+        removedHead += removed(i.head);
+        newly += i.newlyFailing.length > 0 ? 1 : 0;
+        fixed += i.fixed.length > 0 ? 1 : 0;
+        if (impactChanged(i))
+            changed++;
+    }
+    const checks = [`${newly} newly failing`, `${fixed} fixed`].join(', ');
+    const unchanged = impacts.length - changed;
+    return tableRow([
+        `**Total: ${report_blocks_plural(impacts.length, 'transcript')}, ${changed} changed${unchanged > 0 ? ` (${unchanged} unchanged not listed)` : ''}**`,
+        `**${base} → ${head} (${report_blocks_signed(head - base)})**`,
+        `**${removedBase} → ${removedHead}**`,
+        `**${checks}**`,
+    ]);
+}
+/** The full impact table (status, kept, masked, removed by reason), for the collapsed section. */
+const IMPACT_FULL_HEAD = tableHead(IMPACT_COLUMNS.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })));
+function impactFullRow(i) {
+    return tableRow(impactCells(i, escapeText));
+}
+//# sourceMappingURL=report-blocks.js.map
 ;// CONCATENATED MODULE: ./build/github/summary.js
-// The job summary of a check run, and the report layout it shares with the sticky PR comment:
-// a headline, a run table, a table of transcripts (what broke first: displayOrder), a collapsible
-// section per failing transcript and per drift reported as a warning, with its semantic diff, the
-// policy impact table and the obsolete goldens. Each surface has a
-// size limit (1 MiB per step summary, 65,536 characters per comment); when the report does not
-// fit, the least telling parts go first (passing rows, then unified diffs, then details) and a
-// note says what was left out. Every transcript-derived string is HTML-escaped (escapeText).
+// The job summary of a check run, and the report layout it shares with the sticky PR comment and
+// `check --format markdown`: it leads with what broke. A headline (verdict and totals), then one
+// group per kind of failure in displayOrder (violations by severity, drift, drift warnings,
+// unreadable input, new goldens), each transcript with its budget bar, session map, violations,
+// first change, what fills the budget and the command that accepts the change; then the passes,
+// collapsed; the policy impact table with totals (its full form collapsed); obsolete goldens.
+// Each surface has a size limit (1 MiB per step summary, 65,536 characters per comment); when the
+// report does not fit, the least telling parts go first (passing rows, then unified diffs, then
+// obsolete goldens, impact rows, details) and a note says what was left out. Every
+// transcript-derived string is HTML-escaped (escapeText).
 
 
 
@@ -44411,12 +44555,11 @@ const SUMMARY_LIMIT_BYTES = 1_000_000;
 /** Tiers: what is kept first when the report does not fit. */
 const TIER = {
     fixed: 0,
-    failingRow: 1,
-    details: 2,
-    impact: 3,
-    obsolete: 4,
-    unified: 5,
-    passingRow: 6,
+    details: 1,
+    impact: 2,
+    obsolete: 3,
+    unified: 4,
+    passingRow: 5,
 };
 function block(lines) {
     return `${lines.join('\n')}\n`;
@@ -44427,19 +44570,21 @@ function fixed(lines) {
 function summary_plural(n, word) {
     return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
+/** The verdict, then the totals: the one line a reader sees first. */
 function summary_headline(report) {
     const s = report.summary;
-    const failing = report.transcripts.filter((o) => outcomeFails(o, report.ci)).length;
+    const failing = report.transcripts.filter((o) => check_report_outcomeFails(o, report.ci)).length;
     const code = exitCodeFor(report);
+    const totals = escapeText(describeTotals(report));
     if (code === 2)
-        return `**⚠️ Incomplete: ${summary_plural(s.errors, 'transcript')} could not be checked**`;
+        return `**⚠️ Incomplete: ${summary_plural(s.errors, 'transcript')} could not be checked** — ${totals}`;
     if (code === 1)
-        return `**❌ ${failing} of ${summary_plural(s.checked, 'transcript')} fail the check**`;
+        return `**❌ ${failing} of ${summary_plural(s.checked, 'transcript')} fail** — ${totals}`;
     if (s.checked === 0)
         return '**⚠️ No transcript was checked**';
     const warnings = report.transcripts.filter(report_order_isWarningDrift).length;
     const note = warnings > 0 ? `; ${summary_plural(warnings, 'drift')} reported as a warning` : '';
-    return `**✅ No transcript fails (${s.checked} checked${note})**`;
+    return `**✅ No transcript fails${note}** — ${totals}`;
 }
 function metaLine(report) {
     const parts = [`Policy ${escapeText(report.policy.source)} (${escapeText(report.policy.hash)})`];
@@ -44452,38 +44597,6 @@ function metaLine(report) {
     if (report.ci)
         parts.push('CI mode');
     return parts.join(' · ');
-}
-function runTable(report) {
-    const s = report.summary;
-    let used = 0;
-    let limit = 0;
-    for (const o of report.transcripts) {
-        used += o.budget?.used ?? 0;
-        limit += o.budget?.limit ?? 0;
-    }
-    const columns = [
-        'Transcripts',
-        'Pass',
-        'Drift',
-        'New',
-        'Violations',
-        'Errors',
-        'Obsolete',
-        'Tokens (used / budget)',
-    ];
-    return [
-        ...tableHead(columns.map((title) => ({ title, right: true }))),
-        tableRow([
-            s.checked,
-            s.pass,
-            s.drift,
-            s.new,
-            s.violations,
-            s.errors,
-            report.obsolete === null ? '—' : s.obsolete,
-            `${used} / ${limit}`,
-        ]),
-    ];
 }
 function hiddenLine(hidden) {
     if (!hidden)
@@ -44501,57 +44614,50 @@ function hiddenLine(hidden) {
         '',
     ];
 }
-function detailItems(o, ci) {
-    const items = (o.diagnostics ?? []).map(core_diagnostics/* formatDiagnostic */.xy);
-    for (const v of o.violations)
-        items.push(describe_describeViolation(v));
-    if (report_order_isWarningDrift(o))
-        items.push(describe_DRIFT_WARNING);
-    if (o.diff && !o.diff.equal)
-        collections_pushAll(items, describe_describeDiff(o.diff));
-    const lines = items.map((item) => `- ${escapeText(item)}`);
-    if (o.outcome === 'new' && ci) {
-        lines.push('- no golden: in CI nothing is written; run `context-stability update` locally and commit the golden');
-    }
-    return lines;
-}
-function failurePart(o, ci, withUnified) {
-    const summary = `${escapeText(o.transcript)}: ${outcomeCell(o, ci)}`;
-    const items = detailItems(o, ci);
-    const semantic = { text: block(html_details(summary, items)), tier: TIER.details };
-    const omitted = outcomeFails(o, ci) ? 'details' : 'warnings';
+function outcomePart(o, report, withUnified, fullReport) {
+    const omitted = check_report_outcomeFails(o, report.ci) ? 'details' : 'warnings';
+    const semantic = {
+        text: block(outcomeBlock(o, report, { unified: false, fullReport })),
+        tier: TIER.details,
+    };
     if (!withUnified || !o.unified)
         return { forms: [semantic], omitted };
-    const full = block(html_details(summary, [...items, '', ...codeBlock(cappedDiff(o.unified, 'report-path'), 'diff')]));
+    const full = block(outcomeBlock(o, report, { unified: true, fullReport }));
     return { forms: [semantic, { text: full, tier: TIER.unified }], omitted, shortened: 'unified' };
 }
-function impactSection(report) {
-    const parts = report.transcripts.flatMap((o) => {
-        const i = o.impact;
-        if (!i)
-            return [];
-        const cells = impactCells(i, escapeText);
-        return [{ forms: [{ text: block([tableRow(cells)]), tier: TIER.impact }], omitted: 'impact' }];
+/** The groups a report lists, in order: what broke first (displayOrder), passes last. */
+const GROUPS = [
+    { title: (n) => `❌ Violations (${n})`, has: (o) => listingGroup(o) === 0 },
+    { title: (n) => `❌ Drift (${n})`, has: (o) => listingGroup(o) === 1 },
+    { title: (n) => `⚠️ Drift reported as a warning (${n})`, has: (o) => listingGroup(o) === 2 },
+    { title: (n) => `⚠️ Could not be checked (${n})`, has: (o) => listingGroup(o) === 3 },
+    { title: (n) => `🆕 New (${n})`, has: (o) => listingGroup(o) === 4 },
+];
+function impactSections(report) {
+    const impacts = report.transcripts.flatMap((o) => (o.impact ? [o.impact] : []));
+    if (impacts.length === 0)
+        return [];
+    const row = (text) => ({
+        forms: [{ text: block([text]), tier: TIER.impact }],
+        omitted: 'impact',
     });
-    const columns = IMPACT_COLUMNS;
-    const right = new Set(['Tokens', 'Kept', 'Masked']);
-    return {
-        head: block([
-            '### Policy impact (base → head)',
-            '',
-            ...tableHead(columns.map((t) => ({ title: t, right: right.has(t) }))),
-        ]),
-        tail: '\n',
-        parts,
-    };
-}
-/** The heading of the collapsible sections: failing transcripts, drift warnings, or both. */
-function detailsHeading(shown, ci) {
-    const failing = shown.some((o) => outcomeFails(o, ci));
-    const warnings = shown.some((o) => !outcomeFails(o, ci));
-    if (failing && warnings)
-        return '### Failing transcripts and drift warnings';
-    return warnings ? '### Drift warnings' : '### Failing transcripts';
+    return [
+        {
+            head: block(['### Policy impact (base → head)', '', ...IMPACT_HEAD]),
+            tail: '\n',
+            // Only the transcripts the edit changes; the totals row counts every one, the full table lists them all.
+            parts: [...impacts.filter(impactChanged).map((i) => row(impactRow(i))), fixed([impactTotals(impacts)])],
+        },
+        {
+            head: block([
+                '<details><summary>Policy impact in detail: status, kept, masked, removed by reason</summary>',
+                '',
+                ...IMPACT_FULL_HEAD,
+            ]),
+            tail: block(['', '</details>', '']),
+            parts: impacts.map((i) => row(impactFullRow(i))),
+        },
+    ];
 }
 function sections(report, opts) {
     const comment = opts.kind === 'comment';
@@ -44568,71 +44674,66 @@ function sections(report, opts) {
     ];
     for (const n of opts.notices ?? [])
         top.push(fixed([`> ⚠️ ${escapeText(n)}`, '']));
-    top.push(fixed([...runTable(report), '']));
-    if (comment && report.summary.pass > 0) {
-        top.push(fixed([
-            `${summary_plural(report.summary.pass, 'passing transcript')} not listed here: see the job summary.`,
-            '',
-        ]));
+    // The cut note goes right below the headline, where a reader looks first.
+    const out = [{ parts: top }, { parts: [], note: true }];
+    // A policy review answers "what does this edit do" first.
+    out.push(...impactSections(report));
+    for (const group of GROUPS) {
+        const members = report.transcripts.filter((o) => group.has(o, report.ci));
+        if (members.length === 0)
+            continue;
+        out.push({
+            head: block([`### ${group.title(members.length)}`, '']),
+            parts: members.map((o) => outcomePart(o, report, !comment, opts.fullReport ?? 'report-path')),
+        });
     }
-    const rows = report.transcripts.flatMap((o) => {
-        const fails = outcomeFails(o, report.ci);
-        if (comment && o.outcome === 'pass' && !fails)
-            return [];
-        const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
-        const row = tableRow([escapeText(o.transcript), outcomeCell(o, report.ci), tokens, violationsCell(o)]);
-        return [
-            {
-                forms: [
-                    { text: block([row]), tier: o.outcome === 'pass' && !fails ? TIER.passingRow : TIER.failingRow },
-                ],
+    const passes = report.transcripts.filter((o) => listingGroup(o) === 5);
+    if (comment && passes.length > 0) {
+        out.push({
+            parts: [fixed([`✅ ${summary_plural(passes.length, 'passing transcript')}: see the job summary.`, ''])],
+        });
+    }
+    else if (passes.length > 0) {
+        const noted = passes.filter((o) => (o.notes ?? []).length > 0).length;
+        const note = noted > 0 ? `, ${noted} with a note (metadata changed; the context did not)` : '';
+        out.push({
+            head: block([
+                `<details><summary>✅ ${summary_plural(passes.length, 'transcript')} pass${note}</summary>`,
+                '',
+                ...PASS_TABLE_HEAD,
+            ]),
+            tail: block(['', `<sub>${legend()}</sub>`, '', '</details>', '']),
+            parts: passes.map((o) => ({
+                forms: [{ text: block([passRow(o)]), tier: TIER.passingRow }],
                 omitted: 'rows',
-            },
-        ];
-    });
-    const rowsHead = block([
-        '### Transcripts',
-        '',
-        ...tableHead([
-            { title: 'Transcript' },
-            { title: 'Outcome' },
-            { title: 'Tokens (used / budget)', right: true },
-            { title: 'Violations', right: true },
-        ]),
-    ]);
-    const withDetails = report.transcripts.filter((o) => hasDetails(o, report.ci));
-    const failures = withDetails.map((o) => failurePart(o, report.ci, !comment));
+            })),
+        });
+    }
     const obsolete = (report.obsolete ?? []).map((g) => ({
         forms: [{ text: block([`- ${escapeText(g)}`]), tier: TIER.obsolete }],
         omitted: 'obsolete',
     }));
+    out.push({
+        head: block([
+            '### Obsolete goldens',
+            '',
+            'No checked transcript has these goldens; `context-stability update --prune-obsolete` removes them.',
+            '',
+        ]),
+        tail: '\n',
+        parts: obsolete,
+    });
     const end = [fixed([escapeText(describe_describeSummary(report)), ''])];
     const hidden = hiddenLine(opts.hiddenAnnotations);
     if (hidden.length > 0)
         end.push(fixed(hidden));
     if (opts.runUrl)
         end.push(fixed([html_link('Details of this run', opts.runUrl), '']));
-    return [
-        { parts: top },
-        // The cut note goes below the run table, where a reader looks first.
-        { head: rowsHead, tail: '\n', parts: rows, note: true },
-        { head: block([detailsHeading(withDetails, report.ci), '']), parts: failures },
-        impactSection(report),
-        {
-            head: block([
-                '### Obsolete goldens',
-                '',
-                'No checked transcript has these goldens; `context-stability update --prune-obsolete` removes them.',
-                '',
-            ]),
-            tail: '\n',
-            parts: obsolete,
-        },
-        { parts: end },
-    ];
+    out.push({ parts: end });
+    return out;
 }
 const CUT_WORDS = {
-    rows: (n) => summary_plural(n, 'transcript row'),
+    rows: (n) => summary_plural(n, 'passing transcript row'),
     unified: (n) => summary_plural(n, 'unified diff'),
     details: (n) => `the details of ${summary_plural(n, 'failing transcript')}`,
     warnings: (n) => `the details of ${summary_plural(n, 'drift warning')}`,
@@ -44676,7 +44777,1078 @@ function buildJobSummary(report, opts = {}) {
         ...(opts.hiddenAnnotations ? { hiddenAnnotations: opts.hiddenAnnotations } : {}),
     });
 }
+/** `check --format markdown`: the job summary's layout, whole (no size limit). */
+function summary_renderMarkdownReport(report) {
+    return renderReportSurface(report, {
+        kind: 'summary',
+        limit: Number.POSITIVE_INFINITY,
+        measure: (text) => text.length,
+        limitName: 'no limit',
+        fullReport: '--report',
+    });
+}
 //# sourceMappingURL=summary.js.map
+// EXTERNAL MODULE: ./build/io/atomic-write.js
+var atomic_write = __nccwpck_require__(6446);
+;// CONCATENATED MODULE: ./build/cli/check/output.js
+// How `check` and `merge` hand their report out: rendered on stdout in the chosen format, and as
+// the machine report (`--report FILE`, stable JSON) written atomically.
+
+
+
+
+
+
+
+function renderReport(report, format) {
+    switch (format) {
+        case 'json':
+            return stableStringify(report);
+        case 'markdown':
+            return renderMarkdownReport(report);
+        case 'github':
+            return renderGithub(report);
+        case 'text':
+            return renderText(report);
+    }
+}
+function printDiagnostics(io, diagnostics) {
+    for (const d of diagnostics)
+        io.stderr(`${formatDiagnostic(d)}\n`);
+}
+/**
+ * Prints the report; the per-transcript diagnostics also go to stderr when the chosen format
+ * does not show them itself (JSON and markdown are read by machines and pull-request comments).
+ */
+function printReport(io, report, format) {
+    if (format === 'json' || format === 'markdown') {
+        printDiagnostics(io, report.transcripts.flatMap((t) => t.diagnostics ?? []));
+    }
+    io.stdout(renderReport(report, format));
+}
+/** Writes the machine report; a failure is a diagnostic (exit 2), the run's results are still printed. */
+async function writeReportFile(file, report, cwd) {
+    const target = external_node_path_.resolve(cwd, file);
+    try {
+        await (0,promises_.mkdir)(external_node_path_.dirname(target), { recursive: true });
+        await (0,atomic_write/* writeFileAtomic */.Zf)(target, stable_json_stableStringify(report));
+        return null;
+    }
+    catch (error) {
+        const errno = error.code ?? 'unknown error';
+        return (0,core_diagnostics/* diagnostic */.YK)('error', 'report-write-failed', { file, line: 1, column: 1 }, `The report could not be written (${errno}).`, 'Check that the folder of --report exists or can be created and is writable.');
+    }
+}
+//# sourceMappingURL=output.js.map
+;// CONCATENATED MODULE: ./build/core/view/document.js
+
+function buildViewDocument(report, goldens, replacement) {
+    return {
+        tool: report.tool,
+        policy: report.policy,
+        tokenizer: report.tokenizer,
+        replacement,
+        ci: report.ci,
+        summary: report.summary,
+        transcripts: report_order_displayOrder(report).transcripts.map((outcome) => {
+            const g = goldens.get(outcome.transcript);
+            return { outcome, head: g?.head ?? null, stored: g?.stored ?? null };
+        }),
+    };
+}
+//# sourceMappingURL=document.js.map
+;// CONCATENATED MODULE: ./build/core/view/html-text.js
+const html_text_ENTITIES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;',
+    ':': '&#58;',
+};
+/**
+ * Text safe in HTML content and in a quoted attribute. The colon of `://` is written `&#58;` too:
+ * a URL in the content reads the same, yet the page's source holds no URL at all.
+ */
+function escapeHtml(text) {
+    return text.replace(/[&<>"']|:(?=\/\/)/g, (ch) => html_text_ENTITIES[ch] ?? ch);
+}
+const esc = escapeHtml;
+/** A class or data-token made of a name from the input: letters, digits, `_` and `-` only. */
+function token(name) {
+    return name.replace(/[^A-Za-z0-9_-]/g, '_') || '_';
+}
+/** 12345 → '12,345' (no locale: the page is the same everywhere). */
+function formatCount(n) {
+    const digits = String(Math.abs(Math.round(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    return n < 0 ? `−${digits}` : digits;
+}
+function html_text_plural(n, word) {
+    return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+}
+function percent(part, whole) {
+    return whole > 0 ? `${Math.round((part / whole) * 100)}%` : '–';
+}
+function width(part, whole) {
+    return whole > 0 ? `${((part / whole) * 100).toFixed(3)}%` : '0%';
+}
+/**
+ * The masked spans of the policy's replacement template: `[REDACTED_{TYPE}]` finds
+ * `[REDACTED_EMAIL]`, the type captured (a template without `{TYPE}` finds itself, type PII).
+ */
+function maskPattern(template) {
+    if (template === '')
+        return null;
+    const quote = (s) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+    const pieces = template.split('{TYPE}').map(quote);
+    const body = pieces.reduce((acc, piece, i) => (i === 0 ? piece : `${acc}${i === 1 ? '([A-Z][A-Z0-9_]*)' : '\\1'}${piece}`), '');
+    return new RegExp(body, 'g');
+}
+/** `text` escaped, every masked span as `<mark class="pii pii-TYPE" title="TYPE">`. */
+function marked(text, mask) {
+    if (mask === null)
+        return esc(text);
+    let out = '';
+    let last = 0;
+    for (const m of text.matchAll(mask)) {
+        if (m[0] === '')
+            continue;
+        const type = token(m[1] ?? 'PII');
+        out += `${esc(text.slice(last, m.index))}<mark class="pii pii-${type}" title="${type}">${esc(m[0])}</mark>`;
+        last = m.index + m[0].length;
+    }
+    return out + esc(text.slice(last));
+}
+/** At most `max` UTF-16 units, never ending inside a surrogate pair. */
+function clip(text, max) {
+    if (text.length <= max)
+        return text;
+    const code = text.charCodeAt(max - 1);
+    return `${text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)}…`;
+}
+function partHtml(part, mask) {
+    if (part.type === 'text' && typeof part.text === 'string')
+        return `<pre>${marked(part.text, mask)}</pre>`;
+    const json = clip(JSON.stringify(part), 300);
+    return `<div class="part"><span class="part-type">${esc(part.type)}</span><code>${marked(json, mask)}</code></div>`;
+}
+/** What the model reads of one context item: its text, parts and tool calls. */
+function contentHtml(item, mask) {
+    const out = [];
+    if (typeof item.content === 'string') {
+        if (item.content !== '')
+            out.push(`<pre>${marked(item.content, mask)}</pre>`);
+    }
+    else {
+        for (const part of item.content)
+            out.push(partHtml(part, mask));
+    }
+    for (const call of item.tool_calls ?? []) {
+        out.push(`<div class="call"><span class="call-name">${esc(call.name)}</span><span class="call-id">${esc(call.id)}</span><pre>${marked(call.arguments, mask)}</pre></div>`);
+    }
+    if (out.length === 0)
+        out.push('<p class="empty">(no content)</p>');
+    return `<div class="content">${out.join('')}</div>`;
+}
+function contentDetails(item, mask, open) {
+    return `<details class="a-content"${open ? ' open' : ''}><summary>content (${html_text_plural(item.tokens, 'token')})</summary>${contentHtml(item, mask)}</details>`;
+}
+function kindHtml(item) {
+    if (!item)
+        return '<span class="a-kind">–</span>';
+    const extra = [item.role && item.role !== item.kind ? item.role : '', item.tool ?? '']
+        .filter((s) => s !== '')
+        .map((s) => ` · ${esc(s)}`)
+        .join('');
+    return `<span class="a-kind"><span class="k kind-${token(item.kind)}"></span>${esc(item.kind)}${extra}</span>`;
+}
+/** The first item of each id (the ledger and the context hold one per artifact). */
+function firstById(items) {
+    const map = new Map();
+    for (const item of items)
+        if (!map.has(item.id))
+            map.set(item.id, item);
+    return map;
+}
+//# sourceMappingURL=html-text.js.map
+;// CONCATENATED MODULE: ./build/core/view/diff-html.js
+
+/** A violation or diagnostic: severity, where and what, the message and a hint. */
+function finding(severity, head, message, hint = '') {
+    const f = `<div class="f-head"><span class="sev">${esc(severity)}</span>${head}</div><p class="f-msg">${esc(message)}</p>`;
+    return `<li class="finding sev-${token(severity)}">${f}${hint ? `<p class="f-hint">${esc(hint)}</p>` : ''}</li>`;
+}
+function findingsHtml(title, items) {
+    if (items.length === 0)
+        return '';
+    return `<div class="block"><h3>${title} (${items.length})</h3><ul class="findings">${items.join('')}</ul></div>`;
+}
+function violationHtml(v, link) {
+    const where = `<span>line ${v.line}${v.column !== undefined ? `:${v.column}` : ''}</span>`;
+    return finding(v.severity, `<span class="v-check">${esc(v.check)}</span>${link(v.id)}${where}`, v.message);
+}
+function diagnosticHtml(d) {
+    const where = `<code>${esc(`${d.file}:${d.line}:${d.column}`)}</code><span class="v-check">${esc(d.code)}</span>`;
+    return finding(d.severity, where, d.message, d.hint);
+}
+function fateText(fate) {
+    return fate
+        ? `${esc(fate.action)} · ${esc(fate.reason)} · ${html_text_plural(fate.tokens, 'token')}`
+        : '<em>absent</em>';
+}
+function diffHtml(diff, link) {
+    const t = diff.tokens;
+    const out = [
+        '<div class="block"><h3>What changed</h3><div class="diff-summary">',
+        diff.causes.length > 0 ? `<p>Cause: ${diff.causes.map(esc).join('; ')}</p>` : '',
+        diff.first ? `<p>First change: ${link(diff.first.id)} (line ${diff.first.line})</p>` : '',
+        `<p>Tokens: ${formatCount(t.before)} → ${formatCount(t.after)} (${t.delta > 0 ? '+' : ''}${formatCount(t.delta)})${diff.status ? `; status: ${esc(diff.status.before)} → ${esc(diff.status.after)}` : ''}</p>`,
+    ];
+    if (diff.fates.length > 0) {
+        const rows = diff.fates.map((f) => `<tr><td>${link(f.id)}</td><td>${f.line}</td><td>${fateText(f.before)}</td><td>${fateText(f.after)}</td></tr>`);
+        out.push(`<table class="grid diff-fates"><thead><tr><th>artifact</th><th>line</th><th>stored</th><th>this run</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
+    }
+    if (diff.contentChanged.length > 0)
+        out.push(`<p>Content changed: ${diff.contentChanged.map((c) => `${link(c.id)} (line ${c.line})`).join(', ')}</p>`);
+    if (diff.checks.length > 0) {
+        const state = (s) => s === null ? 'absent' : s.ok ? 'ok' : `failing (${html_text_plural(s.violations, 'violation')})`;
+        out.push(`<ul class="diff-checks">${diff.checks.map((c) => `<li>check <span class="v-check">${esc(c.name)}</span>: ${state(c.before)} → ${state(c.after)}</li>`).join('')}</ul>`);
+    }
+    out.push('</div></div>');
+    return out.join('');
+}
+const SIDE_TAGS = {
+    'only-stored': ['<span class="side-tag only">only here</span>', ''],
+    'only-head': ['', '<span class="side-tag new">only here</span>'],
+    changed: ['<span class="side-tag chg">changed</span>', '<span class="side-tag chg">changed</span>'],
+    same: ['', ''],
+};
+function sideItem(item, side, tag, mask, open) {
+    if (!item)
+        return `<td class="sbs-cell sbs-${side} absent">not in this context</td>`;
+    const meta = `<code>${esc(item.id)}</code>${kindHtml(item)}<span>line ${item.line}</span>${tag}`;
+    return `<td class="sbs-cell sbs-${side}"><div class="sbs-meta">${meta}</div>${contentDetails(item, mask, open)}</td>`;
+}
+function sideBySideHtml(stored, head, changed, mask) {
+    const was = firstById(stored.context);
+    const now = firstById(head.context);
+    const ids = [...new Set([...was.keys(), ...now.keys()])]
+        .map((id) => ({ id, line: (now.get(id) ?? was.get(id))?.line ?? 0 }))
+        .sort((a, b) => a.line - b.line || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    let differing = 0;
+    const rows = ids.map(({ id }) => {
+        const [a, b] = [was.get(id), now.get(id)];
+        const kind = !a ? 'only-head' : !b ? 'only-stored' : changed.has(id) ? 'changed' : 'same';
+        if (kind !== 'same')
+            differing++;
+        const [tagA, tagB] = SIDE_TAGS[kind] ?? ['', ''];
+        const cells = `${sideItem(a, 'stored', tagA, mask, kind !== 'same')}${sideItem(b, 'head', tagB, mask, kind !== 'same')}`;
+        return `<tr class="sbs-row ${kind}" data-id="${esc(id)}">${cells}</tr>`;
+    });
+    const only = differing > 0;
+    const toggle = `<input type="checkbox" data-sbs-toggle${only ? ' checked' : ''}>`;
+    const heads = `<th>stored golden (${html_text_plural(stored.budget.used, 'token')})</th><th>this run (${html_text_plural(head.budget.used, 'token')})</th>`;
+    return [
+        `<div class="block sbs${only ? ' changes-only' : ''}"><h3>Stored golden and this run, side by side</h3>`,
+        `<div class="sbs-tools"><label class="chip">${toggle} only rows that differ (${formatCount(differing)} of ${formatCount(ids.length)})</label></div>`,
+        `<table class="grid sbs-table"><thead><tr>${heads}</tr></thead><tbody>${rows.join('\n')}</tbody></table></div>`,
+    ].join('');
+}
+//# sourceMappingURL=diff-html.js.map
+;// CONCATENATED MODULE: ./build/core/types.js
+// Shared data model of the pure core (DESIGN §2). Every reader produces these; every later
+// stage, check and sink consumes them. Keep this file free of behaviour.
+const ARTIFACT_KINDS = [
+    'system',
+    'policy',
+    'task',
+    'user',
+    'assistant',
+    'tool',
+    'retrieval',
+    'summary',
+    'phase',
+];
+const TRANSCRIPT_FORMATS = [
+    'native',
+    'openai',
+    'anthropic',
+    'claude-code',
+    'codex',
+    'responses',
+    'vercel-ai',
+    'langchain',
+    'gemini',
+    'openhands',
+    'aider',
+    'claude-web',
+];
+//# sourceMappingURL=types.js.map
+;// CONCATENATED MODULE: ./build/core/view/page-script.js
+// The viewer page's script (inlined in a <script> element). It only reads data-* attributes and
+// toggles classes, `open` and text counts: no markup is ever built from data (no innerHTML), and
+// nothing is fetched. Without it the page still shows everything; only the filters need it.
+const PAGE_SCRIPT = `
+(function () {
+  'use strict';
+  var all = function (sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); };
+  var rows = all('li.artifact');
+  var fateBoxes = all('input[data-filter-fate]');
+  var checkBoxes = all('input[data-filter-check]');
+  var sections = all('section.transcript');
+  var status = document.querySelector('[data-filter-status]');
+
+  function count(n, word) { return n + ' ' + word + (n === 1 ? '' : 's'); }
+
+  function apply() {
+    var hidden = {};
+    var hiding = false;
+    fateBoxes.forEach(function (box) {
+      if (!box.checked) { hidden[box.getAttribute('data-filter-fate')] = true; hiding = true; }
+    });
+    var wanted = checkBoxes.filter(function (box) { return box.checked; })
+      .map(function (box) { return box.getAttribute('data-filter-check'); });
+    var shown = 0;
+    rows.forEach(function (row) {
+      var ok = !hidden[row.getAttribute('data-fate')];
+      if (ok && wanted.length > 0) {
+        var checks = (row.getAttribute('data-checks') || '').split(' ').filter(Boolean);
+        ok = wanted.some(function (w) { return w === '*' ? checks.length > 0 : checks.indexOf(w) >= 0; });
+      }
+      row.classList.toggle('is-filtered', !ok);
+      if (ok) shown++;
+    });
+    sections.forEach(function (section) {
+      var label = section.querySelector('[data-shown]');
+      if (!label) return;
+      var mine = all('li.artifact', section);
+      var visible = mine.filter(function (row) { return !row.classList.contains('is-filtered'); }).length;
+      label.textContent = visible === mine.length ? count(mine.length, 'artifact') : visible + ' of ' + count(mine.length, 'artifact') + ' shown';
+    });
+    document.body.classList.toggle('is-filtering', hiding || wanted.length > 0);
+    if (status) {
+      status.textContent = shown === rows.length
+        ? 'Showing all ' + count(rows.length, 'artifact') + '.'
+        : 'Showing ' + shown + ' of ' + count(rows.length, 'artifact') + '.';
+    }
+  }
+
+  function setOpen(selector, root, open) {
+    all(selector, root).forEach(function (d) { d.open = open; });
+  }
+
+  function reveal() {
+    var id = location.hash.slice(1);
+    var target = id ? document.getElementById(id) : null;
+    if (!target) return;
+    var section = target.closest('section.transcript');
+    var box = section ? section.querySelector('details.transcript-box') : null;
+    if (box && !box.open) { box.open = true; target.scrollIntoView(); }
+  }
+
+  document.addEventListener('change', function (event) {
+    var el = event.target;
+    if (!(el instanceof HTMLInputElement)) return;
+    if (el.hasAttribute('data-filter-fate') || el.hasAttribute('data-filter-check')) apply();
+    if (el.hasAttribute('data-sbs-toggle')) {
+      var sbs = el.closest('.sbs');
+      if (sbs) sbs.classList.toggle('changes-only', el.checked);
+    }
+  });
+
+  document.addEventListener('click', function (event) {
+    var el = event.target instanceof Element ? event.target.closest('button[data-action]') : null;
+    if (!el) return;
+    var action = el.getAttribute('data-action');
+    var section = el.closest('section.transcript');
+    if (action === 'reset-filters') {
+      fateBoxes.forEach(function (box) { box.checked = true; });
+      checkBoxes.forEach(function (box) { box.checked = false; });
+      apply();
+    } else if (action === 'expand-all') setOpen('details.transcript-box', document, true);
+    else if (action === 'collapse-all') setOpen('details.transcript-box', document, false);
+    else if (action === 'expand-content' && section) setOpen('li.artifact details.a-content', section, true);
+    else if (action === 'collapse-content' && section) setOpen('li.artifact details.a-content', section, false);
+  });
+
+  window.addEventListener('hashchange', reveal);
+  apply();
+  reveal();
+})();
+`;
+//# sourceMappingURL=page-script.js.map
+;// CONCATENATED MODULE: ./build/core/view/page-style.js
+// The viewer page's stylesheet (inlined in a <style> element: the page loads nothing). Light theme,
+// one colour per fate (kept green-grey, protected violet, masked amber, excerpt teal, dropped red)
+// and per artifact kind for the budget bar; system fonts and monospace content, no web fonts.
+const PAGE_STYLE = `
+:root {
+  --bg: #f6f7f9; --panel: #ffffff; --ink: #1d2430; --muted: #5b6575; --line: #dde2ea; --soft: #eef1f5;
+  --accent: #2f5bd3;
+  --kept: #4f7d5c; --kept-bg: #e8f3ea;
+  --protected: #6a4bc4; --protected-bg: #efeafc;
+  --masked: #a86a00; --masked-bg: #fdf1d8;
+  --excerpt: #0c7f80; --excerpt-bg: #dcf3f2;
+  --dropped: #c0392b; --dropped-bg: #fde7e4;
+  --error: #b42318; --error-bg: #fdecea; --warning: #9a6700; --warning-bg: #fff5d6;
+  --pass: #2e7d32; --pass-bg: #e6f4e7; --new: #2f5bd3; --new-bg: #e7edfc;
+  --k-system: #475569; --k-policy: #7c3aed; --k-task: #0284c7; --k-user: #2563eb; --k-assistant: #16a34a;
+  --k-tool: #ea580c; --k-retrieval: #db2777; --k-summary: #0d9488; --k-phase: #a16207; --k-overhead: #94a3b8;
+  --mono: ui-monospace, SFMono-Regular, 'SF Mono', Menlo, Consolas, 'Liberation Mono', monospace;
+}
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body { margin: 0; background: var(--bg); color: var(--ink); font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif; }
+a { color: var(--accent); text-decoration: none; }
+a:hover { text-decoration: underline; }
+code, pre, .mono { font-family: var(--mono); font-size: 12.5px; }
+h1, h2, h3, h4 { margin: 0; line-height: 1.25; }
+button, input { font: inherit; }
+:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+
+.page-head { background: #1f2a44; color: #f3f5fa; padding: 14px 24px 12px; display: grid; grid-template-columns: auto 1fr; gap: 2px 28px; align-items: center; }
+.page-head .brand, .page-head h1 { grid-column: 1; }
+.page-head .totals { grid-column: 2; grid-row: 1 / span 2; justify-self: end; }
+.page-head .run-meta { grid-column: 1 / span 2; margin-top: 8px; }
+@media (max-width: 900px) { .page-head { grid-template-columns: 1fr; } .page-head .totals { grid-column: 1; grid-row: auto; justify-self: start; } }
+.brand { font-size: 12px; letter-spacing: .08em; text-transform: uppercase; color: #aeb9d3; }
+.page-head h1 { font-size: 21px; margin: 2px 0 0; font-weight: 650; }
+.totals { display: flex; flex-wrap: wrap; gap: 8px; list-style: none; margin: 0; padding: 0; }
+.total { background: rgba(255,255,255,.08); border: 1px solid rgba(255,255,255,.16); border-radius: 8px; padding: 4px 12px; min-width: 92px; }
+.total .n { display: block; font-size: 19px; font-weight: 700; color: #fff; line-height: 1.2; }
+.total .w { font-size: 12px; color: #c9d2e6; }
+.total.hot { background: rgba(239,83,80,.2); border-color: rgba(239,83,80,.55); }
+.total.warm { background: rgba(255,193,7,.16); border-color: rgba(255,193,7,.5); }
+.total.good { background: rgba(102,187,106,.16); border-color: rgba(102,187,106,.45); }
+.run-meta { display: flex; flex-wrap: wrap; gap: 6px 22px; margin: 0; font-size: 12.5px; color: #c9d2e6; }
+.run-meta div { display: flex; gap: 6px; align-items: baseline; }
+.run-meta dt { color: #8f9bb8; }
+.run-meta dd { margin: 0; color: #eef1f8; }
+.run-meta code { color: #eef1f8; }
+
+.layout { display: grid; grid-template-columns: 250px minmax(0, 1fr); gap: 20px; padding: 14px 24px 40px; align-items: start; }
+@media (max-width: 900px) { .layout { grid-template-columns: 1fr; } .toc { position: static; max-height: none; } }
+.toc { position: sticky; top: 12px; max-height: calc(100vh - 24px); overflow: auto; background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 12px 10px; }
+.toc h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 0 4px 8px; }
+.toc ol { list-style: none; margin: 0; padding: 0; }
+.toc li a { display: block; padding: 6px 6px; border-radius: 6px; color: var(--ink); }
+.toc li a:hover { background: var(--soft); text-decoration: none; }
+.toc-name { display: block; font-family: var(--mono); font-size: 12px; overflow-wrap: anywhere; margin-top: 2px; }
+.toc-meta { display: block; font-size: 11.5px; color: var(--muted); }
+
+.badge { display: inline-block; font-size: 11px; font-weight: 700; letter-spacing: .03em; text-transform: uppercase; border-radius: 999px; padding: 1px 8px; border: 1px solid transparent; white-space: nowrap; }
+.outcome-pass { color: var(--pass); background: var(--pass-bg); border-color: #b9dfbb; }
+.outcome-new { color: var(--new); background: var(--new-bg); border-color: #bccbf4; }
+.outcome-drift, .outcome-violations, .outcome-error { color: var(--error); background: var(--error-bg); border-color: #f5c2bc; }
+.badge.is-warning { color: var(--warning); background: var(--warning-bg); border-color: #f0d68a; }
+
+.filters { position: sticky; top: 0; z-index: 5; background: rgba(246,247,249,.96); backdrop-filter: blur(4px); border-bottom: 1px solid var(--line); padding: 8px 0; margin-bottom: 10px; display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; }
+.filter-group { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+.filter-group legend { float: left; font-size: 11.5px; font-weight: 650; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin-right: 4px; padding: 0; }
+.chip { display: inline-flex; align-items: center; gap: 6px; border: 1px solid var(--line); background: var(--panel); border-radius: 999px; padding: 3px 10px 3px 8px; cursor: pointer; user-select: none; font-size: 12.5px; }
+.chip input { margin: 0; accent-color: var(--accent); }
+.chip:has(input:focus-visible) { outline: 2px solid var(--accent); outline-offset: 1px; }
+.chip:has(input:not(:checked)) { color: var(--muted); background: var(--soft); }
+.chip:has(input:disabled) { opacity: .55; cursor: default; }
+.chip .count { font-size: 11px; color: var(--muted); background: var(--soft); border-radius: 999px; padding: 0 6px; }
+.dot { width: 10px; height: 10px; border-radius: 3px; display: inline-block; flex: none; }
+.dot.fate-kept { background: var(--kept); } .dot.fate-protected { background: var(--protected); }
+.dot.fate-masked { background: var(--masked); } .dot.fate-excerpt { background: var(--excerpt); }
+.dot.fate-dropped { background: var(--dropped); }
+.btn { border: 1px solid var(--line); background: var(--panel); color: var(--ink); border-radius: 6px; padding: 3px 10px; cursor: pointer; font-size: 12.5px; }
+.btn:hover { background: var(--soft); }
+.filter-actions { display: flex; gap: 6px; margin-left: auto; }
+.filter-status { flex-basis: 100%; margin: 0; font-size: 12px; color: var(--muted); }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 16px; margin: -2px 0 12px; font-size: 12px; color: var(--muted); }
+.legend span { display: inline-flex; align-items: center; gap: 6px; }
+
+.transcript { background: var(--panel); border: 1px solid var(--line); border-radius: 12px; margin-bottom: 16px; box-shadow: 0 1px 2px rgba(16,24,40,.04); scroll-margin-top: 70px; }
+.transcript[data-outcome="drift"], .transcript[data-outcome="violations"], .transcript[data-outcome="error"] { border-left: 4px solid var(--error); }
+.transcript[data-outcome="new"] { border-left: 4px solid var(--new); }
+.transcript[data-outcome="pass"] { border-left: 4px solid var(--pass); }
+.transcript-box > summary { list-style: none; cursor: pointer; padding: 12px 18px; display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; }
+.transcript-box > summary::-webkit-details-marker { display: none; }
+.transcript-box > summary::before { content: '\\25B8'; color: var(--muted); font-size: 12px; transition: transform .15s; }
+.transcript-box[open] > summary::before { transform: rotate(90deg); }
+.transcript-box > summary h2 { font-family: var(--mono); font-size: 15px; font-weight: 650; overflow-wrap: anywhere; }
+.transcript-box > summary .t-meta { color: var(--muted); font-size: 12.5px; margin-left: auto; }
+.transcript-body { padding: 0 18px 18px; border-top: 1px solid var(--soft); }
+.block { margin-top: 14px; }
+.block > h3 { font-size: 13px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin-bottom: 8px; display: flex; align-items: center; gap: 10px; }
+.block > h3 .h-actions { margin-left: auto; display: flex; gap: 6px; text-transform: none; letter-spacing: 0; font-weight: 400; }
+.notes { margin: 12px 0 0; padding: 8px 12px 8px 28px; background: var(--new-bg); border-radius: 8px; color: #263b7a; }
+.findings { list-style: none; margin: 0; padding: 0; display: grid; gap: 6px; }
+.finding { border: 1px solid var(--line); border-left: 4px solid var(--warning); border-radius: 8px; padding: 6px 12px; background: #fffdf6; }
+.finding.sev-error { border-left-color: var(--error); background: #fff8f7; }
+.finding .f-head { display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: baseline; font-size: 12.5px; }
+.finding .sev { font-weight: 700; text-transform: uppercase; font-size: 11px; color: var(--warning); }
+.finding.sev-error .sev { color: var(--error); }
+.finding .f-msg { margin: 2px 0 0; }
+.finding .f-hint { margin: 4px 0 0; color: var(--muted); font-size: 12.5px; }
+.v-check { font-family: var(--mono); font-size: 12px; background: var(--soft); border-radius: 4px; padding: 0 6px; }
+
+.budget-label { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: baseline; margin-bottom: 6px; }
+.budget-label strong { font-size: 14px; }
+.budget-label .over { color: var(--error); font-weight: 650; }
+.budget-bar { position: relative; display: flex; height: 22px; border-radius: 6px; overflow: hidden; background: var(--soft); border: 1px solid var(--line); }
+.budget-bar.over { border-color: var(--error); box-shadow: 0 0 0 2px var(--error-bg); }
+.budget-seg { height: 100%; min-width: 2px; border-right: 1px solid rgba(255,255,255,.7); }
+.budget-free { height: 100%; background: repeating-linear-gradient(135deg, #f3f5f8 0 6px, #e9edf2 6px 12px); }
+.budget-limit { position: absolute; top: -2px; bottom: -2px; width: 0; border-left: 2px dashed var(--error); }
+.kind-system { background: var(--k-system); } .kind-policy { background: var(--k-policy); } .kind-task { background: var(--k-task); }
+.kind-user { background: var(--k-user); } .kind-assistant { background: var(--k-assistant); } .kind-tool { background: var(--k-tool); }
+.kind-retrieval { background: var(--k-retrieval); } .kind-summary { background: var(--k-summary); } .kind-phase { background: var(--k-phase); }
+.kind-overhead { background: var(--k-overhead); }
+.budget-keys { list-style: none; display: flex; flex-wrap: wrap; gap: 4px 16px; margin: 8px 0 0; padding: 0; font-size: 12px; color: var(--muted); }
+.budget-keys li { display: inline-flex; align-items: center; gap: 6px; }
+.budget-keys .swatch { width: 10px; height: 10px; border-radius: 3px; display: inline-block; }
+
+.timeline { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
+.timeline-head, .a-row { display: grid; grid-template-columns: 44px minmax(120px, 1.3fr) 130px minmax(170px, 1.2fr) 110px; gap: 10px; align-items: baseline; }
+.timeline-head { padding: 6px 12px; background: var(--soft); font-size: 11.5px; font-weight: 650; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
+.artifact { border-top: 1px solid var(--soft); border-left: 4px solid var(--kept); padding: 6px 12px 6px 8px; }
+.artifact.is-filtered { display: none; }
+.artifact.fate-protected { border-left-color: var(--protected); }
+.artifact.fate-masked { border-left-color: var(--masked); }
+.artifact.fate-excerpt { border-left-color: var(--excerpt); }
+.artifact.fate-dropped { border-left-color: var(--dropped); background: #fffafa; }
+.artifact.fate-dropped .a-id code { color: var(--muted); text-decoration: line-through; text-decoration-color: rgba(192,57,43,.5); }
+.artifact.has-violations { background: #fff6f5; box-shadow: inset 3px 0 0 var(--error); }
+.artifact.changed .a-id::after { content: 'changed'; margin-left: 6px; font: 700 10px/1 system-ui, sans-serif; text-transform: uppercase; color: var(--warning); background: var(--warning-bg); border-radius: 4px; padding: 2px 5px; }
+.artifact:target { outline: 2px solid var(--accent); outline-offset: -2px; }
+.a-line { color: var(--muted); font-family: var(--mono); font-size: 12px; text-align: right; }
+.a-id code { overflow-wrap: anywhere; }
+.a-kind { font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
+.a-kind .k { display: inline-block; width: 8px; height: 8px; border-radius: 2px; margin-right: 5px; }
+.fate-chip { display: inline-block; font-size: 11px; font-weight: 700; border-radius: 4px; padding: 1px 6px; margin-right: 6px; }
+.fate-chip.fate-kept { color: var(--kept); background: var(--kept-bg); }
+.fate-chip.fate-protected { color: var(--protected); background: var(--protected-bg); }
+.fate-chip.fate-masked { color: var(--masked); background: var(--masked-bg); }
+.fate-chip.fate-excerpt { color: var(--excerpt); background: var(--excerpt-bg); }
+.fate-chip.fate-dropped { color: var(--dropped); background: var(--dropped-bg); }
+.a-reason { font-size: 12px; color: var(--muted); }
+.a-tokens { font-family: var(--mono); font-size: 12px; text-align: right; white-space: nowrap; }
+.a-tags, .a-detail, .a-violations, .artifact > details, .a-absent { margin: 3px 0 0 54px; }
+.a-tags { display: flex; flex-wrap: wrap; gap: 4px; }
+.tag { font-size: 11.5px; border-radius: 4px; padding: 0 6px; background: var(--soft); color: var(--muted); }
+.tag.t-protected { background: var(--protected-bg); color: var(--protected); }
+.tag.t-pii { background: var(--masked-bg); color: var(--masked); }
+.tag.t-error { background: var(--error-bg); color: var(--error); }
+.a-detail { font-size: 12.5px; color: var(--muted); }
+.a-violations { list-style: none; padding: 0; font-size: 12.5px; color: var(--error); }
+.a-absent { font-size: 12px; color: var(--muted); font-style: italic; }
+details.a-content > summary { cursor: pointer; font-size: 12px; color: var(--accent); width: max-content; }
+.content { margin-top: 6px; border: 1px solid var(--line); border-radius: 6px; background: #fbfcfd; padding: 8px 10px; max-height: 420px; overflow: auto; }
+.content pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+.content > * + * { margin-top: 8px; }
+.call { border-left: 3px solid var(--k-tool); padding-left: 8px; }
+.call-name { font-weight: 650; font-family: var(--mono); font-size: 12.5px; }
+.call-id { color: var(--muted); font-size: 11.5px; margin-left: 8px; font-family: var(--mono); }
+.part-type { font-size: 11px; font-weight: 700; text-transform: uppercase; color: var(--muted); margin-right: 6px; }
+.part code { overflow-wrap: anywhere; }
+.empty { color: var(--muted); font-style: italic; margin: 0; }
+mark.pii { background: var(--masked-bg); color: #7a4d00; border: 1px solid #f0c97a; border-radius: 3px; padding: 0 2px; }
+
+.diff-summary { display: grid; gap: 8px; }
+.diff-summary p { margin: 0; }
+.diff-summary ul { margin: 0; padding-left: 20px; }
+table.grid { border-collapse: collapse; width: 100%; font-size: 12.5px; }
+table.grid th, table.grid td { border-bottom: 1px solid var(--soft); padding: 5px 8px; text-align: left; vertical-align: top; }
+table.grid th { background: var(--soft); font-size: 11.5px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
+.sbs-tools { display: flex; gap: 12px; align-items: center; margin-bottom: 8px; font-size: 12.5px; }
+.sbs.changes-only .sbs-row.same { display: none; }
+table.sbs-table { table-layout: fixed; }
+.sbs-row.changed td { background: #fffbeb; }
+.sbs-row.only-stored td.sbs-stored { background: var(--dropped-bg); }
+.sbs-row.only-head td.sbs-head { background: var(--pass-bg); }
+.sbs-cell.absent { color: var(--muted); font-style: italic; }
+.sbs-meta { display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: baseline; font-size: 12px; color: var(--muted); }
+.side-tag { font-size: 10.5px; font-weight: 700; text-transform: uppercase; border-radius: 4px; padding: 1px 5px; }
+.side-tag.only { background: var(--dropped-bg); color: var(--dropped); }
+.side-tag.new { background: var(--pass-bg); color: var(--pass); }
+.side-tag.chg { background: var(--warning-bg); color: var(--warning); }
+pre.unified { margin: 6px 0 0; padding: 8px 10px; background: #fbfcfd; border: 1px solid var(--line); border-radius: 6px; max-height: 480px; overflow: auto; }
+pre.unified .u-add { color: #116329; background: #e6ffec; display: block; }
+pre.unified .u-del { color: #82071e; background: #ffebe9; display: block; }
+pre.unified .u-hunk { color: #6639ba; display: block; }
+.foot { color: var(--muted); font-size: 12px; padding: 0 24px 24px; }
+`;
+//# sourceMappingURL=page-style.js.map
+;// CONCATENATED MODULE: ./build/core/view/render-html.js
+// The viewer page (`view`, `check --html`): one self-contained HTML file for a whole run. Every
+// transcript with its outcome, findings, budget bar, the fate of each artifact along the session
+// with the masked content the model receives, and for a drift the stored context beside the new
+// one. Pure and deterministic; built from the goldens only (already masked), every input string
+// escaped, no URL anywhere: the inline script only toggles classes and attributes.
+
+
+
+
+
+
+
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+const FATE_MEANING = {
+    kept: 'as it was',
+    protected: 'held by a protection rule',
+    masked: 'PII or fields masked',
+    excerpt: 'cut short, or a placeholder',
+    dropped: 'left out',
+};
+function render_html_inTranscriptOrder(ledger) {
+    return ledger
+        .map((entry, index) => ({ entry, index }))
+        .sort((a, b) => a.entry.line - b.entry.line || a.index - b.index)
+        .map(({ entry }) => entry);
+}
+function rowHtml(rows, entry, index) {
+    const fate = mapFate(entry);
+    const item = fate === 'dropped' ? undefined : rows.items.get(entry.id);
+    const found = rows.violations.get(entry.id) ?? [];
+    const checks = [...new Set(found.map((v) => token(v.check)))].sort();
+    const classes = ['artifact', `fate-${fate}`];
+    if (found.length > 0)
+        classes.push('has-violations');
+    if (rows.changed.has(entry.id))
+        classes.push('changed');
+    const before = entry.tokens_before === null ? '?' : formatCount(entry.tokens_before);
+    const tags = [];
+    if (entry.protected_by && entry.protected_by.length > 0)
+        tags.push(`<span class="tag t-protected">protected by ${esc(entry.protected_by.join(', '))}</span>`);
+    for (const [type, n] of Object.entries(entry.pii ?? {}))
+        tags.push(`<span class="tag t-pii">${esc(type.toUpperCase())} ×${formatCount(n)}</span>`);
+    if (entry.duplicate_of !== undefined)
+        tags.push(`<span class="tag">duplicate of ${esc(entry.duplicate_of)}</span>`);
+    if (item?.is_error)
+        tags.push('<span class="tag t-error">error result</span>');
+    if (item?.placeholder)
+        tags.push('<span class="tag">placeholder</span>');
+    if (item?.call_id !== undefined)
+        tags.push(`<span class="tag">call ${esc(item.call_id)}</span>`);
+    for (const note of entry.emit ?? [])
+        tags.push(`<span class="tag">${esc(note)}</span>`);
+    return [
+        `<li class="${classes.join(' ')}" id="${rows.tid}-a-${index + 1}" data-fate="${fate}" data-id="${esc(entry.id)}"${checks.length > 0 ? ` data-checks="${checks.join(' ')}"` : ''}>`,
+        '<div class="a-row">',
+        `<span class="a-line">${entry.line}</span>`,
+        `<span class="a-id"><code>${esc(entry.id)}</code></span>`,
+        kindHtml(item),
+        `<span class="a-fate" title="stage ${esc(entry.stage)}"><span class="fate-chip fate-${fate}">${fate}</span><span class="a-reason">${esc(entry.action)} · ${esc(entry.reason)}</span></span>`,
+        `<span class="a-tokens" title="tokens before → after">${before} → ${formatCount(entry.tokens_after)}</span>`,
+        '</div>',
+        tags.length > 0 ? `<div class="a-tags">${tags.join('')}</div>` : '',
+        entry.detail !== undefined ? `<p class="a-detail">${esc(entry.detail)}</p>` : '',
+        found.length > 0
+            ? `<ul class="a-violations">${found.map((v) => `<li><span class="v-check">${esc(v.check)}</span> ${esc(v.severity)}: ${esc(v.message)}</li>`).join('')}</ul>`
+            : '',
+        item ? contentDetails(item, rows.mask, false) : '<p class="a-absent">not in the context</p>',
+        '</li>',
+    ].join('');
+}
+function timelineHtml(rows, head) {
+    const entries = render_html_inTranscriptOrder(head.ledger);
+    const body = entries.map((entry, i) => rowHtml(rows, entry, i)).join('\n');
+    const actions = '<span class="h-actions"><button type="button" class="btn" data-action="expand-content">Expand content</button><button type="button" class="btn" data-action="collapse-content">Collapse content</button></span>';
+    return [
+        `<div class="block timeline-block"><h3>Timeline <span class="shown" data-shown>${html_text_plural(entries.length, 'artifact')}</span>${actions}</h3>`,
+        '<div class="timeline-head" aria-hidden="true"><span>line</span><span>id</span><span>kind</span><span>fate</span><span style="text-align:right">tokens</span></div>',
+        `<ol class="timeline">\n${body}\n</ol></div>`,
+    ].join('');
+}
+function budgetHtml(head) {
+    const byKind = new Map();
+    for (const item of head.context)
+        byKind.set(item.kind, (byKind.get(item.kind) ?? 0) + item.tokens);
+    const known = ARTIFACT_KINDS;
+    const kinds = [
+        ...known.filter((k) => byKind.has(k)),
+        ...[...byKind.keys()].filter((k) => !known.includes(k)).sort(),
+    ];
+    const inItems = [...byKind.values()].reduce((a, b) => a + b, 0);
+    const { limit, used } = head.budget;
+    const overhead = Math.max(0, used - inItems);
+    const scale = Math.max(limit, used, inItems);
+    const segs = kinds.map((k) => [k, byKind.get(k) ?? 0]);
+    if (overhead > 0)
+        segs.push(['overhead', overhead]);
+    const over = used > limit;
+    const bar = segs
+        .map(([k, n]) => `<span class="budget-seg kind-${token(k)}" style="width:${width(n, scale)}" title="${esc(k)}: ${html_text_plural(n, 'token')} (${percent(n, limit)} of the budget)"></span>`)
+        .join('');
+    const free = limit - Math.max(used, inItems);
+    const freeSeg = free > 0
+        ? `<span class="budget-free" style="width:${width(free, scale)}" title="free: ${html_text_plural(free, 'token')}"></span>`
+        : '';
+    const limitMark = over
+        ? `<span class="budget-limit" style="left:${width(limit, scale)}" title="the budget: ${html_text_plural(limit, 'token')}"></span>`
+        : '';
+    const label = `${formatCount(used)} / ${formatCount(limit)} tokens (${percent(used, limit)})`;
+    const keys = segs
+        .map(([k, n]) => `<li><span class="swatch kind-${token(k)}"></span>${esc(k)} ${formatCount(n)}</li>`)
+        .join('');
+    return [
+        '<div class="block budget"><h3>Budget</h3>',
+        `<div class="budget-label"><strong>${label}</strong>${over ? `<span class="over">over the budget by ${html_text_plural(used - limit, 'token')}</span>` : ''}</div>`,
+        `<div class="budget-bar${over ? ' over' : ''}" role="img" aria-label="${esc(label)}">${bar}${freeSeg}${limitMark}</div>`,
+        `<ul class="budget-keys">${keys}</ul></div>`,
+    ].join('');
+}
+function badge(o, ci) {
+    const warn = o.outcome === 'drift' && o.drift_severity === 'warning';
+    const text = o.outcome === 'new' && ci ? 'missing golden' : warn ? 'drift (warning)' : o.outcome;
+    return `<span class="badge outcome-${token(o.outcome)}${warn ? ' is-warning' : ''}">${esc(text)}</span>`;
+}
+/** A transcript name that may wrap after each `/`. */
+function nameHtml(name) {
+    return esc(name).replace(/\//g, '/<wbr>');
+}
+function transcriptHtml(doc, t, index, mask) {
+    const o = t.outcome;
+    const tid = `t-${index + 1}`;
+    const head = t.head;
+    const anchors = new Map();
+    const entries = head ? render_html_inTranscriptOrder(head.ledger) : [];
+    entries.forEach((e, i) => {
+        if (!anchors.has(e.id))
+            anchors.set(e.id, `${tid}-a-${i + 1}`);
+    });
+    const link = (id) => {
+        const anchor = anchors.get(id);
+        return anchor ? `<a href="#${anchor}"><code>${esc(id)}</code></a>` : `<code>${esc(id)}</code>`;
+    };
+    const violations = new Map();
+    for (const v of o.violations)
+        violations.set(v.id, [...(violations.get(v.id) ?? []), v]);
+    const changed = new Set([
+        ...(o.diff?.fates ?? []).map((f) => f.id),
+        ...(o.diff?.contentChanged ?? []).map((c) => c.id),
+    ]);
+    const notes = o.notes ?? [];
+    const budget = head?.budget ?? o.budget;
+    const meta = [
+        o.status ? `status ${esc(o.status)}` : '',
+        budget ? `${formatCount(budget.used)} / ${formatCount(budget.limit)} tokens` : '',
+        head ? html_text_plural(head.ledger.length, 'artifact') : '',
+        o.violations.length > 0 ? html_text_plural(o.violations.length, 'violation') : '',
+    ].filter((s) => s !== '');
+    const open = o.outcome !== 'pass' || index === 0;
+    const parts = [
+        `<section class="transcript" id="${tid}" data-outcome="${token(o.outcome)}" data-transcript="${esc(o.transcript)}">`,
+        `<details class="transcript-box"${open ? ' open' : ''}><summary>${badge(o, doc.ci)}<h2>${nameHtml(o.transcript)}</h2><span class="t-meta">${meta.join(' · ')}</span></summary>`,
+        '<div class="transcript-body">',
+        notes.length > 0 ? `<ul class="notes">${notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : '',
+        findingsHtml('Diagnostics', (o.diagnostics ?? []).map(diagnosticHtml)),
+        findingsHtml('Violations', o.violations.map((v) => violationHtml(v, link))),
+        o.outcome === 'drift' && o.diff ? diffHtml(o.diff, link) : '',
+        head ? budgetHtml(head) : '',
+        o.outcome === 'drift' && head && t.stored ? sideBySideHtml(t.stored, head, changed, mask) : '',
+        head
+            ? timelineHtml({ tid, mask, items: firstById(head.context), violations, changed, anchors }, head)
+            : '',
+        '</div></details></section>',
+    ];
+    return parts.join('\n');
+}
+function filtersHtml(doc) {
+    const fates = new Map(MAP_FATES.map((f) => [f, 0]));
+    const checks = new Map();
+    let flagged = 0;
+    for (const t of doc.transcripts) {
+        const ids = new Map();
+        for (const v of t.outcome.violations)
+            ids.set(v.id, (ids.get(v.id) ?? new Set()).add(token(v.check)));
+        for (const entry of t.head?.ledger ?? []) {
+            const fate = mapFate(entry);
+            fates.set(fate, (fates.get(fate) ?? 0) + 1);
+            const found = ids.get(entry.id);
+            if (!found)
+                continue;
+            flagged++;
+            for (const c of found)
+                checks.set(c, (checks.get(c) ?? 0) + 1);
+        }
+    }
+    const chip = (attr, value, label, n, on, dot) => `<label class="chip"><input type="checkbox" ${attr}="${value}"${on ? ' checked' : ''}${n === 0 && !on ? ' disabled' : ''}>${dot}${label} <span class="count">${formatCount(n)}</span></label>`;
+    const fateChips = MAP_FATES.map((f) => chip('data-filter-fate', f, f, fates.get(f) ?? 0, true, `<span class="dot fate-${f}"></span>`));
+    const checkChips = [
+        chip('data-filter-check', '*', 'any violation', flagged, false, ''),
+        ...[...checks.keys()]
+            .sort()
+            .map((c) => chip('data-filter-check', c, esc(c), checks.get(c) ?? 0, false, '')),
+    ];
+    const total = [...fates.values()].reduce((a, b) => a + b, 0);
+    return [
+        '<div class="filters" role="region" aria-label="Filter the timelines">',
+        `<fieldset class="filter-group"><legend>Fate</legend>${fateChips.join('')}</fieldset>`,
+        `<fieldset class="filter-group"><legend>Only violations of</legend>${checkChips.join('')}</fieldset>`,
+        '<div class="filter-actions"><button type="button" class="btn" data-action="reset-filters">Reset filters</button><button type="button" class="btn" data-action="expand-all">Open all transcripts</button><button type="button" class="btn" data-action="collapse-all">Close all</button></div>',
+        `<p class="filter-status" data-filter-status aria-live="polite">Showing all ${html_text_plural(total, 'artifact')}.</p>`,
+        '</div>',
+        `<div class="legend">${MAP_FATES.map((f) => `<span><span class="dot fate-${f}"></span><strong>${f}</strong> ${FATE_MEANING[f]}</span>`).join('')}</div>`,
+    ].join('');
+}
+function headerHtml(doc, failing) {
+    const s = doc.summary;
+    const total = (n, word, tone) => `<li class="total${n > 0 ? ` ${tone}` : ''}"><span class="n">${formatCount(n)}</span><span class="w">${word}</span></li>`;
+    const meta = [
+        ['Policy', `${esc(doc.policy.source)} <code>${esc(doc.policy.hash)}</code>`],
+        ['Tokenizer', `${esc(doc.tokenizer.name)} ${esc(doc.tokenizer.version)}`],
+        ['Tool', `${esc(doc.tool.name)} ${esc(doc.tool.version)}`],
+        ['Mode', doc.ci ? 'CI' : 'local'],
+    ];
+    return [
+        '<header class="page-head"><div class="brand">context-stability · context viewer</div>',
+        `<h1>${html_text_plural(s.checked, 'transcript')} checked${failing > 0 ? `: ${formatCount(failing)} failing` : ': all good'}</h1>`,
+        '<ul class="totals">',
+        total(s.violations, 'with violations', 'hot'),
+        total(s.drift, 'drifted', 'hot'),
+        total(s.new, 'new', doc.ci ? 'hot' : 'warm'),
+        total(s.errors, 'errors', 'hot'),
+        total(s.pass, 'passed', 'good'),
+        s.obsolete > 0 ? total(s.obsolete, 'obsolete goldens', 'warm') : '',
+        '</ul>',
+        `<dl class="run-meta">${meta.map(([k, v]) => `<div><dt>${k}</dt><dd>${v}</dd></div>`).join('')}</dl>`,
+        '</header>',
+    ].join('');
+}
+function navHtml(doc) {
+    const items = doc.transcripts.map((t, i) => {
+        const o = t.outcome;
+        const meta = [
+            o.violations.length > 0 ? html_text_plural(o.violations.length, 'violation') : '',
+            o.outcome === 'drift' && o.diff
+                ? html_text_plural(o.diff.fates.length + o.diff.contentChanged.length, 'change')
+                : '',
+            t.head ? `${formatCount(t.head.budget.used)} / ${formatCount(t.head.budget.limit)} tokens` : '',
+        ].filter((s) => s !== '');
+        return `<li><a href="#t-${i + 1}">${badge(o, doc.ci)}<span class="toc-name">${nameHtml(o.transcript)}</span><span class="toc-meta">${meta.join(' · ')}</span></a></li>`;
+    });
+    return `<nav class="toc" aria-label="Transcripts"><h2>Transcripts</h2><ol>${items.join('')}</ol></nav>`;
+}
+/** The whole page: same document in, same bytes out. */
+function renderViewHtml(doc) {
+    const mask = maskPattern(doc.replacement);
+    const failing = doc.transcripts.filter((t) => check_report_outcomeFails(t.outcome, doc.ci)).length;
+    const title = `Context check: ${html_text_plural(doc.summary.checked, 'transcript')}${failing > 0 ? `, ${formatCount(failing)} failing` : ''}`;
+    return [
+        '<!DOCTYPE html>',
+        '<html lang="en"><head><meta charset="utf-8">',
+        `<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">`,
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="referrer" content="no-referrer">',
+        '<link rel="icon" href="data:,">',
+        `<title>${esc(title)}</title>`,
+        `<style>${PAGE_STYLE}</style>`,
+        '</head><body>',
+        headerHtml(doc, failing),
+        '<div class="layout">',
+        navHtml(doc),
+        '<main>',
+        filtersHtml(doc),
+        doc.transcripts.map((t, i) => transcriptHtml(doc, t, i, mask)).join('\n'),
+        doc.transcripts.length === 0 ? '<p>No transcripts were checked.</p>' : '',
+        '</main></div>',
+        `<footer class="foot">Made by ${esc(doc.tool.name)} ${esc(doc.tool.version)} from the goldens of this run: the masked context each model receives, never the raw transcripts.</footer>`,
+        `<script>${PAGE_SCRIPT}</script>`,
+        '</body></html>',
+        '',
+    ].join('\n');
+}
+
+//# sourceMappingURL=render-html.js.map
+;// CONCATENATED MODULE: ./build/cli/check/view-page.js
+// The HTML viewer page of a run (`view`, `check --html DIR`, the action's `html-path`): built from
+// the report and the goldens the run kept, written atomically. A failure is a diagnostic (exit 2);
+// the run's results are still reported.
+
+
+
+
+
+
+/** The page's name inside the folder `check --html DIR` is given. */
+const VIEW_PAGE_NAME = 'index.html';
+async function writeViewPage(file, report, goldens, replacement, cwd, option = '--out') {
+    const target = external_node_path_.resolve(cwd, file);
+    try {
+        await (0,promises_.mkdir)(external_node_path_.dirname(target), { recursive: true });
+        await (0,atomic_write/* writeFileAtomic */.Zf)(target, renderViewHtml(buildViewDocument(report, goldens, replacement)));
+        return null;
+    }
+    catch (error) {
+        const errno = error.code ?? 'unknown error';
+        return (0,core_diagnostics/* diagnostic */.YK)('error', 'view-write-failed', { file, line: 1, column: 1 }, `The viewer page could not be written (${errno}).`, `Check that the folder of ${option} exists or can be created and is writable.`);
+    }
+}
+//# sourceMappingURL=view-page.js.map
+;// CONCATENATED MODULE: ./build/core/text/session-name.js
+// A file of several sessions (an aider chat history) is several transcripts, named `FILE#N` in
+// reports and golden names. Places that need the file itself (GitHub annotations attach only to a
+// file of the repository) split the name again here.
+/** `FILE#N` when the file holds more than one session; the plain file name otherwise. */
+function sessionName(file, n, count) {
+    return count > 1 ? `${file}#${n}` : file;
+}
+/** The file and the `session N: ` prefix of a transcript name (an empty prefix for a plain file). */
+function session_name_splitSessionName(name) {
+    const m = /^(.+)#([1-9]\d*)$/.exec(name);
+    return m ? { file: m[1], prefix: `session ${m[2]}: ` } : { file: name, prefix: '' };
+}
+//# sourceMappingURL=session-name.js.map
+;// CONCATENATED MODULE: ./build/github/annotations.js
+// Annotations of a check report at the transcript file, line and column of each finding. GitHub
+// shows at most 10 errors, 10 warnings and 10 notices per step and drops the rest silently, so the
+// most important ones are chosen here, in the one finding order (severity-order.ts: leaks, task,
+// recency, nonempty, provider, budget, protected, …, drift last), and the job summary says how
+// many more there are. A drift reported as a warning (`checks.drift: warning`) is a warning. Emitted through
+// @actions/core's own command functions, which escape every property and message: an artifact id
+// such as `::set-output name=x::y` stays data.
+
+
+
+
+const ANNOTATION_LEVELS = (/* unused pure expression or super */ null && (['error', 'warning', 'notice']));
+/** GitHub's per-step display limit for each level. */
+const ANNOTATION_LIMIT = 10;
+function title(check, subject) {
+    return `context-stability ${check}${subject ? `: ${subject}` : ''}`;
+}
+/** A diagnostic (unreadable input, a policy problem) at its own file, line and column. */
+function diagnosticAnnotation(d) {
+    return {
+        level: d.severity,
+        check: 'input',
+        file: d.file,
+        line: d.line,
+        col: d.column,
+        title: title('input', d.code),
+        message: `${d.message}${d.hint ? ` ${d.hint}` : ''}`,
+    };
+}
+function fromViolation(o, v) {
+    return {
+        level: v.severity === 'error' ? 'error' : 'warning',
+        check: v.check,
+        file: o.transcript,
+        line: v.line,
+        ...(v.column !== undefined ? { col: v.column } : {}),
+        title: title(v.check, v.id),
+        message: v.message,
+    };
+}
+/** One annotation per drifted transcript, at its first changed artifact (describeDrift). */
+function driftAnnotation(o, policySource) {
+    const d = describe_outcome_describeDrift(o, policySource);
+    return {
+        level: report_order_driftSeverity(o),
+        check: 'drift',
+        file: o.transcript,
+        line: d.line,
+        title: title('drift', d.id),
+        message: d.message,
+    };
+}
+function newGolden(o, ci) {
+    const message = o.written
+        ? `Wrote the new golden ${o.golden}; review and commit it.`
+        : ci
+            ? `No golden at ${o.golden}; in CI nothing is written. Run \`context-stability update\` locally and commit the golden.`
+            : `No golden at ${o.golden} yet. Run \`context-stability update\` and commit the golden.`;
+    return {
+        level: 'notice',
+        check: 'new',
+        file: o.transcript,
+        title: title('new', 'missing golden'),
+        message,
+    };
+}
+function outcomeAnnotations(o, ci, policySource) {
+    const out = (o.diagnostics ?? []).map(diagnosticAnnotation);
+    if (o.outcome === 'error' && !out.some((a) => a.level === 'error')) {
+        out.push({
+            level: 'error',
+            check: 'input',
+            file: o.transcript,
+            title: title('input'),
+            message: 'The transcript could not be checked; run `context-stability check` on it for details.',
+        });
+    }
+    for (const v of o.violations)
+        out.push(fromViolation(o, v));
+    if (o.outcome === 'drift')
+        out.push(driftAnnotation(o, policySource));
+    if (o.outcome === 'new')
+        out.push(newGolden(o, ci));
+    return out;
+}
+function obsoleteGolden(golden) {
+    return {
+        level: 'warning',
+        check: 'obsolete',
+        file: golden,
+        title: title('obsolete', 'golden without transcript'),
+        message: 'No checked transcript has this golden; `context-stability update --prune-obsolete` removes it.',
+    };
+}
+function annotations_compareText(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+/**
+ * Level, then check (in the finding order of severity-order.ts; unknown checks by name), then
+ * file, then line.
+ */
+function compareAnnotations(a, b) {
+    return (report_order_compareAnnotationRank(a, b) ||
+        annotations_compareText(a.check, b.check) ||
+        annotations_compareText(a.file, b.file) ||
+        (a.line ?? 0) - (b.line ?? 0) ||
+        annotations_compareText(a.title, b.title));
+}
+/**
+ * Every annotation of the report, most important first: errors (unreadable input, violations at
+ * severity error, drift), warnings (violations at severity warning, drift reported as a warning,
+ * obsolete goldens), notices (new goldens); within a level in the finding order.
+ */
+function collectAnnotations(report) {
+    const all = report.transcripts.flatMap((o) => outcomeAnnotations(o, report.ci, report.policy.source));
+    for (const golden of report.obsolete ?? [])
+        all.push(obsoleteGolden(golden));
+    return all.sort(compareAnnotations);
+}
+/**
+ * The first `limits[level]` annotations of each level (default ANNOTATION_LIMIT). A caller that
+ * emits annotations of its own (core.setFailed is an error, a permission notice is a notice)
+ * lowers the limit of that level so that GitHub drops none of them.
+ */
+function selectAnnotations(annotations, limits = {}) {
+    const shown = [];
+    const hidden = { error: 0, warning: 0, notice: 0 };
+    const taken = { error: 0, warning: 0, notice: 0 };
+    for (const a of [...annotations].sort(compareAnnotations)) {
+        const limit = Math.max(0, limits[a.level] ?? ANNOTATION_LIMIT);
+        if (taken[a.level] < limit) {
+            taken[a.level]++;
+            shown.push(a);
+        }
+        else {
+            hidden[a.level]++;
+        }
+    }
+    return { shown, hidden };
+}
+function emitAnnotations(annotations, sink = core) {
+    for (const a of annotations) {
+        // GitHub attaches an annotation to a file of the repository: a session `FILE#N` names FILE.
+        const { file, prefix } = session_name_splitSessionName(a.file);
+        sink[a.level](a.message, {
+            title: `${prefix}${a.title}`,
+            file,
+            ...(a.line !== undefined && a.line > 0 ? { startLine: a.line } : {}),
+            ...(a.col !== undefined && a.col > 0 ? { startColumn: a.col } : {}),
+        });
+    }
+}
+//# sourceMappingURL=annotations.js.map
 ;// CONCATENATED MODULE: ./build/github/comment.js
 
 /** First line of every comment we write; invisible when rendered. */
@@ -44786,6 +45958,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 
 
 
+
 /** Escaping of a command's message (the runner's `escapeData`). */
 function escapeData(text) {
     return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -44805,50 +45978,21 @@ function command(a) {
     props.push(`title=${escapeProperty(`${prefix}${a.title}`)}`);
     return `::${a.level} ${props.join(',')}::${escapeData(a.message)}`;
 }
-const render_github_UPDATE_HINT = 'If the change is intended, run `context-stability update` and commit the golden.';
-function render_github_driftAnnotations(o) {
-    const diff = o.diff;
-    const level = driftSeverity(o);
-    const check = 'drift';
-    if (!diff)
-        return [{ level, check, file: o.transcript, title: 'Golden drift', message: render_github_UPDATE_HINT }];
-    const cause = diff.causes.length > 0 ? ` Cause: ${diff.causes.join('; ')}.` : '';
-    const out = diff.fates.map((f) => ({
-        level,
-        check,
-        file: o.transcript,
-        line: f.line,
-        title: `Golden drift: ${f.id}`,
-        message: `${describeFateChange(f)}.${cause} ${render_github_UPDATE_HINT}`,
-    }));
-    for (const c of diff.contentChanged) {
-        out.push({
-            level,
-            check,
+/** One annotation per drifted transcript, at its first changed artifact (describeDrift). */
+function driftAnnotations(o, policySource) {
+    const d = describeDrift(o, policySource);
+    return [
+        {
+            level: driftSeverity(o),
+            check: 'drift',
             file: o.transcript,
-            line: c.line,
-            title: `Golden drift: ${c.id}`,
-            message: `${c.id}: the content in the context changed.${cause} ${render_github_UPDATE_HINT}`,
-        });
-    }
-    if (out.length === 0) {
-        const parts = [
-            ...diff.causes,
-            ...(diff.status ? [`status ${diff.status.before} → ${diff.status.after}`] : []),
-            `tokens ${diff.tokens.before} → ${diff.tokens.after}`,
-            ...diff.checks.map(describeCheckChange),
-        ];
-        out.push({
-            level,
-            check,
-            file: o.transcript,
-            title: 'Golden drift',
-            message: `The golden differs: ${parts.join('; ')}. ${render_github_UPDATE_HINT}`,
-        });
-    }
-    return out;
+            line: d.line,
+            title: d.id ? `Golden drift: ${d.id}` : 'Golden drift',
+            message: d.message,
+        },
+    ];
 }
-function annotationsFor(o, ci) {
+function annotationsFor(o, ci, policySource) {
     const out = (o.diagnostics ?? []).map((d) => ({
         level: d.severity,
         check: 'input',
@@ -44879,7 +46023,7 @@ function annotationsFor(o, ci) {
         });
     }
     if (o.outcome === 'drift')
-        pushAll(out, render_github_driftAnnotations(o));
+        pushAll(out, driftAnnotations(o, policySource));
     if (o.outcome === 'new') {
         out.push(ci
             ? {
@@ -44894,7 +46038,7 @@ function annotationsFor(o, ci) {
     return out;
 }
 function render_github_renderGithub(report) {
-    const annotations = displayOrder(report).transcripts.flatMap((o) => annotationsFor(o, report.ci));
+    const annotations = displayOrder(report).transcripts.flatMap((o) => annotationsFor(o, report.ci, report.policy.source));
     for (const g of report.obsolete ?? []) {
         annotations.push({
             level: 'warning',
@@ -45713,19 +46857,78 @@ function diffGoldens(expected, actual) {
         const now = te.name === ta.name ? ta.version : `${ta.name} ${ta.version}`;
         causes.push(`tokenizer changed: ${te.name} ${te.version} → ${now}`);
     }
+    const fates = fateChanges(expected.ledger, actual.ledger);
+    const contentChanged = contentChanges(expected.context, actual.context);
+    const equal = stable_json_stableStringify(semanticView(expected)) === stable_json_stableStringify(semanticView(actual));
+    const identical = stable_json_stableStringify(expected) === stable_json_stableStringify(actual);
     return {
-        equal: stable_json_stableStringify(expected) === stable_json_stableStringify(actual),
+        equal,
         causes,
+        metadata: identical ? [] : metadataChanges(expected, actual, causes),
+        first: firstChange(fates, contentChanged),
         status: expected.status === actual.status ? null : { before: expected.status, after: actual.status },
         tokens: {
             before: expected.budget.used,
             after: actual.budget.used,
             delta: actual.budget.used - expected.budget.used,
         },
-        fates: fateChanges(expected.ledger, actual.ledger),
-        contentChanged: contentChanges(expected.context, actual.context),
+        fates,
+        contentChanged,
         checks: checkChanges(expected.checks, actual.checks),
     };
+}
+/**
+ * The part of a golden that drift compares (docs/goldens.md): what the model would see and every
+ * verdict. Token counts, the budget limit, line numbers, the policy hash, the tokenizer and the
+ * ledger's bookkeeping (stage, detail, protection, PII counts, emit notes) are left out: they
+ * change with a policy or tokenizer edit that leaves the context as it was.
+ */
+function semanticView(golden) {
+    return {
+        status: golden.status,
+        // Order matters: it is the order the model reads.
+        context: golden.context.map(({ tokens: _tokens, line: _line, ...item }) => item),
+        fates: golden.ledger.map((e) => ({
+            id: e.id,
+            action: e.action,
+            reason: e.reason,
+            ...(e.duplicate_of !== undefined ? { duplicate_of: e.duplicate_of } : {}),
+        })),
+        summaries: golden.summaries.map((s) => ({ id: s.id, status: s.status, reasons: s.reasons })),
+        checks: golden.checks.map((c) => ({
+            name: c.name,
+            ok: c.ok,
+            severity: c.severity,
+            violations: c.violations.map((v) => v.id),
+        })),
+    };
+}
+function metadataChanges(expected, actual, causes) {
+    const out = [...causes];
+    const tokensOf = (g) => [
+        g.budget.used,
+        g.context.map((c) => c.tokens),
+        g.ledger.map((e) => [e.tokens_before, e.tokens_after]),
+    ];
+    if (stable_json_stableStringify(tokensOf(expected)) !== stable_json_stableStringify(tokensOf(actual)))
+        out.push('token counts');
+    if (expected.budget.limit !== actual.budget.limit)
+        out.push('budget limit');
+    const rest = (g) => ({
+        ...g,
+        policy_hash: '',
+        tokenizer: null,
+        budget: null,
+        context: g.context.map((c) => ({ ...c, tokens: 0 })),
+        ledger: g.ledger.map((e) => ({ ...e, tokens_before: 0, tokens_after: 0 })),
+    });
+    if (stable_json_stableStringify(rest(expected)) !== stable_json_stableStringify(rest(actual)))
+        out.push('bookkeeping');
+    return out;
+}
+function firstChange(fates, content) {
+    const all = [...fates.map(({ id, line }) => ({ id, line })), ...content].sort(byLineThenId);
+    return all[0] ?? null;
 }
 function fateOf(entry) {
     return entry ? { action: entry.action, reason: entry.reason, tokens: entry.tokens_after } : null;
@@ -45752,7 +46955,8 @@ function fateChanges(before, after) {
         const a = now.get(id);
         const fb = fateOf(b);
         const fa = fateOf(a);
-        if (fb && fa && fb.action === fa.action && fb.reason === fa.reason && fb.tokens === fa.tokens)
+        // A change of token count alone is not a change of fate (a tokenizer update).
+        if (fb && fa && fb.action === fa.action && fb.reason === fa.reason)
             continue;
         changes.push({ id, line: (a ?? b)?.line ?? 0, before: fb, after: fa });
     }
@@ -46434,35 +47638,6 @@ const ACTIONS = [
     'dropped',
 ];
 //# sourceMappingURL=types.js.map
-;// CONCATENATED MODULE: ./build/core/types.js
-// Shared data model of the pure core (DESIGN §2). Every reader produces these; every later
-// stage, check and sink consumes them. Keep this file free of behaviour.
-const ARTIFACT_KINDS = [
-    'system',
-    'policy',
-    'task',
-    'user',
-    'assistant',
-    'tool',
-    'retrieval',
-    'summary',
-    'phase',
-];
-const TRANSCRIPT_FORMATS = [
-    'native',
-    'openai',
-    'anthropic',
-    'claude-code',
-    'codex',
-    'responses',
-    'vercel-ai',
-    'langchain',
-    'gemini',
-    'openhands',
-    'aider',
-    'claude-web',
-];
-//# sourceMappingURL=types.js.map
 ;// CONCATENATED MODULE: ./build/core/golden/golden.js
 // Golden snapshots (DESIGN §6): the part of a transcript's report that CI pins, plus what it was
 // made with (policy hash, tokenizer) so that a drift can name its cause. Built only from the
@@ -46746,7 +47921,7 @@ function startedAt(heading) {
 function withoutBreak(raw) {
     return raw.endsWith('  ') ? raw.slice(0, -2) : raw;
 }
-function marked(raw, marker, width) {
+function aider_lines_marked(raw, marker, width) {
     if (!marker.test(raw))
         return null;
     const body = withoutBreak(raw);
@@ -46816,12 +47991,12 @@ function classify(raw, from, to) {
             lines.push({ line, kind: 'wrapper', text, column: 1 });
             continue;
         }
-        const user = marked(text, USER, 4);
+        const user = aider_lines_marked(text, USER, 4);
         if (user) {
             lines.push({ line, kind: 'user', ...user });
             continue;
         }
-        const quote = marked(text, QUOTE, 1);
+        const quote = aider_lines_marked(text, QUOTE, 1);
         if (quote) {
             lines.push({ line, kind: 'quote', ...quote });
             continue;
@@ -65069,6 +66244,11 @@ function toolInfo() {
 
 
 
+
+/** `policy changed; this context is unchanged`: a pass whose golden differs only in metadata. */
+function metadataNote(metadata) {
+    return `${metadata.join(', ')}; this context is unchanged`;
+}
 function errorStep(item, diagnostics, extra = {}) {
     return {
         outcome: {
@@ -65129,6 +66309,11 @@ async function runFile(item, ctx) {
     return steps;
 }
 async function runOne(item, loaded, ctx) {
+    const seen = { head: null, stored: null };
+    const step = await compareOne(item, loaded, ctx, seen);
+    return ctx.opts.keepGoldens ? { ...step, goldens: seen } : step;
+}
+async function compareOne(item, loaded, ctx, seen) {
     const { opts } = ctx;
     if (!loaded.ok)
         return errorStep(item, loaded.diagnostics);
@@ -65142,6 +66327,7 @@ async function runOne(item, loaded, ctx) {
     catch (error) {
         return errorStep(item, [...transcript.diagnostics, internalError(item.transcript, error)]);
     }
+    seen.head = head.golden;
     const common = {
         transcript: item.transcript,
         golden: item.golden,
@@ -65149,6 +66335,7 @@ async function runOne(item, loaded, ctx) {
         status: head.report.status,
         budget: { limit: head.report.budget.limit, used: head.report.budget.used },
         violations: reportViolations(head.report),
+        picture: buildPicture(head.report.ledger, head.report.context, head.report.budget.limit),
         ...(transcript.diagnostics.length > 0 ? { diagnostics: transcript.diagnostics } : {}),
         ...(base ? { impact: policyImpact(item.transcript, base.report, head.report) } : {}),
     };
@@ -65167,7 +66354,7 @@ async function runOne(item, loaded, ctx) {
     }
     if (stored.kind === 'missing') {
         const step = settled(failing ? 'violations' : 'new');
-        if (opts.mode === 'check' && opts.ci)
+        if ((opts.mode === 'check' && opts.ci) || opts.readOnly)
             return { outcome: { ...step.outcome, written: false } };
         return written(ctx, head, step, 'new');
     }
@@ -65177,6 +66364,7 @@ async function runOne(item, loaded, ctx) {
             return errorStep(item, [...(common.diagnostics ?? []), parsed.diagnostic], common);
         return written(ctx, head, settled('drift'), 'unreadable');
     }
+    seen.stored = parsed.golden;
     const diff = diffGoldens(parsed.golden, head.golden);
     // `checks.drift: off` compares nothing in check (update still refreshes the golden).
     const driftSeverity = opts.head.policy.checks.drift;
@@ -65187,6 +66375,11 @@ async function runOne(item, loaded, ctx) {
         return opts.mode === 'update' ? written(ctx, head, step, 'drift') : step;
     }
     const step = settled(failing ? 'violations' : 'pass');
+    if (diff.metadata.length > 0) {
+        // Not drift: the context and every verdict are as the golden has them.
+        step.outcome.notes = [metadataNote(diff.metadata)];
+        return opts.mode === 'update' ? written(ctx, head, step, 'metadata') : step;
+    }
     // Same content, other layout (a hand edit, CRLF from a checkout): update restores the stable form.
     if (opts.mode === 'update' && stored.text !== head.text)
         return written(ctx, head, step, 'format');
@@ -65217,6 +66410,7 @@ async function runGoldens(opts) {
     const unmatched = expanded.diagnostics.map((d) => errorStep({ transcript: d.file, golden: '' }, [d]).outcome);
     const outcomes = shardOf(unmatched, opts.shard);
     const writes = [];
+    const goldens = new Map();
     // A folder given as input may hold the golden folder: goldens are never transcripts.
     const files = expanded.files.filter((f) => !(repoRelative(f, opts.cwd) ?? '').startsWith(`${opts.goldenDir}/`));
     const planned = planTranscripts(files, opts.cwd, opts.goldenDir);
@@ -65225,6 +66419,8 @@ async function runGoldens(opts) {
             outcomes.push(step.outcome);
             if (step.write)
                 writes.push(step.write);
+            if (step.goldens)
+                goldens.set(step.outcome.transcript, step.goldens);
         }
     }
     const transcripts = sortOutcomes(outcomes);
@@ -65244,7 +66440,7 @@ async function runGoldens(opts) {
         obsolete,
         summary: summarize(transcripts, obsolete),
     };
-    return { report, writes };
+    return { report, writes, goldens };
 }
 //# sourceMappingURL=golden-run.js.map
 ;// CONCATENATED MODULE: ./build/core/policy/freeze.js
@@ -73175,7 +74371,7 @@ async function check(options, cwd) {
     if (!loaded.ok)
         return { ok: false, diagnostics: loaded.diagnostics, message: POLICY_FAILED };
     // CI semantics, always: a missing golden fails and nothing is written.
-    const { report } = await runGoldens({
+    const { report, goldens } = await runGoldens({
         mode: 'check',
         inputs: options.transcripts,
         cwd,
@@ -73184,13 +74380,16 @@ async function check(options, cwd) {
         shard: options.shard,
         ...loaded.policies,
         limits: options.limits,
+        keepGoldens: true,
     });
-    return { ok: true, report, diagnostics: loaded.diagnostics, notes: [] };
+    const view = { goldens, replacement: loaded.policies.head.policy.pii.replacement };
+    return { ok: true, report, diagnostics: loaded.diagnostics, notes: [], view };
 }
 const WRITE_WORDS = {
     new: 'wrote (new)',
     drift: 'updated (drift)',
     unreadable: 'rewrote (the old golden could not be read)',
+    metadata: 'updated (metadata only: the context is unchanged)',
     format: 'rewrote (same content, stable layout restored)',
 };
 async function update(options, cwd) {
@@ -73222,7 +74421,7 @@ async function update(options, cwd) {
 }
 async function updateLocked(options, cwd, loaded) {
     const cleaned = await (0,golden_store/* cleanStaleTempFiles */.QT)({ cwd, goldenDir: options.goldenDir });
-    const { report, writes } = await runGoldens({
+    const { report, writes, goldens } = await runGoldens({
         mode: 'update',
         inputs: options.transcripts,
         cwd,
@@ -73231,7 +74430,9 @@ async function updateLocked(options, cwd, loaded) {
         shard: null,
         ...loaded.policies,
         limits: options.limits,
+        keepGoldens: true,
     });
+    const view = { goldens, replacement: loaded.policies.head.policy.pii.replacement };
     const notes = writes.map((w) => `${WRITE_WORDS[w.reason]} ${w.golden}`);
     if (cleaned.length > 0)
         notes.unshift(`removed ${cleaned.length} stale temp file(s) of an interrupted update`);
@@ -73239,7 +74440,7 @@ async function updateLocked(options, cwd, loaded) {
         notes.push(`obsolete ${golden} (kept; remove it or run update --prune-obsolete)`);
     if (notes.length === 0)
         notes.push('every golden is up to date');
-    return { ok: true, report, diagnostics: loaded.diagnostics, notes };
+    return { ok: true, report, diagnostics: loaded.diagnostics, notes, view };
 }
 function noReports() {
     return {
@@ -73364,10 +74565,18 @@ function failureMessage(verdict, failOn) {
 
 
 
+
 /** The default report file: one name per shard, so downloaded shard artifacts never collide. */
 function defaultReportName(options) {
     const s = options.shard;
     return s ? `context-stability-report-shard-${s.index}-of-${s.total}.json` : inputs/* DEFAULT_REPORT_NAME */.zP;
+}
+/** The viewer page: `html-path`, else next to the default report, named after it. */
+function htmlTarget(options, ctx) {
+    if (options.htmlPath !== undefined)
+        return external_node_path_.resolve(ctx.cwd, options.htmlPath);
+    const name = defaultReportName(options).replace(/\.json$/, '.html');
+    return external_node_path_.resolve(ctx.env['RUNNER_TEMP'] || ctx.cwd, name);
 }
 function reportTarget(options, ctx) {
     if (options.reportPath !== undefined)
@@ -73424,12 +74633,13 @@ async function writeSummary(ctx, text) {
         core.warning(`The job summary could not be written (${error.code ?? 'error'}).`);
     }
 }
-function setOutputs(verdict, report, target) {
+function setOutputs(verdict, report, target, html = null) {
     core.setOutput('status', verdict.status);
     core.setOutput('checked', report?.summary.checked ?? 0);
     core.setOutput('violations', verdict.findings.violations);
     core.setOutput('drifted', report?.summary.drift ?? 0);
     core.setOutput('report-path', target ?? '');
+    core.setOutput('html-path', html ?? '');
 }
 /** A run that stopped before it had a report: an invalid policy, unreadable or unmergeable reports. */
 async function stopped(options, ctx, message, diagnostics) {
@@ -73471,18 +74681,32 @@ async function runAction(options, ctx) {
         logGroup('context-stability: goldens', produced.notes.join('\n'), write);
     logGroup(`context-stability ${options.mode}: report`, render_text_renderText(report), write);
     logLine(describe_describeSummary(report), write);
-    const failure = await writeReportFile(target, report, ctx.cwd);
+    const reportFailure = await writeReportFile(target, report, ctx.cwd);
+    // The viewer needs the goldens of the run: a merge (reports only) has none, each shard wrote its own.
+    let html = null;
+    let htmlFailure = null;
+    if (produced.view) {
+        const page = htmlTarget(options, ctx);
+        htmlFailure = await writeViewPage(page, report, produced.view.goldens, produced.view.replacement, ctx.cwd, 'html-path');
+        if (!htmlFailure) {
+            html = page;
+            logLine(`Viewer page written to ${page}`, write);
+        }
+    }
+    const failure = reportFailure ?? htmlFailure;
     const found = verdictOf(findingsOf(report, options.mode), options.failOn);
     const verdict = failure ? withError(found, options.failOn) : found;
-    if (!failure)
+    if (!reportFailure)
         logLine(`Report written to ${target}`, write);
     // Why no comment was posted: one notice annotation, and the same words on top of the summary.
     const notices = await postComment(options, ctx, report);
     let hidden;
     if (options.annotate) {
         const all = [...produced.diagnostics.map(diagnosticAnnotation), ...collectAnnotations(report)];
-        if (failure)
-            all.push(diagnosticAnnotation(failure));
+        if (reportFailure)
+            all.push(diagnosticAnnotation(reportFailure));
+        if (htmlFailure)
+            all.push(diagnosticAnnotation(htmlFailure));
         // setFailed is one more error and each notice of ours one more notice: GitHub must show them.
         const selection = selectAnnotations(all, {
             error: ANNOTATION_LIMIT - (verdict.failing.length > 0 ? 1 : 0),
@@ -73495,7 +74719,7 @@ async function runAction(options, ctx) {
         core.notice(notice);
     const summaryNotices = [...notices, ...noteForShard(report)];
     await writeSummary(ctx, buildJobSummary(report, { notices: summaryNotices, ...(hidden ? { hiddenAnnotations: hidden } : {}) }));
-    setOutputs(verdict, report, failure ? null : target);
+    setOutputs(verdict, report, reportFailure ? null : target, html);
     if (verdict.failing.length > 0)
         core.setFailed(failureMessage(verdict, options.failOn));
 }
