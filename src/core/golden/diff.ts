@@ -183,8 +183,8 @@ function contentChanges(
   const changed: { id: string; line: number }[] = [];
   for (const item of byId(after).values()) {
     const old = was.get(item.id);
-    // Token counts are compared as part of the fate; here only what the model would read.
-    if (old && stableStringify({ ...old, tokens: 0 }) !== stableStringify({ ...item, tokens: 0 })) {
+    // Only what the model would read: token counts and lines are metadata (semanticView).
+    if (old && stableStringify({ ...old, tokens: 0, line: 0 }) !== stableStringify({ ...item, tokens: 0, line: 0 })) {
       changed.push({ id: item.id, line: item.line });
     }
   }
