@@ -195,4 +195,20 @@ describe('a policy edit that changes two of nine contexts', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).not.toContain('note:');
   }, 60_000);
+
+  it('view: a page that cannot be written is exit 2 with a diagnostic naming --out; a missing golden is shown, not written', async () => {
+    writeFileSync(path.join(repo, 'blocker'), 'a file, not a folder');
+    const blocked = await runBuilt(
+      ['view', '--policy', 'head.yml', '-o', 'blocker/page.html', 'transcripts'],
+      repo,
+    );
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toMatch(/blocker\/page\.html:1:1: error\[view-write-failed\]: .*--out/);
+    writeFileSync(path.join(repo, 'transcripts/fresh.openai.json'), session('fresh', 1, 5));
+    const view = await runBuilt(['view', '--policy', 'head.yml', '-o', 'fresh.html', 'transcripts'], repo);
+    expect(view.code).toBe(0);
+    expect(read('fresh.html')).toContain('transcripts/fresh.openai.json');
+    expect(goldenTexts()['fresh.openai.json.golden.json']).toBeUndefined();
+    rmSync(path.join(repo, 'transcripts/fresh.openai.json'));
+  }, 60_000);
 });
