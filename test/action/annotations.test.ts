@@ -74,8 +74,9 @@ describe('collectAnnotations', () => {
     ]);
     const driftMessage = all.find((a) => a.check === 'drift')?.message;
     expect(driftMessage).toBe(
-      'm2 (line 2): kept (in_budget, 10 tokens) → dropped (budget, 0 tokens). Cause: policy changed. ' +
-        'If the change is intended, run `context-stability update` and commit the golden.',
+      'First change: m2 (line 2): kept (in_budget, 10 tokens) → dropped (budget, 0 tokens). Artifacts: 1 changed fate. ' +
+        'Tokens 30 → 10. Cause: policy changed. ' +
+        'If the change is intended, accept it: npx context-stability update t/b.jsonl',
     );
   });
 
@@ -107,8 +108,12 @@ describe('collectAnnotations', () => {
       title: 'context-stability input: json-syntax',
       message: 'Unexpected end. Fix it.',
     });
-    expect(all.filter((a) => a.check === 'drift')).toHaveLength(1);
-    expect(all[1]?.message).toContain('The golden differs: policy changed; tokens 30 → 10.');
+    const drifts = all.filter((a) => a.check === 'drift');
+    expect(drifts).toHaveLength(1);
+    expect(drifts[0]).toMatchObject({ file: 't/b.jsonl', line: 1, title: 'context-stability drift' });
+    expect(drifts[0]?.message).toBe(
+      'Tokens 30 → 10. Cause: policy changed. If the change is intended, accept it: npx context-stability update t/b.jsonl',
+    );
   });
 
   it('orders by severity, then check importance, then file and line', () => {
@@ -132,6 +137,58 @@ describe('collectAnnotations', () => {
       'budget t/b.jsonl:1',
       'drift t/z.jsonl:1',
     ]);
+  });
+});
+
+describe('collectAnnotations: one drift annotation per transcript', () => {
+  it('gives a drift of 12 artifacts exactly one annotation, at the first changed artifact', () => {
+    const fates = Array.from({ length: 12 }, (_, i) => ({ id: `m${i + 1}`, line: 40 - i }));
+    // diffGoldens sorts the fate changes by line: the first is the lowest line.
+    const sorted = [...fates].sort((a, b) => a.line - b.line);
+    const all = collectAnnotations(report([outcome('t/big.jsonl', 'drift', { diff: drift(sorted) })]));
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatchObject({
+      level: 'error',
+      check: 'drift',
+      file: 't/big.jsonl',
+      line: 29,
+      title: 'context-stability drift: m12',
+    });
+    expect(all[0]?.message).toMatch(/^First change: m12 \(line 29\): .* Artifacts: 12 changed fate\. /);
+  });
+
+  it('annotates nothing for a pass whose golden differs only in metadata', () => {
+    const all = collectAnnotations(
+      report([
+        outcome('t/a.jsonl', 'pass', { notes: ['policy changed, budget limit; this context is unchanged'] }),
+        outcome('t/b.jsonl', 'pass', {
+          notes: ['tokenizer changed: gpt-tokenizer 4.0.0 → 4.1.0, token counts'],
+        }),
+      ]),
+    );
+    expect(all).toEqual([]);
+  });
+
+  it('annotates a PII violation first, and GitHub shows it, with 12 drifts in the same run', () => {
+    const drifts = Array.from({ length: 12 }, (_, i) =>
+      outcome(`t/d${String(i).padStart(2, '0')}.jsonl`, 'drift', { diff: drift([{ id: 'm2', line: 2 }]) }),
+    );
+    const leak = outcome('z/leak.jsonl', 'violations', { violations: [violation('pii', 'error', 'm9', 9)] });
+    const all = collectAnnotations(report([...drifts, leak]));
+    expect(all).toHaveLength(13);
+    expect(all[0]).toMatchObject({ check: 'pii', file: 'z/leak.jsonl', line: 9 });
+    const { shown, hidden } = selectAnnotations(all);
+    expect(shown[0]).toMatchObject({ check: 'pii', file: 'z/leak.jsonl' });
+    expect(shown.filter((a) => a.check === 'drift')).toHaveLength(9);
+    expect(hidden).toEqual({ error: 3, warning: 0, notice: 0 });
+  });
+
+  it('names the policy in the accept command when it is not the conventional one', () => {
+    const r = { ...report([outcome('t/a.jsonl', 'drift', { diff: drift([{ id: 'm2', line: 2 }]) })]) };
+    r.policy = { source: 'ci/policy.yml', hash: '0123456789abcdef' };
+    expect(collectAnnotations(r)[0]?.message).toMatch(
+      /accept it: npx context-stability update t\/a\.jsonl --policy ci\/policy\.yml$/,
+    );
   });
 });
 

@@ -61,6 +61,7 @@ describe('action: workflow command injection from a transcript', () => {
     expect(Object.keys(run.outputs).sort()).toEqual([
       'checked',
       'drifted',
+      'html-path',
       'report-path',
       'status',
       'violations',
@@ -86,19 +87,31 @@ describe('action: workflow command injection from a transcript', () => {
   });
 
   it('annotates the injected ids as escaped data at their own lines', () => {
-    const titles = run.log.annotations.map((a) => a.title);
-    expect(titles).toContain('context-stability drift: u1\n::error file=forged.ts,line=1::forged annotation');
-    expect(titles).toContain('context-stability drift: ::add-mask::a1');
-    expect(titles).toContain('context-stability drift: u2%0A::warning::percent');
-    const u1 = run.log.annotations.find((a) => a.title?.startsWith('context-stability drift: u1'));
-    expect(u1).toMatchObject({ file: 'transcripts/inject.jsonl', line: 3 });
+    // One drift annotation, at the first changed artifact: the injected u1, as data.
+    const drift = run.log.annotations.filter((a) => a.title?.startsWith('context-stability drift'));
+    expect(drift).toHaveLength(1);
+    expect(drift[0]).toMatchObject({
+      file: 'transcripts/inject.jsonl',
+      line: 3,
+      title: 'context-stability drift: u1\n::error file=forged.ts,line=1::forged annotation',
+    });
+    expect(drift[0]?.message).toMatch(
+      /^First change: u1\n::error file=forged\.ts,line=1::forged annotation \(line 3\): /,
+    );
     // Escaped, every annotation is one physical line of the log.
     const raw = run.log.commands.filter((c) => c.name === 'error').map((c) => c.raw);
     expect(raw.some((line) => line.includes('u1%0A%3A%3Aerror file=forged.ts%2Cline=1'))).toBe(true);
+    expect(
+      raw.some((line) => line.includes('First change: u1%0A::error file=forged.ts,line=1::forged')),
+    ).toBe(true);
+    for (const line of raw) expect(line).not.toMatch(/[\r\n]/);
   });
 
   it('keeps the injected strings inert in the summary and the comment', () => {
-    expect(run.summary).not.toMatch(/<(?!\/?(details|summary)>)[a-z]/i);
+    // Only the report's own tags, without attributes: nothing of the transcript's is markup.
+    expect(run.summary).not.toMatch(/<(?!\/?(details|summary|code|sub)>)[a-z]/i);
+    expect(run.summary).toContain('**transcripts/inject.jsonl** — ❌ drift');
+    expect(run.summary).toContain('##&#91;error&#93;forged-task');
     const comment = fake.comments[0]?.body ?? '';
     expect(comment).toContain('transcripts/inject.jsonl');
     expect(comment).not.toContain('@');

@@ -93,9 +93,12 @@ describe('action: sharded check and merge', () => {
   it('merge gives the totals, outputs and report of the unsharded run', async () => {
     expect(unsharded.code).toBe(1);
     expect(merged.code).toBe(1);
-    const { 'report-path': _a, ...mergedOutputs } = merged.outputs;
-    const { 'report-path': _b, ...unshardedOutputs } = unsharded.outputs;
+    const { 'report-path': _a, 'html-path': mergedHtml, ...mergedOutputs } = merged.outputs;
+    const { 'report-path': _b, 'html-path': unshardedHtml, ...unshardedOutputs } = unsharded.outputs;
     expect(mergedOutputs).toEqual(unshardedOutputs);
+    // The viewer page is written where the goldens are (check); merge has none, so no page.
+    expect(unshardedHtml).toMatch(/\.html$/);
+    expect(mergedHtml).toBe('');
     expect(mergedOutputs).toMatchObject({ status: 'fail', checked: '7', drifted: '1' });
     const mergedReport = await readFile(path.join(workspace, 'merged.json'), 'utf8');
     expect(mergedReport).toBe(await readFile(path.join(workspace, 'unsharded.json'), 'utf8'));

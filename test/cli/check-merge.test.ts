@@ -81,7 +81,13 @@ describe('sharded check and merge', () => {
     const json = await repo.cli(['merge', '--format', 'json', 'two-1.json', 'two-2.json']);
     expect((JSON.parse(json.stdout) as CheckReport).shard).toBeNull();
     const markdown = await repo.cli(['merge', '--format', 'markdown', 'two-1.json', 'two-2.json']);
-    expect(markdown.stdout).toContain('| transcripts/gen/s03.jsonl |');
+    // The whole run in one report: every shard's transcripts counted, what broke first.
+    expect(markdown.stdout).toContain(
+      '**❌ 2 of 16 transcripts fail** — 0 with violations · 1 drifted · 1 new · 0 errors · 14 passed',
+    );
+    expect(markdown.stdout).toContain('**transcripts/gen/s03.jsonl** — ❌ drift');
+    // The 14 passes (11 generated, 3 fixtures) are rows of the collapsed table.
+    expect(markdown.stdout.match(/^\| transcripts\/[^ ]+ \| \d+ \/ \d+ \|/gm)).toHaveLength(14);
   });
 
   it('refuses a missing shard, a shard given twice, and reports of different policies', async () => {

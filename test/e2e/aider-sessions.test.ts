@@ -76,7 +76,9 @@ describe('aider chat histories through the CLI', () => {
 
     const again = await cli(['check', '--ci', 'transcripts']);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain('3 transcripts checked: 3 pass, 0 drift, 0 new');
+    expect(again.stdout).toContain(
+      '3 transcripts checked: 0 with violations, 0 drifted, 0 new, 0 errors, 3 passed',
+    );
     expect(again.stdout).toContain('0 obsolete goldens');
   });
 
@@ -95,7 +97,9 @@ describe('aider chat histories through the CLI', () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^PASS +transcripts\/history\.md#2 /m);
       expect(run.stdout).not.toContain('history.md#1');
-      expect(run.stdout).toContain('1 transcript checked: 1 pass');
+      expect(run.stdout).toContain(
+        '1 transcript checked: 0 with violations, 0 drifted, 0 new, 0 errors, 1 passed',
+      );
       expect(run.stdout).toContain('0 obsolete goldens');
     }
     const pruned = await cli(['update', '--session', '1', '--prune-obsolete', TWO]);

@@ -43,7 +43,11 @@ describe('check and update', () => {
     const run = await cli(['check', '--policy', 'policy.yml', 'transcripts']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^PASS +transcripts\/coding\.jsonl {2}287\/4000 tokens$/m);
-    expect(run.stdout).toContain('3 transcripts checked: 3 pass, 0 drift, 0 new');
+    expect(run.stdout.split('\n')[1]).toBe('0 with violations · 0 drifted · 0 new · 0 errors · 3 passed');
+    expect(run.stdout).toContain(
+      '3 transcripts checked: 0 with violations, 0 drifted, 0 new, 0 errors, 3 passed',
+    );
+    expect(run.stdout).not.toContain('note:');
   });
 
   it('reports drift after a policy edit: semantic diff naming the artifact and the cause, then the unified diff', async () => {
@@ -53,14 +57,31 @@ describe('check and update', () => {
     const run = await cli(['check', '--policy', 'policy.yml', 'transcripts']);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^DRIFT +transcripts\/coding\.jsonl/m);
+    // Under the headline: the first change and the command that accepts it, then the semantic
+    // diff (cause, then each artifact's fate), then the unified diff.
+    const first = run.stdout.indexOf(
+      '  first change: a1 (line 4): kept (in_budget, 25 tokens) → dropped (budget, 0 tokens)',
+    );
+    const accept = run.stdout.indexOf(
+      '  accept the change: npx context-stability update transcripts/coding.jsonl --policy policy.yml',
+    );
+    const diff = run.stdout.indexOf('  semantic diff of golden/transcripts/coding.jsonl.golden.json:');
+    const cause = run.stdout.indexOf('cause: policy changed', diff);
     const semantic = run.stdout.indexOf(
       'a1 (line 4): kept (in_budget, 25 tokens) → dropped (budget, 0 tokens)',
+      diff,
     );
-    const cause = run.stdout.indexOf('cause: policy changed');
     const unified = run.stdout.indexOf('--- a/golden/transcripts/coding.jsonl.golden.json');
-    expect(cause).toBeGreaterThan(0);
+    expect(first).toBeGreaterThan(0);
+    expect(accept).toBeGreaterThan(first);
+    expect(diff).toBeGreaterThan(accept);
+    expect(cause).toBeGreaterThan(diff);
     expect(semantic).toBeGreaterThan(cause);
     expect(unified).toBeGreaterThan(semantic);
+    // The other two keep their context under the tighter budget: they pass, with a note.
+    expect(run.stdout).toMatch(
+      /^PASS +transcripts\/notes\.jsonl .*\n {2}note: policy changed, budget limit; this context is unchanged \(`update` refreshes the golden\)$/m,
+    );
     expect(run.stdout).toContain('+++ b/golden/transcripts/coding.jsonl.golden.json');
     expect(repo.tree()).toEqual(goldens);
   });
@@ -277,17 +298,40 @@ describe('output formats', () => {
     expect(json.stdout).toBe(repo.read('r.json'));
     const report = JSON.parse(json.stdout) as CheckReport;
     expect(report.schema_version).toBe(1);
-    expect(report.summary).toMatchObject({ checked: 3, drift: 3 });
+    // Only coding.jsonl changes what the model sees; the other two differ in metadata only.
+    expect(report.summary).toMatchObject({ checked: 3, drift: 1, pass: 2 });
+    const notes = report.transcripts.filter((o) => o.outcome === 'pass').map((o) => o.notes);
+    expect(notes).toEqual([
+      ['policy changed, budget limit; this context is unchanged'],
+      ['policy changed, budget limit; this context is unchanged'],
+    ]);
 
     const markdown = await cli(['check', '--format', 'markdown', ...args]);
-    expect(markdown.stdout).toContain('| transcripts/coding.jsonl | ❌ drift | 220 / 260 | 0 |');
-    expect(markdown.stdout).toContain('<details><summary>transcripts/coding.jsonl');
+    expect(markdown.code).toBe(1);
+    const md = markdown.stdout;
+    expect(md).toContain(
+      '**❌ 1 of 3 transcripts fail** — 0 with violations · 1 drifted · 0 new · 0 errors · 2 passed',
+    );
+    expect(md).toContain('**transcripts/coding.jsonl** — ❌ drift · 220 / 260 tokens');
+    expect(md).toContain(
+      '- first change: a1 (line 4): kept (in&#95;budget, 25 tokens) → dropped (budget, 0 tokens)',
+    );
+    expect(md).toContain(
+      '- accept the change: <code>npx context-stability update transcripts/coding.jsonl --policy policy-tight.yml</code>',
+    );
+    expect(md).toMatch(
+      /^\| transcripts\/notes\.jsonl \| 56 \/ 260 \| [🟩🟦🟨🟪🟥]+ \| policy changed, budget limit; this context is unchanged \|$/mu,
+    );
 
     const github = await cli(['check', '--format', 'github', ...args]);
     expect(github.code).toBe(1);
-    expect(github.stdout).toContain(
-      '::error file=transcripts/coding.jsonl,line=4,title=Golden drift%3A a1::a1 (line 4)',
-    );
+    const annotations = github.stdout.split('\n').filter((l) => l.startsWith('::'));
+    expect(annotations).toEqual([
+      '::error file=transcripts/coding.jsonl,line=4,title=Golden drift%3A a1::First change: a1 (line 4): ' +
+        'kept (in_budget, 25 tokens) → dropped (budget, 0 tokens). Artifacts: 2 changed fate. Tokens 287 → 220. ' +
+        'Cause: policy changed. If the change is intended, accept it: ' +
+        'npx context-stability update transcripts/coding.jsonl --policy policy-tight.yml',
+    ]);
   });
 });
 

@@ -23,7 +23,7 @@ describe('README', () => {
     const r = await runBuilt(['check', 'examples/transcripts'], REPO, { CI: 'true' });
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(
-      /6 transcripts checked: 6 pass, 0 drift, 0 new, 0 with violations, 0 errors; 0 obsolete goldens\./,
+      /6 transcripts checked: 0 with violations, 0 drifted, 0 new, 0 errors, 6 passed; 0 obsolete goldens\./,
     );
     expect(r.code).toBe(0);
   });

@@ -10,6 +10,7 @@ import type { CommentTarget } from '../../src/github/comment.js';
 import { startFakeGitHub } from '../support/fake-github.js';
 import type { FakeGitHub, FakeGitHubOptions } from '../support/fake-github.js';
 import {
+  blocks,
   checkReport,
   driftOutcome,
   hugeReport,
@@ -30,16 +31,22 @@ describe('buildCommentBody', () => {
   });
 
   it('lists only the transcripts that need a look, with their semantic diff and no unified diff', () => {
-    const rows = tableRows(md).filter((r) => r.startsWith('| t/'));
     // What broke first: violations, then drift, then input that could not be checked, then new.
-    expect(rows.map((r) => r.split(' | ')[0])).toEqual([
-      '| t/pii.jsonl',
-      '| t/drift.jsonl',
-      '| t/broken.jsonl',
-      '| t/new.jsonl',
-    ]);
-    expect(md).toContain('1 passing transcript not listed here: see the job summary.');
-    expect(md).toContain('- m2 (line 2): kept (in&#95;budget, 20 tokens) → dropped (budget, 0 tokens)');
+    expect([...blocks(md).keys()]).toEqual(['t/pii.jsonl', 't/drift.jsonl', 't/broken.jsonl', 't/new.jsonl']);
+    expect(md.split('\n')[3]).toBe(
+      '**⚠️ Incomplete: 1 transcript could not be checked** — 1 with violations · 1 drifted · 1 new · 1 error · 1 passed',
+    );
+    // The passes are only counted: the job summary lists them.
+    expect(md).toContain('✅ 1 passing transcript: see the job summary.');
+    expect(md).not.toContain('t/pass.jsonl');
+    expect(tableRows(md)).toEqual([]);
+    const drift = blocks(md).get('t/drift.jsonl') ?? '';
+    expect(drift).toContain(
+      '- first change: m2 (line 2): kept (in&#95;budget, 20 tokens) → dropped (budget, 0 tokens)',
+    );
+    expect(drift).toContain('- accept the change: <code>npx context-stability update t/drift.jsonl</code>');
+    expect(drift).toContain('<details><summary>Details</summary>');
+    expect(drift).toContain('- m2 (line 2): kept (in&#95;budget, 20 tokens) → dropped (budget, 0 tokens)');
     expect(md).not.toContain('```');
   });
 

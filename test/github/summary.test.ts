@@ -2,11 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SUMMARY_LIMIT_BYTES, buildJobSummary } from '../../src/github/summary.js';
 import {
+  blocks,
+  cells,
   checkReport,
   driftOutcome,
+  headings,
   hugeReport,
+  impactOf,
   impactReport,
   outcome,
+  passOutcome,
   sampleReport,
   tableRows,
   violationsOutcome,
@@ -15,13 +20,15 @@ import { fcOptions } from '../support/fc.js';
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
-/** The `<details>` sections, by the transcript named in their summary. */
-function detailSections(md: string): Map<string, string> {
-  const sections = new Map<string, string>();
-  for (const match of md.matchAll(/<details><summary>([^:<]*):[^\n]*<\/summary>\n([\s\S]*?)\n<\/details>/g)) {
-    sections.set(match[1] ?? '', match[2] ?? '');
-  }
-  return sections;
+/** The collapsed part of a transcript's block (semantic diff, and in the summary the unified diff). */
+function collapsed(block: string): string {
+  const start = block.indexOf('<details><summary>');
+  return start < 0 ? '' : block.slice(start, block.indexOf('</details>', start));
+}
+
+/** The blocks that still show their collapsed details. */
+function withDetails(md: string): string[] {
+  return [...blocks(md).values()].filter((b) => b.includes('<details><summary>'));
 }
 
 /** Markdown structure that a cut must never break: balanced details and code fences. */
@@ -33,42 +40,66 @@ function expectWellFormed(md: string): void {
 
 describe('buildJobSummary', () => {
   const md = buildJobSummary(sampleReport());
+  const lines = md.split('\n');
 
-  it('opens with the run table: counts per outcome and tokens used against the budget', () => {
-    const rows = tableRows(md);
-    expect(rows[0]).toBe(
-      '| Transcripts | Pass | Drift | New | Violations | Errors | Obsolete | Tokens (used / budget) |',
-    );
-    // broken has no budget; the other four use 30 + 10 + 30 + 30 of 4 × 100.
-    expect(rows[2]).toBe('| 5 | 1 | 1 | 1 | 1 | 1 | 1 | 100 / 400 |');
-    expect(md).toContain('**⚠️ Incomplete: 1 transcript could not be checked**');
-  });
-
-  it('lists every transcript with its outcome, tokens and violations', () => {
-    const rows = tableRows(md).filter((r) => r.startsWith('| t/'));
-    expect(rows).toEqual([
-      '| t/pii.jsonl | ❌ violations | 30 / 100 | 1 (+1 warning) |',
-      '| t/drift.jsonl | ❌ drift | 10 / 100 | 0 |',
-      '| t/broken.jsonl | ⚠️ error | — | 0 |',
-      '| t/new.jsonl | 🆕 new | 30 / 100 | 0 |',
-      '| t/pass.jsonl | ✅ pass | 30 / 100 | 0 |',
+  it('opens with the verdict and the totals, then the policy and tokenizer', () => {
+    expect(lines.slice(0, 5)).toEqual([
+      '## context-stability check',
+      '',
+      '**⚠️ Incomplete: 1 transcript could not be checked** — 1 with violations · 1 drifted · 1 new · 1 error · 1 passed',
+      '',
+      'Policy .github/context-policy.yml (0123456789abcdef) · tokenizer gpt-tokenizer 4.0.0',
     ]);
+    const fail = buildJobSummary(checkReport([driftOutcome('a.jsonl'), passOutcome('b.jsonl')]));
+    expect(fail.split('\n')[2]).toBe(
+      '**❌ 1 of 2 transcripts fail** — 0 with violations · 1 drifted · 0 new · 0 errors · 1 passed',
+    );
   });
 
-  it('has a collapsible section per failing transcript, with the semantic diff before the unified diff', () => {
-    const sections = detailSections(md);
-    expect([...sections.keys()]).toEqual(['t/pii.jsonl', 't/drift.jsonl', 't/broken.jsonl']);
-    const drift = sections.get('t/drift.jsonl') ?? '';
-    expect(drift).toContain('- cause: policy changed');
-    expect(drift).toContain('- tokens: 30 → 10 (-20)');
-    expect(drift).toContain('- m2 (line 2): kept (in&#95;budget, 20 tokens) → dropped (budget, 0 tokens)');
-    expect(drift).toContain('- check pii: ok → failing (1 violation)');
-    expect(drift.indexOf('- tokens:')).toBeLessThan(drift.indexOf('```diff'));
-    expect(drift).toMatch(/```diff\n--- a\/golden\/t\/drift\.jsonl\.golden\.json/);
-    expect(sections.get('t/pii.jsonl')).toContain(
+  it('lists each transcript once, under its group, what broke first', () => {
+    expect(headings(md)).toEqual([
+      '### ❌ Violations (1)',
+      '### ❌ Drift (1)',
+      '### ⚠️ Could not be checked (1)',
+      '### 🆕 New (1)',
+      '### Obsolete goldens',
+    ]);
+    expect([...blocks(md).keys()]).toEqual(['t/pii.jsonl', 't/drift.jsonl', 't/broken.jsonl', 't/new.jsonl']);
+    const titles = [...blocks(md).values()].map((b) => b.split('\n')[0]);
+    expect(titles).toEqual([
+      '**t/pii.jsonl** — ❌ violations · 30 / 100 tokens',
+      '**t/drift.jsonl** — ❌ drift · 10 / 100 tokens',
+      '**t/broken.jsonl** — ⚠️ error',
+      '**t/new.jsonl** — 🆕 new · 30 / 100 tokens',
+    ]);
+    // The pass is a row of the collapsed table, and nowhere else.
+    expect(tableRows(md).filter((r) => r.startsWith('| t/'))).toEqual([
+      '| t/pass.jsonl | 30 / 100 | 🟩🟩🟥 | — |',
+    ]);
+    expect(md.match(/t\/pass\.jsonl/g)).toHaveLength(1);
+  });
+
+  it('shows what a reviewer needs of a failing transcript, with its semantic diff before the unified diff', () => {
+    const drift = blocks(md).get('t/drift.jsonl') ?? '';
+    const open = drift.slice(0, drift.indexOf('<details>'));
+    expect(open).toContain('<code>▰▰▱▱▱▱▱▱▱▱▱▱▱▱▱▱▱▱▱▱</code> 10 / 100 tokens (10%) · user 10%');
+    expect(open).toContain('🟩🟥🟥');
+    expect(open).toContain(
+      '- first change: m2 (line 2): kept (in&#95;budget, 20 tokens) → dropped (budget, 0 tokens)',
+    );
+    expect(open).toContain('- what fills the budget: m1 (user, line 1) 10 tokens, 10% of the budget');
+    expect(open).toContain('- accept the change: <code>npx context-stability update t/drift.jsonl</code>');
+    const details = collapsed(drift);
+    expect(details).toContain('- cause: policy changed');
+    expect(details).toContain('- tokens: 30 → 10 (-20)');
+    expect(details).toContain('- m2 (line 2): kept (in&#95;budget, 20 tokens) → dropped (budget, 0 tokens)');
+    expect(details).toContain('- check pii: ok → failing (1 violation)');
+    expect(details.indexOf('- tokens:')).toBeLessThan(details.indexOf('```diff'));
+    expect(details).toMatch(/```diff\n--- a\/golden\/t\/drift\.jsonl\.golden\.json/);
+    expect(blocks(md).get('t/pii.jsonl')).toContain(
       '- line 7: error&#91;pii&#93; m4: an email address is in the context',
     );
-    expect(sections.get('t/broken.jsonl')).toContain(
+    expect(blocks(md).get('t/broken.jsonl')).toContain(
       '- t/broken.jsonl:3:5: error&#91;json-syntax&#93;: Unexpected character.',
     );
     expectWellFormed(md);
@@ -78,30 +109,52 @@ describe('buildJobSummary', () => {
     expect(md).toContain('### Obsolete goldens');
     expect(md).toContain('- golden/t/gone.jsonl.golden.json');
     expect(md.trimEnd().split('\n').at(-1)).toBe(
-      '5 transcripts checked: 1 pass, 1 drift, 1 new, 1 with violations, 1 error; 1 obsolete golden.',
+      '5 transcripts checked: 1 with violations, 1 drifted, 1 new, 1 error, 1 passed; 1 obsolete golden.',
     );
   });
 
-  it('fails a missing golden in CI', () => {
+  it('fails a missing golden in CI, and says how to write it', () => {
     const ci = buildJobSummary(sampleReport(true));
-    expect(tableRows(ci)).toContain('| t/new.jsonl | ❌ missing golden | 30 / 100 | 0 |');
-    expect(detailSections(ci).get('t/new.jsonl')).toContain('run `context-stability update` locally');
+    const block = blocks(ci).get('t/new.jsonl') ?? '';
+    expect(block.split('\n')[0]).toBe('**t/new.jsonl** — ❌ missing golden · 30 / 100 tokens');
+    expect(block).toContain('- no golden: in CI nothing is written; create it locally and commit it:');
+    expect(block).toContain('- write the golden: <code>npx context-stability update t/new.jsonl</code>');
+    const only = buildJobSummary(
+      checkReport([outcome('t/new.jsonl', 'new', { written: false })], { ci: true }),
+    );
+    expect(only).toContain('**❌ 1 of 1 transcript fail**');
   });
 
-  it('says all is well when nothing fails, with no failing section', () => {
-    const ok = buildJobSummary(checkReport([outcome('a.jsonl'), outcome('b.jsonl')]));
-    expect(ok).toContain('**✅ No transcript fails (2 checked)**');
-    expect(ok).not.toContain('<details>');
-    expect(ok).not.toContain('### Failing transcripts');
+  it('says all is well when nothing fails, with the passes collapsed and no failing section', () => {
+    const ok = buildJobSummary(checkReport([passOutcome('a.jsonl'), passOutcome('b.jsonl')]));
+    expect(ok.split('\n')[2]).toBe(
+      '**✅ No transcript fails** — 0 with violations · 0 drifted · 0 new · 0 errors · 2 passed',
+    );
+    expect(headings(ok)).toEqual([]);
+    expect(ok).toContain('<details><summary>✅ 2 transcripts pass</summary>');
     expect(ok).not.toContain('Policy impact');
+    expect(ok).not.toContain('npx context-stability update');
   });
 
-  it('shows the policy impact table when a base policy is reviewed', () => {
+  it('shows the policy impact narrow, with a totals row, and the full table collapsed', () => {
     const review = buildJobSummary(impactReport());
     expect(review).toContain('base policy git-ref:origin/main:.github/context-policy.yml (fedcba9876543210)');
     expect(review).toContain('### Policy impact (base → head)');
-    const row = tableRows(review).find((r) => r.startsWith('| a.jsonl | ok → ok'));
-    expect(row).toBe('| a.jsonl | ok → ok | 30 → 10 | 2 → 1 | 0 → 0 | budget 1 → 2 | budget | — |');
+    const narrow = review.slice(
+      review.indexOf('### Policy impact'),
+      review.indexOf('<details><summary>Policy impact'),
+    );
+    const rows = tableRows(narrow);
+    for (const row of rows) expect(cells(row).length).toBeLessThanOrEqual(4);
+    expect(rows[0]).toBe('| Transcript | Tokens | Removed | Checks |');
+    expect(rows).toContain('| a.jsonl | 30 → 10 (−20) | 1 → 2 | ❌ budget |');
+    expect(rows.at(-1)).toBe(
+      '| **Total: 1 transcript, 1 changed** | **30 → 10 (−20)** | **1 → 2** | **1 newly failing, 0 fixed** |',
+    );
+    const full = review.slice(review.indexOf('<details><summary>Policy impact in detail'));
+    expect(full.slice(0, full.indexOf('</details>'))).toContain(
+      '| a.jsonl | ok → ok | 30 → 10 | 2 → 1 | 0 → 0 | budget 1 → 2 | budget | — |',
+    );
   });
 
   it('says how many annotations GitHub did not show', () => {
@@ -119,7 +172,8 @@ describe('buildJobSummary', () => {
   it("shows the action's notices on top, escaped", () => {
     const out = buildJobSummary(sampleReport(), { notices: ['No pull request comment: <b>HTTP 403</b>'] });
     expect(out).toContain('> ⚠️ No pull request comment: &lt;b&gt;HTTP 403&lt;/b&gt;');
-    expect(out.indexOf('> ⚠️')).toBeLessThan(out.indexOf('| Transcripts |'));
+    expect(out.indexOf('> ⚠️')).toBeGreaterThan(out.indexOf('**⚠️ Incomplete'));
+    expect(out.indexOf('> ⚠️')).toBeLessThan(out.indexOf('### '));
   });
 
   it('is deterministic', () => {
@@ -127,12 +181,115 @@ describe('buildJobSummary', () => {
   });
 });
 
+describe('buildJobSummary leads with what broke', () => {
+  // 6 passes (one whose golden differs only in metadata), 1 drift, 2 transcripts with violations.
+  const leak = outcome('b/leak.jsonl', 'violations', {
+    picture: passOutcome('x').picture,
+    violations: [
+      { check: 'pii', severity: 'error', id: 'm4', line: 7, message: 'an email address is in the context' },
+    ],
+  });
+  const report = checkReport([
+    passOutcome('a/p1.jsonl'),
+    passOutcome('a/p2.jsonl', ['policy changed, budget limit; this context is unchanged']),
+    outcome('a/task.jsonl', 'violations', {
+      picture: passOutcome('x').picture,
+      violations: [{ check: 'task', severity: 'error', id: 'u1', line: 2, message: 'the task is gone' }],
+    }),
+    passOutcome('c/p3.jsonl'),
+    leak,
+    driftOutcome('a/drift.jsonl'),
+    passOutcome('d/p4.jsonl'),
+    passOutcome('e/p5.jsonl'),
+    passOutcome('f/p6.jsonl'),
+  ]);
+  const md = buildJobSummary(report);
+  const at = (text: string): number => {
+    const i = md.indexOf(text);
+    expect(i, text).toBeGreaterThan(0);
+    return i;
+  };
+
+  it('puts the verdict and totals first, then violations, then drift, then the passes', () => {
+    expect(md.split('\n')[2]).toBe(
+      '**❌ 3 of 9 transcripts fail** — 2 with violations · 1 drifted · 0 new · 0 errors · 6 passed',
+    );
+    const order = [
+      at('**❌ 3 of 9'),
+      at('### ❌ Violations (2)'),
+      at('### ❌ Drift (1)'),
+      at('<details><summary>✅ 6 transcripts pass'),
+    ];
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // Within violations, the most severe check first (a leak before a lost task), then the path.
+    expect([...blocks(md).keys()]).toEqual(['b/leak.jsonl', 'a/task.jsonl', 'a/drift.jsonl']);
+  });
+
+  it('keeps every pass inside the collapsed section, one row each with its map', () => {
+    const start = at(
+      '<details><summary>✅ 6 transcripts pass, 1 with a note (metadata changed; the context did not)</summary>',
+    );
+    const end = md.indexOf('</details>', start);
+    const passes = md.slice(start, end);
+    for (const name of ['a/p1', 'a/p2', 'c/p3', 'd/p4', 'e/p5', 'f/p6']) {
+      expect(passes).toContain(`| ${name}.jsonl | 30 / 100 | 🟩🟩🟥 |`);
+      expect(md.indexOf(name)).toBe(md.indexOf(name, start));
+    }
+    expect(tableRows(passes).filter((r) => /\| [a-f]\/p\d/.test(r))).toHaveLength(6);
+  });
+
+  it('shows the note of a pass whose golden differs only in metadata', () => {
+    expect(tableRows(md)).toContain(
+      '| a/p2.jsonl | 30 / 100 | 🟩🟩🟥 | policy changed, budget limit; this context is unchanged |',
+    );
+    expect(tableRows(md)).toContain('| a/p1.jsonl | 30 / 100 | 🟩🟩🟥 | — |');
+  });
+
+  it('gives each failing block its budget bar, session map and what fills the budget', () => {
+    for (const [name, block] of blocks(md)) {
+      expect(block, name).toMatch(/^<code>[▰▱]{20}<\/code> \d+ \/ 100 tokens \(\d+%\)/m);
+      expect(block, name).toMatch(/^[🟩🟦🟨🟪🟥]+$/mu);
+      expect(block, name).toContain(
+        '<sub>one cell per artifact: 🟩 kept · 🟦 protected · 🟨 masked · 🟪 excerpt · 🟥 dropped</sub>',
+      );
+      expect(block, name).toContain('- what fills the budget: ');
+    }
+    const drift = blocks(md).get('a/drift.jsonl') ?? '';
+    expect(drift).toContain('- first change: m2 (line 2)');
+    expect(drift).toContain('- accept the change: <code>npx context-stability update a/drift.jsonl</code>');
+    // A violation is fixed in the transcript or the policy: there is no change to accept.
+    expect(blocks(md).get('b/leak.jsonl')).not.toContain('npx context-stability update');
+    expect(blocks(md).get('b/leak.jsonl')).toContain(
+      '- line 7: error&#91;pii&#93; m4: an email address is in the context',
+    );
+  });
+
+  it('shows five violations of a transcript and collapses the rest', () => {
+    const many = outcome('v.jsonl', 'violations', {
+      violations: Array.from({ length: 8 }, (_, i) => ({
+        check: 'pii',
+        severity: 'error',
+        id: `m${i}`,
+        line: i + 1,
+        message: `leak ${i}`,
+      })),
+    });
+    const block = blocks(buildJobSummary(checkReport([many]))).get('v.jsonl') ?? '';
+    const open = block.slice(0, block.indexOf('<details>'));
+    expect(open.match(/^- line \d+: error/gm)).toHaveLength(5);
+    expect(open).toContain('- … 3 more violations in the details below');
+    expect(collapsed(block)).toContain('- line 8: error&#91;pii&#93; m7: leak 7');
+  });
+});
+
 describe('buildJobSummary escaping', () => {
   const hostile = 't/<script>alert(1)</script>&x|y`z`::error::pwn##[group]@octocat*_[a](b)~.jsonl';
   const message = 'leak\n::error file=x::injected\n##[group]<img src=x onerror=alert(1)>|`@team';
+  const passing = hostile.replace('.jsonl', '3.jsonl');
   const report = checkReport([
     violationsOutcome(hostile, message),
     driftOutcome(hostile.replace('.jsonl', '2.jsonl')),
+    { ...passOutcome(passing, [`note ${message}`]), impact: impactOf(passing) },
     outcome('t/fine.jsonl'),
   ]);
   const md = buildJobSummary(report, { notices: ['::warning::not a command <i>'] });
@@ -154,10 +311,21 @@ describe('buildJobSummary escaping', () => {
   it('keeps every table row at its number of cells', () => {
     for (const row of tableRows(md)) {
       const pipes = row.match(/\|/g)?.length ?? 0;
+      // The passes and the narrow impact table have 4 columns, the full impact table 8.
       expect([5, 9]).toContain(pipes);
     }
+    // The hostile pass: its row in the passes table and in both impact tables.
     const hostileRows = tableRows(md).filter((r) => r.includes('&lt;script&gt;'));
-    expect(hostileRows).toHaveLength(2);
+    expect(hostileRows).toHaveLength(3);
+  });
+
+  it('keeps a hostile name to one line in its bold title and in the accept command', () => {
+    const titles = md.split('\n').filter((l) => l.startsWith('**t/&lt;script&gt;'));
+    expect(titles).toHaveLength(2);
+    const accept = md.split('\n').filter((l) => l.startsWith('- accept the change: '));
+    expect(accept).toHaveLength(1);
+    expect(accept[0]).toMatch(/^- accept the change: <code>npx context-stability update '[^\n]*'<\/code>$/);
+    expect(accept[0]).not.toMatch(/<script|@octocat|##\[/);
   });
 
   it('keeps a message on its line: no line starts a workflow command', () => {
@@ -187,14 +355,18 @@ describe('buildJobSummary size limit', () => {
       md,
     );
     expect(note).not.toBeNull();
-    // The run table and the totals are always there.
-    expect(md).toContain('| 6150 | 6000 | 150 | 0 | 0 | 0 | 0 | 181500 / 615000 |');
+    // The verdict, the totals and the summary sentence are always there; the note right below them.
+    expect(md).toContain(
+      '**❌ 150 of 6150 transcripts fail** — 0 with violations · 150 drifted · 0 new · 0 errors · 6000 passed',
+    );
     expect(md).toContain('6150 transcripts checked');
-    // Failing rows come before passing ones: all 150 are listed.
-    expect(tableRows(md).filter((r) => r.includes('❌ drift'))).toHaveLength(150);
-    const passingShown = tableRows(md).filter((r) => r.includes('✅ pass')).length;
-    const cutRows = Number(/(\d+) transcript rows?/.exec(note?.[1] ?? '')?.[1] ?? 0);
+    expect(md.indexOf('> ✂️')).toBeLessThan(md.indexOf('### '));
+    // Every failing transcript comes before any passing row: all 150 are shown.
+    expect(blocks(md).size).toBe(150);
+    const passingShown = tableRows(md).filter((r) => r.startsWith('| t/pass-')).length;
+    const cutRows = Number(/(\d+) passing transcript rows?/.exec(note?.[1] ?? '')?.[1] ?? 0);
     expect(passingShown + cutRows).toBe(6000);
+    expect(cutRows).toBeGreaterThan(0);
     expectWellFormed(md);
   });
 
@@ -202,29 +374,38 @@ describe('buildJobSummary size limit', () => {
     const report = hugeReport(40, 0, 250);
     const md = buildJobSummary(report, { maxBytes: 200_000 });
     expect(bytes(md)).toBeLessThanOrEqual(200_000);
-    expect(detailSections(md).size).toBe(40);
+    expect(withDetails(md)).toHaveLength(40);
     const withDiff = md.match(/```diff/g)?.length ?? 0;
     expect(withDiff).toBeGreaterThan(0);
     expect(md).toContain(`not shown: ${40 - withDiff} unified diffs.`);
-    for (const section of detailSections(md).values()) expect(section).toContain('- tokens: 30 → 10 (-20)');
+    for (const block of blocks(md).values()) expect(collapsed(block)).toContain('- tokens: 30 → 10 (-20)');
+    expectWellFormed(md);
   });
 
-  it('leaves details out when even the semantic diffs do not fit, but still lists every failing row', () => {
+  it('leaves failing transcripts out last, first ones first, and counts them in the note', () => {
     const md = buildJobSummary(hugeReport(300, 0, 0), { maxBytes: 60_000 });
     expect(bytes(md)).toBeLessThanOrEqual(60_000);
-    const shown = detailSections(md).size;
-    expect(shown).toBeGreaterThan(0);
-    expect(shown).toBeLessThan(300);
-    expect(tableRows(md).filter((r) => r.includes('❌ drift'))).toHaveLength(300);
+    const shown = [...blocks(md).keys()];
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.length).toBeLessThan(300);
+    // What is shown is the start of the list, in order.
+    expect(shown).toEqual(
+      Array.from({ length: shown.length }, (_, i) => `t/drift-${String(i).padStart(5, '0')}.jsonl`),
+    );
+    // The verdict and the group still count every failing transcript.
+    expect(md).toContain('**❌ 300 of 300 transcripts fail**');
+    expect(md).toContain('### ❌ Drift (300)');
     expect(md).toMatch(
-      new RegExp(`not shown: \\d+ unified diffs, the details of ${300 - shown} failing transcripts\\.`),
+      new RegExp(
+        `not shown: \\d+ unified diffs, the details of ${300 - shown.length} failing transcripts\\.`,
+      ),
     );
     expectWellFormed(md);
   });
 
   it('shows every semantic diff before any unified diff', () => {
     const md = buildJobSummary(hugeReport(20, 0, 250), { maxBytes: 100_000 });
-    expect(detailSections(md).size).toBe(20);
+    expect(withDetails(md)).toHaveLength(20);
     expect(md).toMatch(/not shown: \d+ unified diffs\./);
   });
 

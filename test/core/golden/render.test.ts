@@ -3,8 +3,9 @@ import type { CheckReport, TranscriptOutcome } from '../../../src/core/golden/ch
 import { diffGoldens, unifiedGoldenDiff } from '../../../src/core/golden/diff.js';
 import { buildGolden } from '../../../src/core/golden/golden.js';
 import { policyImpact } from '../../../src/core/golden/impact.js';
-import { escapeMarkdown, renderGithub, renderMarkdown, renderText } from '../../../src/core/golden/render.js';
+import { escapeMarkdown, renderGithub, renderText } from '../../../src/core/golden/render.js';
 import { stableStringify } from '../../../src/core/golden/stable-json.js';
+import { renderMarkdownReport } from '../../../src/github/summary.js';
 import { checkReport, checkResult, handReport, item, ledger, outcome, policy, TOKENIZER } from './support.js';
 
 function driftOutcome(transcript: string): TranscriptOutcome {
@@ -105,9 +106,59 @@ describe('renderText', () => {
     expect(lines.slice(-4)).toEqual([
       'Obsolete goldens (no transcript checked; `update --prune-obsolete` removes them):',
       '  golden/t/gone.jsonl.golden.json',
-      '5 transcripts checked: 1 pass, 1 drift, 1 new, 1 with violations, 1 error; 1 obsolete golden.',
+      '5 transcripts checked: 1 with violations, 1 drifted, 1 new, 1 error, 1 passed; 1 obsolete golden.',
       '',
     ]);
+  });
+
+  it('puts the totals on the second line, in the order of what broke first', () => {
+    expect(lines[1]).toBe('1 with violations · 1 drifted · 1 new · 1 error · 1 passed');
+  });
+
+  it('says under a drift what changed first and the command that accepts it, before the semantic diff', () => {
+    const first = lines.indexOf('  first change: m2 (line 2): kept (in_budget, 20 tokens) → dropped (budget, 0 tokens)');
+    const accept = lines.indexOf('  accept the change: npx context-stability update t/drift.jsonl');
+    const semantic = lines.indexOf('  semantic diff of golden/t/drift.jsonl.golden.json:');
+    expect(first).toBeGreaterThan(lines.findIndex((l) => l.startsWith('DRIFT ')));
+    expect(accept).toBeGreaterThan(first);
+    expect(semantic).toBeGreaterThan(accept);
+    expect(text).toContain('  write the golden: npx context-stability update t/new.jsonl');
+    // Nothing to accept for a pass, a violation or an unreadable transcript.
+    expect(text.match(/npx context-stability update/g)).toHaveLength(2);
+  });
+
+  it('says what fills the budget for what needs a look, not for a clean pass', () => {
+    const picture = {
+      runs: [{ fate: 'kept' as const, count: 1, line: 1, id: 'm1', tokens: 30 }],
+      by_kind: { tool: 30 },
+      consumers: [{ id: 't7', kind: 'tool', line: 12, tokens: 3_120, percent: 39 }],
+    };
+    const out = renderText(
+      checkReport([
+        { ...driftOutcome('a.jsonl'), picture },
+        outcome('b.jsonl', 'pass', { picture }),
+        outcome('c.jsonl', 'pass', {
+          picture,
+          violations: [{ check: 'order', severity: 'warning', id: 'm5', line: 9, message: 'out of order' }],
+        }),
+      ]),
+    );
+    const fills = '  what fills the budget: t7 (tool, line 12) 3,120 tokens, 39% of the budget';
+    const blocks = out.split(/\n(?=[A-Z]+ +[abc]\.jsonl)/);
+    expect(blocks.find((b) => b.startsWith('DRIFT'))).toContain(fills);
+    expect(blocks.find((b) => b.includes(' c.jsonl'))).toContain(fills);
+    expect(blocks.find((b) => b.includes(' b.jsonl'))).not.toContain('what fills the budget');
+  });
+
+  it('passes a golden that differs only in metadata, with a note that update refreshes it', () => {
+    const out = renderText(
+      checkReport([outcome('a.jsonl', 'pass', { notes: ['policy changed, budget limit; this context is unchanged'] })]),
+    );
+    expect(out.split('\n').slice(2, 4)).toEqual([
+      'PASS       a.jsonl  30/100 tokens',
+      '  note: policy changed, budget limit; this context is unchanged (`update` refreshes the golden)',
+    ]);
+    expect(out).not.toContain('accept the change');
   });
 
   it('says in CI that a missing golden was not written, and in a shard that obsolete is left to merge', () => {
@@ -126,57 +177,97 @@ describe('renderText', () => {
   });
 });
 
-describe('renderMarkdown', () => {
+// `check --format markdown` prints the job summary's layout (renderMarkdownReport), whole.
+describe('check --format markdown', () => {
   it('escapes every markup character so a cell stays one cell and no HTML gets through', () => {
     expect(escapeMarkdown('m1|<b>`x`&*_[y]~\\\nz')).toBe(
       'm1&#124;&lt;b&gt;&#96;x&#96;&amp;&#42;&#95;&#91;y&#93;&#126;&#92; z',
     );
   });
 
-  it('keeps the table intact for a transcript named like m1|<b>', () => {
-    const md = renderMarkdown(checkReport([outcome('m1|<b>`x`.jsonl', 'violations', { violations: [] }), outcome('ok.jsonl')]));
+  it('keeps the tables intact and lets no HTML through for a transcript named like m1|<b>', () => {
+    const name = 'm1|<b>`x`.jsonl';
+    const impact = policyImpact(`2${name}`, handReport(), handReport({ budget: { limit: 100, used: 10 }, checks: [checkResult('budget', 2)] }));
+    const md = renderMarkdownReport(
+      checkReport([
+        outcome(name, 'violations', { violations: [{ check: 'pii', severity: 'error', id: 'x|<i>', line: 1, message: 'a | b <img>' }] }),
+        outcome(`2${name}`, 'pass', { impact, notes: ['policy changed | <b>'] }),
+        outcome('ok.jsonl'),
+      ]),
+    );
     const rows = md.split('\n').filter((l) => l.startsWith('| '));
-    expect(rows).toHaveLength(4);
-    for (const row of rows) expect(row.split('|')).toHaveLength(6);
-    expect(md).not.toContain('<b>');
-    expect(md).toContain('m1&#124;&lt;b&gt;&#96;x&#96;.jsonl');
+    // The passes table (4 columns), the narrow impact table (4) and the full one (8).
+    for (const row of rows) expect([5, 9]).toContain(row.match(/\|/g)?.length);
+    expect(rows.filter((r) => r.includes('2m1&#124;&lt;b&gt;&#96;x&#96;.jsonl'))).toHaveLength(3);
+    expect(md).not.toMatch(/<b>|<i>|<img/);
+    expect(md).toContain('**m1&#124;&lt;b&gt;&#96;x&#96;.jsonl** — ❌ violations');
+    expect(md).toContain('- line 1: error&#91;pii&#93; x&#124;&lt;i&gt;: a &#124; b &lt;img&gt;');
   });
 
-  it('has a table row per transcript with outcome, tokens and violations', () => {
-    const md = renderMarkdown(sampleReport());
-    expect(md).toContain('| Transcript | Outcome | Tokens (used / budget) | Violations |');
-    expect(md).toContain('| t/pass.jsonl | ✅ pass | 30 / 100 | 0 |');
-    expect(md).toContain('| t/pii.jsonl | ❌ violations | 30 / 100 | 1 (+1 warning) |');
-    expect(md).toContain('| t/broken.jsonl | ⚠️ error | — | 0 |');
+  it('leads with what broke: each transcript under its group, with its outcome and tokens; passes in a table', () => {
+    const md = renderMarkdownReport(sampleReport());
+    const order = [
+      '### ❌ Violations (1)',
+      '**t/pii.jsonl** — ❌ violations · 30 / 100 tokens',
+      '### ❌ Drift (1)',
+      '**t/drift.jsonl** — ❌ drift · 10 / 100 tokens',
+      '### ⚠️ Could not be checked (1)',
+      '**t/broken.jsonl** — ⚠️ error',
+      '### 🆕 New (1)',
+      '**t/new.jsonl** — 🆕 new · 30 / 100 tokens',
+      '| t/pass.jsonl | 30 / 100 | — | — |',
+    ];
+    const lines = md.split('\n');
+    const at = order.map((line) => lines.indexOf(line));
+    expect(at.every((i) => i > 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(lines[2]).toBe('**⚠️ Incomplete: 1 transcript could not be checked** — 1 with violations · 1 drifted · 1 new · 1 error · 1 passed');
+    expect(md).toContain('- line 7: error&#91;pii&#93; m4: an email address is in the context');
+    expect(md).toContain('- t/broken.jsonl:3:5: error&#91;json-syntax&#93;: Unexpected character. Hint: Fix the JSON.');
   });
 
-  it('puts a collapsed section under the table for each failing transcript only', () => {
-    const md = renderMarkdown(sampleReport());
+  it('collapses the semantic and unified diff of a failing transcript, and lists a pass only in the collapsed table', () => {
+    const md = renderMarkdownReport(sampleReport());
     const summaries = [...md.matchAll(/<details><summary>(.*?)<\/summary>/g)].map((m) => m[1]);
-    expect(summaries).toEqual(['t/pii.jsonl: ❌ violations', 't/drift.jsonl: ❌ drift', 't/broken.jsonl: ⚠️ error']);
-    expect(md).toContain('- m2 (line 2): kept (in&#95;budget, 20 tokens) → dropped (budget, 0 tokens)');
-    expect(md).toMatch(/```diff\n--- a\/golden\/t\/drift\.jsonl\.golden\.json\tgolden\n/);
+    expect(summaries).toEqual(['Semantic and unified diff', '✅ 1 transcript pass']);
+    const details = md.slice(md.indexOf('<details><summary>Semantic and unified diff'), md.indexOf('</details>'));
+    expect(details).toContain('- m2 (line 2): kept (in&#95;budget, 20 tokens) → dropped (budget, 0 tokens)');
+    expect(details).toMatch(/```diff\n--- a\/golden\/t\/drift\.jsonl\.golden\.json\tgolden\n/);
+    expect(md.match(/t\/pass\.jsonl/g)).toHaveLength(1);
   });
 
   it('marks a missing golden in CI as a failure with its remedy', () => {
-    const md = renderMarkdown(sampleReport(true));
-    expect(md).toContain('| t/new.jsonl | ❌ missing golden |');
-    expect(md).toContain('<details><summary>t/new.jsonl: ❌ missing golden</summary>');
-    expect(md).toContain('- no golden: in CI nothing is written; run `context-stability update` locally');
+    const md = renderMarkdownReport(sampleReport(true));
+    expect(md).toContain('**t/new.jsonl** — ❌ missing golden · 30 / 100 tokens');
+    expect(md).toContain('- no golden: in CI nothing is written; create it locally and commit it:');
+    expect(md).toContain('- write the golden: <code>npx context-stability update t/new.jsonl</code>');
+    expect(md).toContain('**⚠️ Incomplete: 1 transcript could not be checked**');
+    const ci = renderMarkdownReport(checkReport([outcome('t/new.jsonl', 'new', { written: false })], { ci: true }));
+    expect(ci).toContain('**❌ 1 of 1 transcript fail**');
   });
 
   it('fences a diff that itself holds backticks with a longer fence', () => {
     const drift = { ...driftOutcome('a.jsonl'), unified: '--- a\n+++ b\n@@ -1 +1 @@\n-```\n+````\n' };
-    const md = renderMarkdown(checkReport([drift]));
+    const md = renderMarkdownReport(checkReport([drift]));
     expect(md).toContain('`````diff\n--- a');
     expect(md).toContain('+````\n`````');
   });
 
-  it('adds a side-by-side policy impact table', () => {
+  it('points a long unified diff at the JSON report of the CLI (--report)', () => {
+    const long = Array.from({ length: 400 }, (_, i) => `+line ${i}`).join('\n');
+    const md = renderMarkdownReport(checkReport([{ ...driftOutcome('a.jsonl'), unified: `${long}\n` }]));
+    expect(md).toContain('… 100 more lines in the JSON report (--report)');
+    expect(md).not.toContain('+line 300');
+  });
+
+  it('adds a narrow policy impact table with totals, and the full table collapsed', () => {
     const impact = policyImpact('a.jsonl', handReport(), handReport({ budget: { limit: 100, used: 10 }, checks: [checkResult('budget', 2)] }));
-    const md = renderMarkdown(checkReport([outcome('a.jsonl', 'pass', { impact })]));
+    const md = renderMarkdownReport(checkReport([outcome('a.jsonl', 'pass', { impact })]));
     expect(md).toContain('### Policy impact (base → head)');
-    expect(md).toContain('| a.jsonl | ok → ok | 30 → 10 | 2 → 2 | 0 → 0 | budget 1 → 1 | budget | — |');
+    expect(md).toContain('| a.jsonl | 30 → 10 (−20) | 1 → 1 | ❌ budget |');
+    expect(md).toMatch(/^\| \*\*Total: 1 transcript, 1 changed[^|]*\*\* \| \*\*30 → 10 \(−20\)\*\* \| \*\*1 → 1\*\* \| \*\*1 newly failing, 0 fixed\*\* \|$/m);
+    const full = md.slice(md.indexOf('<details><summary>Policy impact in detail'));
+    expect(full).toContain('| a.jsonl | ok → ok | 30 → 10 | 2 → 2 | 0 → 0 | budget 1 → 1 | budget | — |');
   });
 });
 
@@ -202,13 +293,29 @@ describe('renderGithub', () => {
     );
   });
 
-  it('annotates each drifted artifact with its fate change and the cause', () => {
+  it('annotates a drift once, at its first changed artifact, with what changed, the cause and the command that accepts it', () => {
     const out = renderGithub(sampleReport()).split('\n');
-    expect(out).toContain(
-      '::error file=t/drift.jsonl,line=2,title=Golden drift%3A m2::m2 (line 2): kept (in_budget, 20 tokens) → dropped (budget, 0 tokens). Cause: policy changed. If the change is intended, run `context-stability update` and commit the golden.',
-    );
+    expect(out.filter((l) => l.includes('Golden drift'))).toEqual([
+      '::error file=t/drift.jsonl,line=2,title=Golden drift%3A m2::First change: m2 (line 2): kept (in_budget, 20 tokens) → dropped (budget, 0 tokens). ' +
+        'Artifacts: 1 changed fate. Tokens 30 → 10. check pii: ok → failing (1 violation). Cause: policy changed. ' +
+        'If the change is intended, accept it: npx context-stability update t/drift.jsonl',
+    ]);
   });
 
+  it('annotates a drift of many artifacts once, at the first of them', () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `m${i + 1}`);
+    const meta = { transcript: 'a.jsonl', policy: policy(), tokenizer: TOKENIZER };
+    const keptAll = ids.map((id, i) => ledger(id, i + 5, 'kept', 'in_budget', 1));
+    const before = buildGolden(handReport({ budget: { limit: 100, used: 12 }, context: ids.map((id, i) => item(id, i + 5, id, 1)), ledger: keptAll }), meta);
+    const after = buildGolden(
+      handReport({ budget: { limit: 100, used: 0 }, context: [], ledger: ids.map((id, i) => ledger(id, i + 5, 'dropped', 'budget', 1)) }),
+      meta,
+    );
+    const out = renderGithub(checkReport([outcome('a.jsonl', 'drift', { diff: diffGoldens(before, after) })]));
+    const drift = out.split('\n').filter((l) => l.startsWith('::'));
+    expect(drift).toHaveLength(1);
+    expect(drift[0]).toMatch(/^::error file=a\.jsonl,line=5,title=Golden drift%3A m1::First change: m1 \(line 5\).* Artifacts: 12 changed fate\./);
+  });
   it('notices a written golden, fails a missing one in CI, and warns about obsolete goldens', () => {
     expect(renderGithub(sampleReport())).toContain('::notice file=t/new.jsonl,title=New golden::Wrote golden/t/new.jsonl.golden.json.');
     expect(renderGithub(sampleReport(true))).toMatch(/^::error file=t\/new\.jsonl,title=Missing golden::No golden at/m);
@@ -229,13 +336,34 @@ describe('renderGithub', () => {
     expect(lines.filter((l) => l.startsWith('::'))).toHaveLength(1);
   });
 
-  it('annotates a drift with no artifact change once, naming what changed', () => {
+  it('annotates a drift with no artifact change once, at line 1, naming what changed', () => {
     const meta = { transcript: 'a.jsonl', policy: policy(), tokenizer: TOKENIZER };
     const before = buildGolden(handReport(), meta);
-    const after = buildGolden(handReport(), { ...meta, tokenizer: { name: 'gpt-tokenizer', version: '4.1.0' } });
+    const after = buildGolden(handReport({ checks: [checkResult('budget', 0), checkResult('pii', 1)] }), {
+      ...meta,
+      tokenizer: { name: 'gpt-tokenizer', version: '4.1.0' },
+    });
     const out = renderGithub(checkReport([outcome('a.jsonl', 'drift', { diff: diffGoldens(before, after) })]));
-    expect(out.split('\n')[0]).toBe(
-      '::error file=a.jsonl,title=Golden drift::The golden differs: tokenizer changed: gpt-tokenizer 4.0.0 → 4.1.0; tokens 30 → 30. If the change is intended, run `context-stability update` and commit the golden.',
+    expect(out.split('\n').filter((l) => l.startsWith('::'))).toEqual([
+      '::error file=a.jsonl,line=1,title=Golden drift::Tokens 30 → 30. check pii: ok → failing (1 violation). ' +
+        'Cause: tokenizer changed: gpt-tokenizer 4.0.0 → 4.1.0. If the change is intended, accept it: npx context-stability update a.jsonl',
+    ]);
+  });
+
+  it('annotates nothing for a pass whose golden differs only in metadata', () => {
+    const out = renderGithub(
+      checkReport([outcome('a.jsonl', 'pass', { notes: ['policy changed, budget limit; this context is unchanged'] })]),
     );
+    expect(out).toBe('1 transcript checked: 0 with violations, 0 drifted, 0 new, 0 errors, 1 passed; 0 obsolete goldens.\n');
+  });
+
+  it('annotates a PII violation before any drift, however many transcripts drifted', () => {
+    const drifts = Array.from({ length: 12 }, (_, i) => ({ ...driftOutcome(`t/d${String(i).padStart(2, '0')}.jsonl`) }));
+    const pii = outcome('z/leak.jsonl', 'violations', {
+      violations: [{ check: 'pii', severity: 'error', id: 'm9', line: 9, message: 'an email address is in the context' }],
+    });
+    const out = renderGithub(checkReport([...drifts, pii])).split('\n');
+    expect(out[0]).toBe('::error file=z/leak.jsonl,line=9,title=context-stability pii%3A m9::an email address is in the context');
+    expect(out.filter((l) => l.includes('title=Golden drift'))).toHaveLength(12);
   });
 });

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { exitCodeFor, outcomeFails } from '../../../src/core/golden/check-report.js';
 import type { GoldenDiff } from '../../../src/core/golden/diff.js';
 import { renderGithub } from '../../../src/core/golden/render-github.js';
-import { renderMarkdown } from '../../../src/core/golden/render-markdown.js';
 import { renderText } from '../../../src/core/golden/render-text.js';
 import { displayOrder } from '../../../src/core/golden/report-order.js';
 import { collectAnnotations } from '../../../src/github/annotations.js';
+import { buildJobSummary, renderMarkdownReport } from '../../../src/github/summary.js';
 import { checkReport, outcome } from './support.js';
 
 const diff: GoldenDiff = {
@@ -87,7 +87,13 @@ describe('drift severity', () => {
     expect(renderGithub(soft)).not.toMatch(/^::error/m);
     expect(collectAnnotations(soft).map((a) => a.level)).toEqual(['warning']);
     expect(renderText(soft)).toMatch(/drift reported as a warning/);
-    expect(renderMarkdown(soft)).toMatch(/drift reported as a warning/);
+    for (const md of [renderMarkdownReport(soft), buildJobSummary(soft)]) {
+      expect(md).toMatch(/drift reported as a warning/);
+      expect(md).toContain('### ⚠️ Drift reported as a warning (1)');
+      expect(md).toContain('**c/soft-drift.jsonl** — ⚠️ drift (warning)');
+      expect(md).toContain('**✅ No transcript fails; 1 drift reported as a warning**');
+      expect(md).not.toContain('### ❌');
+    }
   });
 });
 

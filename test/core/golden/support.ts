@@ -50,8 +50,14 @@ export function ledger(id: string, line: number, action: LedgerEntry['action'], 
   };
 }
 
-export function item(id: string, line: number, content: string, tokens: number): ContextItem {
-  return { id, kind: 'user', tokens, content, line };
+export function item(
+  id: string,
+  line: number,
+  content: string,
+  tokens: number,
+  kind: ContextItem['kind'] = 'user',
+): ContextItem {
+  return { id, kind, tokens, content, line };
 }
 
 export function checkResult(name: string, violations: number, severity: CheckResult['severity'] = 'error'): CheckResult {
