@@ -43627,6 +43627,9 @@ function shellWord(text) {
 function acceptCommand(o, policySource) {
     if (o.outcome !== 'drift' && o.outcome !== 'new')
         return undefined;
+    // This run wrote the golden already (a new transcript outside CI): nothing left to accept.
+    if (o.written)
+        return undefined;
     const m = /^(.+)#([1-9]\d*)$/.exec(o.transcript);
     const file = m ? m[1] : o.transcript;
     const session = m ? ` --session ${m[2]}` : '';
@@ -44380,13 +44383,14 @@ function fitLayout(sections, opts) {
 
 
 
+
 /** Violations listed in the open part of a transcript's block; the rest are in its details. */
 const VIOLATIONS_SHOWN = 5;
 function report_blocks_plural(n, word) {
     return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 function report_blocks_signed(n) {
-    return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '±0';
+    return n > 0 ? `+${n}` : n < 0 ? `-${-n}` : '±0';
 }
 /** `**path** — ❌ drift · 220 / 260 tokens`: the first line of a transcript's block. */
 function blockTitle(o, ci) {
@@ -44406,11 +44410,11 @@ function pictureLines(o) {
     return lines;
 }
 /**
- * A failing transcript (or a drift warning), open part then details: picture, violations, the
- * first change, what fills the budget, the accept command; the semantic diff, further violations,
- * input problems and (with `unified`) the unified diff collapsed.
+ * The body of a failing transcript's block (or a drift warning's), below its title: picture,
+ * violations, the first change, what fills the budget, the accept command, open; the semantic
+ * diff, further violations and (with `unified`) the unified diff collapsed.
  */
-function outcomeBlock(o, report, opts) {
+function outcomeBody(o, report, opts) {
     const open = [];
     for (const v of o.violations.slice(0, VIOLATIONS_SHOWN))
         open.push(`- ${escapeText(describeViolation(v))}`);
@@ -44447,9 +44451,10 @@ function outcomeBlock(o, report, opts) {
         for (const line of describeDiff(o.diff))
             hidden.push(`- ${escapeText(line)}`);
     if (opts.unified && o.unified) {
-        hidden.push('', ...codeBlock(cappedDiff(o.unified, opts.fullReport), 'diff'));
+        // inertJson: a `##[` or `::` in an id must not become a workflow command when the Markdown goes to a log.
+        hidden.push('', ...codeBlock((0,shown_name/* inertJson */.n)(cappedDiff(o.unified, opts.fullReport)), 'diff'));
     }
-    const out = [blockTitle(o, report.ci), '', ...pictureLines(o), ...open, ''];
+    const out = [...pictureLines(o), ...open, ''];
     if (hidden.length > 0) {
         const what = opts.unified && o.unified ? 'Semantic and unified diff' : 'Details';
         out.push(...html_details(what, hidden));
@@ -44534,15 +44539,16 @@ function impactFullRow(i) {
 //# sourceMappingURL=report-blocks.js.map
 ;// CONCATENATED MODULE: ./build/github/summary.js
 // The job summary of a check run, and the report layout it shares with the sticky PR comment and
-// `check --format markdown`: it leads with what broke. A headline (verdict and totals), then one
+// `check --format markdown`: it leads with what broke. A headline (verdict and totals), the policy
+// impact table of a policy review (changed transcripts, totals; the full table folded), then one
 // group per kind of failure in displayOrder (violations by severity, drift, drift warnings,
 // unreadable input, new goldens), each transcript with its budget bar, session map, violations,
 // first change, what fills the budget and the command that accepts the change; then the passes,
-// collapsed; the policy impact table with totals (its full form collapsed); obsolete goldens.
-// Each surface has a size limit (1 MiB per step summary, 65,536 characters per comment); when the
-// report does not fit, the least telling parts go first (passing rows, then unified diffs, then
-// obsolete goldens, impact rows, details) and a note says what was left out. Every
-// transcript-derived string is HTML-escaped (escapeText).
+// folded; obsolete goldens. Each surface has a size limit (1 MiB per step summary, 65,536
+// characters per comment); when the report does not fit, the least telling parts go first (passing
+// rows, unified diffs, obsolete goldens, impact rows, details; the title of every failing
+// transcript last) and a note says what was left out. Every transcript-derived string is
+// HTML-escaped (escapeText).
 
 
 
@@ -44555,11 +44561,12 @@ const SUMMARY_LIMIT_BYTES = 1_000_000;
 /** Tiers: what is kept first when the report does not fit. */
 const TIER = {
     fixed: 0,
-    details: 1,
-    impact: 2,
-    obsolete: 3,
-    unified: 4,
-    passingRow: 5,
+    title: 1,
+    details: 2,
+    impact: 3,
+    obsolete: 4,
+    unified: 5,
+    passingRow: 6,
 };
 function block(lines) {
     return `${lines.join('\n')}\n`;
@@ -44578,8 +44585,9 @@ function summary_headline(report) {
     const totals = escapeText(describeTotals(report));
     if (code === 2)
         return `**⚠️ Incomplete: ${summary_plural(s.errors, 'transcript')} could not be checked** — ${totals}`;
-    if (code === 1)
-        return `**❌ ${failing} of ${summary_plural(s.checked, 'transcript')} fail** — ${totals}`;
+    if (code === 1) {
+        return `**❌ ${failing} of ${summary_plural(s.checked, 'transcript')} ${failing === 1 ? 'fails' : 'fail'}** — ${totals}`;
+    }
     if (s.checked === 0)
         return '**⚠️ No transcript was checked**';
     const warnings = report.transcripts.filter(report_order_isWarningDrift).length;
@@ -44614,16 +44622,25 @@ function hiddenLine(hidden) {
         '',
     ];
 }
-function outcomePart(o, report, withUnified, fullReport) {
-    const omitted = check_report_outcomeFails(o, report.ci) ? 'details' : 'warnings';
+/**
+ * A failing transcript as two parts: its title line, kept before anything else that can be cut (so
+ * every failing transcript is named), and its body (picture, findings, diffs).
+ */
+function outcomeParts(o, report, withUnified, fullReport) {
+    const fails = check_report_outcomeFails(o, report.ci);
+    const title = {
+        forms: [{ text: block([blockTitle(o, report.ci), '']), tier: TIER.title }],
+        omitted: fails ? 'failing' : 'warnings',
+    };
+    const omitted = fails ? 'details' : 'warningDetails';
     const semantic = {
-        text: block(outcomeBlock(o, report, { unified: false, fullReport })),
+        text: block(outcomeBody(o, report, { unified: false, fullReport })),
         tier: TIER.details,
     };
     if (!withUnified || !o.unified)
-        return { forms: [semantic], omitted };
-    const full = block(outcomeBlock(o, report, { unified: true, fullReport }));
-    return { forms: [semantic, { text: full, tier: TIER.unified }], omitted, shortened: 'unified' };
+        return [title, { forms: [semantic], omitted }];
+    const full = block(outcomeBody(o, report, { unified: true, fullReport }));
+    return [title, { forms: [semantic, { text: full, tier: TIER.unified }], omitted, shortened: 'unified' }];
 }
 /** The groups a report lists, in order: what broke first (displayOrder), passes last. */
 const GROUPS = [
@@ -44684,7 +44701,7 @@ function sections(report, opts) {
             continue;
         out.push({
             head: block([`### ${group.title(members.length)}`, '']),
-            parts: members.map((o) => outcomePart(o, report, !comment, opts.fullReport ?? 'report-path')),
+            parts: members.flatMap((o) => outcomeParts(o, report, !comment, opts.fullReport ?? 'report-path')),
         });
     }
     const passes = report.transcripts.filter((o) => listingGroup(o) === 5);
@@ -44698,7 +44715,7 @@ function sections(report, opts) {
         const note = noted > 0 ? `, ${noted} with a note (metadata changed; the context did not)` : '';
         out.push({
             head: block([
-                `<details><summary>✅ ${summary_plural(passes.length, 'transcript')} pass${note}</summary>`,
+                `<details><summary>✅ ${summary_plural(passes.length, 'transcript')} ${passes.length === 1 ? 'passes' : 'pass'}${note}</summary>`,
                 '',
                 ...PASS_TABLE_HEAD,
             ]),
@@ -44733,10 +44750,12 @@ function sections(report, opts) {
     return out;
 }
 const CUT_WORDS = {
+    failing: (n) => summary_plural(n, 'failing transcript'),
+    warnings: (n) => summary_plural(n, 'drift warning'),
     rows: (n) => summary_plural(n, 'passing transcript row'),
     unified: (n) => summary_plural(n, 'unified diff'),
     details: (n) => `the details of ${summary_plural(n, 'failing transcript')}`,
-    warnings: (n) => `the details of ${summary_plural(n, 'drift warning')}`,
+    warningDetails: (n) => `the details of ${summary_plural(n, 'drift warning')}`,
     impact: (n) => summary_plural(n, 'policy impact row'),
     obsolete: (n) => summary_plural(n, 'obsolete golden'),
 };
@@ -46967,8 +46986,8 @@ function contentChanges(before, after) {
     const changed = [];
     for (const item of byId(after).values()) {
         const old = was.get(item.id);
-        // Token counts are compared as part of the fate; here only what the model would read.
-        if (old && stable_json_stableStringify({ ...old, tokens: 0 }) !== stable_json_stableStringify({ ...item, tokens: 0 })) {
+        // Only what the model would read: token counts and lines are metadata (semanticView).
+        if (old && stable_json_stableStringify({ ...old, tokens: 0, line: 0 }) !== stable_json_stableStringify({ ...item, tokens: 0, line: 0 })) {
             changed.push({ id: item.id, line: item.line });
         }
     }
@@ -66375,7 +66394,7 @@ async function compareOne(item, loaded, ctx, seen) {
         return opts.mode === 'update' ? written(ctx, head, step, 'drift') : step;
     }
     const step = settled(failing ? 'violations' : 'pass');
-    if (diff.metadata.length > 0) {
+    if (diff.equal && diff.metadata.length > 0) {
         // Not drift: the context and every verdict are as the golden has them.
         step.outcome.notes = [metadataNote(diff.metadata)];
         return opts.mode === 'update' ? written(ctx, head, step, 'metadata') : step;

@@ -12,6 +12,7 @@ import type { PolicyImpact } from '../core/golden/impact.js';
 import { budgetBar, mapCells, sessionMap } from '../core/golden/render-picture.js';
 import { IMPACT_COLUMNS, cappedDiff, impactCells, outcomeCell } from '../core/golden/render-markdown.js';
 import { isWarningDrift } from '../core/golden/report-order.js';
+import { inertJson } from '../core/text/shown-name.js';
 import { codeBlock, details, escapeText, tableHead, tableRow } from './html.js';
 
 /** Violations listed in the open part of a transcript's block; the rest are in its details. */
@@ -22,7 +23,7 @@ function plural(n: number, word: string): string {
 }
 
 function signed(n: number): string {
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '±0';
+  return n > 0 ? `+${n}` : n < 0 ? `-${-n}` : '±0';
 }
 
 /** `**path** — ❌ drift · 220 / 260 tokens`: the first line of a transcript's block. */
@@ -43,11 +44,11 @@ export function pictureLines(o: TranscriptOutcome): string[] {
 }
 
 /**
- * A failing transcript (or a drift warning), open part then details: picture, violations, the
- * first change, what fills the budget, the accept command; the semantic diff, further violations,
- * input problems and (with `unified`) the unified diff collapsed.
+ * The body of a failing transcript's block (or a drift warning's), below its title: picture,
+ * violations, the first change, what fills the budget, the accept command, open; the semantic
+ * diff, further violations and (with `unified`) the unified diff collapsed.
  */
-export function outcomeBlock(
+export function outcomeBody(
   o: TranscriptOutcome,
   report: CheckReport,
   opts: { unified: boolean; fullReport: string },
@@ -79,9 +80,10 @@ export function outcomeBlock(
   for (const v of o.violations.slice(VIOLATIONS_SHOWN)) hidden.push(`- ${escapeText(describeViolation(v))}`);
   if (o.diff && !o.diff.equal) for (const line of describeDiff(o.diff)) hidden.push(`- ${escapeText(line)}`);
   if (opts.unified && o.unified) {
-    hidden.push('', ...codeBlock(cappedDiff(o.unified, opts.fullReport), 'diff'));
+    // inertJson: a `##[` or `::` in an id must not become a workflow command when the Markdown goes to a log.
+    hidden.push('', ...codeBlock(inertJson(cappedDiff(o.unified, opts.fullReport)), 'diff'));
   }
-  const out = [blockTitle(o, report.ci), '', ...pictureLines(o), ...open, ''];
+  const out = [...pictureLines(o), ...open, ''];
   if (hidden.length > 0) {
     const what = opts.unified && o.unified ? 'Semantic and unified diff' : 'Details';
     out.push(...details(what, hidden));

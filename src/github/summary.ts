@@ -1,13 +1,14 @@
 // The job summary of a check run, and the report layout it shares with the sticky PR comment and
-// `check --format markdown`: it leads with what broke. A headline (verdict and totals), then one
+// `check --format markdown`: it leads with what broke. A headline (verdict and totals), the policy
+// impact table of a policy review (changed transcripts, totals; the full table folded), then one
 // group per kind of failure in displayOrder (violations by severity, drift, drift warnings,
 // unreadable input, new goldens), each transcript with its budget bar, session map, violations,
 // first change, what fills the budget and the command that accepts the change; then the passes,
-// collapsed; the policy impact table with totals (its full form collapsed); obsolete goldens.
-// Each surface has a size limit (1 MiB per step summary, 65,536 characters per comment); when the
-// report does not fit, the least telling parts go first (passing rows, then unified diffs, then
-// obsolete goldens, impact rows, details) and a note says what was left out. Every
-// transcript-derived string is HTML-escaped (escapeText).
+// folded; obsolete goldens. Each surface has a size limit (1 MiB per step summary, 65,536
+// characters per comment); when the report does not fit, the least telling parts go first (passing
+// rows, unified diffs, obsolete goldens, impact rows, details; the title of every failing
+// transcript last) and a note says what was left out. Every transcript-derived string is
+// HTML-escaped (escapeText).
 import { exitCodeFor, outcomeFails } from '../core/golden/check-report.js';
 import type { CheckReport, TranscriptOutcome } from '../core/golden/check-report.js';
 import { describeSummary } from '../core/golden/describe.js';
@@ -24,7 +25,8 @@ import {
   impactRow,
   impactChanged,
   impactTotals,
-  outcomeBlock,
+  blockTitle,
+  outcomeBody,
   passRow,
 } from './report-blocks.js';
 
@@ -57,16 +59,18 @@ export interface SurfaceOptions {
   fullReport?: string;
 }
 
-type CutKey = 'rows' | 'unified' | 'details' | 'warnings' | 'impact' | 'obsolete';
+type CutKey =
+  'failing' | 'warnings' | 'rows' | 'unified' | 'details' | 'warningDetails' | 'impact' | 'obsolete';
 
 /** Tiers: what is kept first when the report does not fit. */
 const TIER = {
   fixed: 0,
-  details: 1,
-  impact: 2,
-  obsolete: 3,
-  unified: 4,
-  passingRow: 5,
+  title: 1,
+  details: 2,
+  impact: 3,
+  obsolete: 4,
+  unified: 5,
+  passingRow: 6,
 } as const;
 
 function block(lines: readonly string[]): string {
@@ -89,7 +93,9 @@ function headline(report: CheckReport): string {
   const totals = escapeText(describeTotals(report));
   if (code === 2)
     return `**⚠️ Incomplete: ${plural(s.errors, 'transcript')} could not be checked** — ${totals}`;
-  if (code === 1) return `**❌ ${failing} of ${plural(s.checked, 'transcript')} fail** — ${totals}`;
+  if (code === 1) {
+    return `**❌ ${failing} of ${plural(s.checked, 'transcript')} ${failing === 1 ? 'fails' : 'fail'}** — ${totals}`;
+  }
   if (s.checked === 0) return '**⚠️ No transcript was checked**';
   const warnings = report.transcripts.filter(isWarningDrift).length;
   const note = warnings > 0 ? `; ${plural(warnings, 'drift')} reported as a warning` : '';
@@ -124,20 +130,29 @@ function hiddenLine(hidden: HiddenAnnotations | undefined): string[] {
   ];
 }
 
-function outcomePart(
+/**
+ * A failing transcript as two parts: its title line, kept before anything else that can be cut (so
+ * every failing transcript is named), and its body (picture, findings, diffs).
+ */
+function outcomeParts(
   o: TranscriptOutcome,
   report: CheckReport,
   withUnified: boolean,
   fullReport: string,
-): Part {
-  const omitted: CutKey = outcomeFails(o, report.ci) ? 'details' : 'warnings';
+): Part[] {
+  const fails = outcomeFails(o, report.ci);
+  const title: Part = {
+    forms: [{ text: block([blockTitle(o, report.ci), '']), tier: TIER.title }],
+    omitted: fails ? 'failing' : 'warnings',
+  };
+  const omitted: CutKey = fails ? 'details' : 'warningDetails';
   const semantic = {
-    text: block(outcomeBlock(o, report, { unified: false, fullReport })),
+    text: block(outcomeBody(o, report, { unified: false, fullReport })),
     tier: TIER.details,
   };
-  if (!withUnified || !o.unified) return { forms: [semantic], omitted };
-  const full = block(outcomeBlock(o, report, { unified: true, fullReport }));
-  return { forms: [semantic, { text: full, tier: TIER.unified }], omitted, shortened: 'unified' };
+  if (!withUnified || !o.unified) return [title, { forms: [semantic], omitted }];
+  const full = block(outcomeBody(o, report, { unified: true, fullReport }));
+  return [title, { forms: [semantic, { text: full, tier: TIER.unified }], omitted, shortened: 'unified' }];
 }
 
 /** The groups a report lists, in order: what broke first (displayOrder), passes last. */
@@ -199,7 +214,7 @@ function sections(report: CheckReport, opts: SurfaceOptions): Section[] {
     if (members.length === 0) continue;
     out.push({
       head: block([`### ${group.title(members.length)}`, '']),
-      parts: members.map((o) => outcomePart(o, report, !comment, opts.fullReport ?? 'report-path')),
+      parts: members.flatMap((o) => outcomeParts(o, report, !comment, opts.fullReport ?? 'report-path')),
     });
   }
 
@@ -213,7 +228,7 @@ function sections(report: CheckReport, opts: SurfaceOptions): Section[] {
     const note = noted > 0 ? `, ${noted} with a note (metadata changed; the context did not)` : '';
     out.push({
       head: block([
-        `<details><summary>✅ ${plural(passes.length, 'transcript')} pass${note}</summary>`,
+        `<details><summary>✅ ${plural(passes.length, 'transcript')} ${passes.length === 1 ? 'passes' : 'pass'}${note}</summary>`,
         '',
         ...PASS_TABLE_HEAD,
       ]),
@@ -249,10 +264,12 @@ function sections(report: CheckReport, opts: SurfaceOptions): Section[] {
 }
 
 const CUT_WORDS: Record<CutKey, (n: number) => string> = {
+  failing: (n) => plural(n, 'failing transcript'),
+  warnings: (n) => plural(n, 'drift warning'),
   rows: (n) => plural(n, 'passing transcript row'),
   unified: (n) => plural(n, 'unified diff'),
   details: (n) => `the details of ${plural(n, 'failing transcript')}`,
-  warnings: (n) => `the details of ${plural(n, 'drift warning')}`,
+  warningDetails: (n) => `the details of ${plural(n, 'drift warning')}`,
   impact: (n) => plural(n, 'policy impact row'),
   obsolete: (n) => plural(n, 'obsolete golden'),
 };

@@ -89,7 +89,7 @@ describe('action: update and check', () => {
     expect(errors.at(-1)?.file).toBeUndefined();
     expect(run.summary).not.toContain('not annotated');
     expect(run.summary).toContain(
-      '**❌ 1 of 3 transcripts fail** — 0 with violations · 1 drifted · 0 new · 0 errors · 2 passed',
+      '**❌ 1 of 3 transcripts fails** — 0 with violations · 1 drifted · 0 new · 0 errors · 2 passed',
     );
     expect(run.summary).toContain(
       '- accept the change: <code>npx context-stability update transcripts/session.jsonl --policy policy-tight.yml</code>',

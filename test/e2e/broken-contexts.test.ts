@@ -200,6 +200,8 @@ describe('the gate', () => {
     const off = await runBuilt(['check', '--policy', 'p.yml', 'transcripts'], dir);
     expect(off.code).toBe(0);
     expect(off.stdout).not.toMatch(/DRIFT/);
+    // The context did change: no note may say it is unchanged.
+    expect(off.stdout).not.toContain('this context is unchanged');
   });
 
   it('an order that puts the system prompt last is refused (exit 2) at its line:column', async () => {

@@ -310,7 +310,7 @@ describe('output formats', () => {
     expect(markdown.code).toBe(1);
     const md = markdown.stdout;
     expect(md).toContain(
-      '**❌ 1 of 3 transcripts fail** — 0 with violations · 1 drifted · 0 new · 0 errors · 2 passed',
+      '**❌ 1 of 3 transcripts fails** — 0 with violations · 1 drifted · 0 new · 0 errors · 2 passed',
     );
     expect(md).toContain('**transcripts/coding.jsonl** — ❌ drift · 220 / 260 tokens');
     expect(md).toContain(

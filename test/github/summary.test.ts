@@ -52,7 +52,7 @@ describe('buildJobSummary', () => {
     ]);
     const fail = buildJobSummary(checkReport([driftOutcome('a.jsonl'), passOutcome('b.jsonl')]));
     expect(fail.split('\n')[2]).toBe(
-      '**❌ 1 of 2 transcripts fail** — 0 with violations · 1 drifted · 0 new · 0 errors · 1 passed',
+      '**❌ 1 of 2 transcripts fails** — 0 with violations · 1 drifted · 0 new · 0 errors · 1 passed',
     );
   });
 
@@ -122,7 +122,7 @@ describe('buildJobSummary', () => {
     const only = buildJobSummary(
       checkReport([outcome('t/new.jsonl', 'new', { written: false })], { ci: true }),
     );
-    expect(only).toContain('**❌ 1 of 1 transcript fail**');
+    expect(only).toContain('**❌ 1 of 1 transcript fails**');
   });
 
   it('says all is well when nothing fails, with the passes collapsed and no failing section', () => {
@@ -147,9 +147,9 @@ describe('buildJobSummary', () => {
     const rows = tableRows(narrow);
     for (const row of rows) expect(cells(row).length).toBeLessThanOrEqual(4);
     expect(rows[0]).toBe('| Transcript | Tokens | Removed | Checks |');
-    expect(rows).toContain('| a.jsonl | 30 → 10 (−20) | 1 → 2 | ❌ budget |');
+    expect(rows).toContain('| a.jsonl | 30 → 10 (-20) | 1 → 2 | ❌ budget |');
     expect(rows.at(-1)).toBe(
-      '| **Total: 1 transcript, 1 changed** | **30 → 10 (−20)** | **1 → 2** | **1 newly failing, 0 fixed** |',
+      '| **Total: 1 transcript, 1 changed** | **30 → 10 (-20)** | **1 → 2** | **1 newly failing, 0 fixed** |',
     );
     const full = review.slice(review.indexOf('<details><summary>Policy impact in detail'));
     expect(full.slice(0, full.indexOf('</details>'))).toContain(
@@ -382,24 +382,34 @@ describe('buildJobSummary size limit', () => {
     expectWellFormed(md);
   });
 
-  it('leaves failing transcripts out last, first ones first, and counts them in the note', () => {
+  it('names every failing transcript even when their details do not fit; details go first ones first, counted in the note', () => {
     const md = buildJobSummary(hugeReport(300, 0, 0), { maxBytes: 60_000 });
     expect(bytes(md)).toBeLessThanOrEqual(60_000);
-    const shown = [...blocks(md).keys()];
-    expect(shown.length).toBeGreaterThan(0);
-    expect(shown.length).toBeLessThan(300);
-    // What is shown is the start of the list, in order.
-    expect(shown).toEqual(
-      Array.from({ length: shown.length }, (_, i) => `t/drift-${String(i).padStart(5, '0')}.jsonl`),
-    );
+    const names = Array.from({ length: 300 }, (_, i) => `t/drift-${String(i).padStart(5, '0')}.jsonl`);
+    // Every title is shown, in order.
+    expect([...blocks(md).keys()]).toEqual(names);
+    // The bodies that fit are the first ones.
+    const bodies = names.filter((n) => (blocks(md).get(n) ?? '').includes('accept the change'));
+    expect(bodies.length).toBeGreaterThan(0);
+    expect(bodies.length).toBeLessThan(300);
+    expect(bodies).toEqual(names.slice(0, bodies.length));
     // The verdict and the group still count every failing transcript.
     expect(md).toContain('**❌ 300 of 300 transcripts fail**');
     expect(md).toContain('### ❌ Drift (300)');
     expect(md).toMatch(
-      new RegExp(
-        `not shown: \\d+ unified diffs, the details of ${300 - shown.length} failing transcripts\\.`,
-      ),
+      new RegExp(`not shown: \\d+ unified diffs, the details of ${300 - bodies.length} failing transcripts\\.`),
     );
+    expectWellFormed(md);
+  });
+
+  it('when even the titles do not fit, names the first ones and counts the failing transcripts left out', () => {
+    const md = buildJobSummary(hugeReport(3000, 0, 0), { maxBytes: 60_000 });
+    expect(bytes(md)).toBeLessThanOrEqual(60_000);
+    const shown = [...blocks(md).keys()];
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.length).toBeLessThan(3000);
+    expect(shown).toEqual(Array.from({ length: shown.length }, (_, i) => `t/drift-${String(i).padStart(5, '0')}.jsonl`));
+    expect(md).toMatch(new RegExp(`not shown: ${3000 - shown.length} failing transcripts,`));
     expectWellFormed(md);
   });
 

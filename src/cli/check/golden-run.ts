@@ -259,7 +259,7 @@ async function compareOne(
     return opts.mode === 'update' ? written(ctx, head, step, 'drift') : step;
   }
   const step = settled(failing ? 'violations' : 'pass');
-  if (diff.metadata.length > 0) {
+  if (diff.equal && diff.metadata.length > 0) {
     // Not drift: the context and every verdict are as the golden has them.
     step.outcome.notes = [metadataNote(diff.metadata)];
     return opts.mode === 'update' ? written(ctx, head, step, 'metadata') : step;

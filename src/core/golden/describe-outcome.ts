@@ -59,6 +59,8 @@ export function shellWord(text: string): string {
  */
 export function acceptCommand(o: TranscriptOutcome, policySource?: string): string | undefined {
   if (o.outcome !== 'drift' && o.outcome !== 'new') return undefined;
+  // This run wrote the golden already (a new transcript outside CI): nothing left to accept.
+  if (o.written) return undefined;
   const m = /^(.+)#([1-9]\d*)$/.exec(o.transcript);
   const file = m ? (m[1] as string) : o.transcript;
   const session = m ? ` --session ${m[2] as string}` : '';

@@ -122,9 +122,9 @@ describe('renderText', () => {
     expect(first).toBeGreaterThan(lines.findIndex((l) => l.startsWith('DRIFT ')));
     expect(accept).toBeGreaterThan(first);
     expect(semantic).toBeGreaterThan(accept);
-    expect(text).toContain('  write the golden: npx context-stability update t/new.jsonl');
-    // Nothing to accept for a pass, a violation or an unreadable transcript.
-    expect(text.match(/npx context-stability update/g)).toHaveLength(2);
+    // Nothing to accept for a pass, a violation, an unreadable transcript or a golden this run wrote.
+    expect(text).not.toContain('write the golden: npx');
+    expect(text.match(/npx context-stability update/g)).toHaveLength(1);
   });
 
   it('says what fills the budget for what needs a look, not for a clean pass', () => {
@@ -229,7 +229,7 @@ describe('check --format markdown', () => {
   it('collapses the semantic and unified diff of a failing transcript, and lists a pass only in the collapsed table', () => {
     const md = renderMarkdownReport(sampleReport());
     const summaries = [...md.matchAll(/<details><summary>(.*?)<\/summary>/g)].map((m) => m[1]);
-    expect(summaries).toEqual(['Semantic and unified diff', '✅ 1 transcript pass']);
+    expect(summaries).toEqual(['Semantic and unified diff', '✅ 1 transcript passes']);
     const details = md.slice(md.indexOf('<details><summary>Semantic and unified diff'), md.indexOf('</details>'));
     expect(details).toContain('- m2 (line 2): kept (in&#95;budget, 20 tokens) → dropped (budget, 0 tokens)');
     expect(details).toMatch(/```diff\n--- a\/golden\/t\/drift\.jsonl\.golden\.json\tgolden\n/);
@@ -243,7 +243,7 @@ describe('check --format markdown', () => {
     expect(md).toContain('- write the golden: <code>npx context-stability update t/new.jsonl</code>');
     expect(md).toContain('**⚠️ Incomplete: 1 transcript could not be checked**');
     const ci = renderMarkdownReport(checkReport([outcome('t/new.jsonl', 'new', { written: false })], { ci: true }));
-    expect(ci).toContain('**❌ 1 of 1 transcript fail**');
+    expect(ci).toContain('**❌ 1 of 1 transcript fails**');
   });
 
   it('fences a diff that itself holds backticks with a longer fence', () => {
@@ -264,8 +264,8 @@ describe('check --format markdown', () => {
     const impact = policyImpact('a.jsonl', handReport(), handReport({ budget: { limit: 100, used: 10 }, checks: [checkResult('budget', 2)] }));
     const md = renderMarkdownReport(checkReport([outcome('a.jsonl', 'pass', { impact })]));
     expect(md).toContain('### Policy impact (base → head)');
-    expect(md).toContain('| a.jsonl | 30 → 10 (−20) | 1 → 1 | ❌ budget |');
-    expect(md).toMatch(/^\| \*\*Total: 1 transcript, 1 changed[^|]*\*\* \| \*\*30 → 10 \(−20\)\*\* \| \*\*1 → 1\*\* \| \*\*1 newly failing, 0 fixed\*\* \|$/m);
+    expect(md).toContain('| a.jsonl | 30 → 10 (-20) | 1 → 1 | ❌ budget |');
+    expect(md).toMatch(/^\| \*\*Total: 1 transcript, 1 changed[^|]*\*\* \| \*\*30 → 10 \(-20\)\*\* \| \*\*1 → 1\*\* \| \*\*1 newly failing, 0 fixed\*\* \|$/m);
     const full = md.slice(md.indexOf('<details><summary>Policy impact in detail'));
     expect(full).toContain('| a.jsonl | ok → ok | 30 → 10 | 2 → 2 | 0 → 0 | budget 1 → 1 | budget | — |');
   });
