@@ -397,7 +397,9 @@ describe('buildJobSummary size limit', () => {
     expect(md).toContain('**❌ 300 of 300 transcripts fail**');
     expect(md).toContain('### ❌ Drift (300)');
     expect(md).toMatch(
-      new RegExp(`not shown: \\d+ unified diffs, the details of ${300 - bodies.length} failing transcripts\\.`),
+      new RegExp(
+        `not shown: \\d+ unified diffs, the details of ${300 - bodies.length} failing transcripts\\.`,
+      ),
     );
     expectWellFormed(md);
   });
@@ -408,7 +410,9 @@ describe('buildJobSummary size limit', () => {
     const shown = [...blocks(md).keys()];
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.length).toBeLessThan(3000);
-    expect(shown).toEqual(Array.from({ length: shown.length }, (_, i) => `t/drift-${String(i).padStart(5, '0')}.jsonl`));
+    expect(shown).toEqual(
+      Array.from({ length: shown.length }, (_, i) => `t/drift-${String(i).padStart(5, '0')}.jsonl`),
+    );
     expect(md).toMatch(new RegExp(`not shown: ${3000 - shown.length} failing transcripts,`));
     expectWellFormed(md);
   });
