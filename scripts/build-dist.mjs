@@ -3,7 +3,8 @@
 // plus the chunks of the lazily imported tokenizer encodings, dist/package.json and
 // dist/licenses.txt. Input: the tsc output build/action/main.js (`npm run build` first).
 // Reproducible: no cache, no source maps, no absolute paths, sorted license list; building twice
-// gives identical bytes, which CI checks against the committed dist/.
+// gives identical bytes, which CI checks against the committed dist/. No source maps also means no
+// `//# sourceMappingURL=` comments: the bundled packages' comments point at maps dist/ does not hold.
 //
 // Bundled code cannot look files up next to itself at run time: an action checkout has no
 // node_modules and no package.json where the source expected them. The version lookups
@@ -46,8 +47,13 @@ function lookups() {
   ];
 }
 
+/** Drops `//# sourceMappingURL=…` lines left by bundled packages: their maps are not shipped. */
+function stripSourceMapComments(code) {
+  return code.replace(/^\/\/[#@] sourceMappingURL=[^\s'"`]*[ \t]*\r?\n?/gm, '');
+}
+
 function resolveLookups(name, code) {
-  let out = code;
+  let out = stripSourceMapComments(code);
   for (const { pattern, replacement } of lookups()) out = out.replace(pattern, () => replacement);
   const left = /['"][^'"\n]*package\.json['"]\)/.exec(out);
   if (left && /require|createRequire/.test(out.slice(Math.max(0, left.index - 120), left.index))) {
