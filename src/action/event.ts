@@ -45,6 +45,17 @@ export async function pullRequestOf(env: Env): Promise<PullRequestLookup> {
   return { ok: true, target: { owner, repo, issueNumber: number } };
 }
 
+/**
+ * Where the sticky comment goes: the pr-number input when given (any event: workflow_run,
+ * workflow_dispatch…), else the pull request of a pull_request(_target) event.
+ */
+export async function commentTargetOf(env: Env, prNumber: number | undefined): Promise<PullRequestLookup> {
+  if (prNumber === undefined) return pullRequestOf(env);
+  const [owner, repo, ...rest] = (env['GITHUB_REPOSITORY'] ?? '').split('/');
+  if (!owner || !repo || rest.length > 0) return { ok: false, reason: 'no-repository' };
+  return { ok: true, target: { owner, repo, issueNumber: prNumber } };
+}
+
 /** The run's page, linked from the comment; undefined outside Actions. */
 export function runUrl(env: Env): string | undefined {
   const repository = env['GITHUB_REPOSITORY'];

@@ -9,6 +9,8 @@ import { parseGitRefSpec } from '../io/git.js';
 import { resolveGoldenDir } from '../io/golden-store.js';
 import { byteSize, recordCount } from '../cli/args.js';
 import type { InputLimits } from '../cli/input-limits.js';
+import { COMMENT_HEADER_PATTERN, COMMENT_ON } from '../github/comment.js';
+import type { CommentOn } from '../github/comment.js';
 
 export const MODES = ['check', 'update', 'merge'] as const;
 export type ActionMode = (typeof MODES)[number];
@@ -35,6 +37,12 @@ export interface ActionOptions {
   githubToken: string;
   /** Login the sticky comment is looked up by; undefined: github-actions[bot] (the job token). */
   commentAuthor: string | undefined;
+  /** Tells this workflow's sticky comment apart from others' on the PR; undefined: the default one. */
+  commentHeader: string | undefined;
+  /** The PR to comment on, whatever the event; undefined: the event's pull request. */
+  prNumber: number | undefined;
+  /** When the comment is posted (commentRules). */
+  commentOn: CommentOn;
   shard: Shard | null;
   basePolicy: string | undefined;
   /** As given; undefined: the default name in RUNNER_TEMP (or the workspace). */
@@ -65,6 +73,9 @@ export const INPUT_NAMES = [
   'comment',
   'github-token',
   'comment-author',
+  'comment-header',
+  'comment-on',
+  'pr-number',
   'shard',
   'base-policy',
   'report-path',
@@ -178,6 +189,38 @@ const commentAuthorInput = z.string().transform((value, ctx) => {
   return z.NEVER;
 });
 
+/** Sits in the hidden marker and the heading as it is: a narrow alphabet, nothing to escape. */
+const commentHeaderInput = z.string().transform((value, ctx) => {
+  if (value === '') return undefined;
+  if (COMMENT_HEADER_PATTERN.test(value)) return value;
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      'Input comment-header must be 1 to 64 letters, digits, dots, underscores or dashes (A-Z a-z 0-9 . _ -), e.g. policy-review.',
+  });
+  return z.NEVER;
+});
+
+const commentOnInput = z.string().transform((value, ctx): CommentOn => {
+  if (value === '') return 'always';
+  const on = COMMENT_ON.find((c) => c === value);
+  if (on) return on;
+  ctx.addIssue({ code: 'custom', message: `Input comment-on must be one of: ${COMMENT_ON.join(', ')}.` });
+  return z.NEVER;
+});
+
+/** A pull request number: digits only, at least 1 (`${{ … }}` of a workflow_run gives it as text). */
+const prNumberInput = z.string().transform((value, ctx) => {
+  if (value === '') return undefined;
+  const n = /^[1-9][0-9]{0,14}$/.test(value) ? Number(value) : NaN;
+  if (Number.isSafeInteger(n)) return n;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'Input pr-number must be a pull request number: a whole number of at least 1, e.g. 42.',
+  });
+  return z.NEVER;
+});
+
 /** A policy file, or `git-ref:REF:path` (the policy as committed on the base branch). */
 const basePolicyInput = z.string().transform((value, ctx) => {
   if (value === '') return undefined;
@@ -209,6 +252,9 @@ const RAW_SCHEMA = z.object({
   comment: booleanInput('comment', true),
   'github-token': z.string(),
   'comment-author': commentAuthorInput,
+  'comment-header': commentHeaderInput,
+  'comment-on': commentOnInput,
+  'pr-number': prNumberInput,
   shard: shardInput,
   'base-policy': basePolicyInput,
   'report-path': optionalText,
@@ -247,6 +293,12 @@ function modeProblems(parsed: Parsed): InputProblem[] {
   if (mode !== 'check') {
     only('shard', 'check', parsed.shard !== null);
     only('base-policy', 'check', parsed['base-policy'] !== undefined);
+  }
+  if (mode === 'update') {
+    // An update never comments. comment-on is checked against its default, which the runner passes.
+    only('comment-header', 'check or merge', parsed['comment-header'] !== undefined);
+    only('comment-on', 'check or merge', parsed['comment-on'] !== 'always');
+    only('pr-number', 'check or merge', parsed['pr-number'] !== undefined);
   }
   if (mode === 'merge') {
     only('policy', 'check or update', parsed.policy !== undefined);
@@ -288,6 +340,9 @@ export function parseInputs(raw: RawInputs, cwd: string): ParseInputsResult {
       comment: parsed.comment,
       githubToken: parsed['github-token'],
       commentAuthor: parsed['comment-author'],
+      commentHeader: parsed['comment-header'],
+      prNumber: parsed['pr-number'],
+      commentOn: parsed['comment-on'],
       shard: parsed.shard,
       basePolicy: parsed['base-policy'],
       reportPath: parsed['report-path'],

@@ -1,10 +1,10 @@
 // The report of one action run, made by the same code as the CLI: `check` and `update` run the
 // golden pipeline (runGoldens) over the transcripts, `merge` combines the shard reports other jobs
-// wrote. Setup problems (an invalid policy, unreadable or unmergeable reports) come back as
+// wrote (or takes one unsharded report as it is). Setup problems (an invalid policy, unreadable or unmergeable reports) come back as
 // diagnostics and a message of our own wording, never as an exception.
 import path from 'node:path';
 import { diagnostic } from '../core/diagnostics.js';
-import { mergeReports } from '../core/golden/check-report.js';
+import { mergeReports, sortOutcomes, summarize } from '../core/golden/check-report.js';
 import type { CheckReport } from '../core/golden/check-report.js';
 import type { Diagnostic } from '../core/types.js';
 import { runGoldens } from '../cli/check/golden-run.js';
@@ -159,6 +159,15 @@ async function merge(options: ActionOptions, cwd: string, target: string): Promi
   }
   if (diagnostics.length > 0) {
     return { ok: false, diagnostics, message: 'Some shard reports could not be read; see the annotations.' };
+  }
+  // One complete (unsharded) report, e.g. downloaded by a workflow_run workflow that posts the
+  // comment of a fork's pull request: nothing to combine, it is the report. Its summary is
+  // recounted, as a merge does: the file came from another job and only its shape was checked.
+  const [only] = reports;
+  if (reports.length === 1 && only !== undefined && only.shard === null) {
+    const transcripts = sortOutcomes(only.transcripts);
+    const report = { ...only, transcripts, summary: summarize(transcripts, only.obsolete) };
+    return { ok: true, report, diagnostics: [], notes: [] };
   }
   const merged = mergeReports(reports);
   if (!merged.ok) {

@@ -22,12 +22,12 @@ import {
   selectAnnotations,
 } from '../github/annotations.js';
 import type { AnnotationCounts } from '../github/annotations.js';
-import { buildCommentBody, upsertStickyComment } from '../github/comment.js';
+import { buildCommentBody, commentRules, upsertStickyComment } from '../github/comment.js';
 import { escapeText } from '../github/html.js';
 import { logGroup, logLine } from '../github/log.js';
 import type { LogWrite } from '../github/log.js';
 import { buildJobSummary } from '../github/summary.js';
-import { apiUrl, pullRequestOf, runUrl } from './event.js';
+import { apiUrl, commentTargetOf, runUrl } from './event.js';
 import type { ActionOptions } from './inputs.js';
 import { DEFAULT_REPORT_NAME } from './inputs.js';
 import { produceReport } from './produce.js';
@@ -61,44 +61,78 @@ export function reportTarget(options: ActionOptions, ctx: ActionContext): string
   return path.resolve(ctx.env['RUNNER_TEMP'] || ctx.cwd, defaultReportName(options));
 }
 
-/** The comment (check and merge runs of a pull request) → the notices to show; never fails the job. */
+interface Commented {
+  /** Why no comment was posted, when the reader should know: one notice each. */
+  notices: string[];
+  /** The comment's html_url (created, updated or left as it was); '' when there is none. */
+  url: string;
+}
+
+const NO_COMMENT: Commented = { notices: [], url: '' };
+
+const LOOKUP_PROBLEMS = {
+  'no-repository': 'No pull request comment: GITHUB_REPOSITORY does not name a repository (owner/name).',
+  'unreadable-event': 'No pull request comment: the pull request could not be read from the event payload.',
+} as const;
+
+/**
+ * The comment (check and merge runs of a pull request, or of the pr-number input) per comment-on;
+ * never fails the job. `failed`: the status output is fail.
+ */
 async function postComment(
   options: ActionOptions,
   ctx: ActionContext,
   report: CheckReport,
-): Promise<string[]> {
-  if (!options.comment || options.mode === 'update') return [];
+  failed: boolean,
+): Promise<Commented> {
+  if (!options.comment || options.mode === 'update') return NO_COMMENT;
   const write = ctx.write;
   if (options.shard) {
     logLine('Sharded run: the merge step posts the pull request comment.', write);
-    return [];
+    return NO_COMMENT;
   }
-  const pr = await pullRequestOf(ctx.env);
+  const pr = await commentTargetOf(ctx.env, options.prNumber);
   if (!pr.ok) {
-    if (pr.reason === 'not-a-pull-request') return [];
-    return ['No pull request comment: the pull request could not be read from the event payload.'];
+    if (pr.reason === 'not-a-pull-request') return NO_COMMENT;
+    return { notices: [LOOKUP_PROBLEMS[pr.reason]], url: '' };
   }
   if (options.githubToken === '') {
-    return [
-      'No pull request comment: the github-token input is empty. The results are in the annotations and the job summary.',
-    ];
+    return {
+      notices: [
+        'No pull request comment: the github-token input is empty. The results are in the annotations and the job summary.',
+      ],
+      url: '',
+    };
   }
   const url = runUrl(ctx.env);
-  const body = buildCommentBody(report, url ? { runUrl: url } : {});
+  const header = options.commentHeader;
+  const body = buildCommentBody(report, { ...(url ? { runUrl: url } : {}), ...(header ? { header } : {}) });
   const octokit = getOctokit(options.githubToken, { baseUrl: apiUrl(ctx.env) });
   try {
     const outcome = await upsertStickyComment(octokit, pr.target, body, {
       ...(options.commentAuthor ? { author: options.commentAuthor } : {}),
+      ...(header ? { header } : {}),
+      ...commentRules(options.commentOn, failed),
     });
-    if (outcome.action === 'skipped') return [outcome.reason];
+    if (outcome.action === 'skipped') return { notices: [outcome.reason], url: '' };
+    if (outcome.action === 'not-created') {
+      logLine(
+        `No pull request comment: comment-on is ${options.commentOn} and the run passed; ${outcome.reason}.`,
+        write,
+      );
+      return NO_COMMENT;
+    }
     logLine(`Pull request comment ${outcome.action} (id ${outcome.id}).`, write);
-    return [];
+    return { notices: [], url: outcome.url };
   } catch (error) {
     const status = (error as { status?: unknown } | null)?.status;
     // Only the HTTP status: an API error message is not ours to print.
     const why =
       typeof status === 'number' ? `GitHub answered HTTP ${status}` : 'the GitHub API could not be reached';
-    return [`No pull request comment: ${why}. The results are in the annotations and the job summary.`];
+    return {
+      notices: [`No pull request comment: ${why}. The results are in the annotations and the job summary.`],
+      url: '',
+    };
   }
 }
 
@@ -114,18 +148,27 @@ async function writeSummary(ctx: ActionContext, text: string): Promise<void> {
   }
 }
 
+/**
+ * Every output, also when the run stopped without a report (counts 0, paths ''). `obsolete` is ''
+ * when the report cannot tell (a shard report, whose obsolete list is null; no report).
+ */
 function setOutputs(
   verdict: Verdict,
   report: CheckReport | null,
-  target: string | null,
-  html: string | null = null,
+  files: { report?: string | null; html?: string | null; commentUrl?: string } = {},
 ): void {
+  const s = report?.summary;
   core.setOutput('status', verdict.status);
-  core.setOutput('checked', report?.summary.checked ?? 0);
+  core.setOutput('checked', s?.checked ?? 0);
+  core.setOutput('passed', s?.pass ?? 0);
   core.setOutput('violations', verdict.findings.violations);
-  core.setOutput('drifted', report?.summary.drift ?? 0);
-  core.setOutput('report-path', target ?? '');
-  core.setOutput('html-path', html ?? '');
+  core.setOutput('drifted', s?.drift ?? 0);
+  core.setOutput('new', s?.new ?? 0);
+  core.setOutput('errors', s?.errors ?? 0);
+  core.setOutput('obsolete', report && report.obsolete !== null ? report.summary.obsolete : '');
+  core.setOutput('report-path', files.report ?? '');
+  core.setOutput('html-path', files.html ?? '');
+  core.setOutput('comment-url', files.commentUrl ?? '');
 }
 
 /** A run that stopped before it had a report: an invalid policy, unreadable or unmergeable reports. */
@@ -145,7 +188,7 @@ async function stopped(
   }
   await writeSummary(ctx, `## context-stability\n\n${escapeText(message)}\n`);
   const none = { violations: 0, drift: 0, new: 0, error: 0 };
-  setOutputs(withError(verdictOf(none, options.failOn), options.failOn), null, null);
+  setOutputs(withError(verdictOf(none, options.failOn), options.failOn), null);
   if (failing) core.setFailed(`context-stability: ${message}`);
   else core.warning(`context-stability: ${message} (not failing: error is not in fail-on)`);
 }
@@ -197,7 +240,7 @@ export async function runAction(options: ActionOptions, ctx: ActionContext): Pro
   if (!reportFailure) logLine(`Report written to ${target}`, write);
 
   // Why no comment was posted: one notice annotation, and the same words on top of the summary.
-  const notices = await postComment(options, ctx, report);
+  const { notices, url: commentUrl } = await postComment(options, ctx, report, verdict.status === 'fail');
   let hidden: AnnotationCounts | undefined;
   if (options.annotate) {
     const all = [...produced.diagnostics.map(diagnosticAnnotation), ...collectAnnotations(report)];
@@ -218,6 +261,6 @@ export async function runAction(options: ActionOptions, ctx: ActionContext): Pro
     buildJobSummary(report, { notices: summaryNotices, ...(hidden ? { hiddenAnnotations: hidden } : {}) }),
   );
 
-  setOutputs(verdict, report, reportFailure ? null : target, html);
+  setOutputs(verdict, report, { report: reportFailure ? null : target, html, commentUrl });
   if (verdict.failing.length > 0) core.setFailed(failureMessage(verdict, options.failOn));
 }

@@ -40,10 +40,15 @@ describe('action: update and check', () => {
     expect(run.outputs).toEqual({
       status: 'pass',
       checked: '3',
+      passed: '3',
       violations: '0',
       drifted: '0',
+      new: '0',
+      errors: '0',
+      obsolete: '0',
       'report-path': expect.stringMatching(/context-stability-report\.json$/) as unknown as string,
       'html-path': expect.stringMatching(/context-stability-report\.html$/) as unknown as string,
+      'comment-url': '',
     });
     const report = JSON.parse(await readFile(run.outputs['report-path'] as string, 'utf8')) as {
       summary: { pass: number };
@@ -141,7 +146,14 @@ describe('action: update and check', () => {
     await writeFile(path.join(workspace, 'broken.yml'), 'version: 1\nbudget: -5\n');
     const run = await runDist({ workspace, inputs: { transcripts: 'transcripts', policy: 'broken.yml' } });
     expect(run.code).toBe(1);
-    expect(run.outputs).toMatchObject({ status: 'fail', checked: '0', 'report-path': '' });
+    expect(run.outputs).toMatchObject({
+      status: 'fail',
+      checked: '0',
+      passed: '0',
+      obsolete: '',
+      'report-path': '',
+      'comment-url': '',
+    });
     const errors = byLevel(run.log, 'error');
     expect(errors[0]).toMatchObject({ file: 'broken.yml', line: 2 });
     expect(errors.at(-1)?.message).toContain('The policy could not be loaded');

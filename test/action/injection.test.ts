@@ -60,8 +60,13 @@ describe('action: workflow command injection from a transcript', () => {
     );
     expect(Object.keys(run.outputs).sort()).toEqual([
       'checked',
+      'comment-url',
       'drifted',
+      'errors',
       'html-path',
+      'new',
+      'obsolete',
+      'passed',
       'report-path',
       'status',
       'violations',

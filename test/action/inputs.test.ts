@@ -62,6 +62,9 @@ describe('parseInputs', () => {
       comment: true,
       githubToken: '',
       commentAuthor: undefined,
+      commentHeader: undefined,
+      prNumber: undefined,
+      commentOn: 'always',
       shard: null,
       basePolicy: undefined,
       reportPath: undefined,
@@ -172,5 +175,71 @@ describe('parseInputs', () => {
   it('accepts a user or App bot login as comment-author', () => {
     expect(options({ transcripts: 't', 'comment-author': 'my-app[bot]' }).commentAuthor).toBe('my-app[bot]');
     expect(problems({ transcripts: 't', 'comment-author': 'two words' })[0]?.input).toBe('comment-author');
+  });
+
+  it('reads comment-header: letters, digits, dot, underscore, dash; anything else is refused', () => {
+    expect(options({ transcripts: 't', 'comment-header': 'policy-review_2.x' }).commentHeader).toBe(
+      'policy-review_2.x',
+    );
+    for (const bad of ['a b', 'x-->', 'x--!>y', '<b>', '@team', 'a/b', 'ü', 'h'.repeat(65)]) {
+      const [problem] = problems({ transcripts: 't', 'comment-header': bad });
+      expect(problem?.input).toBe('comment-header');
+      expect(problem?.message).toContain('A-Z a-z 0-9 . _ -');
+      expect(problem?.message).not.toContain(bad);
+    }
+  });
+
+  it('reads pr-number as a whole number of at least 1', () => {
+    expect(options({ transcripts: 't', 'pr-number': '42' }).prNumber).toBe(42);
+    for (const bad of ['0', '-3', '4.0', '1e3', '0x10', '007', '12 ', 'abc', '99999999999999999999']) {
+      const found = parseInputs(raw({ transcripts: 't', 'pr-number': bad }), CWD);
+      // The runner trims inputs (readRawInputs); untrimmed, '12 ' is still refused here.
+      expect(found.ok ? [] : found.problems.map((p) => p.input)).toEqual(['pr-number']);
+    }
+    expect(problems({ transcripts: 't', 'pr-number': '0' })[0]?.message).toBe(
+      'Input pr-number must be a pull request number: a whole number of at least 1, e.g. 42.',
+    );
+  });
+
+  it('reads comment-on: always (also when empty), failure or change', () => {
+    expect(options({ transcripts: 't' }).commentOn).toBe('always');
+    expect(options({ transcripts: 't', 'comment-on': 'failure' }).commentOn).toBe('failure');
+    expect(options({ mode: 'merge', reports: 'r', 'comment-on': 'change' }).commentOn).toBe('change');
+    expect(problems({ transcripts: 't', 'comment-on': 'never' })[0]).toEqual({
+      input: 'comment-on',
+      message: 'Input comment-on must be one of: always, failure, change.',
+    });
+  });
+
+  it('refuses the comment inputs in mode update, which never comments, and reports them with the rest', () => {
+    const found = problems({
+      mode: 'update',
+      transcripts: 't',
+      'comment-header': 'x',
+      'pr-number': '3',
+      'comment-on': 'change',
+    });
+    expect(found).toEqual([
+      {
+        input: 'comment-header',
+        message: 'Input comment-header applies to mode check or merge only (mode is update).',
+      },
+      {
+        input: 'comment-on',
+        message: 'Input comment-on applies to mode check or merge only (mode is update).',
+      },
+      {
+        input: 'pr-number',
+        message: 'Input pr-number applies to mode check or merge only (mode is update).',
+      },
+    ]);
+    // The default the runner passes is no mistake.
+    expect(options({ mode: 'update', transcripts: 't', 'comment-on': 'always' }).commentOn).toBe('always');
+    // Bad values and mode problems come together in one run.
+    expect(
+      problems({ transcripts: 't', 'pr-number': 'x', 'comment-header': 'a b', 'comment-on': 'no' })
+        .map((p) => p.input)
+        .sort(),
+    ).toEqual(['comment-header', 'comment-on', 'pr-number']);
   });
 });

@@ -85,6 +85,9 @@ describe('action: sharded check and merge', () => {
   it('shards neither comment nor list obsolete goldens', () => {
     expect(requestsAfterShards).toBe(0);
     for (const shard of shards) {
+      // A shard cannot tell which goldens are obsolete: the output is empty, not 0.
+      expect(shard.outputs['obsolete']).toBe('');
+      expect(shard.outputs['comment-url']).toBe('');
       expect(shard.log.annotations.some((a) => a.title?.includes('obsolete'))).toBe(false);
       expect(shard.summary).toContain('come from the merge step');
     }
@@ -93,13 +96,34 @@ describe('action: sharded check and merge', () => {
   it('merge gives the totals, outputs and report of the unsharded run', async () => {
     expect(unsharded.code).toBe(1);
     expect(merged.code).toBe(1);
-    const { 'report-path': _a, 'html-path': mergedHtml, ...mergedOutputs } = merged.outputs;
-    const { 'report-path': _b, 'html-path': unshardedHtml, ...unshardedOutputs } = unsharded.outputs;
+    const {
+      'report-path': _a,
+      'html-path': mergedHtml,
+      'comment-url': url,
+      ...mergedOutputs
+    } = merged.outputs;
+    const {
+      'report-path': _b,
+      'html-path': unshardedHtml,
+      'comment-url': noUrl,
+      ...unshardedOutputs
+    } = unsharded.outputs;
     expect(mergedOutputs).toEqual(unshardedOutputs);
+    // Only merge commented (the unsharded run had comment: false).
+    expect(url).toMatch(/^https:\/\/github\.com\/acme\/agents\/pull\/21#issuecomment-\d+$/);
+    expect(noUrl).toBe('');
     // The viewer page is written where the goldens are (check); merge has none, so no page.
     expect(unshardedHtml).toMatch(/\.html$/);
     expect(mergedHtml).toBe('');
-    expect(mergedOutputs).toMatchObject({ status: 'fail', checked: '7', drifted: '1' });
+    expect(mergedOutputs).toMatchObject({
+      status: 'fail',
+      checked: '7',
+      passed: '3',
+      drifted: '1',
+      new: '3',
+      errors: '0',
+      obsolete: '1',
+    });
     const mergedReport = await readFile(path.join(workspace, 'merged.json'), 'utf8');
     expect(mergedReport).toBe(await readFile(path.join(workspace, 'unsharded.json'), 'utf8'));
     expect(JSON.parse(mergedReport)).toMatchObject({

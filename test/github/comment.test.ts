@@ -4,6 +4,8 @@ import {
   COMMENT_LIMIT_CHARS,
   COMMENT_MARKER,
   buildCommentBody,
+  commentMarker,
+  commentRules,
   upsertStickyComment,
 } from '../../src/github/comment.js';
 import type { CommentTarget } from '../../src/github/comment.js';
@@ -106,7 +108,12 @@ describe('upsertStickyComment', () => {
     const first = await upsertStickyComment(octokit, TARGET, body('run 1'));
     expect(first.action).toBe('created');
     const second = await upsertStickyComment(octokit, TARGET, body('run 2'));
-    expect(second).toEqual({ action: 'updated', id: first.action === 'created' ? first.id : -1 });
+    const id = first.action === 'created' ? first.id : -1;
+    expect(second).toEqual({
+      action: 'updated',
+      id,
+      url: `https://github.com/acme/agents/pull/7#issuecomment-${id}`,
+    });
     expect(fake.comments).toHaveLength(1);
     expect(fake.comments[0]).toMatchObject({
       issueNumber: 7,
@@ -125,7 +132,8 @@ describe('upsertStickyComment', () => {
     const first = await upsertStickyComment(octokit, TARGET, body('same'));
     const before = fake.requests.length;
     const again = await upsertStickyComment(octokit, TARGET, body('same'));
-    expect(again).toEqual({ action: 'unchanged', id: first.action === 'created' ? first.id : -1 });
+    expect(again).toMatchObject({ action: 'unchanged', id: first.action === 'created' ? first.id : -1 });
+    expect(again.action === 'unchanged' && again.url).toMatch(/#issuecomment-\d+$/);
     expect(fake.requests.slice(before).map((r) => r.method)).toEqual(['GET']);
   });
 
@@ -140,7 +148,7 @@ describe('upsertStickyComment', () => {
       ],
     });
     const ours = fake.comments[2]?.id;
-    expect(await upsertStickyComment(octokit, TARGET, body('new result'))).toEqual({
+    expect(await upsertStickyComment(octokit, TARGET, body('new result'))).toMatchObject({
       action: 'updated',
       id: ours,
     });
@@ -180,7 +188,7 @@ describe('upsertStickyComment', () => {
       ],
     });
     const outcome = await upsertStickyComment(octokit, TARGET, body('v2'), { author: 'Stability-App[bot]' });
-    expect(outcome).toEqual({ action: 'updated', id: fake.comments[0]?.id });
+    expect(outcome).toMatchObject({ action: 'updated', id: fake.comments[0]?.id });
   });
 
   it('only looks at the pull request it is given', async () => {
@@ -241,5 +249,137 @@ describe('upsertStickyComment', () => {
     expect((await upsertStickyComment(octokit, TARGET, buildCommentBody(report))).action).toBe('created');
     expect((await upsertStickyComment(octokit, TARGET, buildCommentBody(report))).action).toBe('unchanged');
     expect(fake.comments).toHaveLength(1);
+  });
+});
+
+describe('comment headers', () => {
+  it('keep the default marker exactly, and put a header into the marker', () => {
+    expect(COMMENT_MARKER).toBe('<!-- context-stability:sticky-comment -->');
+    expect(commentMarker()).toBe(COMMENT_MARKER);
+    expect(commentMarker('')).toBe(COMMENT_MARKER);
+    expect(commentMarker('policy-review')).toBe(
+      '<!-- context-stability:sticky-comment header=policy-review -->',
+    );
+    // Neither marker contains another: each header finds only its own comment.
+    const markers = [commentMarker(), commentMarker('a'), commentMarker('ab'), commentMarker('a.b')];
+    for (const m of markers) expect(markers.filter((other) => other.includes(m))).toEqual([m]);
+  });
+
+  it('refuse a header that could close the marker or inject markup', () => {
+    for (const bad of ['x -->', 'x--!>', '<b>', 'a b', '@team', 'h'.repeat(65)]) {
+      expect(() => commentMarker(bad)).toThrow(/comment header/);
+      expect(() => buildCommentBody(sampleReport(), { header: bad })).toThrow(/comment header/);
+    }
+  });
+
+  it('show the header in the heading of the comment, and stay under the limit', () => {
+    const md = buildCommentBody(sampleReport(), { header: 'policy-review' });
+    const lines = md.split('\n');
+    expect(lines[0]).toBe(commentMarker('policy-review'));
+    expect(lines[1]).toBe('## context-stability check · `policy-review`');
+    expect(md).not.toContain(COMMENT_MARKER);
+    // The rest is the report without a header.
+    expect(lines.slice(2)).toEqual(buildCommentBody(sampleReport()).split('\n').slice(2));
+    const header = 'h'.repeat(64);
+    expect(buildCommentBody(hugeReport(50, 0, 0), { header, maxChars: 5000 }).length).toBeLessThanOrEqual(
+      5000,
+    );
+  });
+});
+
+describe('commentRules (comment-on)', () => {
+  it('always creates; failure and change create only for a failing run; change ignores the run link', () => {
+    expect(commentRules('always', false)).toEqual({ create: true, ignoreRunLink: false });
+    expect(commentRules('always', true)).toEqual({ create: true, ignoreRunLink: false });
+    expect(commentRules('failure', true)).toEqual({ create: true, ignoreRunLink: false });
+    expect(commentRules('failure', false)).toEqual({ create: false, ignoreRunLink: true });
+    expect(commentRules('change', true)).toEqual({ create: true, ignoreRunLink: true });
+    expect(commentRules('change', false)).toEqual({ create: false, ignoreRunLink: true });
+  });
+});
+
+describe('upsertStickyComment with a header and comment-on rules', () => {
+  let fake: FakeGitHub | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+  const BOT = { login: 'github-actions[bot]', type: 'Bot' };
+  const writes = (f: FakeGitHub): string[] =>
+    f.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+
+  it('finds only the comment of its header; the default finds only the default one', async () => {
+    const policy = (text: string): string => `${commentMarker('policy')}\n${text}\n`;
+    fake = await startFakeGitHub({
+      seedComments: [
+        { body: body('default v1'), issueNumber: 7, user: BOT },
+        { body: `${commentMarker('policy-2')}\nother\n`, issueNumber: 7, user: BOT },
+        { body: policy('policy v1'), issueNumber: 7, user: BOT },
+      ],
+    });
+    const octokit = getOctokit('ghs_test-token', { baseUrl: fake.url });
+    const ids = fake.comments.map((c) => c.id);
+    expect(
+      await upsertStickyComment(octokit, TARGET, policy('policy v2'), { header: 'policy' }),
+    ).toMatchObject({
+      action: 'updated',
+      id: ids[2],
+    });
+    expect(await upsertStickyComment(octokit, TARGET, body('default v2'))).toMatchObject({
+      action: 'updated',
+      id: ids[0],
+    });
+    const created = await upsertStickyComment(octokit, TARGET, `${commentMarker('new')}\nx\n`, {
+      header: 'new',
+    });
+    expect(created.action).toBe('created');
+    expect(fake.comments.map((c) => c.body)).toEqual([
+      body('default v2'),
+      `${commentMarker('policy-2')}\nother\n`,
+      policy('policy v2'),
+      `${commentMarker('new')}\nx\n`,
+    ]);
+    // A body must carry the marker of the header it is posted under.
+    await expect(upsertStickyComment(octokit, TARGET, body('x'), { header: 'policy' })).rejects.toThrow(
+      /COMMENT_MARKER/,
+    );
+  });
+
+  it('create: false leaves a pull request without a comment alone, but still updates one', async () => {
+    fake = await startFakeGitHub();
+    const octokit = getOctokit('ghs_test-token', { baseUrl: fake.url });
+    expect(await upsertStickyComment(octokit, TARGET, body('pass'), { create: false })).toEqual({
+      action: 'not-created',
+      reason: 'there is no earlier comment to update',
+    });
+    expect(writes(fake)).toEqual([]);
+    await upsertStickyComment(octokit, TARGET, body('fail'));
+    expect((await upsertStickyComment(octokit, TARGET, body('pass'), { create: false })).action).toBe(
+      'updated',
+    );
+    expect(fake.comments.map((c) => c.body)).toEqual([body('pass')]);
+  });
+
+  it('ignoreRunLink: a new run link alone is no change; a changed report is', async () => {
+    fake = await startFakeGitHub();
+    const octokit = getOctokit('ghs_test-token', { baseUrl: fake.url });
+    const report = checkReport([driftOutcome('t/a.jsonl'), outcome('t/b.jsonl')]);
+    const run = (id: number): string => `https://github.com/acme/agents/actions/runs/${id}`;
+    await upsertStickyComment(octokit, TARGET, buildCommentBody(report, { runUrl: run(1) }));
+    const again = buildCommentBody(report, { runUrl: run(2) });
+    expect(again).not.toBe(fake.comments[0]?.body);
+    expect((await upsertStickyComment(octokit, TARGET, again, { ignoreRunLink: true })).action).toBe(
+      'unchanged',
+    );
+    // Without the option the link is a change, as before.
+    expect((await upsertStickyComment(octokit, TARGET, again)).action).toBe('updated');
+    const changed = buildCommentBody(checkReport([outcome('t/a.jsonl'), outcome('t/b.jsonl')]), {
+      runUrl: run(3),
+    });
+    expect((await upsertStickyComment(octokit, TARGET, changed, { ignoreRunLink: true })).action).toBe(
+      'updated',
+    );
+    expect(fake.comments).toHaveLength(1);
+    expect(fake.comments[0]?.body).toBe(changed);
   });
 });
