@@ -30,6 +30,8 @@ export interface LoadPolicyOptions {
   /** Where the conventional policy files are looked up and relative paths resolve. */
   cwd: string;
   maxFileBytes?: number;
+  /** Unknown keys are errors, not warnings (`policy validate --strict`); see ParsePolicyOptions. */
+  strict?: boolean;
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -60,7 +62,7 @@ async function loadFile(
     const hint = POLICY_HINTS[input.error.code] ?? input.error.hint;
     return { ok: false, source: file, diagnostics: [...found, { ...input.error, hint }] };
   }
-  return withFound({ ...parsePolicy(input.text, { file }), source: file }, found);
+  return withFound({ ...parsePolicy(input.text, { file, strict: opts.strict }), source: file }, found);
 }
 
 function withFound(result: LoadPolicyResult, found: Diagnostic[]): LoadPolicyResult {

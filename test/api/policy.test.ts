@@ -33,7 +33,12 @@ describe('resolvePolicy', () => {
   it('throws an InputError listing every problem, with the field path and a hint', () => {
     let error: unknown;
     try {
-      resolvePolicy({ budget: -5, keep_recent: 'two', budgett: 1 } as unknown as PolicyInput);
+      resolvePolicy({
+        budget: -5,
+        keep_recent: 'two',
+        budgett: 1,
+        resilience: { trunc_mode: 'aggressive' },
+      } as unknown as PolicyInput);
     } catch (e) {
       error = e;
     }
@@ -42,13 +47,22 @@ describe('resolvePolicy', () => {
     expect(diagnostics.filter((d) => d.severity === 'error').map((d) => d.message)).toEqual([
       expect.stringContaining('budget'),
       expect.stringContaining('keep_recent'),
+      expect.stringContaining('unknown key budgett: did you mean `budget`?'),
     ]);
+    // The warning (an unknown key that is no misspelling) stays in the list, next to the errors.
+    expect(diagnostics.filter((d) => d.severity === 'warning').map((d) => d.code)).toEqual(['unknown-key']);
     expect(diagnostics.every((d) => d.file === POLICY_OBJECT_FILE && d.hint !== '')).toBe(true);
-    expect(message).toContain('Did you mean `budget`?');
+    expect(message).toContain('Did you mean `truncation_mode`?');
   });
 
-  it('reports unknown keys of a valid policy as warnings and ignores them', () => {
-    const parsed = resolvePolicy({ budget: 500, budgett: 1 } as unknown as PolicyInput);
+  it('refuses a misspelt key rather than silently using the default (issue 15)', () => {
+    expect(() => resolvePolicy({ budjet: 5000 } as unknown as PolicyInput)).toThrow(
+      /^<policy object>:1:1: error\[unknown-key-typo\]: unknown key budjet: did you mean `budget`\?/,
+    );
+  });
+
+  it('reports other unknown keys of a valid policy as warnings and ignores them', () => {
+    const parsed = resolvePolicy({ budget: 500, telemetry: 1 } as unknown as PolicyInput);
     expect(parsed.policy.budget).toBe(500);
     expect(parsed.diagnostics.map((d) => [d.severity, d.code])).toEqual([['warning', 'unknown-key']]);
   });

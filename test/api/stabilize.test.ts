@@ -105,7 +105,7 @@ describe('stabilize (library)', () => {
     const seen: Diagnostic[] = [];
     const messages = chat().slice(0, 3); // the call c1 has no result
     await stabilize(messages, {
-      policy: { budget: 500, budgett: 1 } as never,
+      policy: { budget: 500, telemetry: 1 } as never,
       file: 'turn-3',
       onDiagnostic: (d) => seen.push(d),
     });

@@ -7,7 +7,7 @@ import type { Diagnostic } from '../types.js';
 import { formatPath, kindOf, showKey, showValue } from './format.js';
 import { POLICY_VERSION, PolicySchema } from './schema.js';
 import type { Locate } from './source.js';
-import { closest } from './suggest.js';
+import { closest, typoOf } from './suggest.js';
 
 type Issue = z.core.$ZodIssue;
 type Path = readonly PropertyKey[];
@@ -65,26 +65,46 @@ export function knownKeysAt(path: Path): string[] {
   return def?.type === 'object' && def.shape ? Object.keys(def.shape) : [];
 }
 
-/** Unknown keys are ignored with a warning (seed 002), suggesting the known key they resemble. */
+/**
+ * Unknown keys. A misspelling of a known key (`typoOf`: `budjet`, `Budget`, `keep-recent`) is an
+ * error, since ignoring it would silently apply the default of the key meant. Any other unknown
+ * key is ignored with a warning (seed 002: forward compatibility), or is an error when `strict`.
+ * Messages name keys, never values.
+ */
 export function unknownKeyDiagnostics(
   objectPath: Path,
   keys: readonly string[],
   ctx: IssueContext,
+  strict = false,
 ): Diagnostic[] {
   const known = knownKeysAt(objectPath);
   return keys.map((key) => {
     const path = [...objectPath, key];
+    const where = formatPath(path);
+    const at = { file: ctx.file, ...ctx.locate(path, 'key') };
+    const typo = typoOf(key, known);
+    if (typo !== undefined) {
+      return diagnostic(
+        'error',
+        'unknown-key-typo',
+        at,
+        `unknown key ${where}: did you mean \`${typo}\`? A misspelt key is an error, since the setting would otherwise be silently ignored.`,
+        `Rename it to \`${typo}\`, or delete it to use the default.`,
+      );
+    }
     const suggestion = closest(key, known);
     const hint = suggestion
       ? `Did you mean \`${suggestion}\`?`
       : `Remove it; the keys accepted ${objectPath.length === 0 ? 'at the top level' : `in ${formatPath(objectPath)}`} are ${known.join(', ')}.`;
-    return diagnostic(
-      'warning',
-      'unknown-key',
-      { file: ctx.file, ...ctx.locate(path, 'key') },
-      `unknown key ${formatPath(path)}: it is ignored.`,
-      hint,
-    );
+    return strict
+      ? diagnostic(
+          'error',
+          'unknown-key',
+          at,
+          `unknown key ${where}: strict mode accepts only the keys this release knows.`,
+          hint,
+        )
+      : diagnostic('warning', 'unknown-key', at, `unknown key ${where}: it is ignored.`, hint);
   });
 }
 

@@ -29,6 +29,11 @@ export interface ParsedPolicy {
 export interface ParsePolicyOptions {
   /** The name diagnostics give the policy, e.g. `.github/context-policy.yml`. */
   file: string;
+  /**
+   * Unknown keys are errors rather than warnings (`policy validate --strict`). A misspelling of a
+   * known key (`budjet`) is an error either way.
+   */
+  strict?: boolean;
 }
 
 function byPosition(a: Diagnostic, b: Diagnostic): number {
@@ -56,7 +61,27 @@ function withoutKeys(
   );
 }
 
-function validate(raw: unknown, file: string, locate: Locate, found: Diagnostic[]): ParsePolicyResult {
+/**
+ * The document without a top-level `$schema` string: the JSON Schema reference a JSON policy
+ * carries for editors (docs/policy.md). It is not a setting, so it never reaches the Policy (nor
+ * its hash); any other `$schema` value is an unknown key like any other.
+ */
+function withoutSchemaReference(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  if (!Object.hasOwn(value, '$schema') || typeof (value as Record<string, unknown>)['$schema'] !== 'string') {
+    return value;
+  }
+  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== '$schema'));
+}
+
+function validate(
+  document: unknown,
+  opts: ParsePolicyOptions,
+  locate: Locate,
+  found: Diagnostic[],
+): ParsePolicyResult {
+  const { file } = opts;
+  const raw = withoutSchemaReference(document);
   const ctx: IssueContext = { file, raw, locate };
   const diagnostics = [...found];
   const first = PolicySchema.safeParse(raw);
@@ -67,7 +92,7 @@ function validate(raw: unknown, file: string, locate: Locate, found: Diagnostic[
     const invalidPaths: (readonly PropertyKey[])[] = [];
     for (const issue of first.error.issues) {
       if (issue.code === 'unrecognized_keys') {
-        diagnostics.push(...unknownKeyDiagnostics(issue.path, issue.keys, ctx));
+        diagnostics.push(...unknownKeyDiagnostics(issue.path, issue.keys, ctx, opts.strict === true));
         unknown.push(...issue.keys.map((key) => [...issue.path, key]));
       } else {
         diagnostics.push(issueDiagnostic(issue, ctx));
@@ -109,7 +134,7 @@ export function parsePolicy(text: string, opts: ParsePolicyOptions): ParsePolicy
     return parseDefault([warning]);
   }
   if (source.value === undefined) return { ok: false, diagnostics: source.diagnostics.sort(byPosition) };
-  return validate(source.value, opts.file, source.locate, source.diagnostics);
+  return validate(source.value, opts, source.locate, source.diagnostics);
 }
 
 /**
@@ -117,7 +142,7 @@ export function parsePolicy(text: string, opts: ParsePolicyOptions): ParsePolicy
  * messages as a file. There is no source text, so every diagnostic is at 1:1 of `file`.
  */
 export function policyFromObject(value: unknown, opts: ParsePolicyOptions): ParsePolicyResult {
-  return validate(value, opts.file, () => ({ line: 1, column: 1 }), []);
+  return validate(value, opts, () => ({ line: 1, column: 1 }), []);
 }
 
 /** The built-in default policy with its (empty) compiled rules. */

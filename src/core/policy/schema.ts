@@ -153,14 +153,15 @@ function setOf<const T extends readonly [string, ...string[]]>(values: T, minIte
           );
         }
       });
-    });
+    })
+    .meta({ uniqueItems: true }); // for the JSON Schema (json-schema.ts): editors flag a repeat too
 }
 
 /** Regions whose national phone numbers count: codes libphonenumber knows, each once. */
 function regionList() {
   const shape = 'a list of region codes (ISO 3166-1 alpha-2, upper case, e.g. US, GB, DE), each at most once';
   return z
-    .array(z.string({ error: () => shape }), { error: () => shape })
+    .array(z.string({ error: () => shape }).meta({ pattern: '^[A-Z]{2}$' }), { error: () => shape })
     .max(L.maxListItems)
     .superRefine((list, ctx) => {
       list.forEach((item, index) => {
@@ -182,7 +183,8 @@ function regionList() {
           );
         }
       });
-    });
+    })
+    .meta({ uniqueItems: true });
 }
 
 function mapping<T extends z.core.$ZodLooseShape>(shape: T, keys: string) {
@@ -362,6 +364,7 @@ export const PolicySchema = mapping(
             message: `1 would mask every single digit; expected 0 (off) or an integer from 2 to ${L.maxDigitRun}.`,
             params: { hint: 'Set digit_run to 0 to turn it off, or to 3 for the strict rule.' },
           })
+          .meta({ not: { const: 1 } })
           .default(0),
         rules: RulesSchema.default(() => []),
         allow: nameList(L.maxAllowItems, L.maxAllowItemChars).default(() => []),

@@ -47,3 +47,35 @@ export function closest(input: string, candidates: readonly string[]): string | 
   }
   return best;
 }
+
+/** A key with case and separators (`_`, `-`, spaces) ignored: `Keep-Recent` → `keeprecent`. */
+function foldKey(key: string): string {
+  return key.toLowerCase().replace(/[-_\s]/g, '');
+}
+
+/** Most edits a misspelling of a known key may be from it: 1 for keys of 4 letters or fewer, else 2. */
+export function typoLimit(known: string): number {
+  return foldKey(known).length <= 4 ? 1 : 2;
+}
+
+/**
+ * The known key `key` is an unmistakable misspelling of, or undefined. Both are compared with case
+ * and separators ignored (`Budget`, `keep-recent`, `keepRecent`, `keeprecent` are variants of their
+ * key); beyond that, `key` must be within `typoLimit(known)` edits of it (optimal string alignment:
+ * `budjet`, `bugdet`, `keep_recnt`). Abbreviations such as `trunc_mode` are not typos: `closest`
+ * suggests a key for them, but they stay unknown keys. Ties go to the earlier candidate.
+ */
+export function typoOf(key: string, candidates: readonly string[]): string | undefined {
+  const folded = foldKey(key);
+  if (folded === '' || folded.length > 100) return undefined;
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(folded, foldKey(candidate));
+    if (distance <= typoLimit(candidate) && distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}

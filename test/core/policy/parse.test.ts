@@ -15,6 +15,8 @@ function parseFixture(name: string) {
 
 const RANGE = 'Hint: Use a value within the accepted range.';
 const STRINGS_256 = 'a list of non-empty strings (at most 256, each at most 200 characters)';
+const typo = (key: string): string =>
+  `did you mean \`${key}\`? A misspelt key is an error, since the setting would otherwise be silently ignored. Hint: Rename it to \`${key}\`, or delete it to use the default.`;
 const RE2_HINT =
   'Hint: Fix the pattern; the syntax is RE2 (https://github.com/google/re2/wiki/Syntax), use (?i) for case-insensitive.';
 
@@ -94,10 +96,20 @@ const BAD: Record<string, string[]> = {
     'bad/rule-not-idempotent.yml:3:34: error[invalid-value]: pii.rules[0].pattern: "REDACTED_[A-Z]+" matches the replacement text "[REDACTED_EMAIL]", so masking would not be idempotent. Hint: Make the pattern stricter, or change pii.replacement.',
     'bad/rule-not-idempotent.yml:4:31: error[invalid-value]: pii.rules[1].pattern: "x?" matches empty text, so it would insert replacements everywhere. Hint: Make the pattern require at least one character, e.g. `+` instead of `*`.',
   ],
+  'bad/typo-keys.yml': [
+    `bad/typo-keys.yml:1:1: error[unknown-key-typo]: unknown key budjet: ${typo('budget')}`,
+    `bad/typo-keys.yml:2:1: error[unknown-key-typo]: unknown key Keep-Recent: ${typo('keep_recent')}`,
+    `bad/typo-keys.yml:4:3: error[unknown-key-typo]: unknown key resilience.truncation-mode: ${typo('truncation_mode')}`,
+    `bad/typo-keys.yml:5:3: error[unknown-key-typo]: unknown key resilience.protected_tool: ${typo('protected_tools')}`,
+    'bad/typo-keys.yml:8:7: error[invalid-value]: pii.rules[0].pattern is missing; expected a non-empty RE2 regular expression of at most 500 characters. Hint: Add `pattern:` here.',
+    `bad/typo-keys.yml:8:28: error[unknown-key-typo]: unknown key pii.rules[0].patern: ${typo('pattern')}`,
+    `bad/typo-keys.yml:9:11: error[unknown-key-typo]: unknown key checks.Drift: ${typo('drift')}`,
+    `bad/typo-keys.yml:10:14: error[unknown-key-typo]: unknown key summaries.tl: ${typo('ttl')}`,
+  ],
   'bad/many-at-once.yml': [
     'bad/many-at-once.yml:1:12: error[invalid-value]: tokenizer: "gpt4" is not valid; expected one of o200k_base, cl100k_base, p50k_base, r50k_base. Hint: Use one of the accepted values.',
     `bad/many-at-once.yml:2:9: error[invalid-value]: budget: 0 is not valid; expected an integer from 1 to 10000000. ${RANGE}`,
-    'bad/many-at-once.yml:3:1: warning[unknown-key]: unknown key bugdet: it is ignored. Hint: Did you mean `budget`?',
+    `bad/many-at-once.yml:3:1: error[unknown-key-typo]: unknown key bugdet: ${typo('budget')}`,
     'bad/many-at-once.yml:6:15: error[invalid-value]: pii.rules[0].name: "Bad-Name" is not valid; expected a name of lower-case letters, digits and _ that starts with a letter (at most 64 characters). Hint: Use lower-case letters, digits and underscores, starting with a letter, e.g. `employee_id`.',
     `bad/many-at-once.yml:6:34: error[invalid-value]: pii.rules[0].pattern: "[z-a]" is not a valid RE2 regular expression: invalid character class range "z-a". ${RE2_HINT}`,
     `bad/many-at-once.yml:7:22: error[invalid-value]: guardian.warning: 2 is not valid; expected a number from 0 to 1. ${RANGE}`,
@@ -238,11 +250,12 @@ describe('parsePolicy: bad policies', () => {
 });
 
 describe('parsePolicy: warnings', () => {
-  it('warns about a misspelt key with a suggestion and still applies the rest', () => {
-    const result = parseFixture('warn/typo-key.yml');
+  it('warns about an abbreviated key with a suggestion and still applies the rest', () => {
+    // Not a misspelling (more than two edits away): it may be a key of a later release.
+    const result = parseFixture('warn/abbreviated-key.yml');
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
-      'warn/typo-key.yml:3:3: warning[unknown-key]: unknown key resilience.trunc_mode: it is ignored. Hint: Did you mean `truncation_mode`?',
-      'warn/typo-key.yml:4:1: warning[unknown-key]: unknown key keep_recnt: it is ignored. Hint: Did you mean `keep_recent`?',
+      'warn/abbreviated-key.yml:3:3: warning[unknown-key]: unknown key resilience.trunc_mode: it is ignored. Hint: Did you mean `truncation_mode`?',
+      'warn/abbreviated-key.yml:4:1: warning[unknown-key]: unknown key msg_overhead: it is ignored. Hint: Did you mean `message_overhead`?',
     ]);
     expect(result.ok && result.policy).toEqual(DEFAULT_POLICY);
   });
