@@ -6,6 +6,11 @@ export interface CliIO {
   stderr: (text: string) => void;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Whether stdout and stderr are terminals (absent: neither is). With env, it decides colour
+   * (src/cli/style.ts).
+   */
+  isTTY?: { stdout?: boolean; stderr?: boolean };
 }
 
 /** Exit codes (DESIGN §7). */

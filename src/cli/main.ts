@@ -5,6 +5,7 @@ import { PROGRAM, UsageError, wantsHelp } from './args.js';
 import { EXIT_INPUT, EXIT_OK } from './command.js';
 import type { CliIO, Command } from './command.js';
 import { COMMANDS } from './registry.js';
+import { withStyledStderr } from './style.js';
 import { closest } from './suggest.js';
 
 export type { CliIO } from './command.js';
@@ -23,6 +24,7 @@ function defaultIO(): CliIO {
     stderr: (text) => void process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,
+    isTTY: { stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true },
   };
 }
 
@@ -92,9 +94,11 @@ function groupHelp(group: string, commands: readonly Command[]): string | undefi
 /** Runs one CLI invocation against an explicit command set (tests inject their own). */
 export async function runCli(
   argv: readonly string[],
-  io: CliIO,
+  given: CliIO,
   commands: readonly Command[],
 ): Promise<number> {
+  // On a terminal, diagnostics on stderr get their severity coloured (src/cli/style.ts).
+  const io = withStyledStderr(given);
   const [first, ...restArgs] = argv;
   if (first === undefined) {
     io.stderr(renderCommandList(commands));
@@ -109,7 +113,7 @@ export async function runCli(
       io.stdout(renderCommandList(commands));
       return EXIT_OK;
     }
-    return runCli([...restArgs, '--help'], io, commands);
+    return runCli([...restArgs, '--help'], given, commands);
   }
   if (first === '--version') {
     io.stdout(`${packageVersion()}\n`);

@@ -11,16 +11,80 @@ import type { Diagnostic, Transcript } from '../core/types.js';
 import { loadPolicy } from '../io/load-policy.js';
 import { loadTranscript } from '../io/load-transcript.js';
 import { loadTokenizer } from '../tokens/load.js';
-import { UsageError, parseChoice } from './args.js';
+import { PROGRAM, UsageError, parseChoice } from './args.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from './input-limits.js';
 import type { CliIO } from './command.js';
 
 export const FORMAT_CHOICES: readonly FormatOption[] = ['auto', ...TRANSCRIPT_FORMATS];
 
+/**
+ * `--input-format`: the reader of the transcripts. `--format` is its deprecated name on the
+ * commands that never had an output `--format` (inspect, stabilize, explain); everywhere else
+ * `--format` is the output format (check, merge, guardian bundle).
+ */
+export const INPUT_FORMAT_OPTIONS = {
+  'input-format': { type: 'string' },
+  format: { type: 'string' },
+} as const;
+
+/** `words` as help lines: the first after `first`, the others indented to the help's column. */
+function helpLines(first: string, words: readonly string[], width = 94): string {
+  const indent = ' '.repeat(26);
+  const lines: string[] = [];
+  let line = first;
+  for (const word of words) {
+    if (line.length + 1 + word.length > width && line.trim() !== '') {
+      lines.push(line);
+      line = `${indent}${word}`;
+    } else {
+      line = line.endsWith(' ') ? `${line}${word}` : `${line} ${word}`;
+    }
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
+/** Help lines of --input-format. */
+export const INPUT_FORMAT_HELP = helpLines(
+  '  --input-format FORMAT   reader to use (default auto: detected from the content):',
+  [
+    ...FORMAT_CHOICES.map((f, i) => (i < FORMAT_CHOICES.length - 1 ? `${f},` : `${f};`)),
+    ...'--format FORMAT is its deprecated name, accepted until the next release'.split(' '),
+  ],
+);
+
+/** Output formats of other commands: given to --format here, they were meant as one. */
+const OUTPUT_FORMAT_WORDS = new Set(['text', 'json', 'markdown', 'md', 'github']);
+
+/**
+ * The transcript format of `--input-format`, or of the deprecated `--format` (a one-line warning
+ * on stderr). No transcript format is named like an output format, so the old name is never
+ * ambiguous; an output-format value given to it is a usage error naming what the command has.
+ */
+export function inputFormatOption(
+  command: string,
+  values: { 'input-format'?: string | undefined; format?: string | undefined },
+  io: CliIO,
+  output = 'no output format',
+): FormatOption {
+  const legacy = values.format;
+  if (legacy === undefined)
+    return parseChoice('--input-format', values['input-format'] ?? 'auto', FORMAT_CHOICES);
+  if (values['input-format'] !== undefined)
+    throw new UsageError('--format is now --input-format: give --input-format only.');
+  if (OUTPUT_FORMAT_WORDS.has(legacy))
+    throw new UsageError(
+      `${command} has ${output}; --format is now --input-format, the transcript format (${FORMAT_CHOICES.join(', ')}).`,
+    );
+  const format = parseChoice('--input-format', legacy, FORMAT_CHOICES);
+  io.stderr(`${PROGRAM}: warning: --format is now --input-format (the old name goes in the next release).\n`);
+  return format;
+}
+
 /** The options shared by commands that read one transcript under a policy. */
 export const PREPARE_OPTIONS = {
   policy: { type: 'string' },
-  format: { type: 'string' },
+  ...INPUT_FORMAT_OPTIONS,
   session: { type: 'string' },
   ...LIMIT_OPTIONS,
 } as const;
@@ -50,14 +114,15 @@ export function parseSession(value: string | undefined): number | 'last' | undef
 /** Help lines for PREPARE_OPTIONS, aligned with the other commands' help. */
 export const PREPARE_HELP = `  --policy FILE           policy to apply (default .github/context-policy.yml when present,
                           else the built-in default)
-  --format FORMAT         reader to use: ${FORMAT_CHOICES.join(', ')} (default auto)
+${INPUT_FORMAT_HELP}
 ${SESSION_HELP}
 ${LIMIT_HELP}`;
 
 export interface PrepareRequest {
   file: string;
   policy?: string | undefined;
-  format?: string | undefined;
+  /** From inputFormatOption; auto when absent. */
+  format?: FormatOption | undefined;
   session?: string | undefined;
   maxFileSize?: string | undefined;
   maxRecords?: string | undefined;
@@ -85,7 +150,7 @@ function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[]): void {
  * undefined, which the caller turns into exit 2.
  */
 export async function prepare(req: PrepareRequest, io: CliIO): Promise<Prepared | undefined> {
-  const format = parseChoice('--format', req.format ?? 'auto', FORMAT_CHOICES);
+  const format = req.format ?? 'auto';
   const limits = parseLimits({ 'max-file-size': req.maxFileSize, 'max-records': req.maxRecords });
   const session = parseSession(req.session);
 

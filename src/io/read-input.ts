@@ -114,7 +114,7 @@ export async function readInput(file: string, opts: ReadInputOptions = {}): Prom
         return fail(
           'file-too-large',
           `The file is ${formatBytes(size)}, larger than the limit of ${formatBytes(maxBytes)}.`,
-          'Raise the limit with --max-file-size, or split the transcript into smaller files.',
+          'Raise the limit with --max-file-size (the Action input max-file-size), or split the transcript into smaller files.',
         );
       }
       bytes = await readExactly(handle, size);

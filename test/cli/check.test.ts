@@ -218,6 +218,22 @@ describe('violations', () => {
     const update = await repo.cli(['update', '--policy', 'leaky.yml', 'transcripts']);
     expect(update.code).toBe(1);
     expect(existsSync(repo.path('golden/transcripts/coding.jsonl.golden.json'))).toBe(false);
+    // The refused golden is counted as refused, never as unchanged (issue 15).
+    expect(update.stdout).toContain(
+      'refused golden/transcripts/coding.jsonl.golden.json (unmasked PII in the stabilized context: not written; see below)',
+    );
+    expect(update.stdout).toMatch(/^transcripts\/coding\.jsonl:3: error\[golden-pii\] u1: /m);
+    const summary =
+      /^update: 3 transcripts: (\d+) new, (\d+) updated, (\d+) unchanged, 1 refused \(PII\), /m.exec(
+        update.stdout,
+      );
+    expect(summary).not.toBeNull();
+    expect(Number(summary?.[1]) + Number(summary?.[2]) + Number(summary?.[3])).toBe(2);
+    for (const pii of PII) expect(update.stdout + update.stderr).not.toContain(pii);
+    // Once the policy masks it, the same transcript gets its golden and nothing is refused.
+    const fixed = await repo.cli(['update', '--policy', 'policy.yml', 'transcripts']);
+    expect(fixed.stdout).toMatch(/, 0 refused \(PII\), /);
+    expect(fixed.stdout).toContain('wrote   golden/transcripts/coding.jsonl.golden.json (new)');
   });
 });
 
@@ -355,7 +371,9 @@ describe('obsolete goldens', () => {
     const prune = await repo.cli(['update', '--prune-obsolete', '--policy', 'policy.yml', 'transcripts']);
     expect(prune.code).toBe(0);
     expect(prune.stdout).toContain('removed golden/transcripts/old/gone.jsonl.golden.json (obsolete)');
-    expect(prune.stdout).toMatch(/0 new, 0 updated, 3 unchanged, 1 obsolete golden removed, 0 errors/);
+    expect(prune.stdout).toMatch(
+      /0 new, 0 updated, 3 unchanged, 0 refused \(PII\), 1 obsolete golden removed, 0 errors/,
+    );
     expect(existsSync(repo.path('golden/transcripts/old'))).toBe(false);
     expect(Object.keys(repo.tree())).toEqual(GOLDENS);
   });

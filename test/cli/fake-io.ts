@@ -6,7 +6,12 @@ export interface FakeIO extends CliIO {
   err: () => string;
 }
 
-export function fakeIO(cwd: string, env: Record<string, string | undefined> = {}): FakeIO {
+/** `isTTY` pretends stdout and/or stderr are terminals (colour decisions: src/cli/style.ts). */
+export function fakeIO(
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+  isTTY?: { stdout?: boolean; stderr?: boolean },
+): FakeIO {
   let out = '';
   let err = '';
   return {
@@ -18,6 +23,7 @@ export function fakeIO(cwd: string, env: Record<string, string | undefined> = {}
     },
     cwd,
     env,
+    ...(isTTY !== undefined ? { isTTY } : {}),
     out: () => out,
     err: () => err,
   };

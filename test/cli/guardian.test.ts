@@ -234,6 +234,7 @@ describe('restart recovery', () => {
       unknown
     >;
     expect(json).toEqual({
+      schema_version: 1,
       goal: 'Migrate billing',
       phase: '',
       next_action: 'dry-run the migration in db/migrate.sql',

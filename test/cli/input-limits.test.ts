@@ -76,3 +76,34 @@ describe('--max-file-size on check and update', () => {
     }
   });
 });
+
+describe('the hints of the caps name options the command accepts (issue 15)', () => {
+  const COMMANDS: [string, string[]][] = [
+    ['inspect', ['inspect']],
+    ['stabilize', ['stabilize']],
+    ['explain', ['explain']],
+    ['check', ['check', '--ci']],
+    ['update', ['update']],
+    ['view', ['view', '--out', 'page.html']],
+  ];
+
+  it.each(COMMANDS)('%s: file-too-large and too-many-records', async (name, args) => {
+    const help = (await run(name, '--help')).out;
+    const cases: [string[], string][] = [
+      [['--max-file-size', '100'], 'file-too-large'],
+      [['--max-records', '4'], 'too-many-records'],
+    ];
+    for (const [limit, code] of cases) {
+      const r = await run(...args, ...limit, 'long.jsonl', ...(name === 'explain' ? ['sys'] : []));
+      const text = `${r.out}${r.err}`;
+      const line = text.split('\n').find((l) => l.includes(`error[${code}]`)) ?? '';
+      expect(line, `${name} ${code}`).toContain('Hint: Raise the limit with');
+      const options = [...line.matchAll(/--[a-z][a-z-]+/g)].map((m) => m[0]);
+      expect(options.length).toBeGreaterThan(0);
+      for (const option of options)
+        expect(help, `${name} ${option}`).toMatch(new RegExp(`^ {2}${option} `, 'm'));
+      // The Action's input of the same name is named too.
+      expect(line).toContain(`the Action input ${limit[0]?.slice(2)}`);
+    }
+  });
+});

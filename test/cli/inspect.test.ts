@@ -136,8 +136,8 @@ describe('inspect --json', () => {
     expect(err).toMatch(/^nope\.json:1:1: error\[not-found\]/m);
   });
 
-  it('honours --format', async () => {
-    const { code, json } = await inspectJson('--format', 'native', 'support-chat.json');
+  it('honours --input-format', async () => {
+    const { code, json } = await inspectJson('--input-format', 'native', 'support-chat.json');
     expect(code).toBe(2);
     expect(json.files[0]?.format).not.toBe('openai');
   });
@@ -194,8 +194,8 @@ describe('inspect usage', () => {
   });
 
   it('rejects an unknown format and a bad size', async () => {
-    expect((await inspect('--format', 'xml', 'notes.jsonl')).err).toContain(
-      'Option --format accepts auto, native, openai, anthropic, claude-code, codex, responses, vercel-ai, langchain, gemini, openhands, aider, claude-web.',
+    expect((await inspect('--input-format', 'xml', 'notes.jsonl')).err).toContain(
+      'Option --input-format accepts auto, native, openai, anthropic, claude-code, codex, responses, vercel-ai, langchain, gemini, openhands, aider, claude-web.',
     );
     expect((await inspect('--max-file-size', 'big', 'notes.jsonl')).code).toBe(2);
   });

@@ -29,22 +29,48 @@ describe('policy validate', () => {
   });
 
   it('prints warnings on stderr and counts them in the verdict', async () => {
-    const { code, out, err } = await cli(FIXTURES, 'policy', 'validate', 'warn/typo-key.yml');
+    const { code, out, err } = await cli(FIXTURES, 'policy', 'validate', 'warn/abbreviated-key.yml');
     expect(code).toBe(0);
-    expect(out).toBe('✓ warn/typo-key.yml is valid (2 warnings)\n');
+    expect(out).toBe('✓ warn/abbreviated-key.yml is valid (2 warnings)\n');
     expect(err).toBe(
       [
-        'warn/typo-key.yml:3:3: warning[unknown-key]: unknown key resilience.trunc_mode: it is ignored. Hint: Did you mean `truncation_mode`?',
-        'warn/typo-key.yml:4:1: warning[unknown-key]: unknown key keep_recnt: it is ignored. Hint: Did you mean `keep_recent`?',
+        'warn/abbreviated-key.yml:3:3: warning[unknown-key]: unknown key resilience.trunc_mode: it is ignored. Hint: Did you mean `truncation_mode`?',
+        'warn/abbreviated-key.yml:4:1: warning[unknown-key]: unknown key msg_overhead: it is ignored. Hint: Did you mean `message_overhead`?',
         '',
       ].join('\n'),
     );
   });
 
+  it('refuses a misspelt key (exit 2), naming the key meant', async () => {
+    const { code, out, err } = await cli(FIXTURES, 'policy', 'validate', 'bad/typo-keys.yml');
+    expect(code).toBe(2);
+    expect(out).toBe('✗ bad/typo-keys.yml is invalid (8 errors)\n');
+    expect(err.split('\n')[0]).toBe(
+      'bad/typo-keys.yml:1:1: error[unknown-key-typo]: unknown key budjet: did you mean `budget`? A misspelt key is an error, since the setting would otherwise be silently ignored. Hint: Rename it to `budget`, or delete it to use the default.',
+    );
+  });
+
+  it('--strict makes every unknown key an error (exit 2)', async () => {
+    const { code, out, err } = await cli(
+      FIXTURES,
+      'policy',
+      'validate',
+      '--strict',
+      'warn/abbreviated-key.yml',
+    );
+    expect(code).toBe(2);
+    expect(out).toBe('✗ warn/abbreviated-key.yml is invalid (2 errors)\n');
+    expect(err).toContain(
+      'warn/abbreviated-key.yml:4:1: error[unknown-key]: unknown key msg_overhead: strict mode accepts only the keys this release knows. Hint: Did you mean `message_overhead`?',
+    );
+    const valid = await cli(FIXTURES, 'policy', 'validate', '--strict', 'valid/full.yml');
+    expect([valid.code, valid.out, valid.err]).toEqual([0, '✓ valid/full.yml is valid\n', '']);
+  });
+
   it('prints every problem of an invalid policy and exits 2', async () => {
     const { code, out, err } = await cli(FIXTURES, 'policy', 'validate', 'bad/many-at-once.yml');
     expect(code).toBe(2);
-    expect(out).toBe('✗ bad/many-at-once.yml is invalid (5 errors, 1 warning)\n');
+    expect(out).toBe('✗ bad/many-at-once.yml is invalid (6 errors)\n');
     expect(
       err
         .trimEnd()
@@ -67,11 +93,13 @@ describe('policy validate', () => {
     expect(err).toMatch(/^nope\.yml:1:1: error\[not-found\]: /);
   });
 
-  it('--json prints { file, valid, diagnostics, policy } with the filled-in policy', async () => {
+  it('--json prints { schema_version, file, valid, diagnostics, policy } with the filled-in policy', async () => {
     const { code, out, err } = await cli(FIXTURES, 'policy', 'validate', 'valid/minimal.yml', '--json');
     expect(code).toBe(0);
     expect(err).toBe('');
+    expect(Object.keys(JSON.parse(out) as object)[0]).toBe('schema_version');
     expect(JSON.parse(out)).toEqual({
+      schema_version: 1,
       file: 'valid/minimal.yml',
       valid: true,
       diagnostics: [],
@@ -166,6 +194,11 @@ describe('help', () => {
       expect(command.help).toContain('Examples:');
     },
   );
+
+  it('validate documents --strict and the misspelt-key rule', () => {
+    expect(policyValidateCommand.help).toContain('--strict');
+    expect(policyValidateCommand.help).toContain('misspelt key');
+  });
 
   it('--help prints the command help and exits 0', async () => {
     const { code, out } = await cli(FIXTURES, 'policy', 'validate', '--help');

@@ -136,10 +136,11 @@ describe('stabilize --json', () => {
     const { code, out, err } = await stabilize(['--json', 'session.jsonl']);
     expect(code).toBe(0);
     expect(err).toBe('');
-    expect(out).toMatch(/^\{\n {2}"transcript": "session\.jsonl",\n/);
+    expect(out).toMatch(/^\{\n {2}"schema_version": 1,\n {2}"transcript": "session\.jsonl",\n/);
     expect(out.endsWith('}\n')).toBe(true);
     const report = JSON.parse(out) as TranscriptReport;
     expect(Object.keys(report)).toEqual([
+      'schema_version',
       'transcript',
       'status',
       'budget',
@@ -280,13 +281,13 @@ describe('stabilize: usage and input errors (exit 2)', () => {
     expect(err).toContain('--emit and --json cannot be combined');
   });
 
-  it('names the accepted --emit and --format values', async () => {
+  it('names the accepted --emit and --input-format values', async () => {
     const emit = await stabilize(['--emit', 'gemini', 'session.jsonl']);
     expect(emit.code).toBe(2);
     expect(emit.err).toContain('--emit accepts same, native, openai, anthropic');
-    const format = await stabilize(['--format', 'xml', 'session.jsonl']);
+    const format = await stabilize(['--input-format', 'xml', 'session.jsonl']);
     expect(format.code).toBe(2);
-    expect(format.err).toContain('--format accepts auto, native, openai, anthropic, claude-code');
+    expect(format.err).toContain('--input-format accepts auto, native, openai, anthropic, claude-code');
   });
 
   it('needs exactly one FILE', async () => {

@@ -197,6 +197,7 @@ describe.skipIf(!HAS_CORPUS)('inspect --json over the recorded corpus', () => {
     );
     expect(supportedOnly.code).toBe(invalid ? 2 : 0);
     expect(JSON.parse(supportedOnly.stdout)).toEqual({
+      schema_version: 1,
       files: (JSON.parse(run.stdout) as { files: InspectFile[] }).files.filter((f) => files.includes(f.file)),
     });
     expect(run.code).toBe(awaitingReader.length > 0 || invalid ? 2 : 0);

@@ -58,7 +58,17 @@ beforeAll(() => {
   }
 });
 
-const REPORT_KEYS = ['transcript', 'status', 'budget', 'context', 'ledger', 'summaries', 'checks', 'events'];
+const REPORT_KEYS = [
+  'schema_version',
+  'transcript',
+  'status',
+  'budget',
+  'context',
+  'ledger',
+  'summaries',
+  'checks',
+  'events',
+];
 const CHECK_NAMES = [
   'budget',
   'order',

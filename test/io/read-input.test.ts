@@ -141,7 +141,7 @@ describe('readInput: file-level errors at 1:1', () => {
       line: 1,
       column: 1,
       message: 'The file is 102 bytes, larger than the limit of 64 bytes.',
-      hint: 'Raise the limit with --max-file-size, or split the transcript into smaller files.',
+      hint: 'Raise the limit with --max-file-size (the Action input max-file-size), or split the transcript into smaller files.',
     });
     expect(await readInput('big.json', { cwd: repo, maxFileBytes: 102 })).toMatchObject({ ok: true });
   });

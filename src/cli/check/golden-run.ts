@@ -76,6 +76,16 @@ export interface GoldenWrite {
   reason: WriteReason;
 }
 
+/**
+ * A golden this run would have written or compared but refused to: its stabilized context still
+ * holds PII a built-in detector finds (pii-guard.ts). The transcript's outcome is `violations`.
+ */
+export interface GoldenRefusal {
+  transcript: string;
+  golden: string;
+  reason: 'pii';
+}
+
 /** The goldens of one transcript, for the HTML viewer. */
 export interface TranscriptGoldens {
   /** This run's golden; null when the transcript could not be stabilized. */
@@ -88,6 +98,8 @@ export interface GoldenRun {
   report: CheckReport;
   /** In the order they were written. */
   writes: GoldenWrite[];
+  /** Goldens refused (not written, not compared) because of unmasked PII, in run order. */
+  refused: GoldenRefusal[];
   /** By transcript name, with `keepGoldens`; empty otherwise. */
   goldens: Map<string, TranscriptGoldens>;
 }
@@ -95,6 +107,7 @@ export interface GoldenRun {
 interface Step {
   outcome: TranscriptOutcome;
   write?: GoldenWrite;
+  refused?: GoldenRefusal;
   goldens?: TranscriptGoldens;
 }
 
@@ -227,7 +240,10 @@ async function compareOne(
   if (hasErrors(transcript.diagnostics)) return { outcome: { ...common, outcome: 'error' } };
   const leaks = unmaskedPii(head.golden, opts.head.policy);
   if (leaks.length > 0) {
-    return { outcome: { ...common, outcome: 'violations', violations: [...common.violations, ...leaks] } };
+    return {
+      outcome: { ...common, outcome: 'violations', violations: [...common.violations, ...leaks] },
+      refused: { transcript: item.transcript, golden: item.golden, reason: 'pii' },
+    };
   }
   const failing = failingChecks(head.report.checks).length > 0;
   const settled = (outcome: Outcome): Step => ({ outcome: { ...common, outcome } });
@@ -302,6 +318,7 @@ export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
   );
   const outcomes: TranscriptOutcome[] = shardOf(unmatched, opts.shard);
   const writes: GoldenWrite[] = [];
+  const refused: GoldenRefusal[] = [];
   const goldens = new Map<string, TranscriptGoldens>();
   // A folder given as input may hold the golden folder: goldens are never transcripts.
   const files = expanded.files.filter(
@@ -312,6 +329,7 @@ export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
     for (const step of await runFile(item, ctx)) {
       outcomes.push(step.outcome);
       if (step.write) writes.push(step.write);
+      if (step.refused) refused.push(step.refused);
       if (step.goldens) goldens.set(step.outcome.transcript, step.goldens);
     }
   }
@@ -334,5 +352,5 @@ export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
     obsolete,
     summary: summarize(transcripts, obsolete),
   };
-  return { report, writes, goldens };
+  return { report, writes, refused, goldens };
 }

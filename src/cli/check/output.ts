@@ -3,13 +3,16 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, formatDiagnostic } from '../../core/diagnostics.js';
+import { exitCodeFor } from '../../core/golden/check-report.js';
 import type { CheckReport } from '../../core/golden/check-report.js';
 import { renderGithub, renderText } from '../../core/golden/render.js';
 import { renderMarkdownReport } from '../../github/summary.js';
 import { stableStringify } from '../../core/golden/stable-json.js';
 import type { Diagnostic } from '../../core/types.js';
 import { writeFileAtomic } from '../../io/atomic-write.js';
+import { EXIT_OK } from '../command.js';
 import type { CliIO } from '../command.js';
+import { styleCheckText, styleFor } from '../style.js';
 import type { OutputFormat } from './options.js';
 
 export function renderReport(report: CheckReport, format: OutputFormat): string {
@@ -40,7 +43,11 @@ export function printReport(io: CliIO, report: CheckReport, format: OutputFormat
       report.transcripts.flatMap((t) => t.diagnostics ?? []),
     );
   }
-  io.stdout(renderReport(report, format));
+  const text = renderReport(report, format);
+  // Only the text report is for a terminal: JSON, markdown and annotations are never styled.
+  if (format === 'text')
+    io.stdout(styleCheckText(text, styleFor(io, 'stdout'), exitCodeFor(report) === EXIT_OK));
+  else io.stdout(text);
 }
 
 /** Writes the machine report; a failure is a diagnostic (exit 2), the run's results are still printed. */

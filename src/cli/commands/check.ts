@@ -40,6 +40,9 @@ const OPTIONS = {
 
 const HELP = `Usage: ${PROGRAM} check FILE|DIR|GLOB… [options]
 
+A pattern starting with ! excludes what it matches ('transcripts/**' '!transcripts/swe/**');
+quote globs so the shell leaves them to the tool (docs/globs.md).
+
 Stabilizes and validates each transcript and compares the result with its golden snapshot
 <golden-dir>/<transcript path>.golden.json. Each transcript is reported as:
   pass        the result equals the golden and every check passes

@@ -8,7 +8,7 @@ import type { Artifact, Transcript } from '../../core/types.js';
 import { PROGRAM, UsageError, parseOptions } from '../args.js';
 import { EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
-import { PREPARE_HELP, PREPARE_OPTIONS, prepare } from '../prepare.js';
+import { PREPARE_HELP, PREPARE_OPTIONS, inputFormatOption, prepare } from '../prepare.js';
 import { closest } from '../suggest.js';
 
 /** Ids listed when the one asked for does not exist. */
@@ -95,7 +95,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     {
       file,
       policy: values.policy,
-      format: values.format,
+      format: inputFormatOption('explain', values, io),
       session: values.session,
       maxFileSize: values['max-file-size'],
       maxRecords: values['max-records'],

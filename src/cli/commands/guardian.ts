@@ -51,6 +51,7 @@ import {
   missingLines,
   printDiagnostics,
 } from '../guardian/output.js';
+import { GUARDIAN_BUNDLE_SCHEMA } from '../json-schemas.js';
 import { PATCH_OPTIONS, readPatch, readProcessStdin } from '../guardian/patch-flags.js';
 
 export interface GuardianDeps {
@@ -419,7 +420,10 @@ async function bundle(args: string[], io: CliIO): Promise<number> {
   if (decision.state.halt !== undefined)
     return finish(io, [`${head}: halted`, ...haltLines(decision.state.halt)], STATUS_HALT_CONTEXT_LIMIT);
   const built = buildWorkingBundle(decision.state);
-  const body = format === 'json' ? JSON.stringify(built, null, 2) : renderBundleMarkdown(built).trimEnd();
+  const body =
+    format === 'json'
+      ? JSON.stringify({ schema_version: GUARDIAN_BUNDLE_SCHEMA, ...built }, null, 2)
+      : renderBundleMarkdown(built).trimEnd();
   return finish(io, [body], STATUS_OK);
 }
 

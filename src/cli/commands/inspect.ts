@@ -1,14 +1,12 @@
 // `inspect FILE…`: how each transcript was read — format, artifacts, token counts, pairing.
 import { sanitizeForPolicy } from '../../core/stabilize/stabilize.js';
 import { formatDiagnostic, hasErrors } from '../../core/diagnostics.js';
-import { TRANSCRIPT_FORMATS } from '../../core/types.js';
 import type { Diagnostic } from '../../core/types.js';
-import type { FormatOption } from '../../core/readers/index.js';
 import { DIRECTORY_SEARCH, expandInputs } from '../../io/expand-inputs.js';
 import { loadPolicy } from '../../io/load-policy.js';
 import { loadTranscripts } from '../../io/load-transcript.js';
 import { loadTokenizer } from '../../tokens/load.js';
-import { PROGRAM, UsageError, parseChoice, parseOptions } from '../args.js';
+import { PROGRAM, UsageError, parseOptions } from '../args.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
 import { EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
@@ -16,13 +14,18 @@ import { renderFileText } from '../inspect/render-text.js';
 import { summarizeTranscript, unreadableSummary } from '../inspect/summary.js';
 import type { FileSummary } from '../inspect/summary.js';
 import { guardOutput } from '../workflow-output.js';
-import { SESSIONS_HELP, parseSession } from '../prepare.js';
-
-const FORMATS: readonly FormatOption[] = ['auto', ...TRANSCRIPT_FORMATS];
+import { INSPECT_REPORT_SCHEMA } from '../json-schemas.js';
+import {
+  INPUT_FORMAT_HELP,
+  INPUT_FORMAT_OPTIONS,
+  SESSIONS_HELP,
+  inputFormatOption,
+  parseSession,
+} from '../prepare.js';
 
 const OPTIONS = {
   json: { type: 'boolean' },
-  format: { type: 'string' },
+  ...INPUT_FORMAT_OPTIONS,
   policy: { type: 'string' },
   session: { type: 'string' },
   ...LIMIT_OPTIONS,
@@ -37,8 +40,9 @@ or a quoted glob pattern such as 'transcripts/**/*.jsonl'. Each session of a mul
 aider chat history is shown as its own transcript, FILE#N.
 
 Options:
-  --json                  print { files: [...] } as JSON instead of tables
-  --format FORMAT         reader to use: ${FORMATS.join(', ')} (default auto)
+  --json                  print { schema_version: ${INSPECT_REPORT_SCHEMA}, files: [...] } as JSON instead
+                          of tables
+${INPUT_FORMAT_HELP}
   --policy FILE           policy whose tokenizer and message_overhead count tokens
                           (default .github/context-policy.yml when present, else built-in)
 ${SESSIONS_HELP}
@@ -61,7 +65,7 @@ function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[]): void {
 async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseOptions(args, OPTIONS);
   if (positionals.length === 0) throw new UsageError('inspect needs at least one FILE.');
-  const format = parseChoice('--format', values.format ?? 'auto', FORMATS);
+  const format = inputFormatOption('inspect', values, io, 'no --format (its output format is --json)');
   const limits = parseLimits(values);
   const session = parseSession(values.session);
 
@@ -97,7 +101,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
         else out.io.stdout(renderFileText(summary));
       }
     }
-    if (values.json) out.io.stdout(`${JSON.stringify({ files: summaries }, null, 2)}\n`);
+    if (values.json) {
+      const report = { schema_version: INSPECT_REPORT_SCHEMA, files: summaries };
+      out.io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    }
   } finally {
     out.close();
   }

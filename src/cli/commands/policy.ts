@@ -22,19 +22,25 @@ function tally(diagnostics: readonly Diagnostic[]): string {
   return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
 }
 
-const VALIDATE_HELP = `Usage: ${PROGRAM} policy validate [FILE] [--json]
+/** Version of the `policy validate --json` report: raised when a field changes meaning or goes. */
+export const POLICY_VALIDATE_SCHEMA = 1;
+
+const VALIDATE_HELP = `Usage: ${PROGRAM} policy validate [FILE] [--strict] [--json]
 
 Checks a context policy (YAML or JSON) and reports every problem at once, each as
 file:line:column: syntax errors, duplicate keys, invalid values and PII rule patterns are
-errors; unknown keys are warnings (they are ignored), with a suggestion when one looks
-like a typo.
+errors, and so is a misspelt key (budjet, Budget, keep-recent: "did you mean budget?"):
+ignoring it would silently apply the default. Other unknown keys are warnings (they are
+ignored, so a policy written for a later release still runs); --strict makes them errors.
 
 Without FILE, checks ${POLICY_FILE_CANDIDATES.join(', ')} (the first that exists) under
 the working directory; with none of them, the built-in default policy applies.
 
 Options:
-  --json       print { file, valid, diagnostics, policy } on stdout (policy with every
-               default filled in, or null when invalid; file is null for the default)
+  --strict     unknown keys are errors, not warnings
+  --json       print { schema_version, file, valid, diagnostics, policy } on stdout
+               (policy with every default filled in, or null when invalid; file is
+               null for the default)
   -h, --help   show this help
 
 Diagnostics go to stderr, the verdict to stdout.
@@ -42,7 +48,11 @@ Exit codes: 0 valid (warnings allowed), 2 invalid or unreadable.
 
 Examples:
   ${PROGRAM} policy validate
+  ${PROGRAM} policy validate --strict
   ${PROGRAM} policy validate ci/strict-policy.yml --json
+
+Editors: schema/context-policy.schema.json completes and checks the policy as you
+type; see docs/policy.md.
 `;
 
 const PRINT_DEFAULT_HELP = `Usage: ${PROGRAM} policy print-default [--json]
@@ -52,7 +62,8 @@ The YAML form is commented, field by field; save it as .github/context-policy.ym
 keep only the keys you change (every key left out takes its default).
 
 Options:
-  --json       print the default policy as JSON instead
+  --json       print the default policy as JSON instead (a policy document, so it has no
+               schema_version: its format version is its \`version\` key)
   -h, --help   show this help
 
 Examples:
@@ -65,13 +76,17 @@ export const policyValidateCommand: Command = {
   summary: 'check a policy file: every problem with file:line:column',
   help: VALIDATE_HELP,
   async run(args, io) {
-    const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } });
+    const { values, positionals } = parseOptions(args, {
+      json: { type: 'boolean' },
+      strict: { type: 'boolean' },
+    });
     if (positionals.length > 1) throw new UsageError('policy validate takes at most one FILE.');
-    const result = await loadPolicy(positionals[0], { cwd: io.cwd });
+    const result = await loadPolicy(positionals[0], { cwd: io.cwd, strict: values.strict === true });
     const builtIn = result.source === 'default';
 
     if (values.json) {
       const report = {
+        schema_version: POLICY_VALIDATE_SCHEMA,
         file: builtIn ? null : result.source,
         valid: result.ok,
         diagnostics: result.diagnostics,

@@ -12,7 +12,9 @@ import { validateResult } from '../../core/validate/validate.js';
 import { PROGRAM, UsageError, parseChoice, parseOptions } from '../args.js';
 import { EXIT_FINDINGS, EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
-import { PREPARE_HELP, PREPARE_OPTIONS, prepare } from '../prepare.js';
+import { STABILIZE_REPORT_SCHEMA } from '../json-schemas.js';
+import { styleFor, styleStabilizeText } from '../style.js';
+import { PREPARE_HELP, PREPARE_OPTIONS, inputFormatOption, prepare } from '../prepare.js';
 
 const OPTIONS = {
   ...PREPARE_OPTIONS,
@@ -30,12 +32,13 @@ the checks on the result and prints a summary: status, budget, what was kept and
 why, failing checks with file:line, events. Never prints message content.
 
 Options:
-  --json                  print the full report (context, ledger, summaries, checks, events)
-                          as JSON
+  --json                  print the full report as JSON: schema_version (${STABILIZE_REPORT_SCHEMA}),
+                          context, ledger, summaries, checks, events
   --emit FORMAT           print the stabilized context as a request body instead:
                           ${EMIT_FORMATS.join(', ')} (same = the request of the transcript's
                           own API: Claude Code sessions are written for the Anthropic API,
-                          Codex rollouts for the OpenAI Responses API)
+                          Codex rollouts for the OpenAI Responses API); the body is exactly
+                          the provider's shape, with no schema_version
 ${PREPARE_HELP}
   -h, --help              show this help
 
@@ -142,7 +145,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     {
       file: positionals[0] as string,
       policy: values.policy,
-      format: values.format,
+      format: inputFormatOption('stabilize', values, io, 'its output formats in --json and --emit'),
       session: values.session,
       maxFileSize: values['max-file-size'],
       maxRecords: values['max-records'],
@@ -184,9 +187,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
         io.stderr(`${line}\n`);
     }
   } else if (values.json) {
-    io.stdout(inertJson(`${JSON.stringify(buildReport(result, checks), null, 2)}\n`));
+    const report = { schema_version: STABILIZE_REPORT_SCHEMA, ...buildReport(result, checks) };
+    io.stdout(inertJson(`${JSON.stringify(report, null, 2)}\n`));
   } else {
-    io.stdout(renderSummary(result, checks, transcript.artifacts.length));
+    const summary = renderSummary(result, checks, transcript.artifacts.length);
+    io.stdout(styleStabilizeText(summary, styleFor(io, 'stdout'), !findings));
   }
 
   if (prepared.partial) return EXIT_INPUT;

@@ -16,6 +16,7 @@ import { guardOutput } from '../workflow-output.js';
 import { shownName } from '../../core/text/shown-name.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
 import { withGoldenLock } from '../golden-lock.js';
+import { styleFor, styleUpdateText } from '../style.js';
 import { SESSIONS_HELP, parseSession } from '../prepare.js';
 
 const OPTIONS = {
@@ -27,6 +28,9 @@ const OPTIONS = {
 } as const;
 
 const HELP = `Usage: ${PROGRAM} update FILE|DIR|GLOB… [options]
+
+A pattern starting with ! excludes what it matches ('transcripts/**' '!transcripts/swe/**');
+quote globs so the shell leaves them to the tool (docs/globs.md).
 
 Stabilizes each transcript and writes its golden snapshot
 <golden-dir>/<transcript path>.golden.json when it is missing or differs, then prints what it
@@ -52,9 +56,12 @@ ${LIMIT_HELP}
 
 update writes even when the CI variable is set: it is the explicit request to change goldens.
 Transcripts with violations still get their golden written; the violations are listed.
-Exit codes: 0 done, 1 some transcript has violations (severity error), 2 bad usage, an
-invalid policy, or a transcript or golden that could not be read or written (the others are
-still updated).
+A golden whose stabilized context still holds PII a built-in detector finds is never
+written: it is listed as refused (counted as "refused (PII)", not "unchanged") with the
+golden-pii violation, and the run exits 1.
+Exit codes: 0 done, 1 some transcript has violations (severity error) or a refused golden,
+2 bad usage, an invalid policy, or a transcript or golden that could not be read or written
+(the others are still updated).
 
 Examples:
   ${PROGRAM} update 'transcripts/**/*.jsonl'
@@ -116,7 +123,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   // and the pruning of one run must not interleave with another's (a mixed golden set).
   return withGoldenLock(store, 'update', io, async () => {
     const cleaned = await cleanStaleTempFiles(store);
-    const { report, writes } = await runGoldens({
+    const { report, writes, refused } = await runGoldens({
       mode: 'update',
       inputs,
       cwd: io.cwd,
@@ -136,6 +143,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
       lines.push(`removed ${plural(cleaned.length, 'stale temp file')} left by an interrupted update`);
     const byTranscript = new Map(report.transcripts.map((t) => [t.transcript, t]));
     for (const write of writes) lines.push(...writeLine(write, byTranscript.get(write.transcript)));
+    for (const r of refused)
+      lines.push(`refused ${r.golden} (unmasked PII in the stabilized context: not written; see below)`);
 
     let pruneFailed = false;
     const obsolete = report.obsolete ?? [];
@@ -161,20 +170,26 @@ async function run(args: string[], io: CliIO): Promise<number> {
         lines.push(`${t.transcript}:${v.line}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
     }
     const errors = report.transcripts.filter((t) => t.outcome === 'error').length;
-    const unchanged = report.transcripts.length - writes.length - errors;
+    // A refused golden was neither written nor left as it was on purpose: it is not "unchanged".
+    const unchanged = report.transcripts.length - writes.length - refused.length - errors;
     lines.push(
       `update: ${plural(report.transcripts.length, 'transcript')}: ${writes.filter((w) => w.reason === 'new').length} new, ` +
         `${writes.filter((w) => w.reason !== 'new').length} updated, ${unchanged} unchanged, ` +
-        `${plural(removed, 'obsolete golden')} removed, ${plural(errors, 'error')}`,
+        `${refused.length} refused (PII), ${plural(removed, 'obsolete golden')} removed, ${plural(errors, 'error')}`,
     );
-    // Golden paths, ids and messages are shown escaped, one line each; under GitHub Actions the
-    // whole list goes out in a stop-commands block.
+    const code =
+      errors > 0 || pruneFailed || hasErrors(diagnostics)
+        ? EXIT_INPUT
+        : failing.length > 0
+          ? EXIT_FINDINGS
+          : EXIT_OK;
+    // Golden paths, ids and messages are shown escaped, one line each (then styled on a terminal);
+    // under GitHub Actions the whole list goes out in a stop-commands block.
     const out = guardOutput(io, 'text');
-    out.io.stdout(`${lines.map(shownName).join('\n')}\n`);
+    const text = `${lines.map(shownName).join('\n')}\n`;
+    out.io.stdout(styleUpdateText(text, styleFor(io, 'stdout'), code === EXIT_OK));
     out.close();
-
-    if (errors > 0 || pruneFailed || hasErrors(diagnostics)) return EXIT_INPUT;
-    return failing.length > 0 ? EXIT_FINDINGS : EXIT_OK;
+    return code;
   });
 }
 

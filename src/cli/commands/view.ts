@@ -16,6 +16,8 @@ import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
 import { SESSIONS_HELP, parseSession } from '../prepare.js';
 import { describeSummary } from '../../core/golden/describe.js';
 import { hasErrors } from '../../core/diagnostics.js';
+import { exitCodeFor } from '../../core/golden/check-report.js';
+import { styleCheckText, styleFor } from '../style.js';
 
 export const DEFAULT_VIEW_FILE = 'context-stability-report.html';
 
@@ -28,6 +30,9 @@ const OPTIONS = {
 } as const;
 
 const HELP = `Usage: ${PROGRAM} view FILE|DIR|GLOB… [options]
+
+A pattern starting with ! excludes what it matches ('transcripts/**' '!transcripts/swe/**');
+quote globs so the shell leaves them to the tool (docs/globs.md).
 
 Writes one self-contained HTML page (inline CSS and script, no network, opens from
 file://) showing what the model would receive for each transcript: the session as a
@@ -90,7 +95,12 @@ async function run(args: string[], io: CliIO): Promise<number> {
     printDiagnostics(io, [failure]);
     return EXIT_INPUT;
   }
-  io.stdout(`${describeSummary(report)}\nviewer page written to ${path.resolve(io.cwd, out)}\n`);
+  const summary = styleCheckText(
+    describeSummary(report),
+    styleFor(io, 'stdout'),
+    exitCodeFor(report) === EXIT_OK,
+  );
+  io.stdout(`${summary}\nviewer page written to ${path.resolve(io.cwd, out)}\n`);
   return hasErrors(head.diagnostics) ? EXIT_INPUT : EXIT_OK;
 }
 

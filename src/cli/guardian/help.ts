@@ -1,6 +1,7 @@
 // `--help` texts of the guardian sub-commands: written for a weak model reading them once.
 import { PROGRAM } from '../args.js';
 import { EXIT_CODES_HELP, ROOT_ENV, ROOT_HELP, THRESHOLD_HELP } from './options.js';
+import { GUARDIAN_BUNDLE_SCHEMA } from '../json-schemas.js';
 
 const G = `${PROGRAM} guardian`;
 
@@ -105,7 +106,8 @@ paths named in next_action). Never the whole state file.
 
 Options:
 ${ROOT_HELP}
-  --format FORMAT     json (default) or md; the JSON document is every line but the last
+  --format FORMAT     json (default) or md; the JSON document (with schema_version
+                      ${GUARDIAN_BUNDLE_SCHEMA}) is every line but the last
   -h, --help          show this help
 
 ${EXIT_CODES_HELP}

@@ -75,7 +75,7 @@ export function readAnthropic(doc: ParsedValue, file: string): ReaderOutput {
       CODE,
       ctx.pos(root),
       `An Anthropic transcript must be an object with a \`messages\` array; found ${describeValue(messages)} there.`,
-      'Write {"system": "...", "messages": [...]}, or pass --format to choose another reader.',
+      'Write {"system": "...", "messages": [...]}, or pass --input-format to choose another reader.',
     );
     return { artifacts: [], meta: {}, diagnostics };
   }

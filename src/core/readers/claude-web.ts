@@ -176,7 +176,7 @@ export function readClaudeWeb(doc: ParsedValue, file: string): ReaderOutput {
       'invalid-session',
       ctx.pos(root),
       `A Claude web session must be an object with a \`loglines\` array; found ${describeValue(isObject(root) ? loglines : root)}${isObject(root) ? ' there' : ''}.`,
-      'Export the session as {"loglines": [...]}, or pass --format to choose another reader.',
+      'Export the session as {"loglines": [...]}, or pass --input-format to choose another reader.',
     );
     return { artifacts: [], meta: {}, diagnostics };
   }

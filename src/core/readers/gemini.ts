@@ -182,7 +182,7 @@ export function readGemini(doc: ParsedValue, file: string): ReaderOutput {
       CODE,
       ctx.pos(root),
       `A Gemini transcript must be an array of contents or an object with a \`contents\` array; found ${describeValue(contents)} there.`,
-      'Write {"systemInstruction": {...}, "contents": [...]}, or pass --format to choose another reader.',
+      'Write {"systemInstruction": {...}, "contents": [...]}, or pass --input-format to choose another reader.',
     );
     return { artifacts: [], meta: {}, diagnostics };
   }

@@ -73,7 +73,7 @@ function unknownFormat(file: string, notJson = false): Diagnostic {
     'unknown-format',
     at1(file),
     `The transcript format was not recognised${notJson ? ' (the file is not JSON, JSON Lines or an aider chat history)' : ''}. Supported formats: ${FORMAT_LIST} (${SHAPES}).`,
-    `Check that this is a transcript file, or name its format with --format ${TRANSCRIPT_FORMATS.join('|')}.`,
+    `Check that this is a transcript file, or name its format with --input-format ${TRANSCRIPT_FORMATS.join('|')}.`,
   );
 }
 
@@ -113,7 +113,7 @@ function forced(format: TranscriptFormat, container: Container, file: string): D
     needsJsonl
       ? `The ${format} format is JSON Lines (one record per line), but this file holds one multi-line JSON document.`
       : `The ${format} format is one JSON document, but this file holds JSON Lines (several values on separate lines).`,
-    'Choose the format that matches the file with --format, or use --format auto.',
+    'Choose the format that matches the file with --input-format, or use --input-format auto.',
   );
 }
 

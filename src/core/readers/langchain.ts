@@ -113,7 +113,7 @@ function normalize(item: unknown, path: string, ctx: ReadContext): Message | nul
       CODE,
       near,
       `\`${path}\` must be a serialized LangChain message: {"lc": 1, "type": "constructor", "id": [..., "<Message class>"], "kwargs": {...}}.`,
-      'Serialize message objects (HumanMessage, AIMessage, SystemMessage, ToolMessage…), or pass --format to choose another reader.',
+      'Serialize message objects (HumanMessage, AIMessage, SystemMessage, ToolMessage…), or pass --input-format to choose another reader.',
     );
     return null;
   }
@@ -128,7 +128,7 @@ function normalize(item: unknown, path: string, ctx: ReadContext): Message | nul
     isObject(item) && type === undefined
       ? `\`${joinPath(path, 'type')}\` must be human, ai, system, tool, function or chat${typeName ? `; found ${typeName}` : `; found ${describeValue(item['type'])}`}.`
       : `\`${path}\` must be {"type": ..., "data": {...}}; found ${isObject(item) ? `${describeValue(data)} as data` : describeValue(item)}.`,
-    'Write each message as messages_to_dict does, or pass --format to choose another reader.',
+    'Write each message as messages_to_dict does, or pass --input-format to choose another reader.',
   );
   return null;
 }
@@ -249,7 +249,7 @@ export function readLangChain(doc: ParsedValue, file: string): ReaderOutput {
       CODE,
       ctx.pos(doc.value),
       `A LangChain transcript must be a list of serialized messages or an object with a \`messages\` list; found ${describeValue(doc.value)}.`,
-      'Write the messages with messages_to_dict or dumpd, or pass --format to choose another reader.',
+      'Write the messages with messages_to_dict or dumpd, or pass --input-format to choose another reader.',
     );
     return { artifacts: [], meta: {}, diagnostics };
   }

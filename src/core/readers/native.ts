@@ -55,7 +55,7 @@ export function readNativeJson(doc: ParsedValue, file: string): ReaderOutput {
       'invalid-artifact',
       near,
       `A native JSON transcript must be an object with an \`artifacts\` array; found ${describeValue(isObject(root) ? root['artifacts'] : root)} there.`,
-      'Write {"meta": {...}, "artifacts": [...]}, or pass --format to choose another reader.',
+      'Write {"meta": {...}, "artifacts": [...]}, or pass --input-format to choose another reader.',
     );
     return { artifacts: [], meta: {}, diagnostics };
   }

@@ -150,7 +150,7 @@ function readMessage(
       CODE,
       near,
       `\`${joinPath(path, 'role')}\` must be one of ${ROLES}; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`,
-      'Fix the role, or pass --format to choose another reader.',
+      'Fix the role, or pass --input-format to choose another reader.',
     );
     return null;
   }
@@ -199,7 +199,7 @@ export function readOpenAi(doc: ParsedValue, file: string): ReaderOutput {
       CODE,
       ctx.pos(doc.value),
       `An OpenAI chat transcript must be an array of messages or an object with a \`messages\` array; found ${describeValue(doc.value)}.`,
-      `Put the messages under one of ${MESSAGE_KEYS.join(', ')}, or pass --format to choose another reader.`,
+      `Put the messages under one of ${MESSAGE_KEYS.join(', ')}, or pass --input-format to choose another reader.`,
     );
     return { artifacts: [], meta: {}, diagnostics };
   }

@@ -370,7 +370,7 @@ export function readOpenHands(doc: ParsedValue, file: string): ReaderOutput {
       'invalid-openhands-document',
       ctx.pos(doc.value),
       `An OpenHands trajectory must be an array of events or an object with a \`history\` array; found ${describeValue(doc.value)}.`,
-      'Pass the trajectory as OpenHands saved it, or pass --format to choose another reader.',
+      'Pass the trajectory as OpenHands saved it, or pass --input-format to choose another reader.',
     );
     return { artifacts: [], meta: {}, diagnostics };
   }

@@ -265,7 +265,7 @@ export function readResponses(doc: ParsedValue, file: string): ReaderOutput {
       CODE,
       ctx.pos(doc.value),
       `A Responses transcript must be an array of items, an object with an \`input\` array, a list ({"object":"list","data":[...]}) or a response object; found ${describeValue(doc.value)}.`,
-      'Put the items under `input`, or pass --format to choose another reader.',
+      'Put the items under `input`, or pass --input-format to choose another reader.',
     );
     return { artifacts: [], meta: {}, diagnostics };
   }

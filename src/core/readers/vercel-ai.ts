@@ -221,7 +221,7 @@ function readMessage(message: unknown, site: MessageSite): Artifact[] {
       CODE,
       site.near,
       `\`${joinPath(site.path, 'role')}\` must be one of system, user, assistant, tool; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`,
-      'Fix the role, or pass --format to choose another reader.',
+      'Fix the role, or pass --input-format to choose another reader.',
     );
     return [];
   }
@@ -279,7 +279,7 @@ export function readVercelAi(doc: ParsedValue, file: string): ReaderOutput {
       CODE,
       ctx.pos(root),
       `An AI SDK transcript must be an array of messages or an object with a \`messages\` array; found ${describeValue(root)}.`,
-      'Write the ModelMessage[] (or {"system": "...", "messages": [...]}), or pass --format to choose another reader.',
+      'Write the ModelMessage[] (or {"system": "...", "messages": [...]}), or pass --input-format to choose another reader.',
     );
     return { artifacts: [], meta: {}, diagnostics };
   } else {

@@ -3,11 +3,11 @@ import { readTranscript } from '../../../src/core/readers/index.js';
 import { expectNoQuote, failure, load, where } from './helpers.js';
 
 describe('readTranscript: format choice', () => {
-  it('reports an unknown format at 1:1, listing the formats and the --format override', () => {
+  it('reports an unknown format at 1:1, listing the formats and the --input-format override', () => {
     const diagnostics = failure('{"patient": "John Smith"}', { file: 'notes.json' });
     expect(where(diagnostics)).toEqual(['1:1 error unknown-format']);
     expect(diagnostics[0]?.message).toContain('native, openai, anthropic, claude-code');
-    expect(diagnostics[0]?.hint).toContain('--format');
+    expect(diagnostics[0]?.hint).toContain('--input-format');
     expectNoQuote(diagnostics, ['John Smith', 'patient']);
   });
 
@@ -34,7 +34,7 @@ describe('readTranscript: format choice', () => {
         'Codex',
       ])
         expect(d?.message).toContain(shape);
-      expect(d?.hint).toContain('--format');
+      expect(d?.hint).toContain('--input-format');
       expect(`${d?.message} ${d?.hint}`).not.toMatch(/JSON syntax|Fix the JSON/);
       expectNoQuote(diagnostics, ['John Smith', 'patient']);
     },
