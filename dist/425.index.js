@@ -50517,7 +50517,6 @@ const { decode, decodeAsyncGenerator, decodeGenerator, encode, encodeGenerator, 
 //#endregion
 
 
-//# sourceMappingURL=r50k_base.js.map
 
 /***/ })
 

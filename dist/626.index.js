@@ -70,7 +70,6 @@ function compareUint8Arrays(a, b) {
 //#endregion
 
 
-//# sourceMappingURL=utfUtil.js.map
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/util.js
 //#region src/util.ts
 function getMaxValueFromMap(map) {
@@ -90,7 +89,6 @@ function getSpecialTokenRegex(tokens) {
 //#endregion
 
 
-//# sourceMappingURL=util.js.map
 // EXTERNAL MODULE: ./node_modules/gpt-tokenizer/esm/constants.js
 var constants = __webpack_require__(6933);
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/BytePairEncodingCore.js
@@ -395,7 +393,6 @@ var BytePairEncodingCore = class {
 //#endregion
 
 
-//# sourceMappingURL=BytePairEncodingCore.js.map
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/functionCalling.js
 //#region src/functionCalling.ts
 const MESSAGE_TOKEN_OVERHEAD = 3;
@@ -506,7 +503,6 @@ function computeChatCompletionTokenCount(request, countStringTokens) {
 //#endregion
 
 
-//# sourceMappingURL=functionCalling.js.map
 // EXTERNAL MODULE: ./node_modules/gpt-tokenizer/esm/specialTokens.js
 var specialTokens = __webpack_require__(6413);
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/modelsChatEnabled.gen.js
@@ -634,7 +630,6 @@ const chatEnabledModels = [
 //#endregion
 
 
-//# sourceMappingURL=modelsChatEnabled.gen.js.map
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/_virtual/_rolldown/runtime.js
 //#region \0rolldown/runtime.js
 var __defProp = Object.defineProperty;
@@ -730,7 +725,6 @@ const o200k_harmony = ["gpt-oss-20b", "gpt-oss-120b"];
 //#endregion
 
 
-//# sourceMappingURL=modelsMap.js.map
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/mapping.js
 
 
@@ -771,7 +765,6 @@ const chatModelParams = Object.fromEntries(chatEnabledModels.flatMap((modelName)
 //#endregion
 
 
-//# sourceMappingURL=mapping.js.map
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/encodingParams/constants.js
 //#region src/encodingParams/constants.ts
 const R50K_TOKEN_SPLIT_REGEX = /'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+/gu;
@@ -784,7 +777,6 @@ const O200K_TOKEN_SPLIT_REGEX = new RegExp(O200K_TOKEN_SPLIT_PATTERN, "gu");
 //#endregion
 
 
-//# sourceMappingURL=constants.js.map
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/encodingParams/cl100k_base.js
 
 
@@ -808,7 +800,6 @@ function Cl100KBase(bytePairRankDecoder) {
 //#endregion
 
 
-//# sourceMappingURL=cl100k_base.js.map
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/encodingParams/o200k_base.js
 
 
@@ -834,7 +825,6 @@ function O200KBase(bytePairRankDecoder) {
 //#endregion
 
 
-//# sourceMappingURL=o200k_base.js.map
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/encodingParams/o200k_harmony.js
 
 
@@ -872,7 +862,6 @@ function O200KHarmony(bytePairRankDecoder) {
 //#endregion
 
 
-//# sourceMappingURL=o200k_harmony.js.map
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/encodingParams/p50k_base.js
 
 
@@ -889,7 +878,6 @@ function P50KBase(bytePairRankDecoder) {
 //#endregion
 
 
-//# sourceMappingURL=p50k_base.js.map
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/encodingParams/p50k_edit.js
 
 
@@ -910,7 +898,6 @@ function P50KEdit(bytePairRankDecoder) {
 //#endregion
 
 
-//# sourceMappingURL=p50k_edit.js.map
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/encodingParams/r50k_base.js
 
 
@@ -927,7 +914,6 @@ function R50KBase(bytePairRankDecoder) {
 //#endregion
 
 
-//# sourceMappingURL=r50k_base.js.map
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/modelParams.js
 
 
@@ -952,7 +938,6 @@ function getEncodingParams(encodingName, getMergeableRanks) {
 //#endregion
 
 
-//# sourceMappingURL=modelParams.js.map
 ;// CONCATENATED MODULE: ./node_modules/gpt-tokenizer/esm/GptEncoding.js
 
 
@@ -1276,7 +1261,6 @@ var GptEncoding = class GptEncoding {
 //#endregion
 
 
-//# sourceMappingURL=GptEncoding.js.map
 
 /***/ }),
 
@@ -1293,7 +1277,6 @@ const DEFAULT_MERGE_CACHE_SIZE = 1e5;
 //#endregion
 
 
-//# sourceMappingURL=constants.js.map
 
 /***/ }),
 
@@ -1338,7 +1321,6 @@ const HarmonyCall = "<|call|>";
 //#endregion
 
 
-//# sourceMappingURL=specialTokens.js.map
 
 /***/ })
 

@@ -101428,7 +101428,6 @@ const { decode, decodeAsyncGenerator, decodeGenerator, encode, encodeGenerator, 
 //#endregion
 
 
-//# sourceMappingURL=cl100k_base.js.map
 
 /***/ })
 

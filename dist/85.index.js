@@ -50542,7 +50542,6 @@ const { decode, decodeAsyncGenerator, decodeGenerator, encode, encodeGenerator, 
 //#endregion
 
 
-//# sourceMappingURL=p50k_base.js.map
 
 /***/ })
 

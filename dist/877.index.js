@@ -204779,7 +204779,6 @@ const { decode, decodeAsyncGenerator, decodeGenerator, encode, encodeGenerator, 
 //#endregion
 
 
-//# sourceMappingURL=o200k_base.js.map
 
 /***/ })
 

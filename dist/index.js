@@ -740,7 +740,6 @@ class HttpClient {
 }
 exports.HttpClient = HttpClient;
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
-//# sourceMappingURL=index.js.map
 
 /***/ }),
 
@@ -840,7 +839,2510 @@ class DecodedURL extends URL {
         return this._decodedPassword;
     }
 }
-//# sourceMappingURL=proxy.js.map
+
+/***/ }),
+
+/***/ 4006:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const pico = __nccwpck_require__(8016);
+const utils = __nccwpck_require__(4059);
+
+function picomatch(glob, options, returnState = false) {
+  // default to os.platform()
+  if (options && (options.windows === null || options.windows === undefined)) {
+    // don't mutate the original options object
+    options = { ...options, windows: utils.isWindows() };
+  }
+
+  return pico(glob, options, returnState);
+}
+
+Object.assign(picomatch, pico);
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 5595:
+/***/ ((module) => {
+
+
+
+const WIN_SLASH = '\\\\/';
+const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+
+const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+
+/**
+ * Posix glob regex
+ */
+
+const DOT_LITERAL = '\\.';
+const PLUS_LITERAL = '\\+';
+const QMARK_LITERAL = '\\?';
+const SLASH_LITERAL = '\\/';
+const ONE_CHAR = '(?=.)';
+const QMARK = '[^/]';
+const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+const NO_DOT = `(?!${DOT_LITERAL})`;
+const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+const STAR = `${QMARK}*?`;
+const SEP = '/';
+
+const POSIX_CHARS = {
+  DOT_LITERAL,
+  PLUS_LITERAL,
+  QMARK_LITERAL,
+  SLASH_LITERAL,
+  ONE_CHAR,
+  QMARK,
+  END_ANCHOR,
+  DOTS_SLASH,
+  NO_DOT,
+  NO_DOTS,
+  NO_DOT_SLASH,
+  NO_DOTS_SLASH,
+  QMARK_NO_DOT,
+  STAR,
+  START_ANCHOR,
+  SEP
+};
+
+/**
+ * Windows glob regex
+ */
+
+const WINDOWS_CHARS = {
+  ...POSIX_CHARS,
+
+  SLASH_LITERAL: `[${WIN_SLASH}]`,
+  QMARK: WIN_NO_SLASH,
+  STAR: `${WIN_NO_SLASH}*?`,
+  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+  NO_DOT: `(?!${DOT_LITERAL})`,
+  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+  SEP: '\\'
+};
+
+/**
+ * POSIX Bracket Regex
+ */
+
+const POSIX_REGEX_SOURCE = {
+  __proto__: null,
+  alnum: 'a-zA-Z0-9',
+  alpha: 'a-zA-Z',
+  ascii: '\\x00-\\x7F',
+  blank: ' \\t',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '\\x21-\\x7E',
+  lower: 'a-z',
+  print: '\\x20-\\x7E ',
+  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
+  space: ' \\t\\r\\n\\v\\f',
+  upper: 'A-Z',
+  word: 'A-Za-z0-9_',
+  xdigit: 'A-Fa-f0-9'
+};
+
+module.exports = {
+  DEFAULT_MAX_EXTGLOB_RECURSION,
+  MAX_LENGTH: 1024 * 64,
+  POSIX_REGEX_SOURCE,
+
+  // regular expressions
+  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+
+  // Replace globs with equivalent patterns to reduce parsing time.
+  REPLACEMENTS: {
+    __proto__: null,
+    '***': '*',
+    '**/**': '**',
+    '**/**/**': '**'
+  },
+
+  // Digits
+  CHAR_0: 48, /* 0 */
+  CHAR_9: 57, /* 9 */
+
+  // Alphabet chars.
+  CHAR_UPPERCASE_A: 65, /* A */
+  CHAR_LOWERCASE_A: 97, /* a */
+  CHAR_UPPERCASE_Z: 90, /* Z */
+  CHAR_LOWERCASE_Z: 122, /* z */
+
+  CHAR_LEFT_PARENTHESES: 40, /* ( */
+  CHAR_RIGHT_PARENTHESES: 41, /* ) */
+
+  CHAR_ASTERISK: 42, /* * */
+
+  // Non-alphabetic chars.
+  CHAR_AMPERSAND: 38, /* & */
+  CHAR_AT: 64, /* @ */
+  CHAR_BACKWARD_SLASH: 92, /* \ */
+  CHAR_CARRIAGE_RETURN: 13, /* \r */
+  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
+  CHAR_COLON: 58, /* : */
+  CHAR_COMMA: 44, /* , */
+  CHAR_DOT: 46, /* . */
+  CHAR_DOUBLE_QUOTE: 34, /* " */
+  CHAR_EQUAL: 61, /* = */
+  CHAR_EXCLAMATION_MARK: 33, /* ! */
+  CHAR_FORM_FEED: 12, /* \f */
+  CHAR_FORWARD_SLASH: 47, /* / */
+  CHAR_GRAVE_ACCENT: 96, /* ` */
+  CHAR_HASH: 35, /* # */
+  CHAR_HYPHEN_MINUS: 45, /* - */
+  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
+  CHAR_LEFT_CURLY_BRACE: 123, /* { */
+  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
+  CHAR_LINE_FEED: 10, /* \n */
+  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
+  CHAR_PERCENT: 37, /* % */
+  CHAR_PLUS: 43, /* + */
+  CHAR_QUESTION_MARK: 63, /* ? */
+  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
+  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
+  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
+  CHAR_SEMICOLON: 59, /* ; */
+  CHAR_SINGLE_QUOTE: 39, /* ' */
+  CHAR_SPACE: 32, /*   */
+  CHAR_TAB: 9, /* \t */
+  CHAR_UNDERSCORE: 95, /* _ */
+  CHAR_VERTICAL_LINE: 124, /* | */
+  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
+
+  /**
+   * Create EXTGLOB_CHARS
+   */
+
+  extglobChars(chars) {
+    return {
+      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
+      '?': { type: 'qmark', open: '(?:', close: ')?' },
+      '+': { type: 'plus', open: '(?:', close: ')+' },
+      '*': { type: 'star', open: '(?:', close: ')*' },
+      '@': { type: 'at', open: '(?:', close: ')' }
+    };
+  },
+
+  /**
+   * Create GLOB_CHARS
+   */
+
+  globChars(win32) {
+    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+  }
+};
+
+
+/***/ }),
+
+/***/ 8265:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const constants = __nccwpck_require__(5595);
+const utils = __nccwpck_require__(4059);
+
+/**
+ * Constants
+ */
+
+const {
+  MAX_LENGTH,
+  POSIX_REGEX_SOURCE,
+  REGEX_NON_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_BACKREF,
+  REPLACEMENTS
+} = constants;
+
+/**
+ * Helpers
+ */
+
+const expandRange = (args, options) => {
+  if (typeof options.expandRange === 'function') {
+    return options.expandRange(...args, options);
+  }
+
+  args.sort();
+  const value = `[${args.join('-')}]`;
+
+  try {
+    /* eslint-disable-next-line no-new */
+    new RegExp(value);
+  } catch (ex) {
+    return args.map(v => utils.escapeRegex(v)).join('..');
+  }
+
+  return value;
+};
+
+/**
+ * Create the message for a syntax error
+ */
+
+const syntaxError = (type, char) => {
+  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+};
+
+const splitTopLevel = input => {
+  const parts = [];
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let value = '';
+  let escaped = false;
+
+  for (const ch of input) {
+    if (escaped === true) {
+      value += ch;
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      value += ch;
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      value += ch;
+      continue;
+    }
+
+    if (quote === 0) {
+      if (ch === '[') {
+        bracket++;
+      } else if (ch === ']' && bracket > 0) {
+        bracket--;
+      } else if (bracket === 0) {
+        if (ch === '(') {
+          paren++;
+        } else if (ch === ')' && paren > 0) {
+          paren--;
+        } else if (ch === '|' && paren === 0) {
+          parts.push(value);
+          value = '';
+          continue;
+        }
+      }
+    }
+
+    value += ch;
+  }
+
+  parts.push(value);
+  return parts;
+};
+
+const isPlainBranch = branch => {
+  let escaped = false;
+
+  for (const ch of branch) {
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (/[?*+@!()[\]{}]/.test(ch)) {
+      return false;
+    }
+  }
+
+  return true;
+};
+
+const normalizeSimpleBranch = branch => {
+  let value = branch.trim();
+  let changed = true;
+
+  while (changed === true) {
+    changed = false;
+
+    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+      value = value.slice(2, -1);
+      changed = true;
+    }
+  }
+
+  if (!isPlainBranch(value)) {
+    return;
+  }
+
+  return value.replace(/\\(.)/g, '$1');
+};
+
+const hasRepeatedCharPrefixOverlap = branches => {
+  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+
+  for (let i = 0; i < values.length; i++) {
+    for (let j = i + 1; j < values.length; j++) {
+      const a = values[i];
+      const b = values[j];
+      const char = a[0];
+
+      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+        continue;
+      }
+
+      if (a === b || a.startsWith(b) || b.startsWith(a)) {
+        return true;
+      }
+    }
+  }
+
+  return false;
+};
+
+const parseRepeatedExtglob = (pattern, requireEnd = true) => {
+  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
+    return;
+  }
+
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let escaped = false;
+
+  for (let i = 1; i < pattern.length; i++) {
+    const ch = pattern[i];
+
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      continue;
+    }
+
+    if (quote === 1) {
+      continue;
+    }
+
+    if (ch === '[') {
+      bracket++;
+      continue;
+    }
+
+    if (ch === ']' && bracket > 0) {
+      bracket--;
+      continue;
+    }
+
+    if (bracket > 0) {
+      continue;
+    }
+
+    if (ch === '(') {
+      paren++;
+      continue;
+    }
+
+    if (ch === ')') {
+      paren--;
+
+      if (paren === 0) {
+        if (requireEnd === true && i !== pattern.length - 1) {
+          return;
+        }
+
+        return {
+          type: pattern[0],
+          body: pattern.slice(2, i),
+          end: i
+        };
+      }
+    }
+  }
+};
+
+const buildCharClassStar = chars => {
+  const source = chars.length === 1
+    ? utils.escapeRegex(chars[0])
+    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
+
+  return `${source}*`;
+};
+
+const getStarExtglobSequenceChars = pattern => {
+  let index = 0;
+  const chars = [];
+
+  while (index < pattern.length) {
+    const match = parseRepeatedExtglob(pattern.slice(index), false);
+
+    if (!match || match.type !== '*') {
+      return;
+    }
+
+    const branches = splitTopLevel(match.body).map(branch => branch.trim());
+    if (branches.length !== 1) {
+      return;
+    }
+
+    const branch = normalizeSimpleBranch(branches[0]);
+    if (!branch || branch.length !== 1) {
+      return;
+    }
+
+    chars.push(branch);
+    index += match.end + 1;
+  }
+
+  if (chars.length < 1) {
+    return;
+  }
+
+  return chars;
+};
+
+const repeatedExtglobRecursion = pattern => {
+  let depth = 0;
+  let value = pattern.trim();
+  let match = parseRepeatedExtglob(value);
+
+  while (match) {
+    depth++;
+    value = match.body.trim();
+    match = parseRepeatedExtglob(value);
+  }
+
+  return depth;
+};
+
+const analyzeRepeatedExtglob = (body, options) => {
+  if (options.maxExtglobRecursion === false) {
+    return { risky: false };
+  }
+
+  const max =
+    typeof options.maxExtglobRecursion === 'number'
+      ? options.maxExtglobRecursion
+      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+
+  const branches = splitTopLevel(body).map(branch => branch.trim());
+
+  if (branches.length > 1) {
+    if (
+      branches.some(branch => branch === '') ||
+      branches.some(branch => /^[*?]+$/.test(branch)) ||
+      hasRepeatedCharPrefixOverlap(branches)
+    ) {
+      return { risky: true };
+    }
+  }
+
+  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
+  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
+  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
+  // characters we can emit one flat, ReDoS-safe character class that preserves the
+  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
+  // every branch but the first.
+  const safeChars = [];
+  let sawStarSequence = false;
+  let combinable = true;
+
+  for (const branch of branches) {
+    const chars = getStarExtglobSequenceChars(branch);
+    if (chars) {
+      sawStarSequence = true;
+      safeChars.push(...chars);
+      continue;
+    }
+
+    const literal = normalizeSimpleBranch(branch);
+    if (literal && literal.length === 1) {
+      safeChars.push(literal);
+      continue;
+    }
+
+    combinable = false;
+
+    if (repeatedExtglobRecursion(branch) > max) {
+      return { risky: true };
+    }
+  }
+
+  if (sawStarSequence) {
+    return combinable
+      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
+      : { risky: true };
+  }
+
+  return { risky: false };
+};
+
+/**
+ * Parse the given input string.
+ * @param {String} input
+ * @param {Object} options
+ * @return {Object}
+ */
+
+const parse = (input, options) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected a string');
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+
+  let len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
+  const tokens = [bos];
+
+  const capture = opts.capture ? '' : '?:';
+
+  // create constants based on platform, for windows or posix
+  const PLATFORM_CHARS = constants.globChars(opts.windows);
+  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+
+  const {
+    DOT_LITERAL,
+    PLUS_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOT_SLASH,
+    NO_DOTS_SLASH,
+    QMARK,
+    QMARK_NO_DOT,
+    STAR,
+    START_ANCHOR
+  } = PLATFORM_CHARS;
+
+  const globstar = opts => {
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const nodot = opts.dot ? '' : NO_DOT;
+  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+  let star = opts.bash === true ? globstar(opts) : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  // minimatch options support
+  if (typeof opts.noext === 'boolean') {
+    opts.noextglob = opts.noext;
+  }
+
+  const state = {
+    input,
+    index: -1,
+    start: 0,
+    dot: opts.dot === true,
+    consumed: '',
+    output: '',
+    prefix: '',
+    backtrack: false,
+    negated: false,
+    brackets: 0,
+    braces: 0,
+    parens: 0,
+    quotes: 0,
+    globstar: false,
+    tokens
+  };
+
+  input = utils.removePrefix(input, state);
+  len = input.length;
+
+  const extglobs = [];
+  const braces = [];
+  const stack = [];
+  let prev = bos;
+  let value;
+
+  /**
+   * Tokenizing helpers
+   */
+
+  const eos = () => state.index === len - 1;
+  const peek = state.peek = (n = 1) => input[state.index + n];
+  const advance = state.advance = () => input[++state.index] || '';
+  const remaining = () => input.slice(state.index + 1);
+  const consume = (value = '', num = 0) => {
+    state.consumed += value;
+    state.index += num;
+  };
+
+  const append = token => {
+    state.output += token.output != null ? token.output : token.value;
+    consume(token.value);
+  };
+
+  const negate = () => {
+    let count = 1;
+
+    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
+      advance();
+      state.start++;
+      count++;
+    }
+
+    if (count % 2 === 0) {
+      return false;
+    }
+
+    state.negated = true;
+    state.start++;
+    return true;
+  };
+
+  const increment = type => {
+    state[type]++;
+    stack.push(type);
+  };
+
+  const decrement = type => {
+    state[type]--;
+    stack.pop();
+  };
+
+  /**
+   * Push tokens onto the tokens array. This helper speeds up
+   * tokenizing by 1) helping us avoid backtracking as much as possible,
+   * and 2) helping us avoid creating extra tokens when consecutive
+   * characters are plain text. This improves performance and simplifies
+   * lookbehinds.
+   */
+
+  const push = tok => {
+    if (prev.type === 'globstar') {
+      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
+      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
+
+      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
+        state.output = state.output.slice(0, -prev.output.length);
+        prev.type = 'star';
+        prev.value = '*';
+        prev.output = star;
+        state.output += prev.output;
+      }
+    }
+
+    if (extglobs.length && tok.type !== 'paren') {
+      extglobs[extglobs.length - 1].inner += tok.value;
+    }
+
+    if (tok.value || tok.output) append(tok);
+    if (prev && prev.type === 'text' && tok.type === 'text') {
+      prev.output = (prev.output || prev.value) + tok.value;
+      prev.value += tok.value;
+      return;
+    }
+
+    tok.prev = prev;
+    tokens.push(tok);
+    prev = tok;
+  };
+
+  const extglobOpen = (type, value) => {
+    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
+
+    token.prev = prev;
+    token.parens = state.parens;
+    token.output = state.output;
+    token.startIndex = state.index;
+    token.tokensIndex = tokens.length;
+    const output = (opts.capture ? '(' : '') + token.open;
+
+    increment('parens');
+    push({ type, value, output: state.output ? '' : ONE_CHAR });
+    push({ type: 'paren', extglob: true, value: advance(), output });
+    extglobs.push(token);
+  };
+
+  const extglobClose = token => {
+    const literal = input.slice(token.startIndex, state.index + 1);
+    const body = input.slice(token.startIndex + 2, state.index);
+    const analysis = analyzeRepeatedExtglob(body, opts);
+
+    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
+      const safeOutput = analysis.safeOutput
+        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
+        : undefined;
+      const open = tokens[token.tokensIndex];
+
+      open.type = 'text';
+      open.value = literal;
+      open.output = safeOutput || utils.escapeRegex(literal);
+
+      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+        tokens[i].value = '';
+        tokens[i].output = '';
+        delete tokens[i].suffix;
+      }
+
+      state.output = token.output + open.output;
+      state.backtrack = true;
+
+      push({ type: 'paren', extglob: true, value, output: '' });
+      decrement('parens');
+      return;
+    }
+
+    let output = token.close + (opts.capture ? ')' : '');
+    let rest;
+
+    if (token.type === 'negate') {
+      let extglobStar = star;
+
+      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
+        extglobStar = globstar(opts);
+      }
+
+      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+        output = token.close = `)$))${extglobStar}`;
+      }
+
+      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
+        // In this case, we need to parse the string and use it in the output of the original pattern.
+        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
+        //
+        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
+        const expression = parse(rest, { ...options, fastpaths: false }).output;
+
+        output = token.close = `)${expression})${extglobStar})`;
+      }
+
+      if (token.prev.type === 'bos') {
+        state.negatedExtglob = true;
+      }
+    }
+
+    push({ type: 'paren', extglob: true, value, output });
+    decrement('parens');
+  };
+
+  /**
+   * Fast paths
+   */
+
+  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+    let backslashes = false;
+
+    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+      if (first === '\\') {
+        backslashes = true;
+        return m;
+      }
+
+      if (first === '?') {
+        if (esc) {
+          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        if (index === 0) {
+          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        return QMARK.repeat(chars.length);
+      }
+
+      if (first === '.') {
+        return DOT_LITERAL.repeat(chars.length);
+      }
+
+      if (first === '*') {
+        if (esc) {
+          return esc + first + (rest ? star : '');
+        }
+        return star;
+      }
+      return esc ? m : `\\${m}`;
+    });
+
+    if (backslashes === true) {
+      if (opts.unescape === true) {
+        output = output.replace(/\\/g, '');
+      } else {
+        output = output.replace(/\\+/g, m => {
+          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
+        });
+      }
+    }
+
+    if (output === input && opts.contains === true) {
+      state.output = input;
+      return state;
+    }
+
+    state.output = utils.wrapOutput(output, state, options);
+    return state;
+  }
+
+  /**
+   * Tokenize input until we reach end-of-string
+   */
+
+  while (!eos()) {
+    value = advance();
+
+    if (value === '\u0000') {
+      continue;
+    }
+
+    /**
+     * Escaped characters
+     */
+
+    if (value === '\\') {
+      const next = peek();
+
+      if (next === '/' && opts.bash !== true) {
+        continue;
+      }
+
+      if (next === '.' || next === ';') {
+        continue;
+      }
+
+      if (!next) {
+        value += '\\';
+        push({ type: 'text', value });
+        continue;
+      }
+
+      // collapse slashes to reduce potential for exploits
+      const match = /^\\+/.exec(remaining());
+      let slashes = 0;
+
+      if (match && match[0].length > 2) {
+        slashes = match[0].length;
+        state.index += slashes;
+        if (slashes % 2 !== 0) {
+          value += '\\';
+        }
+      }
+
+      if (opts.unescape === true) {
+        value = advance();
+      } else {
+        value += advance();
+      }
+
+      if (state.brackets === 0) {
+        push({ type: 'text', value });
+        continue;
+      }
+    }
+
+    /**
+     * If we're inside a regex character class, continue
+     * until we reach the closing bracket.
+     */
+
+    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
+      if (opts.posix !== false && value === ':') {
+        const inner = prev.value.slice(1);
+        if (inner.includes('[')) {
+          prev.posix = true;
+
+          if (inner.includes(':')) {
+            const idx = prev.value.lastIndexOf('[');
+            const pre = prev.value.slice(0, idx);
+            const rest = prev.value.slice(idx + 2);
+            const posix = POSIX_REGEX_SOURCE[rest];
+            if (posix) {
+              prev.value = pre + posix;
+              state.backtrack = true;
+              advance();
+
+              if (!bos.output && tokens.indexOf(prev) === 1) {
+                bos.output = ONE_CHAR;
+              }
+              continue;
+            }
+          }
+        }
+      }
+
+      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
+        value = `\\${value}`;
+      }
+
+      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
+        value = `\\${value}`;
+      }
+
+      if (opts.posix === true && value === '!' && prev.value === '[') {
+        value = '^';
+      }
+
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * If we're inside a quoted string, continue
+     * until we reach the closing double quote.
+     */
+
+    if (state.quotes === 1 && value !== '"') {
+      value = utils.escapeRegex(value);
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * Double quotes
+     */
+
+    if (value === '"') {
+      state.quotes = state.quotes === 1 ? 0 : 1;
+      if (opts.keepQuotes === true) {
+        push({ type: 'text', value });
+      }
+      continue;
+    }
+
+    /**
+     * Parentheses
+     */
+
+    if (value === '(') {
+      increment('parens');
+      push({ type: 'paren', value });
+      continue;
+    }
+
+    if (value === ')') {
+      if (state.parens === 0 && opts.strictBrackets === true) {
+        throw new SyntaxError(syntaxError('opening', '('));
+      }
+
+      const extglob = extglobs[extglobs.length - 1];
+      if (extglob && state.parens === extglob.parens + 1) {
+        extglobClose(extglobs.pop());
+        continue;
+      }
+
+      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
+      decrement('parens');
+      continue;
+    }
+
+    /**
+     * Square brackets
+     */
+
+    if (value === '[') {
+      if (opts.nobracket === true || !remaining().includes(']')) {
+        if (opts.nobracket !== true && opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('closing', ']'));
+        }
+
+        value = `\\${value}`;
+      } else {
+        increment('brackets');
+      }
+
+      push({ type: 'bracket', value });
+      continue;
+    }
+
+    if (value === ']') {
+      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      if (state.brackets === 0) {
+        if (opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('opening', '['));
+        }
+
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      decrement('brackets');
+
+      const prevValue = prev.value.slice(1);
+      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
+        value = `/${value}`;
+      }
+
+      prev.value += value;
+      append({ value });
+
+      // when literal brackets are explicitly disabled
+      // assume we should match with a regex character class
+      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+        continue;
+      }
+
+      const escaped = utils.escapeRegex(prev.value);
+      state.output = state.output.slice(0, -prev.value.length);
+
+      // when literal brackets are explicitly enabled
+      // assume we should escape the brackets to match literal characters
+      if (opts.literalBrackets === true) {
+        state.output += escaped;
+        prev.value = escaped;
+        continue;
+      }
+
+      // when the user specifies nothing, try to match both
+      prev.value = `(${capture}${escaped}|${prev.value})`;
+      state.output += prev.value;
+      continue;
+    }
+
+    /**
+     * Braces
+     */
+
+    if (value === '{' && opts.nobrace !== true) {
+      increment('braces');
+
+      const open = {
+        type: 'brace',
+        value,
+        output: '(',
+        outputIndex: state.output.length,
+        tokensIndex: state.tokens.length
+      };
+
+      braces.push(open);
+      push(open);
+      continue;
+    }
+
+    if (value === '}') {
+      const brace = braces[braces.length - 1];
+
+      if (opts.nobrace === true || !brace) {
+        push({ type: 'text', value, output: value });
+        continue;
+      }
+
+      let output = ')';
+
+      if (brace.dots === true) {
+        const arr = tokens.slice();
+        const range = [];
+
+        for (let i = arr.length - 1; i >= 0; i--) {
+          tokens.pop();
+          if (arr[i].type === 'brace') {
+            break;
+          }
+          if (arr[i].type !== 'dots') {
+            range.unshift(arr[i].value);
+          }
+        }
+
+        output = expandRange(range, opts);
+        state.backtrack = true;
+      }
+
+      if (brace.comma !== true && brace.dots !== true) {
+        const out = state.output.slice(0, brace.outputIndex);
+        const toks = state.tokens.slice(brace.tokensIndex);
+        brace.value = brace.output = '\\{';
+        value = output = '\\}';
+        state.output = out;
+        for (const t of toks) {
+          state.output += (t.output || t.value);
+        }
+      }
+
+      push({ type: 'brace', value, output });
+      decrement('braces');
+      braces.pop();
+      continue;
+    }
+
+    /**
+     * Pipes
+     */
+
+    if (value === '|') {
+      if (extglobs.length > 0) {
+        extglobs[extglobs.length - 1].conditions++;
+      }
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Commas
+     */
+
+    if (value === ',') {
+      let output = value;
+
+      const brace = braces[braces.length - 1];
+      if (brace && stack[stack.length - 1] === 'braces') {
+        brace.comma = true;
+        output = '|';
+      }
+
+      push({ type: 'comma', value, output });
+      continue;
+    }
+
+    /**
+     * Slashes
+     */
+
+    if (value === '/') {
+      // if the beginning of the glob is "./", advance the start
+      // to the current index, and don't add the "./" characters
+      // to the state. This greatly simplifies lookbehinds when
+      // checking for BOS characters like "!" and "." (not "./")
+      if (prev.type === 'dot' && state.index === state.start + 1) {
+        state.start = state.index + 1;
+        state.consumed = '';
+        state.output = '';
+        tokens.pop();
+        prev = bos; // reset "prev" to the first token
+        continue;
+      }
+
+      push({ type: 'slash', value, output: SLASH_LITERAL });
+      continue;
+    }
+
+    /**
+     * Dots
+     */
+
+    if (value === '.') {
+      if (state.braces > 0 && prev.type === 'dot') {
+        if (prev.value === '.') prev.output = DOT_LITERAL;
+        const brace = braces[braces.length - 1];
+        prev.type = 'dots';
+        prev.output += value;
+        prev.value += value;
+        brace.dots = true;
+        continue;
+      }
+
+      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
+        push({ type: 'text', value, output: DOT_LITERAL });
+        continue;
+      }
+
+      push({ type: 'dot', value, output: DOT_LITERAL });
+      continue;
+    }
+
+    /**
+     * Question marks
+     */
+
+    if (value === '?') {
+      const isGroup = prev && prev.value === '(';
+      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('qmark', value);
+        continue;
+      }
+
+      if (prev && prev.type === 'paren') {
+        const next = peek();
+        let output = value;
+
+        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
+          output = `\\${value}`;
+        }
+
+        push({ type: 'text', value, output });
+        continue;
+      }
+
+      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
+        push({ type: 'qmark', value, output: QMARK_NO_DOT });
+        continue;
+      }
+
+      push({ type: 'qmark', value, output: QMARK });
+      continue;
+    }
+
+    /**
+     * Exclamation
+     */
+
+    if (value === '!') {
+      if (opts.noextglob !== true && peek() === '(') {
+        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
+          extglobOpen('negate', value);
+          continue;
+        }
+      }
+
+      if (opts.nonegate !== true && state.index === 0) {
+        negate();
+        continue;
+      }
+    }
+
+    /**
+     * Plus
+     */
+
+    if (value === '+') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('plus', value);
+        continue;
+      }
+
+      if ((prev && prev.value === '(') || opts.regex === false) {
+        push({ type: 'plus', value, output: PLUS_LITERAL });
+        continue;
+      }
+
+      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
+        push({ type: 'plus', value });
+        continue;
+      }
+
+      push({ type: 'plus', value: PLUS_LITERAL });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value === '@') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        push({ type: 'at', extglob: true, value, output: '' });
+        continue;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value !== '*') {
+      if (value === '$' || value === '^') {
+        value = `\\${value}`;
+      }
+
+      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+      if (match) {
+        value += match[0];
+        state.index += match[0].length;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Stars
+     */
+
+    if (prev && (prev.type === 'globstar' || prev.star === true)) {
+      prev.type = 'star';
+      prev.star = true;
+      prev.value += value;
+      prev.output = star;
+      state.backtrack = true;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    let rest = remaining();
+    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+      extglobOpen('star', value);
+      continue;
+    }
+
+    if (prev.type === 'star') {
+      if (opts.noglobstar === true) {
+        consume(value);
+        continue;
+      }
+
+      const prior = prev.prev;
+      const before = prior.prev;
+      const isStart = prior.type === 'slash' || prior.type === 'bos';
+      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
+
+      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
+      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
+      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      // strip consecutive `/**/`
+      while (rest.slice(0, 3) === '/**') {
+        const after = input[state.index + 4];
+        if (after && after !== '/') {
+          break;
+        }
+        rest = rest.slice(3);
+        consume('/**', 3);
+      }
+
+      // A globstar followed only by balanced closing parens is at the logical end of patterns like
+      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
+      // parent path, except in negated extglobs where that would change the exclusion semantics.
+      const isEnd = eos() || (
+        state.parens > 0
+        && rest === ')'.repeat(state.parens)
+        && !extglobs.some(extglob => extglob.type === 'negate')
+      );
+
+      if (prior.type === 'bos' && eos()) {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = globstar(opts);
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
+        prev.value += value;
+        state.globstar = true;
+        state.output += prior.output + prev.output;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
+        const end = rest[1] !== void 0 ? '|$' : '';
+
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+        prev.value += value;
+
+        state.output += prior.output + prev.output;
+        state.globstar = true;
+
+        consume(value + advance());
+
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      if (prior.type === 'bos' && rest[0] === '/') {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value + advance());
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      // remove single star from output
+      state.output = state.output.slice(0, -prev.output.length);
+
+      // reset previous token to globstar
+      prev.type = 'globstar';
+      prev.output = globstar(opts);
+      prev.value += value;
+
+      // reset output with globstar
+      state.output += prev.output;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    const token = { type: 'star', value, output: star };
+
+    if (opts.bash === true) {
+      token.output = '.*?';
+      if (prev.type === 'bos' || prev.type === 'slash') {
+        token.output = nodot + token.output;
+      }
+      push(token);
+      continue;
+    }
+
+    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
+      token.output = value;
+      push(token);
+      continue;
+    }
+
+    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
+      if (prev.type === 'dot') {
+        state.output += NO_DOT_SLASH;
+        prev.output += NO_DOT_SLASH;
+
+      } else if (opts.dot === true) {
+        state.output += NO_DOTS_SLASH;
+        prev.output += NO_DOTS_SLASH;
+
+      } else {
+        state.output += nodot;
+        prev.output += nodot;
+      }
+
+      if (peek() !== '*') {
+        state.output += ONE_CHAR;
+        prev.output += ONE_CHAR;
+      }
+    }
+
+    push(token);
+  }
+
+  while (state.brackets > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
+    state.output = utils.escapeLast(state.output, '[');
+    decrement('brackets');
+  }
+
+  while (state.parens > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
+    state.output = utils.escapeLast(state.output, '(');
+    decrement('parens');
+  }
+
+  while (state.braces > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
+    state.output = utils.escapeLast(state.output, '{');
+    decrement('braces');
+  }
+
+  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
+    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
+  }
+
+  // rebuild the output if we had to backtrack at any point
+  if (state.backtrack === true) {
+    state.output = '';
+
+    for (const token of state.tokens) {
+      state.output += token.output != null ? token.output : token.value;
+
+      if (token.suffix) {
+        state.output += token.suffix;
+      }
+    }
+  }
+
+  return state;
+};
+
+/**
+ * Fast paths for creating regular expressions for common glob patterns.
+ * This can significantly speed up processing and has very little downside
+ * impact when none of the fast paths match.
+ */
+
+parse.fastpaths = (input, options) => {
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+  const len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  // create constants based on platform, for windows or posix
+  const {
+    DOT_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOTS,
+    NO_DOTS_SLASH,
+    STAR,
+    START_ANCHOR
+  } = constants.globChars(opts.windows);
+
+  const nodot = opts.dot ? NO_DOTS : NO_DOT;
+  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+  const capture = opts.capture ? '' : '?:';
+  const state = { negated: false, prefix: '' };
+  let star = opts.bash === true ? '.*?' : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  const globstar = opts => {
+    if (opts.noglobstar === true) return star;
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const create = str => {
+    switch (str) {
+      case '*':
+        return `${nodot}${ONE_CHAR}${star}`;
+
+      case '.*':
+        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*.*':
+        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*/*':
+        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+
+      case '**':
+        return nodot + globstar(opts);
+
+      case '**/*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+
+      case '**/*.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '**/.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      default: {
+        const match = /^(.*?)\.(\w+)$/.exec(str);
+        if (!match) return;
+
+        const source = create(match[1]);
+        if (!source) return;
+
+        return source + DOT_LITERAL + match[2];
+      }
+    }
+  };
+
+  const output = utils.removePrefix(input, state);
+  let source = create(output);
+
+  if (source && opts.strictSlashes !== true) {
+    source += `${SLASH_LITERAL}?`;
+  }
+
+  return source;
+};
+
+module.exports = parse;
+
+
+/***/ }),
+
+/***/ 8016:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const scan = __nccwpck_require__(1781);
+const parse = __nccwpck_require__(8265);
+const utils = __nccwpck_require__(4059);
+const constants = __nccwpck_require__(5595);
+const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
+
+/**
+ * Creates a matcher function from one or more glob patterns. The
+ * returned function takes a string to match as its first argument,
+ * and returns true if the string is a match. The returned matcher
+ * function also takes a boolean as the second argument that, when true,
+ * returns an object with additional information.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch(glob[, options]);
+ *
+ * const isMatch = picomatch('*.!(*a)');
+ * console.log(isMatch('a.a')); //=> false
+ * console.log(isMatch('a.b')); //=> true
+ *
+ * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
+ * const picomatch = require('picomatch/posix');
+ * // the same API, defaulting to posix paths
+ * const isMatch = picomatch('a/*');
+ * console.log(isMatch('a\\b')); //=> false
+ * console.log(isMatch('a/b')); //=> true
+ *
+ * // you can still configure the matcher function to accept windows paths
+ * const isMatch = picomatch('a/*', { options: windows });
+ * console.log(isMatch('a\\b')); //=> true
+ * console.log(isMatch('a/b')); //=> true
+ * ```
+ * @name picomatch
+ * @param {String|Array} `globs` One or more glob patterns.
+ * @param {Object=} `options`
+ * @return {Function=} Returns a matcher function.
+ * @api public
+ */
+
+const picomatch = (glob, options, returnState = false) => {
+  if (Array.isArray(glob)) {
+    const fns = glob.map(input => picomatch(input, options, returnState));
+    const arrayMatcher = str => {
+      for (const isMatch of fns) {
+        const state = isMatch(str);
+        if (state) return state;
+      }
+      return false;
+    };
+    return arrayMatcher;
+  }
+
+  const isState = isObject(glob) && glob.tokens && glob.input;
+
+  if (glob === '' || (typeof glob !== 'string' && !isState)) {
+    throw new TypeError('Expected pattern to be a non-empty string');
+  }
+
+  const opts = options || {};
+  const posix = opts.windows;
+  const regex = isState
+    ? picomatch.compileRe(glob, options)
+    : picomatch.makeRe(glob, options, false, true);
+
+  const state = regex.state;
+  delete regex.state;
+
+  let isIgnored = () => false;
+  if (opts.ignore) {
+    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
+  }
+
+  const matcher = (input, returnObject = false) => {
+    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
+    const result = { glob, state, regex, posix, input, output, match, isMatch };
+
+    if (typeof opts.onResult === 'function') {
+      opts.onResult(result);
+    }
+
+    if (isMatch === false) {
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (isIgnored(input)) {
+      if (typeof opts.onIgnore === 'function') {
+        opts.onIgnore(result);
+      }
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (typeof opts.onMatch === 'function') {
+      opts.onMatch(result);
+    }
+    return returnObject ? result : true;
+  };
+
+  if (returnState) {
+    matcher.state = state;
+  }
+
+  return matcher;
+};
+
+/**
+ * Test `input` with the given `regex`. This is used by the main
+ * `picomatch()` function to test the input string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.test(input, regex[, options]);
+ *
+ * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
+ * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp} `regex`
+ * @return {Object} Returns an object with matching info.
+ * @api public
+ */
+
+picomatch.test = (input, regex, options, { glob, posix } = {}) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected input to be a string');
+  }
+
+  if (input === '') {
+    return { isMatch: false, output: '' };
+  }
+
+  const opts = options || {};
+  const format = opts.format || (posix ? utils.toPosixSlashes : null);
+  let match = input === glob;
+  let output = (match && format) ? format(input) : input;
+
+  if (match === false) {
+    output = format ? format(input) : input;
+    match = output === glob;
+  }
+
+  if (match === false || opts.capture === true) {
+    if (opts.matchBase === true || opts.basename === true) {
+      match = picomatch.matchBase(input, regex, options, posix);
+    } else {
+      match = regex.exec(output);
+    }
+  }
+
+  return { isMatch: Boolean(match), match, output };
+};
+
+/**
+ * Match the basename of a filepath.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.matchBase(input, glob[, options]);
+ * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
+ * @return {Boolean}
+ * @api public
+ */
+
+picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
+  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
+  return regex.test(utils.basename(input, { windows: posix }));
+};
+
+/**
+ * Returns true if **any** of the given glob `patterns` match the specified `string`.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.isMatch(string, patterns[, options]);
+ *
+ * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
+ * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
+ * ```
+ * @param {String|Array} str The string to test.
+ * @param {String|Array} patterns One or more glob patterns to use for matching.
+ * @param {Object} [options] See available [options](#options).
+ * @return {Boolean} Returns true if any patterns match `str`
+ * @api public
+ */
+
+picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
+
+/**
+ * Parse a glob pattern to create the source string for a regular
+ * expression.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const result = picomatch.parse(pattern[, options]);
+ * ```
+ * @param {String} `pattern`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
+ * @api public
+ */
+
+picomatch.parse = (pattern, options) => {
+  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
+  return parse(pattern, { ...options, fastpaths: false });
+};
+
+/**
+ * Scan a glob pattern to separate the pattern into segments.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.scan(input[, options]);
+ *
+ * const result = picomatch.scan('!./foo/*.js');
+ * console.log(result);
+ * { prefix: '!./',
+ *   input: '!./foo/*.js',
+ *   start: 3,
+ *   base: 'foo',
+ *   glob: '*.js',
+ *   isBrace: false,
+ *   isBracket: false,
+ *   isGlob: true,
+ *   isExtglob: false,
+ *   isGlobstar: false,
+ *   negated: true }
+ * ```
+ * @param {String} `input` Glob pattern to scan.
+ * @param {Object} `options`
+ * @return {Object} Returns an object with
+ * @api public
+ */
+
+picomatch.scan = (input, options) => scan(input, options);
+
+/**
+ * Compile a regular expression from the `state` object returned by the
+ * [parse()](#parse) method.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const state = picomatch.parse('*.js');
+ * // picomatch.compileRe(state[, options]);
+ *
+ * console.log(picomatch.compileRe(state));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {Object} `state`
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
+ * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
+  if (returnOutput === true) {
+    return state.output;
+  }
+
+  const opts = options || {};
+  const prepend = opts.contains ? '' : '^';
+  const append = opts.contains ? '' : '$';
+
+  let source = `${prepend}(?:${state.output})${append}`;
+  if (state && state.negated === true) {
+    source = `^(?!${source}).*$`;
+  }
+
+  const regex = picomatch.toRegex(source, options);
+  if (returnState === true) {
+    regex.state = state;
+  }
+
+  return regex;
+};
+
+/**
+ * Create a regular expression from a parsed glob pattern.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.makeRe(state[, options]);
+ *
+ * const result = picomatch.makeRe('*.js');
+ * console.log(result);
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `state` The object returned from the `.parse` method.
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
+ * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
+ * @return {RegExp} Returns a regex created from the given pattern.
+ * @api public
+ */
+
+picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+  if (!input || typeof input !== 'string') {
+    throw new TypeError('Expected a non-empty string');
+  }
+
+  let parsed = { negated: false, fastpaths: true };
+
+  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
+    parsed.output = parse.fastpaths(input, options);
+  }
+
+  if (!parsed.output) {
+    parsed = parse(input, options);
+  }
+
+  return picomatch.compileRe(parsed, options, returnOutput, returnState);
+};
+
+/**
+ * Create a regular expression from the given regex source string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.toRegex(source[, options]);
+ *
+ * const { output } = picomatch.parse('*.js');
+ * console.log(picomatch.toRegex(output));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `source` Regular expression source string.
+ * @param {Object} `options`
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.toRegex = (source, options) => {
+  try {
+    const opts = options || {};
+    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
+  } catch (err) {
+    if (options && options.debug === true) throw err;
+    return /$^/;
+  }
+};
+
+/**
+ * Picomatch constants.
+ * @return {Object}
+ */
+
+picomatch.constants = constants;
+
+/**
+ * Expose "picomatch"
+ */
+
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 1781:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const utils = __nccwpck_require__(4059);
+const {
+  CHAR_ASTERISK,             /* * */
+  CHAR_AT,                   /* @ */
+  CHAR_BACKWARD_SLASH,       /* \ */
+  CHAR_COMMA,                /* , */
+  CHAR_DOT,                  /* . */
+  CHAR_EXCLAMATION_MARK,     /* ! */
+  CHAR_FORWARD_SLASH,        /* / */
+  CHAR_LEFT_CURLY_BRACE,     /* { */
+  CHAR_LEFT_PARENTHESES,     /* ( */
+  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
+  CHAR_PLUS,                 /* + */
+  CHAR_QUESTION_MARK,        /* ? */
+  CHAR_RIGHT_CURLY_BRACE,    /* } */
+  CHAR_RIGHT_PARENTHESES,    /* ) */
+  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
+} = __nccwpck_require__(5595);
+
+const isPathSeparator = code => {
+  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+};
+
+const depth = token => {
+  if (token.isPrefix !== true) {
+    token.depth = token.isGlobstar ? Infinity : 1;
+  }
+};
+
+/**
+ * Quickly scans a glob pattern and returns an object with a handful of
+ * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
+ * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
+ * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
+ *
+ * ```js
+ * const pm = require('picomatch');
+ * console.log(pm.scan('foo/bar/*.js'));
+ * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
+ * ```
+ * @param {String} `str`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with tokens and regex source string.
+ * @api public
+ */
+
+const scan = (input, options) => {
+  const opts = options || {};
+
+  const length = input.length - 1;
+  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+  const slashes = [];
+  const tokens = [];
+  const parts = [];
+
+  let str = input;
+  let index = -1;
+  let start = 0;
+  let lastIndex = 0;
+  let isBrace = false;
+  let isBracket = false;
+  let isGlob = false;
+  let isExtglob = false;
+  let isGlobstar = false;
+  let braceEscaped = false;
+  let backslashes = false;
+  let negated = false;
+  let negatedExtglob = false;
+  let finished = false;
+  let braces = 0;
+  let prev;
+  let code;
+  let token = { value: '', depth: 0, isGlob: false };
+
+  const eos = () => index >= length;
+  const peek = () => str.charCodeAt(index + 1);
+  const advance = () => {
+    prev = code;
+    return str.charCodeAt(++index);
+  };
+
+  while (index < length) {
+    code = advance();
+    let next;
+
+    if (code === CHAR_BACKWARD_SLASH) {
+      backslashes = token.backslashes = true;
+      code = advance();
+
+      if (code === CHAR_LEFT_CURLY_BRACE) {
+        braceEscaped = true;
+      }
+      continue;
+    }
+
+    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+      braces++;
+
+      while (eos() !== true && (code = advance())) {
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          continue;
+        }
+
+        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (braceEscaped !== true && code === CHAR_COMMA) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (code === CHAR_RIGHT_CURLY_BRACE) {
+          braces--;
+
+          if (braces === 0) {
+            braceEscaped = false;
+            isBrace = token.isBrace = true;
+            finished = true;
+            break;
+          }
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (code === CHAR_FORWARD_SLASH) {
+      slashes.push(index);
+      tokens.push(token);
+      token = { value: '', depth: 0, isGlob: false };
+
+      if (finished === true) continue;
+      if (prev === CHAR_DOT && index === (start + 1)) {
+        start += 2;
+        continue;
+      }
+
+      lastIndex = index + 1;
+      continue;
+    }
+
+    if (opts.noext !== true) {
+      const isExtglobChar = code === CHAR_PLUS
+        || code === CHAR_AT
+        || code === CHAR_ASTERISK
+        || code === CHAR_QUESTION_MARK
+        || code === CHAR_EXCLAMATION_MARK;
+
+      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+        isGlob = token.isGlob = true;
+        isExtglob = token.isExtglob = true;
+        finished = true;
+        if (code === CHAR_EXCLAMATION_MARK && index === start) {
+          negatedExtglob = true;
+        }
+
+        if (scanToEnd === true) {
+          let parens = 0;
+
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+
+            if (code === CHAR_LEFT_PARENTHESES) {
+              parens++;
+              continue;
+            }
+
+            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+              finished = true;
+              break;
+            }
+          }
+          continue;
+        }
+        break;
+      }
+    }
+
+    if (code === CHAR_ASTERISK) {
+      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_QUESTION_MARK) {
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_LEFT_SQUARE_BRACKET) {
+      while (eos() !== true && (next = advance())) {
+        if (next === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+          isBracket = token.isBracket = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          break;
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+      negated = token.negated = true;
+      start++;
+      continue;
+    }
+
+    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+      isGlob = token.isGlob = true;
+
+      if (scanToEnd === true) {
+        let parens = 1;
+
+        while (eos() !== true && (code = advance())) {
+          if (code === CHAR_BACKWARD_SLASH) {
+            backslashes = token.backslashes = true;
+            advance();
+            continue;
+          }
+
+          if (code === CHAR_LEFT_PARENTHESES) {
+            parens++;
+            continue;
+          }
+
+          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+            finished = true;
+            break;
+          }
+        }
+        continue;
+      }
+      break;
+    }
+
+    if (isGlob === true) {
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+  }
+
+  if (opts.noext === true) {
+    isExtglob = false;
+    isGlob = false;
+  }
+
+  let base = str;
+  let prefix = '';
+  let glob = '';
+
+  if (start > 0) {
+    prefix = str.slice(0, start);
+    str = str.slice(start);
+    lastIndex -= start;
+  }
+
+  if (base && isGlob === true && lastIndex > 0) {
+    base = str.slice(0, lastIndex);
+    glob = str.slice(lastIndex);
+  } else if (isGlob === true) {
+    base = '';
+    glob = str;
+  } else {
+    base = str;
+  }
+
+  if (base && base !== '' && base !== '/' && base !== str) {
+    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+      base = base.slice(0, -1);
+    }
+  }
+
+  if (opts.unescape === true) {
+    if (glob) glob = utils.removeBackslashes(glob);
+
+    if (base && backslashes === true) {
+      base = utils.removeBackslashes(base);
+    }
+  }
+
+  const state = {
+    prefix,
+    input,
+    start,
+    base,
+    glob,
+    isBrace,
+    isBracket,
+    isGlob,
+    isExtglob,
+    isGlobstar,
+    negated,
+    negatedExtglob
+  };
+
+  if (opts.tokens === true) {
+    state.maxDepth = 0;
+    if (!isPathSeparator(code)) {
+      tokens.push(token);
+    }
+    state.tokens = tokens;
+  }
+
+  if (opts.parts === true || opts.tokens === true) {
+    let prevIndex;
+
+    for (let idx = 0; idx < slashes.length; idx++) {
+      const n = prevIndex !== undefined ? prevIndex + 1 : start;
+      const i = slashes[idx];
+      const value = input.slice(n, i);
+      if (opts.tokens) {
+        if (idx === 0 && start !== 0) {
+          tokens[idx].isPrefix = true;
+          tokens[idx].value = prefix;
+        } else {
+          tokens[idx].value = value;
+        }
+        depth(tokens[idx]);
+        state.maxDepth += tokens[idx].depth;
+      }
+      if (i >= start) {
+        parts.push(value);
+        prevIndex = i;
+      }
+    }
+
+    const n = prevIndex !== undefined ? prevIndex + 1 : start;
+    const value = input.slice(n);
+    parts.push(value);
+
+    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+      tokens[tokens.length - 1].value = value;
+      depth(tokens[tokens.length - 1]);
+      state.maxDepth += tokens[tokens.length - 1].depth;
+    }
+
+    state.slashes = slashes;
+    state.parts = parts;
+  }
+
+  return state;
+};
+
+module.exports = scan;
+
+
+/***/ }),
+
+/***/ 4059:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+/*global navigator*/
+
+
+const {
+  REGEX_BACKSLASH,
+  REGEX_REMOVE_BACKSLASH,
+  REGEX_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_GLOBAL
+} = __nccwpck_require__(5595);
+
+exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
+exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
+exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
+exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
+exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
+
+exports.isWindows = () => {
+  if (typeof navigator !== 'undefined' && navigator.platform) {
+    const platform = navigator.platform.toLowerCase();
+    return platform === 'win32' || platform === 'windows';
+  }
+
+  if (typeof process !== 'undefined' && process.platform) {
+    return process.platform === 'win32';
+  }
+
+  return false;
+};
+
+exports.removeBackslashes = str => {
+  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
+    return match === '\\' ? '' : match;
+  });
+};
+
+exports.escapeLast = (input, char, lastIdx) => {
+  const idx = input.lastIndexOf(char, lastIdx);
+  if (idx === -1) return input;
+  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
+  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+};
+
+exports.removePrefix = (input, state = {}) => {
+  let output = input;
+  if (output.startsWith('./')) {
+    output = output.slice(2);
+    state.prefix = './';
+  }
+  return output;
+};
+
+exports.wrapOutput = (input, state = {}, options = {}) => {
+  const prepend = options.contains ? '' : '^';
+  const append = options.contains ? '' : '$';
+
+  let output = `${prepend}(?:${input})${append}`;
+  if (state.negated === true) {
+    output = `(?:^(?!${output}).*$)`;
+  }
+  return output;
+};
+
+exports.basename = (path, { windows } = {}) => {
+  const segs = path.split(windows ? /[\\/]/ : '/');
+  const last = segs[segs.length - 1];
+
+  if (last === '') {
+    return segs[segs.length - 2];
+  }
+
+  return last;
+};
+
 
 /***/ }),
 
@@ -11479,7 +13981,6 @@ exports.SPECIAL_HEADERS = {
     'transfer-encoding': HEADER_STATE.TRANSFER_ENCODING,
     'upgrade': HEADER_STATE.UPGRADE,
 };
-//# sourceMappingURL=constants.js.map
 
 /***/ }),
 
@@ -11524,7 +14025,6 @@ function enumToMap(obj) {
     return res;
 }
 exports.enumToMap = enumToMap;
-//# sourceMappingURL=utils.js.map
 
 /***/ }),
 
@@ -38033,16 +40533,18 @@ exports.visitAsync = visitAsync;
 /* harmony export */   zP: () => (/* binding */ DEFAULT_REPORT_NAME)
 /* harmony export */ });
 /* unused harmony exports MODES, INPUT_NAMES, inputVariable, splitList */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9691);
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8532);
-/* harmony import */ var _core_golden_shard_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7830);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9691);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8532);
+/* harmony import */ var _core_golden_shard_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7830);
 /* harmony import */ var _io_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1089);
 /* harmony import */ var _io_golden_store_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7392);
 /* harmony import */ var _cli_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9376);
+/* harmony import */ var _github_comment_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(79);
 // The action's inputs, parsed once into one typed options object before anything runs. The runner
 // hands inputs over as INPUT_<NAME> variables (upper-cased, spaces → '_', dashes kept); a bad value
 // is an InputProblem naming the input and what it accepts, never an echo of the value itself
 // (an input may hold a token or a path the user would rather not see in a log).
+
 
 
 
@@ -38064,6 +40566,9 @@ const INPUT_NAMES = [
     'comment',
     'github-token',
     'comment-author',
+    'comment-header',
+    'comment-on',
+    'pr-number',
     'shard',
     'base-policy',
     'report-path',
@@ -38110,7 +40615,7 @@ function splitList(value) {
 const TRUE_WORDS = ['true', 'True', 'TRUE'];
 const FALSE_WORDS = ['false', 'False', 'FALSE'];
 function booleanInput(name, fallback) {
-    return zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
+    return zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
         if (value === '')
             return fallback;
         if (TRUE_WORDS.includes(value))
@@ -38118,19 +40623,19 @@ function booleanInput(name, fallback) {
         if (FALSE_WORDS.includes(value))
             return false;
         ctx.addIssue({ code: 'custom', message: `Input ${name} must be true or false.` });
-        return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
     });
 }
-const modeInput = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
+const modeInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return 'check';
     const mode = MODES.find((m) => m === value);
     if (mode)
         return mode;
     ctx.addIssue({ code: 'custom', message: `Input mode must be one of: ${MODES.join(', ')}.` });
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
 });
-const failOnInput = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
+const failOnInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
     const items = splitList(value.toLowerCase());
     if (items.length === 0)
         return [...FAIL_CATEGORIES];
@@ -38141,7 +40646,7 @@ const failOnInput = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transfo
             code: 'custom',
             message: 'Input fail-on: none cannot be combined with other categories.',
         });
-        return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
     }
     const unknown = items.filter((item) => !FAIL_CATEGORIES.some((c) => c === item));
     if (unknown.length > 0) {
@@ -38149,23 +40654,23 @@ const failOnInput = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transfo
             code: 'custom',
             message: `Input fail-on accepts a comma-separated list of ${FAIL_CATEGORIES.join(', ')}, or none; ${unknown.length === 1 ? 'one entry is' : `${unknown.length} entries are`} not among them.`,
         });
-        return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
     }
     // In the canonical order, without repeats: the options object does not depend on how it was spelt.
     return FAIL_CATEGORIES.filter((c) => items.includes(c));
 });
-const shardInput = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
+const shardInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return null;
-    const parsed = (0,_core_golden_shard_js__WEBPACK_IMPORTED_MODULE_5__/* .parseShard */ .uK)(value);
+    const parsed = (0,_core_golden_shard_js__WEBPACK_IMPORTED_MODULE_6__/* .parseShard */ .uK)(value);
     if (parsed.ok)
         return { index: parsed.index, total: parsed.total };
     ctx.addIssue({ code: 'custom', message: `Input shard: ${parsed.reason}.` });
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
 });
-const optionalText = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value) => (value === '' ? undefined : value));
+const optionalText = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value) => (value === '' ? undefined : value));
 /** A GitHub login (`octocat`) or an App's bot login (`my-app[bot]`). */
-const commentAuthorInput = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
+const commentAuthorInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return undefined;
     if (/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(value))
@@ -38174,41 +40679,78 @@ const commentAuthorInput = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().
         code: 'custom',
         message: 'Input comment-author must be a GitHub login (e.g. octocat) or an App bot login (e.g. my-app[bot]).',
     });
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+});
+/** Sits in the hidden marker and the heading as it is: a narrow alphabet, nothing to escape. */
+const commentHeaderInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
+    if (value === '')
+        return undefined;
+    if (_github_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .COMMENT_HEADER_PATTERN */ .f4.test(value))
+        return value;
+    ctx.addIssue({
+        code: 'custom',
+        message: 'Input comment-header must be 1 to 64 letters, digits, dots, underscores or dashes (A-Z a-z 0-9 . _ -), e.g. policy-review.',
+    });
+    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+});
+const commentOnInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
+    if (value === '')
+        return 'always';
+    const on = _github_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .COMMENT_ON */ .UI.find((c) => c === value);
+    if (on)
+        return on;
+    ctx.addIssue({ code: 'custom', message: `Input comment-on must be one of: ${_github_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .COMMENT_ON */ .UI.join(', ')}.` });
+    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+});
+/** A pull request number: digits only, at least 1 (`${{ … }}` of a workflow_run gives it as text). */
+const prNumberInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
+    if (value === '')
+        return undefined;
+    const n = /^[1-9][0-9]{0,14}$/.test(value) ? Number(value) : NaN;
+    if (Number.isSafeInteger(n))
+        return n;
+    ctx.addIssue({
+        code: 'custom',
+        message: 'Input pr-number must be a pull request number: a whole number of at least 1, e.g. 42.',
+    });
+    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
 });
 /** A policy file, or `git-ref:REF:path` (the policy as committed on the base branch). */
-const basePolicyInput = zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
+const basePolicyInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return undefined;
     const ref = (0,_io_git_js__WEBPACK_IMPORTED_MODULE_0__/* .parseGitRefSpec */ .Is)(value);
     if (ref === null || ref.ok)
         return value;
     ctx.addIssue({ code: 'custom', message: `Input base-policy: ${ref.reason}` });
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
 });
 /** A cap: '' keeps the default; else a value the CLI option of the same name accepts. */
 function limitInput(name, parse, example) {
-    return zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform((value, ctx) => {
+    return zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
         if (value === '')
             return undefined;
         const n = parse(value);
         if (n !== undefined)
             return n;
         ctx.addIssue({ code: 'custom', message: `Input ${name} must be ${example}.` });
-        return zod__WEBPACK_IMPORTED_MODULE_4__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
     });
 }
-const RAW_SCHEMA = zod__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc({
-    transcripts: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform(splitList),
-    reports: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().transform(splitList),
+const RAW_SCHEMA = zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
+    transcripts: zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform(splitList),
+    reports: zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform(splitList),
     policy: optionalText,
-    'golden-dir': zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    'golden-dir': zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP(),
     mode: modeInput,
     'fail-on': failOnInput,
     annotate: booleanInput('annotate', true),
     comment: booleanInput('comment', true),
-    'github-token': zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    'github-token': zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP(),
     'comment-author': commentAuthorInput,
+    'comment-header': commentHeaderInput,
+    'comment-on': commentOnInput,
+    'pr-number': prNumberInput,
     shard: shardInput,
     'base-policy': basePolicyInput,
     'report-path': optionalText,
@@ -38245,6 +40787,12 @@ function modeProblems(parsed) {
     if (mode !== 'check') {
         only('shard', 'check', parsed.shard !== null);
         only('base-policy', 'check', parsed['base-policy'] !== undefined);
+    }
+    if (mode === 'update') {
+        // An update never comments. comment-on is checked against its default, which the runner passes.
+        only('comment-header', 'check or merge', parsed['comment-header'] !== undefined);
+        only('comment-on', 'check or merge', parsed['comment-on'] !== 'always');
+        only('pr-number', 'check or merge', parsed['pr-number'] !== undefined);
     }
     if (mode === 'merge') {
         only('policy', 'check or update', parsed.policy !== undefined);
@@ -38287,6 +40835,9 @@ function parseInputs(raw, cwd) {
             comment: parsed.comment,
             githubToken: parsed['github-token'],
             commentAuthor: parsed['comment-author'],
+            commentHeader: parsed['comment-header'],
+            prNumber: parsed['pr-number'],
+            commentOn: parsed['comment-on'],
             shard: parsed.shard,
             basePolicy: parsed['base-policy'],
             reportPath: parsed['report-path'],
@@ -38298,7 +40849,7 @@ function parseInputs(raw, cwd) {
         },
     };
 }
-//# sourceMappingURL=inputs.js.map
+
 
 /***/ }),
 
@@ -38308,7 +40859,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6258);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7563);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -38333,13 +40884,13 @@ catch (error) {
     _actions_core__WEBPACK_IMPORTED_MODULE_0__.setFailed(`context-stability failed unexpectedly (${kind}). Run \`npx context-stability check\` with the same ` +
         'inputs to see more, and report the bug.');
 }
-//# sourceMappingURL=main.js.map
+
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 6258:
+/***/ 7563:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38412,7 +40963,6 @@ class Context {
         throw new Error("context.repo requires a GITHUB_REPOSITORY environment variable like 'owner/repo'");
     }
 }
-//# sourceMappingURL=context.js.map
 // EXTERNAL MODULE: ./node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js
 var lib = __nccwpck_require__(9659);
 // EXTERNAL MODULE: ./node_modules/undici/index.js
@@ -38469,7 +41019,6 @@ function getUserAgentWithOrchestrationId(baseUserAgent) {
     }
     return baseUserAgent;
 }
-//# sourceMappingURL=utils.js.map
 ;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
 function getUserAgent() {
   if (typeof navigator === "object" && "userAgent" in navigator) {
@@ -39267,7 +41816,6 @@ function unescapeQuotedPairs(str, start, end) {
     }
     return result + str.slice(start, end);
 }
-//# sourceMappingURL=index.js.map
 ;// CONCATENATED MODULE: ./node_modules/json-with-bigint/json-with-bigint.js
 const intRegex = /^-?\d+$/;
 const noiseValue = /^-?\d+n+$/; // Noise - strings that match the custom format before being converted to it
@@ -40451,7 +42999,6 @@ class Octokit {
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
 const dist_src_version_VERSION = "17.0.0";
 
-//# sourceMappingURL=version.js.map
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js
 const Endpoints = {
@@ -42745,7 +45292,6 @@ const Endpoints = {
 };
 var endpoints_default = Endpoints;
 
-//# sourceMappingURL=endpoints.js.map
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
 
@@ -42871,7 +45417,6 @@ function decorate(octokit, scope, methodName, defaults, decorations) {
   return Object.assign(withDecorations, requestWithDefaults);
 }
 
-//# sourceMappingURL=endpoints-to-methods.js.map
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js
 
@@ -42892,7 +45437,6 @@ function legacyRestEndpointMethods(octokit) {
 }
 legacyRestEndpointMethods.VERSION = dist_src_version_VERSION;
 
-//# sourceMappingURL=index.js.map
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
 // pkg/dist-src/version.js
@@ -43344,7 +45888,6 @@ function getOctokitOptions(token, options) {
     }
     return opts;
 }
-//# sourceMappingURL=utils.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/github.js
 
 
@@ -43359,325 +45902,16 @@ function getOctokit(token, options, ...additionalPlugins) {
     const GitHubWithPlugins = GitHub.plugin(...additionalPlugins);
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
-//# sourceMappingURL=github.js.map
 // EXTERNAL MODULE: ./build/core/diagnostics.js
 var core_diagnostics = __nccwpck_require__(6450);
-;// CONCATENATED MODULE: ./build/core/report/severity-order.js
-// The order in which findings are listed in every report (text, markdown, GitHub): what a
-// reviewer must see first. Leaks first, then a context that no longer holds the task or the
-// request, or that a provider would refuse, then budget and protection, then the rest.
-const FINDING_ORDER = [
-    'input',
-    'golden-pii',
-    'pii',
-    'task',
-    'recency',
-    'nonempty',
-    'provider',
-    'budget',
-    'protected',
-    'status',
-    'pairing',
-    'ledger',
-    'summaries',
-    'order',
-    'guardian',
-    'drift',
-    'new',
-    'obsolete',
-];
-/** Rank of a check or finding kind; unknown names (a future check) sort just before drift. */
-function findingRank(check) {
-    const i = FINDING_ORDER.indexOf(check);
-    return i === -1 ? FINDING_ORDER.indexOf('drift') - 0.5 : i;
-}
-/** Errors before warnings, then by finding rank, then by line. Stable for equal keys. */
-function compareFindings(a, b) {
-    const sev = (s) => (s === 'error' ? 0 : s === 'warning' ? 1 : 2);
-    return (sev(a.severity) - sev(b.severity) ||
-        findingRank(a.check) - findingRank(b.check) ||
-        (a.line ?? 0) - (b.line ?? 0));
-}
-//# sourceMappingURL=severity-order.js.map
-;// CONCATENATED MODULE: ./build/core/golden/report-order.js
-// The order in which the human renderings of a check report (text, markdown, GitHub commands, job
-// summary, PR comment, annotations) list what broke: what a reviewer must see first comes first.
-// Built on the one finding order (severity-order.ts). The JSON report keeps its own order (sorted
-// by transcript path) because `merge` and byte-stable reports depend on it: only renderers reorder.
-
-/** The severity of a drift: `warning` reports it without failing the run; anything else is an error. */
-function report_order_driftSeverity(o) {
-    return o.drift_severity === 'warning' ? 'warning' : 'error';
-}
-/** A drift that is reported as a warning (`checks.drift: warning`): it does not fail the run. */
-function report_order_isWarningDrift(o) {
-    return o.outcome === 'drift' && report_order_driftSeverity(o) === 'warning';
-}
-/** The violations most severe first (compareFindings); equal ones keep their order. */
-function sortViolations(violations) {
-    return [...violations].sort(compareFindings);
-}
-function mostSevere(o) {
-    return sortViolations(o.violations)[0];
-}
-/**
- * The group a transcript is listed in: failing with violations (a violation at severity error,
- * or the `violations` outcome), then drift at error, then drift at warning, then unreadable input,
- * then missing goldens, then the rest (passes).
- */
-function listingGroup(o) {
-    if (o.outcome === 'violations' || o.violations.some((v) => v.severity === 'error'))
-        return 0;
-    if (o.outcome === 'drift')
-        return report_order_driftSeverity(o) === 'error' ? 1 : 2;
-    if (o.outcome === 'error')
-        return 3;
-    if (o.outcome === 'new')
-        return 4;
-    return 5;
-}
-function compareText(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-/** By listing group, then by the most severe violation (transcripts without one last), then by path. */
-function compareOutcomes(a, b) {
-    const group = listingGroup(a) - listingGroup(b);
-    if (group !== 0)
-        return group;
-    const va = mostSevere(a);
-    const vb = mostSevere(b);
-    if (va && vb) {
-        const byFinding = compareFindings(va, vb);
-        if (byFinding !== 0)
-            return byFinding;
-    }
-    else if (va || vb) {
-        return va ? -1 : 1;
-    }
-    return compareText(a.transcript, b.transcript);
-}
-/**
- * The report as the human renderers list it: transcripts by compareOutcomes, the violations of
- * each most severe first. Everything else (summary, obsolete goldens) is unchanged; the report
- * given is not modified.
- */
-function report_order_displayOrder(report) {
-    const transcripts = report.transcripts
-        .map((o) => (o.violations.length > 1 ? { ...o, violations: sortViolations(o.violations) } : o))
-        .sort(compareOutcomes);
-    return { ...report, transcripts };
-}
-/**
- * The order of annotations under GitHub's cap of 10 per level: level (error, warning, notice),
- * then the finding order, so that no leak or task violation is crowded out by drift.
- */
-function report_order_compareAnnotationRank(a, b) {
-    return compareFindings({ severity: a.level, check: a.check }, { severity: b.level, check: b.check });
-}
-/**
- * Transcripts per group, as the reports list them (listingGroup): a drifted transcript with
- * violations at severity error counts under violations, as it is listed there.
- */
-function totals(report) {
-    const t = { violations: 0, drifted: 0, new: 0, errors: 0, passed: 0 };
-    const keys = ['violations', 'drifted', 'drifted', 'errors', 'new', 'passed'];
-    for (const o of report.transcripts)
-        t[keys[listingGroup(o)] ?? 'passed']++;
-    return t;
-}
-//# sourceMappingURL=report-order.js.map
-;// CONCATENATED MODULE: ./build/core/golden/describe.js
-
-function signed(n) {
-    return n > 0 ? `+${n}` : String(n);
-}
-function plural(n, word) {
-    return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-function describeFate(fate) {
-    return fate ? `${fate.action} (${fate.reason}, ${plural(fate.tokens, 'token')})` : 'absent';
-}
-function describeFateChange(change) {
-    return `${change.id} (line ${change.line}): ${describeFate(change.before)} → ${describeFate(change.after)}`;
-}
-function describeCheckState(state) {
-    if (!state)
-        return 'absent';
-    return state.ok ? 'ok' : `failing (${plural(state.violations, 'violation')})`;
-}
-function describeCheckChange(change) {
-    return `check ${change.name}: ${describeCheckState(change.before)} → ${describeCheckState(change.after)}`;
-}
-/** The semantic diff as lines, most telling first: cause, status, tokens, fates, content, checks. */
-function describeDiff(diff) {
-    const lines = diff.causes.map((cause) => `cause: ${cause}`);
-    if (diff.status)
-        lines.push(`status: ${diff.status.before} → ${diff.status.after}`);
-    const t = diff.tokens;
-    lines.push(`tokens: ${t.before} → ${t.after} (${signed(t.delta)})`);
-    for (const change of diff.fates)
-        lines.push(describeFateChange(change));
-    for (const item of diff.contentChanged)
-        lines.push(`${item.id} (line ${item.line}): content changed`);
-    for (const change of diff.checks)
-        lines.push(describeCheckChange(change));
-    if (!diff.status && diff.fates.length === 0 && diff.contentChanged.length === 0 && diff.checks.length === 0) {
-        lines.push('no artifact changed fate: the difference is in the order or details (see the unified diff)');
-    }
-    return lines;
-}
-function droppedTotal(side) {
-    return Object.values(side.dropped).reduce((sum, n) => sum + n, 0);
-}
-/** `budget 0 → 2, duplicate 1 → 1`: every reason either side dropped for. */
-function describeDropped(impact) {
-    const reasons = [...new Set([...Object.keys(impact.base.dropped), ...Object.keys(impact.head.dropped)])].sort();
-    return reasons.map((r) => `${r} ${impact.base.dropped[r] ?? 0} → ${impact.head.dropped[r] ?? 0}`);
-}
-function describeImpact(impact) {
-    const { base, head } = impact;
-    const lines = [
-        `status: ${base.status} → ${head.status}`,
-        `tokens: ${base.tokens} → ${head.tokens} (${signed(head.tokens - base.tokens)})`,
-        `kept: ${base.kept} → ${head.kept}; masked: ${base.masked} → ${head.masked}; removed: ${droppedTotal(base)} → ${droppedTotal(head)}`,
-    ];
-    const dropped = describeDropped(impact);
-    if (dropped.length > 0)
-        lines.push(`removed by reason: ${dropped.join(', ')}`);
-    if (impact.newlyFailing.length > 0)
-        lines.push(`newly failing: ${impact.newlyFailing.join(', ')}`);
-    if (impact.fixed.length > 0)
-        lines.push(`fixed: ${impact.fixed.join(', ')}`);
-    return lines;
-}
-/** `line 7, column 3: error[pii] m4: message`: a violation where the transcript is already named. */
-function describeViolation(v) {
-    const column = v.column !== undefined && v.column > 0 ? `, column ${v.column}` : '';
-    return `line ${v.line}${column}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`;
-}
-/** Said of a drift reported as a warning (`checks.drift: warning`). */
-const DRIFT_WARNING = 'drift reported as a warning (checks.drift: warning): it does not fail the run';
-function describe_describeSummary(report) {
-    const s = report.summary;
-    const t = totals(report);
-    const warnings = report.transcripts.filter(report_order_isWarningDrift).length;
-    const parts = [
-        `${t.violations} with violations`,
-        `${t.drifted} drifted${warnings > 0 ? ` (${warnings} as ${warnings === 1 ? 'a warning' : 'warnings'})` : ''}`,
-        `${t.new} new`,
-        plural(t.errors, 'error'),
-        `${t.passed} passed`,
-    ];
-    const obsolete = report.obsolete === null
-        ? 'obsolete goldens are listed by `merge` in a sharded run'
-        : plural(s.obsolete, 'obsolete golden');
-    return `${plural(s.checked, 'transcript')} checked: ${parts.join(', ')}; ${obsolete}.`;
-}
-//# sourceMappingURL=describe.js.map
+// EXTERNAL MODULE: ./build/core/golden/describe.js
+var describe = __nccwpck_require__(2137);
 // EXTERNAL MODULE: ./build/core/text/shown-name.js
 var shown_name = __nccwpck_require__(5929);
-;// CONCATENATED MODULE: ./build/core/golden/describe-outcome.js
-
-
-function describe_outcome_plural(n, word) {
-    return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-function thousands(n) {
-    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-/** `2 with violations · 1 drifted · 0 new · 0 errors · 6 passed`: the first line of every report. */
-function describeTotals(report) {
-    const t = totals(report);
-    return [
-        `${t.violations} with violations`,
-        `${t.drifted} drifted`,
-        `${t.new} new`,
-        describe_outcome_plural(t.errors, 'error'),
-        `${t.passed} passed`,
-    ].join(' · ');
-}
-function describeConsumer(c) {
-    return `${c.id} (${c.kind}, line ${c.line}) ${thousands(c.tokens)} tokens, ${c.percent}% of the budget`;
-}
-/** `fills the budget: t7 (tool, line 12) 3,120 tokens, 39% of the budget; …`, or nothing. */
-function describeConsumers(o) {
-    const consumers = o.picture?.consumers ?? [];
-    if (consumers.length === 0)
-        return undefined;
-    return `what fills the budget: ${consumers.map(describeConsumer).join('; ')}`;
-}
-/** The first changed artifact of a drift with its line and what happened to it. */
-function describeFirstChange(o) {
-    const first = o.diff?.first;
-    if (!o.diff || o.diff.equal || !first)
-        return undefined;
-    const fate = o.diff.fates.find((f) => f.id === first.id && f.line === first.line);
-    const what = fate ? describeFateChange(fate) : `${first.id} (line ${first.line}): content changed`;
-    return `first change: ${what}`;
-}
-/** A path as one shell word: bare when it holds only safe characters, else single-quoted. */
-function shellWord(text) {
-    return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-/**
- * The command that accepts this transcript's change (writes its golden from the current result):
- * `npx context-stability update <path>`, with `--session N` for one session of an aider history.
- * Undefined when there is nothing to accept (a pass, an unreadable transcript).
- */
-function acceptCommand(o, policySource) {
-    if (o.outcome !== 'drift' && o.outcome !== 'new')
-        return undefined;
-    // This run wrote the golden already (a new transcript outside CI): nothing left to accept.
-    if (o.written)
-        return undefined;
-    const m = /^(.+)#([1-9]\d*)$/.exec(o.transcript);
-    const file = m ? m[1] : o.transcript;
-    const session = m ? ` --session ${m[2]}` : '';
-    // Without --policy, update takes the conventional file (or the built-in default) as check did.
-    const conventional = policySource === 'default' || /^\.github\/context-policy\.(ya?ml|json)$/.test(policySource ?? '');
-    const policy = policySource && !conventional ? ` --policy ${shellWord(policySource)}` : '';
-    return `npx context-stability update ${shellWord(file)}${session}${policy}`;
-}
-/**
- * A drift in one annotation: at the first artifact that changed (line 1 when only the order, the
- * status or a verdict changed), what changed first, how much changed, the cause, and the command
- * that accepts the change.
- */
-function describe_outcome_describeDrift(o, policySource) {
-    const accept = acceptCommand(o, policySource);
-    const hint = accept
-        ? `If the change is intended, accept it: ${accept}`
-        : 'If the change is intended, run `context-stability update` and commit the golden.';
-    const diff = o.diff;
-    if (!diff)
-        return { line: 1, message: `The result differs from the golden. ${hint}` };
-    const parts = [];
-    const first = diff.first;
-    const fate = first ? diff.fates.find((f) => f.id === first.id && f.line === first.line) : undefined;
-    if (fate)
-        parts.push(`First change: ${describeFateChange(fate)}.`);
-    else if (first)
-        parts.push(`First change: ${first.id} (line ${first.line}): the content in the context changed.`);
-    const counts = [
-        diff.fates.length > 0 ? `${diff.fates.length} changed fate` : '',
-        diff.contentChanged.length > 0 ? `${diff.contentChanged.length} changed content` : '',
-    ].filter((c) => c !== '');
-    if (counts.length > 0)
-        parts.push(`Artifacts: ${counts.join(', ')}.`);
-    if (diff.status)
-        parts.push(`Status ${diff.status.before} → ${diff.status.after}.`);
-    parts.push(`Tokens ${diff.tokens.before} → ${diff.tokens.after}.`);
-    for (const c of diff.checks)
-        parts.push(`${describeCheckChange(c)}.`);
-    if (diff.causes.length > 0)
-        parts.push(`Cause: ${diff.causes.join('; ')}.`);
-    return {
-        line: first?.line ?? 1,
-        ...(first ? { id: first.id } : {}),
-        message: `${parts.join(' ')} ${hint}`,
-    };
-}
-//# sourceMappingURL=describe-outcome.js.map
+// EXTERNAL MODULE: ./build/core/golden/describe-outcome.js
+var describe_outcome = __nccwpck_require__(5332);
+// EXTERNAL MODULE: ./build/core/golden/report-order.js + 1 modules
+var report_order = __nccwpck_require__(4763);
 ;// CONCATENATED MODULE: ./build/core/collections.js
 // Array helpers that stay safe at any length. `push(...xs)` and `Math.max(...xs)` pass every
 // element as an argument and throw RangeError (call stack) past about 100,000 of them: a session
@@ -43704,7 +45938,7 @@ function minOf(values, empty) {
             out = v;
     return out ?? empty;
 }
-//# sourceMappingURL=collections.js.map
+
 ;// CONCATENATED MODULE: ./build/core/golden/render-text.js
 // Terminal output of `check`: one line per transcript, what broke first (displayOrder: violations
 // most severe first, then drift, then unreadable input and missing goldens, then passes), then for
@@ -43725,7 +45959,7 @@ const LABELS = {
 };
 const LABEL_WIDTH = 11;
 function label(o) {
-    return report_order_isWarningDrift(o) ? 'DRIFT WARN' : LABELS[o.outcome];
+    return (0,report_order/* isWarningDrift */.S3)(o) ? 'DRIFT WARN' : LABELS[o.outcome];
 }
 function headline(o, ci) {
     const parts = [label(o).padEnd(LABEL_WIDTH), o.transcript];
@@ -43753,20 +45987,20 @@ function details(o, report) {
         const column = v.column !== undefined && v.column > 0 ? `:${v.column}` : '';
         lines.push(`  ${o.transcript}:${v.line}${column}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
     }
-    if (report_order_isWarningDrift(o))
-        lines.push(`  ${DRIFT_WARNING}`);
-    const first = describeFirstChange(o);
+    if ((0,report_order/* isWarningDrift */.S3)(o))
+        lines.push(`  ${describe/* DRIFT_WARNING */.fo}`);
+    const first = (0,describe_outcome/* describeFirstChange */.IE)(o);
     if (first)
         lines.push(`  ${first}`);
-    const consumers = o.outcome !== 'pass' || o.violations.length > 0 ? describeConsumers(o) : undefined;
+    const consumers = o.outcome !== 'pass' || o.violations.length > 0 ? (0,describe_outcome/* describeConsumers */.Ne)(o) : undefined;
     if (consumers)
         lines.push(`  ${consumers}`);
-    const accept = acceptCommand(o, report.policy.source);
+    const accept = (0,describe_outcome/* acceptCommand */.O3)(o, report.policy.source);
     if (accept)
         lines.push(`  ${o.outcome === 'new' ? 'write the golden' : 'accept the change'}: ${accept}`);
     if (o.diff && !o.diff.equal) {
         lines.push(`  semantic diff of ${o.golden}:`);
-        for (const line of describeDiff(o.diff))
+        for (const line of (0,describe/* describeDiff */.l7)(o.diff))
             lines.push(`    ${line}`);
     }
     // Names, ids and messages are shown escaped, one line each; the unified diff is lines of JSON.
@@ -43777,19 +46011,19 @@ function details(o, report) {
     }
     if (o.impact) {
         shown.push('  policy impact (base → head):');
-        for (const line of describeImpact(o.impact))
+        for (const line of (0,describe/* describeImpact */.an)(o.impact))
             shown.push((0,shown_name/* shownName */.H)(`    ${line}`));
     }
     return shown;
 }
 function render_text_renderText(given) {
-    const report = report_order_displayOrder(given);
+    const report = (0,report_order/* displayOrder */.FX)(given);
     const lines = [];
     const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';
     const base = report.base_policy ? `, base policy ${report.base_policy.source} (${report.base_policy.hash})` : '';
     lines.push((0,shown_name/* shownName */.H)(`context-stability check${shard}: policy ${report.policy.source} (${report.policy.hash})${base}, ` +
         `tokenizer ${report.tokenizer.name} ${report.tokenizer.version}${report.ci ? ', CI mode' : ''}`));
-    lines.push(describeTotals(report));
+    lines.push((0,describe_outcome/* describeTotals */.xJ)(report));
     for (const o of report.transcripts) {
         lines.push(headline(o, report.ci));
         collections_pushAll(lines, details(o, report));
@@ -43799,1019 +46033,212 @@ function render_text_renderText(given) {
         for (const g of report.obsolete)
             lines.push(`  ${(0,shown_name/* shownName */.H)(g)}`);
     }
-    lines.push(describe_describeSummary(report));
+    lines.push((0,describe/* describeSummary */.gp)(report));
     return `${lines.join('\n')}\n`;
 }
-//# sourceMappingURL=render-text.js.map
-;// CONCATENATED MODULE: ./build/core/golden/render-markdown.js
 
-
-
-/** Longest unified diff shown per transcript; the JSON report always holds all of it. */
-const MARKDOWN_DIFF_LINES = 300;
-const ENTITIES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '|': '&#124;',
-    '`': '&#96;',
-    '\\': '&#92;',
-    '*': '&#42;',
-    _: '&#95;',
-    '[': '&#91;',
-    ']': '&#93;',
-    '~': '&#126;',
-};
-/** Text safe in a table cell, list item or `<summary>`: markup characters as entities, one line. */
-function escapeMarkdown(text) {
-    return text.replace(/[&<>|`\\*_[\]~]/g, (ch) => ENTITIES[ch] ?? ch).replace(/\r\n|\r|\n/g, ' ');
-}
-const OUTCOME_WORDS = {
-    pass: '✅ pass',
-    drift: '❌ drift',
-    new: '🆕 new',
-    violations: '❌ violations',
-    error: '⚠️ error',
-};
-/** The outcome as a table cell (shared with the job summary and the PR comment). */
-function outcomeCell(o, ci) {
-    if (o.outcome === 'new' && ci)
-        return '❌ missing golden';
-    if (report_order_isWarningDrift(o))
-        return '⚠️ drift (warning)';
-    return OUTCOME_WORDS[o.outcome];
-}
-function violationsCell(o) {
-    const errors = o.violations.filter((v) => v.severity === 'error').length;
-    const warnings = o.violations.length - errors;
-    if (o.violations.length === 0)
-        return '0';
-    return warnings > 0 ? `${errors} (+${warnings} warning${warnings === 1 ? '' : 's'})` : String(errors);
-}
-/** A fence longer than any backtick run inside, so the diff cannot close it early. */
-function fenced(text, info) {
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(Math.max(3, longest + 1));
-    return [`${fence}${info}`, text, fence];
-}
-/** The first MARKDOWN_DIFF_LINES lines, then where the rest is (`--report`, or the action's `report-path`). */
-function cappedDiff(unified, fullReport = '--report') {
-    const lines = unified.replace(/\n$/, '').split('\n');
-    if (lines.length <= MARKDOWN_DIFF_LINES)
-        return lines.join('\n');
-    const rest = lines.length - MARKDOWN_DIFF_LINES;
-    return [...lines.slice(0, MARKDOWN_DIFF_LINES), `… ${rest} more lines in the JSON report (${fullReport})`].join('\n');
-}
-const IMPACT_COLUMNS = [
-    'Transcript',
-    'Status',
-    'Tokens',
-    'Kept',
-    'Masked',
-    'Removed by reason',
-    'Newly failing',
-    'Fixed',
-];
-/** One policy-impact row, base → head, each cell through the surface's own escaper. */
-function impactCells(i, escape) {
-    const arrow = (a, b) => `${a} → ${b}`;
-    return [
-        escape(i.transcript),
-        arrow(escape(i.base.status), escape(i.head.status)),
-        arrow(i.base.tokens, i.head.tokens),
-        arrow(i.base.kept, i.head.kept),
-        arrow(i.base.masked, i.head.masked),
-        describeDropped(i).map(escape).join('<br>') || '—',
-        escape(i.newlyFailing.join(', ')) || '—',
-        escape(i.fixed.join(', ')) || '—',
-    ];
-}
-/** Whether a transcript gets a collapsed section: it fails, or it drifted at severity warning. */
-function hasDetails(o, ci) {
-    return outcomeFails(o, ci) || isWarningDrift(o);
-}
-//# sourceMappingURL=render-markdown.js.map
+// EXTERNAL MODULE: ./build/core/golden/render-markdown.js
+var render_markdown = __nccwpck_require__(7424);
 ;// CONCATENATED MODULE: ./build/core/golden/render.js
 // The three human-facing renderings of a check report; the fourth format, JSON, is the report
 // itself through stableStringify.
 
 
 
-//# sourceMappingURL=render.js.map
-;// CONCATENATED MODULE: ./build/core/golden/stable-json.js
-// Stable JSON serialization for goldens and machine reports (DESIGN §6): the same value always
-// gives the same bytes, on every platform and run, so a golden diff only ever shows real change.
-// Object keys are sorted by UTF-16 code unit (the order of `Array.prototype.sort()`, independent
-// of locale); arrays keep their order because order is meaningful there.
-const INDENT = '  ';
-/**
- * `value` as JSON: object keys sorted by code unit, arrays in order, 2-space indent, LF line ends
- * and exactly one trailing newline. Properties whose value is `undefined` are omitted (as
- * `JSON.stringify` does); `-0` is written as `0`. Throws a TypeError on what JSON cannot hold
- * faithfully: non-finite numbers, bigints, functions, symbols, `undefined` array elements and
- * cycles. Strings are escaped exactly as `JSON.stringify` escapes them (lone surrogates as \u).
- */
-function stable_json_stableStringify(value) {
-    return `${write(value, '', [])}\n`;
-}
-function write(value, indent, stack) {
-    if (value === null)
-        return 'null';
-    switch (typeof value) {
-        case 'string':
-            return JSON.stringify(value);
-        case 'boolean':
-            return value ? 'true' : 'false';
-        case 'number':
-            if (!Number.isFinite(value))
-                throw new TypeError('stableStringify: a non-finite number cannot be written as JSON.');
-            return Object.is(value, -0) ? '0' : JSON.stringify(value);
-        case 'object':
-            return writeObject(value, indent, stack);
-        default:
-            throw new TypeError(`stableStringify: a ${typeof value} cannot be written as JSON.`);
-    }
-}
-function writeObject(value, indent, stack) {
-    if (stack.includes(value))
-        throw new TypeError('stableStringify: the value contains a cycle.');
-    stack.push(value);
-    const inner = indent + INDENT;
-    let out;
-    if (Array.isArray(value)) {
-        const items = value.map((item) => {
-            if (item === undefined)
-                throw new TypeError('stableStringify: an array element is undefined.');
-            return inner + write(item, inner, stack);
-        });
-        out = items.length === 0 ? '[]' : `[\n${items.join(',\n')}\n${indent}]`;
-    }
-    else {
-        const record = value;
-        const members = [];
-        for (const key of Object.keys(record).sort()) {
-            const member = record[key];
-            if (member === undefined)
-                continue;
-            members.push(`${inner}${JSON.stringify(key)}: ${write(member, inner, stack)}`);
-        }
-        out = members.length === 0 ? '{}' : `{\n${members.join(',\n')}\n${indent}}`;
-    }
-    stack.pop();
-    return out;
-}
-//# sourceMappingURL=stable-json.js.map
-;// CONCATENATED MODULE: ./build/core/golden/check-report.js
 
-const CHECK_REPORT_SCHEMA = 1;
-function summarize(transcripts, obsolete) {
-    const count = (outcome) => transcripts.filter((t) => t.outcome === outcome).length;
-    return {
-        checked: transcripts.length,
-        pass: count('pass'),
-        drift: count('drift'),
-        new: count('new'),
-        violations: count('violations'),
-        errors: count('error'),
-        obsolete: obsolete?.length ?? 0,
-    };
-}
-/** Goldens no checked transcript claims, sorted. */
-function findObsolete(goldenFiles, transcripts) {
-    const claimed = new Set(transcripts.map((t) => t.golden));
-    return [...new Set(goldenFiles)].filter((g) => !claimed.has(g)).sort();
-}
-function check_report_compareText(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-function sortOutcomes(transcripts) {
-    return [...transcripts].sort((a, b) => check_report_compareText(a.transcript, b.transcript));
-}
-function same(reports, pick) {
-    // Compared as stable JSON: reports read back from files need not keep their key order.
-    const first = stable_json_stableStringify(pick(reports[0]) ?? null);
-    return reports.every((r) => stable_json_stableStringify(pick(r) ?? null) === first);
-}
-/**
- * Combines the reports of every shard of one sharded run into the report an unsharded run over
- * the same inputs would have written: transcripts sorted, obsolete goldens computed from the
- * union of golden_files, summary recomputed. Rejects reports of different runs (schema version,
- * tool, CI mode, policy, base policy, tokenizer, golden folder or shard count differ), unsharded
- * reports, a shard given twice, a missing shard and a transcript reported by two shards.
- */
-function mergeReports(reports) {
-    if (reports.length === 0)
-        return { ok: false, reason: 'no reports to merge' };
-    const badSchema = reports.findIndex((r) => r.schema_version !== CHECK_REPORT_SCHEMA);
-    if (badSchema >= 0) {
-        return {
-            ok: false,
-            reason: `report ${badSchema + 1} has schema version ${String(reports[badSchema]?.schema_version)}; this version merges schema ${CHECK_REPORT_SCHEMA}`,
-        };
-    }
-    const unsharded = reports.findIndex((r) => r.shard === null);
-    if (unsharded >= 0)
-        return { ok: false, reason: `report ${unsharded + 1} is not a shard report (it has no shard)` };
-    const mismatch = [
-        ['tool versions', (r) => r.tool],
-        ['CI modes', (r) => r.ci],
-        ['policies (the policy hashes differ)', (r) => r.policy.hash],
-        ['base policies', (r) => r.base_policy?.hash ?? null],
-        ['tokenizers', (r) => r.tokenizer],
-        ['golden folders', (r) => r.golden_dir],
-        ['shard counts', (r) => r.shard?.total],
-    ];
-    for (const [what, pick] of mismatch) {
-        if (!same(reports, pick))
-            return { ok: false, reason: `the reports come from different runs: different ${what}` };
-    }
-    const sorted = [...reports].sort((a, b) => (a.shard?.index ?? 0) - (b.shard?.index ?? 0));
-    const total = sorted[0]?.shard?.total ?? 0;
-    const seen = new Set();
-    for (const r of sorted) {
-        const index = r.shard?.index ?? 0;
-        if (seen.has(index))
-            return { ok: false, reason: `shard ${index}/${total} is given more than once` };
-        seen.add(index);
-    }
-    const missing = Array.from({ length: total }, (_, i) => i + 1).filter((i) => !seen.has(i));
-    if (missing.length > 0) {
-        return {
-            ok: false,
-            reason: `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${total}`).join(', ')} missing: merge needs every shard to tell which goldens are obsolete`,
-        };
-    }
-    const transcripts = sortOutcomes(sorted.flatMap((r) => r.transcripts));
-    for (let i = 1; i < transcripts.length; i++) {
-        if (transcripts[i]?.transcript === transcripts[i - 1]?.transcript) {
-            return { ok: false, reason: `transcript ${transcripts[i]?.transcript ?? ''} is reported by more than one shard` };
-        }
-    }
-    const goldenFiles = [...new Set(sorted.flatMap((r) => r.golden_files))].sort(check_report_compareText);
-    const obsolete = findObsolete(goldenFiles, transcripts);
-    const first = sorted[0];
-    const report = {
-        schema_version: CHECK_REPORT_SCHEMA,
-        tool: first.tool,
-        ci: first.ci,
-        policy: first.policy,
-        ...(first.base_policy ? { base_policy: first.base_policy } : {}),
-        tokenizer: first.tokenizer,
-        shard: null,
-        golden_dir: first.golden_dir,
-        golden_files: goldenFiles,
-        transcripts,
-        obsolete,
-        summary: summarize(transcripts, obsolete),
-    };
-    return { ok: true, report };
-}
-/**
- * Whether a transcript fails the check: unreadable, drifted, with violations at severity error,
- * or without a golden in CI (where nothing may be written).
- */
-function check_report_outcomeFails(o, ci) {
-    return (o.outcome === 'error' ||
-        (o.outcome === 'drift' && o.drift_severity !== 'warning') ||
-        o.outcome === 'violations' ||
-        (o.outcome === 'new' && ci) ||
-        o.violations.some((v) => v.severity === 'error'));
-}
-/**
- * 2 when any input could not be read or used (the run is incomplete), else 1 when any transcript
- * fails (outcomeFails), else 0. Obsolete goldens do not fail a check (as in Jest and Vitest);
- * `update --prune-obsolete` removes them.
- */
-function exitCodeFor(report) {
-    if (report.transcripts.some((o) => o.outcome === 'error'))
-        return 2;
-    return report.transcripts.some((o) => check_report_outcomeFails(o, report.ci)) ? 1 : 0;
-}
-//# sourceMappingURL=check-report.js.map
-;// CONCATENATED MODULE: ./build/core/golden/picture.js
-/** How an artifact fared, as a reviewer reads it at a glance (from the ledger's action). */
-const MAP_FATES = ['kept', 'protected', 'masked', 'excerpt', 'dropped'];
-/** The picture keeps the three largest consumers. */
-const CONSUMERS_SHOWN = 3;
-/**
- * kept / protected (kept because a protection rule holds it) / masked / excerpt (cut to head and
- * tail, or replaced by a placeholder) / dropped (dropped, deduplicated, expired, collapsed).
- */
-function mapFate(entry) {
-    switch (entry.action) {
-        case 'masked':
-            return 'masked';
-        case 'excerpted':
-        case 'compressed':
-            return 'excerpt';
-        case 'kept':
-            return entry.protected_by && entry.protected_by.length > 0 ? 'protected' : 'kept';
-        default:
-            return 'dropped';
-    }
-}
-function picture_compareText(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-/** Ledger entries in transcript order (line, then the order the ledger gives). */
-function inTranscriptOrder(ledger) {
-    return ledger
-        .map((entry, index) => ({ entry, index }))
-        .sort((a, b) => a.entry.line - b.entry.line || a.index - b.index)
-        .map(({ entry }) => entry);
-}
-function buildPicture(ledger, context, limit) {
-    const runs = [];
-    for (const entry of inTranscriptOrder(ledger)) {
-        const fate = mapFate(entry);
-        const last = runs[runs.length - 1];
-        if (last && last.fate === fate) {
-            last.count++;
-            last.tokens += entry.tokens_after;
-        }
-        else {
-            runs.push({ fate, count: 1, line: entry.line, id: entry.id, tokens: entry.tokens_after });
-        }
-    }
-    const kinds = {};
-    for (const item of context)
-        kinds[item.kind] = (kinds[item.kind] ?? 0) + item.tokens;
-    const byKind = {};
-    for (const kind of Object.keys(kinds).sort(picture_compareText))
-        byKind[kind] = kinds[kind] ?? 0;
-    const consumers = [...context]
-        .sort((a, b) => b.tokens - a.tokens || a.line - b.line || picture_compareText(a.id, b.id))
-        .slice(0, CONSUMERS_SHOWN)
-        .filter((item) => item.tokens > 0)
-        .map((item) => ({
-        id: item.id,
-        kind: item.kind,
-        line: item.line,
-        tokens: item.tokens,
-        percent: limit > 0 ? Math.round((item.tokens / limit) * 100) : 0,
-    }));
-    return { runs, by_kind: byKind, consumers };
-}
-//# sourceMappingURL=picture.js.map
-;// CONCATENATED MODULE: ./build/core/golden/render-picture.js
-
-/** Cells of the budget bar: each is 5% of the budget. */
-const BAR_CELLS = 20;
-/** The most cells a session map has; longer sessions are drawn by runs, then by stretches. */
-const MAP_CELLS = 80;
-const FATE_CELL = {
-    kept: '🟩',
-    protected: '🟦',
-    masked: '🟨',
-    excerpt: '🟪',
-    dropped: '🟥',
-};
-/** Which fate a stretch of the session shows when it holds several: the most telling one. */
-const TELLING = { dropped: 4, excerpt: 3, masked: 2, protected: 1, kept: 0 };
-function legend() {
-    return MAP_FATES.map((fate) => `${FATE_CELL[fate]} ${fate}`).join(' · ');
-}
-function render_picture_thousands(n) {
-    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-/**
- * `▰▰▰▰▰▰▱▱▱▱… 5,210 / 8,000 tokens (65%) · tool 48% · user 9% …`: filled cells for the share of
- * the budget used (all filled and marked when over), then the share of each kind, largest first.
- */
-function budgetBar(budget, picture) {
-    const { limit, used } = budget;
-    const share = limit > 0 ? used / limit : used > 0 ? Infinity : 0;
-    const filled = Math.min(BAR_CELLS, Math.round(share * BAR_CELLS));
-    const bar = '▰'.repeat(filled) + '▱'.repeat(BAR_CELLS - filled);
-    const percent = Number.isFinite(share) ? `${Math.round(share * 100)}%` : 'no budget';
-    const over = used > limit ? ` · ⚠️ over by ${render_picture_thousands(used - limit)}` : '';
-    const kinds = Object.entries(picture?.by_kind ?? {})
-        .filter(([, tokens]) => tokens > 0)
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-        .map(([kind, tokens]) => `${kind} ${percentOf(tokens, limit)}`);
-    const byKind = kinds.length > 0 ? ` · ${kinds.join(' · ')}` : '';
-    return `<code>${bar}</code> ${render_picture_thousands(used)} / ${render_picture_thousands(limit)} tokens (${percent})${over}${byKind}`;
-}
-/** `41%`, or `<1%` for a share that rounds to nothing. */
-function percentOf(tokens, limit) {
-    if (limit <= 0)
-        return '—';
-    const p = Math.round((tokens / limit) * 100);
-    return p === 0 && tokens > 0 ? '&lt;1%' : `${p}%`;
-}
-/** Runs in stretches of about equal artifact counts, each shown by its most telling fate. */
-function stretches(runs, total) {
-    const cells = [];
-    for (let cell = 0; cell < MAP_CELLS; cell++) {
-        const start = Math.round((cell * total) / MAP_CELLS);
-        const end = Math.round(((cell + 1) * total) / MAP_CELLS);
-        let fate;
-        let from = 0;
-        for (const run of runs) {
-            const to = from + run.count;
-            // The run overlaps the artifacts [start, end) of this cell.
-            if (to > start && from < end && (fate === undefined || TELLING[run.fate] > TELLING[fate]))
-                fate = run.fate;
-            from = to;
-        }
-        if (fate !== undefined)
-            cells.push({ fate });
-    }
-    return cells;
-}
-/** The cells of the map and what one cell stands for. */
-function mapCells(picture) {
-    const runs = picture.runs;
-    const total = runs.reduce((n, r) => n + r.count, 0);
-    if (total <= MAP_CELLS) {
-        return { cells: runs.map((r) => FATE_CELL[r.fate].repeat(r.count)).join(''), unit: 'one cell per artifact' };
-    }
-    if (runs.length <= MAP_CELLS) {
-        return {
-            cells: runs.map((r) => FATE_CELL[r.fate]).join(''),
-            unit: `one cell per run of artifacts with the same fate (${total} artifacts)`,
-        };
-    }
-    return {
-        cells: stretches(runs, total)
-            .map((c) => FATE_CELL[c.fate])
-            .join(''),
-        unit: `one cell per ${Math.round(total / MAP_CELLS)} artifacts, showing the most telling fate in it (${total} artifacts)`,
-    };
-}
-/** The map of a session with its legend line, as Markdown lines. */
-function sessionMap(picture) {
-    if (picture.runs.length === 0)
-        return [];
-    const { cells, unit } = mapCells(picture);
-    return [cells, '', `<sub>${unit}: ${legend()}</sub>`];
-}
-//# sourceMappingURL=render-picture.js.map
-;// CONCATENATED MODULE: ./build/github/html.js
-// HTML-safe markup for the GitHub surfaces (job summary, PR comment). core.summary and the
-// comments API render what they are given as GitHub-flavoured markdown with inline HTML, and
-// escape nothing: every transcript-derived string goes through escapeText, and code goes in a
-// fence that no backtick run inside can close. Both surfaces have a size limit: fitLayout cuts a
-// document by whole parts, so a cut never leaves an open table, `<details>` or code fence.
-
-/**
- * Text safe in a table cell, list item, `<summary>` or paragraph: the shared markdown escaper
- * (HTML and markdown markup as entities, one line) plus `@`, so that a name in a PR comment cannot
- * mention (and notify) a user or team.
- */
-function escapeText(text) {
-    return escapeMarkdown(text).replace(/@/g, '&#64;');
-}
-/** A fenced code block whose fence is longer than any backtick run in the text (shared with --format markdown). */
-const codeBlock = fenced;
-/** `<details>` with an already escaped summary; blank lines around the body so markdown renders. */
-function html_details(summaryHtml, body) {
-    return [`<details><summary>${summaryHtml}</summary>`, '', ...body, '', '</details>', ''];
-}
-/** A markdown table row; cells must already be escaped. */
-function tableRow(cells) {
-    return `| ${cells.join(' | ')} |`;
-}
-/** Header and alignment rows of a table: `right` columns hold numbers. */
-function tableHead(columns) {
-    return [tableRow(columns.map((c) => c.title)), tableRow(columns.map((c) => (c.right ? '---:' : '---')))];
-}
-/**
- * A link to an http(s) URL the action built itself (the run page); anything else gives plain
- * escaped text. Characters that would end the link early are percent-encoded.
- */
-function html_link(label, url) {
-    if (!/^https?:\/\/[^\s]+$/.test(url))
-        return escapeText(label);
-    const safe = url.replace(/[()<>"'`\\|[\]]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-    return `[${escapeText(label)}](${safe})`;
-}
-function utf8Bytes(text) {
-    return Buffer.byteLength(text, 'utf8');
-}
-/** The longest prefix of `text` of at most `limit` units, ending at a line break when there is one. */
-function cutText(text, limit, measure) {
-    let lo = 0;
-    let hi = text.length;
-    while (lo < hi) {
-        const mid = Math.ceil((lo + hi) / 2);
-        if (measure(text.slice(0, mid)) <= limit)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    // Never end on half a surrogate pair.
-    if (lo > 0 && /[\uD800-\uDBFF]/.test(text.charAt(lo - 1)))
-        lo--;
-    const cut = text.slice(0, lo);
-    const newline = cut.lastIndexOf('\n');
-    return newline >= 0 ? cut.slice(0, newline + 1) : cut;
-}
-function increment(counts, key) {
-    if (key)
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-}
-/**
- * The document within opts.limit (in `measure` units): every part in its fullest form when that
- * fits; otherwise forms by tier, in document order inside a tier, while they fit, and the note.
- * Only when the always-shown parts alone exceed the limit is the text cut at a line break.
- */
-function fitLayout(sections, opts) {
-    const size = opts.measure;
-    const compose = (pick, note) => sections
-        .map((section) => {
-        const shown = section.parts.flatMap((p) => pick(p) ?? []);
-        const body = shown.length > 0 ? (section.head ?? '') + shown.join('') + (section.tail ?? '') : '';
-        return section.note ? note + body : body;
-    })
-        .join('');
-    const full = compose((part) => part.forms.at(-1)?.text, '');
-    if (size(full) <= opts.limit)
-        return full;
-    // Room for the note with every cuttable part counted: the real note is never longer.
-    const parts = sections.flatMap((section) => section.parts);
-    const most = new Map();
-    for (const part of parts) {
-        increment(most, part.omitted);
-        increment(most, part.shortened);
-    }
-    const budget = opts.limit - size(opts.note(most));
-    const chosen = new Map();
-    const opened = new Set();
-    let used = 0;
-    const candidates = sections.flatMap((section) => section.parts.flatMap((part) => part.forms.map((form, index) => ({ section, part, form, index }))));
-    candidates.sort((a, b) => a.form.tier - b.form.tier); // stable: document order inside a tier
-    for (const { section, part, form, index } of candidates) {
-        const current = chosen.get(part);
-        if (index > 0 && current === undefined)
-            continue; // a larger form only replaces a shown one
-        const replaced = current === undefined ? 0 : size(part.forms[current]?.text ?? '');
-        const head = opened.has(section) ? 0 : size((section.head ?? '') + (section.tail ?? ''));
-        const extra = head + size(form.text) - replaced;
-        if (part.omitted !== undefined && used + extra > budget)
-            continue;
-        chosen.set(part, index);
-        used += extra;
-        opened.add(section);
-    }
-    const counts = new Map();
-    for (const part of parts) {
-        const index = chosen.get(part);
-        if (index === undefined)
-            increment(counts, part.omitted);
-        else if (index < part.forms.length - 1)
-            increment(counts, part.shortened);
-    }
-    const text = compose((part) => {
-        const index = chosen.get(part);
-        return index === undefined ? undefined : part.forms[index]?.text;
-    }, opts.note(counts));
-    return size(text) <= opts.limit ? text : cutText(text, opts.limit, size);
-}
-//# sourceMappingURL=html.js.map
-;// CONCATENATED MODULE: ./build/github/report-blocks.js
-// The blocks of the Markdown report surfaces (job summary, PR comment, `check --format markdown`)
-// about one transcript or the policy review: what a reviewer reads first for a failing transcript
-// (its budget bar and session map, its violations, the first changed artifact, what fills the
-// budget, the command that accepts the change), and the policy impact table, narrow enough for a
-// PR comment, with its totals and the full table collapsed. Every transcript-derived string goes
-// through escapeText.
-
-
-
-
-
-
-
-
-/** Violations listed in the open part of a transcript's block; the rest are in its details. */
-const VIOLATIONS_SHOWN = 5;
-function report_blocks_plural(n, word) {
-    return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-function report_blocks_signed(n) {
-    return n > 0 ? `+${n}` : n < 0 ? `-${-n}` : '±0';
-}
-/** `**path** — ❌ drift · 220 / 260 tokens`: the first line of a transcript's block. */
-function blockTitle(o, ci) {
-    const tokens = o.budget ? ` · ${o.budget.used} / ${o.budget.limit} tokens` : '';
-    const status = o.status && o.status !== 'ok' ? ` · status ${escapeText(o.status)}` : '';
-    const n = o.violations.length;
-    const violations = n > 0 && o.outcome !== 'violations' ? ` · ${report_blocks_plural(n, 'violation')}` : '';
-    return `**${escapeText(o.transcript)}** — ${outcomeCell(o, ci)}${violations}${tokens}${status}`;
-}
-/** The budget bar and the session map of a transcript, when it was stabilized. */
-function pictureLines(o) {
-    if (!o.budget)
-        return [];
-    const lines = [budgetBar(o.budget, o.picture), ''];
-    if (o.picture)
-        lines.push(...sessionMap(o.picture), '');
-    return lines;
-}
-/**
- * The body of a failing transcript's block (or a drift warning's), below its title: picture,
- * violations, the first change, what fills the budget, the accept command, open; the semantic
- * diff, further violations and (with `unified`) the unified diff collapsed.
- */
-function outcomeBody(o, report, opts) {
-    const open = [];
-    for (const v of o.violations.slice(0, VIOLATIONS_SHOWN))
-        open.push(`- ${escapeText(describeViolation(v))}`);
-    const rest = o.violations.length - VIOLATIONS_SHOWN;
-    if (rest > 0)
-        open.push(`- … ${report_blocks_plural(rest, 'more violation')} in the details below`);
-    for (const d of o.diagnostics ?? [])
-        open.push(`- ${escapeText((0,core_diagnostics/* formatDiagnostic */.xy)(d))}`);
-    if (report_order_isWarningDrift(o))
-        open.push(`- ${escapeText(DRIFT_WARNING)}`);
-    const first = describeFirstChange(o);
-    if (first)
-        open.push(`- ${escapeText(first)}`);
-    if (o.diff && !o.diff.equal) {
-        const t = o.diff.tokens;
-        if (t.delta !== 0)
-            open.push(`- tokens: ${t.before} → ${t.after} (${report_blocks_signed(t.delta)})`);
-    }
-    const consumers = describeConsumers(o);
-    if (consumers)
-        open.push(`- ${escapeText(consumers)}`);
-    if (o.outcome === 'new' && report.ci) {
-        open.push('- no golden: in CI nothing is written; create it locally and commit it:');
-    }
-    const accept = acceptCommand(o, report.policy.source);
-    if (accept) {
-        const verb = o.outcome === 'new' ? 'write the golden' : 'accept the change';
-        open.push(`- ${verb}: <code>${escapeText(accept)}</code>`);
-    }
-    const hidden = [];
-    for (const v of o.violations.slice(VIOLATIONS_SHOWN))
-        hidden.push(`- ${escapeText(describeViolation(v))}`);
-    if (o.diff && !o.diff.equal)
-        for (const line of describeDiff(o.diff))
-            hidden.push(`- ${escapeText(line)}`);
-    if (opts.unified && o.unified) {
-        // inertJson: a `##[` or `::` in an id must not become a workflow command when the Markdown goes to a log.
-        hidden.push('', ...codeBlock((0,shown_name/* inertJson */.n)(cappedDiff(o.unified, opts.fullReport)), 'diff'));
-    }
-    const out = [...pictureLines(o), ...open, ''];
-    if (hidden.length > 0) {
-        const what = opts.unified && o.unified ? 'Semantic and unified diff' : 'Details';
-        out.push(...html_details(what, hidden));
-    }
-    return out;
-}
-/** A passing transcript as a row of the collapsed table of passes. */
-function passRow(o) {
-    const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
-    const map = o.picture && o.picture.runs.length > 0 ? mapCells(o.picture).cells : '—';
-    const notes = (o.notes ?? []).map(escapeText).join('<br>') || '—';
-    return tableRow([escapeText(o.transcript), tokens, map, notes]);
-}
-const PASS_TABLE_HEAD = tableHead([
-    { title: 'Transcript' },
-    { title: 'Tokens (used / budget)', right: true },
-    { title: 'Session map' },
-    { title: 'Note' },
-]);
-function removed(side) {
-    return Object.values(side.dropped).reduce((n, k) => n + k, 0);
-}
-/** Whether the edit changes anything the impact table counts for this transcript. */
-function impactChanged(i) {
-    const side = (x) => JSON.stringify([x.status, x.tokens, x.kept, x.masked, x.dropped]);
-    return side(i.base) !== side(i.head) || i.newlyFailing.length > 0 || i.fixed.length > 0;
-}
-/** The narrow impact table: one row per transcript. */
-function impactRow(i) {
-    const checks = [
-        i.newlyFailing.length > 0 ? `❌ ${escapeText(i.newlyFailing.join(', '))}` : '',
-        i.fixed.length > 0 ? `✅ ${escapeText(i.fixed.join(', '))}` : '',
-    ]
-        .filter((c) => c !== '')
-        .join(' ');
-    return tableRow([
-        escapeText(i.transcript),
-        `${i.base.tokens} → ${i.head.tokens} (${report_blocks_signed(i.head.tokens - i.base.tokens)})`,
-        `${removed(i.base)} → ${removed(i.head)}`,
-        checks || '—',
-    ]);
-}
-const IMPACT_HEAD = tableHead([
-    { title: 'Transcript' },
-    { title: 'Tokens', right: true },
-    { title: 'Removed', right: true },
-    { title: 'Checks' },
-]);
-/** The totals row of the impact table. */
-function impactTotals(impacts) {
-    let base = 0;
-    let head = 0;
-    let removedBase = 0;
-    let removedHead = 0;
-    let newly = 0;
-    let fixed = 0;
-    let changed = 0;
-    for (const i of impacts) {
-        base += i.base.tokens;
-        head += i.head.tokens;
-        removedBase += removed(i.base);
-        removedHead += removed(i.head);
-        newly += i.newlyFailing.length > 0 ? 1 : 0;
-        fixed += i.fixed.length > 0 ? 1 : 0;
-        if (impactChanged(i))
-            changed++;
-    }
-    const checks = [`${newly} newly failing`, `${fixed} fixed`].join(', ');
-    const unchanged = impacts.length - changed;
-    return tableRow([
-        `**Total: ${report_blocks_plural(impacts.length, 'transcript')}, ${changed} changed${unchanged > 0 ? ` (${unchanged} unchanged not listed)` : ''}**`,
-        `**${base} → ${head} (${report_blocks_signed(head - base)})**`,
-        `**${removedBase} → ${removedHead}**`,
-        `**${checks}**`,
-    ]);
-}
-/** The full impact table (status, kept, masked, removed by reason), for the collapsed section. */
-const IMPACT_FULL_HEAD = tableHead(IMPACT_COLUMNS.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })));
-function impactFullRow(i) {
-    return tableRow(impactCells(i, escapeText));
-}
-//# sourceMappingURL=report-blocks.js.map
-;// CONCATENATED MODULE: ./build/github/summary.js
-// The job summary of a check run, and the report layout it shares with the sticky PR comment and
-// `check --format markdown`: it leads with what broke. A headline (verdict and totals), the policy
-// impact table of a policy review (changed transcripts, totals; the full table folded), then one
-// group per kind of failure in displayOrder (violations by severity, drift, drift warnings,
-// unreadable input, new goldens), each transcript with its budget bar, session map, violations,
-// first change, what fills the budget and the command that accepts the change; then the passes,
-// folded; obsolete goldens. Each surface has a size limit (1 MiB per step summary, 65,536
-// characters per comment); when the report does not fit, the least telling parts go first (passing
-// rows, unified diffs, obsolete goldens, impact rows, details; the title of every failing
-// transcript last) and a note says what was left out. Every transcript-derived string is
-// HTML-escaped (escapeText).
-
-
-
-
-
-
-
-/** GitHub's limit is 1 MiB per step summary; keep a margin. */
-const SUMMARY_LIMIT_BYTES = 1_000_000;
-/** Tiers: what is kept first when the report does not fit. */
-const TIER = {
-    fixed: 0,
-    title: 1,
-    details: 2,
-    impact: 3,
-    obsolete: 4,
-    unified: 5,
-    passingRow: 6,
-};
-function block(lines) {
-    return `${lines.join('\n')}\n`;
-}
-function fixed(lines) {
-    return { forms: [{ text: block(lines), tier: TIER.fixed }] };
-}
-function summary_plural(n, word) {
-    return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-/** The verdict, then the totals: the one line a reader sees first. */
-function summary_headline(report) {
-    const s = report.summary;
-    const failing = report.transcripts.filter((o) => check_report_outcomeFails(o, report.ci)).length;
-    const code = exitCodeFor(report);
-    const totals = escapeText(describeTotals(report));
-    if (code === 2)
-        return `**⚠️ Incomplete: ${summary_plural(s.errors, 'transcript')} could not be checked** — ${totals}`;
-    if (code === 1) {
-        return `**❌ ${failing} of ${summary_plural(s.checked, 'transcript')} ${failing === 1 ? 'fails' : 'fail'}** — ${totals}`;
-    }
-    if (s.checked === 0)
-        return '**⚠️ No transcript was checked**';
-    const warnings = report.transcripts.filter(report_order_isWarningDrift).length;
-    const note = warnings > 0 ? `; ${summary_plural(warnings, 'drift')} reported as a warning` : '';
-    return `**✅ No transcript fails${note}** — ${totals}`;
-}
-function metaLine(report) {
-    const parts = [`Policy ${escapeText(report.policy.source)} (${escapeText(report.policy.hash)})`];
-    if (report.base_policy) {
-        parts.push(`base policy ${escapeText(report.base_policy.source)} (${escapeText(report.base_policy.hash)})`);
-    }
-    parts.push(`tokenizer ${escapeText(`${report.tokenizer.name} ${report.tokenizer.version}`)}`);
-    if (report.shard)
-        parts.push(`shard ${report.shard.index}/${report.shard.total}`);
-    if (report.ci)
-        parts.push('CI mode');
-    return parts.join(' · ');
-}
-function hiddenLine(hidden) {
-    if (!hidden)
-        return [];
-    const more = [
-        hidden.error > 0 ? summary_plural(hidden.error, 'more error') : '',
-        hidden.warning > 0 ? summary_plural(hidden.warning, 'more warning') : '',
-        hidden.notice > 0 ? summary_plural(hidden.notice, 'more notice') : '',
-    ].filter((m) => m !== '');
-    if (more.length === 0)
-        return [];
-    return [
-        `GitHub shows at most 10 error, 10 warning and 10 notice annotations per step: ${more.join(', ')} ` +
-            'not annotated. Every finding is in the JSON report (`report-path`).',
-        '',
-    ];
-}
-/**
- * A failing transcript as two parts: its title line, kept before anything else that can be cut (so
- * every failing transcript is named), and its body (picture, findings, diffs).
- */
-function outcomeParts(o, report, withUnified, fullReport) {
-    const fails = check_report_outcomeFails(o, report.ci);
-    const title = {
-        forms: [{ text: block([blockTitle(o, report.ci), '']), tier: TIER.title }],
-        omitted: fails ? 'failing' : 'warnings',
-    };
-    const omitted = fails ? 'details' : 'warningDetails';
-    const semantic = {
-        text: block(outcomeBody(o, report, { unified: false, fullReport })),
-        tier: TIER.details,
-    };
-    if (!withUnified || !o.unified)
-        return [title, { forms: [semantic], omitted }];
-    const full = block(outcomeBody(o, report, { unified: true, fullReport }));
-    return [title, { forms: [semantic, { text: full, tier: TIER.unified }], omitted, shortened: 'unified' }];
-}
-/** The groups a report lists, in order: what broke first (displayOrder), passes last. */
-const GROUPS = [
-    { title: (n) => `❌ Violations (${n})`, has: (o) => listingGroup(o) === 0 },
-    { title: (n) => `❌ Drift (${n})`, has: (o) => listingGroup(o) === 1 },
-    { title: (n) => `⚠️ Drift reported as a warning (${n})`, has: (o) => listingGroup(o) === 2 },
-    { title: (n) => `⚠️ Could not be checked (${n})`, has: (o) => listingGroup(o) === 3 },
-    { title: (n) => `🆕 New (${n})`, has: (o) => listingGroup(o) === 4 },
-];
-function impactSections(report) {
-    const impacts = report.transcripts.flatMap((o) => (o.impact ? [o.impact] : []));
-    if (impacts.length === 0)
-        return [];
-    const row = (text) => ({
-        forms: [{ text: block([text]), tier: TIER.impact }],
-        omitted: 'impact',
-    });
-    return [
-        {
-            head: block(['### Policy impact (base → head)', '', ...IMPACT_HEAD]),
-            tail: '\n',
-            // Only the transcripts the edit changes; the totals row counts every one, the full table lists them all.
-            parts: [...impacts.filter(impactChanged).map((i) => row(impactRow(i))), fixed([impactTotals(impacts)])],
-        },
-        {
-            head: block([
-                '<details><summary>Policy impact in detail: status, kept, masked, removed by reason</summary>',
-                '',
-                ...IMPACT_FULL_HEAD,
-            ]),
-            tail: block(['', '</details>', '']),
-            parts: impacts.map((i) => row(impactFullRow(i))),
-        },
-    ];
-}
-function sections(report, opts) {
-    const comment = opts.kind === 'comment';
-    const top = [
-        fixed([
-            ...(opts.prefix ?? []),
-            '## context-stability check',
-            '',
-            summary_headline(report),
-            '',
-            metaLine(report),
-            '',
-        ]),
-    ];
-    for (const n of opts.notices ?? [])
-        top.push(fixed([`> ⚠️ ${escapeText(n)}`, '']));
-    // The cut note goes right below the headline, where a reader looks first.
-    const out = [{ parts: top }, { parts: [], note: true }];
-    // A policy review answers "what does this edit do" first.
-    out.push(...impactSections(report));
-    for (const group of GROUPS) {
-        const members = report.transcripts.filter((o) => group.has(o, report.ci));
-        if (members.length === 0)
-            continue;
-        out.push({
-            head: block([`### ${group.title(members.length)}`, '']),
-            parts: members.flatMap((o) => outcomeParts(o, report, !comment, opts.fullReport ?? 'report-path')),
-        });
-    }
-    const passes = report.transcripts.filter((o) => listingGroup(o) === 5);
-    if (comment && passes.length > 0) {
-        out.push({
-            parts: [fixed([`✅ ${summary_plural(passes.length, 'passing transcript')}: see the job summary.`, ''])],
-        });
-    }
-    else if (passes.length > 0) {
-        const noted = passes.filter((o) => (o.notes ?? []).length > 0).length;
-        const note = noted > 0 ? `, ${noted} with a note (metadata changed; the context did not)` : '';
-        out.push({
-            head: block([
-                `<details><summary>✅ ${summary_plural(passes.length, 'transcript')} ${passes.length === 1 ? 'passes' : 'pass'}${note}</summary>`,
-                '',
-                ...PASS_TABLE_HEAD,
-            ]),
-            tail: block(['', `<sub>${legend()}</sub>`, '', '</details>', '']),
-            parts: passes.map((o) => ({
-                forms: [{ text: block([passRow(o)]), tier: TIER.passingRow }],
-                omitted: 'rows',
-            })),
-        });
-    }
-    const obsolete = (report.obsolete ?? []).map((g) => ({
-        forms: [{ text: block([`- ${escapeText(g)}`]), tier: TIER.obsolete }],
-        omitted: 'obsolete',
-    }));
-    out.push({
-        head: block([
-            '### Obsolete goldens',
-            '',
-            'No checked transcript has these goldens; `context-stability update --prune-obsolete` removes them.',
-            '',
-        ]),
-        tail: '\n',
-        parts: obsolete,
-    });
-    const end = [fixed([escapeText(describe_describeSummary(report)), ''])];
-    const hidden = hiddenLine(opts.hiddenAnnotations);
-    if (hidden.length > 0)
-        end.push(fixed(hidden));
-    if (opts.runUrl)
-        end.push(fixed([html_link('Details of this run', opts.runUrl), '']));
-    out.push({ parts: end });
-    return out;
-}
-const CUT_WORDS = {
-    failing: (n) => summary_plural(n, 'failing transcript'),
-    warnings: (n) => summary_plural(n, 'drift warning'),
-    rows: (n) => summary_plural(n, 'passing transcript row'),
-    unified: (n) => summary_plural(n, 'unified diff'),
-    details: (n) => `the details of ${summary_plural(n, 'failing transcript')}`,
-    warningDetails: (n) => `the details of ${summary_plural(n, 'drift warning')}`,
-    impact: (n) => summary_plural(n, 'policy impact row'),
-    obsolete: (n) => summary_plural(n, 'obsolete golden'),
-};
-function cutNote(counts, limitName) {
-    const what = Object.keys(CUT_WORDS).flatMap((key) => {
-        const n = counts.get(key) ?? 0;
-        return n > 0 ? [CUT_WORDS[key](n)] : [];
-    });
-    return block([
-        `> ✂️ Cut to fit ${limitName}; not shown: ${what.join(', ')}. The JSON report (\`report-path\`) holds everything.`,
-        '',
-    ]);
-}
-/**
- * Lays the report out for one surface within opts.limit: everything when it fits; otherwise the
- * always-shown parts (headline, run table, notices, totals), then by tier while they fit: failing
- * rows, semantic diffs, impact rows, obsolete goldens, unified diffs, passing rows; with the note.
- */
-function renderReportSurface(report, opts) {
-    return fitLayout(sections(report_order_displayOrder(report), opts), {
-        limit: opts.limit,
-        measure: opts.measure,
-        note: (counts) => cutNote(counts, opts.limitName),
-    });
-}
-/**
- * The job summary (markdown with HTML details) to write with core.summary, under maxBytes of
- * UTF-8 (default SUMMARY_LIMIT_BYTES). `hiddenAnnotations` adds the line saying how many
- * annotations GitHub did not show; `notices` are the action's own messages, shown on top.
- */
-function buildJobSummary(report, opts = {}) {
-    return renderReportSurface(report, {
-        kind: 'summary',
-        limit: opts.maxBytes ?? SUMMARY_LIMIT_BYTES,
-        measure: utf8Bytes,
-        limitName: "GitHub's 1 MiB step summary limit",
-        ...(opts.notices ? { notices: opts.notices } : {}),
-        ...(opts.hiddenAnnotations ? { hiddenAnnotations: opts.hiddenAnnotations } : {}),
-    });
-}
-/** `check --format markdown`: the job summary's layout, whole (no size limit). */
-function summary_renderMarkdownReport(report) {
-    return renderReportSurface(report, {
-        kind: 'summary',
-        limit: Number.POSITIVE_INFINITY,
-        measure: (text) => text.length,
-        limitName: 'no limit',
-        fullReport: '--report',
-    });
-}
-//# sourceMappingURL=summary.js.map
+// EXTERNAL MODULE: ./build/github/summary.js + 2 modules
+var summary = __nccwpck_require__(3886);
+// EXTERNAL MODULE: ./build/core/golden/stable-json.js
+var stable_json = __nccwpck_require__(9858);
 // EXTERNAL MODULE: ./build/io/atomic-write.js
 var atomic_write = __nccwpck_require__(6446);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./build/cli/style.js
+// Colour on a terminal, decided once here and applied at the CLI edge: the renderers (src/core)
+// stay pure and print plain text; the commands style known line shapes of their text output
+// (outcome labels, `error[…]`/`warning[…]`, summary lines) just before it is written.
+//
+// Colour is on when the stream is a TTY, NO_COLOR is unset or empty, TERM is not `dumb` and the
+// run is not a GitHub Actions step; FORCE_COLOR overrides all of that: set to anything but `0`
+// or `false` (also empty, as Node and supports-color read it) it turns colour on even without a
+// TTY or with NO_COLOR, and FORCE_COLOR=0 (or false) turns it off. Machine output (JSON, Markdown,
+// GitHub annotations, a provider request) is never styled, whatever the variables say.
+
+/** Whether text written to a stream that is (or is not) a terminal gets colour. */
+function colourEnabled(env, isTTY) {
+    const force = env['FORCE_COLOR'];
+    if (force !== undefined)
+        return force !== '0' && force !== 'false';
+    if ((env['NO_COLOR'] ?? '') !== '')
+        return false;
+    if (env['GITHUB_ACTIONS'] === 'true')
+        return false;
+    if (env['TERM'] === 'dumb')
+        return false;
+    return isTTY;
+}
+const FORMATS = {
+    pass: ['green'],
+    fail: ['red', 'bold'],
+    warn: ['yellow'],
+    new: ['cyan'],
+    dim: ['dim'],
+    strong: ['bold'],
+};
+function makeStyle(enabled) {
+    return {
+        enabled,
+        // validateStream: false — the decision is ours (colourEnabled); Node ≥ 20.19 would otherwise
+        // look at process.stdout, not at the stream this text goes to.
+        paint: (tone, text) => enabled && text !== '' ? styleText([...FORMATS[tone]], text, { validateStream: false }) : text,
+    };
+}
+/** The style of one of the command's streams, from the injected env and TTY flags. */
+function style_styleFor(io, stream) {
+    return makeStyle(colourEnabled(io.env, io.isTTY?.[stream] === true));
+}
+/** `file:line[:column]: error[code]` (diagnostics, report violations): the severity and code. */
+const SEVERITY = /^(\s*\S.*?:\d+(?::\d+)?: )(error|warning)(\[[^\]\n]*\])/;
+/** Styles the `error[…]`/`warning[…]` of a diagnostic-shaped line; other lines stay as they are. */
+function styleSeverity(line, style) {
+    if (!style.enabled)
+        return line;
+    const match = SEVERITY.exec(line);
+    if (!match)
+        return line;
+    const [whole, before = '', severity = '', code = ''] = match;
+    const tone = severity === 'error' ? 'fail' : 'warn';
+    return `${before}${style.paint(tone, `${severity}${code}`)}${line.slice(whole.length)}`;
+}
+/** Each line of `text` through `styleLine`, line ends kept. */
+function styleLines(text, style, styleLine) {
+    if (!style.enabled)
+        return text;
+    return text
+        .split('\n')
+        .map((line) => (line === '' ? line : styleLine(line)))
+        .join('\n');
+}
+/** `file:line[:column]: check (error): message` (stabilize's violation lines): the severity. */
+const CHECK_SEVERITY = /^(\s*\S.*?:\d+(?::\d+)?: [\w.-]+ )\((error|warning)\)(: )/;
+function styleCheckSeverity(line, style) {
+    if (!style.enabled)
+        return line;
+    const match = CHECK_SEVERITY.exec(line);
+    if (!match)
+        return line;
+    const [whole, before = '', severity = '', after = ''] = match;
+    const tone = severity === 'error' ? 'fail' : 'warn';
+    return `${before}${style.paint(tone, `(${severity})`)}${after}${line.slice(whole.length)}`;
+}
+/** Text for stderr: diagnostics' and violations' severities styled (stderr is for people only). */
+function styleStderr(text, style) {
+    return styleLines(text, style, (line) => styleCheckSeverity(styleSeverity(line, style), style));
+}
+/** The CliIO with stderr styled, for the router to hand every command. */
+function withStyledStderr(io) {
+    const style = style_styleFor(io, 'stderr');
+    if (!style.enabled)
+        return io;
+    return { ...io, stderr: (text) => io.stderr(styleStderr(text, style)) };
+}
+const LABEL_TONES = (/* unused pure expression or super */ null && ([
+    ['DRIFT WARN', 'warn'],
+    ['VIOLATIONS', 'fail'],
+    ['DRIFT', 'fail'],
+    ['ERROR', 'fail'],
+    ['NEW', 'new'],
+    ['PASS', 'pass'],
+]));
+/** `N transcripts checked: …` (describeSummary): the last line of check, merge and view. */
+const CHECK_SUMMARY = /^\d+ transcripts? checked: /;
+const DIFF_START = /^ {2}unified diff \(/;
+/** What follows a unified diff: the policy impact, the next transcript, the obsolete list, the summary. */
+const DIFF_END = /^( {2}policy impact|Obsolete goldens|(PASS|DRIFT|NEW|VIOLATIONS|ERROR) |\d+ transcripts? checked: )/;
+/**
+ * The text report of `check`/`merge` (renderText) and `view`'s summary: outcome labels, severities,
+ * the unified diff's +/- lines, and the summary line in the tone of the run's verdict.
+ */
+function style_styleCheckText(text, style, passed) {
+    let inDiff = false;
+    return styleLines(text, style, (line) => {
+        if (inDiff && DIFF_END.test(line))
+            inDiff = false;
+        if (inDiff) {
+            if (/^(\+\+\+|---) /.test(line))
+                return style.paint('strong', line);
+            if (line.startsWith('@@'))
+                return style.paint('new', line);
+            if (line.startsWith('+'))
+                return style.paint('pass', line);
+            if (line.startsWith('-'))
+                return style.paint('fail', line);
+            return line;
+        }
+        if (DIFF_START.test(line)) {
+            inDiff = true;
+            return line;
+        }
+        if (CHECK_SUMMARY.test(line))
+            return style.paint(passed ? 'pass' : 'fail', line);
+        for (const [label, tone] of LABEL_TONES) {
+            if (line.startsWith(`${label} `))
+                return `${style.paint(tone, label)}${line.slice(label.length)}`;
+        }
+        return styleSeverity(line, style);
+    });
+}
+const UPDATE_VERBS = (/* unused pure expression or super */ null && ([
+    [/^wrote /, 'new'],
+    [/^(updated|rewrote) /, 'warn'],
+    [/^refused /, 'fail'],
+    [/^(removed|obsolete) /, 'dim'],
+]));
+/** `update`'s list: what it wrote, refused and removed, violations, and its summary line. */
+function styleUpdateText(text, style, passed) {
+    return styleLines(text, style, (line) => {
+        if (line.startsWith('update: '))
+            return style.paint(passed ? 'pass' : 'fail', line);
+        for (const [verb, tone] of UPDATE_VERBS) {
+            const match = verb.exec(line);
+            if (match)
+                return `${style.paint(tone, match[0].trimEnd())}${line.slice(match[0].trimEnd().length)}`;
+        }
+        return styleSeverity(line, style);
+    });
+}
+const STATUS_TONES = { ok: 'pass', warning: 'warn', escalated: 'fail' };
+/** `stabilize`'s summary: the status, the checks line, violations (`check (error):`) and events. */
+function styleStabilizeText(text, style, passed) {
+    let first = true;
+    return styleLines(text, style, (line) => {
+        if (first) {
+            first = false;
+            const match = /: (ok|warning|escalated)$/.exec(line);
+            if (match?.[1] !== undefined) {
+                const status = match[1];
+                return `${line.slice(0, match.index + 2)}${style.paint(STATUS_TONES[status] ?? 'strong', status)}`;
+            }
+            return line;
+        }
+        if (line.startsWith('checks: '))
+            return style.paint(passed ? 'pass' : 'fail', line);
+        if (CHECK_SEVERITY.test(line))
+            return styleCheckSeverity(line, style);
+        const event = /^(\s*)\[(safety)\]/.exec(line);
+        if (event)
+            return `${event[1] ?? ''}${style.paint('warn', '[safety]')}${line.slice(event[0].length)}`;
+        return line;
+    });
+}
+
 ;// CONCATENATED MODULE: ./build/cli/check/output.js
 // How `check` and `merge` hand their report out: rendered on stdout in the chosen format, and as
 // the machine report (`--report FILE`, stable JSON) written atomically.
+
+
+
 
 
 
@@ -44843,14 +46270,19 @@ function printReport(io, report, format) {
     if (format === 'json' || format === 'markdown') {
         printDiagnostics(io, report.transcripts.flatMap((t) => t.diagnostics ?? []));
     }
-    io.stdout(renderReport(report, format));
+    const text = renderReport(report, format);
+    // Only the text report is for a terminal: JSON, markdown and annotations are never styled.
+    if (format === 'text')
+        io.stdout(styleCheckText(text, styleFor(io, 'stdout'), exitCodeFor(report) === EXIT_OK));
+    else
+        io.stdout(text);
 }
 /** Writes the machine report; a failure is a diagnostic (exit 2), the run's results are still printed. */
 async function writeReportFile(file, report, cwd) {
     const target = external_node_path_.resolve(cwd, file);
     try {
         await (0,promises_.mkdir)(external_node_path_.dirname(target), { recursive: true });
-        await (0,atomic_write/* writeFileAtomic */.Zf)(target, stable_json_stableStringify(report));
+        await (0,atomic_write/* writeFileAtomic */.Zf)(target, (0,stable_json/* stableStringify */.J)(report));
         return null;
     }
     catch (error) {
@@ -44858,7 +46290,7 @@ async function writeReportFile(file, report, cwd) {
         return (0,core_diagnostics/* diagnostic */.YK)('error', 'report-write-failed', { file, line: 1, column: 1 }, `The report could not be written (${errno}).`, 'Check that the folder of --report exists or can be created and is writable.');
     }
 }
-//# sourceMappingURL=output.js.map
+
 ;// CONCATENATED MODULE: ./build/core/view/document.js
 
 function buildViewDocument(report, goldens, replacement) {
@@ -44869,15 +46301,19 @@ function buildViewDocument(report, goldens, replacement) {
         replacement,
         ci: report.ci,
         summary: report.summary,
-        transcripts: report_order_displayOrder(report).transcripts.map((outcome) => {
+        transcripts: (0,report_order/* displayOrder */.FX)(report).transcripts.map((outcome) => {
             const g = goldens.get(outcome.transcript);
             return { outcome, head: g?.head ?? null, stored: g?.stored ?? null };
         }),
     };
 }
-//# sourceMappingURL=document.js.map
+
+// EXTERNAL MODULE: ./build/core/golden/check-report.js
+var check_report = __nccwpck_require__(6693);
+// EXTERNAL MODULE: ./build/core/golden/picture.js
+var picture = __nccwpck_require__(520);
 ;// CONCATENATED MODULE: ./build/core/view/html-text.js
-const html_text_ENTITIES = {
+const ENTITIES = {
     '&': '&amp;',
     '<': '&lt;',
     '>': '&gt;',
@@ -44890,7 +46326,7 @@ const html_text_ENTITIES = {
  * a URL in the content reads the same, yet the page's source holds no URL at all.
  */
 function escapeHtml(text) {
-    return text.replace(/[&<>"']|:(?=\/\/)/g, (ch) => html_text_ENTITIES[ch] ?? ch);
+    return text.replace(/[&<>"']|:(?=\/\/)/g, (ch) => ENTITIES[ch] ?? ch);
 }
 const esc = escapeHtml;
 /** A class or data-token made of a name from the input: letters, digits, `_` and `-` only. */
@@ -44902,7 +46338,7 @@ function formatCount(n) {
     const digits = String(Math.abs(Math.round(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
     return n < 0 ? `−${digits}` : digits;
 }
-function html_text_plural(n, word) {
+function plural(n, word) {
     return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 function percent(part, whole) {
@@ -44970,7 +46406,7 @@ function contentHtml(item, mask) {
     return `<div class="content">${out.join('')}</div>`;
 }
 function contentDetails(item, mask, open) {
-    return `<details class="a-content"${open ? ' open' : ''}><summary>content (${html_text_plural(item.tokens, 'token')})</summary>${contentHtml(item, mask)}</details>`;
+    return `<details class="a-content"${open ? ' open' : ''}><summary>content (${plural(item.tokens, 'token')})</summary>${contentHtml(item, mask)}</details>`;
 }
 function kindHtml(item) {
     if (!item)
@@ -44989,7 +46425,7 @@ function firstById(items) {
             map.set(item.id, item);
     return map;
 }
-//# sourceMappingURL=html-text.js.map
+
 ;// CONCATENATED MODULE: ./build/core/view/diff-html.js
 
 /** A violation or diagnostic: severity, where and what, the message and a hint. */
@@ -45012,7 +46448,7 @@ function diagnosticHtml(d) {
 }
 function fateText(fate) {
     return fate
-        ? `${esc(fate.action)} · ${esc(fate.reason)} · ${html_text_plural(fate.tokens, 'token')}`
+        ? `${esc(fate.action)} · ${esc(fate.reason)} · ${plural(fate.tokens, 'token')}`
         : '<em>absent</em>';
 }
 function diffHtml(diff, link) {
@@ -45030,7 +46466,7 @@ function diffHtml(diff, link) {
     if (diff.contentChanged.length > 0)
         out.push(`<p>Content changed: ${diff.contentChanged.map((c) => `${link(c.id)} (line ${c.line})`).join(', ')}</p>`);
     if (diff.checks.length > 0) {
-        const state = (s) => s === null ? 'absent' : s.ok ? 'ok' : `failing (${html_text_plural(s.violations, 'violation')})`;
+        const state = (s) => s === null ? 'absent' : s.ok ? 'ok' : `failing (${plural(s.violations, 'violation')})`;
         out.push(`<ul class="diff-checks">${diff.checks.map((c) => `<li>check <span class="v-check">${esc(c.name)}</span>: ${state(c.before)} → ${state(c.after)}</li>`).join('')}</ul>`);
     }
     out.push('</div></div>');
@@ -45066,14 +46502,14 @@ function sideBySideHtml(stored, head, changed, mask) {
     });
     const only = differing > 0;
     const toggle = `<input type="checkbox" data-sbs-toggle${only ? ' checked' : ''}>`;
-    const heads = `<th>stored golden (${html_text_plural(stored.budget.used, 'token')})</th><th>this run (${html_text_plural(head.budget.used, 'token')})</th>`;
+    const heads = `<th>stored golden (${plural(stored.budget.used, 'token')})</th><th>this run (${plural(head.budget.used, 'token')})</th>`;
     return [
         `<div class="block sbs${only ? ' changes-only' : ''}"><h3>Stored golden and this run, side by side</h3>`,
         `<div class="sbs-tools"><label class="chip">${toggle} only rows that differ (${formatCount(differing)} of ${formatCount(ids.length)})</label></div>`,
         `<table class="grid sbs-table"><thead><tr>${heads}</tr></thead><tbody>${rows.join('\n')}</tbody></table></div>`,
     ].join('');
 }
-//# sourceMappingURL=diff-html.js.map
+
 ;// CONCATENATED MODULE: ./build/core/types.js
 // Shared data model of the pure core (DESIGN §2). Every reader produces these; every later
 // stage, check and sink consumes them. Keep this file free of behaviour.
@@ -45102,7 +46538,7 @@ const TRANSCRIPT_FORMATS = [
     'aider',
     'claude-web',
 ];
-//# sourceMappingURL=types.js.map
+
 ;// CONCATENATED MODULE: ./build/core/view/page-script.js
 // The viewer page's script (inlined in a <script> element). It only reads data-* attributes and
 // toggles classes, `open` and text counts: no markup is ever built from data (no innerHTML), and
@@ -45195,7 +46631,7 @@ const PAGE_SCRIPT = `
   reveal();
 })();
 `;
-//# sourceMappingURL=page-script.js.map
+
 ;// CONCATENATED MODULE: ./build/core/view/page-style.js
 // The viewer page's stylesheet (inlined in a <style> element: the page loads nothing). Light theme,
 // one colour per fate (kept green-grey, protected violet, masked amber, excerpt teal, dropped red)
@@ -45392,7 +46828,7 @@ pre.unified .u-del { color: #82071e; background: #ffebe9; display: block; }
 pre.unified .u-hunk { color: #6639ba; display: block; }
 .foot { color: var(--muted); font-size: 12px; padding: 0 24px 24px; }
 `;
-//# sourceMappingURL=page-style.js.map
+
 ;// CONCATENATED MODULE: ./build/core/view/render-html.js
 // The viewer page (`view`, `check --html`): one self-contained HTML file for a whole run. Every
 // transcript with its outcome, findings, budget bar, the fate of each artifact along the session
@@ -45414,14 +46850,14 @@ const FATE_MEANING = {
     excerpt: 'cut short, or a placeholder',
     dropped: 'left out',
 };
-function render_html_inTranscriptOrder(ledger) {
+function inTranscriptOrder(ledger) {
     return ledger
         .map((entry, index) => ({ entry, index }))
         .sort((a, b) => a.entry.line - b.entry.line || a.index - b.index)
         .map(({ entry }) => entry);
 }
 function rowHtml(rows, entry, index) {
-    const fate = mapFate(entry);
+    const fate = (0,picture/* mapFate */.Tm)(entry);
     const item = fate === 'dropped' ? undefined : rows.items.get(entry.id);
     const found = rows.violations.get(entry.id) ?? [];
     const checks = [...new Set(found.map((v) => token(v.check)))].sort();
@@ -45465,11 +46901,11 @@ function rowHtml(rows, entry, index) {
     ].join('');
 }
 function timelineHtml(rows, head) {
-    const entries = render_html_inTranscriptOrder(head.ledger);
+    const entries = inTranscriptOrder(head.ledger);
     const body = entries.map((entry, i) => rowHtml(rows, entry, i)).join('\n');
     const actions = '<span class="h-actions"><button type="button" class="btn" data-action="expand-content">Expand content</button><button type="button" class="btn" data-action="collapse-content">Collapse content</button></span>';
     return [
-        `<div class="block timeline-block"><h3>Timeline <span class="shown" data-shown>${html_text_plural(entries.length, 'artifact')}</span>${actions}</h3>`,
+        `<div class="block timeline-block"><h3>Timeline <span class="shown" data-shown>${plural(entries.length, 'artifact')}</span>${actions}</h3>`,
         '<div class="timeline-head" aria-hidden="true"><span>line</span><span>id</span><span>kind</span><span>fate</span><span style="text-align:right">tokens</span></div>',
         `<ol class="timeline">\n${body}\n</ol></div>`,
     ].join('');
@@ -45492,14 +46928,14 @@ function budgetHtml(head) {
         segs.push(['overhead', overhead]);
     const over = used > limit;
     const bar = segs
-        .map(([k, n]) => `<span class="budget-seg kind-${token(k)}" style="width:${width(n, scale)}" title="${esc(k)}: ${html_text_plural(n, 'token')} (${percent(n, limit)} of the budget)"></span>`)
+        .map(([k, n]) => `<span class="budget-seg kind-${token(k)}" style="width:${width(n, scale)}" title="${esc(k)}: ${plural(n, 'token')} (${percent(n, limit)} of the budget)"></span>`)
         .join('');
     const free = limit - Math.max(used, inItems);
     const freeSeg = free > 0
-        ? `<span class="budget-free" style="width:${width(free, scale)}" title="free: ${html_text_plural(free, 'token')}"></span>`
+        ? `<span class="budget-free" style="width:${width(free, scale)}" title="free: ${plural(free, 'token')}"></span>`
         : '';
     const limitMark = over
-        ? `<span class="budget-limit" style="left:${width(limit, scale)}" title="the budget: ${html_text_plural(limit, 'token')}"></span>`
+        ? `<span class="budget-limit" style="left:${width(limit, scale)}" title="the budget: ${plural(limit, 'token')}"></span>`
         : '';
     const label = `${formatCount(used)} / ${formatCount(limit)} tokens (${percent(used, limit)})`;
     const keys = segs
@@ -45507,7 +46943,7 @@ function budgetHtml(head) {
         .join('');
     return [
         '<div class="block budget"><h3>Budget</h3>',
-        `<div class="budget-label"><strong>${label}</strong>${over ? `<span class="over">over the budget by ${html_text_plural(used - limit, 'token')}</span>` : ''}</div>`,
+        `<div class="budget-label"><strong>${label}</strong>${over ? `<span class="over">over the budget by ${plural(used - limit, 'token')}</span>` : ''}</div>`,
         `<div class="budget-bar${over ? ' over' : ''}" role="img" aria-label="${esc(label)}">${bar}${freeSeg}${limitMark}</div>`,
         `<ul class="budget-keys">${keys}</ul></div>`,
     ].join('');
@@ -45526,7 +46962,7 @@ function transcriptHtml(doc, t, index, mask) {
     const tid = `t-${index + 1}`;
     const head = t.head;
     const anchors = new Map();
-    const entries = head ? render_html_inTranscriptOrder(head.ledger) : [];
+    const entries = head ? inTranscriptOrder(head.ledger) : [];
     entries.forEach((e, i) => {
         if (!anchors.has(e.id))
             anchors.set(e.id, `${tid}-a-${i + 1}`);
@@ -45547,8 +46983,8 @@ function transcriptHtml(doc, t, index, mask) {
     const meta = [
         o.status ? `status ${esc(o.status)}` : '',
         budget ? `${formatCount(budget.used)} / ${formatCount(budget.limit)} tokens` : '',
-        head ? html_text_plural(head.ledger.length, 'artifact') : '',
-        o.violations.length > 0 ? html_text_plural(o.violations.length, 'violation') : '',
+        head ? plural(head.ledger.length, 'artifact') : '',
+        o.violations.length > 0 ? plural(o.violations.length, 'violation') : '',
     ].filter((s) => s !== '');
     const open = o.outcome !== 'pass' || index === 0;
     const parts = [
@@ -45569,7 +47005,7 @@ function transcriptHtml(doc, t, index, mask) {
     return parts.join('\n');
 }
 function filtersHtml(doc) {
-    const fates = new Map(MAP_FATES.map((f) => [f, 0]));
+    const fates = new Map(picture/* MAP_FATES */.n$.map((f) => [f, 0]));
     const checks = new Map();
     let flagged = 0;
     for (const t of doc.transcripts) {
@@ -45577,7 +47013,7 @@ function filtersHtml(doc) {
         for (const v of t.outcome.violations)
             ids.set(v.id, (ids.get(v.id) ?? new Set()).add(token(v.check)));
         for (const entry of t.head?.ledger ?? []) {
-            const fate = mapFate(entry);
+            const fate = (0,picture/* mapFate */.Tm)(entry);
             fates.set(fate, (fates.get(fate) ?? 0) + 1);
             const found = ids.get(entry.id);
             if (!found)
@@ -45588,7 +47024,7 @@ function filtersHtml(doc) {
         }
     }
     const chip = (attr, value, label, n, on, dot) => `<label class="chip"><input type="checkbox" ${attr}="${value}"${on ? ' checked' : ''}${n === 0 && !on ? ' disabled' : ''}>${dot}${label} <span class="count">${formatCount(n)}</span></label>`;
-    const fateChips = MAP_FATES.map((f) => chip('data-filter-fate', f, f, fates.get(f) ?? 0, true, `<span class="dot fate-${f}"></span>`));
+    const fateChips = picture/* MAP_FATES */.n$.map((f) => chip('data-filter-fate', f, f, fates.get(f) ?? 0, true, `<span class="dot fate-${f}"></span>`));
     const checkChips = [
         chip('data-filter-check', '*', 'any violation', flagged, false, ''),
         ...[...checks.keys()]
@@ -45601,9 +47037,9 @@ function filtersHtml(doc) {
         `<fieldset class="filter-group"><legend>Fate</legend>${fateChips.join('')}</fieldset>`,
         `<fieldset class="filter-group"><legend>Only violations of</legend>${checkChips.join('')}</fieldset>`,
         '<div class="filter-actions"><button type="button" class="btn" data-action="reset-filters">Reset filters</button><button type="button" class="btn" data-action="expand-all">Open all transcripts</button><button type="button" class="btn" data-action="collapse-all">Close all</button></div>',
-        `<p class="filter-status" data-filter-status aria-live="polite">Showing all ${html_text_plural(total, 'artifact')}.</p>`,
+        `<p class="filter-status" data-filter-status aria-live="polite">Showing all ${plural(total, 'artifact')}.</p>`,
         '</div>',
-        `<div class="legend">${MAP_FATES.map((f) => `<span><span class="dot fate-${f}"></span><strong>${f}</strong> ${FATE_MEANING[f]}</span>`).join('')}</div>`,
+        `<div class="legend">${picture/* MAP_FATES */.n$.map((f) => `<span><span class="dot fate-${f}"></span><strong>${f}</strong> ${FATE_MEANING[f]}</span>`).join('')}</div>`,
     ].join('');
 }
 function headerHtml(doc, failing) {
@@ -45617,7 +47053,7 @@ function headerHtml(doc, failing) {
     ];
     return [
         '<header class="page-head"><div class="brand">context-stability · context viewer</div>',
-        `<h1>${html_text_plural(s.checked, 'transcript')} checked${failing > 0 ? `: ${formatCount(failing)} failing` : ': all good'}</h1>`,
+        `<h1>${plural(s.checked, 'transcript')} checked${failing > 0 ? `: ${formatCount(failing)} failing` : ': all good'}</h1>`,
         '<ul class="totals">',
         total(s.violations, 'with violations', 'hot'),
         total(s.drift, 'drifted', 'hot'),
@@ -45634,9 +47070,9 @@ function navHtml(doc) {
     const items = doc.transcripts.map((t, i) => {
         const o = t.outcome;
         const meta = [
-            o.violations.length > 0 ? html_text_plural(o.violations.length, 'violation') : '',
+            o.violations.length > 0 ? plural(o.violations.length, 'violation') : '',
             o.outcome === 'drift' && o.diff
-                ? html_text_plural(o.diff.fates.length + o.diff.contentChanged.length, 'change')
+                ? plural(o.diff.fates.length + o.diff.contentChanged.length, 'change')
                 : '',
             t.head ? `${formatCount(t.head.budget.used)} / ${formatCount(t.head.budget.limit)} tokens` : '',
         ].filter((s) => s !== '');
@@ -45647,8 +47083,8 @@ function navHtml(doc) {
 /** The whole page: same document in, same bytes out. */
 function renderViewHtml(doc) {
     const mask = maskPattern(doc.replacement);
-    const failing = doc.transcripts.filter((t) => check_report_outcomeFails(t.outcome, doc.ci)).length;
-    const title = `Context check: ${html_text_plural(doc.summary.checked, 'transcript')}${failing > 0 ? `, ${formatCount(failing)} failing` : ''}`;
+    const failing = doc.transcripts.filter((t) => (0,check_report/* outcomeFails */.Un)(t.outcome, doc.ci)).length;
+    const title = `Context check: ${plural(doc.summary.checked, 'transcript')}${failing > 0 ? `, ${formatCount(failing)} failing` : ''}`;
     return [
         '<!DOCTYPE html>',
         '<html lang="en"><head><meta charset="utf-8">',
@@ -45674,7 +47110,7 @@ function renderViewHtml(doc) {
     ].join('\n');
 }
 
-//# sourceMappingURL=render-html.js.map
+
 ;// CONCATENATED MODULE: ./build/cli/check/view-page.js
 // The HTML viewer page of a run (`view`, `check --html DIR`, the action's `html-path`): built from
 // the report and the goldens the run kept, written atomically. A failure is a diagnostic (exit 2);
@@ -45699,7 +47135,7 @@ async function writeViewPage(file, report, goldens, replacement, cwd, option = '
         return (0,core_diagnostics/* diagnostic */.YK)('error', 'view-write-failed', { file, line: 1, column: 1 }, `The viewer page could not be written (${errno}).`, `Check that the folder of ${option} exists or can be created and is writable.`);
     }
 }
-//# sourceMappingURL=view-page.js.map
+
 ;// CONCATENATED MODULE: ./build/core/text/session-name.js
 // A file of several sessions (an aider chat history) is several transcripts, named `FILE#N` in
 // reports and golden names. Places that need the file itself (GitHub annotations attach only to a
@@ -45713,7 +47149,7 @@ function session_name_splitSessionName(name) {
     const m = /^(.+)#([1-9]\d*)$/.exec(name);
     return m ? { file: m[1], prefix: `session ${m[2]}: ` } : { file: name, prefix: '' };
 }
-//# sourceMappingURL=session-name.js.map
+
 ;// CONCATENATED MODULE: ./build/github/annotations.js
 // Annotations of a check report at the transcript file, line and column of each finding. GitHub
 // shows at most 10 errors, 10 warnings and 10 notices per step and drops the rest silently, so the
@@ -45757,9 +47193,9 @@ function fromViolation(o, v) {
 }
 /** One annotation per drifted transcript, at its first changed artifact (describeDrift). */
 function driftAnnotation(o, policySource) {
-    const d = describe_outcome_describeDrift(o, policySource);
+    const d = (0,describe_outcome/* describeDrift */.ZP)(o, policySource);
     return {
-        level: report_order_driftSeverity(o),
+        level: (0,report_order/* driftSeverity */.N3)(o),
         check: 'drift',
         file: o.transcript,
         line: d.line,
@@ -45809,7 +47245,7 @@ function obsoleteGolden(golden) {
         message: 'No checked transcript has this golden; `context-stability update --prune-obsolete` removes it.',
     };
 }
-function annotations_compareText(a, b) {
+function compareText(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
 /**
@@ -45817,11 +47253,11 @@ function annotations_compareText(a, b) {
  * file, then line.
  */
 function compareAnnotations(a, b) {
-    return (report_order_compareAnnotationRank(a, b) ||
-        annotations_compareText(a.check, b.check) ||
-        annotations_compareText(a.file, b.file) ||
+    return ((0,report_order/* compareAnnotationRank */.F7)(a, b) ||
+        compareText(a.check, b.check) ||
+        compareText(a.file, b.file) ||
         (a.line ?? 0) - (b.line ?? 0) ||
-        annotations_compareText(a.title, b.title));
+        compareText(a.title, b.title));
 }
 /**
  * Every annotation of the report, most important first: errors (unreadable input, violations at
@@ -45867,102 +47303,11 @@ function emitAnnotations(annotations, sink = core) {
         });
     }
 }
-//# sourceMappingURL=annotations.js.map
-;// CONCATENATED MODULE: ./build/github/comment.js
 
-/** First line of every comment we write; invisible when rendered. */
-const COMMENT_MARKER = '<!-- context-stability:sticky-comment -->';
-/** GitHub rejects comment bodies longer than this. */
-const COMMENT_LIMIT_CHARS = 65_536;
-/** The default length budget keeps a margin under the limit: GitHub may count differently than UTF-16 units. */
-const DEFAULT_MAX_CHARS = 65_000;
-/** Author of comments made with the job's GITHUB_TOKEN. */
-const DEFAULT_COMMENT_AUTHOR = 'github-actions[bot]';
-/**
- * The comment body: the marker, then the report for reviewers (failing transcripts with their
- * semantic diff; passing ones and unified diffs are left to the job summary), at most maxChars
- * characters (default 65,000, under COMMENT_LIMIT_CHARS) with a note when cut. `runUrl` links
- * the run; it differs per run, so with it every new run edits the comment.
- */
-function buildCommentBody(report, opts = {}) {
-    return renderReportSurface(report, {
-        kind: 'comment',
-        limit: Math.min(opts.maxChars ?? DEFAULT_MAX_CHARS, COMMENT_LIMIT_CHARS - 1),
-        measure: (text) => text.length,
-        limitName: "GitHub's 65,536-character comment limit",
-        prefix: [COMMENT_MARKER],
-        ...(opts.runUrl ? { runUrl: opts.runUrl } : {}),
-    });
-}
-function httpStatus(error) {
-    if (typeof error !== 'object' || error === null || !('status' in error))
-        return undefined;
-    return typeof error.status === 'number' ? error.status : undefined;
-}
-const NO_PERMISSION = {
-    401: 'the token was rejected (HTTP 401)',
-    403: 'the token may not do this (HTTP 403: pull requests from forks and read-only tokens cannot comment)',
-    404: 'the pull request or repository is not visible to the token (HTTP 404)',
-};
-/** GitHub may hand a body back with CRLF line ends; that is not a change. */
-function sameBody(a, b) {
-    return (a ?? '').replace(/\r\n/g, '\n') === b.replace(/\r\n/g, '\n');
-}
-/**
- * Finds our comment by marker AND author (paginated), updates it in place, leaves it alone when
- * the body is unchanged, creates it otherwise. The author defaults to github-actions[bot], the
- * author of comments made with the job token; pass the login of a PAT's user or `<app>[bot]`
- * for an App token. 401/403/404 (fork PRs, read-only tokens) → { action: 'skipped', reason }:
- * never throws for permissions; other errors throw.
- */
-async function upsertStickyComment(octokit, target, body, opts = {}) {
-    if (!body.startsWith(COMMENT_MARKER))
-        throw new Error('the sticky comment body must start with COMMENT_MARKER');
-    if (body.length >= COMMENT_LIMIT_CHARS) {
-        throw new Error(`the sticky comment body has ${body.length} characters; GitHub accepts fewer than ${COMMENT_LIMIT_CHARS}`);
-    }
-    const author = (opts.author ?? DEFAULT_COMMENT_AUTHOR).toLowerCase();
-    const where = { owner: target.owner, repo: target.repo };
-    let step = 'listing the comments';
-    try {
-        let existing;
-        const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
-            ...where,
-            issue_number: target.issueNumber,
-            per_page: 100,
-        });
-        for await (const page of pages) {
-            existing = page.data.find((c) => (c.body ?? '').includes(COMMENT_MARKER) && c.user?.login.toLowerCase() === author);
-            if (existing)
-                break;
-        }
-        if (existing && sameBody(existing.body, body))
-            return { action: 'unchanged', id: existing.id };
-        if (existing) {
-            step = 'updating the comment';
-            const { data } = await octokit.rest.issues.updateComment({ ...where, comment_id: existing.id, body });
-            return { action: 'updated', id: data.id };
-        }
-        step = 'creating the comment';
-        const { data } = await octokit.rest.issues.createComment({
-            ...where,
-            issue_number: target.issueNumber,
-            body,
-        });
-        return { action: 'created', id: data.id };
-    }
-    catch (error) {
-        const status = httpStatus(error);
-        const why = status === undefined ? undefined : NO_PERMISSION[status];
-        if (why === undefined)
-            throw error;
-        return {
-            action: 'skipped',
-            reason: `No pull request comment: ${step} failed because ${why}. The results are in the annotations and the job summary.`,
-        };
-    }
-}
-//# sourceMappingURL=comment.js.map
+// EXTERNAL MODULE: ./build/github/comment.js
+var comment = __nccwpck_require__(79);
+// EXTERNAL MODULE: ./build/github/html.js
+var html = __nccwpck_require__(525);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./build/core/golden/render-github.js
@@ -46072,7 +47417,7 @@ function render_github_renderGithub(report) {
     lines.push(describeSummary(report));
     return `${lines.join('\n')}\n`;
 }
-//# sourceMappingURL=render-github.js.map
+
 ;// CONCATENATED MODULE: ./build/github/log.js
 // Writing to the job log without handing the runner a workflow command. The runner reads every
 // stdout line that starts with `::` (after leading spaces) or holds `##[` as a command, so a
@@ -46127,7 +47472,7 @@ function logGroup(title, body, write = stdout) {
     logUntrusted(body, write);
     write('::endgroup::\n');
 }
-//# sourceMappingURL=log.js.map
+
 ;// CONCATENATED MODULE: ./build/action/event.js
 // The workflow run the action is in, read from the runner's variables and event payload. Read
 // here rather than through @actions/github's `context`, which parses the payload when the module
@@ -46164,6 +47509,18 @@ async function pullRequestOf(env) {
     }
     return { ok: true, target: { owner, repo, issueNumber: number } };
 }
+/**
+ * Where the sticky comment goes: the pr-number input when given (any event: workflow_run,
+ * workflow_dispatch…), else the pull request of a pull_request(_target) event.
+ */
+async function commentTargetOf(env, prNumber) {
+    if (prNumber === undefined)
+        return pullRequestOf(env);
+    const [owner, repo, ...rest] = (env['GITHUB_REPOSITORY'] ?? '').split('/');
+    if (!owner || !repo || rest.length > 0)
+        return { ok: false, reason: 'no-repository' };
+    return { ok: true, target: { owner, repo, issueNumber: prNumber } };
+}
 /** The run's page, linked from the comment; undefined outside Actions. */
 function runUrl(env) {
     const repository = env['GITHUB_REPOSITORY'];
@@ -46176,7 +47533,7 @@ function runUrl(env) {
 function apiUrl(env) {
     return (env['GITHUB_API_URL'] || 'https://api.github.com').replace(/\/+$/, '');
 }
-//# sourceMappingURL=event.js.map
+
 // EXTERNAL MODULE: ./build/action/inputs.js
 var inputs = __nccwpck_require__(7126);
 ;// CONCATENATED MODULE: ./node_modules/diff/libesm/diff/base.js
@@ -46878,8 +48235,8 @@ function diffGoldens(expected, actual) {
     }
     const fates = fateChanges(expected.ledger, actual.ledger);
     const contentChanged = contentChanges(expected.context, actual.context);
-    const equal = stable_json_stableStringify(semanticView(expected)) === stable_json_stableStringify(semanticView(actual));
-    const identical = stable_json_stableStringify(expected) === stable_json_stableStringify(actual);
+    const equal = (0,stable_json/* stableStringify */.J)(semanticView(expected)) === (0,stable_json/* stableStringify */.J)(semanticView(actual));
+    const identical = (0,stable_json/* stableStringify */.J)(expected) === (0,stable_json/* stableStringify */.J)(actual);
     return {
         equal,
         causes,
@@ -46929,7 +48286,7 @@ function metadataChanges(expected, actual, causes) {
         g.context.map((c) => c.tokens),
         g.ledger.map((e) => [e.tokens_before, e.tokens_after]),
     ];
-    if (stable_json_stableStringify(tokensOf(expected)) !== stable_json_stableStringify(tokensOf(actual)))
+    if ((0,stable_json/* stableStringify */.J)(tokensOf(expected)) !== (0,stable_json/* stableStringify */.J)(tokensOf(actual)))
         out.push('token counts');
     if (expected.budget.limit !== actual.budget.limit)
         out.push('budget limit');
@@ -46941,7 +48298,7 @@ function metadataChanges(expected, actual, causes) {
         context: g.context.map((c) => ({ ...c, tokens: 0 })),
         ledger: g.ledger.map((e) => ({ ...e, tokens_before: 0, tokens_after: 0 })),
     });
-    if (stable_json_stableStringify(rest(expected)) !== stable_json_stableStringify(rest(actual)))
+    if ((0,stable_json/* stableStringify */.J)(rest(expected)) !== (0,stable_json/* stableStringify */.J)(rest(actual)))
         out.push('bookkeeping');
     return out;
 }
@@ -46987,7 +48344,7 @@ function contentChanges(before, after) {
     for (const item of byId(after).values()) {
         const old = was.get(item.id);
         // Only what the model would read: token counts and lines are metadata (semanticView).
-        if (old && stable_json_stableStringify({ ...old, tokens: 0, line: 0 }) !== stable_json_stableStringify({ ...item, tokens: 0, line: 0 })) {
+        if (old && (0,stable_json/* stableStringify */.J)({ ...old, tokens: 0, line: 0 }) !== (0,stable_json/* stableStringify */.J)({ ...item, tokens: 0, line: 0 })) {
             changed.push({ id: item.id, line: item.line });
         }
     }
@@ -47023,7 +48380,7 @@ function unifiedGoldenDiff(path, expectedText, actualText, context = 3) {
         headerOptions: { includeIndex: false, includeUnderline: false, includeFileHeaders: true },
     });
 }
-//# sourceMappingURL=diff.js.map
+
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 15 modules
 var schemas = __nccwpck_require__(9691);
 ;// CONCATENATED MODULE: ./build/core/text/jsonl.js
@@ -47088,7 +48445,7 @@ function checkRecordSize(rec, file) {
         return null;
     return (0,core_diagnostics/* diagnostic */.YK)('error', 'record-too-large', { file, line: rec.line, column: 1 }, `The record on this line has ${rec.text.length} characters, more than the limit of ${MAX_RECORD_CHARS} (1 MiB).`, 'Split the record or shorten its content (for example truncate large tool outputs before recording them).');
 }
-//# sourceMappingURL=jsonl.js.map
+
 // EXTERNAL MODULE: ./build/core/text/line-index.js
 var line_index = __nccwpck_require__(897);
 ;// CONCATENATED MODULE: ./build/core/json/path.js
@@ -47111,7 +48468,7 @@ function formatJsonPath(segments) {
     }
     return out;
 }
-//# sourceMappingURL=path.js.map
+
 ;// CONCATENATED MODULE: ./build/core/json/errors.js
 
 
@@ -47253,7 +48610,7 @@ class JsonErrors {
         return { line: line + this.lineOffset, column };
     }
 }
-//# sourceMappingURL=errors.js.map
+
 ;// CONCATENATED MODULE: ./build/core/json/parse.js
 
 const DEFAULT_MAX_DEPTH = 128;
@@ -47630,7 +48987,7 @@ class Parser {
 function isHexDigit(c) {
     return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
-//# sourceMappingURL=parse.js.map
+
 // EXTERNAL MODULE: ./build/core/similarity/hash.js
 var hash = __nccwpck_require__(1918);
 ;// CONCATENATED MODULE: ./build/core/stabilize/types.js
@@ -47656,7 +49013,7 @@ const ACTIONS = [
     'expired',
     'dropped',
 ];
-//# sourceMappingURL=types.js.map
+
 ;// CONCATENATED MODULE: ./build/core/golden/golden.js
 // Golden snapshots (DESIGN §6): the part of a transcript's report that CI pins, plus what it was
 // made with (policy hash, tokenizer) so that a drift can name its cause. Built only from the
@@ -47673,7 +49030,7 @@ const ACTIONS = [
 const GOLDEN_SCHEMA = 1;
 /** Fingerprint of the normalized (defaults filled) policy: any effective edit changes it. */
 function policyHash(policy) {
-    return (0,hash/* hash64Hex */.I7)(stable_json_stableStringify(policy));
+    return (0,hash/* hash64Hex */.I7)((0,stable_json/* stableStringify */.J)(policy));
 }
 function buildGolden(report, meta) {
     const golden = {
@@ -47690,7 +49047,7 @@ function buildGolden(report, meta) {
     };
     // A plain copy as it reads back from disk (undefined fields gone, -0 as 0), so a freshly built
     // golden and a parsed one compare by value and never share objects with the report.
-    return JSON.parse(stable_json_stableStringify(golden));
+    return JSON.parse((0,stable_json/* stableStringify */.J)(golden));
 }
 // The shape a golden must have to be compared. Objects are loose: a field added to the report
 // model later must not make older tooling reject goldens, and unknown fields still take part in
@@ -47844,7 +49201,7 @@ function describeIssue(issue, present) {
             return 'the value is not valid here';
     }
 }
-//# sourceMappingURL=golden.js.map
+
 ;// CONCATENATED MODULE: ./build/core/report/report.js
 function buildReport(result, checks) {
     return {
@@ -47862,7 +49219,7 @@ function buildReport(result, checks) {
 function failingChecks(checks) {
     return checks.filter((c) => !c.ok && c.severity === 'error');
 }
-//# sourceMappingURL=report.js.map
+
 ;// CONCATENATED MODULE: ./build/core/golden/impact.js
 // Policy change review (`check --base-policy`): both policies run on the same transcript, and the
 // difference is told in the terms a reviewer weighs — tokens, what stays, what goes and why, and
@@ -47910,7 +49267,7 @@ function sortKeys(record) {
         sorted[key] = record[key] ?? 0;
     return sorted;
 }
-//# sourceMappingURL=impact.js.map
+
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: ./build/core/readers/aider-lines.js
@@ -48086,7 +49443,7 @@ function looksLikeAider(raw) {
     }
     return false;
 }
-//# sourceMappingURL=aider-lines.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/artifact-builder.js
 /**
  * Every artifact field, in the order of the DESIGN §2 table: built artifacts get this key order
@@ -48130,7 +49487,7 @@ function makeArtifact(fields) {
 function isEmptyContent(content) {
     return content.length === 0;
 }
-//# sourceMappingURL=artifact-builder.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/aider.js
 // aider chat history reader (`.aider.chat.history.md`, and aider's documentation pages that show
 // one). The file is Markdown that aider appends to (io.py): see aider-lines.ts for the markers.
@@ -48297,126 +49654,92 @@ function readAider(text, file, session) {
     }
     return { sessions: count, artifacts: builder.artifacts, meta, diagnostics };
 }
-//# sourceMappingURL=aider.js.map
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
 ;// CONCATENATED MODULE: ./build/io/glob.js
-// A small deterministic glob matcher. `fs.promises.glob` is still experimental on Node 20, and
-// its result order is unspecified; ours walks in sorted order and supports the usual subset:
-// `*`, `?`, `[abc]`, `[!abc]`, `{a,b}` and `**` (any number of directories).
-const GLOB_CHARS = /[*?[\]{}]/;
+// Glob patterns for the CLI's and the Action's transcript inputs, matched by picomatch (docs/globs.md).
+// We keep our own sorted directory walk (expand-inputs.ts): `fs.promises.glob` is experimental on
+// Node 20 and its order is unspecified, and a walk of our own applies the workspace rules (no
+// directory links, no node_modules, hidden entries only on request). picomatch only says whether
+// a '/'-separated path matches.
+
+/**
+ * The one set of options every pattern is compiled with. `windows: false`: paths are
+ * '/'-separated on every platform and a backslash always escapes the next character.
+ * `nonegate`: a leading `!` is our exclusion marker, stripped before compiling (expand-inputs.ts),
+ * so whatever `!` is left is a literal character (or starts an extglob `!(…)`).
+ * `posix`: `[[:alpha:]]`-style classes. `dot: false`: `*`, `?` and `**` skip hidden names unless
+ * the pattern spells the leading dot (`.github/*.json`, `.*.json`).
+ */
+const OPTIONS = {
+    windows: false,
+    nonegate: true,
+    posix: true,
+    dot: false,
+};
+/** Characters a backslash escapes in an input that is not a pattern otherwise (`run\[1\].json`). */
+const ESCAPABLE = /\\([*?[\]{}()!+@|,\\])/g;
+/** Whether `pattern` holds unescaped glob syntax (`*`, `?`, `[…]`, `{…}`, extglobs). */
 function isGlob(pattern) {
-    return GLOB_CHARS.test(pattern);
+    return picomatch.scan(pattern, OPTIONS).isGlob;
 }
-/** Splits `a/b/*.json` into the literal directory to walk (`a/b`) and the remaining segments. */
+/** `run\[1\].json` → `run[1].json`: the file name an escaped literal input stands for. */
+function unescapeGlob(text) {
+    return text.replace(ESCAPABLE, '$1');
+}
+/** An input starting with `!` is an exclusion, unless it starts an extglob `!(…)` (as in picomatch). */
+function isExclusion(input) {
+    return input.startsWith('!') && !input.startsWith('!(');
+}
+/**
+ * Splits `a/b/*.json` into the literal directory to walk (`a/b`, unescaped: a real path) and the
+ * remaining pattern segments (`['*.json']`).
+ */
 function globBase(pattern) {
-    const segments = pattern.split('/');
-    const firstGlob = segments.findIndex((s) => isGlob(s));
-    const literal = firstGlob === -1 ? segments : segments.slice(0, firstGlob);
-    const rest = firstGlob === -1 ? [] : segments.slice(firstGlob);
-    const base = literal.join('/');
+    const scan = picomatch.scan(pattern, OPTIONS);
+    const base = unescapeGlob(scan.base);
+    const rest = scan.glob === '' ? [] : scan.glob.split('/');
     return { base: base === '' && pattern.startsWith('/') ? '/' : base, rest };
 }
-function escapeRegex(ch) {
-    return /[\\^$.*+?()[\]{}|/]/.test(ch) ? `\\${ch}` : ch;
-}
-/** One path segment (no `/`) as a regex source; brace alternatives may hold further wildcards. */
-function segmentSource(seg) {
-    let out = '';
-    let i = 0;
-    while (i < seg.length) {
-        const ch = seg[i];
-        if (ch === '*') {
-            out += '[^/]*';
-            i++;
-        }
-        else if (ch === '?') {
-            out += '[^/]';
-            i++;
-        }
-        else if (ch === '[') {
-            const close = seg.indexOf(']', i + 2);
-            if (close === -1) {
-                out += '\\[';
-                i++;
-                continue;
-            }
-            let body = seg.slice(i + 1, close);
-            const negate = body.startsWith('!') || body.startsWith('^');
-            if (negate)
-                body = body.slice(1);
-            out += `[${negate ? '^/' : ''}${body.replace(/[\\\]^]/g, (c) => `\\${c}`)}]`;
-            i = close + 1;
-        }
-        else if (ch === '{') {
-            const close = matchingBrace(seg, i);
-            if (close === -1) {
-                out += '\\{';
-                i++;
-                continue;
-            }
-            const alternatives = splitTopLevel(seg.slice(i + 1, close));
-            out += `(?:${alternatives.map(segmentSource).join('|')})`;
-            i = close + 1;
-        }
-        else {
-            out += escapeRegex(ch);
-            i++;
-        }
-    }
-    return out;
-}
-function matchingBrace(s, open) {
-    let depth = 0;
-    for (let i = open; i < s.length; i++) {
-        if (s[i] === '{')
-            depth++;
-        else if (s[i] === '}' && --depth === 0)
-            return i;
-    }
-    return -1;
-}
-function splitTopLevel(body) {
-    const parts = [];
-    let depth = 0;
-    let start = 0;
-    for (let i = 0; i < body.length; i++) {
-        if (body[i] === '{')
-            depth++;
-        else if (body[i] === '}')
-            depth--;
-        else if (body[i] === ',' && depth === 0) {
-            parts.push(body.slice(start, i));
-            start = i + 1;
-        }
-    }
-    parts.push(body.slice(start));
-    return parts;
-}
-/** Compiles a `/`-separated glob into an anchored RegExp over `/`-separated paths. */
-function globToRegExp(pattern) {
-    const segments = pattern.split('/');
-    let source = '';
-    segments.forEach((seg, index) => {
-        const last = index === segments.length - 1;
-        if (seg === '**') {
-            source += last ? '.*' : '(?:[^/]+/)*';
-        }
-        else {
-            source += segmentSource(seg) + (last ? '' : '/');
-        }
-    });
-    return new RegExp(`^${source}$`);
-}
-/** How deep below the base a walk must go: Infinity when `**` appears. */
+/**
+ * How deep below the base a walk must go: the number of segments, or Infinity when `**` appears
+ * or a group `(…)` spans a `/` (it may repeat). Braces only ever pick among the segments counted.
+ */
 function globDepth(rest) {
-    return rest.includes('**') ? Infinity : rest.length;
+    const glob = rest.join('/');
+    if (glob.includes('**') || /\([^)]*\//.test(glob))
+        return Infinity;
+    return rest.length;
 }
-/** Hidden entries are only matched when the pattern spells out a leading dot, as in shells. */
+/**
+ * Whether the walk must enter hidden entries: the pattern spells a name with a leading dot
+ * somewhere (`.github/*.json`, `{.cache,out}/*.json`). picomatch still decides the match.
+ */
 function globAllowsDotfiles(rest) {
-    return rest.some((seg) => seg.startsWith('.'));
+    return /(?:^|[/{,(|])\.(?!\.?(?:\/|$))/.test(rest.join('/'));
 }
-//# sourceMappingURL=glob.js.map
+/** Whether the walk may enter node_modules: only when the pattern names it. */
+function globNamesNodeModules(rest) {
+    return rest.join('/').includes('node_modules');
+}
+/** Compiles a '/'-separated pattern into a predicate over '/'-separated paths. */
+function compileGlob(pattern) {
+    return picomatch(pattern, OPTIONS);
+}
+/**
+ * An exclusion: matches the paths the pattern matches and everything below them (as in
+ * .gitignore: `!transcripts/swe` drops the whole folder). Hidden names are matched too: an
+ * exclusion errs on the side of dropping a file.
+ */
+function compileExclusion(pattern) {
+    const below = pattern.endsWith('/**') ? pattern : `${pattern}/**`;
+    return picomatch([pattern, below], { ...OPTIONS, dot: true });
+}
+
 ;// CONCATENATED MODULE: ./build/io/expand-inputs.js
-// Turns the CLI's FILE/DIR/GLOB arguments into a sorted, de-duplicated list of transcript paths.
+// Turns the FILE/DIR/GLOB inputs of the CLI and the Action (with `!` exclusions) into a sorted,
+// de-duplicated list of transcript paths. The semantics are documented in docs/globs.md.
 
 
 
@@ -48481,12 +49804,20 @@ async function walk(cwd, dir, depth, opts, out) {
         const rel = join(dir, entry.name);
         const abs = external_node_path_.join(absDir, entry.name);
         if (entry.isDirectory()) {
-            if (depth + 1 < opts.maxDepth && entry.name !== 'node_modules')
+            if (depth + 1 >= opts.maxDepth || (entry.name === 'node_modules' && !opts.nodeModules))
+                continue;
+            if (opts.exclude(rel))
+                out.dropped++;
+            else
                 await walk(cwd, rel, depth + 1, opts, out);
         }
         else if (await isFileEntry(entry, abs)) {
-            if (opts.accept(rel))
-                out.push(rel);
+            if (!opts.accept(rel))
+                continue;
+            if (opts.exclude(rel))
+                out.dropped++;
+            else
+                out.files.push(rel);
         }
     }
 }
@@ -48495,49 +49826,112 @@ function noMatch(arg, what) {
         ? 'Check the pattern, and quote it so that your shell does not expand it first.'
         : `Put ${DIRECTORY_SEARCH} in the directory, or name the files directly.`);
 }
-async function expandOne(arg, cwd) {
-    const normalized = normalizeArg(arg);
-    if (isGlob(normalized)) {
-        const { base, rest } = globBase(normalized);
-        const re = globToRegExp(normalized);
-        const files = [];
-        try {
-            if ((await external_node_fs_.promises.stat(external_node_path_.resolve(cwd, base === '' ? '.' : base))).isDirectory()) {
-                const opts = {
-                    maxDepth: globDepth(rest),
-                    dotfiles: globAllowsDotfiles(rest),
-                    accept: (rel) => re.test(rel),
-                };
-                await walk(cwd, base, 0, opts, files);
-            }
-        }
-        catch {
-            // A missing base directory simply matches nothing.
-        }
-        return files.length > 0 ? { files } : { files, diagnostic: noMatch(arg, 'pattern') };
+function badPattern(arg, reason) {
+    return (0,core_diagnostics/* diagnostic */.YK)('error', 'bad-pattern', { file: arg, line: 1, column: 1 }, `This input cannot be used: ${reason}`, 'See docs/globs.md for the pattern syntax; a file whose name starts with ! is written ./!name.');
+}
+const NO_EXCLUSIONS = () => false;
+/** A leading `/` or a drive (`C:/`): the pattern is matched against absolute paths. */
+function isAbsolutePattern(pattern) {
+    return pattern.startsWith('/') || /^[A-Za-z]:\//.test(pattern);
+}
+/**
+ * Relative exclusions are matched against the cwd-relative path (`../x` outside cwd), absolute
+ * ones against the absolute path, whichever way the file was found: `runs/skip/**` drops
+ * `./runs/skip/a.json` and `/repo/runs/skip/a.json` alike.
+ */
+function excluder(patterns, cwd) {
+    if (patterns.length === 0)
+        return NO_EXCLUSIONS;
+    const absolute = patterns.filter(isAbsolutePattern);
+    const relative = patterns.filter((p) => !isAbsolutePattern(p));
+    const matchAbsolute = absolute.length > 0 ? compileExclusions(absolute) : NO_EXCLUSIONS;
+    const matchRelative = relative.length > 0 ? compileExclusions(relative) : NO_EXCLUSIONS;
+    return (file) => {
+        const abs = external_node_path_.resolve(cwd, file);
+        return matchAbsolute(toSlashes(abs)) || matchRelative(toSlashes(external_node_path_.relative(cwd, abs)) || '.');
+    };
+}
+function compileExclusions(patterns) {
+    const matchers = patterns.map(compileExclusion);
+    return (file) => matchers.some((match) => match(file));
+}
+/** `./a//b/*.json/` → `a/b/*.json`, '/'-separated on every platform (a backslash is an escape). */
+function normalizePattern(pattern) {
+    const normalized = external_node_path_.posix.normalize(pattern);
+    return normalized.length > 1 && normalized.endsWith('/') ? normalized.slice(0, -1) : normalized;
+}
+async function expandPattern(arg, cwd, exclude) {
+    const pattern = normalizePattern(arg);
+    const { base, rest } = globBase(pattern);
+    const out = { files: [], dropped: 0 };
+    if (base !== '' && exclude(base))
+        return { files: [], dropped: 1 };
+    let isDir = false;
+    try {
+        isDir = (await external_node_fs_.promises.stat(external_node_path_.resolve(cwd, base === '' ? '.' : base))).isDirectory();
     }
+    catch {
+        // A missing base directory simply matches nothing.
+    }
+    if (!isDir)
+        return out;
+    const opts = {
+        maxDepth: globDepth(rest),
+        dotfiles: globAllowsDotfiles(rest),
+        nodeModules: globNamesNodeModules(rest),
+        accept: compileGlob(pattern),
+        exclude,
+    };
+    await walk(cwd, base, 0, opts, out);
+    return out;
+}
+async function expandDirectory(dir, cwd, exclude) {
+    const out = { files: [], dropped: 0 };
+    if (exclude(dir))
+        return { files: [], dropped: 1 };
+    const accept = (rel) => {
+        const lower = rel.toLowerCase();
+        return lower.endsWith(MARKDOWN_EXTENSION) || TRANSCRIPT_EXTENSIONS.some((ext) => lower.endsWith(ext));
+    };
+    const opts = { maxDepth: Infinity, dotfiles: false, nodeModules: false, accept, exclude };
+    await walk(cwd, dir === '.' ? '' : dir, 0, opts, out);
+    const files = [];
+    for (const rel of out.files) {
+        if (!rel.toLowerCase().endsWith(MARKDOWN_EXTENSION) || (await isAiderFile(external_node_path_.resolve(cwd, rel))))
+            files.push(rel);
+    }
+    return { files, dropped: out.dropped };
+}
+async function expandOne(arg, cwd, exclude) {
+    if (isGlob(arg)) {
+        let result;
+        try {
+            result = await expandPattern(arg, cwd, exclude);
+        }
+        catch (error) {
+            // picomatch refuses a pattern only when it is absurdly long.
+            return { files: [], dropped: 0, diagnostic: badPattern(arg, error.message) };
+        }
+        const empty = result.files.length === 0 && result.dropped === 0;
+        return empty ? { ...result, diagnostic: noMatch(arg, 'pattern') } : result;
+    }
+    // No glob syntax left: a path, in which `\*`, `\[`… stand for the character itself.
+    const normalized = normalizeArg(unescapeGlob(arg));
+    if (exclude(normalized))
+        return { files: [], dropped: 1 };
     let stat;
     try {
         stat = await external_node_fs_.promises.stat(external_node_path_.resolve(cwd, normalized));
     }
     catch {
         // Missing or dangling: keep it, so that the reader reports exactly what is wrong with it.
-        return { files: [normalized] };
+        return { files: [normalized], dropped: 0 };
     }
     if (!stat.isDirectory())
-        return { files: [normalized] };
-    const found = [];
-    const accept = (rel) => {
-        const lower = rel.toLowerCase();
-        return lower.endsWith(MARKDOWN_EXTENSION) || TRANSCRIPT_EXTENSIONS.some((ext) => lower.endsWith(ext));
-    };
-    await walk(cwd, normalized === '.' ? '' : normalized, 0, { maxDepth: Infinity, dotfiles: false, accept }, found);
-    const files = [];
-    for (const rel of found) {
-        if (!rel.toLowerCase().endsWith(MARKDOWN_EXTENSION) || (await isAiderFile(external_node_path_.resolve(cwd, rel))))
-            files.push(rel);
-    }
-    return files.length > 0 ? { files } : { files, diagnostic: noMatch(arg, 'directory') };
+        return { files: [normalized], dropped: 0 };
+    const result = await expandDirectory(normalized, cwd, exclude);
+    const empty = result.files.length === 0 && result.dropped === 0;
+    return empty ? { ...result, diagnostic: noMatch(arg, 'directory') } : result;
 }
 /** Whether a Markdown file found in a directory is an aider chat history (unreadable: no). */
 async function isAiderFile(abs) {
@@ -48560,23 +49954,64 @@ async function isAiderFile(abs) {
 }
 /**
  * Expands files, directories (walked recursively for transcript extensions and aider chat
- * histories, skipping hidden entries and node_modules) and glob patterns. A file named directly,
- * or matched by a glob, is always kept. Deterministic: the output is sorted by code unit.
+ * histories, skipping hidden entries and node_modules) and glob patterns, then drops what the
+ * exclusions (inputs starting with `!`) match, whatever the order of the inputs. A file named
+ * directly, or matched by a glob, is kept unless excluded. Deterministic: the output is sorted by
+ * code unit. The CLI and the Action both expand their inputs here (docs/globs.md).
  */
 async function expandInputs(args, opts) {
-    const seen = new Set();
     const diagnostics = [];
+    const includes = [];
+    const exclusions = [];
+    let firstExclusion;
     for (const arg of args) {
-        const result = await expandOne(arg, opts.cwd);
+        if (!isExclusion(arg)) {
+            includes.push(arg);
+            continue;
+        }
+        firstExclusion ??= arg;
+        const body = arg.slice(1);
+        if (body.trim() === '') {
+            diagnostics.push(badPattern(arg, 'an exclusion needs a pattern or a path after the !.'));
+            continue;
+        }
+        const pattern = normalizePattern(body);
+        exclusions.push(pattern === '.' ? '**' : pattern);
+    }
+    if (includes.length === 0 && firstExclusion !== undefined) {
+        diagnostics.push(onlyExclusions(firstExclusion));
+        return { files: [], diagnostics };
+    }
+    let exclude;
+    try {
+        exclude = excluder(exclusions, opts.cwd);
+    }
+    catch (error) {
+        diagnostics.push(badPattern(firstExclusion ?? '!', error.message));
+        return { files: [], diagnostics };
+    }
+    const seen = new Set();
+    let dropped = 0;
+    for (const arg of includes) {
+        const result = await expandOne(arg, opts.cwd, exclude);
         for (const file of result.files)
             seen.add(file);
+        dropped += result.dropped;
         if (result.diagnostic)
             diagnostics.push(result.diagnostic);
     }
+    if (seen.size === 0 && dropped > 0 && firstExclusion !== undefined)
+        diagnostics.push(allExcluded(firstExclusion));
     const files = [...seen].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return { files, diagnostics };
 }
-//# sourceMappingURL=expand-inputs.js.map
+function onlyExclusions(arg) {
+    return (0,core_diagnostics/* diagnostic */.YK)('error', 'nothing-to-include', { file: arg, line: 1, column: 1 }, 'Nothing to include: every input is an exclusion (starts with !).', "Name the files, folders or globs to include as well, e.g. transcripts '!transcripts/skip/**'; a file whose name starts with ! is written ./!name.");
+}
+function allExcluded(arg) {
+    return (0,core_diagnostics/* diagnostic */.YK)('error', 'all-excluded', { file: arg, line: 1, column: 1 }, 'No transcript file left: the exclusions (inputs starting with !) drop every file the other inputs match.', 'Check the exclusions: an exclusion drops what it matches and everything below it.');
+}
+
 // EXTERNAL MODULE: ./build/core/golden/paths.js
 var paths = __nccwpck_require__(4910);
 // EXTERNAL MODULE: ./build/io/golden-store.js
@@ -48595,7 +50030,7 @@ const BUILTIN_PII_TYPES = [
 ];
 /** Type of the `digit_run` detector's matches. */
 const DIGIT_RUN_TYPE = 'digit_run';
-//# sourceMappingURL=types.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/spans.js
 // Span arithmetic for findPii: literal occurrences, coverage, subtraction and the priority merge
 // of overlapping matches (DESIGN §3: one replacement per masked region, typed by the strongest
@@ -48718,7 +50153,7 @@ function mergeByPriority(matches, priority) {
     }
     return out;
 }
-//# sourceMappingURL=spans.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/mask.js
 // Finding and masking PII in one text (DESIGN §4 stage 4 and the §5 `pii` check).
 //
@@ -48786,7 +50221,7 @@ function maskText(text, detectors, opts, hint) {
     const sorted = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return { text: current, counts: Object.fromEntries(sorted) };
 }
-//# sourceMappingURL=mask.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/scan.js
 // Small scanning helpers shared by the detectors. Character tests work on UTF-16 code units so
 // that offsets stay the ones the rest of the pipeline uses.
@@ -48831,7 +50266,7 @@ function windowBefore(text, start, size) {
         from++;
     return text.slice(from, start);
 }
-//# sourceMappingURL=scan.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/credit-card.js
 // Payment card numbers: 13–19 digits, contiguous or in the printed groupings (4-4-4-4,
 // 4-4-4-4-3, 4-6-5 / 4-6-4) with one consistent single space or dash, passing Luhn.
@@ -48900,7 +50335,7 @@ function findCreditCards(text, hint) {
 function creditCardDetector() {
     return { type: 'credit_card', find: findCreditCards };
 }
-//# sourceMappingURL=credit-card.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/digit-run.js
 // `pii.digit_run`: every run of at least N ASCII digits, whatever it is (the seed documents'
 // strict rule is N = 3). Runs are maximal, so a long number is one match, not several.
@@ -48922,7 +50357,7 @@ function digitRunDetector(minDigits) {
         },
     };
 }
-//# sourceMappingURL=digit-run.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/email.js
 // Email addresses: a practical RFC 5322 subset (dot-atom local part of common characters,
 // an ASCII domain with a letter TLD). Scans outward from each '@' instead of running a regex
@@ -49037,7 +50472,7 @@ function findEmails(text) {
 function emailDetector() {
     return { type: 'email', find: findEmails };
 }
-//# sourceMappingURL=email.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/iban.js
 // IBANs: country code, two check digits and the country's BBAN, contiguous or printed in groups
 // of four separated by single spaces, with the ISO 13616 mod-97 checksum. Upper case only:
@@ -49118,7 +50553,7 @@ function findIbans(text) {
 function ibanDetector() {
     return { type: 'iban', find: findIbans };
 }
-//# sourceMappingURL=iban.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/ip-address.js
 // IP addresses.
 //
@@ -49324,7 +50759,7 @@ function findIpAddresses(text, hint) {
 function ipAddressDetector() {
     return { type: 'ip_address', find: findIpAddresses };
 }
-//# sourceMappingURL=ip-address.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/context-word.js
 // Context and boundary helpers for the opt-in national-id detectors.
 //
@@ -49404,7 +50839,7 @@ function allSameDigit(digits) {
             return false;
     return true;
 }
-//# sourceMappingURL=context-word.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/au-tfn.js
 // Australian Tax File Numbers: nine digits (`123 456 782`, `123-456-782`, `123456782`) whose
 // weighted sum (weights 1, 4, 3, 7, 5, 8, 6, 9, 10) is a multiple of 11, or the older eight
@@ -49455,7 +50890,7 @@ function findAuTfns(text, hint) {
 function auTfnDetector() {
     return { type: TYPE, find: findAuTfns };
 }
-//# sourceMappingURL=au-tfn.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/crypto-wallet.js
 // Cryptocurrency wallet addresses, each validated by its own checksum or exact shape:
 // - Base58Check (Bitcoin `1…`/`3…`, Litecoin `L…`/`M…`, Dogecoin `D…`, Tron `T…`): the string
@@ -49705,7 +51140,7 @@ function findCryptoWallets(text) {
 function cryptoWalletDetector() {
     return { type: 'crypto_wallet', find: findCryptoWallets };
 }
-//# sourceMappingURL=crypto-wallet.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/es-nif.js
 // Spanish tax identification numbers, each with its control character:
 // - DNI/NIF of Spanish citizens: eight digits and the mod-23 letter (`12345678Z`, `12345678-Z`);
@@ -49800,7 +51235,7 @@ function findEsNifs(text, hint) {
 function esNifDetector() {
     return { type: es_nif_TYPE, find: findEsNifs };
 }
-//# sourceMappingURL=es-nif.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/in-aadhaar.js
 // Indian Aadhaar numbers: twelve digits, the first 2–9, the last a Verhoeff check digit.
 //
@@ -49866,7 +51301,7 @@ function findInAadhaars(text, hint) {
 function inAadhaarDetector() {
     return { type: in_aadhaar_TYPE, find: findInAadhaars };
 }
-//# sourceMappingURL=in-aadhaar.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/in-pan.js
 // Indian Permanent Account Numbers (PAN): five letters, four digits, one letter
 // (`ABCPE1234F`), upper case, where the fourth letter is the holder type the Income Tax
@@ -49895,7 +51330,7 @@ function findInPans(text) {
 function inPanDetector() {
     return { type: 'in_pan', find: findInPans };
 }
-//# sourceMappingURL=in-pan.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/it-fiscal-code.js
 // Italian fiscal codes (codice fiscale) of natural persons: 16 characters
 // `CCCNNNYYMDDZZZZK` — three surname and three name letters, the birth year, a month letter
@@ -49960,7 +51395,7 @@ function findItFiscalCodes(text) {
 function itFiscalCodeDetector() {
     return { type: 'it_fiscal_code', find: findItFiscalCodes };
 }
-//# sourceMappingURL=it-fiscal-code.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/mac.js
 // MAC addresses (EUI-48): six hex pairs joined by one consistent `:` or `-`
 // (`00:1A:2B:3C:4D:5E`, `00-1a-2b-3c-4d-5e`) and Cisco's three dotted hex quads
@@ -50032,7 +51467,7 @@ function findMacAddresses(text) {
 function macDetector() {
     return { type: 'mac', find: findMacAddresses };
 }
-//# sourceMappingURL=mac.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/passport.js
 // Passport numbers next to a context word: 6–9 upper-case letters and digits with at least one
 // digit (US and UK: 9 digits; Germany: `C01X00T47`; France: `12AB34567`; India: `A1234567`).
@@ -50095,7 +51530,7 @@ function findPassports(text, hint) {
 function passportDetector() {
     return { type: passport_TYPE, find: findPassports };
 }
-//# sourceMappingURL=passport.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/uk-nhs.js
 // NHS numbers (England, Wales, Isle of Man; the same scheme as Scotland's CHI and Northern
 // Ireland's H&C numbers): ten digits whose last is the modulus-11 check digit (weights 10…2 over
@@ -50148,7 +51583,7 @@ function findUkNhsNumbers(text, hint) {
 function ukNhsDetector() {
     return { type: uk_nhs_TYPE, find: findUkNhsNumbers };
 }
-//# sourceMappingURL=uk-nhs.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/uk-nino.js
 // UK National Insurance numbers: two prefix letters, six digits and a suffix letter A–D, either
 // contiguous (`AB123456C`) or in HMRC's printed grouping (`AB 12 34 56 C`). The prefix follows
@@ -50190,7 +51625,7 @@ function findUkNinos(text) {
 function ukNinoDetector() {
     return { type: 'uk_nino', find: findUkNinos };
 }
-//# sourceMappingURL=uk-nino.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/url-credentials.js
 // Credentials carried in URLs, masked as the VALUE only so the URL stays readable: the value of a
 // query (or form-encoded) parameter whose NAME says it holds a credential:
@@ -50325,7 +51760,7 @@ function findUrlCredentials(text) {
 function urlCredentialsDetector() {
     return { type: url_credentials_TYPE, find: findUrlCredentials };
 }
-//# sourceMappingURL=url-credentials.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/us-aba-routing.js
 // US ABA routing transit numbers: nine digits whose first two are a Federal Reserve routing
 // symbol prefix (00–12, 21–32, 61–72 or 80) and that pass the 3-7-1 weighted checksum
@@ -50379,7 +51814,7 @@ function findUsAbaRoutingNumbers(text, hint) {
 function usAbaRoutingDetector() {
     return { type: us_aba_routing_TYPE, find: findUsAbaRoutingNumbers };
 }
-//# sourceMappingURL=us-aba-routing.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/us-itin.js
 // US Individual Taxpayer Identification Numbers: nine digits shaped like an SSN but with area
 // 900–999 and a group (digits 4–5) in 50–65, 70–88, 90–92 or 94–99, the IRS's issued ranges.
@@ -50425,7 +51860,7 @@ function findUsItins(text, hint) {
 function usItinDetector() {
     return { type: us_itin_TYPE, find: findUsItins };
 }
-//# sourceMappingURL=us-itin.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/optional.js
 // The opt-in detectors: never part of the built-in set the `pii` check always runs, enabled by
 // name in a policy's `pii:` block. One entry per type, in a fixed order (network and financial
@@ -50477,7 +51912,7 @@ const OPTIONAL_DETECTORS = {
 function isOptionalPiiType(name) {
     return OPTIONAL_PII_TYPES.includes(name);
 }
-//# sourceMappingURL=optional.js.map
+
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/metadata.max.json.js
 // This file is a workaround for a bug in web browsers' "native"
 // ES6 importing system which is uncapable of importing "*.json" files.
@@ -50498,7 +51933,6 @@ var objectConstructor = {}.constructor;
 function isObject_isObject(object) {
   return object !== undefined && object !== null && object.constructor === objectConstructor;
 }
-//# sourceMappingURL=isObject.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/normalizeArguments.js
 function _typeof(o) { "@babel/helpers - typeof"; return _typeof = "function" == typeof Symbol && "symbol" == typeof Symbol.iterator ? function (o) { return typeof o; } : function (o) { return o && "function" == typeof Symbol && o.constructor === Symbol && o !== Symbol.prototype ? "symbol" : typeof o; }, _typeof(o); }
 function ownKeys(e, r) { var t = Object.keys(e); if (Object.getOwnPropertySymbols) { var o = Object.getOwnPropertySymbols(e); r && (o = o.filter(function (r) { return Object.getOwnPropertyDescriptor(e, r).enumerable; })), t.push.apply(t, o); } return t; }
@@ -50567,7 +52001,6 @@ function normalizeArguments(args) {
     metadata: metadata
   };
 }
-//# sourceMappingURL=normalizeArguments.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/constants.js
 // The minimum length of the national significant number.
 var MIN_LENGTH_FOR_NSN = 2;
@@ -50599,7 +52032,6 @@ var TILDES = "~\u2053\u223C\uFF5E";
 var VALID_PUNCTUATION = "".concat(DASHES).concat(SLASHES).concat(DOTS).concat(WHITESPACE).concat(BRACKETS).concat(TILDES);
 var PLUS_CHARS = "+\uFF0B";
 // const LEADING_PLUS_CHARS_PATTERN = new RegExp('^[' + PLUS_CHARS + ']+')
-//# sourceMappingURL=constants.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/ParseError.js
 function ParseError_typeof(o) { "@babel/helpers - typeof"; return ParseError_typeof = "function" == typeof Symbol && "symbol" == typeof Symbol.iterator ? function (o) { return typeof o; } : function (o) { return o && "function" == typeof Symbol && o.constructor === Symbol && o !== Symbol.prototype ? "symbol" : typeof o; }, ParseError_typeof(o); }
 function _defineProperties(e, r) { for (var t = 0; t < r.length; t++) { var o = r[t]; o.enumerable = o.enumerable || !1, o.configurable = !0, "value" in o && (o.writable = !0), Object.defineProperty(e, ParseError_toPropertyKey(o.key), o); } }
@@ -50637,7 +52069,6 @@ var ParseError = /*#__PURE__*/function (_Error) {
   return _createClass(ParseError);
 }(/*#__PURE__*/_wrapNativeSuper(Error));
 
-//# sourceMappingURL=ParseError.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/tools/semver-compare.js
 // Copy-pasted from:
 // https://github.com/substack/semver-compare/blob/master/index.js
@@ -50665,13 +52096,11 @@ var ParseError = /*#__PURE__*/function (_Error) {
   }
   return !a[1] && b[1] ? 1 : a[1] && !b[1] ? -1 : 0;
 }
-//# sourceMappingURL=semver-compare.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/isCallingCode.js
 var CALLING_CODE_REG_EXP = /^\d+$/;
 function isCallingCode(string) {
   return CALLING_CODE_REG_EXP.test(string);
 }
-//# sourceMappingURL=isCallingCode.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/metadata.js
 function _readOnlyError(r) { throw new TypeError('"' + r + '" is read-only'); }
 function metadata_typeof(o) { "@babel/helpers - typeof"; return metadata_typeof = "function" == typeof Symbol && "symbol" == typeof Symbol.iterator ? function (o) { return typeof o; } : function (o) { return o && "function" == typeof Symbol && o.constructor === Symbol && o !== Symbol.prototype ? "symbol" : typeof o; }, metadata_typeof(o); }
@@ -51349,7 +52778,6 @@ function setVersion(metadata) {
     }
   }
 }
-//# sourceMappingURL=metadata.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/extension/createExtensionPattern.js
 
 
@@ -51445,7 +52873,6 @@ function createExtensionPattern(purpose) {
   // extension labels, so we have a strict cap on the number of digits in such extensions.
   return rfcExtn + "|" + explicitExtn + "|" + ambiguousExtn + "|" + americanStyleExtnWithSuffix + "|" + autoDiallingExtn + "|" + onlyCommasExtn;
 }
-//# sourceMappingURL=createExtensionPattern.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/isViablePhoneNumber.js
 
 
@@ -51523,7 +52950,6 @@ function isViablePhoneNumber_isViablePhoneNumber(number) {
 function isViablePhoneNumberStart(number) {
   return VALID_PHONE_NUMBER_START_REG_EXP.test(number);
 }
-//# sourceMappingURL=isViablePhoneNumber.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/extension/extractExtension.js
 
 
@@ -51554,7 +52980,6 @@ function extractExtension(number) {
     i++;
   }
 }
-//# sourceMappingURL=extractExtension.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/parseDigits.js
 function _createForOfIteratorHelperLoose(r, e) { var t = "undefined" != typeof Symbol && r[Symbol.iterator] || r["@@iterator"]; if (t) return (t = t.call(r)).next.bind(t); if (Array.isArray(r) || (t = parseDigits_unsupportedIterableToArray(r)) || e && r && "number" == typeof r.length) { t && (r = t); var o = 0; return function () { return o >= r.length ? { done: !0 } : { done: !1, value: r[o++] }; }; } throw new TypeError("Invalid attempt to iterate non-iterable instance.\nIn order to be iterable, non-array objects must have a [Symbol.iterator]() method."); }
 function parseDigits_unsupportedIterableToArray(r, a) { if (r) { if ("string" == typeof r) return parseDigits_arrayLikeToArray(r, a); var t = {}.toString.call(r).slice(8, -1); return "Object" === t && r.constructor && (t = r.constructor.name), "Map" === t || "Set" === t ? Array.from(r) : "Arguments" === t || /^(?:Ui|I)nt(?:8|16|32)(?:Clamped)?Array$/.test(t) ? parseDigits_arrayLikeToArray(r, a) : void 0; } }
@@ -51670,7 +53095,6 @@ function parseDigits(string) {
   }
   return result;
 }
-//# sourceMappingURL=parseDigits.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/parseIncompletePhoneNumber.js
 function parseIncompletePhoneNumber_createForOfIteratorHelperLoose(r, e) { var t = "undefined" != typeof Symbol && r[Symbol.iterator] || r["@@iterator"]; if (t) return (t = t.call(r)).next.bind(t); if (Array.isArray(r) || (t = parseIncompletePhoneNumber_unsupportedIterableToArray(r)) || e && r && "number" == typeof r.length) { t && (r = t); var o = 0; return function () { return o >= r.length ? { done: !0 } : { done: !1, value: r[o++] }; }; } throw new TypeError("Invalid attempt to iterate non-iterable instance.\nIn order to be iterable, non-array objects must have a [Symbol.iterator]() method."); }
 function parseIncompletePhoneNumber_unsupportedIterableToArray(r, a) { if (r) { if ("string" == typeof r) return parseIncompletePhoneNumber_arrayLikeToArray(r, a); var t = {}.toString.call(r).slice(8, -1); return "Object" === t && r.constructor && (t = r.constructor.name), "Map" === t || "Set" === t ? Array.from(r) : "Arguments" === t || /^(?:Ui|I)nt(?:8|16|32)(?:Clamped)?Array$/.test(t) ? parseIncompletePhoneNumber_arrayLikeToArray(r, a) : void 0; } }
@@ -51745,7 +53169,6 @@ function parsePhoneNumberCharacter(character, prevParsedCharacters, eventListene
   // Allow digits.
   return parseDigit(character);
 }
-//# sourceMappingURL=parseIncompletePhoneNumber.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/mergeArrays.js
 function mergeArrays_createForOfIteratorHelperLoose(r, e) { var t = "undefined" != typeof Symbol && r[Symbol.iterator] || r["@@iterator"]; if (t) return (t = t.call(r)).next.bind(t); if (Array.isArray(r) || (t = mergeArrays_unsupportedIterableToArray(r)) || e && r && "number" == typeof r.length) { t && (r = t); var o = 0; return function () { return o >= r.length ? { done: !0 } : { done: !1, value: r[o++] }; }; } throw new TypeError("Invalid attempt to iterate non-iterable instance.\nIn order to be iterable, non-array objects must have a [Symbol.iterator]() method."); }
 function mergeArrays_unsupportedIterableToArray(r, a) { if (r) { if ("string" == typeof r) return mergeArrays_arrayLikeToArray(r, a); var t = {}.toString.call(r).slice(8, -1); return "Object" === t && r.constructor && (t = r.constructor.name), "Map" === t || "Set" === t ? Array.from(r) : "Arguments" === t || /^(?:Ui|I)nt(?:8|16|32)(?:Clamped)?Array$/.test(t) ? mergeArrays_arrayLikeToArray(r, a) : void 0; } }
@@ -51775,7 +53198,6 @@ function mergeArrays(a, b) {
   // }
   // return Array.from(merged).sort((a, b) => a - b)
 }
-//# sourceMappingURL=mergeArrays.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/checkNumberLength.js
 
 
@@ -51904,7 +53326,6 @@ function checkNumberLengthForType(nationalNumber, type, country, metadata) {
   // We skip the first element since we've already checked it.
   return possible_lengths.indexOf(actual_length, 1) >= 0 ? 'IS_POSSIBLE' : 'INVALID_LENGTH';
 }
-//# sourceMappingURL=checkNumberLength.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/isPossible.js
 
 
@@ -51989,7 +53410,6 @@ function isPossibleNumber(nationalNumber, metadata) {
       return false;
   }
 }
-//# sourceMappingURL=isPossible.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/matchesEntirely.js
 /**
  * Checks whether the entire input sequence can be matched
@@ -52002,7 +53422,6 @@ function matchesEntirely(text, regularExpressionText) {
   text = text || '';
   return new RegExp('^(?:' + regularExpressionText + ')$').test(text);
 }
-//# sourceMappingURL=matchesEntirely.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/getNumberType.js
 function getNumberType_createForOfIteratorHelperLoose(r, e) { var t = "undefined" != typeof Symbol && r[Symbol.iterator] || r["@@iterator"]; if (t) return (t = t.call(r)).next.bind(t); if (Array.isArray(r) || (t = getNumberType_unsupportedIterableToArray(r)) || e && r && "number" == typeof r.length) { t && (r = t); var o = 0; return function () { return o >= r.length ? { done: !0 } : { done: !1, value: r[o++] }; }; } throw new TypeError("Invalid attempt to iterate non-iterable instance.\nIn order to be iterable, non-array objects must have a [Symbol.iterator]() method."); }
 function getNumberType_unsupportedIterableToArray(r, a) { if (r) { if ("string" == typeof r) return getNumberType_arrayLikeToArray(r, a); var t = {}.toString.call(r).slice(8, -1); return "Object" === t && r.constructor && (t = r.constructor.name), "Map" === t || "Set" === t ? Array.from(r) : "Arguments" === t || /^(?:Ui|I)nt(?:8|16|32)(?:Clamped)?Array$/.test(t) ? getNumberType_arrayLikeToArray(r, a) : void 0; } }
@@ -52088,7 +53507,6 @@ function isNumberTypeEqualTo(nationalNumber, type, metadata) {
   }
   return matchesEntirely(nationalNumber, typeDefinition.pattern());
 }
-//# sourceMappingURL=getNumberType.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/isValid.js
 
 
@@ -52146,13 +53564,11 @@ function isValidNumber(input, options, metadataJson) {
   var nationalNumber = options.v2 ? input.nationalNumber : input.phone;
   return matchesEntirely(nationalNumber, metadata.nationalNumberPattern());
 }
-//# sourceMappingURL=isValid.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/isCountryCode.js
 var COUNTRY_CODE_REG_EXP = /^[A-Z]{2}$/;
 function isCountryCode(string) {
   return COUNTRY_CODE_REG_EXP.test(string);
 }
-//# sourceMappingURL=isCountryCode.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/getCountryAndCallingCodeFromOneOfThem.js
 
 
@@ -52181,7 +53597,6 @@ function getCountryAndCallingCodeFromOneOfThem(countryOrCallingCode, metadataJso
     callingCode: callingCode
   };
 }
-//# sourceMappingURL=getCountryAndCallingCodeFromOneOfThem.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/getPossibleCountriesForNumber.js
 
 
@@ -52207,7 +53622,6 @@ function couldNationalNumberBelongToCountry(nationalNumber, country, metadataJso
   metadata.selectNumberingPlan(country);
   return metadata.numberingPlan.possibleLengths().indexOf(nationalNumber.length) >= 0;
 }
-//# sourceMappingURL=getPossibleCountriesForNumber.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/stripIddPrefix.js
 
 
@@ -52242,7 +53656,6 @@ function stripIddPrefix(number, country, callingCode, metadataJson) {
   }
   return number;
 }
-//# sourceMappingURL=stripIddPrefix.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/extractNationalNumberFromPossiblyIncompleteNumber.js
 /**
  * Strips any national prefix (such as 0, 1) present in a
@@ -52346,7 +53759,6 @@ function extractNationalNumberFromPossiblyIncompleteNumber(number, metadata) {
     nationalNumber: number
   };
 }
-//# sourceMappingURL=extractNationalNumberFromPossiblyIncompleteNumber.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/getCountryByNationalNumber.js
 function getCountryByNationalNumber_createForOfIteratorHelperLoose(r, e) { var t = "undefined" != typeof Symbol && r[Symbol.iterator] || r["@@iterator"]; if (t) return (t = t.call(r)).next.bind(t); if (Array.isArray(r) || (t = getCountryByNationalNumber_unsupportedIterableToArray(r)) || e && r && "number" == typeof r.length) { t && (r = t); var o = 0; return function () { return o >= r.length ? { done: !0 } : { done: !1, value: r[o++] }; }; } throw new TypeError("Invalid attempt to iterate non-iterable instance.\nIn order to be iterable, non-array objects must have a [Symbol.iterator]() method."); }
 function getCountryByNationalNumber_unsupportedIterableToArray(r, a) { if (r) { if ("string" == typeof r) return getCountryByNationalNumber_arrayLikeToArray(r, a); var t = {}.toString.call(r).slice(8, -1); return "Object" === t && r.constructor && (t = r.constructor.name), "Map" === t || "Set" === t ? Array.from(r) : "Arguments" === t || /^(?:Ui|I)nt(?:8|16|32)(?:Clamped)?Array$/.test(t) ? getCountryByNationalNumber_arrayLikeToArray(r, a) : void 0; } }
@@ -52430,7 +53842,6 @@ function getCountryByNationalNumber(nationalNumber, countries, metadataJson) {
   // 	return matchingCountries[0]
   // }
 }
-//# sourceMappingURL=getCountryByNationalNumber.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/getCountryByCallingCode.js
 
 var getCountryByCallingCode_USE_NON_GEOGRAPHIC_COUNTRY_CODE = false;
@@ -52463,7 +53874,6 @@ function getCountryByCallingCode(callingCode, _ref) {
   }
   return getCountryByNationalNumber(nationalNumber, possibleCountries, metadata.metadata);
 }
-//# sourceMappingURL=getCountryByCallingCode.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/extractNationalNumber.js
 
 
@@ -52589,7 +53999,6 @@ function isPossibleIncompleteNationalNumber(nationalNumber, country, metadata) {
       return true;
   }
 }
-//# sourceMappingURL=extractNationalNumber.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/extractCountryCallingCodeFromInternationalNumberWithoutPlusSign.js
 
 
@@ -52648,7 +54057,6 @@ function extractCountryCallingCodeFromInternationalNumberWithoutPlusSign(number,
     number: number
   };
 }
-//# sourceMappingURL=extractCountryCallingCodeFromInternationalNumberWithoutPlusSign.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/extractCountryCallingCode.js
 
 
@@ -52795,7 +54203,6 @@ function extractCountryCallingCode(number, country, defaultCountry, defaultCalli
 //  // France.
 //  FROM_DEFAULT_COUNTRY = 20;
 // }
-//# sourceMappingURL=extractCountryCallingCode.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/applyInternationalSeparatorStyle.js
 
 
@@ -52832,7 +54239,6 @@ function extractCountryCallingCode(number, country, defaultCountry, defaultCalli
 function applyInternationalSeparatorStyle(formattedNumber) {
   return formattedNumber.replace(new RegExp("[".concat(VALID_PUNCTUATION, "]+"), 'g'), ' ').trim();
 }
-//# sourceMappingURL=applyInternationalSeparatorStyle.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/formatNationalNumberUsingFormat.js
 
 
@@ -52866,7 +54272,6 @@ function formatNationalNumberUsingFormat(number, format, _ref) {
   }
   return formattedNumber;
 }
-//# sourceMappingURL=formatNationalNumberUsingFormat.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/getIddPrefix.js
 
 
@@ -52893,7 +54298,6 @@ function getIddPrefix(country, callingCode, metadata) {
     return countryMetadata.IDDPrefix();
   }
 }
-//# sourceMappingURL=getIddPrefix.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/RFC3966.js
 function RFC3966_slicedToArray(r, e) { return RFC3966_arrayWithHoles(r) || RFC3966_iterableToArrayLimit(r, e) || RFC3966_unsupportedIterableToArray(r, e) || RFC3966_nonIterableRest(); }
 function RFC3966_nonIterableRest() { throw new TypeError("Invalid attempt to destructure non-iterable instance.\nIn order to be iterable, non-array objects must have a [Symbol.iterator]() method."); }
@@ -52967,7 +54371,6 @@ function formatRFC3966(_ref) {
   }
   return "tel:".concat(number).concat(ext ? ';ext=' + ext : '');
 }
-//# sourceMappingURL=RFC3966.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/format.js
 // This is a port of Google Android `libphonenumber`'s
 // `phonenumberutil.js` of December 31th, 2018.
@@ -53177,7 +54580,6 @@ function pickFirstMatchingElement(elements, testFunction) {
     i++;
   }
 }
-//# sourceMappingURL=format.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/PhoneNumber.js
 function PhoneNumber_typeof(o) { "@babel/helpers - typeof"; return PhoneNumber_typeof = "function" == typeof Symbol && "symbol" == typeof Symbol.iterator ? function (o) { return typeof o; } : function (o) { return o && "function" == typeof Symbol && o.constructor === Symbol && o !== Symbol.prototype ? "symbol" : typeof o; }, PhoneNumber_typeof(o); }
 function PhoneNumber_ownKeys(e, r) { var t = Object.keys(e); if (Object.getOwnPropertySymbols) { var o = Object.getOwnPropertySymbols(e); r && (o = o.filter(function (r) { return Object.getOwnPropertyDescriptor(e, r).enumerable; })), t.push.apply(t, o); } return t; }
@@ -53365,7 +54767,6 @@ var PhoneNumber = /*#__PURE__*/function () {
 }();
 
 var E164_NUMBER_REGEXP = /^\+\d+$/;
-//# sourceMappingURL=PhoneNumber.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/extractPhoneContext.js
 // When phone numbers are written in `RFC3966` format — `"tel:+12133734253"` —
 // they can have their "calling code" part written separately in a `phone-context` parameter.
@@ -53446,7 +54847,6 @@ function isPhoneContextValid(phoneContext) {
   // Does phone-context value match pattern of global-number-digits or domainname.
   return RFC3966_GLOBAL_NUMBER_DIGITS_PATTERN_.test(phoneContext) || RFC3966_DOMAINNAME_PATTERN_.test(phoneContext);
 }
-//# sourceMappingURL=extractPhoneContext.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/helpers/extractFormattedPhoneNumberFromPossibleRfc3966NumberUri.js
 
 
@@ -53512,7 +54912,6 @@ function extractFormattedPhoneNumberFromPossibleRfc3966NumberUri(numberToParse, 
     return phoneNumberString;
   }
 }
-//# sourceMappingURL=extractFormattedPhoneNumberFromPossibleRfc3966NumberUri.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/parse.js
 // This is a port of Google Android `libphonenumber`'s
 // `phonenumberutil.js` of December 31th, 2018.
@@ -53876,7 +55275,6 @@ function parsePhoneNumber(formattedPhoneNumber, defaultCountry, defaultCallingCo
     carrierCode: carrierCode
   };
 }
-//# sourceMappingURL=parse.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/parsePhoneNumberWithError_.js
 function parsePhoneNumberWithError_typeof(o) { "@babel/helpers - typeof"; return parsePhoneNumberWithError_typeof = "function" == typeof Symbol && "symbol" == typeof Symbol.iterator ? function (o) { return typeof o; } : function (o) { return o && "function" == typeof Symbol && o.constructor === Symbol && o !== Symbol.prototype ? "symbol" : typeof o; }, parsePhoneNumberWithError_typeof(o); }
 function parsePhoneNumberWithError_ownKeys(e, r) { var t = Object.keys(e); if (Object.getOwnPropertySymbols) { var o = Object.getOwnPropertySymbols(e); r && (o = o.filter(function (r) { return Object.getOwnPropertyDescriptor(e, r).enumerable; })), t.push.apply(t, o); } return t; }
@@ -53890,7 +55288,6 @@ function parsePhoneNumberWithError(text, options, metadata) {
     v2: true
   }), metadata);
 }
-//# sourceMappingURL=parsePhoneNumberWithError_.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/parsePhoneNumber_.js
 function parsePhoneNumber_typeof(o) { "@babel/helpers - typeof"; return parsePhoneNumber_typeof = "function" == typeof Symbol && "symbol" == typeof Symbol.iterator ? function (o) { return typeof o; } : function (o) { return o && "function" == typeof Symbol && o.constructor === Symbol && o !== Symbol.prototype ? "symbol" : typeof o; }, parsePhoneNumber_typeof(o); }
 function parsePhoneNumber_ownKeys(e, r) { var t = Object.keys(e); if (Object.getOwnPropertySymbols) { var o = Object.getOwnPropertySymbols(e); r && (o = o.filter(function (r) { return Object.getOwnPropertyDescriptor(e, r).enumerable; })), t.push.apply(t, o); } return t; }
@@ -53920,7 +55317,6 @@ function parsePhoneNumber_parsePhoneNumber(text, options, metadata) {
     }
   }
 }
-//# sourceMappingURL=parsePhoneNumber_.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/es6/parsePhoneNumber.js
 
 
@@ -53931,7 +55327,6 @@ function es6_parsePhoneNumber_parsePhoneNumber() {
     metadata = _normalizeArguments.metadata;
   return parsePhoneNumber_parsePhoneNumber(text, options, metadata);
 }
-//# sourceMappingURL=parsePhoneNumber.js.map
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/max/exports/parsePhoneNumber.js
 
 
@@ -53998,7 +55393,7 @@ function hasPhoneContext(text, start) {
         return false;
     return !ID_BEFORE.test(before);
 }
-//# sourceMappingURL=phone-context.js.map
+
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/max/exports/isSupportedCountry.js
 
 
@@ -54058,7 +55453,7 @@ function nationalNumberLengths(region) {
     metadata.selectNumberingPlan(region);
     return metadata.numberingPlan?.possibleLengths() ?? [];
 }
-//# sourceMappingURL=phone-regions.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/phone.js
 // Phone numbers, read by libphonenumber (max metadata: full per-country number plans).
 //
@@ -54408,7 +55803,7 @@ function phoneDetector(regions = phone_regions_DEFAULT_PHONE_REGIONS) {
     const plan = nationalPlan(regions);
     return { type: 'phone', find: (text, hint) => scanPhones(plan, text, hint) };
 }
-//# sourceMappingURL=phone.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/secret-formats.js
 // Credentials in HIGH-SIGNAL formats: each has a fixed prefix or frame that ordinary text, hashes
 // and ids do not produce. The formats were learnt from the providers' documentation, checked
@@ -54454,7 +55849,7 @@ const BECH32 = 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L';
 const GITHUB_PREFIXES = ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'];
 /** One line per format: adding a format is adding a line. */
 // prettier-ignore
-const FORMATS = [
+const secret_formats_FORMATS = [
     { name: 'AWS access key id', prefixes: ['AKIA', 'ASIA'], re: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/g },
     { name: 'AWS secret access key (after its key name)', prefixes: ['aws_secret_access_key', 'AWS_SECRET_ACCESS_KEY', 'SecretAccessKey', 'secretAccessKey'], re: /(?:aws_secret_access_key|secretaccesskey)["']?\s{0,8}[:=]\s{0,8}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi, valueOnly: true },
     { name: 'GitHub token (classic PAT, OAuth, user/server, refresh)', prefixes: GITHUB_PREFIXES, re: re(`${NOT_BEFORE}gh[pousr]_[A-Za-z0-9]{36,}${NOT_AFTER}`) },
@@ -54551,9 +55946,9 @@ function mixesClasses(token) {
 // the rest of it per format.
 /** Anchor characters, rarest first: a prefix is anchored on the first of them it contains. */
 const ANCHORS = ['J', 'A', 'S', '_', '-', '.'];
-const ALL_PREFIXES = [...new Set(FORMATS.flatMap((f) => f.prefixes))];
+const ALL_PREFIXES = [...new Set(secret_formats_FORMATS.flatMap((f) => f.prefixes))];
 function formatsOf(prefix) {
-    return FORMATS.flatMap((f, i) => (f.prefixes.includes(prefix) ? [i] : []));
+    return secret_formats_FORMATS.flatMap((f, i) => (f.prefixes.includes(prefix) ? [i] : []));
 }
 /** A dense (packed) table of 128 entries: sparse arrays would fall back to slow dictionary lookups. */
 function asciiTable() {
@@ -54563,7 +55958,7 @@ const TABLES = ANCHORS.map((char) => ({
     char,
     before: asciiTable(),
     after: asciiTable(),
-    triggers: FORMATS.flatMap((f, i) => (f.trigger?.char === char ? [i] : [])),
+    triggers: secret_formats_FORMATS.flatMap((f, i) => (f.trigger?.char === char ? [i] : [])),
 }));
 /** Prefixes with no anchor character, searched for as a whole. */
 const LITERALS = [];
@@ -54588,12 +55983,12 @@ for (const prefix of ALL_PREFIXES) {
     }
 }
 /** Formats whose regex always runs over the whole text (none has neither prefix nor trigger). */
-const ALWAYS = FORMATS.flatMap((f, i) => (f.prefixes.length === 0 && f.trigger === undefined ? [i] : []));
+const ALWAYS = secret_formats_FORMATS.flatMap((f, i) => (f.prefixes.length === 0 && f.trigger === undefined ? [i] : []));
 /** Each format's regex, sticky: tried at the places the pre-filter finds, not scanned. */
-const STICKY = FORMATS.map((f) => new RegExp(f.re.source, f.re.flags.replace('g', '') + 'y'));
+const STICKY = secret_formats_FORMATS.map((f) => new RegExp(f.re.source, f.re.flags.replace('g', '') + 'y'));
 /** A hit packs a position and a format index into one number, so that hits sort by position. */
 const FORMAT_BITS = 128;
-if (FORMATS.length > FORMAT_BITS)
+if (secret_formats_FORMATS.length > FORMAT_BITS)
     throw new RangeError('secret formats: raise FORMAT_BITS');
 /**
  * Where a format's regex may match: every occurrence of one of its prefixes (and the places its
@@ -54631,7 +56026,7 @@ function findHits(text) {
                 }
             }
             for (const f of triggers) {
-                const trigger = FORMATS[f].trigger;
+                const trigger = secret_formats_FORMATS[f].trigger;
                 if (!trigger.test(text, i))
                     continue;
                 for (const offset of trigger.at)
@@ -54658,13 +56053,13 @@ function isTokenChar(code) {
 /** Appends the matches of every format to `out`. */
 function findFormatSecrets(text, out) {
     for (const index of ALWAYS)
-        forEachMatch(FORMATS[index].re, text, 0, (m) => report(text, index, m, out));
+        forEachMatch(secret_formats_FORMATS[index].re, text, 0, (m) => report(text, index, m, out));
     const hits = findHits(text);
     if (hits.length === 0)
         return;
     // Where each format's last match ends: a later hit inside it is part of it (a PEM body holding
     // another BEGIN line), which keeps the work linear.
-    const matchedUntil = new Int32Array(FORMATS.length);
+    const matchedUntil = new Int32Array(secret_formats_FORMATS.length);
     for (const hit of hits) {
         const f = hit % FORMAT_BITS;
         const at = (hit - f) / FORMAT_BITS;
@@ -54682,7 +56077,7 @@ function findFormatSecrets(text, out) {
 }
 /** Pushes the match `m` of format `f` unless its checks reject it; returns its end (else -1). */
 function report(text, f, m, out) {
-    const format = FORMATS[f];
+    const format = secret_formats_FORMATS[f];
     const glued = format.bounded && m.index > 0 && isTokenChar(text.charCodeAt(m.index - 1));
     if (glued || (format.accept && !format.accept(m[0])))
         return -1;
@@ -54691,7 +56086,7 @@ function report(text, f, m, out) {
     out.push({ type: 'secret', start: format.valueOnly ? end - value.length : m.index, end });
     return end;
 }
-//# sourceMappingURL=secret-formats.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/secret-values.js
 // What a candidate secret VALUE looks like, shared by the rules that find a value by its context
 // (a key name, a URL's userinfo, a JSON key in the hint) rather than by its own format:
@@ -54823,7 +56218,7 @@ function passesEntropyGate(value, minLength = MIN_SECRET_LENGTH) {
         return false;
     return !isWordIdentifier(value);
 }
-//# sourceMappingURL=secret-values.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/secret-url.js
 // The password of a URL's userinfo, `scheme://user:password@host`: database URLs (postgres,
 // mysql, mongodb+srv, redis, amqp, mssql, jdbc:…, clickhouse), git remotes and proxies with
@@ -54879,7 +56274,7 @@ function findUrlPasswords(text, out) {
     for (let i = text.indexOf('://'); i !== -1;)
         i = text.indexOf('://', Math.max(urlPasswordAt(text, i, out), i + 3));
 }
-//# sourceMappingURL=secret-url.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/secret-generic.js
 // Secrets assigned to a key that names one, whatever their format: `DB_PASSWORD=…`,
 // `db.password: …`, `"client_secret": "…"`, `apiKey = '…'`, `Authorization: Bearer …`,
@@ -55217,7 +56612,7 @@ function assignmentAt(text, i, out) {
     }
     return j;
 }
-//# sourceMappingURL=secret-generic.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/secret.js
 // The `secret` detector: credentials, found three ways.
 // - By FORMAT (secret-formats.ts): provider tokens and keys with a fixed prefix or frame that
@@ -55278,7 +56673,7 @@ function findSecrets(text, hint) {
 function secretDetector() {
     return { type: 'secret', find: findSecrets };
 }
-//# sourceMappingURL=secret.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/ssn.js
 // US Social Security numbers within the SSA's issuing rules (area 001–899 but not 666, group
 // not 00, serial not 0000; ITIN areas 900–999 are never SSNs).
@@ -55368,7 +56763,7 @@ function findSsns(text, hint) {
 function ssnDetector() {
     return { type: 'ssn', find: findSsns };
 }
-//# sourceMappingURL=ssn.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/user-rule.js
 // `pii.rules`: user patterns, compiled by the policy loader to RE2JS (linear-time matching, so a
 // policy cannot make the stabilizer hang). Every match counts; the type is the rule's name.
@@ -55389,7 +56784,7 @@ function userRuleDetector(rule) {
         },
     };
 }
-//# sourceMappingURL=user-rule.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/registry.js
 // Builds the detector list of a policy's `pii:` block (DESIGN §3) and the set the `pii` check
 // searches with (DESIGN §5): the seven built-in typed detectors always, the opt-in ones a policy
@@ -55460,7 +56855,7 @@ function checkDetectors(cfg) {
     const optional = cfg.detectors.filter(isOptionalPiiType);
     return createDetectors({ ...cfg, detectors: [...BUILTIN_PII_TYPES, ...optional] });
 }
-//# sourceMappingURL=registry.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/shown.js
 // A name or id from an input file or the command line, as a message may show it: whatever a
 // built-in detector finds is masked. Messages reach logs, annotations and PR comments, where PII
@@ -55469,11 +56864,11 @@ function checkDetectors(cfg) {
 
 
 const DETECTORS = builtinDetectors();
-const OPTIONS = { replacement: '[REDACTED_{TYPE}]', allow: [] };
+const shown_OPTIONS = { replacement: '[REDACTED_{TYPE}]', allow: [] };
 function maskedForMessage(text) {
-    return maskText(text, DETECTORS, OPTIONS).text;
+    return maskText(text, DETECTORS, shown_OPTIONS).text;
 }
-//# sourceMappingURL=shown.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/values.js
 // Small helpers for looking at parsed JSON values without ever quoting them: diagnostics name
 // a value's type, never its content (transcripts may hold PII).
@@ -55528,7 +56923,7 @@ function scalarFields(obj, exclude) {
     }
     return meta;
 }
-//# sourceMappingURL=values.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/content.js
 
 /** One content part, or null after reporting why it is not one. */
@@ -55579,7 +56974,7 @@ function readContent(value, site) {
     site.ctx.error(site.code, site.near, `\`${site.path}\` must be a string, an array of content parts or null; found ${describeValue(value)}.`, 'Write the content as a string or as an array of {"type":...} parts.');
     return null;
 }
-//# sourceMappingURL=content.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/anthropic-blocks.js
 
 
@@ -55678,7 +57073,7 @@ function messageArtifacts(msg, base, resultSource) {
     }
     return out;
 }
-//# sourceMappingURL=anthropic-blocks.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/context.js
 // Where a reader is in its input: turns parsed nodes into source positions and collects
 // diagnostics. One context per JSON document (or per JSONL line, sharing the diagnostics list).
@@ -55718,7 +57113,7 @@ class ReadContext {
         this.report('warning', code, at, message, hint);
     }
 }
-//# sourceMappingURL=context.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/anthropic.js
 
 
@@ -55773,7 +57168,7 @@ function readAnthropic(doc, file) {
     const rootObj = values_isObject(root) ? root : null;
     const messages = rootObj ? rootObj['messages'] : root;
     if (!Array.isArray(messages)) {
-        ctx.error(anthropic_CODE, ctx.pos(root), `An Anthropic transcript must be an object with a \`messages\` array; found ${describeValue(messages)} there.`, 'Write {"system": "...", "messages": [...]}, or pass --format to choose another reader.');
+        ctx.error(anthropic_CODE, ctx.pos(root), `An Anthropic transcript must be an object with a \`messages\` array; found ${describeValue(messages)} there.`, 'Write {"system": "...", "messages": [...]}, or pass --input-format to choose another reader.');
         return { artifacts: [], meta: {}, diagnostics };
     }
     const artifacts = [];
@@ -55789,7 +57184,7 @@ function readAnthropic(doc, file) {
     const meta = rootObj ? scalarFields(rootObj, ['system']) : {};
     return { artifacts, meta, diagnostics };
 }
-//# sourceMappingURL=anthropic.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/claude-code-chain.js
 /**
  * Marks the artifacts of records off the chain that ends at the last message: `compacted` before
@@ -55842,7 +57237,7 @@ function markOffChain(nodes) {
             a.offChain = reason;
     }
 }
-//# sourceMappingURL=claude-code-chain.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/claude-code.js
 
 
@@ -55997,7 +57392,7 @@ function readClaudeCode(lines, file) {
     reader.finish();
     return { artifacts: reader.artifacts, meta: reader.meta, diagnostics: reader.diagnostics };
 }
-//# sourceMappingURL=claude-code.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/claude-web.js
 
 
@@ -56140,7 +57535,7 @@ function readClaudeWeb(doc, file) {
     if (!values_isObject(root) || !Array.isArray(loglines)) {
         const diagnostics = [];
         const ctx = new ReadContext(file, doc.positions, diagnostics);
-        ctx.error('invalid-session', ctx.pos(root), `A Claude web session must be an object with a \`loglines\` array; found ${describeValue(values_isObject(root) ? loglines : root)}${values_isObject(root) ? ' there' : ''}.`, 'Export the session as {"loglines": [...]}, or pass --format to choose another reader.');
+        ctx.error('invalid-session', ctx.pos(root), `A Claude web session must be an object with a \`loglines\` array; found ${describeValue(values_isObject(root) ? loglines : root)}${values_isObject(root) ? ' there' : ''}.`, 'Export the session as {"loglines": [...]}, or pass --input-format to choose another reader.');
         return { artifacts: [], meta: {}, diagnostics };
     }
     const near = reader.at(loglines);
@@ -56152,7 +57547,7 @@ function readClaudeWeb(doc, file) {
         diagnostics: reader.diagnostics,
     };
 }
-//# sourceMappingURL=claude-web.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/responses-items.js
 
 
@@ -56387,7 +57782,7 @@ class ModelTurns {
         }));
     }
 }
-//# sourceMappingURL=responses-items.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/codex.js
 
 
@@ -56569,7 +57964,7 @@ function readCodex(lines, file) {
         reader.record(rec);
     return reader.finish();
 }
-//# sourceMappingURL=codex.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/gemini-parts.js
 
 const OPAQUE_FIELDS = ['inlineData', 'fileData', 'executableCode', 'codeExecutionResult'];
@@ -56727,7 +58122,7 @@ function pushSignature(content, part) {
     if (typeof signature === 'string')
         content.push({ type: 'thoughtSignature', thoughtSignature: signature });
 }
-//# sourceMappingURL=gemini-parts.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/gemini.js
 
 
@@ -56869,7 +58264,7 @@ function readGemini(doc, file) {
     const rootObj = values_isObject(root) ? root : null;
     const contents = rootObj ? rootObj['contents'] : root;
     if (!Array.isArray(contents)) {
-        ctx.error(gemini_CODE, ctx.pos(root), `A Gemini transcript must be an array of contents or an object with a \`contents\` array; found ${describeValue(contents)} there.`, 'Write {"systemInstruction": {...}, "contents": [...]}, or pass --format to choose another reader.');
+        ctx.error(gemini_CODE, ctx.pos(root), `A Gemini transcript must be an array of contents or an object with a \`contents\` array; found ${describeValue(contents)} there.`, 'Write {"systemInstruction": {...}, "contents": [...]}, or pass --input-format to choose another reader.');
         return { artifacts: [], meta: {}, diagnostics };
     }
     const reader = new ContentsReader(ctx);
@@ -56879,7 +58274,7 @@ function readGemini(doc, file) {
     const meta = rootObj ? scalarFields(rootObj, []) : {};
     return { artifacts: reader.artifacts, meta, diagnostics };
 }
-//# sourceMappingURL=gemini.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/langchain-message.js
 
 
@@ -57032,7 +58427,7 @@ function readAiCalls(fields, site, legacyId) {
     }
     return { calls, legacy, ids };
 }
-//# sourceMappingURL=langchain-message.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/langchain.js
 
 
@@ -57126,7 +58521,7 @@ function normalize(item, path, ctx) {
                 fields: kwargs,
                 site: { ctx, path: joinPath(path, 'kwargs'), near: ctx.pos(kwargs, near) },
             };
-        ctx.error(langchain_message_CODE, near, `\`${path}\` must be a serialized LangChain message: {"lc": 1, "type": "constructor", "id": [..., "<Message class>"], "kwargs": {...}}.`, 'Serialize message objects (HumanMessage, AIMessage, SystemMessage, ToolMessage…), or pass --format to choose another reader.');
+        ctx.error(langchain_message_CODE, near, `\`${path}\` must be a serialized LangChain message: {"lc": 1, "type": "constructor", "id": [..., "<Message class>"], "kwargs": {...}}.`, 'Serialize message objects (HumanMessage, AIMessage, SystemMessage, ToolMessage…), or pass --input-format to choose another reader.');
         return null;
     }
     const type = values_isObject(item) ? dictType(item['type']) : undefined;
@@ -57136,7 +58531,7 @@ function normalize(item, path, ctx) {
     const typeName = values_isObject(item) && typeof item['type'] === 'string' ? safeName(item['type']) : null;
     ctx.error(langchain_message_CODE, near, values_isObject(item) && type === undefined
         ? `\`${joinPath(path, 'type')}\` must be human, ai, system, tool, function or chat${typeName ? `; found ${typeName}` : `; found ${describeValue(item['type'])}`}.`
-        : `\`${path}\` must be {"type": ..., "data": {...}}; found ${values_isObject(item) ? `${describeValue(data)} as data` : describeValue(item)}.`, 'Write each message as messages_to_dict does, or pass --format to choose another reader.');
+        : `\`${path}\` must be {"type": ..., "data": {...}}; found ${values_isObject(item) ? `${describeValue(data)} as data` : describeValue(item)}.`, 'Write each message as messages_to_dict does, or pass --input-format to choose another reader.');
     return null;
 }
 function langchain_str(fields, key) {
@@ -57225,7 +58620,7 @@ function readLangChain(doc, file) {
     const ctx = new ReadContext(file, doc.positions, diagnostics);
     const found = messagesOf(doc.value);
     if (!found) {
-        ctx.error(langchain_message_CODE, ctx.pos(doc.value), `A LangChain transcript must be a list of serialized messages or an object with a \`messages\` list; found ${describeValue(doc.value)}.`, 'Write the messages with messages_to_dict or dumpd, or pass --format to choose another reader.');
+        ctx.error(langchain_message_CODE, ctx.pos(doc.value), `A LangChain transcript must be a list of serialized messages or an object with a \`messages\` list; found ${describeValue(doc.value)}.`, 'Write the messages with messages_to_dict or dumpd, or pass --input-format to choose another reader.');
         return { artifacts: [], meta: {}, diagnostics };
     }
     const state = { legacyCaller: null };
@@ -57240,7 +58635,7 @@ function readLangChain(doc, file) {
         meta['model'] = state.model;
     return { artifacts, meta, diagnostics };
 }
-//# sourceMappingURL=langchain.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/openhands-events.js
 
 function openhands_events_str(obj, key) {
@@ -57375,7 +58770,7 @@ function isForgotten(id, forgotten) {
         return true;
     return typeof id === 'number' && forgotten.ranges.some(([a, b]) => id >= a && id <= b);
 }
-//# sourceMappingURL=openhands-events.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/openhands.js
 
 
@@ -57698,7 +59093,7 @@ function readOpenHands(doc, file) {
     const ctx = new ReadContext(file, doc.positions, diagnostics);
     const items = historyOf(doc.value);
     if (!items) {
-        ctx.error('invalid-openhands-document', ctx.pos(doc.value), `An OpenHands trajectory must be an array of events or an object with a \`history\` array; found ${describeValue(doc.value)}.`, 'Pass the trajectory as OpenHands saved it, or pass --format to choose another reader.');
+        ctx.error('invalid-openhands-document', ctx.pos(doc.value), `An OpenHands trajectory must be an array of events or an object with a \`history\` array; found ${describeValue(doc.value)}.`, 'Pass the trajectory as OpenHands saved it, or pass --input-format to choose another reader.');
         return { artifacts: [], meta: {}, diagnostics };
     }
     const events = flatten(items, ctx);
@@ -57720,7 +59115,7 @@ function readOpenHands(doc, file) {
     diagnostics.push(...reader.warnings(file));
     return { artifacts, meta: { ...reader.meta, ...rowMeta(doc.value) }, diagnostics };
 }
-//# sourceMappingURL=openhands.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/responses.js
 
 
@@ -57939,7 +59334,7 @@ function readResponses(doc, file) {
     const ctx = new ReadContext(file, doc.positions, diagnostics);
     const found = locate(doc.value);
     if (!found) {
-        ctx.error(responses_CODE, ctx.pos(doc.value), `A Responses transcript must be an array of items, an object with an \`input\` array, a list ({"object":"list","data":[...]}) or a response object; found ${describeValue(doc.value)}.`, 'Put the items under `input`, or pass --format to choose another reader.');
+        ctx.error(responses_CODE, ctx.pos(doc.value), `A Responses transcript must be an array of items, an object with an \`input\` array, a list ({"object":"list","data":[...]}) or a response object; found ${describeValue(doc.value)}.`, 'Put the items under `input`, or pass --input-format to choose another reader.');
         return { artifacts: [], meta: {}, diagnostics };
     }
     const { root, path } = found;
@@ -57968,7 +59363,7 @@ function readResponses(doc, file) {
     reader.finish();
     return { artifacts: reader.artifacts, meta: metaOf(root), diagnostics };
 }
-//# sourceMappingURL=responses.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/vercel-ai-parts.js
 
 
@@ -58078,7 +59473,7 @@ function vercel_ai_parts_readToolResult(part, site) {
         return null;
     return { callId, toolName: name === '' ? undefined : name, ...read };
 }
-//# sourceMappingURL=vercel-ai-parts.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/vercel-ai.js
 
 
@@ -58256,7 +59651,7 @@ function vercel_ai_readMessage(message, site) {
     const role = message['role'];
     const kind = typeof role === 'string' && Object.hasOwn(vercel_ai_ROLES, role) ? vercel_ai_ROLES[role] : undefined;
     if (typeof role !== 'string' || kind === undefined) {
-        site.ctx.error(vercel_ai_CODE, site.near, `\`${joinPath(site.path, 'role')}\` must be one of system, user, assistant, tool; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Fix the role, or pass --format to choose another reader.');
+        site.ctx.error(vercel_ai_CODE, site.near, `\`${joinPath(site.path, 'role')}\` must be one of system, user, assistant, tool; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Fix the role, or pass --input-format to choose another reader.');
         return [];
     }
     if (role === 'tool')
@@ -58303,7 +59698,7 @@ function readVercelAi(doc, file) {
         artifacts.push(buildArtifact({ id: 'prompt', kind: 'user', content: rootObj['prompt'], source: ctx.pos(root) }));
     }
     else if (!found) {
-        ctx.error(vercel_ai_CODE, ctx.pos(root), `An AI SDK transcript must be an array of messages or an object with a \`messages\` array; found ${describeValue(root)}.`, 'Write the ModelMessage[] (or {"system": "...", "messages": [...]}), or pass --format to choose another reader.');
+        ctx.error(vercel_ai_CODE, ctx.pos(root), `An AI SDK transcript must be an array of messages or an object with a \`messages\` array; found ${describeValue(root)}.`, 'Write the ModelMessage[] (or {"system": "...", "messages": [...]}), or pass --input-format to choose another reader.');
         return { artifacts: [], meta: {}, diagnostics };
     }
     else {
@@ -58315,7 +59710,7 @@ function readVercelAi(doc, file) {
     const meta = rootObj ? scalarFields(rootObj, ROOT_KEYS) : {};
     return { artifacts, meta, diagnostics };
 }
-//# sourceMappingURL=vercel-ai.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/container.js
 // JSON or JSONL? Parses the text once into a Container that detection and the readers share.
 //
@@ -58421,7 +59816,7 @@ function asJsonl(container) {
     const pos = typeof value === 'object' && value !== null ? positions.get(value) : undefined;
     return { kind: 'jsonl', lines: [{ line: pos?.line ?? 1, value, positions }], diagnostics: [] };
 }
-//# sourceMappingURL=container.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/message-array.js
 // Where a chat transcript keeps its messages: a bare array, `messages`, or, in agent run records,
 // `traj` (tau-bench), `history` or `trajectory` (SWE-agent). SWE-agent files hold both `history`
@@ -58447,7 +59842,7 @@ function findMessageArray(root) {
     const messages = root['messages'];
     return Array.isArray(messages) ? { key: 'messages', messages } : null;
 }
-//# sourceMappingURL=message-array.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/detect.js
 
 
@@ -58539,7 +59934,7 @@ function detectFormat(text, file) {
     const detection = detectContainer(parsed.container);
     return detection ? { format: detection.format, container: detection.container.kind } : null;
 }
-//# sourceMappingURL=detect.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/native-artifact.js
 // Validation of one native artifact object (DESIGN §2 field table). Every field is type-checked;
 // a bad field is an error naming its path and what is accepted, never the value it holds.
@@ -58704,7 +60099,7 @@ function readNativeArtifact(node, site) {
         source: near,
     });
 }
-//# sourceMappingURL=native-artifact.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/native.js
 // Native reader: `{meta, artifacts:[...]}` in JSON, or one artifact object per JSONL line with an
 // optional `{"meta":{...}}` record before the first artifact. Default ids: `a<index>` (JSON,
@@ -58743,7 +60138,7 @@ function readNativeJson(doc, file) {
     const root = doc.value;
     const near = ctx.pos(root);
     if (!values_isObject(root) || !Array.isArray(root['artifacts'])) {
-        ctx.error('invalid-artifact', near, `A native JSON transcript must be an object with an \`artifacts\` array; found ${describeValue(values_isObject(root) ? root['artifacts'] : root)} there.`, 'Write {"meta": {...}, "artifacts": [...]}, or pass --format to choose another reader.');
+        ctx.error('invalid-artifact', near, `A native JSON transcript must be an object with an \`artifacts\` array; found ${describeValue(values_isObject(root) ? root['artifacts'] : root)} there.`, 'Write {"meta": {...}, "artifacts": [...]}, or pass --input-format to choose another reader.');
         return { artifacts: [], meta: {}, diagnostics };
     }
     for (const key of Object.keys(root)) {
@@ -58799,7 +60194,7 @@ function readNativeJsonl(lines, file) {
     }
     return { artifacts, meta, diagnostics };
 }
-//# sourceMappingURL=native.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/openai.js
 
 
@@ -58903,7 +60298,7 @@ function openai_readMessage(message, index, path, ctx, legacy) {
     const role = message['role'];
     const kind = typeof role === 'string' ? ROLE_KINDS[role] : undefined;
     if (typeof role !== 'string' || kind === undefined) {
-        ctx.error(openai_CODE, near, `\`${joinPath(path, 'role')}\` must be one of ${openai_ROLES}; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Fix the role, or pass --format to choose another reader.');
+        ctx.error(openai_CODE, near, `\`${joinPath(path, 'role')}\` must be one of ${openai_ROLES}; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Fix the role, or pass --input-format to choose another reader.');
         return null;
     }
     const content = readContent(message['content'], { ctx, path: joinPath(path, 'content'), near, code: openai_CODE });
@@ -58948,7 +60343,7 @@ function readOpenAi(doc, file) {
     const ctx = new ReadContext(file, doc.positions, diagnostics);
     const found = findMessageArray(doc.value);
     if (!found) {
-        ctx.error(openai_CODE, ctx.pos(doc.value), `An OpenAI chat transcript must be an array of messages or an object with a \`messages\` array; found ${describeValue(doc.value)}.`, `Put the messages under one of ${MESSAGE_KEYS.join(', ')}, or pass --format to choose another reader.`);
+        ctx.error(openai_CODE, ctx.pos(doc.value), `An OpenAI chat transcript must be an array of messages or an object with a \`messages\` array; found ${describeValue(doc.value)}.`, `Put the messages under one of ${MESSAGE_KEYS.join(', ')}, or pass --input-format to choose another reader.`);
         return { artifacts: [], meta: {}, diagnostics };
     }
     const legacy = { lastAssistant: null, lastHadFunctionCall: false };
@@ -58961,7 +60356,7 @@ function readOpenAi(doc, file) {
     const meta = values_isObject(doc.value) ? scalarFields(doc.value, MESSAGE_KEYS) : {};
     return { artifacts, meta, diagnostics };
 }
-//# sourceMappingURL=openai.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/pairing.js
 // Tool call ↔ result pairing (DESIGN §2). A result answers the NEAREST EARLIER PENDING call with
 // its id: real runs reuse call ids (tau-bench), so "the call with this id" is ambiguous, and the
@@ -59043,7 +60438,7 @@ function nameResultsByCall(artifacts, pairing) {
         return call && call.name !== artifact.tool ? buildArtifact({ ...artifact, tool: call.name }) : artifact;
     });
 }
-//# sourceMappingURL=pairing.js.map
+
 ;// CONCATENATED MODULE: ./build/core/readers/index.js
 // readTranscript: text → Transcript. Parses the container once, picks the reader (by content, or
 // the `format` option), pairs tool calls with their results and collects every diagnostic.
@@ -59086,7 +60481,7 @@ const SHAPES = 'native JSON/JSONL, OpenAI Chat Completions messages, OpenAI Resp
     'Vercel AI SDK messages, LangChain serialized messages, Gemini contents, OpenHands trajectories, ' +
     'aider chat history Markdown';
 function unknownFormat(file, notJson = false) {
-    return (0,core_diagnostics/* diagnostic */.YK)('error', 'unknown-format', at1(file), `The transcript format was not recognised${notJson ? ' (the file is not JSON, JSON Lines or an aider chat history)' : ''}. Supported formats: ${FORMAT_LIST} (${SHAPES}).`, `Check that this is a transcript file, or name its format with --format ${TRANSCRIPT_FORMATS.join('|')}.`);
+    return (0,core_diagnostics/* diagnostic */.YK)('error', 'unknown-format', at1(file), `The transcript format was not recognised${notJson ? ' (the file is not JSON, JSON Lines or an aider chat history)' : ''}. Supported formats: ${FORMAT_LIST} (${SHAPES}).`, `Check that this is a transcript file, or name its format with --input-format ${TRANSCRIPT_FORMATS.join('|')}.`);
 }
 /** Text that cannot be meant as JSON: its first non-blank character opens no JSON value. */
 function notJsonText(text) {
@@ -59112,7 +60507,7 @@ function forced(format, container, file) {
     }
     return (0,core_diagnostics/* diagnostic */.YK)('error', 'format-mismatch', at1(file), needsJsonl
         ? `The ${format} format is JSON Lines (one record per line), but this file holds one multi-line JSON document.`
-        : `The ${format} format is one JSON document, but this file holds JSON Lines (several values on separate lines).`, 'Choose the format that matches the file with --format, or use --format auto.');
+        : `The ${format} format is one JSON document, but this file holds JSON Lines (several values on separate lines).`, 'Choose the format that matches the file with --input-format, or use --input-format auto.');
 }
 const JSONL_READERS = {
     'claude-code': readClaudeCode,
@@ -59184,7 +60579,7 @@ function loaded(out, format, file, document) {
     const diagnostics = byPosition([...out.diagnostics, ...pairingDiagnostics(pairing, artifacts)]);
     return { ok: true, transcript: { file, format, meta: out.meta, artifacts, pairing, diagnostics } };
 }
-//# sourceMappingURL=index.js.map
+
 // EXTERNAL MODULE: ./build/io/read-input.js
 var read_input = __nccwpck_require__(9536);
 ;// CONCATENATED MODULE: ./build/io/load-transcript.js
@@ -59240,7 +60635,7 @@ async function loadTranscript(file, opts = {}) {
     const loaded = await loadTranscripts(file, { ...opts, session: opts.session ?? 'last' });
     return loaded[0].result;
 }
-//# sourceMappingURL=load-transcript.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/json-literals.js
 // The literals of a JSON text with their positions, found by one validating pass over the raw text
 // (no parse, no re-serialization). Masking works on these spans so that every byte outside a
@@ -59430,7 +60825,7 @@ function decodeString(text, start, end) {
     return { decoded: units.join(''), map: map.subarray(0, k + 1) };
 }
 const ESCAPES = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-//# sourceMappingURL=json-literals.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/key-hints.js
 /** Words of a key that name a type; the key's words are lower-cased, split at `_`, `-`, `.`, spaces and camelCase. */
 // prettier-ignore
@@ -59526,7 +60921,7 @@ function hintOfKey(key) {
     cache.set(key, hint);
     return hint;
 }
-//# sourceMappingURL=key-hints.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/mask-json.js
 // Finding and masking PII inside a JSON text (tool-call arguments, JSON tool outputs) by span:
 // each string is decoded, searched with the type its key names (key-hints.ts), and only the
@@ -59699,7 +61094,7 @@ function maskJsonText(text, detectors, opts) {
 function findPiiIn(text, detectors, allow, replacement) {
     return findJsonPii(text, detectors, allow, replacement) ?? findPii(text, detectors, allow, replacement);
 }
-//# sourceMappingURL=mask-json.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/visible-texts.js
 /**
  * Keys whose strings are opaque encodings or protocol vocabulary, not text anyone wrote: base64
@@ -59779,7 +61174,7 @@ function visibleTexts(item) {
         out.push(c.id, c.name, c.arguments);
     return out;
 }
-//# sourceMappingURL=visible-texts.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/finalize.js
 // PII masking and exact counts, applied lazily to what can still reach the context. The visible
 // result is the same as masking every artifact up front (stage 4), at a fraction of the cost: an
@@ -59839,7 +61234,7 @@ function peekFinal(w) {
     const f = w.final;
     return f && f.content === w.content && f.toolCalls === w.toolCalls ? f.value : undefined;
 }
-//# sourceMappingURL=finalize.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/excerpt.js
 // Excerpts: protected evidence that does not fit is cut, never dropped (DESIGN §4 stage 9, seed 002
 // "a recovery warning, not a silent drop"). What a reader of a command's output needs most is kept
@@ -60010,7 +61405,7 @@ function excerptText(text, target, count) {
         shown -= lineTokens[last];
     }
 }
-//# sourceMappingURL=excerpt.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/families.js
 const SHELL_TOOLS = new Set([
     'bash',
@@ -60141,7 +61536,7 @@ function baseKeys(call) {
     }
     return { family: tool, supersede: `${tool}:${call.arguments.trim()}` };
 }
-//# sourceMappingURL=families.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/work.js
 
 /**
@@ -60316,7 +61711,7 @@ function removeUnit(owner, fate) {
         });
     }
 }
-//# sourceMappingURL=work.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/fit.js
 // Making what must be kept fit the budget (DESIGN §4 stage 9: the budget is a hard limit). First the
 // unprotected results inside protected units become placeholders; then protected evidence is cut to
@@ -60497,7 +61892,7 @@ function fitProtected(members, limit, tokensOf, meter) {
     }
     return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens) };
 }
-//# sourceMappingURL=fit.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/scope.js
 
 /** The scope of each artifact (its own, else the one the phase markers before it set) and the current one. */
@@ -60595,13 +61990,13 @@ function applyScopeReset(ws, scope, protectedKinds, keep = new Set()) {
     }
     return dropped;
 }
-//# sourceMappingURL=scope.js.map
+
 ;// CONCATENATED MODULE: ./build/core/scope/main-chain.js
 /** Not a side chain (a sub-agent), not off the chain (a rewound branch, before a compaction). */
 function onMainChain(a) {
     return a.sidechain !== true && a.offChain === undefined;
 }
-//# sourceMappingURL=main-chain.js.map
+
 ;// CONCATENATED MODULE: ./build/core/scope/task.js
 // The task statement of the current scope and the latest user request: what a context must hold
 // for the model to know what it is doing and what it was just asked (DESIGN §4 stage 8, §5). One
@@ -60674,7 +62069,7 @@ function survivesTaskSwitch(artifacts) {
         ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
     ]);
 }
-//# sourceMappingURL=task.js.map
+
 ;// CONCATENATED MODULE: ./build/core/scope/recent.js
 // `keep_recent` counts turns (issue 10): a turn starts at a user message, and what the agent did in
 // it (assistant messages, tool calls, results) belongs to it. Of each of the N newest turns, the
@@ -60722,7 +62117,7 @@ function recentTurnStart(items, keepRecent) {
     }
     return 0;
 }
-//# sourceMappingURL=recent.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/protect.js
 // Stage 8 (protect), computed before the pruning stages because they may only touch what is not
 // protected (DESIGN §4, seed 002 "Protected artifacts"). Each protection keeps its reason so that
@@ -60894,7 +62289,7 @@ function liftTagProtection(w) {
 function isCollapsible(w) {
     return w.protectedBy.every((p) => p.startsWith('tag:') || p.startsWith('latest:'));
 }
-//# sourceMappingURL=protect.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/budget.js
 
 
@@ -61099,7 +62494,7 @@ function reportFit(ws, status, n) {
             : `protected artifacts need ${n.protectedTokens} tokens, and at least ${n.floor} with protected evidence cut to excerpts (system, task statement and latest request are never cut), over the budget of ${n.budget}: the budget cannot be met without dropping what must be kept; nothing protected was cut or dropped`,
     });
 }
-//# sourceMappingURL=budget.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/collapse.js
 // Stage 7 (collapse, aggressive mode only): failed invocations of one command family with no success
 // of that family between them form a retry run, whatever ran in between (edit → test → fail → edit →
@@ -61195,7 +62590,7 @@ function collapseRuns(ws, mask) {
     }
     return collapsed;
 }
-//# sourceMappingURL=collapse.js.map
+
 ;// CONCATENATED MODULE: ./build/core/similarity/lsh-index.js
 // LSH buckets over entries numbered in chronological order, queried newest first: dedup wants the
 // LATEST matching item, so it can stop at the first verified candidate. Plain loops rather than
@@ -61265,7 +62660,7 @@ class LshIndex {
         }
     }
 }
-//# sourceMappingURL=lsh-index.js.map
+
 ;// CONCATENATED MODULE: ./build/core/similarity/minhash.js
 // MinHash signatures and LSH banding: the sub-quadratic candidate search for near duplicates.
 // Two texts land in a common bucket with probability 1 - (1 - J^rows)^bands, an S-curve in their
@@ -61420,7 +62815,7 @@ function bandKeys(signature, params, salt) {
     }
     return keys;
 }
-//# sourceMappingURL=minhash.js.map
+
 ;// CONCATENATED MODULE: ./build/core/similarity/shingles.js
 // What "the same text" and "similar text" mean for dedup: the normalization, the shingles a text
 // is cut into, and the exact Jaccard similarity of two shingle sets. MinHash only estimates this
@@ -61546,7 +62941,7 @@ function hashedJaccard(a, b) {
     const union = a.length + b.length - shared;
     return union === 0 ? 1 : shared / union;
 }
-//# sourceMappingURL=shingles.js.map
+
 ;// CONCATENATED MODULE: ./build/core/similarity/text-features.js
 // What dedup derives from one text, memoized. The stabilizer compares a growing suffix of the same
 // transcript several times (stabilize/dedup.ts, SuffixDedup), so most texts of a call were already
@@ -61602,7 +62997,7 @@ function signatureOf(features, count) {
     features.signature = signature;
     return signature;
 }
-//# sourceMappingURL=text-features.js.map
+
 ;// CONCATENATED MODULE: ./build/core/similarity/dedup.js
 // Exact and near-duplicate detection for the dedup stage (DESIGN §4 stage 6), without comparing
 // all pairs:
@@ -61752,7 +63147,7 @@ function findDuplicates(items, opts) {
     }
     return byIndex.filter((f) => f !== undefined);
 }
-//# sourceMappingURL=dedup.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/dedup.js
 // Stage 6 (dedup): exact and near-duplicate texts leave, the latest copy stays; results superseded by
 // a later result of the same command family are stale and leave too (seed 002, default mode).
@@ -61893,7 +63288,7 @@ function applySuperseded(ws) {
     }
     return removed;
 }
-//# sourceMappingURL=dedup.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/ledger.js
 
 
@@ -61975,7 +63370,7 @@ function ledgerEntry(w, masker, meter) {
         : { stage: 'budget', action: 'kept', reason: 'in_budget' };
     return entry(w, masker, kept, tokensBefore, final.tokens, undefined);
 }
-//# sourceMappingURL=ledger.js.map
+
 ;// CONCATENATED MODULE: ./build/core/tokens/count.js
 // Part types of every reader's formats that carry binary payloads (OpenAI Chat/Responses, Anthropic,
 // Vercel AI SDK, LangChain, Gemini).
@@ -62081,7 +63476,7 @@ function countArtifactTokens(a, tok, cfg) {
         total += tok.count(call.name) + tok.count(call.arguments);
     return total;
 }
-//# sourceMappingURL=count.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/meter.js
 // Token counting for the stabilizer: cached by text, and lazy. Artifacts that are certainly dropped
 // are never counted, and "is this over N tokens" stops as soon as the answer is known.
@@ -62140,7 +63535,7 @@ class TokenMeter {
         return countArtifactTokens(a, this.cached, this.cost);
     }
 }
-//# sourceMappingURL=meter.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/normalize.js
 
 function normalizeFates(ws, pairing) {
@@ -62207,7 +63602,7 @@ function normalizeFates(ws, pairing) {
     }
     return counts;
 }
-//# sourceMappingURL=normalize.js.map
+
 ;// CONCATENATED MODULE: ./build/core/tokens/tokenizer.js
 // The token-counting contract the pure core depends on. The BPE tables themselves are loaded at
 // the edge (src/tokens/load.ts) so the core never imports multi-megabyte encodings it may not use.
@@ -62215,7 +63610,7 @@ const TOKENIZER_NAMES = ['o200k_base', 'cl100k_base', 'p50k_base', 'r50k_base'];
 function isTokenizerName(value) {
     return TOKENIZER_NAMES.includes(value);
 }
-//# sourceMappingURL=tokenizer.js.map
+
 ;// CONCATENATED MODULE: ./build/core/policy/format.js
 // How policy paths and values appear in diagnostics. Policy values are configuration, not
 // transcript content, so a diagnostic may show them — but always masked, shortened and escaped:
@@ -62311,7 +63706,7 @@ function formatPath(path) {
     }
     return out;
 }
-//# sourceMappingURL=format.js.map
+
 ;// CONCATENATED MODULE: ./build/core/policy/schema.js
 // The policy contract (DESIGN §3) as a zod schema: every field, its accepted shape and its
 // default. Each schema's `error` text is the "accepted values or shape" a diagnostic shows, so
@@ -62419,12 +63814,13 @@ function setOf(values, minItems) {
                 schema_report(ctx, [index], item, `${showValue(item)} is listed more than once; each value may appear once.`, 'Remove the repeated entry.');
             }
         });
-    });
+    })
+        .meta({ uniqueItems: true }); // for the JSON Schema (json-schema.ts): editors flag a repeat too
 }
 /** Regions whose national phone numbers count: codes libphonenumber knows, each once. */
 function regionList() {
     const shape = 'a list of region codes (ISO 3166-1 alpha-2, upper case, e.g. US, GB, DE), each at most once';
-    return schemas/* array */.YOg(schemas/* string */.YjP({ error: () => shape }), { error: () => shape })
+    return schemas/* array */.YOg(schemas/* string */.YjP({ error: () => shape }).meta({ pattern: '^[A-Z]{2}$' }), { error: () => shape })
         .max(L.maxListItems)
         .superRefine((list, ctx) => {
         list.forEach((item, index) => {
@@ -62435,7 +63831,8 @@ function regionList() {
                 schema_report(ctx, [index], item, `${showValue(item)} is listed more than once; each value may appear once.`, 'Remove the repeated entry.');
             }
         });
-    });
+    })
+        .meta({ uniqueItems: true });
 }
 function mapping(shape, keys) {
     return schemas/* strictObject */.rej(shape, { error: () => `a mapping with the keys ${keys}` });
@@ -62573,6 +63970,7 @@ const PolicySchema = mapping({
             message: `1 would mask every single digit; expected 0 (off) or an integer from 2 to ${L.maxDigitRun}.`,
             params: { hint: 'Set digit_run to 0 to turn it off, or to 3 for the strict rule.' },
         })
+            .meta({ not: { const: 1 } })
             .default(0),
         rules: RulesSchema.default(() => []),
         allow: nameList(L.maxAllowItems, L.maxAllowItemChars).default(() => []),
@@ -62610,7 +64008,7 @@ const PolicySchema = mapping({
         other: integer(0, 1_000_000).default(256),
     }, PART_TOKEN_KINDS.join(', ')).prefault({}),
 }, 'version, tokenizer, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens');
-//# sourceMappingURL=schema.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/order.js
 // Stage 10 (order): sections in the policy's `order`; inside a section, original chronology.
 
@@ -62645,7 +64043,7 @@ function orderItems(items, order) {
     const ranks = sectionRanks(order);
     return [...items].sort((a, b) => (ranks.get(sectionOf(a.kind)) ?? 0) - (ranks.get(sectionOf(b.kind)) ?? 0) || a.index - b.index);
 }
-//# sourceMappingURL=order.js.map
+
 ;// CONCATENATED MODULE: ./build/core/emit/source-api.js
 const OPENAI = { emit: 'openai', apis: ['openai'] };
 /** Recordings of Responses API items (Codex rollouts too): written back as a Responses request, checked by the OpenAI rules. */
@@ -62667,7 +64065,7 @@ const SOURCE_API = {
     openhands: OPENAI,
     aider: OPENAI,
 };
-//# sourceMappingURL=source-api.js.map
+
 ;// CONCATENATED MODULE: ./build/core/emit/answers.js
 /** The call ids a result answers: a SWE-agent result's `call_ids`, else its call_id. */
 function resultIds(item) {
@@ -62708,12 +64106,12 @@ function answersOf(context) {
         unanswered: (item) => loose.get(item) ?? resultIds(item),
     };
 }
-//# sourceMappingURL=answers.js.map
+
 ;// CONCATENATED MODULE: ./build/core/emit/standalone.js
 function isStandaloneOutput(item) {
     return item.kind === 'tool' && item.call_id === undefined && (item.call_ids?.length ?? 0) === 0;
 }
-//# sourceMappingURL=standalone.js.map
+
 ;// CONCATENATED MODULE: ./build/core/emit/rule-hit.js
 // What a provider rule reports about an emitted request: where (message and block indexes) and why,
 // in plain words plus the error text the API answers. Never the content itself: it may hold PII.
@@ -62741,7 +64139,7 @@ function sortHits(hits, ruleOrder) {
         .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1] || a.k[2] - b.k[2] || a.i - b.i)
         .map((x) => x.h);
 }
-//# sourceMappingURL=rule-hit.js.map
+
 ;// CONCATENATED MODULE: ./build/core/emit/anthropic-rules.js
 
 
@@ -62985,7 +64383,7 @@ function anthropicRuleHits(req) {
     collections_pushAll(out, checkToolUse(turnsOf(messages)));
     return sortHits(out, ANTHROPIC_RULES);
 }
-//# sourceMappingURL=anthropic-rules.js.map
+
 ;// CONCATENATED MODULE: ./build/core/emit/part-kind.js
 // What a content part is, whatever format wrote it: an image, a file or a sound (with its URL,
 // base64 data, text or file id), a refusal, a part only one API takes back, or a part only the
@@ -63195,7 +64593,7 @@ function whatOf(p) {
     const why = Object.hasOwn(FOREIGN, p.type) ? FOREIGN[p.type] : undefined;
     return why !== undefined ? { kind: 'foreign', why } : undefined;
 }
-//# sourceMappingURL=part-kind.js.map
+
 ;// CONCATENATED MODULE: ./build/core/emit/openai-rules.js
 
 
@@ -63240,7 +64638,7 @@ function quoteList(values) {
         return `${q[0]} and ${q[1]}`;
     return `${q.slice(0, -1).join(', ')}, and ${q[q.length - 1]}`;
 }
-function describe(v) {
+function openai_rules_describe(v) {
     if (v === null)
         return 'null';
     if (Array.isArray(v))
@@ -63262,7 +64660,7 @@ function checkContent(m, i) {
     }
     const nullable = m.role === 'assistant';
     if (typeof content !== 'string' && !Array.isArray(content) && !(nullable && isEmpty(content))) {
-        out.push(openai_rules_hit('openai-content-type', [{ message: i }], `${m.role} message content is ${describe(content)}, not a string or an array of parts`, `Invalid type for 'messages[${i}].content': expected one of a string or array of objects, but got ${describe(content)} instead.`));
+        out.push(openai_rules_hit('openai-content-type', [{ message: i }], `${m.role} message content is ${openai_rules_describe(content)}, not a string or an array of parts`, `Invalid type for 'messages[${i}].content': expected one of a string or array of objects, but got ${openai_rules_describe(content)} instead.`));
         return out;
     }
     if (Array.isArray(content) && content.length === 0) {
@@ -63283,7 +64681,7 @@ function checkContent(m, i) {
         const bad = (field, value, want) => {
             out.push(openai_rules_hit('openai-part-shape', at, `the ${type} part has no ${want} \`${field}\``, value === undefined
                 ? `Missing required parameter: '${path}.${field}'.`
-                : `Invalid type for '${path}.${field}': expected ${want}, but got ${describe(value)} instead.`));
+                : `Invalid type for '${path}.${field}': expected ${want}, but got ${openai_rules_describe(value)} instead.`));
         };
         if (type === 'text' || type === 'refusal') {
             if (typeof p[type] !== 'string')
@@ -63364,7 +64762,7 @@ function openaiRuleHits(messages) {
     collections_pushAll(out, checkPairing(messages));
     return sortHits(out, OPENAI_RULES);
 }
-//# sourceMappingURL=openai-rules.js.map
+
 ;// CONCATENATED MODULE: ./build/core/emit/parts.js
 // What each content part the readers keep becomes in each request the emitters write: kept as it
 // is (the target's own shape, byte for byte), converted to the target's shape, or left out with
@@ -63679,7 +65077,7 @@ class PartLog {
         return out;
     }
 }
-//# sourceMappingURL=parts.js.map
+
 ;// CONCATENATED MODULE: ./build/core/emit/anthropic.js
 // Writes a stabilized context as an Anthropic Messages request body: system and policy text go to
 // the top-level `system`; each assistant turn with tool_use blocks is followed by a user turn that
@@ -63881,7 +65279,7 @@ function toAnthropicWithOrigins(context) {
         request.system = system.join('\n\n');
     return { request, blocks: out.blocks, notes: log.notes() };
 }
-//# sourceMappingURL=anthropic.js.map
+
 ;// CONCATENATED MODULE: ./build/core/emit/openai.js
 // Writes a stabilized context as OpenAI Chat Completions messages. Tool messages are placed right
 // after the assistant message whose calls they answer (by the readers' pairing rule, answers.ts), as
@@ -64004,7 +65402,7 @@ function toOpenAIWithOrigins(context) {
     }
     return { messages: out, origins, notes: log.notes() };
 }
-//# sourceMappingURL=openai.js.map
+
 ;// CONCATENATED MODULE: ./build/core/emit/provider-rules.js
 
 
@@ -64090,7 +65488,7 @@ function providerApis(source, target, emit) {
         return [target];
     return [...SOURCE_API[source].apis];
 }
-//# sourceMappingURL=provider-rules.js.map
+
 ;// CONCATENATED MODULE: ./build/core/scope/conversation.js
 const CONVERSATION = new Set([
     'task',
@@ -64100,7 +65498,7 @@ const CONVERSATION = new Set([
     'retrieval',
     'summary',
 ]);
-//# sourceMappingURL=conversation.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/verdict.js
 
 
@@ -64152,7 +65550,7 @@ function verdictEvents(context, transcript, target, emit) {
     }
     return events;
 }
-//# sourceMappingURL=verdict.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/sanitize-transcript.js
 
 
@@ -64337,7 +65735,7 @@ function sanitizeTranscript(t, s) {
     const meta = metaBad ? maskMeta(t.meta, s, metaId) : t.meta;
     return { ...t, artifacts, meta, pairing: remapPairing(t.pairing, id) };
 }
-//# sourceMappingURL=sanitize-transcript.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/thinking.js
 // Thinking blocks that hold PII (issue 10). A thinking block is signed by the API: masking it would
 // break the signature, so it cannot be masked, only left out. The Anthropic API strips the thinking
@@ -64416,7 +65814,7 @@ function dropThinkingPii(ws, masker) {
     }
     return out;
 }
-//# sourceMappingURL=thinking.js.map
+
 ;// CONCATENATED MODULE: ./build/core/emit/responses.js
 // Writes a stabilized context as an OpenAI Responses API request body, `{input: [...]}`:
 // - system, policy, phase and summary items → `system` messages (`developer` when the source said
@@ -64657,7 +66055,7 @@ function toResponsesWithOrigins(context) {
 function responsesNotes(context) {
     return toResponsesWithOrigins(context).notes;
 }
-//# sourceMappingURL=responses.js.map
+
 ;// CONCATENATED MODULE: ./build/core/emit/notes.js
 
 
@@ -64691,7 +66089,7 @@ function emitNotes(context, apis) {
             notes.set(id, [...(notes.get(id) ?? []), ...list]);
     return notes;
 }
-//# sourceMappingURL=notes.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/summaries.js
 
 /**
@@ -64780,7 +66178,7 @@ function applySummaries(ws, scope, rules) {
     }
     return logs;
 }
-//# sourceMappingURL=summaries.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/tool-output.js
 
 
@@ -64883,7 +66281,7 @@ function applyToolOutput(ws, rules, meter, shown, tokensOf) {
 function excerptOutput(w, maxTokens, tokensOf, meter) {
     return cutTo(w, { text: maxTokens }, 'tool_output', (why, omitted) => `protected (${why}) output over tool_output.max_tokens (${maxTokens}): cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
 }
-//# sourceMappingURL=tool-output.js.map
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/stabilize.js
 
 
@@ -65124,7 +66522,7 @@ function stabilizeTranscript(input, opts) {
         events,
     };
 }
-//# sourceMappingURL=stabilize.js.map
+
 ;// CONCATENATED MODULE: ./build/core/guardian/signals.js
 // The three state signals of the runtime contract, spelled exactly as hosts match them.
 const STATUS_MISSING_STATE = 'STATUS:MISSING_STATE';
@@ -65132,7 +66530,7 @@ const STATUS_HALT_CONTEXT_LIMIT = 'STATUS:HALT_CONTEXT_LIMIT';
 const STATUS_COMPLETE = 'STATUS:COMPLETE';
 /** Not a contract signal: the CLI's last line when none of the three applies. */
 const STATUS_OK = 'STATUS:OK';
-//# sourceMappingURL=signals.js.map
+
 ;// CONCATENATED MODULE: ./build/core/guardian/gate.js
 // The pressure gate: given the host's context pressure and what the last action did, says what
 // must happen before the next major action. It encodes the seed's pressure thresholds, the
@@ -65230,7 +66628,7 @@ function evaluateGate(input, thresholds) {
         reasons,
     };
 }
-//# sourceMappingURL=gate.js.map
+
 ;// CONCATENATED MODULE: ./build/core/guardian/replay-rules.js
 
 /** Tools whose successful or failed run is a state change (names compared as normalizeToolName does). */
@@ -65444,7 +66842,7 @@ function isHaltAnnouncement(artifact) {
         actionCalls(artifact).length === 0 &&
         replay_rules_textOf(artifact).includes(STATUS_HALT_CONTEXT_LIMIT));
 }
-//# sourceMappingURL=replay-rules.js.map
+
 ;// CONCATENATED MODULE: ./build/core/guardian/replay.js
 
 
@@ -65556,7 +66954,7 @@ function replayGuardian(transcript, thresholds) {
     }
     return out.sort((x, y) => x.line - y.line);
 }
-//# sourceMappingURL=replay.js.map
+
 ;// CONCATENATED MODULE: ./build/core/validate/budget.js
 // `budget`: the emitted context fits the budget (DESIGN §4 stage 9: a hard limit). The violation is
 // annotated where the budget went: at the artifact whose admission, in the budget stage's priority
@@ -65621,7 +67019,7 @@ function checkBudget(t, result, meter, protectedIds, where) {
         },
     ];
 }
-//# sourceMappingURL=budget.js.map
+
 ;// CONCATENATED MODULE: ./build/core/validate/conversation.js
 // `task`, `recency`, `nonempty`: the context still says what the agent is doing, what it was just
 // asked, and holds a conversation at all. A context without them is answered by the model, but
@@ -65686,7 +67084,7 @@ function checkNonempty(t, result, where) {
         },
     ];
 }
-//# sourceMappingURL=conversation.js.map
+
 ;// CONCATENATED MODULE: ./build/core/validate/locate.js
 class Locator {
     byId;
@@ -65702,7 +67100,7 @@ class Locator {
         return a ? { id, line: a.source.line, column: a.source.column, message } : { id, line: 1, message };
     }
 }
-//# sourceMappingURL=locate.js.map
+
 ;// CONCATENATED MODULE: ./build/core/validate/order.js
 // `order`: the sections the policy configures, chronology inside each, and always the seeds'
 // invariant whatever `order:` says: system and constraints first, then the task, then the rest.
@@ -65742,7 +67140,7 @@ function checkOrder(result, index, order, where) {
     }
     return out;
 }
-//# sourceMappingURL=order.js.map
+
 ;// CONCATENATED MODULE: ./build/core/validate/pii.js
 // `pii`: the built-in typed detectors find nothing in any text the context puts into an output
 // (thinking, documents, tool arguments, server tool results, ids and names included).
@@ -65766,7 +67164,7 @@ function checkPii(result, detectors, allow, replacement, where) {
     }
     return out;
 }
-//# sourceMappingURL=pii.js.map
+
 ;// CONCATENATED MODULE: ./build/core/validate/protected.js
 
 
@@ -65852,7 +67250,7 @@ function checkProtected(t, result, policy, unpaired, where) {
     }
     return out;
 }
-//# sourceMappingURL=protected.js.map
+
 ;// CONCATENATED MODULE: ./build/core/validate/provider.js
 // `provider`: the request `--emit` would write for the target API breaks none of that API's rules
 // (src/core/emit/provider-rules.ts, the same rules the emitter's verifier applies). Each violation
@@ -65870,7 +67268,7 @@ function checkProvider(t, result, apis, where) {
     }
     return out;
 }
-//# sourceMappingURL=provider.js.map
+
 ;// CONCATENATED MODULE: ./build/core/validate/status.js
 /** Why a run escalated, by its safety events, the most fundamental first. */
 const CAUSES = [
@@ -65915,7 +67313,7 @@ function statusCheck(result, where) {
         violations: [violation],
     };
 }
-//# sourceMappingURL=status.js.map
+
 ;// CONCATENATED MODULE: ./build/core/validate/validate.js
 // The validation suite (DESIGN §5). It re-derives everything from the input transcript and the
 // stabilized context and never trusts the stages' own bookkeeping: token counts are recounted,
@@ -66072,7 +67470,7 @@ function validateResult(t, result, opts) {
         statusCheck(result, where),
     ];
 }
-//# sourceMappingURL=validate.js.map
+
 ;// CONCATENATED MODULE: ./build/cli/check/evaluate.js
 
 
@@ -66111,7 +67509,7 @@ function evaluateTranscript(loaded, transcript, setup, caches) {
         policy: setup.policy,
         tokenizer: { name: setup.tokenizer.name, version: setup.tokenizer.version },
     });
-    return { report, golden, text: stable_json_stableStringify(golden) };
+    return { report, golden, text: (0,stable_json/* stableStringify */.J)(golden) };
 }
 /** Every violation of a check that is not off, with the check's severity (warnings do not fail). */
 function reportViolations(report) {
@@ -66126,14 +67524,14 @@ function reportViolations(report) {
         message: v.message,
     })));
 }
-//# sourceMappingURL=evaluate.js.map
+
 ;// CONCATENATED MODULE: ./build/core/pii/index.js
 // Public surface of the PII stage.
 
 
 
 
-//# sourceMappingURL=index.js.map
+
 ;// CONCATENATED MODULE: ./build/cli/check/pii-guard.js
 
 
@@ -66170,7 +67568,7 @@ function unmaskedPii(golden, policy) {
     }
     return out;
 }
-//# sourceMappingURL=pii-guard.js.map
+
 // EXTERNAL MODULE: ./build/core/golden/shard.js
 var golden_shard = __nccwpck_require__(7830);
 ;// CONCATENATED MODULE: ./build/cli/check/plan.js
@@ -66230,7 +67628,7 @@ function planTranscripts(files, cwd, goldenDir) {
 function shardOf(items, shard) {
     return shard === null ? [...items] : items.filter((item) => (0,golden_shard/* inShard */.Iw)(item.transcript, shard));
 }
-//# sourceMappingURL=plan.js.map
+
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
 // EXTERNAL MODULE: ./build/cli/args.js
@@ -66244,7 +67642,7 @@ function toolInfo() {
     const pkg = ({ version: "0.1.0" });
     return { name: cli_args/* PROGRAM */.RX, version: pkg.version };
 }
-//# sourceMappingURL=tool.js.map
+
 ;// CONCATENATED MODULE: ./build/cli/check/golden-run.js
 // One golden run over the inputs, shared by `check` and `update`: plan the transcripts, run this
 // shard's part through the pipeline, compare each result with its stored golden, write what the
@@ -66354,7 +67752,7 @@ async function compareOne(item, loaded, ctx, seen) {
         status: head.report.status,
         budget: { limit: head.report.budget.limit, used: head.report.budget.used },
         violations: reportViolations(head.report),
-        picture: buildPicture(head.report.ledger, head.report.context, head.report.budget.limit),
+        picture: (0,picture/* buildPicture */.lP)(head.report.ledger, head.report.context, head.report.budget.limit),
         ...(transcript.diagnostics.length > 0 ? { diagnostics: transcript.diagnostics } : {}),
         ...(base ? { impact: policyImpact(item.transcript, base.report, head.report) } : {}),
     };
@@ -66363,7 +67761,10 @@ async function compareOne(item, loaded, ctx, seen) {
         return { outcome: { ...common, outcome: 'error' } };
     const leaks = unmaskedPii(head.golden, opts.head.policy);
     if (leaks.length > 0) {
-        return { outcome: { ...common, outcome: 'violations', violations: [...common.violations, ...leaks] } };
+        return {
+            outcome: { ...common, outcome: 'violations', violations: [...common.violations, ...leaks] },
+            refused: { transcript: item.transcript, golden: item.golden, reason: 'pii' },
+        };
     }
     const failing = failingChecks(head.report.checks).length > 0;
     const settled = (outcome) => ({ outcome: { ...common, outcome } });
@@ -66429,6 +67830,7 @@ async function runGoldens(opts) {
     const unmatched = expanded.diagnostics.map((d) => errorStep({ transcript: d.file, golden: '' }, [d]).outcome);
     const outcomes = shardOf(unmatched, opts.shard);
     const writes = [];
+    const refused = [];
     const goldens = new Map();
     // A folder given as input may hold the golden folder: goldens are never transcripts.
     const files = expanded.files.filter((f) => !(repoRelative(f, opts.cwd) ?? '').startsWith(`${opts.goldenDir}/`));
@@ -66438,15 +67840,17 @@ async function runGoldens(opts) {
             outcomes.push(step.outcome);
             if (step.write)
                 writes.push(step.write);
+            if (step.refused)
+                refused.push(step.refused);
             if (step.goldens)
                 goldens.set(step.outcome.transcript, step.goldens);
         }
     }
-    const transcripts = sortOutcomes(outcomes);
+    const transcripts = (0,check_report/* sortOutcomes */.kF)(outcomes);
     const goldenFiles = await (0,golden_store/* listGoldenFiles */.Lm)(ctx.store);
-    const obsolete = opts.shard !== null ? null : withoutOtherSessions(findObsolete(goldenFiles, transcripts), planned, opts);
+    const obsolete = opts.shard !== null ? null : withoutOtherSessions((0,check_report/* findObsolete */.xc)(goldenFiles, transcripts), planned, opts);
     const report = {
-        schema_version: CHECK_REPORT_SCHEMA,
+        schema_version: check_report/* CHECK_REPORT_SCHEMA */.yG,
         tool: toolInfo(),
         ci: opts.mode === 'check' && opts.ci,
         policy: { source: opts.head.source, hash: opts.head.hash },
@@ -66457,11 +67861,11 @@ async function runGoldens(opts) {
         golden_files: goldenFiles,
         transcripts,
         obsolete,
-        summary: summarize(transcripts, obsolete),
+        summary: (0,check_report/* summarize */.eh)(transcripts, obsolete),
     };
-    return { report, writes, goldens };
+    return { report, writes, refused, goldens };
 }
-//# sourceMappingURL=golden-run.js.map
+
 ;// CONCATENATED MODULE: ./build/core/policy/freeze.js
 // Policies are shared by every stage and by concurrent transcripts: freezing them turns an
 // accidental mutation into an immediate TypeError instead of a cross-run heisenbug.
@@ -66473,7 +67877,7 @@ function deepFreeze(value) {
     }
     return value;
 }
-//# sourceMappingURL=freeze.js.map
+
 ;// CONCATENATED MODULE: ./build/core/policy/default.js
 // The built-in policy (DESIGN §3): what applies when a repository has no policy file, and the
 // commented starting point `context-stability policy print-default` prints.
@@ -66538,7 +67942,7 @@ part_tokens:                 # declared token cost of each non-text content part
   file: 1000
   other: 256                 # any other part type
 `));
-//# sourceMappingURL=default.js.map
+
 ;// CONCATENATED MODULE: ./build/core/policy/suggest.js
 // "Did you mean …?" for misspelt keys and enum values.
 /** Optimal string alignment distance: Levenshtein plus adjacent transpositions (`trunaction`). */
@@ -66592,7 +67996,37 @@ function closest(input, candidates) {
     }
     return best;
 }
-//# sourceMappingURL=suggest.js.map
+/** A key with case and separators (`_`, `-`, spaces) ignored: `Keep-Recent` → `keeprecent`. */
+function foldKey(key) {
+    return key.toLowerCase().replace(/[-_\s]/g, '');
+}
+/** Most edits a misspelling of a known key may be from it: 1 for keys of 4 letters or fewer, else 2. */
+function typoLimit(known) {
+    return foldKey(known).length <= 4 ? 1 : 2;
+}
+/**
+ * The known key `key` is an unmistakable misspelling of, or undefined. Both are compared with case
+ * and separators ignored (`Budget`, `keep-recent`, `keepRecent`, `keeprecent` are variants of their
+ * key); beyond that, `key` must be within `typoLimit(known)` edits of it (optimal string alignment:
+ * `budjet`, `bugdet`, `keep_recnt`). Abbreviations such as `trunc_mode` are not typos: `closest`
+ * suggests a key for them, but they stay unknown keys. Ties go to the earlier candidate.
+ */
+function typoOf(key, candidates) {
+    const folded = foldKey(key);
+    if (folded === '' || folded.length > 100)
+        return undefined;
+    let best;
+    let bestDistance = Infinity;
+    for (const candidate of candidates) {
+        const distance = editDistance(folded, foldKey(candidate));
+        if (distance <= typoLimit(candidate) && distance < bestDistance) {
+            best = candidate;
+            bestDistance = distance;
+        }
+    }
+    return best;
+}
+
 ;// CONCATENATED MODULE: ./build/core/policy/issues.js
 
 
@@ -66635,16 +68069,29 @@ function knownKeysAt(path) {
     const def = node?._zod.def;
     return def?.type === 'object' && def.shape ? Object.keys(def.shape) : [];
 }
-/** Unknown keys are ignored with a warning (seed 002), suggesting the known key they resemble. */
-function unknownKeyDiagnostics(objectPath, keys, ctx) {
+/**
+ * Unknown keys. A misspelling of a known key (`typoOf`: `budjet`, `Budget`, `keep-recent`) is an
+ * error, since ignoring it would silently apply the default of the key meant. Any other unknown
+ * key is ignored with a warning (seed 002: forward compatibility), or is an error when `strict`.
+ * Messages name keys, never values.
+ */
+function unknownKeyDiagnostics(objectPath, keys, ctx, strict = false) {
     const known = knownKeysAt(objectPath);
     return keys.map((key) => {
         const path = [...objectPath, key];
+        const where = formatPath(path);
+        const at = { file: ctx.file, ...ctx.locate(path, 'key') };
+        const typo = typoOf(key, known);
+        if (typo !== undefined) {
+            return (0,core_diagnostics/* diagnostic */.YK)('error', 'unknown-key-typo', at, `unknown key ${where}: did you mean \`${typo}\`? A misspelt key is an error, since the setting would otherwise be silently ignored.`, `Rename it to \`${typo}\`, or delete it to use the default.`);
+        }
         const suggestion = closest(key, known);
         const hint = suggestion
             ? `Did you mean \`${suggestion}\`?`
             : `Remove it; the keys accepted ${objectPath.length === 0 ? 'at the top level' : `in ${formatPath(objectPath)}`} are ${known.join(', ')}.`;
-        return (0,core_diagnostics/* diagnostic */.YK)('warning', 'unknown-key', { file: ctx.file, ...ctx.locate(path, 'key') }, `unknown key ${formatPath(path)}: it is ignored.`, hint);
+        return strict
+            ? (0,core_diagnostics/* diagnostic */.YK)('error', 'unknown-key', at, `unknown key ${where}: strict mode accepts only the keys this release knows.`, hint)
+            : (0,core_diagnostics/* diagnostic */.YK)('warning', 'unknown-key', at, `unknown key ${where}: it is ignored.`, hint);
     });
 }
 const BOOLEAN_WORDS = /^(true|false|yes|no|on|off|y|n)$/i;
@@ -66762,7 +68209,7 @@ function issueDiagnostic(issue, ctx) {
             : hintFor(issue, value, path);
     return (0,core_diagnostics/* diagnostic */.YK)('error', 'invalid-value', at, describeProblem(issue, where, value, present), hint);
 }
-//# sourceMappingURL=issues.js.map
+
 ;// CONCATENATED MODULE: ./node_modules/re2js/build/index.js
 /*!
 * re2js
@@ -73676,7 +75123,7 @@ function checkRawRulePatterns(rawRules, opts) {
     });
     return check.out;
 }
-//# sourceMappingURL=rules.js.map
+
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./build/core/policy/source.js
@@ -73886,7 +75333,7 @@ function readPolicySource(text, file) {
         return { value: undefined, empty: false, diagnostics, locate };
     }
 }
-//# sourceMappingURL=source.js.map
+
 ;// CONCATENATED MODULE: ./build/core/policy/parse.js
 // Policy text (YAML or JSON) → a validated, defaulted, frozen Policy plus its compiled PII
 // rules, with every problem found reported at once and at its line:column (DESIGN §3).
@@ -73914,7 +75361,22 @@ function withoutKeys(value, paths, at = []) {
         .filter(([key]) => !drop.has(key))
         .map(([key, child]) => [key, withoutKeys(child, paths, [...at, key])]));
 }
-function validate(raw, file, locate, found) {
+/**
+ * The document without a top-level `$schema` string: the JSON Schema reference a JSON policy
+ * carries for editors (docs/policy.md). It is not a setting, so it never reaches the Policy (nor
+ * its hash); any other `$schema` value is an unknown key like any other.
+ */
+function withoutSchemaReference(value) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return value;
+    if (!Object.hasOwn(value, '$schema') || typeof value['$schema'] !== 'string') {
+        return value;
+    }
+    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== '$schema'));
+}
+function validate(document, opts, locate, found) {
+    const { file } = opts;
+    const raw = withoutSchemaReference(document);
     const ctx = { file, raw, locate };
     const diagnostics = [...found];
     const first = PolicySchema.safeParse(raw);
@@ -73924,7 +75386,7 @@ function validate(raw, file, locate, found) {
         const invalidPaths = [];
         for (const issue of first.error.issues) {
             if (issue.code === 'unrecognized_keys') {
-                diagnostics.push(...unknownKeyDiagnostics(issue.path, issue.keys, ctx));
+                diagnostics.push(...unknownKeyDiagnostics(issue.path, issue.keys, ctx, opts.strict === true));
                 unknown.push(...issue.keys.map((key) => [...issue.path, key]));
             }
             else {
@@ -73964,14 +75426,14 @@ function parsePolicy(text, opts) {
     }
     if (source.value === undefined)
         return { ok: false, diagnostics: source.diagnostics.sort(parse_byPosition) };
-    return validate(source.value, opts.file, source.locate, source.diagnostics);
+    return validate(source.value, opts, source.locate, source.diagnostics);
 }
 /**
  * Validates a policy given as a value (a library caller's object) with the same rules and
  * messages as a file. There is no source text, so every diagnostic is at 1:1 of `file`.
  */
 function policyFromObject(value, opts) {
-    return validate(value, opts.file, () => ({ line: 1, column: 1 }), []);
+    return validate(value, opts, () => ({ line: 1, column: 1 }), []);
 }
 /** The built-in default policy with its (empty) compiled rules. */
 function parseDefault(diagnostics) {
@@ -73982,7 +75444,7 @@ function parseDefault(diagnostics) {
 function defaultPolicyResult() {
     return parseDefault([]);
 }
-//# sourceMappingURL=parse.js.map
+
 // EXTERNAL MODULE: ./build/io/git.js + 1 modules
 var git = __nccwpck_require__(1089);
 ;// CONCATENATED MODULE: ./build/io/load-policy.js
@@ -74026,7 +75488,7 @@ async function loadFile(file, opts, found) {
         const hint = POLICY_HINTS[input.error.code] ?? input.error.hint;
         return { ok: false, source: file, diagnostics: [...found, { ...input.error, hint }] };
     }
-    return withFound({ ...parsePolicy(input.text, { file }), source: file }, found);
+    return withFound({ ...parsePolicy(input.text, { file, strict: opts.strict }), source: file }, found);
 }
 function withFound(result, found) {
     return found.length === 0 ? result : { ...result, diagnostics: [...found, ...result.diagnostics] };
@@ -74053,7 +75515,7 @@ async function loadPolicy(file, opts) {
         ];
     return loadFile(chosen, opts, found);
 }
-//# sourceMappingURL=load-policy.js.map
+
 ;// CONCATENATED MODULE: ./build/core/tokens/chunked.js
 // Linear-time token counting (issue 12). A BPE tokenizer merges each pre-token (a run of letters, of
 // punctuation or of whitespace) on its own, in time quadratic in the pre-token's length: one run of
@@ -74144,7 +75606,7 @@ function chunkedCountUpTo(text, limit, countUpTo, chunk = RUN_CHUNK) {
     }
     return total;
 }
-//# sourceMappingURL=chunked.js.map
+
 ;// CONCATENATED MODULE: ./build/tokens/load.js
 // Loads one gpt-tokenizer encoding on demand. Each encoding is a separate literal dynamic import
 // so bundlers keep them apart and a run only pays for the BPE table its policy names.
@@ -74203,7 +75665,7 @@ function loadTokenizer(name) {
     }
     return pending;
 }
-//# sourceMappingURL=load.js.map
+
 ;// CONCATENATED MODULE: ./build/cli/check/policies.js
 // The policies a golden run applies: the head policy (`--policy`, or the conventional file) and,
 // for a policy change review, the base policy (`--base-policy FILE` or `git-ref:REF:path`), each
@@ -74258,7 +75720,7 @@ async function loadBasePolicy(spec, cwd) {
         diagnostics: parsed.diagnostics,
     };
 }
-//# sourceMappingURL=policies.js.map
+
 ;// CONCATENATED MODULE: ./build/cli/check/read-report.js
 // Reads a machine report written by `check --report` (a shard's, for `merge`). The file comes
 // from another job, so its shape is checked before anything relies on it; problems are
@@ -74320,15 +75782,15 @@ async function readCheckReport(file, cwd) {
     if (!read_report_isObject(value) || typeof value['schema_version'] !== 'number') {
         return fail('The file is not a check report (it has no schema_version).', hint);
     }
-    if (value['schema_version'] !== CHECK_REPORT_SCHEMA) {
-        return fail(`The report has schema version ${String(value['schema_version'])}; this version reads schema ${CHECK_REPORT_SCHEMA}.`, 'Merge reports written by the same version of context-stability.');
+    if (value['schema_version'] !== check_report/* CHECK_REPORT_SCHEMA */.yG) {
+        return fail(`The report has schema version ${String(value['schema_version'])}; this version reads schema ${check_report/* CHECK_REPORT_SCHEMA */.yG}.`, 'Merge reports written by the same version of context-stability.');
     }
     const field = badField(value);
     if (field !== null)
         return fail(`The report's field ${field} is missing or does not have the expected shape.`, hint);
     return { ok: true, report: value };
 }
-//# sourceMappingURL=read-report.js.map
+
 // EXTERNAL MODULE: ./build/io/lock.js + 1 modules
 var lock = __nccwpck_require__(2549);
 ;// CONCATENATED MODULE: ./build/cli/golden-lock.js
@@ -74355,11 +75817,11 @@ function busyDiagnostic(store, error) {
     return (0,core_diagnostics/* diagnostic */.YK)('error', 'lock-busy', { file: `${store.goldenDir}/${golden_store/* GOLDEN_LOCK */.os}`, line: 1, column: 1 }, `${error.message} on the golden folder, and did not let go within ${Math.round(error.waitedMs / 1000)} s; ` +
         'nothing was written.', 'Run again once the other run has finished. If no such process runs, remove the lock file.');
 }
-//# sourceMappingURL=golden-lock.js.map
+
 ;// CONCATENATED MODULE: ./build/action/produce.js
 // The report of one action run, made by the same code as the CLI: `check` and `update` run the
 // golden pipeline (runGoldens) over the transcripts, `merge` combines the shard reports other jobs
-// wrote. Setup problems (an invalid policy, unreadable or unmergeable reports) come back as
+// wrote (or takes one unsharded report as it is). Setup problems (an invalid policy, unreadable or unmergeable reports) come back as
 // diagnostics and a message of our own wording, never as an exception.
 
 
@@ -74487,7 +75949,16 @@ async function produce_merge(options, cwd, target) {
     if (diagnostics.length > 0) {
         return { ok: false, diagnostics, message: 'Some shard reports could not be read; see the annotations.' };
     }
-    const merged = mergeReports(reports);
+    // One complete (unsharded) report, e.g. downloaded by a workflow_run workflow that posts the
+    // comment of a fork's pull request: nothing to combine, it is the report. Its summary is
+    // recounted, as a merge does: the file came from another job and only its shape was checked.
+    const [only] = reports;
+    if (reports.length === 1 && only !== undefined && only.shard === null) {
+        const transcripts = (0,check_report/* sortOutcomes */.kF)(only.transcripts);
+        const report = { ...only, transcripts, summary: (0,check_report/* summarize */.eh)(transcripts, only.obsolete) };
+        return { ok: true, report, diagnostics: [], notes: [] };
+    }
+    const merged = (0,check_report/* mergeReports */.C1)(reports);
     if (!merged.ok) {
         const at = { file: files[0], line: 1, column: 1 };
         const hint = 'Give merge the reports of every shard of one run (same policy, tool version and shard count).';
@@ -74512,7 +75983,7 @@ function produceReport(options, cwd, reportTarget) {
             return produce_merge(options, cwd, reportTarget);
     }
 }
-//# sourceMappingURL=produce.js.map
+
 ;// CONCATENATED MODULE: ./build/action/verdict.js
 
 function hasErrorViolations(o) {
@@ -74560,7 +76031,7 @@ function failureMessage(verdict, failOn) {
     return (`context-stability: ${parts.join('; ')} (fail-on: ${failOn.join(', ')}). ` +
         'See the annotations and the job summary.');
 }
-//# sourceMappingURL=verdict.js.map
+
 ;// CONCATENATED MODULE: ./build/action/run.js
 // One action run, after the inputs are parsed: produce the report (check, update or merge), write
 // it, log it, then hand it to every GitHub surface — the sticky PR comment, the annotations, the
@@ -74602,43 +76073,64 @@ function reportTarget(options, ctx) {
         return external_node_path_.resolve(ctx.cwd, options.reportPath);
     return external_node_path_.resolve(ctx.env['RUNNER_TEMP'] || ctx.cwd, defaultReportName(options));
 }
-/** The comment (check and merge runs of a pull request) → the notices to show; never fails the job. */
-async function postComment(options, ctx, report) {
+const NO_COMMENT = { notices: [], url: '' };
+const LOOKUP_PROBLEMS = {
+    'no-repository': 'No pull request comment: GITHUB_REPOSITORY does not name a repository (owner/name).',
+    'unreadable-event': 'No pull request comment: the pull request could not be read from the event payload.',
+};
+/**
+ * The comment (check and merge runs of a pull request, or of the pr-number input) per comment-on;
+ * never fails the job. `failed`: the status output is fail.
+ */
+async function postComment(options, ctx, report, failed) {
     if (!options.comment || options.mode === 'update')
-        return [];
+        return NO_COMMENT;
     const write = ctx.write;
     if (options.shard) {
         logLine('Sharded run: the merge step posts the pull request comment.', write);
-        return [];
+        return NO_COMMENT;
     }
-    const pr = await pullRequestOf(ctx.env);
+    const pr = await commentTargetOf(ctx.env, options.prNumber);
     if (!pr.ok) {
         if (pr.reason === 'not-a-pull-request')
-            return [];
-        return ['No pull request comment: the pull request could not be read from the event payload.'];
+            return NO_COMMENT;
+        return { notices: [LOOKUP_PROBLEMS[pr.reason]], url: '' };
     }
     if (options.githubToken === '') {
-        return [
-            'No pull request comment: the github-token input is empty. The results are in the annotations and the job summary.',
-        ];
+        return {
+            notices: [
+                'No pull request comment: the github-token input is empty. The results are in the annotations and the job summary.',
+            ],
+            url: '',
+        };
     }
     const url = runUrl(ctx.env);
-    const body = buildCommentBody(report, url ? { runUrl: url } : {});
+    const header = options.commentHeader;
+    const body = (0,comment/* buildCommentBody */.SM)(report, { ...(url ? { runUrl: url } : {}), ...(header ? { header } : {}) });
     const octokit = getOctokit(options.githubToken, { baseUrl: apiUrl(ctx.env) });
     try {
-        const outcome = await upsertStickyComment(octokit, pr.target, body, {
+        const outcome = await (0,comment/* upsertStickyComment */.qD)(octokit, pr.target, body, {
             ...(options.commentAuthor ? { author: options.commentAuthor } : {}),
+            ...(header ? { header } : {}),
+            ...(0,comment/* commentRules */.zV)(options.commentOn, failed),
         });
         if (outcome.action === 'skipped')
-            return [outcome.reason];
+            return { notices: [outcome.reason], url: '' };
+        if (outcome.action === 'not-created') {
+            logLine(`No pull request comment: comment-on is ${options.commentOn} and the run passed; ${outcome.reason}.`, write);
+            return NO_COMMENT;
+        }
         logLine(`Pull request comment ${outcome.action} (id ${outcome.id}).`, write);
-        return [];
+        return { notices: [], url: outcome.url };
     }
     catch (error) {
         const status = error?.status;
         // Only the HTTP status: an API error message is not ours to print.
         const why = typeof status === 'number' ? `GitHub answered HTTP ${status}` : 'the GitHub API could not be reached';
-        return [`No pull request comment: ${why}. The results are in the annotations and the job summary.`];
+        return {
+            notices: [`No pull request comment: ${why}. The results are in the annotations and the job summary.`],
+            url: '',
+        };
     }
 }
 async function writeSummary(ctx, text) {
@@ -74652,13 +76144,23 @@ async function writeSummary(ctx, text) {
         core.warning(`The job summary could not be written (${error.code ?? 'error'}).`);
     }
 }
-function setOutputs(verdict, report, target, html = null) {
+/**
+ * Every output, also when the run stopped without a report (counts 0, paths ''). `obsolete` is ''
+ * when the report cannot tell (a shard report, whose obsolete list is null; no report).
+ */
+function setOutputs(verdict, report, files = {}) {
+    const s = report?.summary;
     core.setOutput('status', verdict.status);
-    core.setOutput('checked', report?.summary.checked ?? 0);
+    core.setOutput('checked', s?.checked ?? 0);
+    core.setOutput('passed', s?.pass ?? 0);
     core.setOutput('violations', verdict.findings.violations);
-    core.setOutput('drifted', report?.summary.drift ?? 0);
-    core.setOutput('report-path', target ?? '');
-    core.setOutput('html-path', html ?? '');
+    core.setOutput('drifted', s?.drift ?? 0);
+    core.setOutput('new', s?.new ?? 0);
+    core.setOutput('errors', s?.errors ?? 0);
+    core.setOutput('obsolete', report && report.obsolete !== null ? report.summary.obsolete : '');
+    core.setOutput('report-path', files.report ?? '');
+    core.setOutput('html-path', files.html ?? '');
+    core.setOutput('comment-url', files.commentUrl ?? '');
 }
 /** A run that stopped before it had a report: an invalid policy, unreadable or unmergeable reports. */
 async function stopped(options, ctx, message, diagnostics) {
@@ -74670,9 +76172,9 @@ async function stopped(options, ctx, message, diagnostics) {
         });
         emitAnnotations(selection.shown);
     }
-    await writeSummary(ctx, `## context-stability\n\n${escapeText(message)}\n`);
+    await writeSummary(ctx, `## context-stability\n\n${(0,html/* escapeText */.X1)(message)}\n`);
     const none = { violations: 0, drift: 0, new: 0, error: 0 };
-    setOutputs(withError(verdictOf(none, options.failOn), options.failOn), null, null);
+    setOutputs(withError(verdictOf(none, options.failOn), options.failOn), null);
     if (failing)
         core.setFailed(`context-stability: ${message}`);
     else
@@ -74699,7 +76201,7 @@ async function runAction(options, ctx) {
     if (produced.notes.length > 0)
         logGroup('context-stability: goldens', produced.notes.join('\n'), write);
     logGroup(`context-stability ${options.mode}: report`, render_text_renderText(report), write);
-    logLine(describe_describeSummary(report), write);
+    logLine((0,describe/* describeSummary */.gp)(report), write);
     const reportFailure = await writeReportFile(target, report, ctx.cwd);
     // The viewer needs the goldens of the run: a merge (reports only) has none, each shard wrote its own.
     let html = null;
@@ -74718,7 +76220,7 @@ async function runAction(options, ctx) {
     if (!reportFailure)
         logLine(`Report written to ${target}`, write);
     // Why no comment was posted: one notice annotation, and the same words on top of the summary.
-    const notices = await postComment(options, ctx, report);
+    const { notices, url: commentUrl } = await postComment(options, ctx, report, verdict.status === 'fail');
     let hidden;
     if (options.annotate) {
         const all = [...produced.diagnostics.map(diagnosticAnnotation), ...collectAnnotations(report)];
@@ -74737,12 +76239,12 @@ async function runAction(options, ctx) {
     for (const notice of notices)
         core.notice(notice);
     const summaryNotices = [...notices, ...noteForShard(report)];
-    await writeSummary(ctx, buildJobSummary(report, { notices: summaryNotices, ...(hidden ? { hiddenAnnotations: hidden } : {}) }));
-    setOutputs(verdict, report, reportFailure ? null : target, html);
+    await writeSummary(ctx, (0,summary/* buildJobSummary */.a7)(report, { notices: summaryNotices, ...(hidden ? { hiddenAnnotations: hidden } : {}) }));
+    setOutputs(verdict, report, { report: reportFailure ? null : target, html, commentUrl });
     if (verdict.failing.length > 0)
         core.setFailed(failureMessage(verdict, options.failOn));
 }
-//# sourceMappingURL=run.js.map
+
 
 /***/ }),
 
@@ -74845,7 +76347,7 @@ function parseChoice(option, value, allowed) {
         return value;
     throw new UsageError(`Option ${option} accepts ${allowed.join(', ')}.`);
 }
-//# sourceMappingURL=args.js.map
+
 
 /***/ }),
 
@@ -74883,7 +76385,371 @@ function formatDiagnostic(d) {
 function hasErrors(diagnostics) {
     return diagnostics.some((d) => d.severity === 'error');
 }
-//# sourceMappingURL=diagnostics.js.map
+
+
+/***/ }),
+
+/***/ 6693:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   C1: () => (/* binding */ mergeReports),
+/* harmony export */   Rr: () => (/* binding */ exitCodeFor),
+/* harmony export */   Un: () => (/* binding */ outcomeFails),
+/* harmony export */   eh: () => (/* binding */ summarize),
+/* harmony export */   kF: () => (/* binding */ sortOutcomes),
+/* harmony export */   xc: () => (/* binding */ findObsolete),
+/* harmony export */   yG: () => (/* binding */ CHECK_REPORT_SCHEMA)
+/* harmony export */ });
+/* harmony import */ var _stable_json_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9858);
+
+const CHECK_REPORT_SCHEMA = 1;
+function summarize(transcripts, obsolete) {
+    const count = (outcome) => transcripts.filter((t) => t.outcome === outcome).length;
+    return {
+        checked: transcripts.length,
+        pass: count('pass'),
+        drift: count('drift'),
+        new: count('new'),
+        violations: count('violations'),
+        errors: count('error'),
+        obsolete: obsolete?.length ?? 0,
+    };
+}
+/** Goldens no checked transcript claims, sorted. */
+function findObsolete(goldenFiles, transcripts) {
+    const claimed = new Set(transcripts.map((t) => t.golden));
+    return [...new Set(goldenFiles)].filter((g) => !claimed.has(g)).sort();
+}
+function compareText(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+function sortOutcomes(transcripts) {
+    return [...transcripts].sort((a, b) => compareText(a.transcript, b.transcript));
+}
+function same(reports, pick) {
+    // Compared as stable JSON: reports read back from files need not keep their key order.
+    const first = (0,_stable_json_js__WEBPACK_IMPORTED_MODULE_0__/* .stableStringify */ .J)(pick(reports[0]) ?? null);
+    return reports.every((r) => (0,_stable_json_js__WEBPACK_IMPORTED_MODULE_0__/* .stableStringify */ .J)(pick(r) ?? null) === first);
+}
+/**
+ * Combines the reports of every shard of one sharded run into the report an unsharded run over
+ * the same inputs would have written: transcripts sorted, obsolete goldens computed from the
+ * union of golden_files, summary recomputed. Rejects reports of different runs (schema version,
+ * tool, CI mode, policy, base policy, tokenizer, golden folder or shard count differ), unsharded
+ * reports, a shard given twice, a missing shard and a transcript reported by two shards.
+ */
+function mergeReports(reports) {
+    if (reports.length === 0)
+        return { ok: false, reason: 'no reports to merge' };
+    const badSchema = reports.findIndex((r) => r.schema_version !== CHECK_REPORT_SCHEMA);
+    if (badSchema >= 0) {
+        return {
+            ok: false,
+            reason: `report ${badSchema + 1} has schema version ${String(reports[badSchema]?.schema_version)}; this version merges schema ${CHECK_REPORT_SCHEMA}`,
+        };
+    }
+    const unsharded = reports.findIndex((r) => r.shard === null);
+    if (unsharded >= 0)
+        return { ok: false, reason: `report ${unsharded + 1} is not a shard report (it has no shard)` };
+    const mismatch = [
+        ['tool versions', (r) => r.tool],
+        ['CI modes', (r) => r.ci],
+        ['policies (the policy hashes differ)', (r) => r.policy.hash],
+        ['base policies', (r) => r.base_policy?.hash ?? null],
+        ['tokenizers', (r) => r.tokenizer],
+        ['golden folders', (r) => r.golden_dir],
+        ['shard counts', (r) => r.shard?.total],
+    ];
+    for (const [what, pick] of mismatch) {
+        if (!same(reports, pick))
+            return { ok: false, reason: `the reports come from different runs: different ${what}` };
+    }
+    const sorted = [...reports].sort((a, b) => (a.shard?.index ?? 0) - (b.shard?.index ?? 0));
+    const total = sorted[0]?.shard?.total ?? 0;
+    const seen = new Set();
+    for (const r of sorted) {
+        const index = r.shard?.index ?? 0;
+        if (seen.has(index))
+            return { ok: false, reason: `shard ${index}/${total} is given more than once` };
+        seen.add(index);
+    }
+    const missing = Array.from({ length: total }, (_, i) => i + 1).filter((i) => !seen.has(i));
+    if (missing.length > 0) {
+        return {
+            ok: false,
+            reason: `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${total}`).join(', ')} missing: merge needs every shard to tell which goldens are obsolete`,
+        };
+    }
+    const transcripts = sortOutcomes(sorted.flatMap((r) => r.transcripts));
+    for (let i = 1; i < transcripts.length; i++) {
+        if (transcripts[i]?.transcript === transcripts[i - 1]?.transcript) {
+            return { ok: false, reason: `transcript ${transcripts[i]?.transcript ?? ''} is reported by more than one shard` };
+        }
+    }
+    const goldenFiles = [...new Set(sorted.flatMap((r) => r.golden_files))].sort(compareText);
+    const obsolete = findObsolete(goldenFiles, transcripts);
+    const first = sorted[0];
+    const report = {
+        schema_version: CHECK_REPORT_SCHEMA,
+        tool: first.tool,
+        ci: first.ci,
+        policy: first.policy,
+        ...(first.base_policy ? { base_policy: first.base_policy } : {}),
+        tokenizer: first.tokenizer,
+        shard: null,
+        golden_dir: first.golden_dir,
+        golden_files: goldenFiles,
+        transcripts,
+        obsolete,
+        summary: summarize(transcripts, obsolete),
+    };
+    return { ok: true, report };
+}
+/**
+ * Whether a transcript fails the check: unreadable, drifted, with violations at severity error,
+ * or without a golden in CI (where nothing may be written).
+ */
+function outcomeFails(o, ci) {
+    return (o.outcome === 'error' ||
+        (o.outcome === 'drift' && o.drift_severity !== 'warning') ||
+        o.outcome === 'violations' ||
+        (o.outcome === 'new' && ci) ||
+        o.violations.some((v) => v.severity === 'error'));
+}
+/**
+ * 2 when any input could not be read or used (the run is incomplete), else 1 when any transcript
+ * fails (outcomeFails), else 0. Obsolete goldens do not fail a check (as in Jest and Vitest);
+ * `update --prune-obsolete` removes them.
+ */
+function exitCodeFor(report) {
+    if (report.transcripts.some((o) => o.outcome === 'error'))
+        return 2;
+    return report.transcripts.some((o) => outcomeFails(o, report.ci)) ? 1 : 0;
+}
+
+
+/***/ }),
+
+/***/ 5332:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   IE: () => (/* binding */ describeFirstChange),
+/* harmony export */   Ne: () => (/* binding */ describeConsumers),
+/* harmony export */   O3: () => (/* binding */ acceptCommand),
+/* harmony export */   ZP: () => (/* binding */ describeDrift),
+/* harmony export */   xJ: () => (/* binding */ describeTotals)
+/* harmony export */ });
+/* unused harmony exports describeConsumer, shellWord */
+/* harmony import */ var _describe_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2137);
+/* harmony import */ var _report_order_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4763);
+
+
+function plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+function thousands(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+/** `2 with violations · 1 drifted · 0 new · 0 errors · 6 passed`: the first line of every report. */
+function describeTotals(report) {
+    const t = (0,_report_order_js__WEBPACK_IMPORTED_MODULE_0__/* .totals */ .Sd)(report);
+    return [
+        `${t.violations} with violations`,
+        `${t.drifted} drifted`,
+        `${t.new} new`,
+        plural(t.errors, 'error'),
+        `${t.passed} passed`,
+    ].join(' · ');
+}
+function describeConsumer(c) {
+    return `${c.id} (${c.kind}, line ${c.line}) ${thousands(c.tokens)} tokens, ${c.percent}% of the budget`;
+}
+/** `fills the budget: t7 (tool, line 12) 3,120 tokens, 39% of the budget; …`, or nothing. */
+function describeConsumers(o) {
+    const consumers = o.picture?.consumers ?? [];
+    if (consumers.length === 0)
+        return undefined;
+    return `what fills the budget: ${consumers.map(describeConsumer).join('; ')}`;
+}
+/** The first changed artifact of a drift with its line and what happened to it. */
+function describeFirstChange(o) {
+    const first = o.diff?.first;
+    if (!o.diff || o.diff.equal || !first)
+        return undefined;
+    const fate = o.diff.fates.find((f) => f.id === first.id && f.line === first.line);
+    const what = fate ? (0,_describe_js__WEBPACK_IMPORTED_MODULE_1__/* .describeFateChange */ .Gn)(fate) : `${first.id} (line ${first.line}): content changed`;
+    return `first change: ${what}`;
+}
+/** A path as one shell word: bare when it holds only safe characters, else single-quoted. */
+function shellWord(text) {
+    return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+/**
+ * The command that accepts this transcript's change (writes its golden from the current result):
+ * `npx context-stability update <path>`, with `--session N` for one session of an aider history.
+ * Undefined when there is nothing to accept (a pass, an unreadable transcript).
+ */
+function acceptCommand(o, policySource) {
+    if (o.outcome !== 'drift' && o.outcome !== 'new')
+        return undefined;
+    // This run wrote the golden already (a new transcript outside CI): nothing left to accept.
+    if (o.written)
+        return undefined;
+    const m = /^(.+)#([1-9]\d*)$/.exec(o.transcript);
+    const file = m ? m[1] : o.transcript;
+    const session = m ? ` --session ${m[2]}` : '';
+    // Without --policy, update takes the conventional file (or the built-in default) as check did.
+    const conventional = policySource === 'default' || /^\.github\/context-policy\.(ya?ml|json)$/.test(policySource ?? '');
+    const policy = policySource && !conventional ? ` --policy ${shellWord(policySource)}` : '';
+    return `npx context-stability update ${shellWord(file)}${session}${policy}`;
+}
+/**
+ * A drift in one annotation: at the first artifact that changed (line 1 when only the order, the
+ * status or a verdict changed), what changed first, how much changed, the cause, and the command
+ * that accepts the change.
+ */
+function describeDrift(o, policySource) {
+    const accept = acceptCommand(o, policySource);
+    const hint = accept
+        ? `If the change is intended, accept it: ${accept}`
+        : 'If the change is intended, run `context-stability update` and commit the golden.';
+    const diff = o.diff;
+    if (!diff)
+        return { line: 1, message: `The result differs from the golden. ${hint}` };
+    const parts = [];
+    const first = diff.first;
+    const fate = first ? diff.fates.find((f) => f.id === first.id && f.line === first.line) : undefined;
+    if (fate)
+        parts.push(`First change: ${(0,_describe_js__WEBPACK_IMPORTED_MODULE_1__/* .describeFateChange */ .Gn)(fate)}.`);
+    else if (first)
+        parts.push(`First change: ${first.id} (line ${first.line}): the content in the context changed.`);
+    const counts = [
+        diff.fates.length > 0 ? `${diff.fates.length} changed fate` : '',
+        diff.contentChanged.length > 0 ? `${diff.contentChanged.length} changed content` : '',
+    ].filter((c) => c !== '');
+    if (counts.length > 0)
+        parts.push(`Artifacts: ${counts.join(', ')}.`);
+    if (diff.status)
+        parts.push(`Status ${diff.status.before} → ${diff.status.after}.`);
+    parts.push(`Tokens ${diff.tokens.before} → ${diff.tokens.after}.`);
+    for (const c of diff.checks)
+        parts.push(`${(0,_describe_js__WEBPACK_IMPORTED_MODULE_1__/* .describeCheckChange */ .kn)(c)}.`);
+    if (diff.causes.length > 0)
+        parts.push(`Cause: ${diff.causes.join('; ')}.`);
+    return {
+        line: first?.line ?? 1,
+        ...(first ? { id: first.id } : {}),
+        message: `${parts.join(' ')} ${hint}`,
+    };
+}
+
+
+/***/ }),
+
+/***/ 2137:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gn: () => (/* binding */ describeFateChange),
+/* harmony export */   L6: () => (/* binding */ describeViolation),
+/* harmony export */   O7: () => (/* binding */ describeDropped),
+/* harmony export */   an: () => (/* binding */ describeImpact),
+/* harmony export */   fo: () => (/* binding */ DRIFT_WARNING),
+/* harmony export */   gp: () => (/* binding */ describeSummary),
+/* harmony export */   kn: () => (/* binding */ describeCheckChange),
+/* harmony export */   l7: () => (/* binding */ describeDiff)
+/* harmony export */ });
+/* unused harmony export describeFate */
+/* harmony import */ var _report_order_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4763);
+
+function signed(n) {
+    return n > 0 ? `+${n}` : String(n);
+}
+function plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+function describeFate(fate) {
+    return fate ? `${fate.action} (${fate.reason}, ${plural(fate.tokens, 'token')})` : 'absent';
+}
+function describeFateChange(change) {
+    return `${change.id} (line ${change.line}): ${describeFate(change.before)} → ${describeFate(change.after)}`;
+}
+function describeCheckState(state) {
+    if (!state)
+        return 'absent';
+    return state.ok ? 'ok' : `failing (${plural(state.violations, 'violation')})`;
+}
+function describeCheckChange(change) {
+    return `check ${change.name}: ${describeCheckState(change.before)} → ${describeCheckState(change.after)}`;
+}
+/** The semantic diff as lines, most telling first: cause, status, tokens, fates, content, checks. */
+function describeDiff(diff) {
+    const lines = diff.causes.map((cause) => `cause: ${cause}`);
+    if (diff.status)
+        lines.push(`status: ${diff.status.before} → ${diff.status.after}`);
+    const t = diff.tokens;
+    lines.push(`tokens: ${t.before} → ${t.after} (${signed(t.delta)})`);
+    for (const change of diff.fates)
+        lines.push(describeFateChange(change));
+    for (const item of diff.contentChanged)
+        lines.push(`${item.id} (line ${item.line}): content changed`);
+    for (const change of diff.checks)
+        lines.push(describeCheckChange(change));
+    if (!diff.status && diff.fates.length === 0 && diff.contentChanged.length === 0 && diff.checks.length === 0) {
+        lines.push('no artifact changed fate: the difference is in the order or details (see the unified diff)');
+    }
+    return lines;
+}
+function droppedTotal(side) {
+    return Object.values(side.dropped).reduce((sum, n) => sum + n, 0);
+}
+/** `budget 0 → 2, duplicate 1 → 1`: every reason either side dropped for. */
+function describeDropped(impact) {
+    const reasons = [...new Set([...Object.keys(impact.base.dropped), ...Object.keys(impact.head.dropped)])].sort();
+    return reasons.map((r) => `${r} ${impact.base.dropped[r] ?? 0} → ${impact.head.dropped[r] ?? 0}`);
+}
+function describeImpact(impact) {
+    const { base, head } = impact;
+    const lines = [
+        `status: ${base.status} → ${head.status}`,
+        `tokens: ${base.tokens} → ${head.tokens} (${signed(head.tokens - base.tokens)})`,
+        `kept: ${base.kept} → ${head.kept}; masked: ${base.masked} → ${head.masked}; removed: ${droppedTotal(base)} → ${droppedTotal(head)}`,
+    ];
+    const dropped = describeDropped(impact);
+    if (dropped.length > 0)
+        lines.push(`removed by reason: ${dropped.join(', ')}`);
+    if (impact.newlyFailing.length > 0)
+        lines.push(`newly failing: ${impact.newlyFailing.join(', ')}`);
+    if (impact.fixed.length > 0)
+        lines.push(`fixed: ${impact.fixed.join(', ')}`);
+    return lines;
+}
+/** `line 7, column 3: error[pii] m4: message`: a violation where the transcript is already named. */
+function describeViolation(v) {
+    const column = v.column !== undefined && v.column > 0 ? `, column ${v.column}` : '';
+    return `line ${v.line}${column}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`;
+}
+/** Said of a drift reported as a warning (`checks.drift: warning`). */
+const DRIFT_WARNING = 'drift reported as a warning (checks.drift: warning): it does not fail the run';
+function describeSummary(report) {
+    const s = report.summary;
+    const t = (0,_report_order_js__WEBPACK_IMPORTED_MODULE_0__/* .totals */ .Sd)(report);
+    const warnings = report.transcripts.filter(_report_order_js__WEBPACK_IMPORTED_MODULE_0__/* .isWarningDrift */ .S3).length;
+    const parts = [
+        `${t.violations} with violations`,
+        `${t.drifted} drifted${warnings > 0 ? ` (${warnings} as ${warnings === 1 ? 'a warning' : 'warnings'})` : ''}`,
+        `${t.new} new`,
+        plural(t.errors, 'error'),
+        `${t.passed} passed`,
+    ];
+    const obsolete = report.obsolete === null
+        ? 'obsolete goldens are listed by `merge` in a sharded run'
+        : plural(s.obsolete, 'obsolete golden');
+    return `${plural(s.checked, 'transcript')} checked: ${parts.join(', ')}; ${obsolete}.`;
+}
+
 
 /***/ }),
 
@@ -74994,7 +76860,330 @@ function findCaseCollisions(paths) {
         .map((group) => [...group].sort())
         .sort((a, b) => ((a[0] ?? '') < (b[0] ?? '') ? -1 : 1));
 }
-//# sourceMappingURL=paths.js.map
+
+
+/***/ }),
+
+/***/ 520:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Tm: () => (/* binding */ mapFate),
+/* harmony export */   lP: () => (/* binding */ buildPicture),
+/* harmony export */   n$: () => (/* binding */ MAP_FATES)
+/* harmony export */ });
+/* unused harmony export CONSUMERS_SHOWN */
+/** How an artifact fared, as a reviewer reads it at a glance (from the ledger's action). */
+const MAP_FATES = ['kept', 'protected', 'masked', 'excerpt', 'dropped'];
+/** The picture keeps the three largest consumers. */
+const CONSUMERS_SHOWN = 3;
+/**
+ * kept / protected (kept because a protection rule holds it) / masked / excerpt (cut to head and
+ * tail, or replaced by a placeholder) / dropped (dropped, deduplicated, expired, collapsed).
+ */
+function mapFate(entry) {
+    switch (entry.action) {
+        case 'masked':
+            return 'masked';
+        case 'excerpted':
+        case 'compressed':
+            return 'excerpt';
+        case 'kept':
+            return entry.protected_by && entry.protected_by.length > 0 ? 'protected' : 'kept';
+        default:
+            return 'dropped';
+    }
+}
+function compareText(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+/** Ledger entries in transcript order (line, then the order the ledger gives). */
+function inTranscriptOrder(ledger) {
+    return ledger
+        .map((entry, index) => ({ entry, index }))
+        .sort((a, b) => a.entry.line - b.entry.line || a.index - b.index)
+        .map(({ entry }) => entry);
+}
+function buildPicture(ledger, context, limit) {
+    const runs = [];
+    for (const entry of inTranscriptOrder(ledger)) {
+        const fate = mapFate(entry);
+        const last = runs[runs.length - 1];
+        if (last && last.fate === fate) {
+            last.count++;
+            last.tokens += entry.tokens_after;
+        }
+        else {
+            runs.push({ fate, count: 1, line: entry.line, id: entry.id, tokens: entry.tokens_after });
+        }
+    }
+    const kinds = {};
+    for (const item of context)
+        kinds[item.kind] = (kinds[item.kind] ?? 0) + item.tokens;
+    const byKind = {};
+    for (const kind of Object.keys(kinds).sort(compareText))
+        byKind[kind] = kinds[kind] ?? 0;
+    const consumers = [...context]
+        .sort((a, b) => b.tokens - a.tokens || a.line - b.line || compareText(a.id, b.id))
+        .slice(0, CONSUMERS_SHOWN)
+        .filter((item) => item.tokens > 0)
+        .map((item) => ({
+        id: item.id,
+        kind: item.kind,
+        line: item.line,
+        tokens: item.tokens,
+        percent: limit > 0 ? Math.round((item.tokens / limit) * 100) : 0,
+    }));
+    return { runs, by_kind: byKind, consumers };
+}
+
+
+/***/ }),
+
+/***/ 7424:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bl: () => (/* binding */ outcomeCell),
+/* harmony export */   FV: () => (/* binding */ escapeMarkdown),
+/* harmony export */   OF: () => (/* binding */ fenced),
+/* harmony export */   Rl: () => (/* binding */ cappedDiff),
+/* harmony export */   ZX: () => (/* binding */ IMPACT_COLUMNS),
+/* harmony export */   _M: () => (/* binding */ impactCells)
+/* harmony export */ });
+/* unused harmony exports MARKDOWN_DIFF_LINES, violationsCell, hasDetails */
+/* harmony import */ var _describe_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2137);
+/* harmony import */ var _report_order_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4763);
+
+
+
+/** Longest unified diff shown per transcript; the JSON report always holds all of it. */
+const MARKDOWN_DIFF_LINES = 300;
+const ENTITIES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '|': '&#124;',
+    '`': '&#96;',
+    '\\': '&#92;',
+    '*': '&#42;',
+    _: '&#95;',
+    '[': '&#91;',
+    ']': '&#93;',
+    '~': '&#126;',
+};
+/** Text safe in a table cell, list item or `<summary>`: markup characters as entities, one line. */
+function escapeMarkdown(text) {
+    return text.replace(/[&<>|`\\*_[\]~]/g, (ch) => ENTITIES[ch] ?? ch).replace(/\r\n|\r|\n/g, ' ');
+}
+const OUTCOME_WORDS = {
+    pass: '✅ pass',
+    drift: '❌ drift',
+    new: '🆕 new',
+    violations: '❌ violations',
+    error: '⚠️ error',
+};
+/** The outcome as a table cell (shared with the job summary and the PR comment). */
+function outcomeCell(o, ci) {
+    if (o.outcome === 'new' && ci)
+        return '❌ missing golden';
+    if ((0,_report_order_js__WEBPACK_IMPORTED_MODULE_0__/* .isWarningDrift */ .S3)(o))
+        return '⚠️ drift (warning)';
+    return OUTCOME_WORDS[o.outcome];
+}
+function violationsCell(o) {
+    const errors = o.violations.filter((v) => v.severity === 'error').length;
+    const warnings = o.violations.length - errors;
+    if (o.violations.length === 0)
+        return '0';
+    return warnings > 0 ? `${errors} (+${warnings} warning${warnings === 1 ? '' : 's'})` : String(errors);
+}
+/** A fence longer than any backtick run inside, so the diff cannot close it early. */
+function fenced(text, info) {
+    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(Math.max(3, longest + 1));
+    return [`${fence}${info}`, text, fence];
+}
+/** The first MARKDOWN_DIFF_LINES lines, then where the rest is (`--report`, or the action's `report-path`). */
+function cappedDiff(unified, fullReport = '--report') {
+    const lines = unified.replace(/\n$/, '').split('\n');
+    if (lines.length <= MARKDOWN_DIFF_LINES)
+        return lines.join('\n');
+    const rest = lines.length - MARKDOWN_DIFF_LINES;
+    return [...lines.slice(0, MARKDOWN_DIFF_LINES), `… ${rest} more lines in the JSON report (${fullReport})`].join('\n');
+}
+const IMPACT_COLUMNS = [
+    'Transcript',
+    'Status',
+    'Tokens',
+    'Kept',
+    'Masked',
+    'Removed by reason',
+    'Newly failing',
+    'Fixed',
+];
+/** One policy-impact row, base → head, each cell through the surface's own escaper. */
+function impactCells(i, escape) {
+    const arrow = (a, b) => `${a} → ${b}`;
+    return [
+        escape(i.transcript),
+        arrow(escape(i.base.status), escape(i.head.status)),
+        arrow(i.base.tokens, i.head.tokens),
+        arrow(i.base.kept, i.head.kept),
+        arrow(i.base.masked, i.head.masked),
+        (0,_describe_js__WEBPACK_IMPORTED_MODULE_1__/* .describeDropped */ .O7)(i).map(escape).join('<br>') || '—',
+        escape(i.newlyFailing.join(', ')) || '—',
+        escape(i.fixed.join(', ')) || '—',
+    ];
+}
+/** Whether a transcript gets a collapsed section: it fails, or it drifted at severity warning. */
+function hasDetails(o, ci) {
+    return outcomeFails(o, ci) || isWarningDrift(o);
+}
+
+
+/***/ }),
+
+/***/ 4763:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  F7: () => (/* binding */ compareAnnotationRank),
+  FX: () => (/* binding */ displayOrder),
+  N3: () => (/* binding */ driftSeverity),
+  S3: () => (/* binding */ isWarningDrift),
+  ad: () => (/* binding */ listingGroup),
+  Sd: () => (/* binding */ totals)
+});
+
+// UNUSED EXPORTS: compareOutcomes, sortViolations
+
+;// CONCATENATED MODULE: ./build/core/report/severity-order.js
+// The order in which findings are listed in every report (text, markdown, GitHub): what a
+// reviewer must see first. Leaks first, then a context that no longer holds the task or the
+// request, or that a provider would refuse, then budget and protection, then the rest.
+const FINDING_ORDER = [
+    'input',
+    'golden-pii',
+    'pii',
+    'task',
+    'recency',
+    'nonempty',
+    'provider',
+    'budget',
+    'protected',
+    'status',
+    'pairing',
+    'ledger',
+    'summaries',
+    'order',
+    'guardian',
+    'drift',
+    'new',
+    'obsolete',
+];
+/** Rank of a check or finding kind; unknown names (a future check) sort just before drift. */
+function findingRank(check) {
+    const i = FINDING_ORDER.indexOf(check);
+    return i === -1 ? FINDING_ORDER.indexOf('drift') - 0.5 : i;
+}
+/** Errors before warnings, then by finding rank, then by line. Stable for equal keys. */
+function compareFindings(a, b) {
+    const sev = (s) => (s === 'error' ? 0 : s === 'warning' ? 1 : 2);
+    return (sev(a.severity) - sev(b.severity) ||
+        findingRank(a.check) - findingRank(b.check) ||
+        (a.line ?? 0) - (b.line ?? 0));
+}
+
+;// CONCATENATED MODULE: ./build/core/golden/report-order.js
+// The order in which the human renderings of a check report (text, markdown, GitHub commands, job
+// summary, PR comment, annotations) list what broke: what a reviewer must see first comes first.
+// Built on the one finding order (severity-order.ts). The JSON report keeps its own order (sorted
+// by transcript path) because `merge` and byte-stable reports depend on it: only renderers reorder.
+
+/** The severity of a drift: `warning` reports it without failing the run; anything else is an error. */
+function driftSeverity(o) {
+    return o.drift_severity === 'warning' ? 'warning' : 'error';
+}
+/** A drift that is reported as a warning (`checks.drift: warning`): it does not fail the run. */
+function isWarningDrift(o) {
+    return o.outcome === 'drift' && driftSeverity(o) === 'warning';
+}
+/** The violations most severe first (compareFindings); equal ones keep their order. */
+function sortViolations(violations) {
+    return [...violations].sort(compareFindings);
+}
+function mostSevere(o) {
+    return sortViolations(o.violations)[0];
+}
+/**
+ * The group a transcript is listed in: failing with violations (a violation at severity error,
+ * or the `violations` outcome), then drift at error, then drift at warning, then unreadable input,
+ * then missing goldens, then the rest (passes).
+ */
+function listingGroup(o) {
+    if (o.outcome === 'violations' || o.violations.some((v) => v.severity === 'error'))
+        return 0;
+    if (o.outcome === 'drift')
+        return driftSeverity(o) === 'error' ? 1 : 2;
+    if (o.outcome === 'error')
+        return 3;
+    if (o.outcome === 'new')
+        return 4;
+    return 5;
+}
+function compareText(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+/** By listing group, then by the most severe violation (transcripts without one last), then by path. */
+function compareOutcomes(a, b) {
+    const group = listingGroup(a) - listingGroup(b);
+    if (group !== 0)
+        return group;
+    const va = mostSevere(a);
+    const vb = mostSevere(b);
+    if (va && vb) {
+        const byFinding = compareFindings(va, vb);
+        if (byFinding !== 0)
+            return byFinding;
+    }
+    else if (va || vb) {
+        return va ? -1 : 1;
+    }
+    return compareText(a.transcript, b.transcript);
+}
+/**
+ * The report as the human renderers list it: transcripts by compareOutcomes, the violations of
+ * each most severe first. Everything else (summary, obsolete goldens) is unchanged; the report
+ * given is not modified.
+ */
+function displayOrder(report) {
+    const transcripts = report.transcripts
+        .map((o) => (o.violations.length > 1 ? { ...o, violations: sortViolations(o.violations) } : o))
+        .sort(compareOutcomes);
+    return { ...report, transcripts };
+}
+/**
+ * The order of annotations under GitHub's cap of 10 per level: level (error, warning, notice),
+ * then the finding order, so that no leak or task violation is crowded out by drift.
+ */
+function compareAnnotationRank(a, b) {
+    return compareFindings({ severity: a.level, check: a.check }, { severity: b.level, check: b.check });
+}
+/**
+ * Transcripts per group, as the reports list them (listingGroup): a drifted transcript with
+ * violations at severity error counts under violations, as it is listed there.
+ */
+function totals(report) {
+    const t = { violations: 0, drifted: 0, new: 0, errors: 0, passed: 0 };
+    const keys = ['violations', 'drifted', 'drifted', 'errors', 'new', 'passed'];
+    for (const o of report.transcripts)
+        t[keys[listingGroup(o)] ?? 'passed']++;
+    return t;
+}
+
 
 /***/ }),
 
@@ -75031,7 +77220,78 @@ function parseShard(spec) {
 function inShard(path, shard) {
     return (0,_similarity_hash_js__WEBPACK_IMPORTED_MODULE_0__/* .murmur3_32 */ .Ec)(path) % shard.total === shard.index - 1;
 }
-//# sourceMappingURL=shard.js.map
+
+
+/***/ }),
+
+/***/ 9858:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   J: () => (/* binding */ stableStringify)
+/* harmony export */ });
+// Stable JSON serialization for goldens and machine reports (DESIGN §6): the same value always
+// gives the same bytes, on every platform and run, so a golden diff only ever shows real change.
+// Object keys are sorted by UTF-16 code unit (the order of `Array.prototype.sort()`, independent
+// of locale); arrays keep their order because order is meaningful there.
+const INDENT = '  ';
+/**
+ * `value` as JSON: object keys sorted by code unit, arrays in order, 2-space indent, LF line ends
+ * and exactly one trailing newline. Properties whose value is `undefined` are omitted (as
+ * `JSON.stringify` does); `-0` is written as `0`. Throws a TypeError on what JSON cannot hold
+ * faithfully: non-finite numbers, bigints, functions, symbols, `undefined` array elements and
+ * cycles. Strings are escaped exactly as `JSON.stringify` escapes them (lone surrogates as \u).
+ */
+function stableStringify(value) {
+    return `${write(value, '', [])}\n`;
+}
+function write(value, indent, stack) {
+    if (value === null)
+        return 'null';
+    switch (typeof value) {
+        case 'string':
+            return JSON.stringify(value);
+        case 'boolean':
+            return value ? 'true' : 'false';
+        case 'number':
+            if (!Number.isFinite(value))
+                throw new TypeError('stableStringify: a non-finite number cannot be written as JSON.');
+            return Object.is(value, -0) ? '0' : JSON.stringify(value);
+        case 'object':
+            return writeObject(value, indent, stack);
+        default:
+            throw new TypeError(`stableStringify: a ${typeof value} cannot be written as JSON.`);
+    }
+}
+function writeObject(value, indent, stack) {
+    if (stack.includes(value))
+        throw new TypeError('stableStringify: the value contains a cycle.');
+    stack.push(value);
+    const inner = indent + INDENT;
+    let out;
+    if (Array.isArray(value)) {
+        const items = value.map((item) => {
+            if (item === undefined)
+                throw new TypeError('stableStringify: an array element is undefined.');
+            return inner + write(item, inner, stack);
+        });
+        out = items.length === 0 ? '[]' : `[\n${items.join(',\n')}\n${indent}]`;
+    }
+    else {
+        const record = value;
+        const members = [];
+        for (const key of Object.keys(record).sort()) {
+            const member = record[key];
+            if (member === undefined)
+                continue;
+            members.push(`${inner}${JSON.stringify(key)}: ${write(member, inner, stack)}`);
+        }
+        out = members.length === 0 ? '{}' : `{\n${members.join(',\n')}\n${indent}}`;
+    }
+    stack.pop();
+    return out;
+}
+
 
 /***/ }),
 
@@ -75166,7 +77426,7 @@ function hex32(x) {
 function hash64Hex(text) {
     return hex32(murmur3_32(text, HEX64_SEED_HIGH)) + hex32(murmur3_32(text, HEX64_SEED_LOW));
 }
-//# sourceMappingURL=hash.js.map
+
 
 /***/ }),
 
@@ -75318,7 +77578,7 @@ function bytePosition(b, start, offset) {
     // approximate column is good enough), so their decoded length is the column.
     return { line, column: lenientDecoder.decode(b.subarray(lineStart, offset)).length + 1 };
 }
-//# sourceMappingURL=decode.js.map
+
 
 /***/ }),
 
@@ -75368,7 +77628,7 @@ class LineIndex {
         return { line: lo + 1, column: at - starts[lo] + 1 };
     }
 }
-//# sourceMappingURL=line-index.js.map
+
 
 /***/ }),
 
@@ -75412,7 +77672,890 @@ function shownName(name) {
 function inertJson(text) {
     return text.replace(/##\[/g, '##\\u005b');
 }
-//# sourceMappingURL=shown-name.js.map
+
+
+/***/ }),
+
+/***/ 79:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   SM: () => (/* binding */ buildCommentBody),
+/* harmony export */   UI: () => (/* binding */ COMMENT_ON),
+/* harmony export */   f4: () => (/* binding */ COMMENT_HEADER_PATTERN),
+/* harmony export */   qD: () => (/* binding */ upsertStickyComment),
+/* harmony export */   zV: () => (/* binding */ commentRules)
+/* harmony export */ });
+/* unused harmony exports COMMENT_MARKER, COMMENT_LIMIT_CHARS, DEFAULT_COMMENT_AUTHOR, commentMarker */
+/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3886);
+
+/** First line of every comment we write (without a comment-header); invisible when rendered. */
+const COMMENT_MARKER = '<!-- context-stability:sticky-comment -->';
+/** GitHub rejects comment bodies longer than this. */
+const COMMENT_LIMIT_CHARS = 65_536;
+/** The default length budget keeps a margin under the limit: GitHub may count differently than UTF-16 units. */
+const DEFAULT_MAX_CHARS = 65_000;
+/** Author of comments made with the job's GITHUB_TOKEN. */
+const DEFAULT_COMMENT_AUTHOR = 'github-actions[bot]';
+/**
+ * A comment-header: what tells the sticky comments of several workflows on one pull request apart.
+ * Only these characters, so it can sit in the hidden HTML comment and in a Markdown code span as it
+ * is: it can neither close the marker (`-->`, `--!>`) nor inject markup or a mention.
+ */
+const COMMENT_HEADER_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+/** When the sticky comment is posted (the comment-on input). */
+const COMMENT_ON = ['always', 'failure', 'change'];
+function checkedHeader(header) {
+    if (header === undefined || header === '')
+        return undefined;
+    if (!COMMENT_HEADER_PATTERN.test(header)) {
+        throw new Error('a comment header is 1 to 64 characters among A-Z, a-z, 0-9, dot, underscore and dash');
+    }
+    return header;
+}
+/**
+ * The hidden first line of the sticky comment: COMMENT_MARKER without a header (the comments of
+ * earlier versions are found again), else `<!-- context-stability:sticky-comment header=NAME -->`.
+ * The two never contain each other, so each header finds only its own comment.
+ */
+function commentMarker(header) {
+    const h = checkedHeader(header);
+    return h === undefined ? COMMENT_MARKER : `<!-- context-stability:sticky-comment header=${h} -->`;
+}
+const HEADING = '## context-stability check';
+/**
+ * The comment body: the marker, then the report for reviewers (failing transcripts with their
+ * semantic diff; passing ones and unified diffs are left to the job summary), at most maxChars
+ * characters (default 65,000, under COMMENT_LIMIT_CHARS) with a note when cut. `runUrl` links
+ * the run; it differs per run, so with it every new run edits the comment (unless comment-on is
+ * change). `header` (a comment-header) goes into the marker and the heading.
+ */
+function buildCommentBody(report, opts = {}) {
+    const header = checkedHeader(opts.header);
+    const marker = commentMarker(header);
+    // The header is a code span: its characters (see COMMENT_HEADER_PATTERN) need no escaping there.
+    const heading = header === undefined ? HEADING : `${HEADING} · \`${header}\``;
+    // Room for the header, in either of the two places it may go below.
+    const reserve = header === undefined ? 0 : heading.length + 2;
+    const body = (0,_summary_js__WEBPACK_IMPORTED_MODULE_0__/* .renderReportSurface */ .eX)(report, {
+        kind: 'comment',
+        limit: Math.min(opts.maxChars ?? DEFAULT_MAX_CHARS, COMMENT_LIMIT_CHARS - 1) - reserve,
+        measure: (text) => text.length,
+        limitName: "GitHub's 65,536-character comment limit",
+        prefix: [marker],
+        ...(opts.runUrl ? { runUrl: opts.runUrl } : {}),
+    });
+    if (header === undefined)
+        return body;
+    const start = `${marker}\n${HEADING}\n`;
+    if (body.startsWith(start))
+        return `${marker}\n${heading}\n${body.slice(start.length)}`;
+    // A layout without that heading: the header on a line of its own, right below the marker.
+    return `${marker}\n${heading}\n\n${body.slice(marker.length + 1)}`;
+}
+/**
+ * When to post, for comment-on and whether the run failed (the status output is fail):
+ * `create`: a missing comment is created (else the run leaves the pull request without one);
+ * `ignoreRunLink`: a comment that differs only in the link to the run is left alone.
+ *
+ * - always: create or update on every run (an identical body, run link included, is left alone).
+ * - failure: a failing run creates or updates; a passing run never creates, but updates an
+ *   existing comment to the passing report (so an old failure does not linger) unless it already
+ *   shows that result.
+ * - change: only a changed result writes: an existing comment is updated when the report differs
+ *   (the run link aside); a comment is created only for a failing run.
+ */
+function commentRules(on, failed) {
+    switch (on) {
+        case 'always':
+            return { create: true, ignoreRunLink: false };
+        case 'failure':
+            return { create: failed, ignoreRunLink: !failed };
+        case 'change':
+            return { create: failed, ignoreRunLink: true };
+    }
+}
+function httpStatus(error) {
+    if (typeof error !== 'object' || error === null || !('status' in error))
+        return undefined;
+    return typeof error.status === 'number' ? error.status : undefined;
+}
+const NO_PERMISSION = {
+    401: 'the token was rejected (HTTP 401)',
+    403: 'the token may not do this (HTTP 403: pull requests from forks and read-only tokens cannot comment)',
+    404: 'the pull request or repository is not visible to the token (HTTP 404)',
+};
+/** GitHub may hand a body back with CRLF line ends; that is not a change. */
+function normalized(text, ignoreRunLink) {
+    const lf = (text ?? '').replace(/\r\n/g, '\n');
+    // The line summary.ts ends the report with: link('Details of this run', runUrl).
+    return ignoreRunLink ? lf.replace(/^\[Details of this run\]\(https?:\/\/[^\s)]*\)\n/gm, '') : lf;
+}
+/**
+ * Finds our comment by marker (of opts.header) AND author (paginated), updates it in place,
+ * leaves it alone when the body is unchanged, creates it otherwise (unless opts.create is
+ * false). The author defaults to github-actions[bot], the author of comments made with the job
+ * token; pass the login of a PAT's user or `<app>[bot]` for an App token. 401/403/404 (fork
+ * PRs, read-only tokens) → { action: 'skipped', reason }: never throws for permissions; other
+ * errors throw.
+ */
+async function upsertStickyComment(octokit, target, body, opts = {}) {
+    const marker = commentMarker(opts.header);
+    if (!body.startsWith(`${marker}\n`) && body !== marker)
+        throw new Error('the sticky comment body must start with COMMENT_MARKER (commentMarker of its header)');
+    if (body.length >= COMMENT_LIMIT_CHARS) {
+        throw new Error(`the sticky comment body has ${body.length} characters; GitHub accepts fewer than ${COMMENT_LIMIT_CHARS}`);
+    }
+    const author = (opts.author ?? DEFAULT_COMMENT_AUTHOR).toLowerCase();
+    const ignoreRunLink = opts.ignoreRunLink ?? false;
+    const where = { owner: target.owner, repo: target.repo };
+    let step = 'listing the comments';
+    try {
+        let existing;
+        const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
+            ...where,
+            issue_number: target.issueNumber,
+            per_page: 100,
+        });
+        for await (const page of pages) {
+            // COMMENT_MARKER and a header's marker never contain one another: each finds only its own.
+            existing = page.data.find((c) => (c.body ?? '').includes(marker) && c.user?.login.toLowerCase() === author);
+            if (existing)
+                break;
+        }
+        if (existing && normalized(existing.body, ignoreRunLink) === normalized(body, ignoreRunLink))
+            return { action: 'unchanged', id: existing.id, url: existing.html_url };
+        if (existing) {
+            step = 'updating the comment';
+            const { data } = await octokit.rest.issues.updateComment({ ...where, comment_id: existing.id, body });
+            return { action: 'updated', id: data.id, url: data.html_url };
+        }
+        if (opts.create === false) {
+            return { action: 'not-created', reason: 'there is no earlier comment to update' };
+        }
+        step = 'creating the comment';
+        const { data } = await octokit.rest.issues.createComment({
+            ...where,
+            issue_number: target.issueNumber,
+            body,
+        });
+        return { action: 'created', id: data.id, url: data.html_url };
+    }
+    catch (error) {
+        const status = httpStatus(error);
+        const why = status === undefined ? undefined : NO_PERMISSION[status];
+        if (why === undefined)
+            throw error;
+        return {
+            action: 'skipped',
+            reason: `No pull request comment: ${step} failed because ${why}. The results are in the annotations and the job summary.`,
+        };
+    }
+}
+
+
+/***/ }),
+
+/***/ 525:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DV: () => (/* binding */ codeBlock),
+/* harmony export */   PP: () => (/* binding */ tableHead),
+/* harmony export */   Wj: () => (/* binding */ fitLayout),
+/* harmony export */   X1: () => (/* binding */ escapeText),
+/* harmony export */   dy: () => (/* binding */ utf8Bytes),
+/* harmony export */   jD: () => (/* binding */ tableRow),
+/* harmony export */   nf: () => (/* binding */ link),
+/* harmony export */   zH: () => (/* binding */ details)
+/* harmony export */ });
+/* harmony import */ var _core_golden_render_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7424);
+// HTML-safe markup for the GitHub surfaces (job summary, PR comment). core.summary and the
+// comments API render what they are given as GitHub-flavoured markdown with inline HTML, and
+// escape nothing: every transcript-derived string goes through escapeText, and code goes in a
+// fence that no backtick run inside can close. Both surfaces have a size limit: fitLayout cuts a
+// document by whole parts, so a cut never leaves an open table, `<details>` or code fence.
+
+/**
+ * Text safe in a table cell, list item, `<summary>` or paragraph: the shared markdown escaper
+ * (HTML and markdown markup as entities, one line) plus `@`, so that a name in a PR comment cannot
+ * mention (and notify) a user or team.
+ */
+function escapeText(text) {
+    return (0,_core_golden_render_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeMarkdown */ .FV)(text).replace(/@/g, '&#64;');
+}
+/** A fenced code block whose fence is longer than any backtick run in the text (shared with --format markdown). */
+const codeBlock = _core_golden_render_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .fenced */ .OF;
+/** `<details>` with an already escaped summary; blank lines around the body so markdown renders. */
+function details(summaryHtml, body) {
+    return [`<details><summary>${summaryHtml}</summary>`, '', ...body, '', '</details>', ''];
+}
+/** A markdown table row; cells must already be escaped. */
+function tableRow(cells) {
+    return `| ${cells.join(' | ')} |`;
+}
+/** Header and alignment rows of a table: `right` columns hold numbers. */
+function tableHead(columns) {
+    return [tableRow(columns.map((c) => c.title)), tableRow(columns.map((c) => (c.right ? '---:' : '---')))];
+}
+/**
+ * A link to an http(s) URL the action built itself (the run page); anything else gives plain
+ * escaped text. Characters that would end the link early are percent-encoded.
+ */
+function link(label, url) {
+    if (!/^https?:\/\/[^\s]+$/.test(url))
+        return escapeText(label);
+    const safe = url.replace(/[()<>"'`\\|[\]]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+    return `[${escapeText(label)}](${safe})`;
+}
+function utf8Bytes(text) {
+    return Buffer.byteLength(text, 'utf8');
+}
+/** The longest prefix of `text` of at most `limit` units, ending at a line break when there is one. */
+function cutText(text, limit, measure) {
+    let lo = 0;
+    let hi = text.length;
+    while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (measure(text.slice(0, mid)) <= limit)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    // Never end on half a surrogate pair.
+    if (lo > 0 && /[\uD800-\uDBFF]/.test(text.charAt(lo - 1)))
+        lo--;
+    const cut = text.slice(0, lo);
+    const newline = cut.lastIndexOf('\n');
+    return newline >= 0 ? cut.slice(0, newline + 1) : cut;
+}
+function increment(counts, key) {
+    if (key)
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+/**
+ * The document within opts.limit (in `measure` units): every part in its fullest form when that
+ * fits; otherwise forms by tier, in document order inside a tier, while they fit, and the note.
+ * Only when the always-shown parts alone exceed the limit is the text cut at a line break.
+ */
+function fitLayout(sections, opts) {
+    const size = opts.measure;
+    const compose = (pick, note) => sections
+        .map((section) => {
+        const shown = section.parts.flatMap((p) => pick(p) ?? []);
+        const body = shown.length > 0 ? (section.head ?? '') + shown.join('') + (section.tail ?? '') : '';
+        return section.note ? note + body : body;
+    })
+        .join('');
+    const full = compose((part) => part.forms.at(-1)?.text, '');
+    if (size(full) <= opts.limit)
+        return full;
+    // Room for the note with every cuttable part counted: the real note is never longer.
+    const parts = sections.flatMap((section) => section.parts);
+    const most = new Map();
+    for (const part of parts) {
+        increment(most, part.omitted);
+        increment(most, part.shortened);
+    }
+    const budget = opts.limit - size(opts.note(most));
+    const chosen = new Map();
+    const opened = new Set();
+    let used = 0;
+    const candidates = sections.flatMap((section) => section.parts.flatMap((part) => part.forms.map((form, index) => ({ section, part, form, index }))));
+    candidates.sort((a, b) => a.form.tier - b.form.tier); // stable: document order inside a tier
+    for (const { section, part, form, index } of candidates) {
+        const current = chosen.get(part);
+        if (index > 0 && current === undefined)
+            continue; // a larger form only replaces a shown one
+        const replaced = current === undefined ? 0 : size(part.forms[current]?.text ?? '');
+        const head = opened.has(section) ? 0 : size((section.head ?? '') + (section.tail ?? ''));
+        const extra = head + size(form.text) - replaced;
+        if (part.omitted !== undefined && used + extra > budget)
+            continue;
+        chosen.set(part, index);
+        used += extra;
+        opened.add(section);
+    }
+    const counts = new Map();
+    for (const part of parts) {
+        const index = chosen.get(part);
+        if (index === undefined)
+            increment(counts, part.omitted);
+        else if (index < part.forms.length - 1)
+            increment(counts, part.shortened);
+    }
+    const text = compose((part) => {
+        const index = chosen.get(part);
+        return index === undefined ? undefined : part.forms[index]?.text;
+    }, opts.note(counts));
+    return size(text) <= opts.limit ? text : cutText(text, opts.limit, size);
+}
+
+
+/***/ }),
+
+/***/ 3886:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  a7: () => (/* binding */ buildJobSummary),
+  eX: () => (/* binding */ renderReportSurface)
+});
+
+// UNUSED EXPORTS: SUMMARY_LIMIT_BYTES, renderMarkdownReport
+
+// EXTERNAL MODULE: ./build/core/golden/check-report.js
+var check_report = __nccwpck_require__(6693);
+// EXTERNAL MODULE: ./build/core/golden/describe.js
+var describe = __nccwpck_require__(2137);
+// EXTERNAL MODULE: ./build/core/golden/describe-outcome.js
+var describe_outcome = __nccwpck_require__(5332);
+// EXTERNAL MODULE: ./build/core/golden/picture.js
+var picture = __nccwpck_require__(520);
+;// CONCATENATED MODULE: ./build/core/golden/render-picture.js
+
+/** Cells of the budget bar: each is 5% of the budget. */
+const BAR_CELLS = 20;
+/** The most cells a session map has; longer sessions are drawn by runs, then by stretches. */
+const MAP_CELLS = 80;
+const FATE_CELL = {
+    kept: '🟩',
+    protected: '🟦',
+    masked: '🟨',
+    excerpt: '🟪',
+    dropped: '🟥',
+};
+/** Which fate a stretch of the session shows when it holds several: the most telling one. */
+const TELLING = { dropped: 4, excerpt: 3, masked: 2, protected: 1, kept: 0 };
+function legend() {
+    return picture/* MAP_FATES */.n$.map((fate) => `${FATE_CELL[fate]} ${fate}`).join(' · ');
+}
+function thousands(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+/**
+ * `▰▰▰▰▰▰▱▱▱▱… 5,210 / 8,000 tokens (65%) · tool 48% · user 9% …`: filled cells for the share of
+ * the budget used (all filled and marked when over), then the share of each kind, largest first.
+ */
+function budgetBar(budget, picture) {
+    const { limit, used } = budget;
+    const share = limit > 0 ? used / limit : used > 0 ? Infinity : 0;
+    const filled = Math.min(BAR_CELLS, Math.round(share * BAR_CELLS));
+    const bar = '▰'.repeat(filled) + '▱'.repeat(BAR_CELLS - filled);
+    const percent = Number.isFinite(share) ? `${Math.round(share * 100)}%` : 'no budget';
+    const over = used > limit ? ` · ⚠️ over by ${thousands(used - limit)}` : '';
+    const kinds = Object.entries(picture?.by_kind ?? {})
+        .filter(([, tokens]) => tokens > 0)
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .map(([kind, tokens]) => `${kind} ${percentOf(tokens, limit)}`);
+    const byKind = kinds.length > 0 ? ` · ${kinds.join(' · ')}` : '';
+    return `<code>${bar}</code> ${thousands(used)} / ${thousands(limit)} tokens (${percent})${over}${byKind}`;
+}
+/** `41%`, or `<1%` for a share that rounds to nothing. */
+function percentOf(tokens, limit) {
+    if (limit <= 0)
+        return '—';
+    const p = Math.round((tokens / limit) * 100);
+    return p === 0 && tokens > 0 ? '&lt;1%' : `${p}%`;
+}
+/** Runs in stretches of about equal artifact counts, each shown by its most telling fate. */
+function stretches(runs, total) {
+    const cells = [];
+    for (let cell = 0; cell < MAP_CELLS; cell++) {
+        const start = Math.round((cell * total) / MAP_CELLS);
+        const end = Math.round(((cell + 1) * total) / MAP_CELLS);
+        let fate;
+        let from = 0;
+        for (const run of runs) {
+            const to = from + run.count;
+            // The run overlaps the artifacts [start, end) of this cell.
+            if (to > start && from < end && (fate === undefined || TELLING[run.fate] > TELLING[fate]))
+                fate = run.fate;
+            from = to;
+        }
+        if (fate !== undefined)
+            cells.push({ fate });
+    }
+    return cells;
+}
+/** The cells of the map and what one cell stands for. */
+function mapCells(picture) {
+    const runs = picture.runs;
+    const total = runs.reduce((n, r) => n + r.count, 0);
+    if (total <= MAP_CELLS) {
+        return { cells: runs.map((r) => FATE_CELL[r.fate].repeat(r.count)).join(''), unit: 'one cell per artifact' };
+    }
+    if (runs.length <= MAP_CELLS) {
+        return {
+            cells: runs.map((r) => FATE_CELL[r.fate]).join(''),
+            unit: `one cell per run of artifacts with the same fate (${total} artifacts)`,
+        };
+    }
+    return {
+        cells: stretches(runs, total)
+            .map((c) => FATE_CELL[c.fate])
+            .join(''),
+        unit: `one cell per ${Math.round(total / MAP_CELLS)} artifacts, showing the most telling fate in it (${total} artifacts)`,
+    };
+}
+/** The map of a session with its legend line, as Markdown lines. */
+function sessionMap(picture) {
+    if (picture.runs.length === 0)
+        return [];
+    const { cells, unit } = mapCells(picture);
+    return [cells, '', `<sub>${unit}: ${legend()}</sub>`];
+}
+
+// EXTERNAL MODULE: ./build/core/golden/report-order.js + 1 modules
+var report_order = __nccwpck_require__(4763);
+// EXTERNAL MODULE: ./build/github/html.js
+var html = __nccwpck_require__(525);
+// EXTERNAL MODULE: ./build/core/diagnostics.js
+var diagnostics = __nccwpck_require__(6450);
+// EXTERNAL MODULE: ./build/core/golden/render-markdown.js
+var render_markdown = __nccwpck_require__(7424);
+// EXTERNAL MODULE: ./build/core/text/shown-name.js
+var shown_name = __nccwpck_require__(5929);
+;// CONCATENATED MODULE: ./build/github/report-blocks.js
+// The blocks of the Markdown report surfaces (job summary, PR comment, `check --format markdown`)
+// about one transcript or the policy review: what a reviewer reads first for a failing transcript
+// (its budget bar and session map, its violations, the first changed artifact, what fills the
+// budget, the command that accepts the change), and the policy impact table, narrow enough for a
+// PR comment, with its totals and the full table collapsed. Every transcript-derived string goes
+// through escapeText.
+
+
+
+
+
+
+
+
+/** Violations listed in the open part of a transcript's block; the rest are in its details. */
+const VIOLATIONS_SHOWN = 5;
+function plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+function signed(n) {
+    return n > 0 ? `+${n}` : n < 0 ? `-${-n}` : '±0';
+}
+/** `**path** — ❌ drift · 220 / 260 tokens`: the first line of a transcript's block. */
+function blockTitle(o, ci) {
+    const tokens = o.budget ? ` · ${o.budget.used} / ${o.budget.limit} tokens` : '';
+    const status = o.status && o.status !== 'ok' ? ` · status ${(0,html/* escapeText */.X1)(o.status)}` : '';
+    const n = o.violations.length;
+    const violations = n > 0 && o.outcome !== 'violations' ? ` · ${plural(n, 'violation')}` : '';
+    return `**${(0,html/* escapeText */.X1)(o.transcript)}** — ${(0,render_markdown/* outcomeCell */.Bl)(o, ci)}${violations}${tokens}${status}`;
+}
+/** The budget bar and the session map of a transcript, when it was stabilized. */
+function pictureLines(o) {
+    if (!o.budget)
+        return [];
+    const lines = [budgetBar(o.budget, o.picture), ''];
+    if (o.picture)
+        lines.push(...sessionMap(o.picture), '');
+    return lines;
+}
+/**
+ * The body of a failing transcript's block (or a drift warning's), below its title: picture,
+ * violations, the first change, what fills the budget, the accept command, open; the semantic
+ * diff, further violations and (with `unified`) the unified diff collapsed.
+ */
+function outcomeBody(o, report, opts) {
+    const open = [];
+    for (const v of o.violations.slice(0, VIOLATIONS_SHOWN))
+        open.push(`- ${(0,html/* escapeText */.X1)((0,describe/* describeViolation */.L6)(v))}`);
+    const rest = o.violations.length - VIOLATIONS_SHOWN;
+    if (rest > 0)
+        open.push(`- … ${plural(rest, 'more violation')} in the details below`);
+    for (const d of o.diagnostics ?? [])
+        open.push(`- ${(0,html/* escapeText */.X1)((0,diagnostics/* formatDiagnostic */.xy)(d))}`);
+    if ((0,report_order/* isWarningDrift */.S3)(o))
+        open.push(`- ${(0,html/* escapeText */.X1)(describe/* DRIFT_WARNING */.fo)}`);
+    const first = (0,describe_outcome/* describeFirstChange */.IE)(o);
+    if (first)
+        open.push(`- ${(0,html/* escapeText */.X1)(first)}`);
+    if (o.diff && !o.diff.equal) {
+        const t = o.diff.tokens;
+        if (t.delta !== 0)
+            open.push(`- tokens: ${t.before} → ${t.after} (${signed(t.delta)})`);
+    }
+    const consumers = (0,describe_outcome/* describeConsumers */.Ne)(o);
+    if (consumers)
+        open.push(`- ${(0,html/* escapeText */.X1)(consumers)}`);
+    if (o.outcome === 'new' && report.ci) {
+        open.push('- no golden: in CI nothing is written; create it locally and commit it:');
+    }
+    const accept = (0,describe_outcome/* acceptCommand */.O3)(o, report.policy.source);
+    if (accept) {
+        const verb = o.outcome === 'new' ? 'write the golden' : 'accept the change';
+        open.push(`- ${verb}: <code>${(0,html/* escapeText */.X1)(accept)}</code>`);
+    }
+    const hidden = [];
+    for (const v of o.violations.slice(VIOLATIONS_SHOWN))
+        hidden.push(`- ${(0,html/* escapeText */.X1)((0,describe/* describeViolation */.L6)(v))}`);
+    if (o.diff && !o.diff.equal)
+        for (const line of (0,describe/* describeDiff */.l7)(o.diff))
+            hidden.push(`- ${(0,html/* escapeText */.X1)(line)}`);
+    if (opts.unified && o.unified) {
+        // inertJson: a `##[` or `::` in an id must not become a workflow command when the Markdown goes to a log.
+        hidden.push('', ...(0,html/* codeBlock */.DV)((0,shown_name/* inertJson */.n)((0,render_markdown/* cappedDiff */.Rl)(o.unified, opts.fullReport)), 'diff'));
+    }
+    const out = [...pictureLines(o), ...open, ''];
+    if (hidden.length > 0) {
+        const what = opts.unified && o.unified ? 'Semantic and unified diff' : 'Details';
+        out.push(...(0,html/* details */.zH)(what, hidden));
+    }
+    return out;
+}
+/** A passing transcript as a row of the collapsed table of passes. */
+function passRow(o) {
+    const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
+    const map = o.picture && o.picture.runs.length > 0 ? mapCells(o.picture).cells : '—';
+    const notes = (o.notes ?? []).map(html/* escapeText */.X1).join('<br>') || '—';
+    return (0,html/* tableRow */.jD)([(0,html/* escapeText */.X1)(o.transcript), tokens, map, notes]);
+}
+const PASS_TABLE_HEAD = (0,html/* tableHead */.PP)([
+    { title: 'Transcript' },
+    { title: 'Tokens (used / budget)', right: true },
+    { title: 'Session map' },
+    { title: 'Note' },
+]);
+function removed(side) {
+    return Object.values(side.dropped).reduce((n, k) => n + k, 0);
+}
+/** Whether the edit changes anything the impact table counts for this transcript. */
+function impactChanged(i) {
+    const side = (x) => JSON.stringify([x.status, x.tokens, x.kept, x.masked, x.dropped]);
+    return side(i.base) !== side(i.head) || i.newlyFailing.length > 0 || i.fixed.length > 0;
+}
+/** The narrow impact table: one row per transcript. */
+function impactRow(i) {
+    const checks = [
+        i.newlyFailing.length > 0 ? `❌ ${(0,html/* escapeText */.X1)(i.newlyFailing.join(', '))}` : '',
+        i.fixed.length > 0 ? `✅ ${(0,html/* escapeText */.X1)(i.fixed.join(', '))}` : '',
+    ]
+        .filter((c) => c !== '')
+        .join(' ');
+    return (0,html/* tableRow */.jD)([
+        (0,html/* escapeText */.X1)(i.transcript),
+        `${i.base.tokens} → ${i.head.tokens} (${signed(i.head.tokens - i.base.tokens)})`,
+        `${removed(i.base)} → ${removed(i.head)}`,
+        checks || '—',
+    ]);
+}
+const IMPACT_HEAD = (0,html/* tableHead */.PP)([
+    { title: 'Transcript' },
+    { title: 'Tokens', right: true },
+    { title: 'Removed', right: true },
+    { title: 'Checks' },
+]);
+/** The totals row of the impact table. */
+function impactTotals(impacts) {
+    let base = 0;
+    let head = 0;
+    let removedBase = 0;
+    let removedHead = 0;
+    let newly = 0;
+    let fixed = 0;
+    let changed = 0;
+    for (const i of impacts) {
+        base += i.base.tokens;
+        head += i.head.tokens;
+        removedBase += removed(i.base);
+        removedHead += removed(i.head);
+        newly += i.newlyFailing.length > 0 ? 1 : 0;
+        fixed += i.fixed.length > 0 ? 1 : 0;
+        if (impactChanged(i))
+            changed++;
+    }
+    const checks = [`${newly} newly failing`, `${fixed} fixed`].join(', ');
+    const unchanged = impacts.length - changed;
+    return (0,html/* tableRow */.jD)([
+        `**Total: ${plural(impacts.length, 'transcript')}, ${changed} changed${unchanged > 0 ? ` (${unchanged} unchanged not listed)` : ''}**`,
+        `**${base} → ${head} (${signed(head - base)})**`,
+        `**${removedBase} → ${removedHead}**`,
+        `**${checks}**`,
+    ]);
+}
+/** The full impact table (status, kept, masked, removed by reason), for the collapsed section. */
+const IMPACT_FULL_HEAD = (0,html/* tableHead */.PP)(render_markdown/* IMPACT_COLUMNS */.ZX.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })));
+function impactFullRow(i) {
+    return (0,html/* tableRow */.jD)((0,render_markdown/* impactCells */._M)(i, html/* escapeText */.X1));
+}
+
+;// CONCATENATED MODULE: ./build/github/summary.js
+// The job summary of a check run, and the report layout it shares with the sticky PR comment and
+// `check --format markdown`: it leads with what broke. A headline (verdict and totals), the policy
+// impact table of a policy review (changed transcripts, totals; the full table folded), then one
+// group per kind of failure in displayOrder (violations by severity, drift, drift warnings,
+// unreadable input, new goldens), each transcript with its budget bar, session map, violations,
+// first change, what fills the budget and the command that accepts the change; then the passes,
+// folded; obsolete goldens. Each surface has a size limit (1 MiB per step summary, 65,536
+// characters per comment); when the report does not fit, the least telling parts go first (passing
+// rows, unified diffs, obsolete goldens, impact rows, details; the title of every failing
+// transcript last) and a note says what was left out. Every transcript-derived string is
+// HTML-escaped (escapeText).
+
+
+
+
+
+
+
+/** GitHub's limit is 1 MiB per step summary; keep a margin. */
+const SUMMARY_LIMIT_BYTES = 1_000_000;
+/** Tiers: what is kept first when the report does not fit. */
+const TIER = {
+    fixed: 0,
+    title: 1,
+    details: 2,
+    impact: 3,
+    obsolete: 4,
+    unified: 5,
+    passingRow: 6,
+};
+function block(lines) {
+    return `${lines.join('\n')}\n`;
+}
+function fixed(lines) {
+    return { forms: [{ text: block(lines), tier: TIER.fixed }] };
+}
+function summary_plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+/** The verdict, then the totals: the one line a reader sees first. */
+function headline(report) {
+    const s = report.summary;
+    const failing = report.transcripts.filter((o) => (0,check_report/* outcomeFails */.Un)(o, report.ci)).length;
+    const code = (0,check_report/* exitCodeFor */.Rr)(report);
+    const totals = (0,html/* escapeText */.X1)((0,describe_outcome/* describeTotals */.xJ)(report));
+    if (code === 2)
+        return `**⚠️ Incomplete: ${summary_plural(s.errors, 'transcript')} could not be checked** — ${totals}`;
+    if (code === 1) {
+        return `**❌ ${failing} of ${summary_plural(s.checked, 'transcript')} ${failing === 1 ? 'fails' : 'fail'}** — ${totals}`;
+    }
+    if (s.checked === 0)
+        return '**⚠️ No transcript was checked**';
+    const warnings = report.transcripts.filter(report_order/* isWarningDrift */.S3).length;
+    const note = warnings > 0 ? `; ${summary_plural(warnings, 'drift')} reported as a warning` : '';
+    return `**✅ No transcript fails${note}** — ${totals}`;
+}
+function metaLine(report) {
+    const parts = [`Policy ${(0,html/* escapeText */.X1)(report.policy.source)} (${(0,html/* escapeText */.X1)(report.policy.hash)})`];
+    if (report.base_policy) {
+        parts.push(`base policy ${(0,html/* escapeText */.X1)(report.base_policy.source)} (${(0,html/* escapeText */.X1)(report.base_policy.hash)})`);
+    }
+    parts.push(`tokenizer ${(0,html/* escapeText */.X1)(`${report.tokenizer.name} ${report.tokenizer.version}`)}`);
+    if (report.shard)
+        parts.push(`shard ${report.shard.index}/${report.shard.total}`);
+    if (report.ci)
+        parts.push('CI mode');
+    return parts.join(' · ');
+}
+function hiddenLine(hidden) {
+    if (!hidden)
+        return [];
+    const more = [
+        hidden.error > 0 ? summary_plural(hidden.error, 'more error') : '',
+        hidden.warning > 0 ? summary_plural(hidden.warning, 'more warning') : '',
+        hidden.notice > 0 ? summary_plural(hidden.notice, 'more notice') : '',
+    ].filter((m) => m !== '');
+    if (more.length === 0)
+        return [];
+    return [
+        `GitHub shows at most 10 error, 10 warning and 10 notice annotations per step: ${more.join(', ')} ` +
+            'not annotated. Every finding is in the JSON report (`report-path`).',
+        '',
+    ];
+}
+/**
+ * A failing transcript as two parts: its title line, kept before anything else that can be cut (so
+ * every failing transcript is named), and its body (picture, findings, diffs).
+ */
+function outcomeParts(o, report, withUnified, fullReport) {
+    const fails = (0,check_report/* outcomeFails */.Un)(o, report.ci);
+    const title = {
+        forms: [{ text: block([blockTitle(o, report.ci), '']), tier: TIER.title }],
+        omitted: fails ? 'failing' : 'warnings',
+    };
+    const omitted = fails ? 'details' : 'warningDetails';
+    const semantic = {
+        text: block(outcomeBody(o, report, { unified: false, fullReport })),
+        tier: TIER.details,
+    };
+    if (!withUnified || !o.unified)
+        return [title, { forms: [semantic], omitted }];
+    const full = block(outcomeBody(o, report, { unified: true, fullReport }));
+    return [title, { forms: [semantic, { text: full, tier: TIER.unified }], omitted, shortened: 'unified' }];
+}
+/** The groups a report lists, in order: what broke first (displayOrder), passes last. */
+const GROUPS = [
+    { title: (n) => `❌ Violations (${n})`, has: (o) => (0,report_order/* listingGroup */.ad)(o) === 0 },
+    { title: (n) => `❌ Drift (${n})`, has: (o) => (0,report_order/* listingGroup */.ad)(o) === 1 },
+    { title: (n) => `⚠️ Drift reported as a warning (${n})`, has: (o) => (0,report_order/* listingGroup */.ad)(o) === 2 },
+    { title: (n) => `⚠️ Could not be checked (${n})`, has: (o) => (0,report_order/* listingGroup */.ad)(o) === 3 },
+    { title: (n) => `🆕 New (${n})`, has: (o) => (0,report_order/* listingGroup */.ad)(o) === 4 },
+];
+function impactSections(report) {
+    const impacts = report.transcripts.flatMap((o) => (o.impact ? [o.impact] : []));
+    if (impacts.length === 0)
+        return [];
+    const row = (text) => ({
+        forms: [{ text: block([text]), tier: TIER.impact }],
+        omitted: 'impact',
+    });
+    return [
+        {
+            head: block(['### Policy impact (base → head)', '', ...IMPACT_HEAD]),
+            tail: '\n',
+            // Only the transcripts the edit changes; the totals row counts every one, the full table lists them all.
+            parts: [...impacts.filter(impactChanged).map((i) => row(impactRow(i))), fixed([impactTotals(impacts)])],
+        },
+        {
+            head: block([
+                '<details><summary>Policy impact in detail: status, kept, masked, removed by reason</summary>',
+                '',
+                ...IMPACT_FULL_HEAD,
+            ]),
+            tail: block(['', '</details>', '']),
+            parts: impacts.map((i) => row(impactFullRow(i))),
+        },
+    ];
+}
+function sections(report, opts) {
+    const comment = opts.kind === 'comment';
+    const top = [
+        fixed([
+            ...(opts.prefix ?? []),
+            '## context-stability check',
+            '',
+            headline(report),
+            '',
+            metaLine(report),
+            '',
+        ]),
+    ];
+    for (const n of opts.notices ?? [])
+        top.push(fixed([`> ⚠️ ${(0,html/* escapeText */.X1)(n)}`, '']));
+    // The cut note goes right below the headline, where a reader looks first.
+    const out = [{ parts: top }, { parts: [], note: true }];
+    // A policy review answers "what does this edit do" first.
+    out.push(...impactSections(report));
+    for (const group of GROUPS) {
+        const members = report.transcripts.filter((o) => group.has(o, report.ci));
+        if (members.length === 0)
+            continue;
+        out.push({
+            head: block([`### ${group.title(members.length)}`, '']),
+            parts: members.flatMap((o) => outcomeParts(o, report, !comment, opts.fullReport ?? 'report-path')),
+        });
+    }
+    const passes = report.transcripts.filter((o) => (0,report_order/* listingGroup */.ad)(o) === 5);
+    if (comment && passes.length > 0) {
+        out.push({
+            parts: [fixed([`✅ ${summary_plural(passes.length, 'passing transcript')}: see the job summary.`, ''])],
+        });
+    }
+    else if (passes.length > 0) {
+        const noted = passes.filter((o) => (o.notes ?? []).length > 0).length;
+        const note = noted > 0 ? `, ${noted} with a note (metadata changed; the context did not)` : '';
+        out.push({
+            head: block([
+                `<details><summary>✅ ${summary_plural(passes.length, 'transcript')} ${passes.length === 1 ? 'passes' : 'pass'}${note}</summary>`,
+                '',
+                ...PASS_TABLE_HEAD,
+            ]),
+            tail: block(['', `<sub>${legend()}</sub>`, '', '</details>', '']),
+            parts: passes.map((o) => ({
+                forms: [{ text: block([passRow(o)]), tier: TIER.passingRow }],
+                omitted: 'rows',
+            })),
+        });
+    }
+    const obsolete = (report.obsolete ?? []).map((g) => ({
+        forms: [{ text: block([`- ${(0,html/* escapeText */.X1)(g)}`]), tier: TIER.obsolete }],
+        omitted: 'obsolete',
+    }));
+    out.push({
+        head: block([
+            '### Obsolete goldens',
+            '',
+            'No checked transcript has these goldens; `context-stability update --prune-obsolete` removes them.',
+            '',
+        ]),
+        tail: '\n',
+        parts: obsolete,
+    });
+    const end = [fixed([(0,html/* escapeText */.X1)((0,describe/* describeSummary */.gp)(report)), ''])];
+    const hidden = hiddenLine(opts.hiddenAnnotations);
+    if (hidden.length > 0)
+        end.push(fixed(hidden));
+    if (opts.runUrl)
+        end.push(fixed([(0,html/* link */.nf)('Details of this run', opts.runUrl), '']));
+    out.push({ parts: end });
+    return out;
+}
+const CUT_WORDS = {
+    failing: (n) => summary_plural(n, 'failing transcript'),
+    warnings: (n) => summary_plural(n, 'drift warning'),
+    rows: (n) => summary_plural(n, 'passing transcript row'),
+    unified: (n) => summary_plural(n, 'unified diff'),
+    details: (n) => `the details of ${summary_plural(n, 'failing transcript')}`,
+    warningDetails: (n) => `the details of ${summary_plural(n, 'drift warning')}`,
+    impact: (n) => summary_plural(n, 'policy impact row'),
+    obsolete: (n) => summary_plural(n, 'obsolete golden'),
+};
+function cutNote(counts, limitName) {
+    const what = Object.keys(CUT_WORDS).flatMap((key) => {
+        const n = counts.get(key) ?? 0;
+        return n > 0 ? [CUT_WORDS[key](n)] : [];
+    });
+    return block([
+        `> ✂️ Cut to fit ${limitName}; not shown: ${what.join(', ')}. The JSON report (\`report-path\`) holds everything.`,
+        '',
+    ]);
+}
+/**
+ * Lays the report out for one surface within opts.limit: everything when it fits; otherwise the
+ * always-shown parts (headline, run table, notices, totals), then by tier while they fit: failing
+ * rows, semantic diffs, impact rows, obsolete goldens, unified diffs, passing rows; with the note.
+ */
+function renderReportSurface(report, opts) {
+    return (0,html/* fitLayout */.Wj)(sections((0,report_order/* displayOrder */.FX)(report), opts), {
+        limit: opts.limit,
+        measure: opts.measure,
+        note: (counts) => cutNote(counts, opts.limitName),
+    });
+}
+/**
+ * The job summary (markdown with HTML details) to write with core.summary, under maxBytes of
+ * UTF-8 (default SUMMARY_LIMIT_BYTES). `hiddenAnnotations` adds the line saying how many
+ * annotations GitHub did not show; `notices` are the action's own messages, shown on top.
+ */
+function buildJobSummary(report, opts = {}) {
+    return renderReportSurface(report, {
+        kind: 'summary',
+        limit: opts.maxBytes ?? SUMMARY_LIMIT_BYTES,
+        measure: html/* utf8Bytes */.dy,
+        limitName: "GitHub's 1 MiB step summary limit",
+        ...(opts.notices ? { notices: opts.notices } : {}),
+        ...(opts.hiddenAnnotations ? { hiddenAnnotations: opts.hiddenAnnotations } : {}),
+    });
+}
+/** `check --format markdown`: the job summary's layout, whole (no size limit). */
+function renderMarkdownReport(report) {
+    return renderReportSurface(report, {
+        kind: 'summary',
+        limit: Number.POSITIVE_INFINITY,
+        measure: (text) => text.length,
+        limitName: 'no limit',
+        fullReport: '--report',
+    });
+}
+
 
 /***/ }),
 
@@ -75504,7 +78647,7 @@ async function writeFileAtomic(target, text) {
     }
     await fsyncDirectory(dir);
 }
-//# sourceMappingURL=atomic-write.js.map
+
 
 /***/ }),
 
@@ -75612,7 +78755,7 @@ async function gitShowFile(ref, file, opts) {
         return { ok: false, diagnostic: decoded.error };
     return { ok: true, text: decoded.text };
 }
-//# sourceMappingURL=git.js.map
+
 
 /***/ }),
 
@@ -75991,7 +79134,7 @@ async function cleanStaleTempFiles(opts, nowMs = Date.now()) {
     });
     return removed;
 }
-//# sourceMappingURL=golden-store.js.map
+
 
 /***/ }),
 
@@ -76179,7 +79322,7 @@ async function withLock(file, opts, body) {
             await (0,promises_.unlink)(file).catch(() => undefined);
     }
 }
-//# sourceMappingURL=lock.js.map
+
 
 /***/ }),
 
@@ -76271,7 +79414,7 @@ async function readInput(file, opts = {}) {
         try {
             const size = (await handle.stat()).size;
             if (size > maxBytes) {
-                return fail('file-too-large', `The file is ${formatBytes(size)}, larger than the limit of ${formatBytes(maxBytes)}.`, 'Raise the limit with --max-file-size, or split the transcript into smaller files.');
+                return fail('file-too-large', `The file is ${formatBytes(size)}, larger than the limit of ${formatBytes(maxBytes)}.`, 'Raise the limit with --max-file-size (the Action input max-file-size), or split the transcript into smaller files.');
             }
             bytes = await readExactly(handle, size);
         }
@@ -76335,7 +79478,7 @@ function formatBytes(n) {
     const rounded = n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / (1024 * 1024)).toFixed(1)} MiB`;
     return `${rounded} (${n} bytes)`;
 }
-//# sourceMappingURL=read-input.js.map
+
 
 /***/ }),
 
@@ -76426,7 +79569,6 @@ function toCommandProperties(annotationProperties) {
         endColumn: annotationProperties.endColumn
     };
 }
-//# sourceMappingURL=utils.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
 
 
@@ -76518,7 +79660,6 @@ function escapeProperty(s) {
         .replace(/:/g, '%3A')
         .replace(/,/g, '%2C');
 }
-//# sourceMappingURL=command.js.map
 ;// CONCATENATED MODULE: external "crypto"
 const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
 // EXTERNAL MODULE: external "fs"
@@ -76557,7 +79698,6 @@ function prepareKeyValueMessage(key, value) {
     }
     return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
 }
-//# sourceMappingURL=file-command.js.map
 ;// CONCATENATED MODULE: external "path"
 const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
 // EXTERNAL MODULE: external "http"
@@ -76656,7 +79796,6 @@ class DecodedURL extends URL {
         return this._decodedPassword;
     }
 }
-//# sourceMappingURL=proxy.js.map
 // EXTERNAL MODULE: ./node_modules/tunnel/index.js
 var tunnel = __nccwpck_require__(770);
 // EXTERNAL MODULE: ./node_modules/undici/index.js
@@ -77357,7 +80496,6 @@ class HttpClient {
     }
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
-//# sourceMappingURL=index.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
 var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -77433,7 +80571,6 @@ class PersonalAccessTokenCredentialHandler {
         });
     }
 }
-//# sourceMappingURL=auth.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
 var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -77507,7 +80644,6 @@ class OidcClient {
         });
     }
 }
-//# sourceMappingURL=oidc-utils.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
 var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -77788,7 +80924,6 @@ const _summary = new Summary();
  */
 const markdownSummary = _summary;
 const summary = _summary;
-//# sourceMappingURL=summary.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
 
 /**
@@ -77822,7 +80957,6 @@ function toWin32Path(pth) {
 function toPlatformPath(pth) {
     return pth.replace(/[/\\]/g, external_path_namespaceObject.sep);
 }
-//# sourceMappingURL=path-utils.js.map
 // EXTERNAL MODULE: external "string_decoder"
 var external_string_decoder_ = __nccwpck_require__(3193);
 // EXTERNAL MODULE: external "events"
@@ -78010,7 +81144,6 @@ function getCmdPath() {
     var _a;
     return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
 }
-//# sourceMappingURL=io-util.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
 var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -78282,7 +81415,6 @@ function io_copyFile(srcFile, destFile, force) {
         }
     });
 }
-//# sourceMappingURL=io.js.map
 ;// CONCATENATED MODULE: external "timers"
 const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
 ;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
@@ -78872,7 +82004,6 @@ class ExecState extends external_events_.EventEmitter {
         state._setResult();
     }
 }
-//# sourceMappingURL=toolrunner.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
 var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -78952,7 +82083,6 @@ function getExecOutput(commandLine, args, options) {
         };
     });
 }
-//# sourceMappingURL=exec.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -79017,7 +82147,6 @@ function getDetails() {
             isLinux });
     });
 }
-//# sourceMappingURL=platform.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
 var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -79335,7 +82464,6 @@ function getIDToken(aud) {
  * Platform utilities exports
  */
 
-//# sourceMappingURL=core.js.map
 
 /***/ }),
 
