@@ -86,6 +86,26 @@ describe('loadPolicy', () => {
     ]);
   });
 
+  it('refuses a misspelt key: the run must not use the default budget instead', async () => {
+    await put('.github/context-policy.yml', 'version: 1\nbudjet: 5000\n');
+    const result = await loadPolicy(undefined, { cwd });
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([
+      '.github/context-policy.yml:2:1: error[unknown-key-typo]: unknown key budjet: did you mean `budget`? A misspelt key is an error, since the setting would otherwise be silently ignored. Hint: Rename it to `budget`, or delete it to use the default.',
+    ]);
+  });
+
+  it('passes strict on: other unknown keys become errors', async () => {
+    await put('ci/strict.yml', 'budget: 100\ntelemetry: true\n');
+    const lenient = await loadPolicy('ci/strict.yml', { cwd });
+    expect(lenient.ok && lenient.policy.budget).toBe(100);
+    const strict = await loadPolicy('ci/strict.yml', { cwd, strict: true });
+    expect(strict.ok).toBe(false);
+    expect(strict.diagnostics.map((d) => `${d.line}:${d.column} ${d.severity} ${d.code}`)).toEqual([
+      '2:1 error unknown-key',
+    ]);
+  });
+
   it('treats a whitespace-only file like an empty policy: the default, with a warning', async () => {
     await put('.github/context-policy.yml', '\n  \n');
     const result = await loadPolicy(undefined, { cwd });
