@@ -40859,7 +40859,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7563);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3729);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -40890,7 +40890,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7563:
+/***/ 3729:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -63720,6 +63720,13 @@ function formatPath(path) {
 const POLICY_VERSION = 1;
 /** The encodings gpt-tokenizer ships (the list is owned by the token counter). */
 const TOKENIZERS = TOKENIZER_NAMES;
+/**
+ * Whose tokens the budget counts. Only OpenAI's encodings run locally; for the other families a
+ * local count is scaled by a measured `calibration` (src/core/tokens/calibrate.ts, docs/tokenizers.md).
+ */
+const MODEL_FAMILIES = ['openai', 'anthropic', 'gemini', 'other'];
+/** Calibration factors are kept to 3 decimals so scaled counts are exact integer arithmetic. */
+const CALIBRATION_RANGE = { min: 0.25, max: 4 };
 const TRUNCATION_MODES = ['default', 'aggressive'];
 const NOTIFICATION_LEVELS = ['quiet', 'normal', 'verbose'];
 const CHECK_SEVERITIES = ['error', 'warning', 'off'];
@@ -63924,10 +63931,34 @@ function orderInvariant(list, ctx) {
     schema_report(ctx, index === -1 ? [] : [index], then, `${then} comes before ${first}${list.includes(first) ? '' : ` (${first} is not listed, so it follows the listed sections)`}; the system prompt and constraints must come first, then the task, then the conversation and summaries.`, 'Start order with system, policy, task: order: [system, policy, task, conversation, summaries] (summaries may come before conversation).');
 }
 const severity = () => oneOf(CHECK_SEVERITIES).default('error');
+const CALIBRATION_SHAPE = `a number from ${CALIBRATION_RANGE.min} to ${CALIBRATION_RANGE.max} with at most 3 decimals (provider tokens per local token)`;
+function calibration() {
+    return schemas/* number */.aig({ error: () => CALIBRATION_SHAPE })
+        .min(CALIBRATION_RANGE.min)
+        .max(CALIBRATION_RANGE.max)
+        .superRefine((n, ctx) => {
+        if (Math.abs(n * 1000 - Math.round(n * 1000)) < 1e-6)
+            return;
+        schema_report(ctx, [], n, `${n} has more than 3 decimals; counts are scaled in thousandths.`, `Round it up to 3 decimals (${Math.ceil(n * 1000) / 1000}); calibrate prints 2.`);
+    });
+}
+/**
+ * A budget for a family without a local tokenizer needs a measured factor: a Claude or Gemini
+ * budget must never silently be an OpenAI count.
+ */
+function familyNeedsCalibration(p, ctx) {
+    const family = p.model_family;
+    if (family === undefined || family === 'openai' || p.calibration !== undefined)
+        return;
+    schema_report(ctx, ['model_family'], family, `${family} has no local tokenizer, so a budget in ${family} tokens needs a calibration: how many ${family} tokens one ${p.tokenizer} token is.`, "Measure it from the provider's reported input tokens (context-stability calibrate, docs/tokenizers.md) and add e.g. calibration: 1.2 next to model_family.");
+}
 const PolicySchema = mapping({
     version: schemas/* literal */.euz(POLICY_VERSION, { error: () => `the number ${POLICY_VERSION}` })
         .default(POLICY_VERSION),
     tokenizer: oneOf(TOKENIZERS).default('o200k_base'),
+    // Both optional without a default, so a policy that sets neither keeps its hash (and goldens).
+    model_family: oneOf(MODEL_FAMILIES).optional(),
+    calibration: calibration().optional(),
     target: oneOf(PROVIDER_TARGETS).default('same'),
     budget: integer(1, L.maxBudget).default(8000),
     message_overhead: integer(0, 1000).default(3),
@@ -64007,7 +64038,7 @@ const PolicySchema = mapping({
         file: integer(0, 1_000_000).default(1000),
         other: integer(0, 1_000_000).default(256),
     }, PART_TOKEN_KINDS.join(', ')).prefault({}),
-}, 'version, tokenizer, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens');
+}, 'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens').superRefine(familyNeedsCalibration);
 
 ;// CONCATENATED MODULE: ./build/core/stabilize/order.js
 // Stage 10 (order): sections in the policy's `order`; inside a section, original chronology.
@@ -67890,6 +67921,11 @@ const DEFAULT_POLICY_YAML = (/* unused pure expression or super */ null && (`# c
 # Every key is optional: a key left out takes the value shown here.
 version: 1
 tokenizer: o200k_base        # o200k_base | cl100k_base | p50k_base | r50k_base (gpt-tokenizer)
+# Whose tokens the budget counts: openai when left out (counted exactly). For anthropic, gemini
+# or other, calibration (provider tokens per local token, measured with context-stability
+# calibrate; docs/tokenizers.md) is required and every count is scaled by it, rounded up:
+# model_family: anthropic
+# calibration: 1.2
 target: same                 # API whose request rules the provider check applies: same | openai | anthropic
 budget: 8000                 # max tokens of the stabilized context
 message_overhead: 3          # framing tokens counted per artifact
@@ -75516,6 +75552,50 @@ async function loadPolicy(file, opts) {
     return loadFile(chosen, opts, found);
 }
 
+;// CONCATENATED MODULE: ./build/core/tokens/calibrate.js
+/** The calibration of a policy: its `calibration`, else 1 (only `openai` may omit it). */
+function calibrationOf(policy) {
+    return { family: policy.model_family ?? 'openai', factor: policy.calibration ?? 1 };
+}
+/** The factor in thousandths: the policy allows at most 3 decimals. */
+function thousandths(factor) {
+    return Math.round(factor * 1000);
+}
+/** `n ÷ d` rounded down, for non-negative integers: exact where float division may not be. */
+function floorDiv(n, d) {
+    return (n - (n % d)) / d;
+}
+/** `raw × factor`, rounded up, in integer arithmetic (raw × thousandths stays far below 2^53). */
+function scaleCount(raw, factor) {
+    const scaled = raw * thousandths(factor);
+    return floorDiv(scaled, 1000) + (scaled % 1000 === 0 ? 0 : 1);
+}
+/** The largest raw count whose scaled count is still ≤ limit. */
+function rawLimit(limit, factor) {
+    return floorDiv(limit * 1000, thousandths(factor));
+}
+/**
+ * `tok` scaled by the calibration. With factor 1 and family `openai` it is `tok` itself (same name,
+ * same counts). Otherwise its name says what it counts, e.g. `o200k_base ×1.25 (anthropic)`, which
+ * goldens record, so a new factor shows in their metadata.
+ */
+function calibrateTokenizer(tok, calibration) {
+    const { family, factor } = calibration;
+    if (factor === 1 && family === 'openai')
+        return tok;
+    const scaled = {
+        name: `${tok.name} ×${factor} (${family})`,
+        version: tok.version,
+        count: (text) => scaleCount(tok.count(text), factor),
+    };
+    const upTo = tok.countUpTo?.bind(tok);
+    if (upTo !== undefined) {
+        // Exact up to `limit` after scaling: a raw count over rawLimit scales to more than `limit`.
+        scaled.countUpTo = (text, limit) => scaleCount(upTo(text, rawLimit(limit, factor)), factor);
+    }
+    return scaled;
+}
+
 ;// CONCATENATED MODULE: ./build/core/tokens/chunked.js
 // Linear-time token counting (issue 12). A BPE tokenizer merges each pre-token (a run of letters, of
 // punctuation or of whitespace) on its own, in time quadratic in the pre-token's length: one run of
@@ -75613,6 +75693,7 @@ function chunkedCountUpTo(text, limit, countUpTo, chunk = RUN_CHUNK) {
 
 
 
+
 const IMPORTERS = {
     o200k_base: () => Promise.all(/* import() */[__nccwpck_require__.e(626), __nccwpck_require__.e(877)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3877)),
     cl100k_base: () => Promise.all(/* import() */[__nccwpck_require__.e(626), __nccwpck_require__.e(79)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4079)),
@@ -75665,6 +75746,13 @@ function loadTokenizer(name) {
     }
     return pending;
 }
+/**
+ * The tokenizer a policy's budget is counted with: its encoding, scaled by its `calibration` when
+ * the budget is for another model family (src/core/tokens/calibrate.ts).
+ */
+async function loadPolicyTokenizer(policy) {
+    return calibrateTokenizer(await loadTokenizer(policy.tokenizer), calibrationOf(policy));
+}
 
 ;// CONCATENATED MODULE: ./build/cli/check/policies.js
 // The policies a golden run applies: the head policy (`--policy`, or the conventional file) and,
@@ -75688,7 +75776,7 @@ async function setupFrom(policy, rules, source) {
     return {
         policy,
         rules,
-        tokenizer: await loadTokenizer(policy.tokenizer),
+        tokenizer: await loadPolicyTokenizer(policy),
         source,
         hash: policyHash(policy),
     };

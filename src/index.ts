@@ -37,6 +37,7 @@ export {
   CHECK_SEVERITIES,
   DEFAULT_POLICY,
   DEFAULT_POLICY_YAML,
+  MODEL_FAMILIES,
   NOTIFICATION_LEVELS,
   ORDER_SECTIONS,
   PART_TOKEN_KINDS,
@@ -64,7 +65,9 @@ export { TOKENIZER_NAMES, isTokenizerName } from './core/tokens/tokenizer.js';
 export type { Tokenizer, TokenizerName } from './core/tokens/tokenizer.js';
 export { countArtifactTokens, partCategory } from './core/tokens/count.js';
 export type { PartCategory, PartTokens, TokenCostConfig } from './core/tokens/count.js';
-export { loadTokenizer } from './tokens/load.js';
+export { loadPolicyTokenizer, loadTokenizer } from './tokens/load.js';
+export { calibrateTokenizer, calibrationOf, scaleCount } from './core/tokens/calibrate.js';
+export type { Calibration } from './core/tokens/calibrate.js';
 
 // Stabilizer, checks, emitters, report (async wrappers in src/api resolve policy and tokenizer)
 export * from './api/index.js';

@@ -6,7 +6,7 @@ import type { StabilizeResult } from '../core/stabilize/types.js';
 import type { Diagnostic } from '../core/types.js';
 import type { CheckResult } from '../core/validate/types.js';
 import { validateResult } from '../core/validate/validate.js';
-import { loadTokenizer } from '../tokens/load.js';
+import { loadPolicyTokenizer } from '../tokens/load.js';
 import { toTranscript } from './input.js';
 import type { TranscriptInput, TranscriptInputOptions } from './input.js';
 import { resolvePolicy } from './policy.js';
@@ -33,7 +33,7 @@ async function prepare(input: TranscriptInput, options: StabilizeApiOptions) {
   if (options.onDiagnostic) {
     for (const d of [...parsed.diagnostics, ...transcript.diagnostics]) options.onDiagnostic(d);
   }
-  const tokenizer = await loadTokenizer(parsed.policy.tokenizer);
+  const tokenizer = await loadPolicyTokenizer(parsed.policy);
   const run = {
     policy: parsed.policy,
     tokenizer,

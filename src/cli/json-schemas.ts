@@ -18,3 +18,6 @@ export const INSPECT_REPORT_SCHEMA = 1;
 
 /** `guardian bundle` (--format json): { schema_version, goal, phase, next_action, … } then the status line. */
 export const GUARDIAN_BUNDLE_SCHEMA = 1;
+
+/** `calibrate --json`: { schema_version, tokenizer, files, fit, policy }. */
+export const CALIBRATE_REPORT_SCHEMA = 1;

@@ -10,7 +10,7 @@ import { TRANSCRIPT_FORMATS } from '../core/types.js';
 import type { Diagnostic, Transcript } from '../core/types.js';
 import { loadPolicy } from '../io/load-policy.js';
 import { loadTranscript } from '../io/load-transcript.js';
-import { loadTokenizer } from '../tokens/load.js';
+import { loadPolicyTokenizer } from '../tokens/load.js';
 import { PROGRAM, UsageError, parseChoice } from './args.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from './input-limits.js';
 import type { CliIO } from './command.js';
@@ -169,7 +169,7 @@ export async function prepare(req: PrepareRequest, io: CliIO): Promise<Prepared 
     return undefined;
   }
   printDiagnostics(io, read.transcript.diagnostics);
-  const tokenizer = await loadTokenizer(loaded.policy.tokenizer);
+  const tokenizer = await loadPolicyTokenizer(loaded.policy);
   return {
     policy: loaded.policy,
     rules: loaded.rules,

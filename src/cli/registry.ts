@@ -1,5 +1,6 @@
 // Every CLI command, in the order `--help` lists them. Adding a command is one line here.
 import type { Command } from './command.js';
+import { calibrateCommand } from './commands/calibrate.js';
 import { checkCommand } from './commands/check.js';
 import { explainCommand } from './commands/explain.js';
 import { guardianCommands } from './commands/guardian.js';
@@ -18,6 +19,7 @@ export const COMMANDS: readonly Command[] = [
   updateCommand,
   viewCommand,
   mergeCommand,
+  calibrateCommand,
   ...policyCommands,
   ...guardianCommands,
 ];

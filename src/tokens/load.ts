@@ -1,6 +1,7 @@
 // Loads one gpt-tokenizer encoding on demand. Each encoding is a separate literal dynamic import
 // so bundlers keep them apart and a run only pays for the BPE table its policy names.
 import { createRequire } from 'node:module';
+import { calibrateTokenizer, calibrationOf } from '../core/tokens/calibrate.js';
 import { chunkedCount, chunkedCountUpTo } from '../core/tokens/chunked.js';
 import { TOKENIZER_NAMES, isTokenizerName } from '../core/tokens/tokenizer.js';
 import type { Tokenizer, TokenizerName } from '../core/tokens/tokenizer.js';
@@ -71,4 +72,16 @@ export function loadTokenizer(name: TokenizerName): Promise<Tokenizer> {
     cache.set(name, pending);
   }
   return pending;
+}
+
+/**
+ * The tokenizer a policy's budget is counted with: its encoding, scaled by its `calibration` when
+ * the budget is for another model family (src/core/tokens/calibrate.ts).
+ */
+export async function loadPolicyTokenizer(policy: {
+  readonly tokenizer: TokenizerName;
+  readonly model_family?: string | undefined;
+  readonly calibration?: number | undefined;
+}): Promise<Tokenizer> {
+  return calibrateTokenizer(await loadTokenizer(policy.tokenizer), calibrationOf(policy));
 }

@@ -9,7 +9,7 @@ import type { Tokenizer } from '../../core/tokens/tokenizer.js';
 import type { Diagnostic } from '../../core/types.js';
 import { gitShowFile, parseGitRefSpec } from '../../io/git.js';
 import { loadPolicy } from '../../io/load-policy.js';
-import { loadTokenizer } from '../../tokens/load.js';
+import { loadPolicyTokenizer } from '../../tokens/load.js';
 import { UsageError } from '../args.js';
 
 export interface PolicySetup {
@@ -35,7 +35,7 @@ async function setupFrom(policy: Policy, rules: CompiledRule[], source: string):
   return {
     policy,
     rules,
-    tokenizer: await loadTokenizer(policy.tokenizer),
+    tokenizer: await loadPolicyTokenizer(policy),
     source,
     hash: policyHash(policy),
   };

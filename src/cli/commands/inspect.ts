@@ -5,7 +5,7 @@ import type { Diagnostic } from '../../core/types.js';
 import { DIRECTORY_SEARCH, expandInputs } from '../../io/expand-inputs.js';
 import { loadPolicy } from '../../io/load-policy.js';
 import { loadTranscripts } from '../../io/load-transcript.js';
-import { loadTokenizer } from '../../tokens/load.js';
+import { loadPolicyTokenizer } from '../../tokens/load.js';
 import { PROGRAM, UsageError, parseOptions } from '../args.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
 import { EXIT_INPUT, EXIT_OK } from '../command.js';
@@ -73,7 +73,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   printDiagnostics(io, loaded.diagnostics);
   if (!loaded.ok) return EXIT_INPUT;
   const { policy } = loaded;
-  const tokenizer = await loadTokenizer(policy.tokenizer);
+  const tokenizer = await loadPolicyTokenizer(policy);
   const cost = { message_overhead: policy.message_overhead, part_tokens: policy.part_tokens };
 
   const inputs = await expandInputs(positionals, { cwd: io.cwd });

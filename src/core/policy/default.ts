@@ -12,6 +12,11 @@ export const DEFAULT_POLICY_YAML = `# context-stability policy: .github/context-
 # Every key is optional: a key left out takes the value shown here.
 version: 1
 tokenizer: o200k_base        # o200k_base | cl100k_base | p50k_base | r50k_base (gpt-tokenizer)
+# Whose tokens the budget counts: openai when left out (counted exactly). For anthropic, gemini
+# or other, calibration (provider tokens per local token, measured with context-stability
+# calibrate; docs/tokenizers.md) is required and every count is scaled by it, rounded up:
+# model_family: anthropic
+# calibration: 1.2
 target: same                 # API whose request rules the provider check applies: same | openai | anthropic
 budget: 8000                 # max tokens of the stabilized context
 message_overhead: 3          # framing tokens counted per artifact

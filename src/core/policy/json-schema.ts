@@ -26,6 +26,10 @@ export const POLICY_JSON_SCHEMA_FILE = 'schema/context-policy.schema.json';
 export const POLICY_FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   version: 'Policy format version. This release reads version 1.',
   tokenizer: 'Encoding used to count tokens (gpt-tokenizer).',
+  model_family:
+    'Whose tokens the budget counts: openai (counted exactly; the default), or anthropic, gemini or other, which need a calibration.',
+  calibration:
+    'Provider tokens per local token (0.25–4, at most 3 decimals): every count is scaled by it, rounded up. Required for anthropic, gemini and other; measure it with context-stability calibrate (docs/tokenizers.md).',
   target:
     'API whose request rules the provider check applies: same (the transcript’s own; Claude Code → anthropic), openai or anthropic.',
   budget: 'Maximum tokens of the stabilized context.',

@@ -15,6 +15,16 @@ export const POLICY_VERSION = 1;
 export const TOKENIZERS = TOKENIZER_NAMES;
 export type { TokenizerName };
 
+/**
+ * Whose tokens the budget counts. Only OpenAI's encodings run locally; for the other families a
+ * local count is scaled by a measured `calibration` (src/core/tokens/calibrate.ts, docs/tokenizers.md).
+ */
+export const MODEL_FAMILIES = ['openai', 'anthropic', 'gemini', 'other'] as const;
+export type ModelFamily = (typeof MODEL_FAMILIES)[number];
+
+/** Calibration factors are kept to 3 decimals so scaled counts are exact integer arithmetic. */
+export const CALIBRATION_RANGE = { min: 0.25, max: 4 } as const;
+
 export const TRUNCATION_MODES = ['default', 'aggressive'] as const;
 export type TruncationMode = (typeof TRUNCATION_MODES)[number];
 
@@ -311,12 +321,53 @@ function orderInvariant(list: readonly OrderSection[], ctx: Ctx): void {
 
 const severity = () => oneOf(CHECK_SEVERITIES).default('error');
 
+const CALIBRATION_SHAPE = `a number from ${CALIBRATION_RANGE.min} to ${CALIBRATION_RANGE.max} with at most 3 decimals (provider tokens per local token)`;
+
+function calibration() {
+  return z
+    .number({ error: () => CALIBRATION_SHAPE })
+    .min(CALIBRATION_RANGE.min)
+    .max(CALIBRATION_RANGE.max)
+    .superRefine((n, ctx) => {
+      if (Math.abs(n * 1000 - Math.round(n * 1000)) < 1e-6) return;
+      report(
+        ctx,
+        [],
+        n,
+        `${n} has more than 3 decimals; counts are scaled in thousandths.`,
+        `Round it up to 3 decimals (${Math.ceil(n * 1000) / 1000}); calibrate prints 2.`,
+      );
+    });
+}
+
+/**
+ * A budget for a family without a local tokenizer needs a measured factor: a Claude or Gemini
+ * budget must never silently be an OpenAI count.
+ */
+function familyNeedsCalibration(
+  p: { model_family?: ModelFamily | undefined; calibration?: number | undefined; tokenizer: string },
+  ctx: Ctx,
+): void {
+  const family = p.model_family;
+  if (family === undefined || family === 'openai' || p.calibration !== undefined) return;
+  report(
+    ctx,
+    ['model_family'],
+    family,
+    `${family} has no local tokenizer, so a budget in ${family} tokens needs a calibration: how many ${family} tokens one ${p.tokenizer} token is.`,
+    "Measure it from the provider's reported input tokens (context-stability calibrate, docs/tokenizers.md) and add e.g. calibration: 1.2 next to model_family.",
+  );
+}
+
 export const PolicySchema = mapping(
   {
     version: z
       .literal(POLICY_VERSION, { error: () => `the number ${POLICY_VERSION}` })
       .default(POLICY_VERSION),
     tokenizer: oneOf(TOKENIZERS).default('o200k_base'),
+    // Both optional without a default, so a policy that sets neither keeps its hash (and goldens).
+    model_family: oneOf(MODEL_FAMILIES).optional(),
+    calibration: calibration().optional(),
     target: oneOf(PROVIDER_TARGETS).default('same'),
     budget: integer(1, L.maxBudget).default(8000),
     message_overhead: integer(0, 1000).default(3),
@@ -416,8 +467,8 @@ export const PolicySchema = mapping(
       PART_TOKEN_KINDS.join(', '),
     ).prefault({}),
   },
-  'version, tokenizer, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens',
-);
+  'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens',
+).superRefine(familyNeedsCalibration);
 
 type DeepReadonly<T> = T extends readonly (infer U)[]
   ? readonly DeepReadonly<U>[]

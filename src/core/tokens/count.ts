@@ -107,7 +107,11 @@ function countPart(part: ContentPart, tok: Tokenizer, cfg: TokenCostConfig): num
  * Call ids and a tool result's `tool` name are not counted: providers send the id as opaque framing
  * already covered by the overhead, and a result's tool name is derived by pairing, not sent.
  */
-export function countArtifactTokens(a: Artifact, tok: Tokenizer, cfg: TokenCostConfig): number {
+export function countArtifactTokens(
+  a: Pick<Artifact, 'content' | 'tool_calls'>,
+  tok: Tokenizer,
+  cfg: TokenCostConfig,
+): number {
   let total = cfg.message_overhead;
   if (typeof a.content === 'string') {
     total += tok.count(a.content);

@@ -52,6 +52,16 @@ const BAD: Record<string, string[]> = {
   'bad/duplicate-rule-names.yml': [
     'bad/duplicate-rule-names.yml:5:15: error[invalid-value]: pii.rules[2].name: "employee_id" is already the name of pii.rules[0]; rule names must be unique. Hint: Rename one of the rules: the name is the `{TYPE}` of its replacements.',
   ],
+  'bad/family-uncalibrated.yml': [
+    "bad/family-uncalibrated.yml:4:15: error[invalid-value]: model_family: anthropic has no local tokenizer, so a budget in anthropic tokens needs a calibration: how many anthropic tokens one o200k_base token is. Hint: Measure it from the provider's reported input tokens (context-stability calibrate, docs/tokenizers.md) and add e.g. calibration: 1.2 next to model_family.",
+  ],
+  'bad/calibration-decimals.yml': [
+    'bad/calibration-decimals.yml:2:14: error[invalid-value]: calibration: 1.2345 has more than 3 decimals; counts are scaled in thousandths. Hint: Round it up to 3 decimals (1.235); calibrate prints 2.',
+  ],
+  'bad/family-enum.yml': [
+    'bad/family-enum.yml:1:15: error[invalid-value]: model_family: "claude" is not valid; expected one of openai, anthropic, gemini, other. Hint: Use one of the accepted values.',
+    `bad/family-enum.yml:2:14: error[invalid-value]: calibration: 9 is not valid; expected a number from 0.25 to 4 with at most 3 decimals (provider tokens per local token). ${RANGE}`,
+  ],
   'bad/guardian-order.yml': [
     'bad/guardian-order.yml:2:12: error[invalid-value]: guardian.warning: 0.8 is above compress (0.7). Hint: Order the thresholds so that warning ≤ compress ≤ critical.',
     'bad/guardian-order.yml:3:13: error[invalid-value]: guardian.compress: 0.7 is above critical (0.6). Hint: Order the thresholds so that warning ≤ compress ≤ critical.',
@@ -265,7 +275,7 @@ describe('parsePolicy: warnings', () => {
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
       'warn/nested-unknown-key.yml:5:7: warning[unknown-key]: unknown key pii.rules[0].flags: it is ignored. Hint: Remove it; the keys accepted in pii.rules[0] are name, pattern.',
       'warn/nested-unknown-key.yml:7:3: warning[unknown-key]: unknown key guardian.halt: it is ignored. Hint: Remove it; the keys accepted in guardian are warning, compress, critical.',
-      'warn/nested-unknown-key.yml:8:1: warning[unknown-key]: unknown key telemetry: it is ignored. Hint: Remove it; the keys accepted at the top level are version, tokenizer, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens.',
+      'warn/nested-unknown-key.yml:8:1: warning[unknown-key]: unknown key telemetry: it is ignored. Hint: Remove it; the keys accepted at the top level are version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens.',
     ]);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -377,6 +387,25 @@ describe('parsePolicy: valid policies', () => {
     const result = parsePolicy(text, { file: 'p.yml' });
     expect(result.diagnostics).toEqual([]);
     expect(result.ok).toBe(true);
+  });
+});
+
+describe('parsePolicy: model family and calibration', () => {
+  it('keeps a calibrated family and leaves both keys out when unset (so policy hashes and goldens stay)', () => {
+    const calibrated = parsePolicy('model_family: anthropic\ncalibration: 1.25\n', { file: 'p.yml' });
+    expect(calibrated.diagnostics).toEqual([]);
+    expect(calibrated.ok && calibrated.policy).toMatchObject({
+      model_family: 'anthropic',
+      calibration: 1.25,
+    });
+    expect(Object.keys(DEFAULT_POLICY)).not.toContain('model_family');
+    expect(Object.keys(DEFAULT_POLICY)).not.toContain('calibration');
+  });
+
+  it('accepts openai without a calibration, and a calibration alone (an openai budget scaled)', () => {
+    for (const text of ['model_family: openai\n', 'calibration: 1.05\n']) {
+      expect(parsePolicy(text, { file: 'p.yml' }).diagnostics).toEqual([]);
+    }
   });
 });
 
