@@ -1,14 +1,14 @@
 // One transcript under one policy: stabilize → validate → report → golden, the pipeline whose
 // output `check` compares with the stored golden and `update` writes.
 import type { ReportViolation } from '../../core/golden/check-report.js';
-import { buildGolden } from '../../core/golden/golden.js';
+import { buildGoldenText } from '../../core/golden/golden.js';
 import type { Golden } from '../../core/golden/golden.js';
-import { stableStringify } from '../../core/golden/stable-json.js';
 import { buildReport } from '../../core/report/report.js';
 import type { TranscriptReport } from '../../core/report/report.js';
 import type { TokenCache } from '../../core/stabilize/meter.js';
 import { sanitizeForPolicy, stabilizeTranscript } from '../../core/stabilize/stabilize.js';
 import type { Transcript } from '../../core/types.js';
+import { BoundedTokenCache } from '../../core/tokens/bounded-cache.js';
 import { validateResult } from '../../core/validate/validate.js';
 import type { PolicySetup } from './policies.js';
 
@@ -20,8 +20,9 @@ export interface Evaluation {
 }
 
 /**
- * Token counts keyed by text, one cache per tokenizer for the whole run: a base policy may name
- * another tokenizer, and a count under one encoding is wrong under the other.
+ * Token counts keyed by text, one cache per tokenizer for one transcript: a base policy may name
+ * another tokenizer, and a count under one encoding is wrong under the other. Each is bounded by
+ * bytes, so one huge transcript cannot take the memory either.
  */
 export class TokenCaches {
   private readonly byTokenizer = new Map<string, TokenCache>();
@@ -29,7 +30,7 @@ export class TokenCaches {
   for(tokenizer: string): TokenCache {
     let cache = this.byTokenizer.get(tokenizer);
     if (cache === undefined) {
-      cache = new Map();
+      cache = new BoundedTokenCache();
       this.byTokenizer.set(tokenizer, cache);
     }
     return cache;
@@ -53,12 +54,12 @@ export function evaluateTranscript(
   const shown = sanitizeForPolicy(loaded, setup.policy, setup.rules);
   const result = stabilizeTranscript(shown, run);
   const report = buildReport(result, validateResult(shown, result, run));
-  const golden = buildGolden(report, {
+  const { golden, text } = buildGoldenText(report, {
     transcript,
     policy: setup.policy,
     tokenizer: { name: setup.tokenizer.name, version: setup.tokenizer.version },
   });
-  return { report, golden, text: stableStringify(golden) };
+  return { report, golden, text };
 }
 
 /** Every violation of a check that is not off, with the check's severity (warnings do not fail). */

@@ -45,6 +45,15 @@ export function policyHash(policy: Policy): string {
 }
 
 export function buildGolden(report: TranscriptReport, meta: GoldenMeta): Golden {
+  return buildGoldenText(report, meta).golden;
+}
+
+/**
+ * The golden and its file text, serialized once: the text is exactly `stableStringify(golden)`
+ * (stableStringify is idempotent over its own output parsed back), so callers never serialize a
+ * second time.
+ */
+export function buildGoldenText(report: TranscriptReport, meta: GoldenMeta): { golden: Golden; text: string } {
   const golden: Golden = {
     schema: GOLDEN_SCHEMA,
     transcript: meta.transcript,
@@ -59,7 +68,8 @@ export function buildGolden(report: TranscriptReport, meta: GoldenMeta): Golden 
   };
   // A plain copy as it reads back from disk (undefined fields gone, -0 as 0), so a freshly built
   // golden and a parsed one compare by value and never share objects with the report.
-  return JSON.parse(stableStringify(golden)) as Golden;
+  const text = stableStringify(golden);
+  return { golden: JSON.parse(text) as Golden, text };
 }
 
 // The shape a golden must have to be compared. Objects are loose: a field added to the report
