@@ -40859,7 +40859,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3729);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7475);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
 
@@ -40890,7 +40890,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3729:
+/***/ 7475:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -49033,6 +49033,14 @@ function policyHash(policy) {
     return (0,hash/* hash64Hex */.I7)((0,stable_json/* stableStringify */.J)(policy));
 }
 function buildGolden(report, meta) {
+    return buildGoldenText(report, meta).golden;
+}
+/**
+ * The golden and its file text, serialized once: the text is exactly `stableStringify(golden)`
+ * (stableStringify is idempotent over its own output parsed back), so callers never serialize a
+ * second time.
+ */
+function buildGoldenText(report, meta) {
     const golden = {
         schema: GOLDEN_SCHEMA,
         transcript: meta.transcript,
@@ -49047,7 +49055,8 @@ function buildGolden(report, meta) {
     };
     // A plain copy as it reads back from disk (undefined fields gone, -0 as 0), so a freshly built
     // golden and a parsed one compare by value and never share objects with the report.
-    return JSON.parse((0,stable_json/* stableStringify */.J)(golden));
+    const text = (0,stable_json/* stableStringify */.J)(golden);
+    return { golden: JSON.parse(text), text };
 }
 // The shape a golden must have to be compared. Objects are loose: a field added to the report
 // model later must not make older tooling reject goldens, and unknown fields still take part in
@@ -66554,6 +66563,53 @@ function stabilizeTranscript(input, opts) {
     };
 }
 
+;// CONCATENATED MODULE: ./build/core/tokens/bounded-cache.js
+// A token cache bounded by the bytes of its keys. `check` keeps one per transcript; the bound keeps
+// one huge transcript from taking the memory (an unbounded run-wide cache made a 600 MB corpus peak
+// at 2.2 GB). A count is a pure function of the text, so dropping an entry only costs a recount:
+// results never change. Eviction is first-in, first-out (Map keeps insertion order): a hit costs no
+// bookkeeping.
+/** 64 MiB of cached text: more than a typical transcript's distinct texts, well below the memory goal. */
+const DEFAULT_TOKEN_CACHE_BYTES = 64 * 1024 * 1024;
+class BoundedTokenCache extends Map {
+    maxBytes;
+    bytes = 0;
+    constructor(maxBytes = DEFAULT_TOKEN_CACHE_BYTES) {
+        super();
+        this.maxBytes = maxBytes;
+    }
+    /** Bytes of the cached keys (UTF-16 code units × 2, as V8 holds a two-byte string at most). */
+    get keyBytes() {
+        return this.bytes;
+    }
+    set(key, value) {
+        if (!super.has(key)) {
+            this.bytes += key.length * 2;
+            this.evict(key.length * 2);
+        }
+        return super.set(key, value);
+    }
+    delete(key) {
+        if (super.has(key))
+            this.bytes -= key.length * 2;
+        return super.delete(key);
+    }
+    clear() {
+        this.bytes = 0;
+        super.clear();
+    }
+    /** Drops the oldest entries until the new key fits (a key larger than the bound stays alone). */
+    evict(incoming) {
+        if (this.bytes <= this.maxBytes)
+            return;
+        for (const oldest of super.keys()) {
+            if (this.bytes <= this.maxBytes || this.bytes === incoming)
+                break;
+            this.delete(oldest);
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./build/core/guardian/signals.js
 // The three state signals of the runtime contract, spelled exactly as hosts match them.
 const STATUS_MISSING_STATE = 'STATUS:MISSING_STATE';
@@ -67509,15 +67565,16 @@ function validateResult(t, result, opts) {
 
 
 /**
- * Token counts keyed by text, one cache per tokenizer for the whole run: a base policy may name
- * another tokenizer, and a count under one encoding is wrong under the other.
+ * Token counts keyed by text, one cache per tokenizer for one transcript: a base policy may name
+ * another tokenizer, and a count under one encoding is wrong under the other. Each is bounded by
+ * bytes, so one huge transcript cannot take the memory either.
  */
 class TokenCaches {
     byTokenizer = new Map();
     for(tokenizer) {
         let cache = this.byTokenizer.get(tokenizer);
         if (cache === undefined) {
-            cache = new Map();
+            cache = new BoundedTokenCache();
             this.byTokenizer.set(tokenizer, cache);
         }
         return cache;
@@ -67535,12 +67592,12 @@ function evaluateTranscript(loaded, transcript, setup, caches) {
     const shown = sanitizeForPolicy(loaded, setup.policy, setup.rules);
     const result = stabilizeTranscript(shown, run);
     const report = buildReport(result, validateResult(shown, result, run));
-    const golden = buildGolden(report, {
+    const { golden, text } = buildGoldenText(report, {
         transcript,
         policy: setup.policy,
         tokenizer: { name: setup.tokenizer.name, version: setup.tokenizer.version },
     });
-    return { report, golden, text: (0,stable_json/* stableStringify */.J)(golden) };
+    return { report, golden, text };
 }
 /** Every violation of a check that is not off, with the check's severity (warnings do not fail). */
 function reportViolations(report) {
@@ -67769,8 +67826,12 @@ async function compareOne(item, loaded, ctx, seen) {
     let head;
     let base;
     try {
-        head = evaluateTranscript(transcript, item.transcript, opts.head, ctx.caches);
-        base = opts.base ? evaluateTranscript(transcript, item.transcript, opts.base, ctx.caches) : null;
+        // Token counts are cached per transcript (shared by head and base, stabilize and validate) and
+        // freed with it: a run-wide cache kept every transcript's text alive, since cached keys are
+        // slices of the file they came from, and memory grew with the corpus.
+        const caches = new TokenCaches();
+        head = evaluateTranscript(transcript, item.transcript, opts.head, caches);
+        base = opts.base ? evaluateTranscript(transcript, item.transcript, opts.base, caches) : null;
     }
     catch (error) {
         return errorStep(item, [...transcript.diagnostics, internalError(item.transcript, error)]);
@@ -67809,6 +67870,17 @@ async function compareOne(item, loaded, ctx, seen) {
             return { outcome: { ...step.outcome, written: false } };
         return written(ctx, head, step, 'new');
     }
+    // The common case, an unchanged golden: the same bytes as the new one (the text is canonical), so
+    // it parses to the same value and there is nothing to diff.
+    const storedText = lf(stored.text);
+    if (storedText === head.text) {
+        seen.stored = head.golden;
+        const step = settled(failing ? 'violations' : 'pass');
+        // Same content with CRLF line ends (a checkout): update restores the stable form.
+        if (opts.mode === 'update' && stored.text !== head.text)
+            return written(ctx, head, step, 'format');
+        return step;
+    }
     const parsed = parseGolden(stored.text, item.golden);
     if (!parsed.ok) {
         if (opts.mode === 'check')
@@ -67820,7 +67892,7 @@ async function compareOne(item, loaded, ctx, seen) {
     // `checks.drift: off` compares nothing in check (update still refreshes the golden).
     const driftSeverity = opts.head.policy.checks.drift;
     if (!diff.equal && (opts.mode === 'update' || driftSeverity !== 'off')) {
-        const unified = unifiedGoldenDiff(item.golden, lf(stored.text), head.text);
+        const unified = unifiedGoldenDiff(item.golden, storedText, head.text);
         const severity = driftSeverity === 'warning' ? 'warning' : 'error';
         const step = { outcome: { ...common, outcome: 'drift', drift_severity: severity, diff, unified } };
         return opts.mode === 'update' ? written(ctx, head, step, 'drift') : step;
@@ -67854,7 +67926,6 @@ async function runGoldens(opts) {
     const ctx = {
         opts,
         store: { cwd: opts.cwd, goldenDir: opts.goldenDir },
-        caches: new TokenCaches(),
     };
     const expanded = await expandInputs(opts.inputs, { cwd: opts.cwd });
     // A pattern that matches nothing is unreadable input; it is reported by exactly one shard.
