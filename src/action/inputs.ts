@@ -51,6 +51,8 @@ export interface ActionOptions {
   htmlPath: string | undefined;
   /** Caps on each transcript (check, update); a cap left out keeps its default. */
   limits: InputLimits;
+  /** Transcripts checked in parallel (check, update); undefined: the runner's available cores. */
+  jobs: number | undefined;
 }
 
 export interface InputProblem {
@@ -82,6 +84,7 @@ export const INPUT_NAMES = [
   'html-path',
   'max-file-size',
   'max-records',
+  'jobs',
 ] as const;
 export type InputName = (typeof INPUT_NAMES)[number];
 
@@ -231,6 +234,11 @@ const basePolicyInput = z.string().transform((value, ctx) => {
 });
 
 /** A cap: '' keeps the default; else a value the CLI option of the same name accepts. */
+function jobCount(value: string): number | undefined {
+  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  return n >= 1 && n <= 256 ? n : undefined;
+}
+
 function limitInput(name: InputName, parse: (value: string) => number | undefined, example: string) {
   return z.string().transform((value, ctx) => {
     if (value === '') return undefined;
@@ -261,6 +269,7 @@ const RAW_SCHEMA = z.object({
   'html-path': optionalText,
   'max-file-size': limitInput('max-file-size', byteSize, 'a size in bytes, e.g. 52428800 or 50M'),
   'max-records': limitInput('max-records', recordCount, 'a whole number of at least 1, e.g. 100000 or 100k'),
+  jobs: limitInput('jobs', jobCount, 'a whole number from 1 to 256'),
 });
 
 type Parsed = z.infer<typeof RAW_SCHEMA>;
@@ -305,6 +314,7 @@ function modeProblems(parsed: Parsed): InputProblem[] {
     only('html-path', 'check or update', parsed['html-path'] !== undefined);
     only('max-file-size', 'check or update', parsed['max-file-size'] !== undefined);
     only('max-records', 'check or update', parsed['max-records'] !== undefined);
+    only('jobs', 'check or update', parsed.jobs !== undefined);
   }
   return problems;
 }
@@ -351,6 +361,7 @@ export function parseInputs(raw: RawInputs, cwd: string): ParseInputsResult {
         ...(parsed['max-file-size'] !== undefined ? { maxFileBytes: parsed['max-file-size'] } : {}),
         ...(parsed['max-records'] !== undefined ? { maxRecords: parsed['max-records'] } : {}),
       },
+      jobs: parsed.jobs,
     },
   };
 }

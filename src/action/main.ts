@@ -3,6 +3,7 @@
 import * as core from '@actions/core';
 import { parseInputs, readRawInputs } from './inputs.js';
 import { runAction } from './run.js';
+import { isGoldenWorker } from '../cli/check/golden-worker.js';
 
 async function main(): Promise<void> {
   const env = process.env;
@@ -12,11 +13,12 @@ async function main(): Promise<void> {
     core.setFailed(`context-stability: invalid input. ${parsed.problems.map((p) => p.message).join(' ')}`);
     return;
   }
-  await runAction(parsed.options, { cwd, env });
+  // Worker threads start from this same bundle (`jobs`); there golden-worker.ts serves instead.
+  await runAction(parsed.options, { cwd, env, workerScript: { url: new URL(import.meta.url) } });
 }
 
 try {
-  await main();
+  if (!isGoldenWorker()) await main();
 } catch (error) {
   // The kind only: an exception's message or stack may quote a transcript.
   const kind = error instanceof Error ? error.name : 'Error';

@@ -8,6 +8,8 @@ import { mergeReports, sortOutcomes, summarize } from '../core/golden/check-repo
 import type { CheckReport } from '../core/golden/check-report.js';
 import type { Diagnostic } from '../core/types.js';
 import { runGoldens } from '../cli/check/golden-run.js';
+import { defaultJobs } from '../cli/check/golden-jobs.js';
+import type { WorkerScript } from '../cli/check/golden-jobs.js';
 import type { GoldenWrite, TranscriptGoldens } from '../cli/check/golden-run.js';
 import { loadBasePolicy, loadHeadPolicy } from '../cli/check/policies.js';
 import type { PolicySetup } from '../cli/check/policies.js';
@@ -53,9 +55,14 @@ async function loadPolicies(
   return { ok: true, policies: { head: head.setup, base: base.setup }, diagnostics };
 }
 
+/** The lanes of a golden run: the `jobs` input, else the runner's cores; none without a worker script. */
+function lanes(options: ActionOptions, workerScript: WorkerScript | undefined) {
+  return workerScript ? { jobs: options.jobs ?? defaultJobs(), workerScript } : {};
+}
+
 const POLICY_FAILED = 'The policy could not be loaded; see the annotations at the policy file.';
 
-async function check(options: ActionOptions, cwd: string): Promise<Produced> {
+async function check(options: ActionOptions, cwd: string, workerScript?: WorkerScript): Promise<Produced> {
   const loaded = await loadPolicies(options, cwd);
   if (!loaded.ok) return { ok: false, diagnostics: loaded.diagnostics, message: POLICY_FAILED };
   // CI semantics, always: a missing golden fails and nothing is written.
@@ -69,6 +76,7 @@ async function check(options: ActionOptions, cwd: string): Promise<Produced> {
     ...loaded.policies,
     limits: options.limits,
     keepGoldens: true,
+    ...lanes(options, workerScript),
   });
   const view = { goldens, replacement: loaded.policies.head.policy.pii.replacement };
   return { ok: true, report, diagnostics: loaded.diagnostics, notes: [], view };
@@ -82,7 +90,7 @@ const WRITE_WORDS: Record<GoldenWrite['reason'], string> = {
   format: 'rewrote (same content, stable layout restored)',
 };
 
-async function update(options: ActionOptions, cwd: string): Promise<Produced> {
+async function update(options: ActionOptions, cwd: string, workerScript?: WorkerScript): Promise<Produced> {
   const loaded = await loadPolicies(options, cwd);
   if (!loaded.ok) return { ok: false, diagnostics: loaded.diagnostics, message: POLICY_FAILED };
   const root = await checkGoldenRoot({ cwd, goldenDir: options.goldenDir });
@@ -97,7 +105,9 @@ async function update(options: ActionOptions, cwd: string): Promise<Produced> {
   // One writer per golden folder: a second update waits briefly, then writes nothing.
   const store = { cwd, goldenDir: options.goldenDir };
   try {
-    return await withGoldenFolderLock(store, 'update (the Action)', () => updateLocked(options, cwd, loaded));
+    return await withGoldenFolderLock(store, 'update (the Action)', () =>
+      updateLocked(options, cwd, loaded, workerScript),
+    );
   } catch (error) {
     if (!(error instanceof LockBusyError)) throw error;
     return {
@@ -112,6 +122,7 @@ async function updateLocked(
   options: ActionOptions,
   cwd: string,
   loaded: Extract<Awaited<ReturnType<typeof loadPolicies>>, { ok: true }>,
+  workerScript: WorkerScript | undefined,
 ): Promise<Produced> {
   const cleaned = await cleanStaleTempFiles({ cwd, goldenDir: options.goldenDir });
   const { report, writes, goldens } = await runGoldens({
@@ -124,6 +135,7 @@ async function updateLocked(
     ...loaded.policies,
     limits: options.limits,
     keepGoldens: true,
+    ...lanes(options, workerScript),
   });
   const view = { goldens, replacement: loaded.policies.head.policy.pii.replacement };
   const notes = writes.map((w) => `${WRITE_WORDS[w.reason]} ${w.golden}`);
@@ -186,12 +198,21 @@ async function merge(options: ActionOptions, cwd: string, target: string): Promi
 }
 
 /** Runs the mode; `reportTarget` is the absolute path the report will be written to. */
-export function produceReport(options: ActionOptions, cwd: string, reportTarget: string): Promise<Produced> {
+/**
+ * `workerScript`: the bundle's own entry, which serves as a worker thread when started as one
+ * (main.ts); without it every transcript runs on this thread.
+ */
+export function produceReport(
+  options: ActionOptions,
+  cwd: string,
+  reportTarget: string,
+  workerScript?: WorkerScript,
+): Promise<Produced> {
   switch (options.mode) {
     case 'check':
-      return check(options, cwd);
+      return check(options, cwd, workerScript);
     case 'update':
-      return update(options, cwd);
+      return update(options, cwd, workerScript);
     case 'merge':
       return merge(options, cwd, reportTarget);
   }

@@ -31,6 +31,9 @@ import type { PlannedTranscript } from './plan.js';
 import type { PolicySetup } from './policies.js';
 import { toolInfo } from './tool.js';
 import type { InputLimits } from '../input-limits.js';
+import { GOLDEN_WORKER_ROLE, PARALLEL_MIN_BYTES, runOnLanes, worthParallel } from './golden-jobs.js';
+import type { LaneOptions, WorkerScript } from './golden-jobs.js';
+import { transferOf } from './policies.js';
 
 /** `check` writes only missing goldens, and only outside CI; `update` rewrites every changed one. */
 export type RunMode = 'check' | 'update';
@@ -57,6 +60,14 @@ export interface GoldenRunOptions {
   keepGoldens?: boolean;
   /** Never write a golden, even a missing one outside CI (`view`). */
   readOnly?: boolean;
+  /**
+   * Lanes to run transcripts on (golden-jobs.ts): this thread plus `jobs − 1` worker threads
+   * started from `workerScript`. Absent, 1 or no script: everything runs on this thread.
+   */
+  jobs?: number;
+  workerScript?: WorkerScript;
+  /** Workers start only over this many bytes of transcripts (default PARALLEL_MIN_BYTES). */
+  parallelMinBytes?: number;
 }
 
 /**
@@ -104,16 +115,21 @@ export interface GoldenRun {
   goldens: Map<string, TranscriptGoldens>;
 }
 
-interface Step {
+/** One transcript's result as a lane hands it back (plain data: it may cross from a worker). */
+export interface Step {
   outcome: TranscriptOutcome;
   write?: GoldenWrite;
   refused?: GoldenRefusal;
   goldens?: TranscriptGoldens;
 }
 
-interface Context {
+export interface Context {
   opts: GoldenRunOptions;
   store: GoldenStoreOptions;
+}
+
+export function contextOf(opts: GoldenRunOptions): Context {
+  return { opts, store: { cwd: opts.cwd, goldenDir: opts.goldenDir } };
 }
 
 function errorStep(
@@ -135,7 +151,7 @@ function errorStep(
 
 function internalError(file: string, error: unknown): Diagnostic {
   // The kind only: an exception message may quote the transcript.
-  const kind = error instanceof Error ? error.name : 'Error';
+  const kind = typeof error === 'string' ? error : error instanceof Error ? error.name : 'Error';
   return diagnostic(
     'error',
     'internal-error',
@@ -163,7 +179,7 @@ async function written(ctx: Context, head: Evaluation, base: Step, reason: Write
  * The transcripts of one planned file: one per session of an aider chat history (`FILE#N`, golden
  * `FILE#N.golden.json`), else the file itself. A file is planned and sharded as one unit.
  */
-async function runFile(item: PlannedTranscript, ctx: Context): Promise<Step[]> {
+export async function runFile(item: PlannedTranscript, ctx: Context): Promise<Step[]> {
   const { opts } = ctx;
   if (item.problem) return [errorStep(item, [item.problem])];
   const sessions = await loadTranscripts(item.transcript, {
@@ -317,12 +333,34 @@ function withoutOtherSessions(
   });
 }
 
+function laneOptions(ctx: Context, parallel: boolean): LaneOptions<Step> {
+  const { opts } = ctx;
+  const script = opts.workerScript;
+  return {
+    jobs: parallel ? (opts.jobs ?? 1) : 1,
+    script: script ?? { url: new URL(import.meta.url) },
+    setup: {
+      role: GOLDEN_WORKER_ROLE,
+      mode: opts.mode,
+      cwd: opts.cwd,
+      goldenDir: opts.goldenDir,
+      ci: opts.ci,
+      head: transferOf(opts.head),
+      base: opts.base ? transferOf(opts.base) : null,
+      ...(opts.limits ? { limits: opts.limits } : {}),
+      ...(opts.session !== undefined ? { session: opts.session } : {}),
+      ...(opts.keepGoldens !== undefined ? { keepGoldens: opts.keepGoldens } : {}),
+      ...(opts.readOnly !== undefined ? { readOnly: opts.readOnly } : {}),
+    },
+    runHere: (item) => runFile(item, ctx),
+    // A worker that failed (or died) on a file: its transcript is an error, as an exception here is.
+    failed: (item, kind) => [errorStep(item, [internalError(item.transcript, kind)])],
+  };
+}
+
 /** Runs check or update over `opts.inputs`; never throws on bad input (errors become outcomes). */
 export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
-  const ctx: Context = {
-    opts,
-    store: { cwd: opts.cwd, goldenDir: opts.goldenDir },
-  };
+  const ctx = contextOf(opts);
   const expanded = await expandInputs(opts.inputs, { cwd: opts.cwd });
   // A pattern that matches nothing is unreadable input; it is reported by exactly one shard.
   const unmatched = expanded.diagnostics.map(
@@ -337,8 +375,13 @@ export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
     (f) => !(repoRelative(f, opts.cwd) ?? '').startsWith(`${opts.goldenDir}/`),
   );
   const planned = planTranscripts(files, opts.cwd, opts.goldenDir);
-  for (const item of shardOf(planned, opts.shard)) {
-    for (const step of await runFile(item, ctx)) {
+  const mine = shardOf(planned, opts.shard);
+  const parallel =
+    (opts.jobs ?? 1) > 1 &&
+    opts.workerScript !== undefined &&
+    (await worthParallel(mine, opts.cwd, opts.parallelMinBytes ?? PARALLEL_MIN_BYTES));
+  for await (const steps of runOnLanes(mine, laneOptions(ctx, parallel))) {
+    for (const step of steps) {
       outcomes.push(step.outcome);
       if (step.write) writes.push(step.write);
       if (step.refused) refused.push(step.refused);

@@ -3,6 +3,9 @@ import { parseShard } from '../../core/golden/shard.js';
 import type { Shard } from '../../core/golden/shard.js';
 import { resolveGoldenDir } from '../../io/golden-store.js';
 import { UsageError, parseChoice } from '../args.js';
+import { cliWorkerScript } from './cli-worker.js';
+import { defaultJobs } from './golden-jobs.js';
+import type { WorkerScript } from './golden-jobs.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'markdown', 'github'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -75,4 +78,22 @@ export function shardOption(value: string | undefined): Shard | null {
 
 export function formatOption(value: string | undefined): OutputFormat {
   return parseChoice('--format', value ?? 'text', OUTPUT_FORMATS);
+}
+
+/** `--jobs N`, shared by check, update and view. */
+export const JOBS_OPTION = { jobs: { type: 'string' } } as const;
+
+export const JOBS_HELP = `  --jobs N                transcripts checked in parallel: this process plus N-1 worker
+                          threads, started when the transcripts hold 2 MiB or more (default:
+                          the available cores); 1 runs everything in one thread. The output
+                          is the same for every N`;
+
+/** The lanes of a golden run: `--jobs N` (a positive integer), default the available cores. */
+export function jobsOption(value: string | undefined): { jobs: number; workerScript?: WorkerScript } {
+  const jobs = value === undefined ? defaultJobs() : Number(value);
+  if (!/^[0-9]+$/.test(value ?? '1') || !Number.isSafeInteger(jobs) || jobs < 1 || jobs > 256) {
+    throw new UsageError('Option --jobs: expected a whole number from 1 to 256 (1 runs in one thread).');
+  }
+  const workerScript = cliWorkerScript();
+  return workerScript ? { jobs, workerScript } : { jobs };
 }

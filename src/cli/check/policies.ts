@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { policyHash } from '../../core/golden/golden.js';
 import { parsePolicy } from '../../core/policy/parse.js';
+import { compileRules } from '../../core/policy/index.js';
 import type { CompiledRule, Policy } from '../../core/policy/index.js';
 import type { Tokenizer } from '../../core/tokens/tokenizer.js';
 import type { Diagnostic } from '../../core/types.js';
@@ -11,6 +12,7 @@ import { gitShowFile, parseGitRefSpec } from '../../io/git.js';
 import { loadPolicy } from '../../io/load-policy.js';
 import { loadPolicyTokenizer } from '../../tokens/load.js';
 import { UsageError } from '../args.js';
+import type { PolicyTransfer } from './golden-jobs.js';
 
 export interface PolicySetup {
   policy: Policy;
@@ -63,4 +65,21 @@ export async function loadBasePolicy(spec: string, cwd: string): Promise<PolicyS
     setup: await setupFrom(parsed.policy, parsed.rules, spec),
     diagnostics: parsed.diagnostics,
   };
+}
+
+/** A policy as a worker thread gets it (golden-jobs.ts): it was valid, so its rules compile again. */
+export async function setupFromTransfer(transfer: PolicyTransfer): Promise<PolicySetup> {
+  const { rules } = compileRules(transfer.policy, { file: transfer.source });
+  return {
+    policy: transfer.policy,
+    rules,
+    tokenizer: await loadPolicyTokenizer(transfer.policy),
+    source: transfer.source,
+    hash: transfer.hash,
+  };
+}
+
+/** The plain data of a setup, for a worker thread. */
+export function transferOf(setup: PolicySetup): PolicyTransfer {
+  return { policy: setup.policy, source: setup.source, hash: setup.hash };
 }

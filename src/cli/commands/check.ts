@@ -11,7 +11,10 @@ import {
   OUTPUT_FORMATS,
   ciFromEnv,
   formatOption,
+  JOBS_HELP,
+  JOBS_OPTION,
   goldenDirOption,
+  jobsOption,
   requireGlobs,
   shardOption,
 } from '../check/options.js';
@@ -36,6 +39,7 @@ const OPTIONS = {
   'base-policy': { type: 'string' },
   html: { type: 'string' },
   ...LIMIT_OPTIONS,
+  ...JOBS_OPTION,
 } as const;
 
 const HELP = `Usage: ${PROGRAM} check FILE|DIR|GLOB… [options]
@@ -85,6 +89,7 @@ Options:
                           git-ref:origin/main:.github/context-policy.yml)
 ${SESSIONS_HELP}
 ${LIMIT_HELP}
+${JOBS_HELP}
   -h, --help              show this help
 
 Transcript paths are taken relative to the working directory (run from the repo root).
@@ -124,6 +129,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const goldenDir = goldenDirOption(values['golden-dir'], io.cwd);
   const ci = values.ci === true || ciFromEnv(io.env);
   const limits = parseLimits(values);
+  const jobs = jobsOption(values.jobs);
   const session = parseSession(values.session);
 
   const policies = await loadPolicies(io, values.policy, values['base-policy']);
@@ -143,6 +149,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       limits,
       ...(session !== undefined ? { session } : {}),
       keepGoldens: values.html !== undefined,
+      ...jobs,
     }));
     return EXIT_OK;
   };

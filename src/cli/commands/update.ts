@@ -9,7 +9,14 @@ import { EXIT_FINDINGS, EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
 import { runGoldens } from '../check/golden-run.js';
 import type { GoldenWrite, WriteReason } from '../check/golden-run.js';
-import { DEFAULT_GOLDEN_DIR, goldenDirOption, requireGlobs } from '../check/options.js';
+import {
+  DEFAULT_GOLDEN_DIR,
+  JOBS_HELP,
+  JOBS_OPTION,
+  goldenDirOption,
+  jobsOption,
+  requireGlobs,
+} from '../check/options.js';
 import { printDiagnostics } from '../check/output.js';
 import { loadHeadPolicy } from '../check/policies.js';
 import { guardOutput } from '../workflow-output.js';
@@ -25,6 +32,7 @@ const OPTIONS = {
   session: { type: 'string' },
   'prune-obsolete': { type: 'boolean' },
   ...LIMIT_OPTIONS,
+  ...JOBS_OPTION,
 } as const;
 
 const HELP = `Usage: ${PROGRAM} update FILE|DIR|GLOB… [options]
@@ -52,6 +60,7 @@ Options:
                           all transcripts: a golden of a transcript left out is obsolete too)
 ${SESSIONS_HELP}
 ${LIMIT_HELP}
+${JOBS_HELP}
   -h, --help              show this help
 
 update writes even when the CI variable is set: it is the explicit request to change goldens.
@@ -105,6 +114,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const inputs = requireGlobs('update', positionals);
   const goldenDir = goldenDirOption(values['golden-dir'], io.cwd);
   const limits = parseLimits(values);
+  const jobs = jobsOption(values.jobs);
   const session = parseSession(values.session);
   const store = { cwd: io.cwd, goldenDir };
 
@@ -134,6 +144,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       base: null,
       limits,
       ...(session !== undefined ? { session } : {}),
+      ...jobs,
     });
     const diagnostics = report.transcripts.flatMap((t) => t.diagnostics ?? []);
     printDiagnostics(io, diagnostics);

@@ -8,7 +8,14 @@ import { PROGRAM, parseOptions } from '../args.js';
 import { EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
 import { runGoldens } from '../check/golden-run.js';
-import { DEFAULT_GOLDEN_DIR, goldenDirOption, requireGlobs } from '../check/options.js';
+import {
+  DEFAULT_GOLDEN_DIR,
+  JOBS_HELP,
+  JOBS_OPTION,
+  goldenDirOption,
+  jobsOption,
+  requireGlobs,
+} from '../check/options.js';
 import { printDiagnostics } from '../check/output.js';
 import { loadHeadPolicy } from '../check/policies.js';
 import { writeViewPage } from '../check/view-page.js';
@@ -27,6 +34,7 @@ const OPTIONS = {
   session: { type: 'string' },
   out: { type: 'string', short: 'o' },
   ...LIMIT_OPTIONS,
+  ...JOBS_OPTION,
 } as const;
 
 const HELP = `Usage: ${PROGRAM} view FILE|DIR|GLOB… [options]
@@ -49,6 +57,7 @@ Options:
   --golden-dir DIR        folder of the goldens to compare with (default ${DEFAULT_GOLDEN_DIR})
 ${SESSIONS_HELP}
 ${LIMIT_HELP}
+${JOBS_HELP}
   -h, --help              show this help
 
 Exit codes: 0 the page was written (whatever the transcripts' outcomes; 'check' is the
@@ -65,6 +74,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const inputs = requireGlobs('view', positionals);
   const goldenDir = goldenDirOption(values['golden-dir'], io.cwd);
   const limits = parseLimits(values);
+  const jobs = jobsOption(values.jobs);
   const session = parseSession(values.session);
   const out = values.out ?? DEFAULT_VIEW_FILE;
 
@@ -85,6 +95,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     ...(session !== undefined ? { session } : {}),
     keepGoldens: true,
     readOnly: true,
+    ...jobs,
   });
   printDiagnostics(
     io,

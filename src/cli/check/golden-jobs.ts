@@ -1,0 +1,182 @@
+// `--jobs N`: the transcripts of a golden run spread over N lanes: this thread plus N − 1 worker
+// threads, each with its own modules and tokenizer. Every transcript is evaluated on its own (its
+// token cache is made and freed with it), so which lane runs it cannot change its result; results
+// are taken back in plan order, so the report, the writes and the output are byte-identical to a
+// run with one lane. Workers write their goldens themselves (each golden has one transcript, and
+// the caller holds the golden folder's lock).
+import { stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Policy } from '../../core/policy/index.js';
+import type { InputLimits } from '../input-limits.js';
+import type { PlannedTranscript } from './plan.js';
+
+/** Marks a worker thread started for a golden run, so a shared entry (the Action bundle) can tell. */
+export const GOLDEN_WORKER_ROLE = 'context-stability/golden-worker';
+
+/** The cores this process may use: the default of `--jobs`. */
+export function defaultJobs(): number {
+  return Math.max(1, os.availableParallelism());
+}
+
+/**
+ * Below this many bytes of transcripts one thread is faster: a worker takes about half a second to
+ * load its modules and tokenizer, in which this thread checks about a megabyte.
+ */
+export const PARALLEL_MIN_BYTES = 2 * 1024 * 1024;
+
+/** True when the files planned hold at least `minBytes` (unreadable ones count as nothing). */
+export async function worthParallel(
+  items: readonly PlannedTranscript[],
+  cwd: string,
+  minBytes: number,
+): Promise<boolean> {
+  let total = 0;
+  for (const item of items) {
+    if (item.problem) continue;
+    try {
+      total += (await stat(path.resolve(cwd, item.transcript))).size;
+    } catch {
+      // Reported when the file is read.
+    }
+    if (total >= minBytes) return true;
+  }
+  return false;
+}
+
+/** A policy as it crosses to a worker: plain data; the worker compiles its rules and tokenizer again. */
+export interface PolicyTransfer {
+  policy: Policy;
+  source: string;
+  hash: string;
+}
+
+/** What a worker needs of GoldenRunOptions to run one planned file (see golden-run.ts). */
+export interface WorkerSetup {
+  role: typeof GOLDEN_WORKER_ROLE;
+  mode: 'check' | 'update';
+  cwd: string;
+  goldenDir: string;
+  ci: boolean;
+  head: PolicyTransfer;
+  base: PolicyTransfer | null;
+  limits?: InputLimits;
+  session?: number | 'last';
+  keepGoldens?: boolean;
+  readOnly?: boolean;
+}
+
+/** The module a worker thread starts from: golden-worker.js, or a bundle that serves as one. */
+export interface WorkerScript {
+  url: URL;
+}
+
+export type WorkerRequest = { index: number; item: PlannedTranscript };
+export type WorkerReply<S> = { index: number; steps: S[] } | { index: number; failed: string };
+
+export interface LaneOptions<S> {
+  jobs: number;
+  script: WorkerScript;
+  setup: WorkerSetup;
+  /** This thread's lane. */
+  runHere(item: PlannedTranscript): Promise<S[]>;
+  /** The steps that stand for a planned file whose worker failed (the kind of error only). */
+  failed(item: PlannedTranscript, kind: string): S[];
+}
+
+interface Lane {
+  worker: Worker;
+  busy: number[];
+  alive: boolean;
+}
+
+/** Items a worker holds at once: one running, one queued, so it never waits on this thread. */
+const WORKER_DEPTH = 2;
+
+/**
+ * Runs every planned file on the lanes and hands back each one's steps in plan order, as soon as
+ * it and all before it are done. With one job (or one file) nothing is started.
+ */
+export async function* runOnLanes<S>(
+  items: readonly PlannedTranscript[],
+  opts: LaneOptions<S>,
+): AsyncGenerator<S[]> {
+  const workers = Math.min(Math.max(1, opts.jobs), items.length) - 1;
+  if (workers <= 0) {
+    for (const item of items) yield await opts.runHere(item);
+    return;
+  }
+  const done = new Map<number, S[]>();
+  let next = 0;
+  let wake: (() => void) | null = null;
+  const settle = (index: number, steps: S[]): void => {
+    done.set(index, steps);
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const lanes: Lane[] = [];
+  const feed = (lane: Lane): void => {
+    while (lane.alive && lane.busy.length < WORKER_DEPTH && next < items.length) {
+      const index = next++;
+      lane.busy.push(index);
+      lane.worker.postMessage({ index, item: items[index]! } satisfies WorkerRequest);
+    }
+  };
+  const lost = (lane: Lane, kind: string): void => {
+    if (!lane.alive) return;
+    lane.alive = false;
+    // What it held is reported as an internal error; the other lanes take the rest.
+    for (const index of lane.busy.splice(0)) settle(index, opts.failed(items[index]!, kind));
+    void lane.worker.terminate();
+  };
+  for (let i = 0; i < workers; i++) {
+    const worker = new Worker(opts.script.url, { workerData: opts.setup });
+    const lane: Lane = { worker, busy: [], alive: true };
+    worker.on('message', (reply: WorkerReply<S>) => {
+      lane.busy = lane.busy.filter((i) => i !== reply.index);
+      settle(reply.index, 'steps' in reply ? reply.steps : opts.failed(items[reply.index]!, reply.failed));
+      feed(lane);
+    });
+    worker.on('error', (error: unknown) => lost(lane, error instanceof Error ? error.name : 'Error'));
+    worker.on('exit', () => lost(lane, 'WorkerExit'));
+    lanes.push(lane);
+    feed(lane);
+  }
+
+  // This thread's lane runs beside the workers; the generator hands out results in order.
+  const here = (async () => {
+    while (next < items.length) {
+      const index = next++;
+      settle(index, await opts.runHere(items[index]!));
+    }
+  })();
+  let failure: unknown;
+  here.catch((error: unknown) => {
+    failure = error;
+    const w = wake;
+    wake = null;
+    w?.();
+  });
+  try {
+    for (let index = 0; index < items.length; index++) {
+      while (!done.has(index)) {
+        // Every index is settled by one lane: its reply, this thread, or its worker's loss.
+        if (failure !== undefined) throw failure;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      const steps = done.get(index)!;
+      done.delete(index);
+      yield steps;
+    }
+    await here;
+  } finally {
+    for (const lane of lanes) {
+      lane.alive = false;
+      await lane.worker.terminate();
+    }
+  }
+}

@@ -1,0 +1,104 @@
+// End-to-end: `--jobs` through the built CLI and the bundled Action, on a generated corpus over the
+// size at which workers start (2 MiB): the output, the report and the goldens are byte-identical to
+// a run on one thread.
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PARALLEL_MIN_BYTES } from '../../src/cli/check/golden-jobs.js';
+import { ensureDist, runDist } from '../action/support.js';
+import { generateCorpus } from '../support/generate/index.js';
+import { assertBuilt, runBuilt } from './check-cli.js';
+
+const SEED = Number(process.env['JOBS_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
+const roots: string[] = [];
+
+/** A repository of generated transcripts holding a little over PARALLEL_MIN_BYTES. */
+function makeRepo(): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'cs-jobs-e2e-'));
+  roots.push(root);
+  mkdirSync(path.join(root, 'transcripts'));
+  const entries = generateCorpus({ seed: SEED, count: 12, targetBytes: PARALLEL_MIN_BYTES * 1.25 });
+  for (const e of entries) writeFileSync(path.join(root, 'transcripts', e.name), e.text);
+  return root;
+}
+
+function goldens(root: string): Record<string, string> {
+  const dir = path.join(root, 'golden');
+  const out: Record<string, string> = {};
+  for (const rel of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+    if (rel.endsWith('.json')) out[rel] = readFileSync(path.join(dir, rel), 'utf8');
+  }
+  return out;
+}
+
+beforeAll(() => {
+  console.log(`jobs e2e: corpus seed ${SEED} (JOBS_SEED=${SEED} repeats it)`);
+  assertBuilt();
+  ensureDist();
+});
+
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+describe('--jobs (built CLI)', () => {
+  it('update and check print, report and write exactly what one thread does', async () => {
+    const one = makeRepo();
+    const two = makeRepo();
+    const u1 = await runBuilt(['update', 'transcripts', '--jobs', '1'], one);
+    const u2 = await runBuilt(['update', 'transcripts', '--jobs', '2'], two);
+    expect(u2).toEqual(u1);
+    expect(Object.keys(goldens(one)).length).toBeGreaterThan(8);
+    expect(goldens(two)).toEqual(goldens(one));
+
+    for (const format of ['text', 'markdown', 'github']) {
+      const args = ['check', '--ci', 'transcripts', '--format', format, '--report', 'r.json'];
+      const c1 = await runBuilt([...args, '--jobs', '1'], one);
+      const c2 = await runBuilt([...args, '--jobs', '2'], two);
+      expect(c2, format).toEqual(c1);
+      expect(readFileSync(path.join(two, 'r.json'), 'utf8')).toBe(
+        readFileSync(path.join(one, 'r.json'), 'utf8'),
+      );
+    }
+  }, 180_000);
+
+  it('refuses a --jobs that is not a whole number from 1 to 256 (exit 2)', async () => {
+    const repo = makeRepo();
+    for (const value of ['0', '1.5', 'two', '-1', '257']) {
+      const run = await runBuilt(['check', '--ci', 'transcripts', `--jobs=${value}`], repo);
+      expect(run.code, value).toBe(2);
+      expect(run.stderr).toContain('Option --jobs: expected a whole number from 1 to 256');
+    }
+  }, 60_000);
+});
+
+describe('jobs (bundled Action)', () => {
+  it('reports exactly what one thread does', async () => {
+    const workspace = makeRepo();
+    await runBuilt(['update', 'transcripts', '--jobs', '1'], workspace);
+    const reports: string[] = [];
+    for (const jobs of ['1', '2']) {
+      const run = await runDist({
+        workspace,
+        inputs: { mode: 'check', transcripts: 'transcripts', jobs, comment: 'false' },
+      });
+      expect(run.outputs['checked'], run.stderr).toBeDefined();
+      reports.push(await readFile(run.outputs['report-path'] as string, 'utf8'));
+    }
+    expect(reports[1]).toBe(reports[0]);
+    const report = JSON.parse(reports[0] as string) as { summary: { checked: number } };
+    expect(report.summary.checked).toBeGreaterThan(8);
+  }, 180_000);
+
+  it('refuses a jobs input that is not a whole number', async () => {
+    const workspace = makeRepo();
+    const run = await runDist({
+      workspace,
+      inputs: { mode: 'check', transcripts: 'transcripts', jobs: 'many' },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('Input jobs must be a whole number from 1 to 256.');
+  }, 60_000);
+});
