@@ -102,6 +102,9 @@ describe('the npm package', () => {
     expect(packed).toContain('bin/context-stability.js');
     expect(packed).toContain('build/index.js');
     expect(packed).toContain('build/index.d.ts');
+    // The bin runs the bundled CLI (scripts/bundle-cli.mjs); it falls back to build/cli/bin.js.
+    expect(packed).toContain('build/cli.bundle.js');
+    expect(packed).toContain('build/cli/bin.js');
     expect(packed.filter((f) => !/^(bin|build|schema)\/|^[^/]+$/.test(f))).toEqual([]);
     // The policy's JSON Schema, for editors ($schema URLs on unpkg/jsDelivr point into the package).
     const schema = 'schema/context-policy.schema.json';
