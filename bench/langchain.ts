@@ -121,6 +121,32 @@ export function tokenCounter(tokenizer: Tokenizer, overhead: number): (messages:
   };
 }
 
+/**
+ * The counter LangChain's documentation shows for `trimMessages` (the tiktoken counter of the
+ * "how to trim messages" guide): every call counts the text of every message it is given, with
+ * no memo. Same tokenizer, overhead and texts as `tokenCounter`, so it returns the same numbers
+ * and trimMessages keeps the same messages; only the cost differs.
+ */
+export function plainTokenCounter(
+  tokenizer: Tokenizer,
+  overhead: number,
+): (messages: BaseMessage[]) => number {
+  return (messages) => {
+    let total = 0;
+    for (const m of messages) {
+      total +=
+        overhead + tokenizer.count(typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
+      if (AIMessage.isInstance(m)) {
+        for (const c of m.tool_calls ?? [])
+          total += tokenizer.count(c.name) + tokenizer.count(JSON.stringify(c.args));
+      }
+    }
+    return total;
+  };
+}
+
+export type CounterKind = 'memoized' | 'plain';
+
 export interface TrimTally {
   transcripts: number;
   unreadable: number;
@@ -133,10 +159,11 @@ export async function trimOne(
   tokenizer: Tokenizer,
   overhead: number,
   tally: TrimTally,
+  counter: CounterKind = 'memoized',
 ): Promise<void> {
   const kept = await trimMessages(messages, {
     ...TRIM_OPTIONS,
-    tokenCounter: tokenCounter(tokenizer, overhead),
+    tokenCounter: (counter === 'plain' ? plainTokenCounter : tokenCounter)(tokenizer, overhead),
   });
   tally.messagesIn += messages.length;
   tally.messagesKept += kept.length;
@@ -170,11 +197,12 @@ export async function langchainTrimOnly(
   conversations: readonly BaseMessage[][],
   tokenizer: Tokenizer,
   overhead: number,
+  counter: CounterKind = 'memoized',
 ): Promise<TrimTally> {
   const tally = emptyTrimTally();
   for (const messages of conversations) {
     tally.transcripts++;
-    await trimOne(messages, tokenizer, overhead, tally);
+    await trimOne(messages, tokenizer, overhead, tally, counter);
   }
   return tally;
 }

@@ -16,8 +16,12 @@ import { capsTable } from './caps.js';
 import type { CapsRow } from './caps.js';
 import { worstCaseTable } from './worst-case.js';
 import type { WorstCaseRow } from './worst-case.js';
+import { processSection } from './check-process.js';
+import type { ProcessResults } from './check-process.js';
+import { processRows, processSanity } from './process-report.js';
 
 const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale N,N] [--runs N] [--warmup N] [--profile]
+    [--skip-process | --only-process] [--process-warmup N] [--rss-sizes 20,120,600] [--real-corpus DIR]
 
   --seed N      corpus seed (default 42; negative as --seed=-N); same seed → same corpus
   --count N     transcripts in the corpus (default 200)
@@ -26,8 +30,16 @@ const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale 
   --runs N      timed runs per measurement, median reported (default 3)
   --warmup N    untimed runs first (default 1)
   --profile     also profile the full pipeline (V8 sampling profiler) and print its hot spots
+  --skip-process    skip the process section (the built CLI's check as a whole process)
+  --only-process    only the process section (rows a, c′ and d it reuses are then not run)
+  --process-warmup N untimed rounds of the 20 MB process group (default 0: each run is a fresh
+                    process, and the untimed update that writes the goldens reads every input first)
+  --rss-sizes N,N   corpus sizes in MB for the peak RSS of check --ci (default 20,120; 600 takes
+                    minutes and ~1.2 GB of disk with its goldens)
+  --real-corpus DIR real recordings for the process section (default ../shared/corpus)
 
-Writes .bench/corpus, .bench/scale-N, .bench/caps, .bench/results.json (and .bench/profile/pipeline.cpuprofile with --profile).`;
+The process section needs the build (npm run build).
+Writes .bench/corpus, .bench/scale-N, .bench/caps, .bench/process, .bench/results.json (and .bench/profile/pipeline.cpuprofile with --profile).`;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, '.bench');
@@ -78,6 +90,11 @@ async function main(): Promise<void> {
       runs: { type: 'string' },
       warmup: { type: 'string' },
       profile: { type: 'boolean' },
+      'skip-process': { type: 'boolean' },
+      'only-process': { type: 'boolean' },
+      'rss-sizes': { type: 'string' },
+      'process-warmup': { type: 'string' },
+      'real-corpus': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -93,13 +110,88 @@ async function main(): Promise<void> {
   const scale = (values.scale ?? '1000,10000').split(',').map((v) => int('scale', v.trim(), 0, 1));
   const runs = int('runs', values.runs, 3, 1);
   const warmup = int('warmup', values.warmup, 1, 0);
+  const rssSizes = (values['rss-sizes'] ?? '20,120').split(',').map((v) => int('rss-sizes', v.trim(), 0, 1));
+  const processWarmup = int('process-warmup', values['process-warmup'], 0, 0);
+  const inProcess = !values['only-process'];
+  const withProcess = !values['skip-process'];
+  if (!inProcess && !withProcess)
+    throw new UsageError('--skip-process and --only-process leave nothing to run.');
 
   await mkdir(OUT, { recursive: true });
   const corpus = path.join(OUT, 'corpus');
   console.error(`Generating the corpus (seed ${seed}, ${count} transcripts, ${mb} MB)…`);
   node('bench/generate-corpus.ts', flags({ out: corpus, seed, count, mb }));
+
+  const measured = inProcess
+    ? await inProcessRun(corpus, { seed, scale, runs, warmup, profile: values.profile })
+    : undefined;
+  let processResults: ProcessResults | undefined;
+  if (withProcess) {
+    console.error(`Process section: the built CLI's check as whole processes (${runs} runs)…`);
+    processResults = await processSection({
+      runs,
+      warmup,
+      processWarmup,
+      seed,
+      rssSizes,
+      realCorpus: path.resolve(values['real-corpus'] ?? path.join(ROOT, '..', 'shared', 'corpus')),
+    });
+  }
+
+  const table = measured ? rows(measured.speed, measured.memory) : undefined;
+  if (measured && table) {
+    const { speed, worstCase, caps, profile } = measured;
+    console.log(`\n${corpusLine(speed, seed)}\n`);
+    console.log(markdownTable(table));
+    console.log(`\n${sanityLine(speed)}`);
+    console.log(`\n${worstCaseTable(worstCase)}`);
+    console.log(`\n${capsTable(caps)}`);
+    if (profile) {
+      console.log(
+        `\nHot spots of the full pipeline (fresh cache, ${runs} passes; ${profile.totalMs.toFixed(0)} ms sampled):\n`,
+      );
+      console.log(`${hotSpotTable('Self time by function', profile.self)}\n`);
+      console.log(`${hotSpotTable('Total time by function', profile.total)}\n`);
+      console.log(hotSpotTable('Self time by file', profile.files));
+    }
+  }
+  const processTable = processResults ? processRows(processResults, measured?.speed) : undefined;
+  if (processResults && processTable) {
+    console.log('\n## What a user runs: the built CLI as a whole process (issue 16)\n');
+    console.log(markdownTable(processTable));
+    console.log(`\n${processSanity(processResults)}`);
+  }
+
+  const results = {
+    seed,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: os.cpus().length,
+    ...(table ? { table } : {}),
+    ...(measured ?? {}),
+    ...(processTable ? { processTable, process: processResults } : {}),
+  };
+  await writeFile(path.join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote ${path.relative(ROOT, path.join(OUT, 'results.json'))}.`);
+  console.error(`bench: done in ${(performance.now() / 60_000).toFixed(1)} minutes.`);
+}
+
+interface InProcess {
+  speed: SpeedResults;
+  memory: MemoryResults;
+  worstCase: WorstCaseRow[];
+  caps: CapsRow[];
+  profile?: ProfileSummary;
+}
+
+/** Rows a–e, the worst case, the caps and the optional profile: the in-process measurements. */
+async function inProcessRun(
+  corpus: string,
+  o: { seed: number; scale: number[]; runs: number; warmup: number; profile: boolean | undefined },
+): Promise<InProcess> {
+  const { seed, runs, warmup } = o;
   const scaleDirs: string[] = [];
-  for (const messages of scale) {
+  for (const messages of o.scale) {
     const dir = path.join(OUT, `scale-${messages}`);
     // Same seed, one format and one archetype: the two transcripts differ only in length.
     node(
@@ -131,40 +223,11 @@ async function main(): Promise<void> {
   const caps = await readJson<CapsRow[]>(capsFile);
 
   let profile: ProfileSummary | undefined;
-  if (values.profile) {
+  if (o.profile) {
     console.error('Profiling the full pipeline…');
     profile = await profileRun(corpus, runs);
   }
-
-  const table = rows(speed, memory);
-  console.log(`\n${corpusLine(speed, seed)}\n`);
-  console.log(markdownTable(table));
-  console.log(`\n${sanityLine(speed)}`);
-  console.log(`\n${worstCaseTable(worstCase)}`);
-  console.log(`\n${capsTable(caps)}`);
-  if (profile) {
-    console.log(
-      `\nHot spots of the full pipeline (fresh cache, ${runs} passes; ${profile.totalMs.toFixed(0)} ms sampled):\n`,
-    );
-    console.log(`${hotSpotTable('Self time by function', profile.self)}\n`);
-    console.log(`${hotSpotTable('Total time by function', profile.total)}\n`);
-    console.log(hotSpotTable('Self time by file', profile.files));
-  }
-
-  const results = {
-    seed,
-    node: process.version,
-    platform: `${process.platform} ${process.arch}`,
-    cpus: os.cpus().length,
-    table,
-    speed,
-    memory,
-    worstCase,
-    caps,
-    ...(profile ? { profile } : {}),
-  };
-  await writeFile(path.join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\nWrote ${path.relative(ROOT, path.join(OUT, 'results.json'))}.`);
+  return { speed, memory, worstCase, caps, ...(profile ? { profile } : {}) };
 }
 
 main().catch((err: unknown) => {
