@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUNDLE_OPTIONS } from '../scripts/bundle-options.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BENCH = path.join(ROOT, '.bench');
@@ -160,20 +161,6 @@ export async function tokenizerPassEntry(): Promise<{ script: string; bundled: b
   if (!existsSync(path.join(ROOT, 'build', 'cli.bundle.js'))) return { script: source, bundled: false };
   const outfile = path.join(BENCH, 'process', 'tokenizer-pass.bundle.mjs');
   const { build } = await import('esbuild');
-  await build({
-    entryPoints: [source],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['gpt-tokenizer', 'gpt-tokenizer/*'],
-    // Bundled CommonJS (yaml) calls require() for Node built-ins, as in scripts/bundle-cli.mjs.
-    banner: {
-      js: "import { createRequire as __csCreateRequire } from 'node:module';\nconst require = __csCreateRequire(import.meta.url);",
-    },
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  await build({ ...BUNDLE_OPTIONS, entryPoints: [source], outfile });
   return { script: outfile, bundled: true };
 }

@@ -4,14 +4,15 @@
 // resolving and compiling ~480 small modules (ours, zod's, libphonenumber's); one file loads in a
 // fraction of that. The library (build/index.js) stays unbundled.
 //
-// gpt-tokenizer stays external: its encodings are megabytes each and tokens/load.ts imports only the
-// one a policy names. Two version lookups read package.json relative to their own module, which a
+// The esbuild options (gpt-tokenizer external, a require() for bundled CommonJS) are in
+// bundle-options.mjs, shared with the benchmark. Two version lookups read package.json relative to their own module, which a
 // bundle moves; they become the version they would read, and the build fails on any other
 // package.json lookup. No source maps (none are shipped). Deterministic: same inputs, same bytes.
 import { build } from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUNDLE_OPTIONS } from './bundle-options.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(root, 'build', 'cli', 'bin.js');
@@ -22,23 +23,7 @@ function fail(message) {
   process.exit(1);
 }
 
-const result = await build({
-  entryPoints: [entry],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['gpt-tokenizer', 'gpt-tokenizer/*'],
-  // Bundled CommonJS (yaml) calls require() for Node built-ins; an ES module has none of its own.
-  banner: {
-    js: "import { createRequire as __csCreateRequire } from 'node:module';\nconst require = __csCreateRequire(import.meta.url);",
-  },
-  legalComments: 'none',
-  sourcemap: false,
-  write: false,
-  logLevel: 'warning',
-});
+const result = await build({ ...BUNDLE_OPTIONS, entryPoints: [entry], outfile, write: false });
 if (result.errors.length > 0) fail('esbuild reported errors.');
 
 const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
