@@ -40547,17 +40547,19 @@ exports.visitAsync = visitAsync;
 /* harmony export */   zP: () => (/* binding */ DEFAULT_REPORT_NAME)
 /* harmony export */ });
 /* unused harmony exports MODES, INPUT_NAMES, inputVariable, splitList */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9691);
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8532);
-/* harmony import */ var _core_golden_shard_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7830);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9691);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8532);
+/* harmony import */ var _core_golden_shard_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(7830);
 /* harmony import */ var _io_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1089);
 /* harmony import */ var _io_golden_store_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7392);
 /* harmony import */ var _cli_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9376);
-/* harmony import */ var _github_comment_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(79);
+/* harmony import */ var _cli_check_golden_jobs_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8966);
+/* harmony import */ var _github_comment_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(79);
 // The action's inputs, parsed once into one typed options object before anything runs. The runner
 // hands inputs over as INPUT_<NAME> variables (upper-cased, spaces → '_', dashes kept); a bad value
 // is an InputProblem naming the input and what it accepts, never an echo of the value itself
 // (an input may hold a token or a path the user would rather not see in a log).
+
 
 
 
@@ -40630,7 +40632,7 @@ function splitList(value) {
 const TRUE_WORDS = ['true', 'True', 'TRUE'];
 const FALSE_WORDS = ['false', 'False', 'FALSE'];
 function booleanInput(name, fallback) {
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
+    return zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
         if (value === '')
             return fallback;
         if (TRUE_WORDS.includes(value))
@@ -40638,19 +40640,19 @@ function booleanInput(name, fallback) {
         if (FALSE_WORDS.includes(value))
             return false;
         ctx.addIssue({ code: 'custom', message: `Input ${name} must be true or false.` });
-        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
     });
 }
-const modeInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
+const modeInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return 'check';
     const mode = MODES.find((m) => m === value);
     if (mode)
         return mode;
     ctx.addIssue({ code: 'custom', message: `Input mode must be one of: ${MODES.join(', ')}.` });
-    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
 });
-const failOnInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
+const failOnInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
     const items = splitList(value.toLowerCase());
     if (items.length === 0)
         return [...FAIL_CATEGORIES];
@@ -40661,7 +40663,7 @@ const failOnInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transfo
             code: 'custom',
             message: 'Input fail-on: none cannot be combined with other categories.',
         });
-        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
     }
     const unknown = items.filter((item) => !FAIL_CATEGORIES.some((c) => c === item));
     if (unknown.length > 0) {
@@ -40669,23 +40671,23 @@ const failOnInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transfo
             code: 'custom',
             message: `Input fail-on accepts a comma-separated list of ${FAIL_CATEGORIES.join(', ')}, or none; ${unknown.length === 1 ? 'one entry is' : `${unknown.length} entries are`} not among them.`,
         });
-        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
     }
     // In the canonical order, without repeats: the options object does not depend on how it was spelt.
     return FAIL_CATEGORIES.filter((c) => items.includes(c));
 });
-const shardInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
+const shardInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return null;
-    const parsed = (0,_core_golden_shard_js__WEBPACK_IMPORTED_MODULE_6__/* .parseShard */ .uK)(value);
+    const parsed = (0,_core_golden_shard_js__WEBPACK_IMPORTED_MODULE_7__/* .parseShard */ .uK)(value);
     if (parsed.ok)
         return { index: parsed.index, total: parsed.total };
     ctx.addIssue({ code: 'custom', message: `Input shard: ${parsed.reason}.` });
-    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
 });
-const optionalText = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value) => (value === '' ? undefined : value));
+const optionalText = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value) => (value === '' ? undefined : value));
 /** A GitHub login (`octocat`) or an App's bot login (`my-app[bot]`). */
-const commentAuthorInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
+const commentAuthorInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return undefined;
     if (/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(value))
@@ -40694,31 +40696,31 @@ const commentAuthorInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().
         code: 'custom',
         message: 'Input comment-author must be a GitHub login (e.g. octocat) or an App bot login (e.g. my-app[bot]).',
     });
-    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
 });
 /** Sits in the hidden marker and the heading as it is: a narrow alphabet, nothing to escape. */
-const commentHeaderInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
+const commentHeaderInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return undefined;
-    if (_github_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .COMMENT_HEADER_PATTERN */ .f4.test(value))
+    if (_github_comment_js__WEBPACK_IMPORTED_MODULE_4__/* .COMMENT_HEADER_PATTERN */ .f4.test(value))
         return value;
     ctx.addIssue({
         code: 'custom',
         message: 'Input comment-header must be 1 to 64 letters, digits, dots, underscores or dashes (A-Z a-z 0-9 . _ -), e.g. policy-review.',
     });
-    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
 });
-const commentOnInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
+const commentOnInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return 'always';
-    const on = _github_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .COMMENT_ON */ .UI.find((c) => c === value);
+    const on = _github_comment_js__WEBPACK_IMPORTED_MODULE_4__/* .COMMENT_ON */ .UI.find((c) => c === value);
     if (on)
         return on;
-    ctx.addIssue({ code: 'custom', message: `Input comment-on must be one of: ${_github_comment_js__WEBPACK_IMPORTED_MODULE_3__/* .COMMENT_ON */ .UI.join(', ')}.` });
-    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+    ctx.addIssue({ code: 'custom', message: `Input comment-on must be one of: ${_github_comment_js__WEBPACK_IMPORTED_MODULE_4__/* .COMMENT_ON */ .UI.join(', ')}.` });
+    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
 });
 /** A pull request number: digits only, at least 1 (`${{ … }}` of a workflow_run gives it as text). */
-const prNumberInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
+const prNumberInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return undefined;
     const n = /^[1-9][0-9]{0,14}$/.test(value) ? Number(value) : NaN;
@@ -40728,44 +40730,40 @@ const prNumberInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().trans
         code: 'custom',
         message: 'Input pr-number must be a pull request number: a whole number of at least 1, e.g. 42.',
     });
-    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
 });
 /** A policy file, or `git-ref:REF:path` (the policy as committed on the base branch). */
-const basePolicyInput = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
+const basePolicyInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
     if (value === '')
         return undefined;
     const ref = (0,_io_git_js__WEBPACK_IMPORTED_MODULE_0__/* .parseGitRefSpec */ .Is)(value);
     if (ref === null || ref.ok)
         return value;
     ctx.addIssue({ code: 'custom', message: `Input base-policy: ${ref.reason}` });
-    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
 });
 /** A cap: '' keeps the default; else a value the CLI option of the same name accepts. */
-function jobCount(value) {
-    const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
-    return n >= 1 && n <= 256 ? n : undefined;
-}
 function limitInput(name, parse, example) {
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((value, ctx) => {
+    return zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
         if (value === '')
             return undefined;
         const n = parse(value);
         if (n !== undefined)
             return n;
         ctx.addIssue({ code: 'custom', message: `Input ${name} must be ${example}.` });
-        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
     });
 }
-const RAW_SCHEMA = zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
-    transcripts: zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform(splitList),
-    reports: zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform(splitList),
+const RAW_SCHEMA = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
+    transcripts: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform(splitList),
+    reports: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform(splitList),
     policy: optionalText,
-    'golden-dir': zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP(),
+    'golden-dir': zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
     mode: modeInput,
     'fail-on': failOnInput,
     annotate: booleanInput('annotate', true),
     comment: booleanInput('comment', true),
-    'github-token': zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP(),
+    'github-token': zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
     'comment-author': commentAuthorInput,
     'comment-header': commentHeaderInput,
     'comment-on': commentOnInput,
@@ -40776,7 +40774,7 @@ const RAW_SCHEMA = zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
     'html-path': optionalText,
     'max-file-size': limitInput('max-file-size', _cli_args_js__WEBPACK_IMPORTED_MODULE_2__/* .byteSize */ .mz, 'a size in bytes, e.g. 52428800 or 50M'),
     'max-records': limitInput('max-records', _cli_args_js__WEBPACK_IMPORTED_MODULE_2__/* .recordCount */ .VV, 'a whole number of at least 1, e.g. 100000 or 100k'),
-    jobs: limitInput('jobs', jobCount, 'a whole number from 1 to 256'),
+    jobs: limitInput('jobs', _cli_check_golden_jobs_js__WEBPACK_IMPORTED_MODULE_3__/* .parseJobs */ .YF, 'a whole number from 1 to 256'),
 });
 /** Inputs that only one mode reads: giving them to another is a mistake worth stopping for. */
 function modeProblems(parsed) {
@@ -47770,8 +47768,8 @@ async function produce_merge(options, cwd, target) {
     }
     return { ok: true, report: merged.report, diagnostics: [], notes: [] };
 }
-/** Runs the mode; `reportTarget` is the absolute path the report will be written to. */
 /**
+ * Runs the mode; `reportTarget` is the absolute path the report will be written to.
  * `workerScript`: the bundle's own entry, which serves as a worker thread when started as one
  * (main.ts); without it every transcript runs on this thread.
  */
@@ -48158,6 +48156,7 @@ function parseChoice(option, value, allowed) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   KU: () => (/* binding */ worthParallel),
+/* harmony export */   YF: () => (/* binding */ parseJobs),
 /* harmony export */   oE: () => (/* binding */ runOnLanes),
 /* harmony export */   rV: () => (/* binding */ PARALLEL_MIN_BYTES),
 /* harmony export */   wP: () => (/* binding */ GOLDEN_WORKER_ROLE),
@@ -48182,6 +48181,13 @@ const GOLDEN_WORKER_ROLE = 'context-stability/golden-worker';
 /** The cores this process may use: the default of `--jobs`. */
 function defaultJobs() {
     return Math.max(1, node_os__WEBPACK_IMPORTED_MODULE_1__.availableParallelism());
+}
+/** A `--jobs` option or `jobs` input: a whole number from 1 to 256, else undefined. */
+function parseJobs(value) {
+    if (!/^[0-9]+$/.test(value))
+        return undefined;
+    const n = Number(value);
+    return n >= 1 && n <= 256 ? n : undefined;
 }
 /**
  * Below this many bytes of transcripts one thread is faster: a worker takes about half a second to
@@ -48212,8 +48218,9 @@ const WORKER_DEPTH = 2;
  * it and all before it are done. With one job (or one file) nothing is started.
  */
 async function* runOnLanes(items, opts) {
-    const workers = Math.min(Math.max(1, opts.jobs), items.length) - 1;
-    if (workers <= 0) {
+    const script = opts.workers?.script;
+    const workers = opts.workers ? Math.min(opts.workers.jobs, items.length) - 1 : 0;
+    if (script === undefined || workers <= 0) {
         for (const item of items)
             yield await opts.runHere(item);
         return;
@@ -48245,7 +48252,7 @@ async function* runOnLanes(items, opts) {
         void lane.worker.terminate();
     };
     for (let i = 0; i < workers; i++) {
-        const worker = new node_worker_threads__WEBPACK_IMPORTED_MODULE_3__.Worker(opts.script.url, { workerData: opts.setup });
+        const worker = new node_worker_threads__WEBPACK_IMPORTED_MODULE_3__.Worker(script.url, { workerData: opts.setup });
         const lane = { worker, busy: [], alive: true };
         worker.on('message', (reply) => {
             lane.busy = lane.busy.filter((i) => i !== reply.index);
@@ -59879,24 +59886,30 @@ function withoutOtherSessions(obsolete, planned, opts) {
         return !stems.has(stem) && !stems.has(stem.replace(/#\d+$/, ''));
     });
 }
-function laneOptions(ctx, parallel) {
+/** Worker threads for this run: none without a script, with one job, or below the size threshold. */
+async function workersFor(opts, items) {
+    const { jobs = 1, workerScript } = opts;
+    if (workerScript === undefined || jobs <= 1)
+        return null;
+    const worth = await (0,golden_jobs/* worthParallel */.KU)(items, opts.cwd, opts.parallelMinBytes ?? golden_jobs/* PARALLEL_MIN_BYTES */.rV);
+    return worth ? { jobs, script: workerScript } : null;
+}
+function laneOptions(ctx, workers) {
     const { opts } = ctx;
-    const script = opts.workerScript;
     return {
-        jobs: parallel ? (opts.jobs ?? 1) : 1,
-        script: script ?? { url: new URL(import.meta.url) },
+        workers,
         setup: {
             role: golden_jobs/* GOLDEN_WORKER_ROLE */.wP,
             mode: opts.mode,
             cwd: opts.cwd,
             goldenDir: opts.goldenDir,
             ci: opts.ci,
+            limits: opts.limits,
+            session: opts.session,
+            keepGoldens: opts.keepGoldens,
+            readOnly: opts.readOnly,
             head: (0,policies/* transferOf */.ND)(opts.head),
             base: opts.base ? (0,policies/* transferOf */.ND)(opts.base) : null,
-            ...(opts.limits ? { limits: opts.limits } : {}),
-            ...(opts.session !== undefined ? { session: opts.session } : {}),
-            ...(opts.keepGoldens !== undefined ? { keepGoldens: opts.keepGoldens } : {}),
-            ...(opts.readOnly !== undefined ? { readOnly: opts.readOnly } : {}),
         },
         runHere: (item) => runFile(item, ctx),
         // A worker that failed (or died) on a file: its transcript is an error, as an exception here is.
@@ -59917,10 +59930,7 @@ async function runGoldens(opts) {
     const files = expanded.files.filter((f) => !(repoRelative(f, opts.cwd) ?? '').startsWith(`${opts.goldenDir}/`));
     const planned = planTranscripts(files, opts.cwd, opts.goldenDir);
     const mine = shardOf(planned, opts.shard);
-    const parallel = (opts.jobs ?? 1) > 1 &&
-        opts.workerScript !== undefined &&
-        (await (0,golden_jobs/* worthParallel */.KU)(mine, opts.cwd, opts.parallelMinBytes ?? golden_jobs/* PARALLEL_MIN_BYTES */.rV));
-    for await (const steps of (0,golden_jobs/* runOnLanes */.oE)(mine, laneOptions(ctx, parallel))) {
+    for await (const steps of (0,golden_jobs/* runOnLanes */.oE)(mine, laneOptions(ctx, await workersFor(opts, mine)))) {
         for (const step of steps) {
             outcomes.push(step.outcome);
             if (step.write)
@@ -59981,20 +59991,7 @@ function isGoldenWorker() {
 async function serveGoldenRun(setup, port) {
     const head = await (0,_policies_js__WEBPACK_IMPORTED_MODULE_3__/* .setupFromTransfer */ .vH)(setup.head);
     const base = setup.base ? await (0,_policies_js__WEBPACK_IMPORTED_MODULE_3__/* .setupFromTransfer */ .vH)(setup.base) : null;
-    const ctx = (0,_golden_run_js__WEBPACK_IMPORTED_MODULE_2__/* .contextOf */ .Vm)({
-        mode: setup.mode,
-        inputs: [],
-        cwd: setup.cwd,
-        goldenDir: setup.goldenDir,
-        ci: setup.ci,
-        shard: null,
-        head,
-        base,
-        ...(setup.limits ? { limits: setup.limits } : {}),
-        ...(setup.session !== undefined ? { session: setup.session } : {}),
-        ...(setup.keepGoldens !== undefined ? { keepGoldens: setup.keepGoldens } : {}),
-        ...(setup.readOnly !== undefined ? { readOnly: setup.readOnly } : {}),
-    });
+    const ctx = (0,_golden_run_js__WEBPACK_IMPORTED_MODULE_2__/* .contextOf */ .Vm)({ ...setup, inputs: [], shard: null, head, base });
     // One file at a time: two interleaved would hold two transcripts in memory for no gain.
     let queue = Promise.resolve();
     port.on('message', (request) => {

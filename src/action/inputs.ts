@@ -8,6 +8,7 @@ import type { Shard } from '../core/golden/shard.js';
 import { parseGitRefSpec } from '../io/git.js';
 import { resolveGoldenDir } from '../io/golden-store.js';
 import { byteSize, recordCount } from '../cli/args.js';
+import { parseJobs } from '../cli/check/golden-jobs.js';
 import type { InputLimits } from '../cli/input-limits.js';
 import { COMMENT_HEADER_PATTERN, COMMENT_ON } from '../github/comment.js';
 import type { CommentOn } from '../github/comment.js';
@@ -234,11 +235,6 @@ const basePolicyInput = z.string().transform((value, ctx) => {
 });
 
 /** A cap: '' keeps the default; else a value the CLI option of the same name accepts. */
-function jobCount(value: string): number | undefined {
-  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
-  return n >= 1 && n <= 256 ? n : undefined;
-}
-
 function limitInput(name: InputName, parse: (value: string) => number | undefined, example: string) {
   return z.string().transform((value, ctx) => {
     if (value === '') return undefined;
@@ -269,7 +265,7 @@ const RAW_SCHEMA = z.object({
   'html-path': optionalText,
   'max-file-size': limitInput('max-file-size', byteSize, 'a size in bytes, e.g. 52428800 or 50M'),
   'max-records': limitInput('max-records', recordCount, 'a whole number of at least 1, e.g. 100000 or 100k'),
-  jobs: limitInput('jobs', jobCount, 'a whole number from 1 to 256'),
+  jobs: limitInput('jobs', parseJobs, 'a whole number from 1 to 256'),
 });
 
 type Parsed = z.infer<typeof RAW_SCHEMA>;

@@ -197,8 +197,8 @@ async function merge(options: ActionOptions, cwd: string, target: string): Promi
   return { ok: true, report: merged.report, diagnostics: [], notes: [] };
 }
 
-/** Runs the mode; `reportTarget` is the absolute path the report will be written to. */
 /**
+ * Runs the mode; `reportTarget` is the absolute path the report will be written to.
  * `workerScript`: the bundle's own entry, which serves as a worker thread when started as one
  * (main.ts); without it every transcript runs on this thread.
  */

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Policy } from '../../core/policy/index.js';
-import type { InputLimits } from '../input-limits.js';
+import type { GoldenRunOptions } from './golden-run.js';
 import type { PlannedTranscript } from './plan.js';
 
 /** Marks a worker thread started for a golden run, so a shared entry (the Action bundle) can tell. */
@@ -18,6 +18,13 @@ export const GOLDEN_WORKER_ROLE = 'context-stability/golden-worker';
 /** The cores this process may use: the default of `--jobs`. */
 export function defaultJobs(): number {
   return Math.max(1, os.availableParallelism());
+}
+
+/** A `--jobs` option or `jobs` input: a whole number from 1 to 256, else undefined. */
+export function parseJobs(value: string): number | undefined {
+  if (!/^[0-9]+$/.test(value)) return undefined;
+  const n = Number(value);
+  return n >= 1 && n <= 256 ? n : undefined;
 }
 
 /**
@@ -52,20 +59,15 @@ export interface PolicyTransfer {
   hash: string;
 }
 
-/** What a worker needs of GoldenRunOptions to run one planned file (see golden-run.ts). */
-export interface WorkerSetup {
+/** What a worker needs of GoldenRunOptions to run one planned file, as plain data. */
+export type WorkerSetup = Pick<
+  GoldenRunOptions,
+  'mode' | 'cwd' | 'goldenDir' | 'ci' | 'limits' | 'session' | 'keepGoldens' | 'readOnly'
+> & {
   role: typeof GOLDEN_WORKER_ROLE;
-  mode: 'check' | 'update';
-  cwd: string;
-  goldenDir: string;
-  ci: boolean;
   head: PolicyTransfer;
   base: PolicyTransfer | null;
-  limits?: InputLimits;
-  session?: number | 'last';
-  keepGoldens?: boolean;
-  readOnly?: boolean;
-}
+};
 
 /** The module a worker thread starts from: golden-worker.js, or a bundle that serves as one. */
 export interface WorkerScript {
@@ -76,8 +78,8 @@ export type WorkerRequest = { index: number; item: PlannedTranscript };
 export type WorkerReply<S> = { index: number; steps: S[] } | { index: number; failed: string };
 
 export interface LaneOptions<S> {
-  jobs: number;
-  script: WorkerScript;
+  /** The lanes beside this thread: `jobs − 1` workers from `script`; null runs everything here. */
+  workers: { jobs: number; script: WorkerScript } | null;
   setup: WorkerSetup;
   /** This thread's lane. */
   runHere(item: PlannedTranscript): Promise<S[]>;
@@ -102,8 +104,9 @@ export async function* runOnLanes<S>(
   items: readonly PlannedTranscript[],
   opts: LaneOptions<S>,
 ): AsyncGenerator<S[]> {
-  const workers = Math.min(Math.max(1, opts.jobs), items.length) - 1;
-  if (workers <= 0) {
+  const script = opts.workers?.script;
+  const workers = opts.workers ? Math.min(opts.workers.jobs, items.length) - 1 : 0;
+  if (script === undefined || workers <= 0) {
     for (const item of items) yield await opts.runHere(item);
     return;
   }
@@ -132,7 +135,7 @@ export async function* runOnLanes<S>(
     void lane.worker.terminate();
   };
   for (let i = 0; i < workers; i++) {
-    const worker = new Worker(opts.script.url, { workerData: opts.setup });
+    const worker = new Worker(script.url, { workerData: opts.setup });
     const lane: Lane = { worker, busy: [], alive: true };
     worker.on('message', (reply: WorkerReply<S>) => {
       lane.busy = lane.busy.filter((i) => i !== reply.index);

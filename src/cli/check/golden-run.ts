@@ -333,24 +333,33 @@ function withoutOtherSessions(
   });
 }
 
-function laneOptions(ctx: Context, parallel: boolean): LaneOptions<Step> {
+/** Worker threads for this run: none without a script, with one job, or below the size threshold. */
+async function workersFor(
+  opts: GoldenRunOptions,
+  items: readonly PlannedTranscript[],
+): Promise<LaneOptions<Step>['workers']> {
+  const { jobs = 1, workerScript } = opts;
+  if (workerScript === undefined || jobs <= 1) return null;
+  const worth = await worthParallel(items, opts.cwd, opts.parallelMinBytes ?? PARALLEL_MIN_BYTES);
+  return worth ? { jobs, script: workerScript } : null;
+}
+
+function laneOptions(ctx: Context, workers: LaneOptions<Step>['workers']): LaneOptions<Step> {
   const { opts } = ctx;
-  const script = opts.workerScript;
   return {
-    jobs: parallel ? (opts.jobs ?? 1) : 1,
-    script: script ?? { url: new URL(import.meta.url) },
+    workers,
     setup: {
       role: GOLDEN_WORKER_ROLE,
       mode: opts.mode,
       cwd: opts.cwd,
       goldenDir: opts.goldenDir,
       ci: opts.ci,
+      limits: opts.limits,
+      session: opts.session,
+      keepGoldens: opts.keepGoldens,
+      readOnly: opts.readOnly,
       head: transferOf(opts.head),
       base: opts.base ? transferOf(opts.base) : null,
-      ...(opts.limits ? { limits: opts.limits } : {}),
-      ...(opts.session !== undefined ? { session: opts.session } : {}),
-      ...(opts.keepGoldens !== undefined ? { keepGoldens: opts.keepGoldens } : {}),
-      ...(opts.readOnly !== undefined ? { readOnly: opts.readOnly } : {}),
     },
     runHere: (item) => runFile(item, ctx),
     // A worker that failed (or died) on a file: its transcript is an error, as an exception here is.
@@ -376,11 +385,7 @@ export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
   );
   const planned = planTranscripts(files, opts.cwd, opts.goldenDir);
   const mine = shardOf(planned, opts.shard);
-  const parallel =
-    (opts.jobs ?? 1) > 1 &&
-    opts.workerScript !== undefined &&
-    (await worthParallel(mine, opts.cwd, opts.parallelMinBytes ?? PARALLEL_MIN_BYTES));
-  for await (const steps of runOnLanes(mine, laneOptions(ctx, parallel))) {
+  for await (const steps of runOnLanes(mine, laneOptions(ctx, await workersFor(opts, mine)))) {
     for (const step of steps) {
       outcomes.push(step.outcome);
       if (step.write) writes.push(step.write);

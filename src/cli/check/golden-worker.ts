@@ -21,20 +21,7 @@ export function isGoldenWorker(): boolean {
 export async function serveGoldenRun(setup: WorkerSetup, port: MessagePort): Promise<void> {
   const head = await setupFromTransfer(setup.head);
   const base = setup.base ? await setupFromTransfer(setup.base) : null;
-  const ctx = contextOf({
-    mode: setup.mode,
-    inputs: [],
-    cwd: setup.cwd,
-    goldenDir: setup.goldenDir,
-    ci: setup.ci,
-    shard: null,
-    head,
-    base,
-    ...(setup.limits ? { limits: setup.limits } : {}),
-    ...(setup.session !== undefined ? { session: setup.session } : {}),
-    ...(setup.keepGoldens !== undefined ? { keepGoldens: setup.keepGoldens } : {}),
-    ...(setup.readOnly !== undefined ? { readOnly: setup.readOnly } : {}),
-  });
+  const ctx = contextOf({ ...setup, inputs: [], shard: null, head, base });
   // One file at a time: two interleaved would hold two transcripts in memory for no gain.
   let queue = Promise.resolve();
   port.on('message', (request: WorkerRequest) => {

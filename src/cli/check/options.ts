@@ -4,7 +4,7 @@ import type { Shard } from '../../core/golden/shard.js';
 import { resolveGoldenDir } from '../../io/golden-store.js';
 import { UsageError, parseChoice } from '../args.js';
 import { cliWorkerScript } from './cli-worker.js';
-import { defaultJobs } from './golden-jobs.js';
+import { defaultJobs, parseJobs } from './golden-jobs.js';
 import type { WorkerScript } from './golden-jobs.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'markdown', 'github'] as const;
@@ -90,8 +90,8 @@ export const JOBS_HELP = `  --jobs N                transcripts checked in paral
 
 /** The lanes of a golden run: `--jobs N` (a positive integer), default the available cores. */
 export function jobsOption(value: string | undefined): { jobs: number; workerScript?: WorkerScript } {
-  const jobs = value === undefined ? defaultJobs() : Number(value);
-  if (!/^[0-9]+$/.test(value ?? '1') || !Number.isSafeInteger(jobs) || jobs < 1 || jobs > 256) {
+  const jobs = value === undefined ? defaultJobs() : parseJobs(value);
+  if (jobs === undefined) {
     throw new UsageError('Option --jobs: expected a whole number from 1 to 256 (1 runs in one thread).');
   }
   const workerScript = cliWorkerScript();
