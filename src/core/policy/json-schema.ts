@@ -86,6 +86,19 @@ export const POLICY_FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'checks.recency': 'The latest user message is in the context.',
   'checks.nonempty': 'Some conversation follows the system prompt.',
   'checks.provider': 'The target API would accept the request (see target).',
+  'checks.cache_prefix':
+    'Off unless set: replayed turn by turn, each request repeats at least cache_prefix.min_share of the previous one as a byte-identical prefix (the provider’s prompt cache stays warm).',
+  compaction:
+    'Replace the older turns the budget cannot keep with one summary built deterministically from them, instead of dropping them (off unless set).',
+  'compaction.enabled': 'Turn compaction on.',
+  'compaction.max_tokens': 'Most tokens the compaction summary may take.',
+  'compaction.request_chars': 'User requests in the summary are shortened to this many characters.',
+  runtime: 'How the in-agent adapters (Vercel AI SDK, LangChain, OpenAI Agents, request bodies) behave.',
+  'runtime.on_escalated':
+    'stop: the adapter throws ContextEscalatedError before the model call; continue: it sends the context and reports a warning.',
+  cache_prefix: 'Settings of the cache_prefix check.',
+  'cache_prefix.min_share':
+    'Least share (0 to 1) of each replayed request, in tokens, that must be a byte-identical prefix of the previous request.',
   part_tokens: 'Declared token cost of each non-text content part, so a budget never rests on a guess.',
   'part_tokens.image': 'Tokens counted per image part.',
   'part_tokens.audio': 'Tokens counted per audio part.',

@@ -51,6 +51,17 @@ export const CHECK_NAMES = [
 export type CheckName = (typeof CHECK_NAMES)[number];
 
 /**
+ * Checks that are off unless the policy names them (`checks.<name>`): optional without a default,
+ * so a policy that does not mention them keeps its hash, and its goldens.
+ */
+export const OPTIONAL_CHECK_NAMES = ['cache_prefix'] as const;
+export type OptionalCheckName = (typeof OPTIONAL_CHECK_NAMES)[number];
+
+/** What an in-agent adapter does when a call's context is `escalated` (runtime.on_escalated). */
+export const ESCALATION_CHOICES = ['stop', 'continue'] as const;
+export type EscalationChoice = (typeof ESCALATION_CHOICES)[number];
+
+/**
  * The API the stabilized context is sent to, whose request rules the `provider` check applies:
  * `same` = the transcript's own (Claude Code → anthropic; a native transcript must suit both).
  */
@@ -454,9 +465,24 @@ export const PolicySchema = mapping(
         recency: severity(),
         nonempty: severity(),
         provider: severity(),
+        cache_prefix: oneOf(CHECK_SEVERITIES).optional(),
       },
-      CHECK_NAMES.join(', '),
+      [...CHECK_NAMES, ...OPTIONAL_CHECK_NAMES].join(', '),
     ).prefault({}),
+    // The three below are optional without a default: a policy that sets none keeps its hash.
+    compaction: mapping(
+      {
+        enabled: flag().default(false),
+        max_tokens: integer(32, L.maxBudget).default(600),
+        request_chars: integer(20, 10_000).default(160),
+      },
+      'enabled, max_tokens, request_chars',
+    ).optional(),
+    runtime: mapping(
+      { on_escalated: oneOf(ESCALATION_CHOICES).default('stop') },
+      'on_escalated',
+    ).optional(),
+    cache_prefix: mapping({ min_share: fraction().default(0.5) }, 'min_share').optional(),
     part_tokens: mapping(
       {
         image: integer(0, 1_000_000).default(765),
@@ -467,7 +493,7 @@ export const PolicySchema = mapping(
       PART_TOKEN_KINDS.join(', '),
     ).prefault({}),
   },
-  'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens',
+  'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, part_tokens',
 ).superRefine(familyNeedsCalibration);
 
 type DeepReadonly<T> = T extends readonly (infer U)[]

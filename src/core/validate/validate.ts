@@ -149,7 +149,7 @@ export function validateResult(t: Transcript, result: StabilizeResult, opts: Val
   const unpaired = new Set([...t.pairing.unpairedResults, ...t.pairing.unpairedCalls].map((u) => u.artifact));
   // Built-in typed detectors whatever the policy enables; digit_run and user rules as it sets them.
   const detectors = checkDetectors(detectorConfig(policy.pii, opts.rules ?? []));
-  const sev = (name: keyof Policy['checks']): CheckResult['severity'] => policy.checks[name];
+  const sev = (name: keyof Policy['checks']): CheckResult['severity'] => policy.checks[name] ?? 'off';
   const run = (
     name: ValidateCheckName,
     severity: CheckResult['severity'],
