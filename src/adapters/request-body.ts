@@ -23,10 +23,14 @@ export async function stabilizeOpenAIRequest<B extends OpenAIChatBody>(
   body: B,
   call: Omit<CallOptions, 'format'> = {},
 ): Promise<B & { messages: OpenAIMessage[] }> {
-  const out = await stabilizer.stabilize<{ messages: OpenAIMessage[] }>({ messages: body.messages }, 'openai', {
-    ...call,
-    format: 'openai',
-  });
+  const out = await stabilizer.stabilize<{ messages: OpenAIMessage[] }>(
+    { messages: body.messages },
+    'openai',
+    {
+      ...call,
+      format: 'openai',
+    },
+  );
   return { ...body, messages: out.payload.messages };
 }
 
@@ -39,8 +43,14 @@ export async function stabilizeAnthropicRequest<B extends AnthropicMessagesBody>
   body: B,
   call: Omit<CallOptions, 'format'> = {},
 ): Promise<Omit<B, 'system' | 'messages'> & AnthropicRequest> {
-  const history = body.system === undefined ? { messages: body.messages } : { system: body.system, messages: body.messages };
-  const out = await stabilizer.stabilize<AnthropicRequest>(history, 'anthropic', { ...call, format: 'anthropic' });
+  const history =
+    body.system === undefined
+      ? { messages: body.messages }
+      : { system: body.system, messages: body.messages };
+  const out = await stabilizer.stabilize<AnthropicRequest>(history, 'anthropic', {
+    ...call,
+    format: 'anthropic',
+  });
   const { system: _system, messages: _messages, ...rest } = body;
   return { ...rest, ...out.payload };
 }

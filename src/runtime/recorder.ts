@@ -24,7 +24,10 @@ interface Track {
 /** A session id as a file name: PII masked, then anything but letters, digits, `.`, `_`, `-` → `_`. */
 export function sessionFileStem(session: string, masker: Masker | undefined): string {
   const masked = masker ? maskString(session, masker, {}) : session;
-  const stem = masked.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100);
+  const stem = masked
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(0, 100);
   return stem === '' ? 'session' : stem;
 }
 

@@ -10,13 +10,14 @@ import type { EscalationChoice } from '../core/policy/schema.js';
 import type { FormatOption } from '../core/readers/index.js';
 import { createMasker, sanitizeForPolicy, stabilizeTranscript } from '../core/stabilize/stabilize.js';
 import type { Masker } from '../core/stabilize/finalize.js';
-import type { TokenCache } from '../core/stabilize/meter.js';
+import { StabilizeMemo } from '../core/stabilize/memo.js';
 import type { StabilizeResult } from '../core/stabilize/types.js';
 import type { Tokenizer } from '../core/tokens/tokenizer.js';
 import type { Diagnostic, Transcript } from '../core/types.js';
 import { resolvePolicy } from '../api/policy.js';
 import type { PolicyOption } from '../api/policy.js';
-import { toTranscript } from '../api/input.js';
+import { isTranscript, toTranscript } from '../api/input.js';
+import { IncrementalReader } from '../api/incremental-read.js';
 import type { TranscriptInput } from '../api/input.js';
 import { loadPolicy } from '../io/load-policy.js';
 import { loadPolicyTokenizer } from '../tokens/load.js';
@@ -66,7 +67,8 @@ interface Ready {
 }
 
 interface SessionState {
-  cache: TokenCache;
+  memo: StabilizeMemo;
+  reader: IncrementalReader;
   calls: number;
 }
 
@@ -86,7 +88,8 @@ export class ContextStabilizer {
   constructor(opts: ContextStabilizerOptions = {}) {
     this.opts = opts;
     const rec = opts.record;
-    this.recorder = rec === undefined ? undefined : new SessionRecorder(typeof rec === 'string' ? { dir: rec } : rec);
+    this.recorder =
+      rec === undefined ? undefined : new SessionRecorder(typeof rec === 'string' ? { dir: rec } : rec);
   }
 
   /** The policy in force (loaded on first use). */
@@ -108,7 +111,11 @@ export class ContextStabilizer {
     const session = call.session ?? 'default';
     const state = this.state(session);
     const file = `<session ${session}>`;
-    const read = toTranscript(input, { file, ...(call.format !== undefined ? { format: call.format } : {}) });
+    const format = call.format ?? 'auto';
+    // A payload in a message format is read message by message, each message once per session.
+    const read =
+      (format !== 'auto' && !isTranscript(input) ? state.reader.read(input, format, file) : undefined) ??
+      toTranscript(input, { file, format });
     const { policy, rules } = ready.parsed;
     const transcript = sanitizeForPolicy(read, policy, rules);
     if (this.recorder) await this.record(session, transcript, ready.masker);
@@ -116,7 +123,7 @@ export class ContextStabilizer {
       policy,
       tokenizer: ready.tokenizer,
       rules,
-      cache: state.cache,
+      memo: state.memo,
       emit,
     });
     state.calls++;
@@ -137,7 +144,7 @@ export class ContextStabilizer {
       // Map order is insertion order: re-inserting keeps the most recently used last.
       this.sessions.delete(session);
     } else {
-      s = { cache: new Map(), calls: 0 };
+      s = { memo: new StabilizeMemo(), reader: new IncrementalReader(), calls: 0 };
       if (this.sessions.size >= MAX_SESSIONS) {
         const oldest = this.sessions.keys().next().value;
         if (oldest !== undefined) this.sessions.delete(oldest);
@@ -156,10 +163,20 @@ export class ContextStabilizer {
       const choice = this.opts.onEscalated ?? policy.runtime?.on_escalated ?? 'stop';
       const error = new ContextEscalatedError(session, result);
       if (choice === 'stop') throw error;
-      this.warn({ code: 'escalated', session, message: `${error.message} (sent anyway: on_escalated is continue)`, result });
+      this.warn({
+        code: 'escalated',
+        session,
+        message: `${error.message} (sent anyway: on_escalated is continue)`,
+        result,
+      });
     } else if (result.status === 'warning') {
       const n = result.ledger.filter((e) => e.action === 'excerpted').length;
-      this.warn({ code: 'excerpted', session, message: `context-stability: session ${session}: ${n} protected artifacts were cut to excerpts to fit the budget`, result });
+      this.warn({
+        code: 'excerpted',
+        session,
+        message: `context-stability: session ${session}: ${n} protected artifacts were cut to excerpts to fit the budget`,
+        result,
+      });
     }
   }
 
@@ -169,7 +186,11 @@ export class ContextStabilizer {
     } catch (e) {
       // A full disk must not stop the agent; the message names the error code, never the history.
       const code = (e as NodeJS.ErrnoException).code ?? 'error';
-      this.warn({ code: 'recording', session, message: `context-stability: could not record session ${session} (${code})` });
+      this.warn({
+        code: 'recording',
+        session,
+        message: `context-stability: could not record session ${session} (${code})`,
+      });
     }
   }
 
@@ -180,7 +201,8 @@ export class ContextStabilizer {
 
   private async loadOnce(): Promise<Ready> {
     const parsed = await this.loadPolicy();
-    for (const d of parsed.diagnostics) this.warn({ code: 'policy', session: '', message: formatDiagnostic(d) });
+    for (const d of parsed.diagnostics)
+      this.warn({ code: 'policy', session: '', message: formatDiagnostic(d) });
     const tokenizer = await loadPolicyTokenizer(parsed.policy);
     return { parsed, tokenizer, masker: createMasker(parsed.policy, parsed.rules) };
   }

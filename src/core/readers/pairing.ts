@@ -90,13 +90,23 @@ export function pairingDiagnostics(pairing: Pairing, artifacts: Artifact[]): Dia
  * A paired result takes the name of the call it answers (the call is what was invoked); an
  * unpaired one keeps whatever name its source gave it.
  */
-export function nameResultsByCall(artifacts: Artifact[], pairing: Pairing): Artifact[] {
+export function nameResultsByCall(
+  artifacts: Artifact[],
+  pairing: Pairing,
+  /** Renamed results of earlier calls over the same artifacts (an agent session), reused. */
+  renamed?: WeakMap<Artifact, Artifact>,
+): Artifact[] {
   const callers = new Map(artifacts.map((a) => [a.id, a]));
   return artifacts.map((artifact) => {
     const caller = callers.get(pairing.resultToCall[artifact.id] ?? '');
     if (!caller) return artifact;
     const ids = resultCallIds(artifact);
     const call = caller.tool_calls?.find((c) => ids.includes(c.id));
-    return call && call.name !== artifact.tool ? buildArtifact({ ...artifact, tool: call.name }) : artifact;
+    if (!call || call.name === artifact.tool) return artifact;
+    const known = renamed?.get(artifact);
+    if (known?.tool === call.name) return known;
+    const out = buildArtifact({ ...artifact, tool: call.name });
+    renamed?.set(artifact, out);
+    return out;
   });
 }

@@ -141,6 +141,20 @@ function verify(
   minRows: number,
 ): number | undefined {
   if (a.group.features.mode !== b.group.features.mode) return undefined;
+  // The same pair is verified again on every widening of the suffix and every call of a session.
+  const known = a.group.features.verified?.get(b.group.features);
+  if (known !== undefined && known.threshold === threshold) return known.similarity;
+  const similarity = verifyPair(a, b, threshold, minRows);
+  (a.group.features.verified ??= new Map()).set(b.group.features, { threshold, similarity });
+  return similarity;
+}
+
+function verifyPair(
+  a: Representative,
+  b: Representative,
+  threshold: number,
+  minRows: number,
+): number | undefined {
   if (matchingRows(a.signature, b.signature) < minRows) return undefined;
   if (hashedJaccard(repHashes(a), repHashes(b)) < threshold - HASHED_JACCARD_SLACK) return undefined;
   const similarity = jaccard(shinglesOf(a.group), shinglesOf(b.group));

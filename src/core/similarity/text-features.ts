@@ -15,6 +15,11 @@ export interface TextFeatures {
   /** Length of `text` in code points. */
   readonly length: number;
   signature?: Uint32Array;
+  /**
+   * Exact Jaccard similarity with texts this one was verified against (undefined: below the
+   * threshold it was verified at). Kept with the features, so a session's later calls reuse them.
+   */
+  verified?: Map<TextFeatures, { threshold: number; similarity: number | undefined }>;
 }
 
 /**
@@ -43,6 +48,12 @@ export class DedupCache {
       this.features.set(text, features);
     }
     return features;
+  }
+
+  /** Forgets every text. */
+  clear(): void {
+    this.normalized.clear();
+    this.features.clear();
   }
 }
 

@@ -37,14 +37,20 @@ export class SuffixDedup {
   private readonly similarity: number;
   private readonly shown: (w: Work) => string;
   /** Each widening compares mostly the same texts again: their hashes and signatures are reused. */
-  private readonly cache = new DedupCache();
+  private readonly cache: DedupCache;
   removed = 0;
 
   /**
    * `shown` is the text as the context would show it: PII masking comes before dedup (DESIGN §4
    * stages 4 and 6), so two texts that differ only in masked values are copies.
    */
-  constructor(ws: WorkSet, similarity: number, shown: (w: Work) => string = (w) => textOf(w.content)) {
+  constructor(
+    ws: WorkSet,
+    similarity: number,
+    shown: (w: Work) => string = (w) => textOf(w.content),
+    cache: DedupCache = new DedupCache(),
+  ) {
+    this.cache = cache;
     this.ws = ws;
     this.similarity = similarity;
     this.shown = shown;

@@ -6,6 +6,7 @@ import { maskJsonText } from '../pii/mask-json.js';
 import type { Detector } from '../pii/types.js';
 import { mapPartStrings } from '../pii/visible-texts.js';
 import type { Content, ContentPart, ToolCall } from '../types.js';
+import type { MaskMemoEntry } from './memo.js';
 import type { TokenMeter } from './meter.js';
 import type { Work } from './work.js';
 
@@ -13,6 +14,8 @@ export interface Masker {
   detectors: readonly Detector[];
   replacement: string;
   allow: readonly string[];
+  /** Texts already masked with these detectors (a session's memo, memo.ts). */
+  memo?: Map<string, MaskMemoEntry>;
 }
 
 export interface Final {
@@ -28,8 +31,14 @@ function addCounts(into: Record<string, number>, counts: Record<string, number>)
 
 export function maskString(text: string, masker: Masker, pii: Record<string, number>): string {
   if (masker.detectors.length === 0 || text.length === 0) return text;
+  const known = masker.memo?.get(text);
+  if (known !== undefined) {
+    addCounts(pii, known.counts);
+    return known.text;
+  }
   const opts = { replacement: masker.replacement, allow: masker.allow };
   const r = maskJsonText(text, masker.detectors, opts) ?? maskText(text, masker.detectors, opts);
+  masker.memo?.set(text, { text: r.text, counts: r.counts });
   addCounts(pii, r.counts);
   return r.text;
 }

@@ -9,10 +9,13 @@ import type { Transcript } from '../types.js';
 import { applyBudget } from './budget.js';
 import { survivesTaskSwitch } from '../scope/task.js';
 import { applyCollapse } from './collapse.js';
+import { applyCompaction, applyCompactionBase, insertCompaction } from './compaction.js';
+import type { CompactionOutcome } from './compaction.js';
 import { SuffixDedup, applySuperseded } from './dedup.js';
 import type { Masker } from './finalize.js';
 import { finalOf, maskString } from './finalize.js';
 import { ledgerEntry } from './ledger.js';
+import type { StabilizeMemo } from './memo.js';
 import type { TokenCache } from './meter.js';
 import { TokenMeter } from './meter.js';
 import { normalizeFates } from './normalize.js';
@@ -37,6 +40,11 @@ export interface StabilizeOptions {
   rules?: readonly { name: string; re: RE2JS }[];
   /** Reuse across calls to count each distinct text once. */
   cache?: TokenCache;
+  /**
+   * A session's memo (memo.ts): token counts, masked texts and dedup features of earlier calls.
+   * Same result, lower cost; it supersedes `cache`.
+   */
+  memo?: StabilizeMemo;
   /** The format the context will be written in (`--emit`); it overrides `policy.target` for the verdict. */
   emit?: EmitFormat;
 }
@@ -87,8 +95,9 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
   const search = piiSearchOf(policy, opts.rules);
   const transcript = sanitizeTranscript(input, search);
   const res = policy.resilience;
-  const meter = new TokenMeter(opts.tokenizer, policy, opts.cache);
-  const masker = createMasker(policy, opts.rules);
+  const memo = opts.memo?.for(policy);
+  const meter = new TokenMeter(opts.tokenizer, policy, memo?.tokens ?? opts.cache);
+  const masker: Masker = { ...createMasker(policy, opts.rules), ...(memo ? { memo: memo.masked } : {}) };
   const ws = buildWork(transcript, (text) => maskString(text, masker, {}));
   let status: Status = 'ok';
 
@@ -197,7 +206,12 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     `dropped ${superseded} results superseded by a later run of the same command`,
   );
   const dedup = policy.dedup.enabled
-    ? new SuffixDedup(ws, policy.dedup.similarity, (w) => textOf(finalOf(w, masker, meter).content))
+    ? new SuffixDedup(
+        ws,
+        policy.dedup.similarity,
+        (w) => textOf(finalOf(w, masker, meter).content),
+        memo?.dedup,
+      )
     : undefined;
 
   // 7. collapse
@@ -217,6 +231,14 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     }
   }
 
+  // Compaction (docs/compaction.md): a compaction summary in the transcript stands for what it covers,
+  // and the budget holds room back for a new or refreshed one when the conversation does not fit.
+  const compaction = policy.compaction?.enabled === true ? policy.compaction : undefined;
+  const compactionBase = compaction ? applyCompactionBase(ws, summaries) : undefined;
+  const reserve = compaction
+    ? Math.max(0, compaction.max_tokens - (compactionBase ? finalOf(compactionBase, masker, meter).tokens : 0))
+    : 0;
+
   // 9. budget
   const budget = applyBudget(
     ws,
@@ -224,6 +246,7 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
       budget: policy.budget,
       aggressive: res.enabled && res.truncation_mode === 'aggressive',
       keepRecent: policy.keep_recent,
+      ...(reserve > 0 ? { reserve } : {}),
     },
     masker,
     meter,
@@ -276,12 +299,38 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     });
   }
 
+  // The budget's drops of older turns become one summary, when it fits (compaction.ts).
+  let compacted: CompactionOutcome | undefined;
+  if (compaction) {
+    compacted = applyCompaction(
+      ws,
+      compactionBase,
+      scope,
+      { ttl: policy.summaries.ttl, authority: policy.authority, history: historySources(transcript.meta) },
+      summaries,
+      { budget: policy.budget, maxTokens: compaction.max_tokens, requestChars: compaction.request_chars },
+      masker,
+      meter,
+    );
+    if (compacted.log) {
+      const log = compacted.log;
+      ws.events.push({
+        level: 'major',
+        code: log.refreshed_from ? 'compaction_refreshed' : 'compaction',
+        message: `compacted ${compacted.compacted} artifacts into ${log.id} (${log.tokens} tokens${log.refreshed_from ? `, refreshing ${log.refreshed_from}` : ''})`,
+        id: log.id,
+      });
+    } else if (compacted.skipped) {
+      ws.events.push({ level: 'major', code: 'compaction_skipped', message: compacted.skipped });
+    }
+  }
+
   // 10. order
   const kept = orderItems(
     ws.items.filter(isAlive).map((w) => ({ w, kind: w.a.kind, index: w.index })),
     policy.order,
   );
-  const context: ContextItem[] = kept.map(({ w }) => {
+  let context: ContextItem[] = kept.map(({ w }) => {
     const f = finalOf(w, masker, meter);
     const item: ContextItem = {
       id: w.a.id,
@@ -300,6 +349,7 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     if (w.changed?.action === 'excerpted') item.excerpt = true;
     return item;
   });
+  if (compacted?.item) context = insertCompaction(context, compacted.item, policy.order);
   const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
   // What the emitters change for the request(s) the context is written as: parts converted or left
   // out, call ids renamed (the Responses emitter's own notes for a Responses request).
@@ -329,14 +379,18 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
 
   // 11. verdict: a context that cannot be sent is no `ok`, whatever the stages managed.
   const verdict = verdictEvents(context, transcript, policy.target, opts.emit);
-  const unmasked = unmaskedPiiEvent(context, search, new Set(thinking.unmaskable));
+  const unmasked = unmaskedPiiEvent(
+    context,
+    memo ? { ...search, memo: memo.piiFound } : search,
+    new Set(thinking.unmaskable),
+  );
   if (unmasked) verdict.push(unmasked);
   if (verdict.length > 0) status = 'escalated';
   ws.events.push(...verdict);
 
   const used = context.reduce((s, c) => s + c.tokens, 0);
   const events: StabilizeEvent[] = ws.events.filter((e) => visible.has(e.level));
-  return {
+  const out: StabilizeResult = {
     transcript: transcript.file,
     status,
     budget: { limit: policy.budget, used },
@@ -345,4 +399,6 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     summaries,
     events,
   };
+  if (compacted?.log) out.compaction = [compacted.log];
+  return out;
 }

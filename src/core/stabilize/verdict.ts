@@ -17,6 +17,8 @@ export interface PiiSearch {
   detectors: readonly Detector[];
   allow: readonly string[];
   replacement: string;
+  /** Whether a text holds PII, for texts searched before (a session's memo, memo.ts). */
+  memo?: Map<string, boolean>;
 }
 
 /**
@@ -29,8 +31,13 @@ export function unmaskedPiiEvent(
   search: PiiSearch,
   skip: ReadonlySet<string>,
 ): StabilizeEvent | undefined {
-  const found = (t: string): boolean =>
-    findPiiIn(t, search.detectors, search.allow, search.replacement).length > 0;
+  const found = (t: string): boolean => {
+    const known = search.memo?.get(t);
+    if (known !== undefined) return known;
+    const has = findPiiIn(t, search.detectors, search.allow, search.replacement).length > 0;
+    search.memo?.set(t, has);
+    return has;
+  };
   const items = context.filter((c) => !skip.has(c.id) && visibleTexts(c).some(found));
   if (items.length === 0) return undefined;
   const first = items.find((c) => !found(c.id));

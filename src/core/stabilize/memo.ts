@@ -1,0 +1,40 @@
+// What the calls of one agent session can share: every value is a pure function of a text (its
+// tokens, its masked form, its dedup features), so a memo changes the cost of a call, never its
+// result. An agent that stabilizes before each model call re-reads the same history plus a few new
+// messages; with a memo, the old messages cost a Map lookup.
+import { DedupCache } from '../similarity/text-features.js';
+import type { TokenCache } from './meter.js';
+
+/** A text as masked by the policy's detectors, and what was found (counts by type). */
+export interface MaskMemoEntry {
+  text: string;
+  counts: Readonly<Record<string, number>>;
+}
+
+/**
+ * Per-session memo for stabilizeTranscript (`options.memo`). It keeps every distinct text of the
+ * session: use one per session and drop it when the session ends. Masking depends on the policy, so
+ * a memo serves one policy object: used with another, it starts empty again.
+ */
+export class StabilizeMemo {
+  readonly tokens: TokenCache = new Map();
+  readonly dedup = new DedupCache();
+  readonly masked = new Map<string, MaskMemoEntry>();
+  /** Whether a text of the context still holds PII the `pii` check would find (verdict.ts). */
+  readonly piiFound = new Map<string, boolean>();
+  private policy: object | undefined;
+
+  /** This memo, emptied first when it was filled under another policy object. */
+  for(policy: object): this {
+    if (this.policy !== policy) {
+      if (this.policy !== undefined) {
+        this.tokens.clear();
+        this.masked.clear();
+        this.piiFound.clear();
+        this.dedup.clear();
+      }
+      this.policy = policy;
+    }
+    return this;
+  }
+}

@@ -1,0 +1,112 @@
+// The per-session shortcuts of the in-agent stabilizer change the cost of a call, never its result:
+// a shared memo (token counts, masked texts, dedup features, PII findings) gives the result a fresh
+// run gives, and the message-by-message reader gives the artifacts, pairing and meta of a whole read.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { IncrementalReader } from '../../src/api/incremental-read.js';
+import { toTranscript } from '../../src/api/input.js';
+import { toAnthropic } from '../../src/core/emit/anthropic.js';
+import { toOpenAI } from '../../src/core/emit/openai.js';
+import { StabilizeMemo } from '../../src/core/stabilize/memo.js';
+import { stabilizeTranscript } from '../../src/core/stabilize/stabilize.js';
+import type { Transcript } from '../../src/core/types.js';
+import { fcOptions } from '../support/fc.js';
+import { policyArb } from '../property/support/policy-arb.js';
+import { contextOf } from '../property/support/run.js';
+import { wordTokenizer } from '../property/support/tokenizer.js';
+import { caseArb, readCase } from '../property/support/transcript-arb.js';
+
+/** What a whole read and a message-by-message read must agree on (source lines differ by design). */
+function comparable(t: Transcript) {
+  return {
+    format: t.format,
+    meta: t.meta,
+    artifacts: t.artifacts.map(({ source: _source, ...rest }) => rest),
+    resultToCall: t.pairing.resultToCall,
+    unpairedCalls: t.pairing.unpairedCalls.map((u) => [u.artifact, u.call_id]),
+    unpairedResults: t.pairing.unpairedResults.map((u) => [u.artifact, u.call_id]),
+    diagnostics: t.diagnostics.map((d) => `${d.severity}:${d.code}`).sort(),
+  };
+}
+
+describe('per-session memo', () => {
+  it('a session that grows call by call gets, at every call, the result of a fresh run', () => {
+    fc.assert(
+      fc.property(caseArb, policyArb, fc.integer({ min: 1, max: 6 }), (c, policy, step) => {
+        const doc = JSON.parse(c.text) as { meta: object; artifacts: object[] };
+        const memo = new StabilizeMemo();
+        for (let n = Math.min(step, doc.artifacts.length); ; n = Math.min(n + step, doc.artifacts.length)) {
+          const prefix = readCase(doc.artifacts.slice(0, n) as never, c.pii).transcript;
+          const fresh = stabilizeTranscript(prefix, { policy, tokenizer: wordTokenizer });
+          const shared = stabilizeTranscript(prefix, { policy, tokenizer: wordTokenizer, memo });
+          expect(JSON.stringify(shared)).toBe(JSON.stringify(fresh));
+          if (n === doc.artifacts.length) break;
+        }
+      }),
+      fcOptions(150),
+    );
+  }, 180_000);
+
+  it('a memo used under another policy starts over (masking depends on the policy)', () => {
+    const c = fc.sample(caseArb, { seed: 7, numRuns: 1 })[0]!;
+    const memo = new StabilizeMemo();
+    const [a, b] = fc.sample(policyArb, { seed: 11, numRuns: 2 });
+    stabilizeTranscript(c.transcript, { policy: a!, tokenizer: wordTokenizer, memo });
+    const second = stabilizeTranscript(c.transcript, { policy: b!, tokenizer: wordTokenizer, memo });
+    expect(second).toEqual(stabilizeTranscript(c.transcript, { policy: b!, tokenizer: wordTokenizer }));
+  });
+});
+
+describe('message-by-message reading', () => {
+  for (const format of ['openai', 'anthropic'] as const) {
+    it(`${format}: every growing prefix reads as the whole payload does`, () => {
+      fc.assert(
+        fc.property(caseArb, fc.integer({ min: 1, max: 5 }), (c, step) => {
+          const context = contextOf(c.transcript);
+          const payload: { system?: unknown; messages: unknown[] } =
+            format === 'openai' ? { messages: toOpenAI(context) } : { ...toAnthropic(context) };
+          const reader = new IncrementalReader();
+          const total = payload.messages.length;
+          for (let n = Math.min(step, total); n <= total && total > 0; n += step) {
+            const prefix = { ...payload, messages: payload.messages.slice(0, n) };
+            let whole: Transcript;
+            try {
+              whole = toTranscript(JSON.parse(JSON.stringify(prefix)) as object, { file: 'p', format });
+            } catch {
+              // Not a readable payload whole: the incremental reader must not make one of it.
+              expect(reader.read(prefix, format, 'p')).toBeUndefined();
+              continue;
+            }
+            const inc = reader.read(prefix, format, 'p');
+            if (inc === undefined) continue;
+            expect(comparable(inc)).toEqual(comparable(whole));
+          }
+        }),
+        fcOptions(300),
+      );
+    }, 120_000);
+  }
+
+  it('reads legacy OpenAI function calls whole (their call ids depend on the message index)', () => {
+    const messages = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: null, function_call: { name: 'f', arguments: '{}' } },
+      { role: 'function', name: 'f', content: 'ok' },
+    ];
+    expect(new IncrementalReader().read({ messages }, 'openai', 'p')).toBeUndefined();
+  });
+
+  it('reuses a message read in an earlier call, and places it at its index', () => {
+    const reader = new IncrementalReader();
+    const m0 = { role: 'system', content: 'rules' };
+    const m1 = { role: 'user', content: 'task' };
+    const first = reader.read([m0, m1], 'openai', 'p')!;
+    const second = reader.read([m0, m1, { role: 'assistant', content: 'done' }], 'openai', 'p')!;
+    expect(second.artifacts.slice(0, 2)).toEqual(first.artifacts);
+    expect(second.artifacts.map((a) => [a.id, a.source.line])).toEqual([
+      ['m0', 1],
+      ['m1', 2],
+      ['m2', 3],
+    ]);
+  });
+});
