@@ -3,7 +3,7 @@
 // was read then. Only the message formats whose reader reads each message on its own are read so
 // (openai without legacy function calls, anthropic, vercel-ai); anything else is read whole.
 import { nameResultsByCall, pairToolResults, pairingDiagnostics } from '../core/readers/pairing.js';
-import { readTranscript } from '../core/readers/index.js';
+import { readArtifacts, readTranscript } from '../core/readers/index.js';
 import type { Artifact, Diagnostic, Transcript, TranscriptFormat } from '../core/types.js';
 
 /** Formats whose messages read alone give the same artifacts as read in their array. */
@@ -68,11 +68,12 @@ export class IncrementalReader {
 
     const head = this.readHead(rest, messages[0], format, file);
     if (!head) return undefined;
+    const chunks = this.chunks(messages, format, file);
+    if (!chunks) return undefined;
     const artifacts: Artifact[] = [...head.artifacts];
     const diagnostics: Diagnostic[] = [...head.diagnostics];
     for (let i = 0; i < messages.length; i++) {
-      const chunk = this.chunk(messages[i], format, file);
-      if (!chunk) return undefined;
+      const chunk = chunks[i]!;
       const line = i + 1;
       if (chunk.placed?.index !== i || chunk.placed.artifacts[0]?.source.file !== file) {
         chunk.placed = { index: i, artifacts: chunk.artifacts.map((a) => this.placed(a, i, file, line)) };
@@ -127,29 +128,74 @@ export class IncrementalReader {
     return this.head;
   }
 
-  private chunk(message: unknown, format: TranscriptFormat, file: string): Chunk | undefined {
-    const object = message !== null && typeof message === 'object' ? message : undefined;
-    const known = object ? this.byObject.get(object) : undefined;
-    if (known) return known;
-    let json: string;
-    try {
-      json = JSON.stringify(message);
-    } catch {
-      return undefined;
+  /** Every message's chunk: from an earlier call when seen, else read now, all new ones at once. */
+  private chunks(messages: readonly unknown[], format: TranscriptFormat, file: string): Chunk[] | undefined {
+    const out: (Chunk | undefined)[] = [];
+    const missing: { index: number; json: string }[] = [];
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i];
+      const object = message !== null && typeof message === 'object' ? message : undefined;
+      let chunk = object ? this.byObject.get(object) : undefined;
+      if (!chunk) {
+        let json: string | undefined;
+        try {
+          json = JSON.stringify(message);
+        } catch {
+          return undefined;
+        }
+        if (json === undefined) return undefined;
+        chunk = this.byJson.get(json);
+        if (!chunk) missing.push({ index: i, json });
+        else if (object) this.byObject.set(object, chunk);
+      }
+      out.push(chunk);
     }
-    let chunk = this.byJson.get(json);
-    if (!chunk) {
-      const read = readTranscript(`[${json}]`, { file: `${file}.json`, format });
-      if (!read.ok) return undefined;
-      // Pairing is done over the whole history; a chunk's own pairing notes are not kept.
-      const paired = new Set(['unpaired-call', 'unpaired-result']);
-      chunk = {
-        artifacts: read.transcript.artifacts,
-        diagnostics: read.transcript.diagnostics.filter((d) => !paired.has(d.code)),
-      };
-      this.byJson.set(json, chunk);
+    if (missing.length > 0) {
+      const read = this.readBatch(
+        missing.map((m) => m.json),
+        format,
+        file,
+      );
+      if (!read) return undefined;
+      missing.forEach((m, k) => {
+        const chunk = read[k]!;
+        this.byJson.set(m.json, chunk);
+        const message = messages[m.index];
+        if (message !== null && typeof message === 'object') this.byObject.set(message, chunk);
+        out[m.index] = chunk;
+      });
     }
-    if (object) this.byObject.set(object, chunk);
-    return chunk;
+    return out as Chunk[];
+  }
+
+  /**
+   * New messages read as one array document (one parse, one reader run) and split back by message:
+   * the reader names message j's artifacts `m<j>`/`m<j>.<part>`, and a diagnostic belongs to the
+   * message its column falls in (the document is one line). A document with an error is not split:
+   * the caller reads the payload whole and reports it as a whole read does.
+   */
+  private readBatch(jsons: readonly string[], format: TranscriptFormat, file: string): Chunk[] | undefined {
+    const starts: number[] = [];
+    let offset = 1;
+    for (const json of jsons) {
+      starts.push(offset);
+      offset += json.length + 1;
+    }
+    const out = readArtifacts(`[${jsons.join(',')}]`, `${file}.json`, format);
+    if (!out || out.diagnostics.some((d) => d.severity === 'error')) return undefined;
+    const chunks: Chunk[] = jsons.map(() => ({ artifacts: [], diagnostics: [] }));
+    for (const a of out.artifacts) {
+      const m = /^m(\d+)(\..*)?$/.exec(a.id);
+      const chunk = m ? chunks[Number(m[1])] : undefined;
+      if (!m || !chunk) return undefined;
+      chunk.artifacts.push({ ...a, id: `m0${m[2] ?? ''}` });
+    }
+    for (const d of out.diagnostics) {
+      // The last message starting at or before the diagnostic's column (0-based offset column - 1).
+      let j = 0;
+      while (j + 1 < starts.length && starts[j + 1]! <= d.column - 1) j++;
+      chunks[j]!.diagnostics.push(d);
+    }
+    return chunks;
   }
 }

@@ -71,7 +71,10 @@ describe('message-by-message reading', () => {
             const prefix = { ...payload, messages: payload.messages.slice(0, n) };
             let whole: Transcript;
             try {
-              whole = toTranscript(JSON.parse(JSON.stringify(prefix)) as object, { file: 'p', format });
+              whole = toTranscript(JSON.parse(JSON.stringify(prefix)) as Record<string, unknown>, {
+                file: 'p',
+                format,
+              });
             } catch {
               // Not a readable payload whole: the incremental reader must not make one of it.
               expect(reader.read(prefix, format, 'p')).toBeUndefined();

@@ -153,6 +153,18 @@ function byPosition(diagnostics: Diagnostic[]): Diagnostic[] {
     .map(({ d }) => d);
 }
 
+/**
+ * A JSON document's artifacts as the `format` reader makes them, before pairing and before results
+ * take their calls' names: for a caller that reads a history in pieces and pairs it whole
+ * (src/api/incremental-read.ts). Undefined when the text is not a document of that format.
+ */
+export function readArtifacts(text: string, file: string, format: TranscriptFormat): ReaderOutput | undefined {
+  const parsed = parseContainer(text, file, {});
+  if (!parsed.ok || parsed.container.kind !== 'json') return undefined;
+  const chosen = forced(format, parsed.container, file);
+  return 'severity' in chosen ? undefined : runReader(chosen, file);
+}
+
 /** text is already decoded (BOM stripped). Chooses the reader by file extension + content, or `format`. */
 export function readTranscript(text: string, opts: ReadOptions): ReadResult {
   const { file } = opts;
