@@ -19,9 +19,12 @@ import type { WorstCaseRow } from './worst-case.js';
 import { processSection } from './check-process.js';
 import type { ProcessResults } from './check-process.js';
 import { processRows, processSanity } from './process-report.js';
+import { agentLoopTable } from './agent-loop.js';
+import type { AgentLoopResults } from './agent-loop.js';
 
 const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale N,N] [--runs N] [--warmup N] [--profile]
     [--skip-process | --only-process] [--process-warmup N] [--rss-sizes 20,120,600] [--real-corpus DIR]
+    [--skip-agent] [--agent-sizes 100,1000,10000]
 
   --seed N      corpus seed (default 42; negative as --seed=-N); same seed → same corpus
   --count N     transcripts in the corpus (default 200)
@@ -37,6 +40,8 @@ const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale 
   --rss-sizes N,N   corpus sizes in MB for the peak RSS of check --ci (default 20,120; 600 takes
                     minutes and ~1.2 GB of disk with its goldens)
   --real-corpus DIR real recordings for the process section (default ../shared/corpus)
+  --skip-agent      skip the in-agent section (per-call cost of an agent loop; npm run bench:agent runs it alone)
+  --agent-sizes N,N history sizes of the in-agent section (default 100,1000,10000)
 
 The process section needs the build (npm run build).
 Writes .bench/corpus, .bench/scale-N, .bench/caps, .bench/process, .bench/results.json (and .bench/profile/pipeline.cpuprofile with --profile).`;
@@ -95,6 +100,8 @@ async function main(): Promise<void> {
       'rss-sizes': { type: 'string' },
       'process-warmup': { type: 'string' },
       'real-corpus': { type: 'string' },
+      'skip-agent': { type: 'boolean' },
+      'agent-sizes': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -114,7 +121,7 @@ async function main(): Promise<void> {
   const processWarmup = int('process-warmup', values['process-warmup'], 0, 0);
   const inProcess = !values['only-process'];
   const withProcess = !values['skip-process'];
-  if (!inProcess && !withProcess)
+  if (!inProcess && !withProcess && values['skip-agent'])
     throw new UsageError('--skip-process and --only-process leave nothing to run.');
 
   await mkdir(OUT, { recursive: true });
@@ -136,6 +143,15 @@ async function main(): Promise<void> {
       rssSizes,
       realCorpus: path.resolve(values['real-corpus'] ?? path.join(ROOT, '..', 'shared', 'corpus')),
     });
+  }
+
+  let agent: AgentLoopResults | undefined;
+  if (!values['skip-agent']) {
+    console.error('In-agent section: an agent loop calling the stabilizer before every model call…');
+    const agentFile = path.join(OUT, 'agent-loop.json');
+    const sizes = values['agent-sizes'] ?? '100,1000,10000';
+    node('bench/agent-loop.ts', flags({ seed, sizes, out: agentFile }));
+    agent = await readJson<AgentLoopResults>(agentFile);
   }
 
   const table = measured ? rows(measured.speed, measured.memory) : undefined;
@@ -162,6 +178,11 @@ async function main(): Promise<void> {
     console.log(`\n${processSanity(processResults)}`);
   }
 
+  if (agent) {
+    console.log('\n## Inside the agent: the stabilizer before every model call (issue 17)\n');
+    console.log(agentLoopTable(agent));
+  }
+
   const results = {
     seed,
     node: process.version,
@@ -170,6 +191,7 @@ async function main(): Promise<void> {
     ...(table ? { table } : {}),
     ...(measured ?? {}),
     ...(processTable ? { processTable, process: processResults } : {}),
+    ...(agent ? { agent } : {}),
   };
   await writeFile(path.join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nWrote ${path.relative(ROOT, path.join(OUT, 'results.json'))}.`);

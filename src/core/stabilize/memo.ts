@@ -18,6 +18,8 @@ export interface MaskMemoEntry {
  */
 export class StabilizeMemo {
   readonly tokens: TokenCache = new Map();
+  /** Texts known to exceed a token limit (meter.ts `exceeds`), by the largest such limit. */
+  readonly tokensOver: TokenCache = new Map();
   readonly dedup = new DedupCache();
   readonly masked = new Map<string, MaskMemoEntry>();
   /** Whether a text of the context still holds PII the `pii` check would find (verdict.ts). */
@@ -29,6 +31,7 @@ export class StabilizeMemo {
     if (this.policy !== policy) {
       if (this.policy !== undefined) {
         this.tokens.clear();
+        this.tokensOver.clear();
         this.masked.clear();
         this.piiFound.clear();
         this.dedup.clear();

@@ -27,12 +27,20 @@ export class TokenMeter {
   readonly tokenizer: Tokenizer;
   private readonly cost: TokenCostConfig;
   private readonly cache: TokenCache;
+  /** Texts known to have more tokens than a limit (an early-stopped count), by the largest such limit. */
+  private readonly over: TokenCache;
   private readonly cached: Tokenizer;
 
-  constructor(tokenizer: Tokenizer, cost: TokenCostConfig, cache: TokenCache = new Map()) {
+  constructor(
+    tokenizer: Tokenizer,
+    cost: TokenCostConfig,
+    cache: TokenCache = new Map(),
+    over: TokenCache = new Map(),
+  ) {
     this.tokenizer = tokenizer;
     this.cost = cost;
     this.cache = cache;
+    this.over = over;
     this.cached = { name: tokenizer.name, version: tokenizer.version, count: (t) => this.count(t) };
   }
 
@@ -51,8 +59,17 @@ export class TokenMeter {
     if (utf8Length(text) <= limit) return false;
     const known = this.cache.get(text);
     if (known !== undefined) return known > limit;
-    if (this.tokenizer.countUpTo) return this.tokenizer.countUpTo(text, limit) > limit;
-    return this.count(text) > limit;
+    const above = this.over.get(text);
+    if (above !== undefined && above >= limit) return true;
+    if (!this.tokenizer.countUpTo) return this.count(text) > limit;
+    // Exact up to the limit, so a count within it is the count; above it, only "more than limit" is known.
+    const n = this.tokenizer.countUpTo(text, limit);
+    if (n <= limit) {
+      this.cache.set(text, n);
+      return false;
+    }
+    this.over.set(text, Math.max(above ?? 0, limit));
+    return true;
   }
 
   artifact(a: Pick<Artifact, 'content' | 'tool_calls'>): number {
