@@ -8,7 +8,7 @@ export interface TranscriptReport extends StabilizeResult {
 }
 
 export function buildReport(result: StabilizeResult, checks: CheckResult[]): TranscriptReport {
-  return {
+  const report: TranscriptReport = {
     transcript: result.transcript,
     status: result.status,
     budget: result.budget,
@@ -18,6 +18,9 @@ export function buildReport(result: StabilizeResult, checks: CheckResult[]): Tra
     checks,
     events: result.events,
   };
+  // Only a run that made a compaction summary has the key: every other report keeps its shape.
+  if (result.compaction) report.compaction = result.compaction;
+  return report;
 }
 
 /** A check fails the run when it found violations and its severity is `error`. */

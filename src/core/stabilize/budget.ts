@@ -17,6 +17,11 @@ export interface BudgetRules {
   budget: number;
   aggressive: boolean;
   keepRecent: number;
+  /**
+   * Compaction (compaction.ts): the tokens a summary of these dropped artifacts would take. The
+   * budget holds that much back for it, so the summary always fits.
+   */
+  reserve?: (dropped: readonly Work[]) => number;
 }
 
 export interface BudgetOutcome {
@@ -180,6 +185,7 @@ export function applyBudget(
       }
     }
     let left = rules.budget - protectedNow - summaryTokens;
+    if (rules.reserve) left -= holdBack(conversation, left, rules.reserve, tokensOf);
     let stop = conversation.length;
     let need = 0;
     for (let i = 0; i < conversation.length; i++) {
@@ -219,6 +225,52 @@ export function applyBudget(
   // chatter now, and stabilizing the context again would drop it.
   if (rules.aggressive) chatter += dropChatter(ws, rules.keepRecent);
   return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
+}
+
+/** What the fill below drops from `conversation` (newest first) with `room` tokens: the same rule. */
+function wouldDrop(conversation: readonly Entry[], room: number, tokensOf: (w: Work) => Final): Work[] {
+  let left = room;
+  let i = 0;
+  for (; i < conversation.length; i++) {
+    const cost = entryTokens(conversation[i] as Entry, tokensOf);
+    if (cost > left) break;
+    left -= cost;
+  }
+  const out: Work[] = [];
+  for (let k = i; k < conversation.length; k++) {
+    const e = conversation[k] as Entry;
+    if (k > i && left > 0) {
+      const cost = entryTokens(e, tokensOf);
+      if (cost <= left) {
+        left -= cost;
+        continue;
+      }
+    }
+    out.push(...e.members);
+  }
+  return out;
+}
+
+/**
+ * The room to hold back for a compaction summary: what the summary of the artifacts dropped with
+ * that room held back needs. Holding more back drops more, which the summary then describes, so
+ * this grows to a fixed point (bounded: the summary is capped at compaction.max_tokens).
+ */
+function holdBack(
+  conversation: readonly Entry[],
+  room: number,
+  need: (dropped: readonly Work[]) => number,
+  tokensOf: (w: Work) => Final,
+): number {
+  let held = 0;
+  for (let step = 0; step < 64 && held < room; step++) {
+    const dropped = wouldDrop(conversation, room - held, tokensOf);
+    if (dropped.length === 0) return held;
+    const want = Math.min(need(dropped), Math.max(0, room));
+    if (want <= held) return held;
+    held = want;
+  }
+  return held;
 }
 
 /** The safety event of a budget that protection alone would exceed. */

@@ -9,8 +9,8 @@ import type { Transcript } from '../types.js';
 import { applyBudget } from './budget.js';
 import { survivesTaskSwitch } from '../scope/task.js';
 import { applyCollapse } from './collapse.js';
-import { applyCompaction, applyCompactionBase, insertCompaction } from './compaction.js';
-import type { CompactionOutcome } from './compaction.js';
+import { applyCompaction, applyCompactionBase, compactionNeed, insertCompaction } from './compaction.js';
+import type { CompactionContext, CompactionOutcome } from './compaction.js';
 import { SuffixDedup, applySuperseded } from './dedup.js';
 import type { Masker } from './finalize.js';
 import { finalOf, maskString } from './finalize.js';
@@ -96,7 +96,7 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
   const transcript = sanitizeTranscript(input, search);
   const res = policy.resilience;
   const memo = opts.memo?.for(policy);
-  const meter = new TokenMeter(opts.tokenizer, policy, memo?.tokens ?? opts.cache);
+  const meter = new TokenMeter(opts.tokenizer, policy, memo?.tokens ?? opts.cache, memo?.tokensOver);
   const masker: Masker = { ...createMasker(policy, opts.rules), ...(memo ? { memo: memo.masked } : {}) };
   const ws = buildWork(transcript, (text) => maskString(text, masker, {}));
   let status: Status = 'ok';
@@ -233,11 +233,20 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
 
   // Compaction (docs/compaction.md): a compaction summary in the transcript stands for what it covers,
   // and the budget holds room back for a new or refreshed one when the conversation does not fit.
-  const compaction = policy.compaction?.enabled === true ? policy.compaction : undefined;
-  const compactionBase = compaction ? applyCompactionBase(ws, summaries) : undefined;
-  const reserve = compaction
-    ? Math.max(0, compaction.max_tokens - (compactionBase ? finalOf(compactionBase, masker, meter).tokens : 0))
-    : 0;
+  const compaction: CompactionContext | undefined =
+    policy.compaction?.enabled === true
+      ? {
+          ws,
+          base: applyCompactionBase(ws, summaries),
+          rules: {
+            budget: policy.budget,
+            maxTokens: policy.compaction.max_tokens,
+            requestChars: policy.compaction.request_chars,
+          },
+          masker,
+          meter,
+        }
+      : undefined;
 
   // 9. budget
   const budget = applyBudget(
@@ -246,12 +255,35 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
       budget: policy.budget,
       aggressive: res.enabled && res.truncation_mode === 'aggressive',
       keepRecent: policy.keep_recent,
-      ...(reserve > 0 ? { reserve } : {}),
+      ...(compaction ? { reserve: compactionNeed(compaction) } : {}),
     },
     masker,
     meter,
     dedup,
   );
+  // The budget's drops of older turns become one summary, when it fits (compaction.ts). Before the
+  // thinking blocks leave: that only shrinks what is kept, so the room it counts is never too large.
+  let compacted: CompactionOutcome | undefined;
+  if (compaction) {
+    compacted = applyCompaction(
+      compaction,
+      scope,
+      { ttl: policy.summaries.ttl, authority: policy.authority, history: historySources(transcript.meta) },
+      summaries,
+    );
+    if (compacted.log) {
+      const log = compacted.log;
+      ws.events.push({
+        level: 'major',
+        code: log.refreshed_from ? 'compaction_refreshed' : 'compaction',
+        message: `compacted ${compacted.compacted} artifacts into ${log.id} (${log.tokens} tokens${log.refreshed_from ? `, refreshing ${log.refreshed_from}` : ''})`,
+        id: log.id,
+      });
+    } else if (compacted.skipped) {
+      ws.events.push({ level: 'major', code: 'compaction_skipped', message: compacted.skipped });
+    }
+  }
+
   major(
     ws,
     'deduplicated',
@@ -266,11 +298,12 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     budget.chatter,
     `dropped ${budget.chatter} old assistant messages (aggressive mode)`,
   );
+  const budgetDropped = budget.dropped - (compacted?.compacted ?? 0);
   major(
     ws,
     'budget',
-    budget.dropped,
-    `dropped ${budget.dropped} artifacts that did not fit the budget of ${policy.budget} tokens`,
+    budgetDropped,
+    `dropped ${budgetDropped} artifacts that did not fit the budget of ${policy.budget} tokens`,
   );
   major(
     ws,
@@ -297,32 +330,6 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
       message: `the thinking of the open tool loop holds PII: a signed block can be neither masked nor left out there (the API wants it back unchanged)`,
       id: thinking.unmaskable[0] as string,
     });
-  }
-
-  // The budget's drops of older turns become one summary, when it fits (compaction.ts).
-  let compacted: CompactionOutcome | undefined;
-  if (compaction) {
-    compacted = applyCompaction(
-      ws,
-      compactionBase,
-      scope,
-      { ttl: policy.summaries.ttl, authority: policy.authority, history: historySources(transcript.meta) },
-      summaries,
-      { budget: policy.budget, maxTokens: compaction.max_tokens, requestChars: compaction.request_chars },
-      masker,
-      meter,
-    );
-    if (compacted.log) {
-      const log = compacted.log;
-      ws.events.push({
-        level: 'major',
-        code: log.refreshed_from ? 'compaction_refreshed' : 'compaction',
-        message: `compacted ${compacted.compacted} artifacts into ${log.id} (${log.tokens} tokens${log.refreshed_from ? `, refreshing ${log.refreshed_from}` : ''})`,
-        id: log.id,
-      });
-    } else if (compacted.skipped) {
-      ws.events.push({ level: 'major', code: 'compaction_skipped', message: compacted.skipped });
-    }
   }
 
   // 10. order

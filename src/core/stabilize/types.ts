@@ -34,9 +34,11 @@ export type Action = (typeof ACTIONS)[number];
  * - masked: `pii_thinking` (thinking blocks holding PII left out; a signed block cannot be masked)
  * - dropped: `sidechain`, `abandoned_branch`, `compacted`, `unpaired_result`, `unpaired_call`, `scope_reset`, `verbose_tool_output`,
  *   `superseded`, `budget`, `aggressive_chatter`, `pair_unit` (went with its call or result)
- * - expired: `summary_expired`, `summary_invalid`
+ * - expired: `summary_expired`, `summary_invalid`, `summary_superseded` (a compaction summary replaced by
+ *   a later or refreshed one; docs/compaction.md)
  * - deduplicated: `duplicate`, `near_duplicate`
- * - collapsed: `retry_run`
+ * - collapsed: `retry_run`, `compacted_into` (left the context; the compaction summary named in the detail
+ *   stands for it: `compaction.enabled`, docs/compaction.md)
  * - excerpted: `excerpt` (protected evidence cut to its head and tail to fit the budget),
  *   `verbose_tool_output` (a protected output over tool_output.max_tokens, kept as an excerpt)
  * - compressed: `pair_placeholder` (result replaced by a placeholder that keeps its call valid),
@@ -73,7 +75,10 @@ export type SummaryStatus = 'valid' | 'expired' | 'invalid';
 export interface SummaryLog {
   id: string;
   status: SummaryStatus;
-  /** Why it is not valid: `missing_provenance`, `scope_mismatch`, `authority_exceeds_sources`, `expired`. */
+  /**
+   * Why it is not valid: `missing_provenance`, `scope_mismatch`, `authority_exceeds_sources`, `expired`;
+   * `superseded` (status expired) for a compaction summary replaced by a later or refreshed one.
+   */
   reasons: string[];
   age: number;
   ttl: number;
@@ -111,6 +116,25 @@ export interface ContextItem {
   line: number;
 }
 
+/**
+ * A compaction summary made in this run (docs/compaction.md): the artifacts it stands for, the summary
+ * it refreshes, and its validation (the summaries stage's rules).
+ */
+export interface CompactionLog {
+  id: string;
+  /** Provenance: ids of the artifacts it stands for (a refreshed summary's sources included). */
+  covers: string[];
+  /** The compaction summary of the transcript it replaces (now `summary_superseded`). */
+  refreshed_from?: string;
+  tokens: number;
+  /** The turn it was made in. */
+  created_at: number;
+  scope: { task?: string; phase?: string };
+  status: SummaryStatus;
+  /** Lines of the full text left out to fit `compaction.max_tokens` or the budget (the text says which). */
+  lines_left_out: number;
+}
+
 export interface StabilizeResult {
   transcript: string;
   status: Status;
@@ -119,4 +143,6 @@ export interface StabilizeResult {
   ledger: LedgerEntry[];
   summaries: SummaryLog[];
   events: StabilizeEvent[];
+  /** Set only when a compaction summary was made (`compaction.enabled`). */
+  compaction?: CompactionLog[];
 }
