@@ -26,7 +26,7 @@ const MAX_USERINFO = 256;
 const FILE_EXTENSIONS = new Set([
   'png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'ico', 'bmp', 'tiff', 'avif', 'heic',
   'css', 'scss', 'js', 'mjs', 'cjs', 'ts', 'tsx', 'jsx', 'json', 'map', 'lock',
-  'yml', 'yaml', 'txt', 'log', 'html', 'htm', 'pdf', 'zip', 'tgz', 'gz', 'wasm',
+  'yml', 'yaml', 'txt', 'log', 'html', 'htm', 'pdf', 'zip', 'tar', 'tgz', 'gz', 'wasm',
 ]);
 
 function isLocalChar(code: number): boolean {
@@ -51,6 +51,23 @@ function validDomain(domain: string): boolean {
   }
   const tld = labels[labels.length - 1] ?? '';
   return /^[A-Za-z]{2,63}$/.test(tld) && !FILE_EXTENSIONS.has(tld.toLowerCase());
+}
+
+/**
+ * The end of the longest valid domain in `text[from, end)` followed by a glued-on suffix: a file
+ * extension (`.pdf`) or a hyphen (`-0`). Any other trailing label (`x@self.weight.T`) means the
+ * token is not an address.
+ */
+function validPrefixEnd(text: string, from: number, end: number): number | undefined {
+  for (let p = end - 1; p > from; p--) {
+    const code = text.charCodeAt(p);
+    if (code === DOT) {
+      const next = text.slice(p + 1, end).split(/[.-]/)[0] ?? '';
+      if (!FILE_EXTENSIONS.has(next.toLowerCase())) continue;
+    } else if (code !== HYPHEN) continue;
+    if (validDomain(text.slice(from, p))) return p;
+  }
+  return undefined;
 }
 
 /** `text[i]` is the letter of a backslash escape (`\n`, `\t`…): an odd run of backslashes before it. */
@@ -92,7 +109,13 @@ export function findEmails(text: string): PiiMatch[] {
     // Sentence punctuation after an address is not part of it.
     while (end > at + 1 && (text.charCodeAt(end - 1) === DOT || text.charCodeAt(end - 1) === HYPHEN)) end--;
     if (end === at + 1 || text.charCodeAt(end) === AT) continue;
-    if (!validDomain(text.slice(at + 1, end))) continue;
+    if (!validDomain(text.slice(at + 1, end))) {
+      // `jane@example.com.pdf`, `jane@example.com-0`: an address with a suffix glued on is still an
+      // address. The longest prefix that is a valid domain (two labels at least) is the address.
+      const shorter = validPrefixEnd(text, at + 1, end);
+      if (shorter === undefined) continue;
+      end = shorter;
+    }
     // `git@github.com:org/repo` and `user@host:port` are SCP remotes / URL authorities, not mailboxes.
     if (text.charCodeAt(end) === COLON && end + 1 < text.length && !isWhitespace(text.charCodeAt(end + 1))) {
       continue;

@@ -17,6 +17,10 @@ describe('email detector', () => {
     ['a colon without a scheme before it: note:bob@x.com', ['bob@x.com']],
     ['a URL earlier in another token: see https://x.io then a:bob@x.com', ['bob@x.com']],
     ['a URL earlier in another JSON string: "https://u:p@h.example.com","e":"a:bob@y.com"', ['bob@y.com']],
+    // A suffix glued on (a file named after the address, a counter) does not hide the address.
+    ['file name: invoice-jane.doe@example.com.pdf', ['invoice-jane.doe@example.com']],
+    ['two suffixes: jane@example.co.uk.tar.gz', ['jane@example.co.uk']],
+    ['counter: jane.doe@example.com-0', ['jane.doe@example.com']],
   ])('finds %j', (text, expected) => {
     expect(matchedTexts(findEmails, text)).toEqual(expected);
   });
