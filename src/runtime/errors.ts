@@ -12,10 +12,11 @@ export class ContextEscalatedError extends Error {
   readonly session: string;
   readonly result: StabilizeResult;
   readonly reasons: readonly StabilizeEvent[];
-  constructor(session: string, result: StabilizeResult) {
+  /** `shown`: the session as messages may show it (PII masked, one line); `session` stays the host's id. */
+  constructor(session: string, result: StabilizeResult, shown: string = session) {
     const reasons = result.events.filter((e) => e.level === 'safety');
     const why = reasons.map((e) => e.message).join('; ') || 'the policy cannot be honoured';
-    super(`context-stability: the context of session ${session} is escalated: ${why}`);
+    super(`context-stability: the context of session ${shown} is escalated: ${why}`);
     this.name = 'ContextEscalatedError';
     this.session = session;
     this.result = result;
@@ -25,8 +26,9 @@ export class ContextEscalatedError extends Error {
 
 /** A warning an adapter reports through `onWarning` (default: process.emitWarning). */
 export interface RuntimeWarning {
-  /** `escalated` (sent anyway, `on_escalated: continue`), `excerpted`, `policy`, `recording`. */
+  /** `escalated` (sent anyway, `on_escalated: continue`), `excerpted`, `policy`, `recording`, `summarizer`. */
   code: string;
+  /** The host's session id; the message shows it with PII masked. */
   session: string;
   message: string;
   result?: StabilizeResult;

@@ -10,10 +10,14 @@ import type { EscalationChoice } from '../core/policy/schema.js';
 import type { FormatOption } from '../core/readers/index.js';
 import { createMasker, sanitizeForPolicy, stabilizeTranscript } from '../core/stabilize/stabilize.js';
 import type { Masker } from '../core/stabilize/finalize.js';
+import { maskContent, maskString } from '../core/stabilize/finalize.js';
+import { COMPACTION_TAG } from '../core/stabilize/compaction.js';
+import { textOf } from '../core/stabilize/work.js';
+import { shownName } from '../core/text/shown-name.js';
 import { StabilizeMemo } from '../core/stabilize/memo.js';
 import type { StabilizeResult } from '../core/stabilize/types.js';
 import type { Tokenizer } from '../core/tokens/tokenizer.js';
-import type { Diagnostic, Transcript } from '../core/types.js';
+import type { Artifact, Diagnostic, Transcript } from '../core/types.js';
 import { resolvePolicy } from '../api/policy.js';
 import type { PolicyOption } from '../api/policy.js';
 import { isTranscript, toTranscript } from '../api/input.js';
@@ -43,7 +47,32 @@ export interface ContextStabilizerOptions {
   onWarning?: (warning: RuntimeWarning) => void;
   /** Record each call's history, before stabilization, as native JSONL: a folder, or options. */
   record?: string | RecordOptions;
+  /**
+   * Summarizes with a model what compaction (`compaction.enabled`) takes out of the context. Called
+   * when a call makes a new or refreshed compaction summary; its text becomes a summary artifact of
+   * the session's history (recorded, so CI replays it without a model) and replaces the
+   * deterministic text. If it throws, returns nothing or more than `compaction.max_tokens`, the
+   * deterministic summary is used and a `summarizer` warning says why.
+   */
+  summarizer?: Summarizer;
 }
+
+/** What a summarizer gets: PII masked with the policy's detectors, like everything the model sees. */
+export interface SummarizerInput {
+  session: string;
+  /** Ids of the artifacts the summary stands for (a refreshed summary's sources included). */
+  covers: readonly string[];
+  /** The artifacts newly taken out of the context, content and tool arguments masked. */
+  artifacts: readonly Artifact[];
+  /** The summary the stabilizer built from them (deterministic; the earlier summary included). */
+  deterministic: string;
+  /** The text of the summary this one refreshes, when it refreshes one. */
+  previous?: string;
+  /** The most tokens the text may have (compaction.max_tokens). */
+  maxTokens: number;
+}
+
+export type Summarizer = (input: SummarizerInput) => Promise<string>;
 
 export interface CallOptions {
   /** One agent conversation; state and recordings are kept per session. Default `default`. */
@@ -69,6 +98,8 @@ interface Ready {
 interface SessionState {
   memo: StabilizeMemo;
   reader: IncrementalReader;
+  /** Summaries a summarizer wrote, each after the artifact that ended the history it was made in. */
+  summaries: { after: string; artifact: Artifact }[];
   calls: number;
 }
 
@@ -110,26 +141,108 @@ export class ContextStabilizer {
     const ready = await this.load();
     const session = call.session ?? 'default';
     const state = this.state(session);
-    const file = `<session ${session}>`;
+    // Messages, ledger lines and the file label show the session with PII masked: a thread id may be an address.
+    const shown = shownName(maskString(session, ready.masker, {}));
+    const file = `<session ${shown}>`;
     const format = call.format ?? 'auto';
     // A payload in a message format is read message by message, each message once per session.
     const read =
       (format !== 'auto' && !isTranscript(input) ? state.reader.read(input, format, file) : undefined) ??
       toTranscript(input, { file, format });
     const { policy, rules } = ready.parsed;
-    const transcript = sanitizeForPolicy(read, policy, rules);
-    if (this.recorder) await this.record(session, transcript, ready.masker);
-    const result = stabilizeTranscript(transcript, {
-      policy,
-      tokenizer: ready.tokenizer,
-      rules,
-      memo: state.memo,
-      emit,
-    });
+    let transcript = withSummaries(sanitizeForPolicy(read, policy, rules), state.summaries);
+    if (this.recorder) await this.record(session, shown, transcript, ready.masker);
+    const run = (t: Transcript): StabilizeResult =>
+      stabilizeTranscript(t, { policy, tokenizer: ready.tokenizer, rules, memo: state.memo, emit });
+    let result = run(transcript);
+    const summarized = await this.summarize(session, shown, transcript, result, ready, state);
+    if (summarized) {
+      transcript = summarized;
+      if (this.recorder) await this.record(session, shown, transcript, ready.masker);
+      result = run(transcript);
+    }
     state.calls++;
-    this.verdict(session, result, policy);
+    this.verdict(session, shown, result, policy);
     const payload = emitContext(result.context, emit, transcript) as P;
     return { payload, result, transcript };
+  }
+
+  /**
+   * When this call made a new or refreshed compaction summary and a summarizer is set: the
+   * summarizer's text as a summary artifact at the end of the history (kept for later calls), and
+   * the history with it. Undefined when there is nothing to summarize or the summarizer failed.
+   */
+  private async summarize(
+    session: string,
+    shown: string,
+    transcript: Transcript,
+    result: StabilizeResult,
+    ready: Ready,
+    state: SessionState,
+  ): Promise<Transcript | undefined> {
+    const summarizer = this.opts.summarizer;
+    const log = result.compaction?.[0];
+    const maxTokens = ready.parsed.policy.compaction?.max_tokens;
+    if (!summarizer || !log || maxTokens === undefined) return undefined;
+    const byId = new Map(transcript.artifacts.map((a) => [a.id, a]));
+    const previous = log.refreshed_from === undefined ? undefined : byId.get(log.refreshed_from);
+    const earlier = new Set(previous?.provenance ?? []);
+    const pii = {};
+    const artifacts = log.covers
+      .filter((id) => !earlier.has(id))
+      .flatMap((id) => byId.get(id) ?? [])
+      .map((a) => ({
+        ...a,
+        content: maskContent(a.content, ready.masker, pii),
+        ...(a.tool_calls
+          ? {
+              tool_calls: a.tool_calls.map((c) => ({
+                ...c,
+                arguments: maskString(c.arguments, ready.masker, pii),
+              })),
+            }
+          : {}),
+      }));
+    const deterministic = textOf(result.context.find((c) => c.id === log.id)?.content ?? '');
+    const fail = (why: string): undefined => {
+      this.warn({
+        code: 'summarizer',
+        session,
+        message: `context-stability: session ${shown}: the summarizer ${why}; the deterministic compaction summary is used`,
+      });
+      return undefined;
+    };
+    let text: string;
+    try {
+      text = await summarizer({
+        session,
+        covers: log.covers,
+        artifacts,
+        deterministic,
+        ...(previous ? { previous: textOf(previous.content) } : {}),
+        maxTokens,
+      });
+    } catch (e) {
+      return fail(`threw ${e instanceof Error ? e.name : 'a value'}`);
+    }
+    if (typeof text !== 'string' || text.trim() === '') return fail('returned no text');
+    const tokens = ready.tokenizer.count(text);
+    if (tokens > maxTokens)
+      return fail(`returned ${tokens} tokens, over compaction.max_tokens (${maxTokens})`);
+    const last = transcript.artifacts[transcript.artifacts.length - 1];
+    if (!last) return undefined;
+    const artifact: Artifact = {
+      id: `cs-summary-${state.summaries.length + 1}`,
+      kind: 'summary',
+      content: text,
+      tags: [COMPACTION_TAG],
+      provenance: [...log.covers],
+      created_at: log.created_at,
+      ...(log.scope.task !== undefined || log.scope.phase !== undefined ? { scope: log.scope } : {}),
+      source: { ...last.source },
+    };
+    state.summaries.push({ after: last.id, artifact });
+    return withSummaries(transcript, [{ after: last.id, artifact }]);
   }
 
   /** Forgets a session's state (counts, recording file); call it when a conversation ends. */
@@ -144,7 +257,7 @@ export class ContextStabilizer {
       // Map order is insertion order: re-inserting keeps the most recently used last.
       this.sessions.delete(session);
     } else {
-      s = { memo: new StabilizeMemo(), reader: new IncrementalReader(), calls: 0 };
+      s = { memo: new StabilizeMemo(), reader: new IncrementalReader(), summaries: [], calls: 0 };
       if (this.sessions.size >= MAX_SESSIONS) {
         const oldest = this.sessions.keys().next().value;
         if (oldest !== undefined) this.sessions.delete(oldest);
@@ -158,10 +271,10 @@ export class ContextStabilizer {
     (this.opts.onWarning ?? defaultWarning)(w);
   }
 
-  private verdict(session: string, result: StabilizeResult, policy: Policy): void {
+  private verdict(session: string, shown: string, result: StabilizeResult, policy: Policy): void {
     if (result.status === 'escalated') {
       const choice = this.opts.onEscalated ?? policy.runtime?.on_escalated ?? 'stop';
-      const error = new ContextEscalatedError(session, result);
+      const error = new ContextEscalatedError(session, result, shown);
       if (choice === 'stop') throw error;
       this.warn({
         code: 'escalated',
@@ -174,13 +287,18 @@ export class ContextStabilizer {
       this.warn({
         code: 'excerpted',
         session,
-        message: `context-stability: session ${session}: ${n} protected artifacts were cut to excerpts to fit the budget`,
+        message: `context-stability: session ${shown}: ${n} protected artifacts were cut to excerpts to fit the budget`,
         result,
       });
     }
   }
 
-  private async record(session: string, transcript: Transcript, masker: Masker): Promise<void> {
+  private async record(
+    session: string,
+    shown: string,
+    transcript: Transcript,
+    masker: Masker,
+  ): Promise<void> {
     try {
       await this.recorder!.record(session, transcript, masker);
     } catch (e) {
@@ -189,7 +307,7 @@ export class ContextStabilizer {
       this.warn({
         code: 'recording',
         session,
-        message: `context-stability: could not record session ${session} (${code})`,
+        message: `context-stability: could not record session ${shown} (${code})`,
       });
     }
   }
@@ -213,6 +331,26 @@ export class ContextStabilizer {
     if (!loaded.ok) throw new InputError(loaded.diagnostics as Diagnostic[]);
     return loaded;
   }
+}
+
+/**
+ * The history with the summaries a summarizer wrote, each right after the artifact that ended the
+ * history it was made in (so the history keeps extending what was recorded). A summary whose
+ * place is gone (the host rewrote its history) is left out.
+ */
+function withSummaries(
+  t: Transcript,
+  summaries: readonly { after: string; artifact: Artifact }[],
+): Transcript {
+  if (summaries.length === 0) return t;
+  const after = new Map<string, Artifact[]>();
+  for (const s of summaries) after.set(s.after, [...(after.get(s.after) ?? []), s.artifact]);
+  const artifacts: Artifact[] = [];
+  for (const a of t.artifacts) {
+    artifacts.push(a);
+    for (const s of after.get(a.id) ?? []) artifacts.push(s);
+  }
+  return artifacts.length === t.artifacts.length ? t : { ...t, artifacts };
 }
 
 /** `new ContextStabilizer(options)`. */

@@ -154,6 +154,27 @@ describe('escalation', () => {
     expect(warnings.map((w) => w.code)).toContain('escalated');
   });
 
+  it('never shows a session id that holds PII in the error or warnings', async () => {
+    const session = `thread-${EMAIL}`;
+    const stop = createContextStabilizer({ policy: tiny, onWarning: () => {} });
+    const e = (await stabilizeOpenAIRequest(stop, { messages: history }, { session }).catch(
+      (x: unknown) => x,
+    )) as ContextEscalatedError;
+    expect(e).toBeInstanceOf(ContextEscalatedError);
+    expect(e.session).toBe(session);
+    expect(e.message).not.toContain(EMAIL);
+    expect(e.message).toContain('[REDACTED_EMAIL]');
+    const warnings: RuntimeWarning[] = [];
+    const go = createContextStabilizer({
+      policy: { ...tiny, runtime: { on_escalated: 'continue' } },
+      onWarning: (w) => warnings.push(w),
+    });
+    const out = await stabilizeOpenAIRequest(go, { messages: history }, { session });
+    expect(warnings.length).toBeGreaterThan(0);
+    for (const w of warnings) expect(w.message).not.toContain(EMAIL);
+    expect(JSON.stringify(out)).not.toContain(EMAIL);
+  });
+
   it('the option overrides the policy', async () => {
     const cs = createContextStabilizer({
       policy: { ...tiny, runtime: { on_escalated: 'continue' } },
