@@ -72,6 +72,20 @@ export type { Calibration } from './core/tokens/calibrate.js';
 // Stabilizer, checks, emitters, report (async wrappers in src/api resolve policy and tokenizer)
 export * from './api/index.js';
 
+// Inside the agent (docs/integrations.md): the stabilizer with per-session state and recording, and
+// the plain request-body adapter. Framework adapters are subpath exports (context-stability/ai-sdk,
+// /langchain, /openai-agents), so that the package never needs a framework it does not use.
+export { ContextStabilizer, createContextStabilizer } from './runtime/stabilizer.js';
+export type { CallOptions, ContextStabilizerOptions, StabilizedCall } from './runtime/stabilizer.js';
+export { ContextEscalatedError } from './runtime/errors.js';
+export type { RuntimeWarning } from './runtime/errors.js';
+export type { RecordOptions } from './runtime/recorder.js';
+export { StabilizeMemo } from './core/stabilize/memo.js';
+export { stabilizeAnthropicRequest, stabilizeOpenAIRequest } from './adapters/request-body.js';
+export type { AnthropicMessagesBody, OpenAIChatBody } from './adapters/request-body.js';
+export { ESCALATION_CHOICES, OPTIONAL_CHECK_NAMES } from './core/policy/index.js';
+export type { EscalationChoice } from './core/policy/index.js';
+
 // Context guardian (DESIGN §8): a namespace, because its names (Outcome, LastAction…) are its own.
 export * as guardian from './core/guardian/index.js';
 export {

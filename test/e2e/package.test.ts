@@ -121,6 +121,8 @@ describe('the npm package', () => {
     expect(top).not.toContain('@actions');
     expect(top).not.toContain('@octokit');
     expect(top).not.toContain('undici');
+    // The framework adapters' peers are optional: a user of one framework never installs the others.
+    for (const peer of ['ai', 'langchain', '@langchain', '@openai']) expect(top).not.toContain(peer);
     for (const dep of Object.keys(own.dependencies ?? {}))
       expect(existsSync(path.join(project, 'node_modules', dep, 'package.json'))).toBe(true);
     // Every installed package accepts this Node (our engines are true to the tree).
@@ -165,6 +167,33 @@ describe('the npm package', () => {
       policy: true,
       version: own.version,
     });
+  });
+
+  it('runs the in-agent stabilizer and the framework-free adapters without any framework installed', () => {
+    const script = [
+      "import { createContextStabilizer, stabilizeOpenAIRequest, ContextEscalatedError } from 'context-stability';",
+      "import { stabilizeAnthropicRequest } from 'context-stability/request-body';",
+      "import { contextStabilityInputFilter } from 'context-stability/openai-agents';",
+      'const cs = createContextStabilizer({ policy: { budget: 500 } });',
+      "const body = await stabilizeOpenAIRequest(cs, { model: 'm', messages: [{ role: 'user', content: 'mail a@example.com' }] });",
+      "const a = await stabilizeAnthropicRequest(cs, { max_tokens: 9, messages: [{ role: 'user', content: 'hi' }] });",
+      'console.log(JSON.stringify({ sent: body.messages[0].content, model: body.model, anthropic: a.max_tokens,',
+      '  filter: typeof contextStabilityInputFilter(cs), error: typeof ContextEscalatedError }));',
+    ].join('\n');
+    writeFileSync(path.join(project, 'agent.mjs'), script);
+    const out = ok(run(process.execPath, ['agent.mjs'], project), 'node agent.mjs');
+    expect(JSON.parse(out)).toEqual({
+      sent: 'mail [REDACTED_EMAIL]',
+      model: 'm',
+      anthropic: 9,
+      filter: 'function',
+      error: 'function',
+    });
+    // The LangChain adapter needs its framework: without it the import names the missing package.
+    writeFileSync(path.join(project, 'lc.mjs'), "await import('context-stability/langchain');\n");
+    const lc = run(process.execPath, ['lc.mjs'], project);
+    expect(lc.status).not.toBe(0);
+    expect(lc.stderr).toMatch(/Cannot find package '(langchain|@langchain\/core)'/);
   });
 
   it('runs the CLI with npx: --help, and check on an example transcript', () => {
