@@ -13,6 +13,7 @@ import { budgetBar, mapCells, sessionMap } from '../core/golden/render-picture.j
 import { IMPACT_COLUMNS, cappedDiff, impactCells, outcomeCell } from '../core/golden/render-markdown.js';
 import { isWarningDrift } from '../core/golden/report-order.js';
 import { inertJson } from '../core/text/shown-name.js';
+import { describeCacheImpact, describeCachePrefix } from '../core/cache/describe.js';
 import { codeBlock, details, escapeText, tableHead, tableRow } from './html.js';
 
 /** Violations listed in the open part of a transcript's block; the rest are in its details. */
@@ -67,6 +68,7 @@ export function outcomeBody(
   }
   const consumers = describeConsumers(o);
   if (consumers) open.push(`- ${escapeText(consumers)}`);
+  if (o.cache_prefix) open.push(`- ${escapeText(describeCachePrefix(o.cache_prefix))}`);
   if (o.outcome === 'new' && report.ci) {
     open.push('- no golden: in CI nothing is written; create it locally and commit it:');
   }
@@ -95,7 +97,8 @@ export function outcomeBody(
 export function passRow(o: TranscriptOutcome): string {
   const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
   const map = o.picture && o.picture.runs.length > 0 ? mapCells(o.picture).cells : '—';
-  const notes = (o.notes ?? []).map(escapeText).join('<br>') || '—';
+  const said = [...(o.notes ?? []), ...(o.cache_prefix ? [describeCachePrefix(o.cache_prefix)] : [])];
+  const notes = said.map(escapeText).join('<br>') || '—';
   return tableRow([escapeText(o.transcript), tokens, map, notes]);
 }
 
@@ -113,12 +116,21 @@ function removed(side: PolicyImpact['base']): number {
 /** Whether the edit changes anything the impact table counts for this transcript. */
 export function impactChanged(i: PolicyImpact): boolean {
   const side = (x: PolicyImpact['base']): string =>
-    JSON.stringify([x.status, x.tokens, x.kept, x.masked, x.dropped]);
+    JSON.stringify([x.status, x.tokens, x.kept, x.masked, x.dropped, x.cache_prefix ?? null]);
   return side(i.base) !== side(i.head) || i.newlyFailing.length > 0 || i.fixed.length > 0;
 }
 
-/** The narrow impact table: one row per transcript. */
-export function impactRow(i: PolicyImpact): string {
+/** Whether the impact table gets the prompt-cache column: the replay ran for some transcript. */
+export function hasCacheColumn(impacts: readonly PolicyImpact[]): boolean {
+  return impacts.some((i) => i.base.cache_prefix !== undefined || i.head.cache_prefix !== undefined);
+}
+
+function cacheCell(i: PolicyImpact): string {
+  return describeCacheImpact(i.base.cache_prefix, i.head.cache_prefix);
+}
+
+/** The narrow impact table: one row per transcript (`withCache`: the prompt-cache column too). */
+export function impactRow(i: PolicyImpact, withCache = false): string {
   const checks = [
     i.newlyFailing.length > 0 ? `❌ ${escapeText(i.newlyFailing.join(', '))}` : '',
     i.fixed.length > 0 ? `✅ ${escapeText(i.fixed.join(', '))}` : '',
@@ -129,6 +141,7 @@ export function impactRow(i: PolicyImpact): string {
     escapeText(i.transcript),
     `${i.base.tokens} → ${i.head.tokens} (${signed(i.head.tokens - i.base.tokens)})`,
     `${removed(i.base)} → ${removed(i.head)}`,
+    ...(withCache ? [cacheCell(i)] : []),
     checks || '—',
   ]);
 }
@@ -140,8 +153,17 @@ export const IMPACT_HEAD = tableHead([
   { title: 'Checks' },
 ]);
 
+/** The narrow impact table's head with the prompt-cache column (before Checks). */
+export const IMPACT_HEAD_CACHE = tableHead([
+  { title: 'Transcript' },
+  { title: 'Tokens', right: true },
+  { title: 'Removed', right: true },
+  { title: 'Prompt cache prefix' },
+  { title: 'Checks' },
+]);
+
 /** The totals row of the impact table. */
-export function impactTotals(impacts: readonly PolicyImpact[]): string {
+export function impactTotals(impacts: readonly PolicyImpact[], withCache = false): string {
   let base = 0;
   let head = 0;
   let removedBase = 0;
@@ -164,6 +186,7 @@ export function impactTotals(impacts: readonly PolicyImpact[]): string {
     `**Total: ${plural(impacts.length, 'transcript')}, ${changed} changed${unchanged > 0 ? ` (${unchanged} unchanged not listed)` : ''}**`,
     `**${base} → ${head} (${signed(head - base)})**`,
     `**${removedBase} → ${removedHead}**`,
+    ...(withCache ? [''] : []),
     `**${checks}**`,
   ]);
 }
@@ -173,6 +196,12 @@ export const IMPACT_FULL_HEAD = tableHead(
   IMPACT_COLUMNS.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })),
 );
 
-export function impactFullRow(i: PolicyImpact): string {
-  return tableRow(impactCells(i, escapeText));
+/** The full impact table's head with the prompt-cache column (last). */
+export const IMPACT_FULL_HEAD_CACHE = tableHead([
+  ...IMPACT_COLUMNS.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })),
+  { title: 'Prompt cache prefix' },
+]);
+
+export function impactFullRow(i: PolicyImpact, withCache = false): string {
+  return tableRow([...impactCells(i, escapeText), ...(withCache ? [cacheCell(i)] : [])]);
 }

@@ -1,5 +1,11 @@
 // One transcript under one policy: stabilize → validate → report → golden, the pipeline whose
 // output `check` compares with the stored golden and `update` writes.
+import {
+  cachePrefixCheck,
+  cachePrefixMinShare,
+  cachePrefixSeverity,
+  replayCachePrefix,
+} from '../../core/cache/prefix.js';
 import type { ReportViolation } from '../../core/golden/check-report.js';
 import { buildGoldenText } from '../../core/golden/golden.js';
 import type { Golden } from '../../core/golden/golden.js';
@@ -37,12 +43,17 @@ export class TokenCaches {
   }
 }
 
-/** `transcript` is the repo-relative path the golden records. */
+/**
+ * `transcript` is the repo-relative path the golden records. `cacheReport` also replays the
+ * transcript for the prompt-cache prefix figure (docs/cache-prefix.md); a policy with
+ * `checks.cache_prefix` on replays it anyway, and only then does the golden list the check.
+ */
 export function evaluateTranscript(
   loaded: Transcript,
   transcript: string,
   setup: PolicySetup,
   caches: TokenCaches,
+  cacheReport = false,
 ): Evaluation {
   const run = {
     policy: setup.policy,
@@ -53,7 +64,17 @@ export function evaluateTranscript(
   // Lines are located in the transcript the result was made from: ids holding PII are aliases there.
   const shown = sanitizeForPolicy(loaded, setup.policy, setup.rules);
   const result = stabilizeTranscript(shown, run);
-  const report = buildReport(result, validateResult(shown, result, run));
+  const checks = validateResult(shown, result, run);
+  const severity = cachePrefixSeverity(setup.policy);
+  const replay =
+    cacheReport || severity !== undefined
+      ? replayCachePrefix(shown, { policy: setup.policy, tokenizer: setup.tokenizer, rules: setup.rules })
+      : undefined;
+  if (replay && severity !== undefined) {
+    checks.push(cachePrefixCheck(replay.points, severity, cachePrefixMinShare(setup.policy)));
+  }
+  const report = buildReport(result, checks);
+  if (replay) report.cache_prefix = replay.summary;
   const { golden, text } = buildGoldenText(report, {
     transcript,
     policy: setup.policy,

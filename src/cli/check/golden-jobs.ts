@@ -62,7 +62,7 @@ export interface PolicyTransfer {
 /** What a worker needs of GoldenRunOptions to run one planned file, as plain data. */
 export type WorkerSetup = Pick<
   GoldenRunOptions,
-  'mode' | 'cwd' | 'goldenDir' | 'ci' | 'limits' | 'session' | 'keepGoldens' | 'readOnly'
+  'mode' | 'cwd' | 'goldenDir' | 'ci' | 'limits' | 'session' | 'keepGoldens' | 'readOnly' | 'cacheReport'
 > & {
   role: typeof GOLDEN_WORKER_ROLE;
   head: PolicyTransfer;

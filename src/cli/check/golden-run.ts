@@ -13,6 +13,7 @@ import { diffGoldens, unifiedGoldenDiff } from '../../core/golden/diff.js';
 import { parseGolden } from '../../core/golden/golden.js';
 import type { Golden } from '../../core/golden/golden.js';
 import { policyImpact } from '../../core/golden/impact.js';
+import { cachePrefixSeverity } from '../../core/cache/prefix.js';
 import { buildPicture } from '../../core/golden/picture.js';
 import type { Shard } from '../../core/golden/shard.js';
 import { failingChecks } from '../../core/report/report.js';
@@ -68,6 +69,11 @@ export interface GoldenRunOptions {
   workerScript?: WorkerScript;
   /** Workers start only over this many bytes of transcripts (default PARALLEL_MIN_BYTES). */
   parallelMinBytes?: number;
+  /**
+   * Replay every transcript for the prompt-cache prefix figure (`check --cache-report`); it is
+   * replayed anyway when either policy enables `checks.cache_prefix`.
+   */
+  cacheReport?: boolean;
 }
 
 /**
@@ -238,8 +244,13 @@ async function compareOne(
     // freed with it: a run-wide cache kept every transcript's text alive, since cached keys are
     // slices of the file they came from, and memory grew with the corpus.
     const caches = new TokenCaches();
-    head = evaluateTranscript(transcript, item.transcript, opts.head, caches);
-    base = opts.base ? evaluateTranscript(transcript, item.transcript, opts.base, caches) : null;
+    // Both sides are replayed when either enables the check, so the impact table compares them.
+    const cache =
+      opts.cacheReport === true ||
+      cachePrefixSeverity(opts.head.policy) !== undefined ||
+      (opts.base !== null && cachePrefixSeverity(opts.base.policy) !== undefined);
+    head = evaluateTranscript(transcript, item.transcript, opts.head, caches, cache);
+    base = opts.base ? evaluateTranscript(transcript, item.transcript, opts.base, caches, cache) : null;
   } catch (error) {
     return errorStep(item, [...transcript.diagnostics, internalError(item.transcript, error)]);
   }
@@ -254,6 +265,7 @@ async function compareOne(
     picture: buildPicture(head.report.ledger, head.report.context, head.report.budget.limit),
     ...(transcript.diagnostics.length > 0 ? { diagnostics: transcript.diagnostics } : {}),
     ...(base ? { impact: policyImpact(item.transcript, base.report, head.report) } : {}),
+    ...(head.report.cache_prefix ? { cache_prefix: head.report.cache_prefix } : {}),
   };
   // Some records were unreadable: the rest is reported, but a golden of part of a file is not written.
   if (hasErrors(transcript.diagnostics)) return { outcome: { ...common, outcome: 'error' } };
@@ -358,6 +370,7 @@ function laneOptions(ctx: Context, workers: LaneOptions<Step>['workers']): LaneO
       session: opts.session,
       keepGoldens: opts.keepGoldens,
       readOnly: opts.readOnly,
+      cacheReport: opts.cacheReport,
       head: transferOf(opts.head),
       base: opts.base ? transferOf(opts.base) : null,
     },

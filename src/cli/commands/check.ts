@@ -37,6 +37,7 @@ const OPTIONS = {
   report: { type: 'string' },
   format: { type: 'string' },
   'base-policy': { type: 'string' },
+  'cache-report': { type: 'boolean' },
   html: { type: 'string' },
   ...LIMIT_OPTIONS,
   ...JOBS_OPTION,
@@ -87,6 +88,12 @@ Options:
                           dropped by reason, checks newly failing or fixed). SPEC is a file,
                           or git-ref:REF:path to read the policy from git (e.g.
                           git-ref:origin/main:.github/context-policy.yml)
+  --cache-report          also replay each transcript model call by model call and report how
+                          much of each request repeats the previous one as a byte-identical
+                          prefix (the provider's prompt cache; docs/cache-prefix.md): a line
+                          per transcript, cache_prefix in the JSON report, a column in the
+                          policy impact table. On anyway when a policy sets
+                          checks.cache_prefix; costs up to 64 more stabilizations a transcript
 ${SESSIONS_HELP}
 ${LIMIT_HELP}
 ${JOBS_HELP}
@@ -149,6 +156,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       limits,
       ...(session !== undefined ? { session } : {}),
       keepGoldens: values.html !== undefined,
+      ...(values['cache-report'] === true ? { cacheReport: true } : {}),
       ...jobs,
     }));
     return EXIT_OK;

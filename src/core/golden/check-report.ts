@@ -1,6 +1,7 @@
 // The machine report of `check` (`--report out.json`) and of `merge`: everything a later step
 // needs (annotations, job summary, the merge of shard reports) without rerunning the check.
 // Serialized with stableStringify, so two runs over the same inputs give the same bytes.
+import type { CachePrefixSummary } from '../cache/prefix.js';
 import type { Diagnostic } from '../types.js';
 import type { GoldenDiff } from './diff.js';
 import type { PolicyImpact } from './impact.js';
@@ -48,6 +49,8 @@ export interface TranscriptOutcome {
   /** A golden was written by this run. */
   written?: boolean;
   impact?: PolicyImpact;
+  /** The prompt-cache prefix replay of the head policy, when computed (docs/cache-prefix.md). */
+  cache_prefix?: CachePrefixSummary;
 }
 
 export interface ReportSummary {

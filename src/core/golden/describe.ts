@@ -1,5 +1,6 @@
 // Plain-words descriptions shared by the text and markdown renderers, so both say the same thing
 // the same way. Only ids, reason codes, counts and check names appear: never artifact content.
+import { describeCacheImpact } from '../cache/describe.js';
 import type { CheckReport, ReportSummary, ReportViolation } from './check-report.js';
 import type { CheckChange, Fate, FateChange, GoldenDiff } from './diff.js';
 import type { ImpactSide, PolicyImpact } from './impact.js';
@@ -66,6 +67,9 @@ export function describeImpact(impact: PolicyImpact): string[] {
   if (dropped.length > 0) lines.push(`removed by reason: ${dropped.join(', ')}`);
   if (impact.newlyFailing.length > 0) lines.push(`newly failing: ${impact.newlyFailing.join(', ')}`);
   if (impact.fixed.length > 0) lines.push(`fixed: ${impact.fixed.join(', ')}`);
+  if (base.cache_prefix || head.cache_prefix) {
+    lines.push(`prompt cache prefix: ${describeCacheImpact(base.cache_prefix, head.cache_prefix)}`);
+  }
   return lines;
 }
 

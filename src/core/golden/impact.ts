@@ -20,6 +20,8 @@ export interface ImpactSide {
   dropped: Record<string, number>;
   /** Checks that fail the run (violations at severity `error`), sorted. */
   failing: string[];
+  /** Mean and lowest prompt-cache prefix share (docs/cache-prefix.md), when the replay ran. */
+  cache_prefix?: { mean_share: number | null; min_share: number | null };
 }
 
 export interface PolicyImpact {
@@ -44,7 +46,7 @@ export function impactSide(report: TranscriptReport): ImpactSide {
       dropped[key] = (dropped[key] ?? 0) + 1;
     }
   }
-  return {
+  const side: ImpactSide = {
     status: report.status,
     tokens: report.budget.used,
     kept,
@@ -54,6 +56,9 @@ export function impactSide(report: TranscriptReport): ImpactSide {
       .map((c) => c.name)
       .sort(),
   };
+  const cache = report.cache_prefix;
+  if (cache) side.cache_prefix = { mean_share: cache.mean_share, min_share: cache.min_share };
+  return side;
 }
 
 export function policyImpact(transcript: string, base: TranscriptReport, head: TranscriptReport): PolicyImpact {

@@ -9,6 +9,7 @@ import { DRIFT_WARNING, describeDiff, describeImpact, describeSummary } from './
 import { acceptCommand, describeConsumers, describeFirstChange, describeTotals } from './describe-outcome.js';
 import { displayOrder, isWarningDrift } from './report-order.js';
 import { pushAll } from '../collections.js';
+import { describeCachePrefix } from '../cache/describe.js';
 
 const LABELS: Record<Outcome, string> = {
   pass: 'PASS',
@@ -48,6 +49,7 @@ function details(o: TranscriptOutcome, report: CheckReport): string[] {
   if (first) lines.push(`  ${first}`);
   const consumers = o.outcome !== 'pass' || o.violations.length > 0 ? describeConsumers(o) : undefined;
   if (consumers) lines.push(`  ${consumers}`);
+  if (o.cache_prefix) lines.push(`  ${describeCachePrefix(o.cache_prefix)}`);
   const accept = acceptCommand(o, report.policy.source);
   if (accept) lines.push(`  ${o.outcome === 'new' ? 'write the golden' : 'accept the change'}: ${accept}`);
   if (o.diff && !o.diff.equal) {

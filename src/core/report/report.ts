@@ -1,10 +1,16 @@
 // The report of one transcript (DESIGN §7 `stabilize --json`), the unit that goldens, annotations
 // and summaries are made from.
+import type { CachePrefixSummary } from '../cache/prefix.js';
 import type { StabilizeResult } from '../stabilize/types.js';
 import type { CheckResult } from '../validate/types.js';
 
 export interface TranscriptReport extends StabilizeResult {
   checks: CheckResult[];
+  /**
+   * The prompt-cache prefix replay (src/core/cache/prefix.ts): present only when it was computed
+   * (`check --cache-report`, or `checks.cache_prefix` enabled). Goldens leave it out.
+   */
+  cache_prefix?: CachePrefixSummary;
 }
 
 export function buildReport(result: StabilizeResult, checks: CheckResult[]): TranscriptReport {
