@@ -21,6 +21,8 @@ import type { ProcessResults } from './check-process.js';
 import { processRows, processSanity } from './process-report.js';
 import { agentLoopTable } from './agent-loop.js';
 import type { AgentLoopResults } from './agent-loop.js';
+import { cachePrefixTable } from './cache-prefix.js';
+import type { CachePrefixRow } from './cache-prefix.js';
 
 const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale N,N] [--runs N] [--warmup N] [--profile]
     [--skip-process | --only-process] [--process-warmup N] [--rss-sizes 20,120,600] [--real-corpus DIR]
@@ -40,7 +42,8 @@ const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale 
   --rss-sizes N,N   corpus sizes in MB for the peak RSS of check --ci (default 20,120; 600 takes
                     minutes and ~1.2 GB of disk with its goldens)
   --real-corpus DIR real recordings for the process section (default ../shared/corpus)
-  --skip-agent      skip the in-agent section (per-call cost of an agent loop; npm run bench:agent runs it alone)
+  --skip-agent      skip the in-agent section (per-call cost of an agent loop and the prompt-cache
+                    prefix of the bundled examples; npm run bench:agent runs it alone)
   --agent-sizes N,N history sizes of the in-agent section (default 100,1000,10000)
 
 The process section needs the build (npm run build).
@@ -146,12 +149,17 @@ async function main(): Promise<void> {
   }
 
   let agent: AgentLoopResults | undefined;
+  let cachePrefix: CachePrefixRow[] | undefined;
   if (!values['skip-agent']) {
     console.error('In-agent section: an agent loop calling the stabilizer before every model call…');
     const agentFile = path.join(OUT, 'agent-loop.json');
     const sizes = values['agent-sizes'] ?? '100,1000,10000';
     node('bench/agent-loop.ts', flags({ seed, sizes, out: agentFile }));
     agent = await readJson<AgentLoopResults>(agentFile);
+    console.error('In-agent section: prompt-cache prefix of the bundled examples, replayed call by call…');
+    const prefixFile = path.join(OUT, 'cache-prefix.json');
+    node('bench/cache-prefix.ts', flags({ out: prefixFile }));
+    cachePrefix = await readJson<CachePrefixRow[]>(prefixFile);
   }
 
   const table = measured ? rows(measured.speed, measured.memory) : undefined;
@@ -182,6 +190,7 @@ async function main(): Promise<void> {
     console.log('\n## Inside the agent: the stabilizer before every model call (issue 17)\n');
     console.log(agentLoopTable(agent));
   }
+  if (cachePrefix) console.log(`\n${cachePrefixTable(cachePrefix)}`);
 
   const results = {
     seed,
@@ -192,6 +201,7 @@ async function main(): Promise<void> {
     ...(measured ?? {}),
     ...(processTable ? { processTable, process: processResults } : {}),
     ...(agent ? { agent } : {}),
+    ...(cachePrefix ? { cachePrefix } : {}),
   };
   await writeFile(path.join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nWrote ${path.relative(ROOT, path.join(OUT, 'results.json'))}.`);
