@@ -45938,11 +45938,14 @@ var describe_outcome = __nccwpck_require__(5332);
 var report_order = __nccwpck_require__(4763);
 // EXTERNAL MODULE: ./build/core/collections.js
 var collections = __nccwpck_require__(9047);
+// EXTERNAL MODULE: ./build/core/cache/describe.js
+var cache_describe = __nccwpck_require__(2594);
 ;// CONCATENATED MODULE: ./build/core/golden/render-text.js
 // Terminal output of `check`: one line per transcript, what broke first (displayOrder: violations
 // most severe first, then drift, then unreadable input and missing goldens, then passes), then for
 // each failure what went wrong — for a drift the semantic diff first (what it does) and the
 // unified diff second (exact bytes).
+
 
 
 
@@ -45994,6 +45997,8 @@ function details(o, report) {
     const consumers = o.outcome !== 'pass' || o.violations.length > 0 ? (0,describe_outcome/* describeConsumers */.Ne)(o) : undefined;
     if (consumers)
         lines.push(`  ${consumers}`);
+    if (o.cache_prefix)
+        lines.push(`  ${(0,cache_describe/* describeCachePrefix */.ql)(o.cache_prefix)}`);
     const accept = (0,describe_outcome/* acceptCommand */.O3)(o, report.policy.source);
     if (accept)
         lines.push(`  ${o.outcome === 'new' ? 'write the golden' : 'accept the change'}: ${accept}`);
@@ -47496,8 +47501,8 @@ function apiUrl(env) {
 
 // EXTERNAL MODULE: ./build/action/inputs.js
 var inputs = __nccwpck_require__(7126);
-// EXTERNAL MODULE: ./build/cli/check/golden-run.js + 100 modules
-var golden_run = __nccwpck_require__(5043);
+// EXTERNAL MODULE: ./build/cli/check/golden-run.js + 105 modules
+var golden_run = __nccwpck_require__(719);
 // EXTERNAL MODULE: ./build/cli/check/golden-jobs.js
 var golden_jobs = __nccwpck_require__(8966);
 // EXTERNAL MODULE: ./build/cli/check/policies.js + 13 modules
@@ -48305,7 +48310,7 @@ async function* runOnLanes(items, opts) {
 
 /***/ }),
 
-/***/ 5043:
+/***/ 719:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -49173,7 +49178,7 @@ function unifiedGoldenDiff(path, expectedText, actualText, context = 3) {
 var golden_golden = __nccwpck_require__(7477);
 ;// CONCATENATED MODULE: ./build/core/report/report.js
 function buildReport(result, checks) {
-    return {
+    const report = {
         transcript: result.transcript,
         status: result.status,
         budget: result.budget,
@@ -49183,6 +49188,10 @@ function buildReport(result, checks) {
         checks,
         events: result.events,
     };
+    // Only a run that made a compaction summary has the key: every other report keeps its shape.
+    if (result.compaction)
+        report.compaction = result.compaction;
+    return report;
 }
 /** A check fails the run when it found violations and its severity is `error`. */
 function failingChecks(checks) {
@@ -49208,7 +49217,7 @@ function impactSide(report) {
             dropped[key] = (dropped[key] ?? 0) + 1;
         }
     }
-    return {
+    const side = {
         status: report.status,
         tokens: report.budget.used,
         kept,
@@ -49218,6 +49227,10 @@ function impactSide(report) {
             .map((c) => c.name)
             .sort(),
     };
+    const cache = report.cache_prefix;
+    if (cache)
+        side.cache_prefix = { mean_share: cache.mean_share, min_share: cache.min_share };
+    return side;
 }
 function policyImpact(transcript, base, head) {
     const b = impactSide(base);
@@ -49237,20 +49250,54 @@ function sortKeys(record) {
     return sorted;
 }
 
-// EXTERNAL MODULE: ./build/core/golden/picture.js
-var picture = __nccwpck_require__(520);
-// EXTERNAL MODULE: ./build/io/expand-inputs.js + 1 modules
-var expand_inputs = __nccwpck_require__(3089);
-// EXTERNAL MODULE: ./build/core/golden/paths.js
-var paths = __nccwpck_require__(4910);
-// EXTERNAL MODULE: ./build/io/golden-store.js
-var golden_store = __nccwpck_require__(7392);
-// EXTERNAL MODULE: ./build/core/text/session-name.js
-var session_name = __nccwpck_require__(5834);
-// EXTERNAL MODULE: ./build/core/readers/aider.js + 1 modules
-var readers_aider = __nccwpck_require__(2031);
-// EXTERNAL MODULE: ./build/core/types.js
-var types = __nccwpck_require__(559);
+;// CONCATENATED MODULE: ./build/core/emit/answers.js
+/** The call ids a result answers: a SWE-agent result's `call_ids`, else its call_id. */
+function resultIds(item) {
+    if (item.call_ids && item.call_ids.length > 0)
+        return item.call_ids;
+    return item.call_id === undefined ? [] : [item.call_id];
+}
+function answersOf(context) {
+    const pending = new Map();
+    const byCall = new Map();
+    const loose = new Map();
+    for (const item of context) {
+        if (item.kind === 'tool') {
+            const left = [];
+            for (const id of resultIds(item)) {
+                const call = pending.get(id)?.pop();
+                if (!call) {
+                    left.push(id);
+                    continue;
+                }
+                const slots = byCall.get(call.item) ?? [];
+                slots[call.k] = item;
+                byCall.set(call.item, slots);
+            }
+            loose.set(item, left);
+        }
+        // Only assistant turns carry calls in a request: a result of another kind's call answers none.
+        if (item.kind !== 'assistant')
+            continue;
+        (item.tool_calls ?? []).forEach((c, k) => {
+            const stack = pending.get(c.id) ?? [];
+            stack.push({ item, k });
+            pending.set(c.id, stack);
+        });
+    }
+    return {
+        resultOf: (item, k) => byCall.get(item)?.[k],
+        unanswered: (item) => loose.get(item) ?? resultIds(item),
+    };
+}
+
+;// CONCATENATED MODULE: ./build/core/emit/standalone.js
+function isStandaloneOutput(item) {
+    return item.kind === 'tool' && item.call_id === undefined && (item.call_ids?.length ?? 0) === 0;
+}
+
+// EXTERNAL MODULE: ./build/core/collections.js
+var collections = __nccwpck_require__(9047);
 // EXTERNAL MODULE: ./build/core/readers/artifact-builder.js
 var artifact_builder = __nccwpck_require__(1133);
 // EXTERNAL MODULE: ./build/core/pii/shown.js
@@ -49310,6 +49357,6768 @@ function scalarFields(obj, exclude) {
     return meta;
 }
 
+;// CONCATENATED MODULE: ./build/core/readers/responses-items.js
+
+
+/** Parts read as text; `text` is what Codex's older rollouts wrote. */
+const TEXT_PARTS = new Set(['input_text', 'output_text', 'text']);
+/**
+ * Items of the model's turn kept untouched, as opaque parts of the assistant artifact: reasoning
+ * (encrypted, must be passed back as written), the server-side tools whose results are inline
+ * (web and file search, code interpreter, image generation, MCP calls and tool lists), an MCP
+ * approval request with the client's response to it (kept with the turn whose request it answers,
+ * so the two stay together), compaction items and references to stored items.
+ */
+const MODEL_ITEMS = new Set([
+    'reasoning',
+    'web_search_call',
+    'file_search_call',
+    'code_interpreter_call',
+    'image_generation_call',
+    'mcp_call',
+    'mcp_list_tools',
+    'mcp_approval_request',
+    'mcp_approval_response',
+    'compaction',
+    'item_reference',
+]);
+/** Calls the client executes (paired by `call_id` with their output item) → their output's type. */
+const CALL_OUTPUT = new Map([
+    ['function_call', 'function_call_output'],
+    ['custom_tool_call', 'custom_tool_call_output'],
+    ['computer_call', 'computer_call_output'],
+    ['local_shell_call', 'local_shell_call_output'],
+    ['shell_call', 'shell_call_output'],
+    ['apply_patch_call', 'apply_patch_call_output'],
+]);
+const OUTPUT_CALL = new Map([...CALL_OUTPUT].map(([call, output]) => [output, call]));
+/** The tool name a built-in call is recorded under (function and custom calls carry their own). */
+const BUILTIN_NAMES = new Map([
+    ['computer_call', 'computer'],
+    ['local_shell_call', 'local_shell'],
+    ['shell_call', 'shell'],
+    ['apply_patch_call', 'apply_patch'],
+]);
+/** `A` or `An` before a type name (the names here are known schema words). */
+function article(word) {
+    return /^[aeiou]/.test(word) ? 'An' : 'A';
+}
+function str(item, key) {
+    const v = item[key];
+    return typeof v === 'string' && v !== '' ? v : undefined;
+}
+/**
+ * A message's content as parts: a string is one text part, input_text / output_text become text
+ * parts, every other part (images, files, audio, refusals) is kept as parsed. Null after reporting.
+ */
+function itemParts(value, site) {
+    const { ctx, at, code, hint } = site;
+    if (typeof value === 'string')
+        return [{ type: 'text', text: value }];
+    if (!Array.isArray(value)) {
+        ctx.error(code, at, `The item's \`content\` must be an array of parts; found ${describeValue(value)}.`, hint);
+        return null;
+    }
+    const out = [];
+    for (const p of value) {
+        if (!isObject(p) || typeof p['type'] !== 'string') {
+            ctx.error(code, ctx.pos(p, at), `A content part must be an object with a \`type\`; found ${describeValue(p)}.`, hint);
+            return null;
+        }
+        if (!TEXT_PARTS.has(p['type'])) {
+            out.push({ ...p, type: p['type'] });
+            continue;
+        }
+        if (typeof p['text'] !== 'string') {
+            ctx.error(code, ctx.pos(p, at), `${article(p['type'])} ${p['type']} part's \`text\` must be a string; found ${describeValue(p['text'])}.`, hint);
+            return null;
+        }
+        out.push({ type: 'text', text: p['text'] });
+    }
+    return out;
+}
+function textOf(parts) {
+    return parts.map((p) => (p.type === 'text' ? String(p.text) : '')).join('');
+}
+function missing(item, field, site) {
+    site.ctx.error(site.code, site.at, `${article(String(item['type']))} ${String(item['type'])} item must have a non-empty \`${field}\`.`, site.hint);
+    return null;
+}
+function asArguments(raw) {
+    return typeof raw === 'string' ? raw : raw === undefined ? '{}' : JSON.stringify(raw);
+}
+/**
+ * The tool call of a call item (its type a key of CALL_OUTPUT). Function and custom calls keep
+ * their name and arguments (a custom call's free-form `input`); a local shell call is
+ * `local_shell` with its `action`; the other built-ins are named by BUILTIN_NAMES with every
+ * field but `type` and `call_id` as arguments, so the emitter can write the item back.
+ */
+function readItemCall(item, site) {
+    const type = String(item['type']);
+    const id = str(item, 'call_id') ?? str(item, 'id');
+    if (id === undefined)
+        return missing(item, 'call_id', site);
+    if (type === 'local_shell_call')
+        return { id, name: 'local_shell', arguments: asArguments(item['action'] ?? {}) };
+    const builtin = BUILTIN_NAMES.get(type);
+    if (builtin !== undefined) {
+        const rest = {};
+        for (const [k, v] of Object.entries(item))
+            if (k !== 'type' && k !== 'call_id')
+                rest[k] = v;
+        return { id, name: builtin, arguments: JSON.stringify(rest) };
+    }
+    const name = str(item, 'name');
+    if (name === undefined)
+        return missing(item, 'name', site);
+    const raw = type === 'custom_tool_call' ? item['input'] : item['arguments'];
+    return { id, name, arguments: asArguments(raw) };
+}
+/** Codex wraps shell results as `{"output": "...", "metadata": {"exit_code": n}}` in the output string. */
+function exitCodeOf(output) {
+    if (!output.startsWith('{') || !output.includes('exit_code'))
+        return undefined;
+    try {
+        const parsed = JSON.parse(output);
+        const code = isObject(parsed) && isObject(parsed['metadata']) ? parsed['metadata']['exit_code'] : undefined;
+        return typeof code === 'number' && Number.isInteger(code) ? code : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** A shell_call_output's chunks as JSON text (what the stabilizer trims and masks), and their outcome. */
+function shellOutput(output, site) {
+    if (!Array.isArray(output)) {
+        site.ctx.error(site.code, site.at, `A shell_call_output's \`output\` must be an array of {stdout, stderr, outcome}; found ${describeValue(output)}.`, site.hint);
+        return null;
+    }
+    const last = output[output.length - 1];
+    const outcome = isObject(last) && isObject(last['outcome']) ? last['outcome'] : undefined;
+    const code = outcome?.['exit_code'];
+    const exitCode = typeof code === 'number' && Number.isInteger(code) ? code : undefined;
+    const failed = (exitCode !== undefined && exitCode !== 0) || outcome?.['type'] === 'timeout';
+    return { content: JSON.stringify(output), exit_code: exitCode, is_error: failed ? true : undefined };
+}
+function outputFields(item, site) {
+    const type = item['type'];
+    let output = item['output'];
+    if (type === 'computer_call_output')
+        return { content: [{ ...item, type }] };
+    if (type === 'shell_call_output')
+        return shellOutput(output, site);
+    if (type === 'apply_patch_call_output') {
+        return {
+            content: typeof output === 'string' ? output : '',
+            is_error: item['status'] === 'failed' ? true : undefined,
+        };
+    }
+    // Some Codex versions wrap the output as {content, success}.
+    if (isObject(output) && 'content' in output)
+        output = output['content'];
+    if (typeof output === 'string') {
+        const exitCode = exitCodeOf(output);
+        return {
+            content: output,
+            exit_code: exitCode,
+            is_error: exitCode !== undefined && exitCode !== 0 ? true : undefined,
+        };
+    }
+    const parts = itemParts(output ?? '', site);
+    return parts === null ? null : { content: parts };
+}
+/**
+ * The tool artifact of an output item (its type a key of OUTPUT_CALL). The output's type is kept
+ * as `role` when it is not a plain function_call_output: the emitter writes the call back as the
+ * built-in it was. A local_shell_call_output names its call by `id` in the API, `call_id` in Codex.
+ */
+function readItemOutput(item, id, site) {
+    const type = String(item['type']);
+    const callId = str(item, 'call_id') ?? (type === 'local_shell_call_output' ? str(item, 'id') : undefined);
+    if (callId === undefined)
+        return missing(item, 'call_id', site);
+    const fields = outputFields(item, site);
+    if (fields === null)
+        return null;
+    return artifact({
+        id,
+        kind: 'tool',
+        role: type === 'function_call_output' ? undefined : type,
+        ...fields,
+        call_id: callId,
+        source: site.at,
+    });
+}
+/** An artifact from the fields at hand; the others stay absent. */
+const artifact = artifact_builder/* makeArtifact */.jN;
+/**
+ * Consecutive model items (reasoning, assistant messages, calls) form one assistant artifact, as
+ * one Chat Completions assistant message would, named after its first item. A model item after a
+ * call starts a new one: an artifact holds its parts before its calls, and a reasoning item must
+ * stay before the call it led to when the turn is written back.
+ */
+class ModelTurns {
+    out;
+    turn = null;
+    constructor(out) {
+        this.out = out;
+    }
+    parts(parts, id, at) {
+        // A message with no parts adds nothing: it neither splits nor starts a turn.
+        if (parts.length === 0)
+            return;
+        if (this.turn && this.turn.calls.length > 0)
+            this.close();
+        this.turn ??= { id, at, parts: [], calls: [] };
+        for (const p of parts)
+            this.turn.parts.push(p);
+    }
+    call(call, id, at) {
+        this.turn ??= { id, at, parts: [], calls: [] };
+        this.turn.calls.push(call);
+    }
+    close() {
+        const t = this.turn;
+        this.turn = null;
+        if (!t || (t.parts.length === 0 && t.calls.length === 0))
+            return;
+        this.out.push(artifact({
+            id: t.id,
+            kind: 'assistant',
+            content: t.parts,
+            tool_calls: t.calls.length > 0 ? t.calls : undefined,
+            source: t.at,
+        }));
+    }
+}
+
+;// CONCATENATED MODULE: ./build/core/emit/rule-hit.js
+// What a provider rule reports about an emitted request: where (message and block indexes) and why,
+// in plain words plus the error text the API answers. Never the content itself: it may hold PII.
+/** `messages.3.content.1` (Anthropic's way of naming a place in the request). */
+function anthropicPath(loc) {
+    return loc.block === undefined ? `messages.${loc.message}` : `messages.${loc.message}.content.${loc.block}`;
+}
+/** `messages[3].content[1]` (OpenAI's way of naming a place in the request). */
+function openaiPath(loc) {
+    return loc.block === undefined
+        ? `messages[${loc.message}]`
+        : `messages[${loc.message}].content[${loc.block}]`;
+}
+function rule_hit_isObject(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** Findings in request order: whole-request ones first, then by message, block, and rule order. */
+function sortHits(hits, ruleOrder) {
+    const key = (h) => {
+        const loc = h.at[0];
+        return [loc ? loc.message : -1, loc?.block ?? -1, ruleOrder.indexOf(h.rule)];
+    };
+    return hits
+        .map((h, i) => ({ h, i, k: key(h) }))
+        .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1] || a.k[2] - b.k[2] || a.i - b.i)
+        .map((x) => x.h);
+}
+
+;// CONCATENATED MODULE: ./build/core/emit/anthropic-rules.js
+
+
+const ANTHROPIC_RULES = [
+    'anthropic-messages-nonempty',
+    'anthropic-role',
+    'anthropic-first-message-user',
+    'anthropic-empty-content',
+    'anthropic-empty-text',
+    'anthropic-block-type',
+    'anthropic-block-shape',
+    'anthropic-tool-result-first',
+    'anthropic-tool-use-answered',
+    'anthropic-tool-result-matches-use',
+    'anthropic-tool-use-ids-unique',
+    'anthropic-thinking-unchanged',
+];
+/** Block types each role may send (the Messages API's content block params). */
+const ANTHROPIC_BLOCK_TYPES = {
+    user: ['text', 'image', 'document', 'search_result', 'tool_result', 'container_upload'],
+    assistant: [
+        'text',
+        'thinking',
+        'redacted_thinking',
+        'tool_use',
+        'server_tool_use',
+        'web_search_tool_result',
+        'web_fetch_tool_result',
+        'code_execution_tool_result',
+        'bash_code_execution_tool_result',
+        'text_editor_code_execution_tool_result',
+        'tool_search_tool_result',
+        'mcp_tool_use',
+        'mcp_tool_result',
+        'container_upload',
+    ],
+};
+/** Block types a tool_result's own content may hold. */
+const TOOL_RESULT_CONTENT_TYPES = ['text', 'image', 'document', 'search_result'];
+/** `answer` is the API's error text; `paraphrase` when we do not know its exact words. */
+function anthropicHit(rule, at, words, answer, paraphrase = false) {
+    const where = at[0] ? `${anthropicPath(at[0])}: ` : '';
+    const said = paraphrase ? answer : `"${answer}"`;
+    return { rule, message: `${where}${words} (Anthropic answers 400: ${said})`, at };
+}
+const hit = anthropicHit;
+function blocksOf(m) {
+    const content = m.content;
+    if (typeof content === 'string')
+        return content === '' ? [] : [{ type: 'text', text: content }];
+    return Array.isArray(content) ? content : [];
+}
+const validRole = (m) => m?.role === 'user' || m?.role === 'assistant';
+/** Text that is empty or only whitespace, in a block or in a tool_result's content. */
+function emptyText(b) {
+    const texts = [];
+    if (b.type === 'text')
+        texts.push(b['text']);
+    if (b.type === 'tool_result' && Array.isArray(b['content'])) {
+        for (const c of b['content'])
+            if (rule_hit_isObject(c) && c['type'] === 'text')
+                texts.push(c['text']);
+    }
+    for (const t of texts) {
+        if (t === '')
+            return 'text content blocks must be non-empty';
+        if (typeof t === 'string' && t.trim() === '')
+            return 'text content blocks must contain non-whitespace text';
+    }
+    return undefined;
+}
+/** What a block of an allowed type lacks: the field and the kind of value it needs. */
+function missingField(b) {
+    const str = (f) => typeof b[f] === 'string';
+    const nonEmpty = (f) => typeof b[f] === 'string' && b[f] !== '';
+    switch (b.type) {
+        case 'text':
+            return str('text') ? undefined : ['text', 'a string'];
+        case 'image':
+        case 'document':
+            return rule_hit_isObject(b['source']) ? undefined : ['source', 'an object'];
+        case 'tool_use':
+            if (!nonEmpty('id'))
+                return ['id', 'a non-empty string'];
+            if (!nonEmpty('name'))
+                return ['name', 'a non-empty string'];
+            return rule_hit_isObject(b['input']) ? undefined : ['input', 'an object'];
+        case 'tool_result': {
+            if (!nonEmpty('tool_use_id'))
+                return ['tool_use_id', 'a non-empty string'];
+            const c = b['content'];
+            return c === undefined || typeof c === 'string' || Array.isArray(c)
+                ? undefined
+                : ['content', 'a string or an array'];
+        }
+        case 'thinking':
+            if (!str('thinking'))
+                return ['thinking', 'a string'];
+            return str('signature') ? undefined : ['signature', 'a string'];
+        case 'redacted_thinking':
+            return str('data') ? undefined : ['data', 'a string'];
+        default:
+            return undefined;
+    }
+}
+function checkMessage(m, i, last) {
+    const out = [];
+    const blocks = blocksOf(m);
+    if (blocks.length === 0 && !(last && m.role === 'assistant')) {
+        out.push(hit('anthropic-empty-content', [{ message: i }], `${m.role} message has no content`, `messages.${i}: all messages must have non-empty content except for the optional final assistant message`));
+    }
+    const allowed = ANTHROPIC_BLOCK_TYPES[m.role];
+    blocks.forEach((b, j) => {
+        const at = [{ message: i, block: j }];
+        const type = rule_hit_isObject(b) && typeof b.type === 'string' ? b.type : undefined;
+        if (type === undefined || !allowed.includes(type)) {
+            out.push(hit('anthropic-block-type', at, `a ${type ?? 'untyped'} block is not allowed in ${m.role === 'assistant' ? 'an' : 'a'} ${m.role} message`, `${anthropicPath(at[0])}.type: the block type must be one of ${allowed.join(', ')}`, true));
+            return;
+        }
+        if (type === 'tool_result' && Array.isArray(b['content'])) {
+            const inner = b['content'].map((c) => (rule_hit_isObject(c) ? c['type'] : undefined));
+            const bad = inner.find((t) => typeof t !== 'string' || !TOOL_RESULT_CONTENT_TYPES.includes(t));
+            if (inner.some((t) => typeof t !== 'string' || !TOOL_RESULT_CONTENT_TYPES.includes(t))) {
+                out.push(hit('anthropic-block-type', at, `the tool_result holds a ${typeof bad === 'string' ? bad : 'untyped'} block`, `a tool_result's content must be ${TOOL_RESULT_CONTENT_TYPES.join(', ')} blocks`, true));
+            }
+        }
+        const missing = missingField(b);
+        if (missing) {
+            out.push(hit('anthropic-block-shape', at, `the ${type} block's \`${missing[0]}\` is not ${missing[1]}`, `${anthropicPath(at[0])}.${missing[0]}: Field required`, true));
+        }
+        const empty = emptyText(b);
+        if (empty !== undefined) {
+            out.push(hit('anthropic-empty-text', at, `${type} block with empty or blank text`, `messages: ${empty}`));
+        }
+    });
+    return out;
+}
+function turnsOf(messages) {
+    const turns = [];
+    messages.forEach((m, i) => {
+        if (!validRole(m))
+            return;
+        const last = turns[turns.length - 1];
+        const turn = last && last.role === m.role ? last : { role: m.role, blocks: [], at: [] };
+        if (turn !== last)
+            turns.push(turn);
+        blocksOf(m).forEach((b, j) => {
+            turn.blocks.push(b);
+            turn.at.push({ message: i, block: j });
+        });
+    });
+    return turns;
+}
+function toolUses(t) {
+    const ids = new Map();
+    if (t?.role !== 'assistant')
+        return ids;
+    t.blocks.forEach((b, k) => {
+        if (b.type === 'tool_use' && typeof b['id'] === 'string' && !ids.has(b['id']))
+            ids.set(b['id'], t.at[k]);
+    });
+    return ids;
+}
+const path = (l) => anthropicPath(l);
+const messageOf = (l) => `messages.${l.message}`;
+/** tool_result blocks open the user turn; they answer the previous turn's tool_use blocks, each once. */
+function checkResults(turn, prev) {
+    const out = [];
+    const uses = toolUses(prev);
+    const firstOther = turn.blocks.findIndex((b) => b.type !== 'tool_result');
+    const answered = new Set();
+    turn.blocks.forEach((b, k) => {
+        if (b.type !== 'tool_result')
+            return;
+        const at = turn.at[k];
+        if (firstOther !== -1 && k > firstOther) {
+            const other = turn.at[firstOther];
+            out.push(hit('anthropic-tool-result-first', [at], `tool_result block after a ${String(turn.blocks[firstOther]?.type)} block at ${path(other)}: tool_result blocks must come first in the user turn`, uses.size > 0
+                ? `${messageOf(at)}: Did not find ${uses.size} \`tool_result\` block(s) at the beginning of this message. Messages following \`tool_use\` blocks must begin with a matching number of \`tool_result\` blocks.`
+                : `${messageOf(at)}: tool_result blocks must come first in the user message, before any other block`, uses.size === 0));
+        }
+        const id = b['tool_use_id'];
+        if (typeof id === 'string' && uses.has(id) && !answered.has(id))
+            return void answered.add(id);
+        const again = typeof id === 'string' && answered.has(id);
+        out.push(hit('anthropic-tool-result-matches-use', [at], again
+            ? `tool_result answers tool_use ${id} a second time`
+            : `tool_result answers ${typeof id === 'string' ? `tool_use ${id}, which is` : 'no tool_use id,'} not a tool_use of the previous assistant turn`, `${path(at)}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`));
+    });
+    return out;
+}
+/** tool_use blocks answered in the very next user turn, and ids unique in the whole request. */
+function checkToolUse(turns) {
+    const out = [];
+    const seen = new Map();
+    turns.forEach((turn, t) => {
+        turn.blocks.forEach((b, k) => {
+            if (b.type !== 'tool_use' || typeof b['id'] !== 'string')
+                return;
+            const at = turn.at[k];
+            const first = seen.get(b['id']);
+            if (first === undefined)
+                return void seen.set(b['id'], at);
+            out.push(hit('anthropic-tool-use-ids-unique', [at, first], `tool_use id ${b['id']} is used again (first at ${path(first)})`, `${path(at)}: \`tool_use\` ids must be unique`));
+        });
+        if (turn.role === 'user')
+            (0,collections/* pushAll */.iI)(out, checkResults(turn, turns[t - 1]));
+        const uses = toolUses(turn);
+        if (uses.size === 0)
+            return;
+        const next = turns[t + 1];
+        const results = new Set(next?.role === 'user'
+            ? next.blocks.filter((b) => b.type === 'tool_result').map((b) => b['tool_use_id'])
+            : []);
+        const missing = [...uses].filter(([id]) => !results.has(id));
+        if (missing.length === 0)
+            return;
+        const list = missing.map(([id]) => id).join(', ');
+        const first = missing[0]?.[1];
+        out.push(hit('anthropic-tool-use-answered', missing.map(([, at]) => at), `tool_use ${list} ${missing.length > 1 ? 'have' : 'has'} no tool_result in the next user turn`, `${messageOf(first)}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${list}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`));
+    });
+    return out;
+}
+/** Every Messages API rule the request breaks that can be seen in the request alone, in order. */
+function anthropicRuleHits(req) {
+    const out = [];
+    const messages = Array.isArray(req.messages) ? req.messages : [];
+    if (messages.length === 0) {
+        out.push(hit('anthropic-messages-nonempty', [], 'the request has no messages', 'messages: at least one message is required'));
+    }
+    messages.forEach((m, i) => {
+        if (!validRole(m)) {
+            out.push(hit('anthropic-role', [{ message: i }], 'role must be user or assistant', `messages.${i}.role: the role must be user or assistant (system text goes in the top-level system field)`, true));
+            return;
+        }
+        if (i === 0 && m.role !== 'user') {
+            out.push(hit('anthropic-first-message-user', [{ message: 0 }], `the first message is an ${m.role} turn`, 'messages: first message must use the "user" role'));
+        }
+        (0,collections/* pushAll */.iI)(out, checkMessage(m, i, i === messages.length - 1));
+    });
+    (0,collections/* pushAll */.iI)(out, checkToolUse(turnsOf(messages)));
+    return sortHits(out, ANTHROPIC_RULES);
+}
+
+;// CONCATENATED MODULE: ./build/core/emit/part-kind.js
+// What a content part is, whatever format wrote it: an image, a file or a sound (with its URL,
+// base64 data, text or file id), a refusal, a part only one API takes back, or a part only the
+// recording's provider takes back. parts.ts decides from this what each request makes of it.
+
+
+
+function part_kind_str(v) {
+    return typeof v === 'string' && v !== '' ? v : undefined;
+}
+const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*);base64,(.*)$/s;
+/** A URL as a Media's fields: a data URL's base64 and media type, an http(s) URL, or another URI. */
+function fromUrl(url, mediaType) {
+    const m = DATA_URL.exec(url);
+    if (m)
+        return {
+            data: m[3],
+            ...((part_kind_str(m[1]) ?? mediaType) ? { mediaType: part_kind_str(m[1]) ?? mediaType } : {}),
+        };
+    const typed = mediaType ? { mediaType } : {};
+    return /^https?:\/\//i.test(url) ? { url, ...typed } : { uri: url, ...typed };
+}
+/** The AI SDK's data: a URL, a data URL or bare base64. */
+function fromData(value, mediaType) {
+    if (value.startsWith('data:') || /^[a-z][a-z0-9+.-]*:\/\//i.test(value))
+        return fromUrl(value, mediaType);
+    return { data: value, ...(mediaType ? { mediaType } : {}) };
+}
+function kindOf(mediaType, fallback) {
+    if (mediaType?.startsWith('image/'))
+        return 'image';
+    if (mediaType?.startsWith('audio/'))
+        return 'audio';
+    return fallback;
+}
+function media(kind, fields, extra = {}) {
+    const out = { kind: kindOf(fields.mediaType, kind), ...fields };
+    for (const [k, v] of Object.entries(extra))
+        if (v !== undefined)
+            out[k] = v;
+    return out;
+}
+/** An Anthropic image or document: its `source` (base64, url, text or file). */
+function anthropicSource(p, kind) {
+    const s = p['source'];
+    if (!rule_hit_isObject(s))
+        return undefined;
+    const mediaType = part_kind_str(s['media_type']);
+    const extra = { filename: part_kind_str(p['title']) };
+    switch (s['type']) {
+        case 'base64':
+            return part_kind_str(s['data']) ? media(kind, { data: s['data'], mediaType }, extra) : undefined;
+        case 'url':
+            return part_kind_str(s['url']) ? media(kind, fromUrl(s['url'], mediaType), extra) : undefined;
+        case 'text':
+            return typeof s['data'] === 'string'
+                ? { kind: 'file', text: s['data'], ...(extra.filename ? extra : {}) }
+                : undefined;
+        case 'file':
+            return part_kind_str(s['file_id'])
+                ? media(kind, { fileId: { id: s['file_id'], owner: 'anthropic' } }, extra)
+                : undefined;
+        default:
+            return undefined;
+    }
+}
+/** The AI SDK's image `{image, mediaType}` (v4 `mimeType`) and file `{data, mediaType, filename}`. */
+function vercelMedia(p, field, kind) {
+    const value = part_kind_str(p[field]);
+    if (value === undefined)
+        return undefined;
+    const mediaType = part_kind_str(p['mediaType']) ?? part_kind_str(p['mimeType']);
+    return media(kind, fromData(value, mediaType), { filename: part_kind_str(p['filename']) });
+}
+/**
+ * LangChain's standard blocks: v0 `{source_type: url|base64|id|text, url|data|id|text, mime_type}`,
+ * v1 `{url | base64 | file_id, mime_type}` (a v1 `id` names the block, not a file).
+ */
+function langchainMedia(p, kind) {
+    const mediaType = part_kind_str(p['mime_type']);
+    const extra = {
+        filename: part_kind_str(p['filename']) ?? (rule_hit_isObject(p['extras']) ? part_kind_str(p['extras']['filename']) : undefined),
+    };
+    const sourceType = part_kind_str(p['source_type']);
+    if (sourceType === 'text' && typeof p['text'] === 'string')
+        return { kind: 'file', text: p['text'] };
+    if (sourceType === 'id' && part_kind_str(p['id']))
+        return media(kind, { fileId: { id: p['id'], owner: 'other' }, mediaType }, extra);
+    const url = part_kind_str(p['url']);
+    if (url !== undefined)
+        return media(kind, fromUrl(url, mediaType), extra);
+    const data = part_kind_str(p['base64']) ?? part_kind_str(p['data']);
+    if (data !== undefined)
+        return media(kind, fromData(data, mediaType), extra);
+    if (part_kind_str(p['file_id']))
+        return media(kind, { fileId: { id: p['file_id'], owner: 'other' }, mediaType }, extra);
+    return undefined;
+}
+/** OpenAI's file `{file: {file_id | file_data, filename}}` (Chat Completions) and input_file (Responses). */
+function openaiFile(f) {
+    const filename = part_kind_str(f['filename']);
+    const fileId = part_kind_str(f['file_id']);
+    if (fileId !== undefined)
+        return media('file', { fileId: { id: fileId, owner: 'openai' } }, { filename });
+    const data = part_kind_str(f['file_data']);
+    if (data !== undefined)
+        return media('file', fromData(data), { filename });
+    const url = part_kind_str(f['file_url']);
+    return url !== undefined ? media('file', fromUrl(url), { filename }) : undefined;
+}
+/** Gemini's `{inlineData: {mimeType, data}}` and `{fileData: {mimeType, fileUri}}`. */
+function geminiMedia(p, field) {
+    const d = p[field];
+    if (!rule_hit_isObject(d))
+        return undefined;
+    const mediaType = part_kind_str(d['mimeType']);
+    if (field === 'inlineData')
+        return part_kind_str(d['data']) ? media('file', { data: d['data'], mediaType }) : undefined;
+    const uri = part_kind_str(d['fileUri']);
+    if (uri === undefined)
+        return undefined;
+    // A Gemini Files API URI is fetched with the recording's Google credentials: no other provider can.
+    const typed = mediaType ? { mediaType } : {};
+    return media('file', GEMINI_FILES.test(uri) ? { uri, ...typed } : fromUrl(uri, mediaType));
+}
+const GEMINI_FILES = /^https:\/\/generativelanguage\.googleapis\.com\//i;
+/** Part types only one API takes back (besides the ones READ handles). */
+const OWN = new Map([
+    ...[...ANTHROPIC_BLOCK_TYPES.user, ...ANTHROPIC_BLOCK_TYPES.assistant]
+        .filter((t) => !['text', 'image', 'document', 'tool_use', 'tool_result'].includes(t))
+        .map((t) => [t, 'anthropic']),
+    ...[...MODEL_ITEMS].map((t) => [t, 'responses']),
+]);
+const SDK_REASONING = 'reasoning the SDK recorded for one provider: no request takes it back';
+const GEMINI_ONLY = 'only Gemini takes it back';
+/** Provider-specific parts no target takes, and why. */
+const FOREIGN = {
+    thought: `Gemini's thinking: ${GEMINI_ONLY}`,
+    thoughtSignature: `a Gemini thought signature: ${GEMINI_ONLY}`,
+    executableCode: `code Gemini ran itself: ${GEMINI_ONLY}`,
+    codeExecutionResult: `code Gemini ran itself: ${GEMINI_ONLY}`,
+    'redacted-reasoning': SDK_REASONING,
+    'reasoning-file': SDK_REASONING,
+    'tool-call': 'a tool the provider ran itself: only that provider can replay it',
+    'tool-result': 'a tool the provider ran itself: only that provider can replay it',
+    non_standard: 'a provider-specific block: no request takes it back',
+};
+/** Part type → what a part of it is; undefined when its shape is none this module knows. */
+const READ = {
+    // OpenAI Chat Completions (OpenHands too), LangChain (also as a bare string).
+    image_url: (p) => {
+        const v = p['image_url'];
+        const url = rule_hit_isObject(v) ? part_kind_str(v['url']) : part_kind_str(v);
+        if (url === undefined)
+            return undefined;
+        return media('image', fromUrl(url), { detail: rule_hit_isObject(v) ? part_kind_str(v['detail']) : undefined });
+    },
+    input_image: (p) => {
+        const url = part_kind_str(p['image_url']);
+        const fileId = part_kind_str(p['file_id']);
+        if (url === undefined && fileId === undefined)
+            return undefined;
+        return media('image', url !== undefined ? fromUrl(url) : { fileId: { id: fileId, owner: 'openai' } }, {
+            detail: part_kind_str(p['detail']),
+        });
+    },
+    // Anthropic (source), the AI SDK (image), LangChain standard blocks.
+    image: (p) => anthropicSource(p, 'image') ?? vercelMedia(p, 'image', 'image') ?? langchainMedia(p, 'image'),
+    document: (p) => anthropicSource(p, 'file'),
+    // OpenAI Chat Completions (file object), the AI SDK (data), LangChain standard blocks.
+    file: (p) => (rule_hit_isObject(p['file']) ? openaiFile(p['file']) : undefined) ??
+        vercelMedia(p, 'data', 'file') ??
+        langchainMedia(p, 'file'),
+    input_file: (p) => openaiFile(p),
+    input_audio: (p) => {
+        const a = p['input_audio'];
+        if (!rule_hit_isObject(a) || !part_kind_str(a['data']) || !part_kind_str(a['format']))
+            return undefined;
+        return { kind: 'audio', data: a['data'], format: a['format'] };
+    },
+    audio: (p) => langchainMedia(p, 'audio'),
+    'text-plain': (p) => (typeof p['text'] === 'string' ? { kind: 'file', text: p['text'] } : undefined),
+    inlineData: (p) => geminiMedia(p, 'inlineData'),
+    fileData: (p) => geminiMedia(p, 'fileData'),
+    // A Responses computer_call_output's screenshot (its output item, when it lost its built-in shape).
+    computer_call_output: (p) => {
+        const o = p['output'];
+        if (!rule_hit_isObject(o))
+            return undefined;
+        const url = part_kind_str(o['image_url']);
+        const fileId = part_kind_str(o['file_id']);
+        if (url !== undefined)
+            return media('image', fromUrl(url));
+        return fileId !== undefined ? media('image', { fileId: { id: fileId, owner: 'openai' } }) : undefined;
+    },
+    refusal: (p) => (typeof p['refusal'] === 'string' ? { kind: 'refusal', text: p['refusal'] } : undefined),
+    // A Responses reasoning item has a summary; the AI SDK's (`text`) and LangChain's (`reasoning`) do not.
+    reasoning: (p) => Array.isArray(p['summary']) ? { kind: 'own', api: 'responses' } : { kind: 'foreign', why: SDK_REASONING },
+};
+function whatOf(p) {
+    const read = Object.hasOwn(READ, p.type) ? READ[p.type] : undefined;
+    if (read)
+        return read(p);
+    const own = OWN.get(p.type);
+    if (own)
+        return { kind: 'own', api: own };
+    const why = Object.hasOwn(FOREIGN, p.type) ? FOREIGN[p.type] : undefined;
+    return why !== undefined ? { kind: 'foreign', why } : undefined;
+}
+
+;// CONCATENATED MODULE: ./build/core/emit/openai-rules.js
+
+
+const OPENAI_RULES = [
+    'openai-messages-nonempty',
+    'openai-role',
+    'openai-content-type',
+    'openai-assistant-empty',
+    'openai-empty-array',
+    'openai-part-type',
+    'openai-part-shape',
+    'openai-call-ids-unique',
+    'openai-tool-answers-call',
+    'openai-call-answered',
+];
+const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
+/** Content part types each role may send. */
+const OPENAI_PART_TYPES = {
+    system: ['text'],
+    developer: ['text'],
+    user: ['text', 'image_url', 'input_audio', 'file'],
+    assistant: ['text', 'refusal'],
+    tool: ['text'],
+};
+/** The object-valued field a part of this type carries, and the string fields inside it. */
+const PART_FIELDS = {
+    image_url: { field: 'image_url', strings: ['url'] },
+    input_audio: { field: 'input_audio', strings: ['data', 'format'] },
+    file: { field: 'file', strings: [] },
+};
+/** `answer` is the API's error text; `paraphrase` when we do not know its exact words. */
+function openai_rules_hit(rule, at, words, answer, paraphrase = false) {
+    const where = at[0] ? `${openaiPath(at[0])}: ` : '';
+    const said = paraphrase ? answer : `"${answer}"`;
+    return { rule, message: `${where}${words} (OpenAI answers 400: ${said})`, at };
+}
+function quoteList(values) {
+    const q = values.map((v) => `'${v}'`);
+    if (q.length <= 1)
+        return q.join('');
+    if (q.length === 2)
+        return `${q[0]} and ${q[1]}`;
+    return `${q.slice(0, -1).join(', ')}, and ${q[q.length - 1]}`;
+}
+function describe(v) {
+    if (v === null)
+        return 'null';
+    if (Array.isArray(v))
+        return 'an array';
+    return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+function isEmpty(content) {
+    return (content === null || content === undefined || content === '' || (Array.isArray(content) && !content.length));
+}
+function checkContent(m, i) {
+    const out = [];
+    const content = m.content;
+    const calls = m.tool_calls !== undefined && m.tool_calls.length > 0;
+    if (m.role === 'assistant' && !calls && isEmpty(content)) {
+        out.push(openai_rules_hit('openai-assistant-empty', [{ message: i }], 'assistant message with neither content nor tool_calls', content === null
+            ? "Invalid value for 'content': expected a string, got null."
+            : 'the assistant message needs content or tool_calls', content !== null));
+        return out;
+    }
+    const nullable = m.role === 'assistant';
+    if (typeof content !== 'string' && !Array.isArray(content) && !(nullable && isEmpty(content))) {
+        out.push(openai_rules_hit('openai-content-type', [{ message: i }], `${m.role} message content is ${describe(content)}, not a string or an array of parts`, `Invalid type for 'messages[${i}].content': expected one of a string or array of objects, but got ${describe(content)} instead.`));
+        return out;
+    }
+    if (Array.isArray(content) && content.length === 0) {
+        out.push(openai_rules_hit('openai-empty-array', [{ message: i }], `${m.role} message content is an empty array`, `Invalid 'messages[${i}].content': empty array. Expected an array with minimum length 1, but got an empty array instead.`));
+    }
+    if (!Array.isArray(content))
+        return out;
+    const allowed = OPENAI_PART_TYPES[m.role] ?? [];
+    content.forEach((part, j) => {
+        const at = [{ message: i, block: j }];
+        const path = openaiPath(at[0]);
+        const type = rule_hit_isObject(part) && typeof part['type'] === 'string' ? part['type'] : undefined;
+        if (type === undefined || !allowed.includes(type)) {
+            out.push(openai_rules_hit('openai-part-type', at, `a ${type ?? 'untyped'} part is not allowed in ${m.role === 'assistant' ? 'an' : 'a'} ${m.role} message (allowed: ${allowed.join(', ')})`, `Invalid value: '${type ?? ''}'. Supported values are: ${quoteList(allowed)}.`));
+            return;
+        }
+        const p = part;
+        const bad = (field, value, want) => {
+            out.push(openai_rules_hit('openai-part-shape', at, `the ${type} part has no ${want} \`${field}\``, value === undefined
+                ? `Missing required parameter: '${path}.${field}'.`
+                : `Invalid type for '${path}.${field}': expected ${want}, but got ${describe(value)} instead.`));
+        };
+        if (type === 'text' || type === 'refusal') {
+            if (typeof p[type] !== 'string')
+                bad(type, p[type], 'a string');
+            return;
+        }
+        const spec = PART_FIELDS[type];
+        if (!spec)
+            return;
+        const inner = p[spec.field];
+        if (!rule_hit_isObject(inner))
+            return bad(spec.field, inner, 'an object');
+        for (const s of spec.strings) {
+            if (typeof inner[s] !== 'string')
+                bad(`${spec.field}.${s}`, inner[s], 'a string');
+        }
+    });
+    return out;
+}
+/** Tool messages answer the calls of the assistant message right before their group, each once. */
+function checkPairing(messages) {
+    const out = [];
+    let i = 0;
+    while (i < messages.length) {
+        const m = messages[i];
+        if (m.role === 'tool') {
+            out.push(openai_rules_hit('openai-tool-answers-call', [{ message: i }], 'tool message does not follow an assistant message with tool_calls', "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."));
+            i++;
+            continue;
+        }
+        const at = i++;
+        if (m.role !== 'assistant' || !m.tool_calls?.length)
+            continue;
+        const ids = m.tool_calls.map((c) => c.id);
+        const dups = [...new Set(ids.filter((id, k) => ids.indexOf(id) !== k))];
+        if (dups.length > 0) {
+            out.push(openai_rules_hit('openai-call-ids-unique', [{ message: at }], `assistant message calls ${dups.join(', ')} more than once`, 'the tool_call ids of one assistant message must be unique', true));
+        }
+        const pending = new Set(ids);
+        const answeredAt = new Map();
+        while (i < messages.length && messages[i].role === 'tool') {
+            const id = messages[i].tool_call_id;
+            if (typeof id === 'string' && pending.delete(id))
+                answeredAt.set(id, i);
+            else {
+                const first = typeof id === 'string' ? answeredAt.get(id) : undefined;
+                out.push(openai_rules_hit('openai-tool-answers-call', [{ message: i }], first !== undefined
+                    ? `tool message answers call ${String(id)} again (first answered at messages[${first}])`
+                    : `tool message answers ${typeof id === 'string' ? `call ${id}, which is` : 'no call id,'} not a call of the assistant message before its group`, first !== undefined
+                    ? `Invalid parameter: Duplicate value for 'tool_call_id' of '${String(id)}', in messages[${first}] and messages[${i}].`
+                    : "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."));
+            }
+            i++;
+        }
+        if (pending.size > 0) {
+            const list = [...pending].join(', ');
+            out.push(openai_rules_hit('openai-call-answered', [{ message: at }], `tool call${pending.size > 1 ? 's' : ''} ${list} of the assistant message ${pending.size > 1 ? 'have' : 'has'} no tool message right after it`, `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${list}`));
+        }
+    }
+    return out;
+}
+/** Every Chat Completions rule the messages break, in request order. */
+function openaiRuleHits(messages) {
+    const out = [];
+    if (messages.length === 0) {
+        out.push(openai_rules_hit('openai-messages-nonempty', [], 'the request has no messages', "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead."));
+    }
+    messages.forEach((m, i) => {
+        if (!ROLES.has(m.role)) {
+            out.push(openai_rules_hit('openai-role', [{ message: i }], 'role must be system, developer, user, assistant or tool', 'invalid value for the role', true));
+            return;
+        }
+        (0,collections/* pushAll */.iI)(out, checkContent(m, i));
+        if (m.tool_calls !== undefined && m.tool_calls.length === 0) {
+            out.push(openai_rules_hit('openai-empty-array', [{ message: i }], 'tool_calls is an empty array', `Invalid 'messages[${i}].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.`));
+        }
+    });
+    (0,collections/* pushAll */.iI)(out, checkPairing(messages));
+    return sortHits(out, OPENAI_RULES);
+}
+
+;// CONCATENATED MODULE: ./build/core/emit/parts.js
+// What each content part the readers keep becomes in each request the emitters write: kept as it
+// is (the target's own shape, byte for byte), converted to the target's shape, or left out with
+// the reason. Readers keep every non-text part as parsed, in its source format's shape (content.ts),
+// so a part is first read for what it is (READ: images, files, audio, refusals, whatever the format
+// wrote them as), then written by the target's table (WRITE). The three emitters (openai.ts,
+// anthropic.ts, responses.ts) convert through partFor and count through PartLog, which writes the
+// ledger's `emit` notes (notes.ts): the requests and the notes cannot disagree.
+//
+// Pure: nothing is decoded or fetched. A base64 file is never turned into text (its text would
+// reach the request unmasked and unseen by the `pii` check), and a URL or file id is only passed
+// to a target that can reach it.
+
+
+
+
+
+// ---- what each target keeps as it is ---------------------------------------------------------------
+/** The shape a part of the target's own type must have to be passed through unchanged. */
+const SHAPE = {
+    image_url: (p) => rule_hit_isObject(p['image_url']) && typeof p['image_url']['url'] === 'string',
+    input_audio: (p) => rule_hit_isObject(p['input_audio']),
+    file: (p) => rule_hit_isObject(p['file']),
+    refusal: (p) => typeof p['refusal'] === 'string',
+    image: (p) => rule_hit_isObject(p['source']),
+    document: (p) => rule_hit_isObject(p['source']),
+    // The Responses reader keeps every field of its parts; an input_image names a URL or a file.
+    input_image: (p) => typeof p['image_url'] === 'string' || typeof p['file_id'] === 'string',
+    input_file: (p) => ['file_id', 'file_data', 'file_url'].some((k) => typeof p[k] === 'string'),
+    thinking: (p) => typeof p['thinking'] === 'string',
+    redacted_thinking: (p) => typeof p['data'] === 'string',
+};
+const except = (list, ...gone) => list.filter((t) => !gone.includes(t));
+/** Part types each target takes as they are, per slot (text parts are written by each emitter). */
+const NATIVE = {
+    openai: {
+        user: except(OPENAI_PART_TYPES['user'] ?? [], 'text'),
+        assistant: except(OPENAI_PART_TYPES['assistant'] ?? [], 'text'),
+        system: except(OPENAI_PART_TYPES['system'] ?? [], 'text'),
+        tool: except(OPENAI_PART_TYPES['tool'] ?? [], 'text'),
+    },
+    anthropic: {
+        // tool_use and tool_result blocks are the emitter's own, written from tool calls and results.
+        user: except(ANTHROPIC_BLOCK_TYPES.user, 'text', 'tool_result'),
+        assistant: except(ANTHROPIC_BLOCK_TYPES.assistant, 'text', 'tool_use'),
+        system: [],
+        tool: except(TOOL_RESULT_CONTENT_TYPES, 'text'),
+    },
+    responses: {
+        user: ['input_image', 'input_file'],
+        system: ['input_image', 'input_file'],
+        assistant: ['refusal'],
+        tool: ['input_image', 'input_file'],
+    },
+};
+/**
+ * A part the Responses request writes as a whole input item (reasoning, server tool calls…: what
+ * responses-items.ts keeps of a model turn); an SDK's own reasoning part is not one.
+ */
+function isResponsesItem(p) {
+    return MODEL_ITEMS.has(p.type) && (p.type !== 'reasoning' || Array.isArray(p['summary']));
+}
+// ---- what each target makes of the rest ---------------------------------------------------------
+const API_NAME = {
+    openai: 'Chat Completions',
+    anthropic: 'the Messages API',
+    responses: 'the Responses API',
+};
+/** Where each target takes media (images, files, audio) from. */
+const MEDIA_SLOTS = {
+    openai: { slots: ['user'], where: 'from the user' },
+    anthropic: { slots: ['user', 'tool'], where: 'in user turns and tool results' },
+    responses: { slots: ['user', 'system', 'tool'], where: 'in input messages and tool outputs' },
+};
+const NOUN = { image: 'images', file: 'files', audio: 'audio' };
+const PDF = 'application/pdf';
+/** Image media types the Messages API takes. */
+const ANTHROPIC_IMAGES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+/** Audio formats Chat Completions takes, by media type. */
+const OPENAI_AUDIO = {
+    'audio/wav': 'wav',
+    'audio/x-wav': 'wav',
+    'audio/wave': 'wav',
+    'audio/mpeg': 'mp3',
+    'audio/mp3': 'mp3',
+};
+/** Base64 openings of the formats a part may hold without a media type. */
+const MAGIC = [
+    ['iVBORw0KGgo', 'image/png'],
+    ['/9j/', 'image/jpeg'],
+    ['R0lGOD', 'image/gif'],
+    ['UklGR', 'image/webp'],
+    ['JVBERi0', PDF],
+];
+/** The media type a part declares, else the one its base64 opens with. */
+function typeOf(m) {
+    return (m.mediaType ?? (m.data !== undefined ? MAGIC.find(([head]) => m.data?.startsWith(head))?.[1] : undefined));
+}
+const isPdf = (m) => typeOf(m) === PDF || (m.mediaType === undefined && m.url !== undefined && /\.pdf(?:[?#]|$)/i.test(m.url));
+function dataUrl(m, mediaType) {
+    return `data:${mediaType};base64,${m.data}`;
+}
+function filenameOf(m) {
+    return m.filename ?? (isPdf(m) ? 'document.pdf' : 'file');
+}
+const converted = (part, to) => ({ fate: 'converted', part, to });
+const left = (why) => ({ fate: 'left', why });
+/** Why a media part with nothing the target can reach is left out. */
+function unreachable(api, m) {
+    if (m.fileId)
+        return left(`a file id ${API_NAME[api]} cannot reference`);
+    if (m.uri !== undefined)
+        return left(`a URI ${API_NAME[api]} cannot fetch`);
+    return left(`${API_NAME[api]} cannot take this ${m.kind === 'file' ? 'file' : m.kind}`);
+}
+function openaiMedia(m, slot) {
+    if (slot !== 'user')
+        return left(`Chat Completions takes ${NOUN[m.kind]} only ${MEDIA_SLOTS.openai.where}`);
+    if (m.kind === 'image') {
+        const type = typeOf(m);
+        const url = m.url ?? (m.data !== undefined && type !== undefined ? dataUrl(m, type) : undefined);
+        if (url === undefined)
+            return unreachable('openai', m);
+        return converted({ type: 'image_url', image_url: { url, ...(m.detail ? { detail: m.detail } : {}) } }, 'image_url part');
+    }
+    if (m.kind === 'audio') {
+        const format = m.format ?? (m.mediaType ? OPENAI_AUDIO[m.mediaType] : undefined);
+        if (m.data === undefined)
+            return unreachable('openai', m);
+        if (format === undefined)
+            return left('Chat Completions takes wav and mp3 audio only');
+        return converted({ type: 'input_audio', input_audio: { data: m.data, format } }, 'input_audio part');
+    }
+    if (m.text !== undefined)
+        return converted({ type: 'text', text: m.text }, 'text part');
+    if (m.fileId?.owner === 'openai')
+        return converted({ type: 'file', file: { file_id: m.fileId.id, ...(m.filename ? { filename: m.filename } : {}) } }, 'file part');
+    if (m.data !== undefined && isPdf(m))
+        return converted({ type: 'file', file: { filename: filenameOf(m), file_data: dataUrl(m, PDF) } }, 'file part');
+    if (m.data !== undefined)
+        return left('Chat Completions takes PDF files only');
+    if (m.url !== undefined)
+        return left('Chat Completions takes no file URLs');
+    return unreachable('openai', m);
+}
+function anthropicMedia(m, slot) {
+    const { slots, where } = MEDIA_SLOTS.anthropic;
+    if (!slots.includes(slot))
+        return left(`the Messages API takes ${NOUN[m.kind]} only ${where}`);
+    if (m.kind === 'audio')
+        return left('the Messages API takes no audio');
+    if (m.kind === 'image') {
+        if (m.url !== undefined)
+            return converted({ type: 'image', source: { type: 'url', url: m.url } }, 'image block');
+        if (m.data === undefined)
+            return unreachable('anthropic', m);
+        const type = typeOf(m);
+        if (type === undefined || !ANTHROPIC_IMAGES.includes(type))
+            return left('the Messages API takes jpeg, png, gif and webp images only');
+        return converted({ type: 'image', source: { type: 'base64', media_type: type, data: m.data } }, 'image block');
+    }
+    const title = m.filename ? { title: m.filename } : {};
+    if (m.text !== undefined)
+        return converted({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: m.text }, ...title }, 'document block');
+    if (m.data !== undefined && isPdf(m))
+        return converted({ type: 'document', source: { type: 'base64', media_type: PDF, data: m.data }, ...title }, 'document block');
+    if (m.url !== undefined && isPdf(m))
+        return converted({ type: 'document', source: { type: 'url', url: m.url }, ...title }, 'document block');
+    if (m.data !== undefined || m.url !== undefined)
+        return left('the Messages API takes PDF and plain-text documents only');
+    return unreachable('anthropic', m);
+}
+function responsesMedia(m, slot) {
+    const { slots, where } = MEDIA_SLOTS.responses;
+    if (!slots.includes(slot))
+        return left(`the Responses API takes ${NOUN[m.kind]} only ${where}`);
+    if (m.kind === 'audio')
+        return left('the Responses API takes no audio');
+    if (m.kind === 'image') {
+        const type = typeOf(m);
+        const url = m.url ?? (m.data !== undefined && type !== undefined ? dataUrl(m, type) : undefined);
+        if (url !== undefined)
+            return converted({ type: 'input_image', image_url: url, detail: m.detail ?? 'auto' }, 'input_image part');
+        if (m.fileId?.owner === 'openai')
+            return converted({ type: 'input_image', file_id: m.fileId.id, detail: m.detail ?? 'auto' }, 'input_image part');
+        return unreachable('responses', m);
+    }
+    if (m.text !== undefined)
+        return converted({ type: 'input_text', text: m.text }, 'input_text part');
+    const name = m.filename ? { filename: m.filename } : {};
+    if (m.fileId?.owner === 'openai')
+        return converted({ type: 'input_file', file_id: m.fileId.id, ...name }, 'input_file part');
+    const type = typeOf(m);
+    if (m.data !== undefined && type !== undefined)
+        return converted({ type: 'input_file', filename: filenameOf(m), file_data: dataUrl(m, type) }, 'input_file part');
+    if (m.url !== undefined)
+        return converted({ type: 'input_file', file_url: m.url, ...name }, 'input_file part');
+    return unreachable('responses', m);
+}
+const WRITE_MEDIA = {
+    openai: openaiMedia,
+    anthropic: anthropicMedia,
+    responses: responsesMedia,
+};
+function refusal(api, text, slot) {
+    if (api === 'anthropic') {
+        if (slot === 'system')
+            return left('the Messages API takes only text in the system prompt');
+        if (text.trim() === '')
+            return left('an empty refusal: the Messages API takes no blank text');
+        return converted({ type: 'text', text }, 'text block');
+    }
+    return left(`${API_NAME[api]} takes refusals only from the assistant`);
+}
+/** Why a part of another API is left out of `api`'s request. */
+function ownWhy(api, owner, type) {
+    if (owner === api)
+        return `${API_NAME[api]} takes no ${type} part here`;
+    return owner === 'anthropic'
+        ? `only the Messages API takes ${type} blocks`
+        : `only the Responses API takes ${type} items`;
+}
+/**
+ * What `p` (not a text part) becomes in `api`'s request at `slot`: kept as it is when it has the
+ * target's own shape there, else converted to it, else left out with the reason.
+ */
+function partFor(api, slot, p) {
+    if (NATIVE[api][slot].includes(p.type) && (SHAPE[p.type]?.(p) ?? true))
+        return { fate: 'kept', part: p };
+    const what = whatOf(p);
+    if (what === undefined)
+        return left(`${API_NAME[api]} takes no such part here`);
+    switch (what.kind) {
+        case 'image':
+        case 'file':
+        case 'audio':
+            return WRITE_MEDIA[api](what, slot);
+        case 'refusal':
+            return refusal(api, what.text, slot);
+        case 'own':
+            return left(ownWhy(api, what.api, p.type));
+        case 'foreign':
+            return left(what.why);
+    }
+}
+// ---- the ledger notes --------------------------------------------------------------------------
+function plural(n, noun) {
+    return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+function withArticle(noun) {
+    return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+/**
+ * What an emitter changed in each context item, for its ledger notes: parts converted or left
+ * out (counted once per item and part, though a result answering several calls is written once
+ * per call), and notes of the emitter's own (renamed call ids…). Types, counts and ids only.
+ */
+class PartLog {
+    api;
+    seen = new Set();
+    counts = new Map();
+    constructor(api) {
+        this.api = api;
+    }
+    count(id, key, note) {
+        const item = this.counts.get(id) ?? new Map();
+        this.counts.set(id, item);
+        const c = item.get(key);
+        if (c)
+            c.n++;
+        else
+            item.set(key, { n: 1, note });
+    }
+    /** partFor for part `index` of item `id`, counting what it changed. */
+    part(id, index, p, slot) {
+        const fate = partFor(this.api, slot, p);
+        this.record(id, index, p.type, fate);
+        return fate;
+    }
+    /**
+     * Counts a fate, once per part `index` of item `id` (an emitter that decides itself, on blocks
+     * written once, gives no index).
+     */
+    record(id, index, type, fate) {
+        if (fate.fate === 'kept')
+            return;
+        if (index !== undefined) {
+            const once = `${id}\u0000${index}`;
+            if (this.seen.has(once))
+                return;
+            this.seen.add(once);
+        }
+        const api = this.api;
+        if (fate.fate === 'converted') {
+            const to = fate.to;
+            this.count(id, `c\u0000${type}\u0000${to}`, (n) => `${api}: converted ${plural(n, `${type} part`)} to ${n === 1 ? withArticle(to) : `${to}s`}`);
+        }
+        else {
+            const why = fate.why;
+            this.count(id, `l\u0000${type}\u0000${why}`, (n) => `${api}: left out ${plural(n, `${type} part`)} (${why})`);
+        }
+    }
+    /** A note of the emitter's own, prefixed with the API. */
+    note(id, text) {
+        this.count(id, `n\u0000${text}`, () => `${this.api}: ${text}`);
+    }
+    /** Notes by context item id, in the order they were first made. */
+    notes() {
+        const out = new Map();
+        for (const [id, item] of this.counts)
+            out.set(id, [...item.values()].map((c) => c.note(c.n)));
+        return out;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/core/emit/anthropic.js
+// Writes a stabilized context as an Anthropic Messages request body: system and policy text go to
+// the top-level `system`; each assistant turn with tool_use blocks is followed by a user turn that
+// starts with every matching tool_result block (by the readers' pairing rule, answers.ts); adjacent
+// turns of one role are merged. Parts of other formats are converted or left out by parts.ts;
+// thinking without its signature is left out wherever the API ignores it.
+
+
+
+
+/**
+ * An item's content as blocks of a turn at `slot` (parts.ts): the Messages API's own blocks as they
+ * are, images and documents of other formats converted, the rest (OpenAI reasoning and server
+ * tools, provider-specific parts, audio) left out and counted in `log`.
+ */
+function blocks(item, slot, log) {
+    const content = item.content;
+    if (typeof content === 'string')
+        return content === '' ? [] : [{ type: 'text', text: content }];
+    const out = [];
+    content.forEach((p, i) => {
+        if (p.type === 'text')
+            return void out.push({ type: 'text', text: p.text });
+        const fate = log.part(item.id, i, p, slot);
+        if (fate.fate === 'kept')
+            out.push({ ...p });
+        else if (fate.fate === 'converted')
+            out.push(fate.part);
+    });
+    return out;
+}
+function toolInput(args) {
+    try {
+        const v = JSON.parse(args);
+        return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : { input: v };
+    }
+    catch {
+        // tool_use input must be an object; text that is not JSON is carried as-is under one key.
+        return { input: args };
+    }
+}
+function resultBlock(item, id, log) {
+    const b = { type: 'tool_result', tool_use_id: id, content: blocks(item, 'tool', log) };
+    if (item.is_error)
+        b['is_error'] = true;
+    return b;
+}
+function push(out, role, content, from, mergeable) {
+    if (content.length === 0)
+        return;
+    const last = out.messages[out.messages.length - 1];
+    if (mergeable && last && last.role === role && !last.content.some((b) => b.type === 'tool_use')) {
+        (0,collections/* pushAll */.iI)(last.content, content);
+        (0,collections/* pushAll */.iI)(out.blocks[out.blocks.length - 1] ?? [], content.map(() => from));
+        return;
+    }
+    out.messages.push({ role, content });
+    out.blocks.push(content.map(() => from));
+}
+/**
+ * tool_use ids must be unique in the whole request, but agents reuse call ids (tau-bench, SWE-agent).
+ * The first use keeps its id; each later use of it is named `<id>_<n>`, n from 2, skipping names
+ * the context already holds (call ids, and result ids: a result that answers no call keeps its id,
+ * and a call renamed to it would be answered by it once read back): the same context always gives
+ * the same names.
+ */
+function uniqueToolUseIds(context) {
+    const taken = new Set();
+    for (const item of context) {
+        for (const c of item.tool_calls ?? [])
+            taken.add(c.id);
+        if (item.kind === 'tool')
+            for (const id of resultIds(item))
+                taken.add(id);
+    }
+    const issued = new Set();
+    return {
+        next(id) {
+            let name = id;
+            for (let n = 2; issued.has(name) || (name !== id && taken.has(name)); n++)
+                name = `${id}_${n}`;
+            issued.add(name);
+            return name;
+        },
+    };
+}
+function toAnthropic(context) {
+    return toAnthropicWithOrigins(context).request;
+}
+/**
+ * The messages of the last assistant turn (consecutive assistant messages) while its tool loop is
+ * open: it has tool_use blocks and nothing but tool results follow it. Only there does the API
+ * check thinking blocks against their signatures; it ignores the thinking of every other turn.
+ */
+function openToolLoop(messages) {
+    let end = messages.length - 1;
+    while (end >= 0 && messages[end]?.role !== 'assistant')
+        end--;
+    if (end < 0)
+        return undefined;
+    let start = end;
+    while (start > 0 && messages[start - 1]?.role === 'assistant')
+        start--;
+    const turn = messages.slice(start, end + 1).flatMap((m) => m.content);
+    if (!turn.some((b) => b.type === 'tool_use'))
+        return undefined;
+    // A user turn with more than tool results closes the loop.
+    const after = messages.slice(end + 1).flatMap((m) => m.content);
+    return after.some((b) => b.type !== 'tool_result') ? undefined : { start, end };
+}
+const UNSIGNED = 'unsigned, as web-session exports write it: the Messages API takes no thinking without its signature, and ignores the thinking of earlier turns';
+/**
+ * A thinking block without its signature cannot be sent. Outside the open tool loop the API
+ * ignores thinking anyway, so it is left out there (with a note); in the open loop it stays, and the
+ * provider check reports it. A message left with nothing is left out.
+ */
+function dropUnsignedThinking(out, log) {
+    const loop = openToolLoop(out.messages);
+    const unsigned = (b) => b.type === 'thinking' && typeof b['signature'] !== 'string';
+    for (let m = out.messages.length - 1; m >= 0; m--) {
+        const msg = out.messages[m];
+        if (msg.role !== 'assistant' || (loop && m >= loop.start && m <= loop.end))
+            continue;
+        if (!msg.content.some(unsigned))
+            continue;
+        const from = out.blocks[m] ?? [];
+        const keep = msg.content.map((b) => !unsigned(b));
+        from.forEach((id, b) => {
+            if (!keep[b])
+                log.record(id, undefined, 'thinking', { fate: 'left', why: UNSIGNED });
+        });
+        msg.content = msg.content.filter((_, b) => keep[b]);
+        out.blocks[m] = from.filter((_, b) => keep[b]);
+        if (msg.content.length === 0) {
+            out.messages.splice(m, 1);
+            out.blocks.splice(m, 1);
+        }
+    }
+}
+/** toAnthropic, also saying which context item each block came from (for findings on the request). */
+function toAnthropicWithOrigins(context) {
+    const system = [];
+    // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
+    const answers = answersOf(context);
+    const log = new PartLog('anthropic');
+    const out = { messages: [], blocks: [] };
+    const ids = uniqueToolUseIds(context);
+    for (const item of context) {
+        if (item.kind === 'system' || item.kind === 'policy') {
+            system.push(typeof item.content === 'string'
+                ? item.content
+                : blocks(item, 'system', log)
+                    .map((b) => String(b['text'] ?? ''))
+                    .join('\n'));
+            continue;
+        }
+        if (isStandaloneOutput(item)) {
+            push(out, 'user', blocks(item, 'user', log), item.id, true);
+            continue;
+        }
+        if (item.kind === 'tool') {
+            // Results are placed after the call they answer; the ids a result answers no call of the
+            // context with stay where it is (the pairing check reports them).
+            const loose = answers.unanswered(item).map((id) => resultBlock(item, id, log));
+            push(out, 'user', loose, item.id, false);
+            continue;
+        }
+        if (item.kind === 'assistant') {
+            const content = blocks(item, 'assistant', log);
+            const names = (item.tool_calls ?? []).map((c) => ids.next(c.id));
+            (item.tool_calls ?? []).forEach((c, k) => {
+                const name = names[k];
+                if (name !== c.id)
+                    log.note(item.id, `tool call id ${c.id} sent as ${name} (tool_use ids must be unique in a request)`);
+                content.push({ type: 'tool_use', id: name, name: c.name, input: toolInput(c.arguments) });
+            });
+            push(out, 'assistant', content, item.id, true);
+            const placed = [];
+            const from = [];
+            (item.tool_calls ?? []).forEach((_, k) => {
+                const r = answers.resultOf(item, k);
+                if (!r)
+                    return;
+                placed.push(resultBlock(r, names[k], log));
+                from.push(r.id);
+            });
+            if (placed.length > 0) {
+                out.messages.push({ role: 'user', content: placed });
+                out.blocks.push(from);
+            }
+            continue;
+        }
+        // user, task, retrieval, phase and summary items are user-turn text.
+        push(out, 'user', blocks(item, 'user', log), item.id, true);
+    }
+    dropUnsignedThinking(out, log);
+    const request = { messages: out.messages };
+    if (system.length > 0)
+        request.system = system.join('\n\n');
+    return { request, blocks: out.blocks, notes: log.notes() };
+}
+
+// EXTERNAL MODULE: ./build/core/pii/mask.js + 1 modules
+var mask = __nccwpck_require__(1318);
+// EXTERNAL MODULE: ./build/core/pii/registry.js + 27 modules
+var registry = __nccwpck_require__(2624);
+;// CONCATENATED MODULE: ./build/core/stabilize/families.js
+const SHELL_TOOLS = new Set([
+    'bash',
+    'shell',
+    'sh',
+    'zsh',
+    'terminal',
+    'run_command',
+    'execute_command',
+    'exec',
+    'run',
+    'execute_bash',
+    'run_shell_command',
+    'container.exec',
+    'local_shell',
+]);
+/** Second words after which the third names the command: `npm run X`, `python -m X`, `npx X`… */
+const RUNNER_VERBS = new Set(['run', 'run-script', 'exec', 'x', 'dlx', '-m', 'script']);
+/**
+ * Tools whose every call is a change of its own (an edit, a write, a patch): a later one never makes an
+ * earlier one stale, whatever path they share.
+ */
+const WRITE_TOOL = /(?:^|_|-)(?:edit|write|patch|replace|create|insert|delete|remove|move|rename|update)(?:$|_|-)|^(?:edit|write|apply_patch|multiedit|str_replace_editor)$/i;
+/**
+ * Tools that look something up (a file's contents, a search): their output is not a command outcome
+ * (seed 002), so they are not command families for protection: a later read of the same target
+ * supersedes an earlier one, and otherwise their outputs compete on budget.
+ */
+const READ_TOOL = /^(?:read|cat|view|open|search|grep|glob|ls|find|read_file|view_file|open_file|list_files|list_dir|search_files|file_search|grep_search|web_fetch|fetch)$/i;
+/** A read-like tool (READ_TOOL): its results are not outcomes unless they failed. */
+function isReadTool(name) {
+    return READ_TOOL.test(name);
+}
+const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'command_line'];
+const PATH_KEYS = ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file', 'notebook_path'];
+function parseArgs(args) {
+    const t = args.trim();
+    if (!t.startsWith('{'))
+        return null;
+    try {
+        const v = JSON.parse(t);
+        return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : null;
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * The first two words of a shell command, after the noise that does not change what it runs:
+ * a leading `cd DIR &&`, environment assignments and `sudo`/`time` prefixes.
+ */
+function commandHead(command) {
+    let rest = command.trim();
+    for (;;) {
+        const cd = /^cd\s+\S+\s*(?:&&|;)\s*/.exec(rest);
+        if (cd) {
+            rest = rest.slice(cd[0].length);
+            continue;
+        }
+        const env = /^[A-Za-z_][A-Za-z0-9_]*=\S*\s+/.exec(rest);
+        if (env) {
+            rest = rest.slice(env[0].length);
+            continue;
+        }
+        const prefix = /^(?:sudo|time|exec|nohup)\s+/.exec(rest);
+        if (prefix) {
+            rest = rest.slice(prefix[0].length);
+            continue;
+        }
+        break;
+    }
+    const words = rest.split(/\s+/).filter(Boolean);
+    // `npm run build` and `npm run lint` are different commands: after a runner's sub-verb the
+    // script name is what identifies the command.
+    const width = words.length > 2 && RUNNER_VERBS.has(words[1]) ? 3 : 2;
+    return words.slice(0, width).join(' ');
+}
+/** Deterministic JSON with sorted keys, so argument order never changes a family. */
+function canonical(value) {
+    if (Array.isArray(value))
+        return `[${value.map(canonical).join(',')}]`;
+    if (value !== null && typeof value === 'object') {
+        const obj = value;
+        return `{${Object.keys(obj)
+            .sort()
+            .map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`)
+            .join(',')}}`;
+    }
+    return JSON.stringify(value) ?? 'null';
+}
+/**
+ * Two lookups of different records share a family (the latest outcome of "get_order" is protected,
+ * one per workflow) but never supersede each other: only the same arguments do.
+ */
+function commandKeys(call) {
+    const keys = baseKeys(call);
+    return WRITE_TOOL.test(call.name)
+        ? { family: keys.family, supersede: `${keys.supersede}#${call.id}` }
+        : keys;
+}
+function baseKeys(call) {
+    const args = parseArgs(call.arguments);
+    const tool = call.name;
+    const shell = SHELL_TOOLS.has(tool.toLowerCase());
+    if (args) {
+        for (const key of COMMAND_KEYS) {
+            const v = args[key];
+            const command = typeof v === 'string' && (shell || key !== 'script')
+                ? v
+                : Array.isArray(v) && v.every((x) => typeof x === 'string')
+                    ? v.join(' ')
+                    : undefined;
+            if (command !== undefined) {
+                const family = `${tool}:${commandHead(command)}`;
+                return { family, supersede: family };
+            }
+        }
+        for (const key of PATH_KEYS) {
+            const v = args[key];
+            if (typeof v === 'string')
+                return { family: `${tool}:${v}`, supersede: `${tool}:${v}` };
+        }
+        return { family: tool, supersede: `${tool}:${canonical(args)}` };
+    }
+    if (shell) {
+        const family = `${tool}:${commandHead(call.arguments)}`;
+        return { family, supersede: family };
+    }
+    return { family: tool, supersede: `${tool}:${call.arguments.trim()}` };
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/work.js
+
+/**
+ * `maskArgs` masks PII in a call's arguments before its command keys are taken: PII masking comes
+ * before supersession (DESIGN §4 stages 4 and 6), and the keys must be those of the arguments the
+ * context shows, or stabilizing the context again would group calls differently.
+ */
+function buildWork(transcript, maskArgs = (t) => t) {
+    const items = transcript.artifacts.map((a, index) => ({
+        a,
+        index,
+        content: a.content,
+        toolCalls: a.tool_calls ? [...a.tool_calls] : undefined,
+        protectedBy: [],
+        results: [],
+    }));
+    const byId = new Map();
+    for (const w of items)
+        byId.set(w.a.id, w);
+    const families = new Map();
+    for (const w of items)
+        for (const c of w.toolCalls ?? [])
+            families.set(c, commandKeys({ ...c, arguments: maskArgs(c.arguments) }));
+    for (const [resultId, ownerId] of Object.entries(transcript.pairing.resultToCall)) {
+        const result = byId.get(resultId);
+        const owner = byId.get(ownerId);
+        if (!result || !owner)
+            continue;
+        result.owner = owner;
+        owner.results.push(result);
+        const call = owner.toolCalls?.find((c) => c.id === result.a.call_id);
+        const keys = call ? families.get(call) : undefined;
+        if (keys !== undefined) {
+            result.family = keys.family;
+            result.supersede = keys.supersede;
+        }
+    }
+    for (const w of items)
+        w.results.sort((x, y) => x.index - y.index);
+    return { items, byId, events: [], families };
+}
+function isAlive(w) {
+    return w.removed === undefined;
+}
+function isProtected(w) {
+    return w.protectedBy.length > 0;
+}
+function work_textOf(content) {
+    if (typeof content === 'string')
+        return content;
+    let out = '';
+    for (const part of content) {
+        if (part.type === 'text' && typeof part.text === 'string')
+            out += (out ? '\n' : '') + part.text;
+    }
+    return out;
+}
+function hasText(w) {
+    return work_textOf(w.content).trim().length > 0;
+}
+/** A tool result failed: an error flag, a non-zero exit code or an `error` tag. */
+function isFailure(w) {
+    return (w.a.is_error === true ||
+        (w.a.exit_code !== undefined && w.a.exit_code !== 0) ||
+        (w.a.tags ?? []).includes('error'));
+}
+function remove(w, fate) {
+    if (w.removed)
+        return;
+    w.removed = fate;
+}
+const REASON_WORDS = {
+    verbose_tool_output: 'verbose output over the tool_output.max_tokens limit',
+    duplicate: 'duplicate of a later result',
+    near_duplicate: 'near-duplicate of a later result',
+    superseded: 'superseded by a later result of the same command',
+    retry_run: 'failed attempt collapsed into a retry summary',
+    budget: 'over the context budget',
+};
+const PLACEHOLDER_PREFIX = '[tool result omitted: ';
+function placeholderText(reason, detail) {
+    const words = REASON_WORDS[reason] ?? reason.replace(/_/g, ' ');
+    return `${PLACEHOLDER_PREFIX}${words}${detail ? `; ${detail}` : ''}]`;
+}
+/**
+ * A result already replaced by a placeholder, in this run or in the stabilized context it was read
+ * from. Stages leave it as it is: it is no verbose output, no copy and no stale result, and a second
+ * placeholder would only reword it (stabilizing a stabilized context must change nothing).
+ */
+function isPlaceholder(w) {
+    if (w.changed?.reason === 'pair_placeholder')
+        return true;
+    const c = w.content;
+    return w.a.kind === 'tool' && typeof c === 'string' && c.startsWith(PLACEHOLDER_PREFIX) && c.endsWith(']');
+}
+/**
+ * Take a tool result out of the context without orphaning its call (DESIGN §4 stage 9): when the
+ * assistant that made the call must stay (it is protected), the result becomes a short placeholder;
+ * otherwise the call leaves the assistant too, and an assistant left with no text and no calls goes.
+ */
+function removeResult(result, fate) {
+    if (result.removed)
+        return;
+    const owner = result.owner;
+    if (owner && isAlive(owner) && isProtected(owner)) {
+        if (isPlaceholder(result))
+            return;
+        result.heldBy = { fate, content: result.content, changed: result.changed };
+        result.content = placeholderText(fate.reason, fate.duplicate_of ? `see ${fate.duplicate_of}` : undefined);
+        result.changed = {
+            stage: fate.stage,
+            action: 'compressed',
+            reason: 'pair_placeholder',
+            detail: `${fate.reason}${fate.detail ? `: ${fate.detail}` : ''}; replaced by a placeholder because its call in ${owner.a.id} is kept`,
+            ...(fate.duplicate_of ? { duplicate_of: fate.duplicate_of } : {}),
+        };
+        return;
+    }
+    remove(result, fate);
+    if (!owner || !owner.toolCalls || owner.removed)
+        return;
+    const ids = new Set(result.a.call_ids ?? (result.a.call_id !== undefined ? [result.a.call_id] : []));
+    const stillAnswered = new Set(owner.results.filter((r) => r !== result && isAlive(r)).flatMap((r) => r.a.call_ids ?? [r.a.call_id]));
+    const callsBefore = owner.toolCalls.length;
+    owner.toolCalls = owner.toolCalls.filter((c) => !ids.has(c.id) || stillAnswered.has(c.id));
+    if (owner.toolCalls.length === 0 && !hasText(owner)) {
+        remove(owner, {
+            stage: fate.stage,
+            action: 'dropped',
+            reason: 'pair_unit',
+            detail: `its only tool calls' results were removed (${result.a.id}: ${fate.reason})`,
+        });
+    }
+    else if (owner.toolCalls.length < callsBefore) {
+        // The assistant stays without that call: the ledger must not call it kept verbatim.
+        owner.changed ??= {
+            stage: fate.stage,
+            action: 'compressed',
+            reason: 'pair_unit',
+            detail: `its tool call left with its result ${result.a.id} (${fate.reason})`,
+        };
+    }
+}
+/**
+ * A placeholder stands in for a result only while its assistant is protected. Aggressive collapse can
+ * lift that protection afterwards: the results it held then leave as they would have, or stabilizing
+ * the context again would remove them.
+ */
+function releaseHeld(ws) {
+    let released = 0;
+    for (const w of ws.items) {
+        const held = w.heldBy;
+        if (!held || !isAlive(w) || !w.owner || !isAlive(w.owner) || isProtected(w.owner))
+            continue;
+        w.content = held.content;
+        w.changed = held.changed;
+        w.heldBy = undefined;
+        removeResult(w, held.fate);
+        released++;
+    }
+    return released;
+}
+/** Take an assistant with tool calls out together with every result of its calls. */
+function removeUnit(owner, fate) {
+    remove(owner, fate);
+    for (const r of owner.results) {
+        remove(r, {
+            stage: fate.stage,
+            action: 'dropped',
+            reason: 'pair_unit',
+            detail: `went with its call in ${owner.a.id}`,
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/scope.js
+
+/** The scope of each artifact (its own, else the one the phase markers before it set) and the current one. */
+function scopesOf(artifacts) {
+    let task;
+    let phase;
+    let ambiguous;
+    const scopes = [];
+    for (const a of artifacts) {
+        const s = a.scope;
+        if (a.kind === 'phase') {
+            if (!s || (s.task === undefined && s.phase === undefined)) {
+                ambiguous ??= `phase marker ${a.id} (line ${a.source.line}) names neither a task nor a phase`;
+            }
+            else {
+                // A marker that names a task states the whole scope: its phase, or none. One that names
+                // only a phase moves within the current task. Either way the scope after a marker does not
+                // depend on markers before it that a stabilized context may have left out.
+                if (s.task !== undefined)
+                    phase = undefined;
+                task = s.task ?? task;
+                phase = s.phase ?? phase;
+            }
+        }
+        const own = {};
+        const t = s?.task ?? task;
+        const p = s?.phase ?? phase;
+        if (t !== undefined)
+            own.task = t;
+        if (p !== undefined)
+            own.phase = p;
+        scopes.push(own);
+    }
+    const outcome = {};
+    if (task !== undefined)
+        outcome.task = task;
+    if (phase !== undefined)
+        outcome.phase = phase;
+    if (ambiguous)
+        outcome.ambiguous = ambiguous;
+    return { scopes, outcome };
+}
+function assignScopes(ws) {
+    const { scopes, outcome } = scopesOf(ws.items.map((w) => w.a));
+    ws.items.forEach((w, i) => {
+        w.task = scopes[i]?.task;
+        w.phase = scopes[i]?.phase;
+    });
+    return outcome;
+}
+/** Survive a scope reset: what the author or the policy says must stay whatever the task. */
+function survivesReset(kind, pin, tags, protectedKinds) {
+    return (kind === 'system' || kind === 'policy' || pin === true || tags.some((t) => protectedKinds.includes(t)));
+}
+/**
+ * `keep`: artifacts that stay whatever task they belong to (the latest user request: the model
+ * must still see what it was last asked, even when a marker switched the task after it).
+ */
+function applyScopeReset(ws, scope, protectedKinds, keep = new Set()) {
+    if (scope.task === undefined)
+        return 0;
+    // Only artifacts before the last switch to the current task can belong to an earlier one.
+    let lastSwitch = -1;
+    let prevTask;
+    for (const w of ws.items) {
+        if (w.task !== prevTask && w.task === scope.task)
+            lastSwitch = w.index;
+        prevTask = w.task;
+    }
+    let dropped = 0;
+    for (const w of ws.items) {
+        if (w.index >= lastSwitch || w.removed)
+            continue;
+        if (w.task === undefined || w.task === scope.task)
+            continue;
+        // A tool call and its results are one unit (DESIGN §2): one member that must stay keeps them all.
+        const head = w.owner ?? w;
+        // Members already gone (a result collapsed into a retry summary) no longer hold the unit.
+        const unit = [head, ...head.results].filter((m) => m === w || isAlive(m));
+        if (unit.some((m) => keep.has(m.a.id) || survivesReset(m.a.kind, m.a.pin, m.a.tags ?? [], protectedKinds)))
+            continue;
+        const fate = {
+            stage: 'scope',
+            action: 'dropped',
+            reason: 'scope_reset',
+            detail: `belongs to task "${w.task}", the current task is "${scope.task}"`,
+        };
+        if (w.owner)
+            removeResult(w, fate);
+        else if (w.results.length > 0)
+            removeUnit(w, fate);
+        else
+            remove(w, fate);
+        dropped++;
+    }
+    return dropped;
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/summaries.js
+
+/**
+ * `meta.history` of a native document written from a stabilized context (emit/native.ts): the id and
+ * kind of each artifact its summaries cite that the context left out. A summary's provenance was
+ * checked against the full history when the context was made; those sources still count as existing.
+ */
+const HISTORY_META_KEY = 'history';
+function historySources(meta) {
+    const out = new Map();
+    const list = meta[HISTORY_META_KEY];
+    if (!Array.isArray(list))
+        return out;
+    for (const entry of list) {
+        if (entry === null || typeof entry !== 'object')
+            continue;
+        const { id, kind } = entry;
+        if (typeof id === 'string' && typeof kind === 'string')
+            out.set(id, kind);
+    }
+    return out;
+}
+/** Turn number of every artifact: the count of user messages up to and including it. */
+function turnNumbers(artifacts) {
+    const turns = [];
+    let turn = 0;
+    for (const a of artifacts) {
+        if (a.kind === 'user')
+            turn++;
+        turns.push(turn);
+    }
+    return turns;
+}
+/** Rank of a kind in the authority model: 0 is highest; kinds not listed rank below every listed one. */
+function rank(kind, authority) {
+    const i = authority.indexOf(kind);
+    return i === -1 ? authority.length : i;
+}
+function validateSummary(w, ws, scope, rules, turns, currentTurn) {
+    const a = w.a;
+    const reasons = [];
+    const provenance = a.provenance ?? [];
+    const sources = provenance.map((id) => id === a.id ? undefined : (ws.byId.get(id)?.a.kind ?? rules.history?.get(id)));
+    if (provenance.length === 0 || sources.some((s) => s === undefined))
+        reasons.push('missing_provenance');
+    const scopeMismatch = (w.task !== undefined && scope.task !== undefined && w.task !== scope.task) ||
+        (w.phase !== undefined && scope.phase !== undefined && w.phase !== scope.phase);
+    if (scopeMismatch)
+        reasons.push('scope_mismatch');
+    // A summary's claimed authority is the role it is delivered with; it may not outrank every source.
+    const claimed = a.role !== undefined && rules.authority.includes(a.role) ? a.role : undefined;
+    const known = sources.filter((s) => s !== undefined);
+    if (claimed !== undefined && known.length > 0) {
+        const best = Math.min(...known.map((kind) => rank(kind, rules.authority)));
+        if (rank(claimed, rules.authority) < best)
+            reasons.push('authority_exceeds_sources');
+    }
+    const ttl = a.ttl ?? rules.ttl;
+    const createdAt = a.created_at ?? turns[w.index] ?? 0;
+    const age = Math.max(0, currentTurn - createdAt);
+    const expired = age > ttl;
+    if (expired)
+        reasons.push('expired');
+    const status = reasons.length === 0 ? 'valid' : reasons.length === 1 && expired ? 'expired' : 'invalid';
+    return { id: a.id, status, reasons, age, ttl, provenance: [...provenance], line: a.source.line };
+}
+function applySummaries(ws, scope, rules) {
+    const turns = turnNumbers(ws.items.map((w) => w.a));
+    const currentTurn = turns.length > 0 ? (turns[turns.length - 1] ?? 0) : 0;
+    const logs = [];
+    for (const w of ws.items) {
+        if (w.a.kind !== 'summary' || w.removed)
+            continue;
+        const log = validateSummary(w, ws, scope, rules, turns, currentTurn);
+        logs.push(log);
+        if (log.status === 'valid')
+            continue;
+        remove(w, {
+            stage: 'summaries',
+            action: 'expired',
+            reason: log.status === 'expired' ? 'summary_expired' : 'summary_invalid',
+            detail: log.status === 'expired'
+                ? `age ${log.age} turns exceeds ttl ${log.ttl}`
+                : `invalid: ${log.reasons.join(', ')}`,
+        });
+    }
+    return logs;
+}
+
+;// CONCATENATED MODULE: ./build/core/emit/native.js
+// Writes a stabilized context in the native format (DESIGN §2): `{ meta, artifacts }`.
+
+
+
+
+/**
+ * With `transcript` (the one the context was made from), the document is itself a transcript that
+ * stabilizes to the same context: each artifact carries the original fields the stabilizer decides
+ * on (tags, pin, exit_code, a summary's provenance and ttl) and the scope it had (DESIGN §4 stage 2,
+ * whether set on it or by a phase marker before it); a summary's `created_at` keeps its
+ * age in user turns within the shorter document; and the sources kept summaries cite that the
+ * context no longer holds are listed, with their kind, under `meta.history` for the summaries stage.
+ */
+function toNative(context, meta = {}, transcript) {
+    const original = new Map(transcript?.artifacts.map((a, i) => [a.id, { a, i }]));
+    const scopes = transcript ? scopesOf(transcript.artifacts).scopes : [];
+    const turns = transcript ? turnNumbers(transcript.artifacts) : [];
+    const currentTurn = turns[turns.length - 1] ?? 0;
+    const turnsHere = context.filter((c) => c.kind === 'user').length;
+    const present = new Set(context.map((c) => c.id));
+    const earlier = transcript ? historySources(transcript.meta) : new Map();
+    const history = new Map();
+    const artifacts = context.map((c) => {
+        const a = { id: c.id, kind: c.kind };
+        if (c.role !== undefined)
+            a['role'] = c.role;
+        a['content'] = c.content;
+        if (c.tool !== undefined)
+            a['tool'] = c.tool;
+        if (c.call_id !== undefined)
+            a['call_id'] = c.call_id;
+        if (c.call_ids !== undefined)
+            a['call_ids'] = c.call_ids;
+        if (c.tool_calls !== undefined)
+            a['tool_calls'] = c.tool_calls;
+        if (c.is_error)
+            a['is_error'] = true;
+        const o = original.get(c.id);
+        if (!o)
+            return a;
+        copyOriginal(a, o.a);
+        // The scope it had: the phase marker that set it may be gone, or come later in the context.
+        // A phase marker keeps its own, which is what it sets.
+        const scope = c.kind === 'phase' ? o.a.scope : scopes[o.i];
+        if (scope && (scope.task !== undefined || scope.phase !== undefined))
+            a['scope'] = scope;
+        if (c.kind === 'summary') {
+            const createdAt = o.a.created_at ?? turns[o.i] ?? 0;
+            a['created_at'] = Math.max(0, turnsHere - Math.max(0, currentTurn - createdAt));
+            for (const id of o.a.provenance ?? []) {
+                const kind = original.get(id)?.a.kind ?? earlier.get(id);
+                if (kind !== undefined && !present.has(id))
+                    history.set(id, kind);
+            }
+        }
+        return a;
+    });
+    const out = maskMeta(meta);
+    delete out[HISTORY_META_KEY];
+    if (history.size > 0)
+        out[HISTORY_META_KEY] = [...history].map(([id, kind]) => ({ id, kind }));
+    return { meta: out, artifacts };
+}
+function copyOriginal(into, a) {
+    if (a.exit_code !== undefined)
+        into['exit_code'] = a.exit_code;
+    if (a.tags !== undefined)
+        into['tags'] = a.tags;
+    if (a.pin !== undefined)
+        into['pin'] = a.pin;
+    if (a.provenance !== undefined)
+        into['provenance'] = a.provenance;
+    if (a.ttl !== undefined)
+        into['ttl'] = a.ttl;
+}
+/**
+ * The transcript's meta record is written back, so it is masked too: with the built-in typed
+ * detectors, as the `pii` check would search it (the emitter does not see the policy's rules).
+ */
+function maskMeta(value) {
+    if (typeof value === 'string') {
+        return (0,mask/* maskText */.gC)(value, META_DETECTORS, { replacement: '[REDACTED_{TYPE}]', allow: [] }).text;
+    }
+    if (Array.isArray(value))
+        return value.map(maskMeta);
+    if (value !== null && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskMeta(v)]));
+    }
+    return value;
+}
+const META_DETECTORS = (0,registry/* builtinDetectors */.PU)();
+
+;// CONCATENATED MODULE: ./build/core/emit/openai.js
+// Writes a stabilized context as OpenAI Chat Completions messages. Tool messages are placed right
+// after the assistant message whose calls they answer (by the readers' pairing rule, answers.ts), as
+// the API requires. Parts of other formats are converted or left out by parts.ts.
+
+
+
+/** Where a message of this role puts its parts (parts.ts). */
+const SLOT = {
+    system: 'system',
+    developer: 'system',
+    user: 'user',
+    assistant: 'assistant',
+    tool: 'tool',
+};
+/**
+ * The parts of a message of this role as Chat Completions takes them (parts.ts): the API's own
+ * parts as they are, images, files and audio of other formats converted, the rest (thinking,
+ * other APIs' items, provider-specific parts) left out and counted in `log`.
+ */
+function openaiContent(item, role, log) {
+    const content = item.content;
+    if (typeof content === 'string')
+        return content;
+    const out = [];
+    content.forEach((p, i) => {
+        if (p.type === 'text')
+            return void out.push({ type: 'text', text: p.text });
+        const fate = log.part(item.id, i, p, SLOT[role]);
+        if (fate.fate !== 'left')
+            out.push(fate.part);
+    });
+    return out;
+}
+/** Tool messages (and outputs sent as user text) carry text only: the rest is counted in `log`. */
+function textOnly(item, log) {
+    const content = item.content;
+    if (typeof content === 'string')
+        return content;
+    content.forEach((p, i) => {
+        if (p.type !== 'text')
+            log.part(item.id, i, p, 'tool');
+    });
+    return content
+        .filter((p) => p.type === 'text')
+        .map((p) => String(p.text))
+        .join('\n');
+}
+function roleOf(item) {
+    switch (item.kind) {
+        case 'system':
+        case 'policy':
+        case 'phase':
+        case 'summary':
+            return item.role === 'developer' ? 'developer' : 'system';
+        case 'assistant':
+            return 'assistant';
+        case 'tool':
+            return 'tool';
+        default:
+            return 'user';
+    }
+}
+/** The message of an item; undefined for an assistant turn with nothing the API takes (only thinking). */
+function message(item, log) {
+    const role = roleOf(item);
+    if (role === 'assistant') {
+        const m = { role, content: openaiContent(item, role, log) };
+        const empty = m.content === '' || (Array.isArray(m.content) && m.content.length === 0);
+        // A tool-call-only turn has `content: null`: the API refuses an empty array (and an empty text).
+        if (empty && item.tool_calls?.length)
+            m.content = null;
+        else if (empty)
+            return undefined;
+        if (item.tool_calls?.length) {
+            m.tool_calls = item.tool_calls.map((c) => ({
+                id: c.id,
+                type: 'function',
+                function: { name: c.name, arguments: c.arguments },
+            }));
+        }
+        return m;
+    }
+    return { role, content: openaiContent(item, role, log) };
+}
+/** Messages in context order, each tool message moved to directly follow the group of its call. */
+function toOpenAI(context) {
+    return toOpenAIWithOrigins(context).messages;
+}
+/** toOpenAI, also saying which context item each message came from (for findings on the request). */
+function toOpenAIWithOrigins(context) {
+    // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
+    const answers = answersOf(context);
+    const log = new PartLog('openai');
+    const out = [];
+    const origins = [];
+    const emit = (m, from) => {
+        out.push(m);
+        origins.push([from.id]);
+    };
+    for (const item of context) {
+        if (isStandaloneOutput(item)) {
+            emit({ role: 'user', content: textOnly(item, log) }, item);
+            continue;
+        }
+        if (item.kind === 'tool') {
+            // The ids it answers no call of the context with: kept in place (the pairing check reports it).
+            for (const id of answers.unanswered(item))
+                emit({ role: 'tool', tool_call_id: id, content: textOnly(item, log) }, item);
+            continue;
+        }
+        const m = message(item, log);
+        if (m)
+            emit(m, item);
+        (item.tool_calls ?? []).forEach((call, k) => {
+            const r = answers.resultOf(item, k);
+            if (r)
+                emit({ role: 'tool', tool_call_id: call.id, content: textOnly(r, log) }, r);
+        });
+    }
+    return { messages: out, origins, notes: log.notes() };
+}
+
+;// CONCATENATED MODULE: ./build/core/emit/responses.js
+// Writes a stabilized context as an OpenAI Responses API request body, `{input: [...]}`:
+// - system, policy, phase and summary items → `system` messages (`developer` when the source said
+//   so), in context order; `instructions` is not used, so several system items keep their order;
+// - user items → `user` messages with input_text / input_image / input_file parts (parts.ts: other
+//   formats' images and files converted, a plain-text document its text);
+// - an assistant item → an `assistant` message of output_text and refusal parts, with the items
+//   its parts hold written back where they were (reasoning, web search…), then one call item per
+//   tool call, then the output of each call;
+// - tool results → `function_call_output`, or the built-in output they were read from (their
+//   `role`: computer_call_output, local_shell_call_output…), with the call written as that
+//   built-in too. A built-in whose output no longer has its shape (a placeholder) is written as a
+//   function call and output, so the pair stays valid.
+// Parts the Responses API has no place for (Anthropic thinking and server tool blocks, audio,
+// provider-specific parts…) are left out (parts.ts); responsesNotes says which, for the ledger.
+
+
+
+
+
+
+const MESSAGE_ROLES = new Set(['user', 'system', 'developer']);
+/**
+ * A part of a message of `role` (or of a tool output, slot `tool`) as the Responses API takes it
+ * (parts.ts), or undefined when it is left out (counted in `log`).
+ */
+function partOf(item, i, p, slot, log) {
+    if (p.type === 'text')
+        return slot === 'assistant'
+            ? { type: 'output_text', text: p.text, annotations: [] }
+            : { type: 'input_text', text: p.text };
+    const fate = log.part(item.id, i, p, slot);
+    return fate.fate === 'left' ? undefined : fate.part;
+}
+function slotOf(role) {
+    return role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : 'system';
+}
+/**
+ * The items of one message: consecutive parts form a message of `role`, item parts are written
+ * back as the items they were, in place. A string stays a string.
+ */
+function messageItems(item, role, log) {
+    const content = item.content;
+    if (typeof content === 'string') {
+        if (role !== 'assistant')
+            return [{ type: 'message', role, content }];
+        return content === ''
+            ? []
+            : [{ type: 'message', role, content: [{ type: 'output_text', text: content, annotations: [] }] }];
+    }
+    const out = [];
+    let parts = [];
+    let dropped = false;
+    const flush = () => {
+        if (parts.length > 0)
+            out.push({ type: 'message', role, content: parts });
+        parts = [];
+    };
+    content.forEach((p, i) => {
+        if (isResponsesItem(p)) {
+            flush();
+            out.push({ ...p });
+            return;
+        }
+        const part = partOf(item, i, p, slotOf(role), log);
+        if (part === undefined)
+            dropped = true;
+        else
+            parts.push(part);
+    });
+    flush();
+    // An empty array stays what the context holds; a message whose parts all left is left out.
+    if (out.length === 0 && !dropped && role !== 'assistant')
+        out.push({ type: 'message', role, content: [] });
+    return out;
+}
+function responses_textOnly(content) {
+    if (typeof content === 'string')
+        return content;
+    return content
+        .filter((p) => p.type === 'text')
+        .map((p) => String(p.text))
+        .join('\n');
+}
+function functionOutput(item, log) {
+    const content = item.content;
+    if (typeof content === 'string')
+        return content;
+    return content.map((p, i) => partOf(item, i, p, 'tool', log)).filter((p) => p !== undefined);
+}
+function parsedJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+function parsedObject(text) {
+    const v = parsedJson(text);
+    return rule_hit_isObject(v) ? v : null;
+}
+/** The built-in output a result was read from, or null when its content lost that shape. */
+function builtinOutput(type, r, callId, log) {
+    switch (type) {
+        case 'custom_tool_call_output':
+            return { type, call_id: callId, output: functionOutput(r, log) };
+        case 'local_shell_call_output':
+            // The API names the call by `id` here.
+            return { type, id: callId, output: responses_textOnly(r.content) };
+        case 'apply_patch_call_output':
+            return {
+                type,
+                call_id: callId,
+                status: r.is_error ? 'failed' : 'completed',
+                output: responses_textOnly(r.content),
+            };
+        case 'shell_call_output': {
+            const text = responses_textOnly(r.content);
+            const parsed = parsedJson(text);
+            // Cut or masked past parsing: the text the stabilizer kept is sent as one chunk.
+            const output = Array.isArray(parsed)
+                ? parsed
+                : [{ stdout: text, stderr: '', outcome: { type: 'exit', exit_code: r.is_error ? 1 : 0 } }];
+            return { type, call_id: callId, output };
+        }
+        case 'computer_call_output': {
+            const part = Array.isArray(r.content) && r.content.length === 1 ? r.content[0] : undefined;
+            if (part?.type !== type)
+                return null;
+            const { type: _t, call_id: _c, ...rest } = part;
+            return { type, call_id: callId, ...rest };
+        }
+        default:
+            return null;
+    }
+}
+/** The built-in call item of `call`, answered by an output of `outputType`; null when the call is no such built-in. */
+function builtinCall(call, outputType) {
+    const type = OUTPUT_CALL.get(outputType);
+    if (type === undefined || type === 'function_call')
+        return null;
+    if (type === 'custom_tool_call')
+        return { type, call_id: call.id, name: call.name, input: call.arguments };
+    // A built-in is recorded under its own name: another name means the output answers something else.
+    const fields = BUILTIN_NAMES.get(type) === call.name ? parsedObject(call.arguments) : null;
+    if (fields === null)
+        return null;
+    if (type === 'local_shell_call')
+        return { type, call_id: call.id, status: 'completed', action: fields };
+    const { type: _t, call_id: _c, ...rest } = fields;
+    return { type, call_id: call.id, ...rest };
+}
+function functionCall(call) {
+    return { type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments };
+}
+/**
+ * The role of an item's message: its source role when that is a Responses message role (a Codex
+ * rollout sends its environment context as user messages, read as system items), else the Chat
+ * Completions role of its kind.
+ */
+function messageRole(item) {
+    if (item.kind !== 'assistant' && item.role !== undefined && MESSAGE_ROLES.has(item.role))
+        return item.role;
+    const role = roleOf(item);
+    return role === 'tool' ? 'user' : role;
+}
+/** The output item type a result was read from (its role), function_call_output by default. */
+function outputTypeOf(r) {
+    return r.role !== undefined && OUTPUT_CALL.has(r.role) ? r.role : 'function_call_output';
+}
+function toResponses(context) {
+    return toResponsesWithOrigins(context).request;
+}
+function toResponsesWithOrigins(context) {
+    // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
+    const answers = answersOf(context);
+    const position = new Map(context.map((c, i) => [c, i]));
+    const input = [];
+    const origins = [];
+    const log = new PartLog('responses');
+    const emit = (items, from) => {
+        for (const i of items) {
+            input.push(i);
+            origins.push(from.id);
+        }
+    };
+    /** The call and output items of one answered call. */
+    const pair = (call, r, caller) => {
+        const type = outputTypeOf(r);
+        if (type !== 'function_call_output') {
+            const c = builtinCall(call, type);
+            const o = c ? builtinOutput(type, r, call.id, log) : null;
+            if (c && o)
+                return [c, o];
+            log.note(caller.id, `a ${String(OUTPUT_CALL.get(type))} written as a function_call (its output no longer has the built-in's shape)`);
+        }
+        return [
+            functionCall(call),
+            { type: 'function_call_output', call_id: call.id, output: functionOutput(r, log) },
+        ];
+    };
+    for (const item of context) {
+        if (isStandaloneOutput(item)) {
+            emit(messageItems(item, 'user', log), item);
+            continue;
+        }
+        if (item.kind === 'tool') {
+            // The ids it answers no call of the context with: kept in place (the pairing check reports it).
+            for (const id of answers.unanswered(item)) {
+                const out = builtinOutput(outputTypeOf(item), item, id, log) ?? {
+                    type: 'function_call_output',
+                    call_id: id,
+                    output: functionOutput(item, log),
+                };
+                emit([out], item);
+            }
+            continue;
+        }
+        emit(messageItems(item, messageRole(item), log), item);
+        const outputs = [];
+        (item.tool_calls ?? []).forEach((call, k) => {
+            const r = answers.resultOf(item, k);
+            if (!r)
+                return emit([functionCall(call)], item);
+            const [c, o] = pair(call, r, item);
+            emit([c], item);
+            outputs.push([o, r]);
+        });
+        // Outputs in the order the results came (parallel calls may be answered out of order).
+        outputs.sort((a, b) => (position.get(a[1]) ?? 0) - (position.get(b[1]) ?? 0));
+        for (const [o, r] of outputs)
+            emit([o], r);
+    }
+    return { request: { input }, origins, notes: log.notes() };
+}
+/** Ledger notes of `--emit responses`, by context item id (types and counts only, never content). */
+function responsesNotes(context) {
+    return toResponsesWithOrigins(context).notes;
+}
+
+;// CONCATENATED MODULE: ./build/core/emit/source-api.js
+const OPENAI = { emit: 'openai', apis: ['openai'] };
+/** Recordings of Responses API items (Codex rollouts too): written back as a Responses request, checked by the OpenAI rules. */
+const RESPONSES = { emit: 'responses', apis: ['openai'] };
+const ANTHROPIC = { emit: 'anthropic', apis: ['anthropic'] };
+/** Provider-agnostic recordings (SDKs that call any model): written as OpenAI, checked for both. */
+const ANY = { emit: 'openai', apis: ['openai', 'anthropic'] };
+const SOURCE_API = {
+    native: { emit: 'native', apis: ['openai', 'anthropic'] },
+    openai: OPENAI,
+    anthropic: ANTHROPIC,
+    'claude-code': ANTHROPIC,
+    'claude-web': ANTHROPIC,
+    codex: RESPONSES,
+    responses: RESPONSES,
+    'vercel-ai': ANY,
+    langchain: ANY,
+    gemini: OPENAI,
+    openhands: OPENAI,
+    aider: OPENAI,
+};
+
+;// CONCATENATED MODULE: ./build/core/emit/index.js
+
+
+
+
+
+const EMIT_FORMATS = (/* unused pure expression or super */ null && (['same', 'native', 'openai', 'anthropic', 'responses']));
+/** `same` writes the request of the API the transcript's format talks to (source-api.ts). */
+function resolveEmitFormat(emit, source) {
+    return emit === 'same' ? SOURCE_API[source].emit : emit;
+}
+/** `transcript` (the one the context was made from) lets the native document carry its original fields. */
+function emitContext(context, format, transcript) {
+    switch (format) {
+        case 'openai':
+            return { messages: toOpenAI(context) };
+        case 'anthropic':
+            return toAnthropic(context);
+        case 'responses':
+            return toResponses(context);
+        case 'native':
+            return toNative(context, transcript?.meta ?? {}, transcript);
+    }
+}
+
+
+;// CONCATENATED MODULE: ./build/core/readers/pairing.js
+// Tool call ↔ result pairing (DESIGN §2). A result answers the NEAREST EARLIER PENDING call with
+// its id: real runs reuse call ids (tau-bench), so "the call with this id" is ambiguous, and the
+// latest unanswered one is what the model was answering. A call stops being pending once
+// answered. Nothing is dropped: unpaired calls and results are listed and reported.
+
+
+/** The call ids a result answers: SWE-agent results may answer several calls at once. */
+function resultCallIds(artifact) {
+    if (artifact.call_ids && artifact.call_ids.length > 0)
+        return artifact.call_ids;
+    return artifact.call_id === undefined ? [] : [artifact.call_id];
+}
+function pairToolResults(artifacts) {
+    // Stack of pending calls per id: the top is the nearest earlier one.
+    const pending = new Map();
+    const pairing = { resultToCall: {}, unpairedCalls: [], unpairedResults: [] };
+    let seq = 0;
+    for (const artifact of artifacts) {
+        const line = artifact.source.line;
+        if (artifact.kind === 'tool') {
+            // An output that names no call (native transcripts allow it) answers nothing and is no
+            // broken pair: it stays an artifact of its own (emitted to the chat APIs as user text).
+            const ids = resultCallIds(artifact);
+            for (const id of ids) {
+                const call = pending.get(id)?.pop();
+                if (!call) {
+                    pairing.unpairedResults.push({ artifact: artifact.id, call_id: id, line });
+                    continue;
+                }
+                // Results answering several calls are keyed to the call of their first id that pairs.
+                pairing.resultToCall[artifact.id] ??= call.artifact;
+            }
+        }
+        for (const call of artifact.tool_calls ?? []) {
+            const stack = pending.get(call.id) ?? [];
+            stack.push({ artifact: artifact.id, line, seq: seq++ });
+            pending.set(call.id, stack);
+        }
+    }
+    const left = [];
+    for (const [callId, stack] of pending)
+        for (const call of stack)
+            left.push({ ...call, call_id: callId });
+    left.sort((a, b) => a.seq - b.seq);
+    pairing.unpairedCalls = left.map(({ artifact, call_id, line }) => ({ artifact, call_id, line }));
+    return pairing;
+}
+/** One warning per unpaired call and per unpaired result, at the artifact's position. */
+function pairingDiagnostics(pairing, artifacts) {
+    const byId = new Map(artifacts.map((a) => [a.id, a]));
+    const out = [];
+    for (const call of pairing.unpairedCalls) {
+        const source = byId.get(call.artifact)?.source;
+        if (!source)
+            continue;
+        out.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'unpaired-call', source, 'A tool call of this artifact has no result after it.', 'The stabilizer removes the call (a provider rejects a call without a result) and records it in the ledger: add the result or remove the call.'));
+    }
+    for (const result of pairing.unpairedResults) {
+        const source = byId.get(result.artifact)?.source;
+        if (!source)
+            continue;
+        out.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'unpaired-result', source, 'This tool result answers no earlier pending call with its id.', 'The stabilizer drops the result (a provider rejects a result without its call) and records it in the ledger: fix the call id or add the call.'));
+    }
+    return out;
+}
+/**
+ * A paired result takes the name of the call it answers (the call is what was invoked); an
+ * unpaired one keeps whatever name its source gave it.
+ */
+function nameResultsByCall(artifacts, pairing, 
+/** Renamed results of earlier calls over the same artifacts (an agent session), reused. */
+renamed) {
+    const callers = new Map(artifacts.map((a) => [a.id, a]));
+    return artifacts.map((artifact) => {
+        const caller = callers.get(pairing.resultToCall[artifact.id] ?? '');
+        if (!caller)
+            return artifact;
+        const ids = resultCallIds(artifact);
+        const call = caller.tool_calls?.find((c) => ids.includes(c.id));
+        if (!call || call.name === artifact.tool)
+            return artifact;
+        const known = renamed?.get(artifact);
+        if (known?.tool === call.name)
+            return known;
+        const out = (0,artifact_builder/* buildArtifact */.LR)({ ...artifact, tool: call.name });
+        renamed?.set(artifact, out);
+        return out;
+    });
+}
+
+// EXTERNAL MODULE: ./build/core/similarity/hash.js
+var hash = __nccwpck_require__(1918);
+;// CONCATENATED MODULE: ./build/core/similarity/minhash.js
+// MinHash signatures and LSH banding: the sub-quadratic candidate search for near duplicates.
+// Two texts land in a common bucket with probability 1 - (1 - J^rows)^bands, an S-curve in their
+// Jaccard J. Candidates are only candidates: dedup verifies each one exactly.
+
+/** Hash functions available to a signature; bands × rows never exceeds it. */
+const MINHASH_FUNCTIONS = 128;
+/**
+ * Largest accepted probability that a pair exactly at the threshold shares no bucket. At Jaccard
+ * threshold + 0.05 the miss probability is orders of magnitude lower still.
+ */
+const LSH_MISS_TARGET = 1e-6;
+/** Probability that the signature pre-filter rejects a pair exactly at the threshold. */
+const ESTIMATE_MISS_TARGET = 1e-9;
+const PERMUTATION_SEED = 0x510e527f;
+const BAND_SEED = 0x9b05688c;
+// One seed per hash function: h_i(x) = fmix32(x ^ seed_i) is a bijection of 32-bit values, i.e. a
+// pseudo-random permutation of the shingle hashes, as MinHash needs. Held as signed 32-bit values:
+// only their bits matter to `^`, and V8 keeps them in integer registers.
+const PERMUTATION_SEEDS = Int32Array.from({ length: MINHASH_FUNCTIONS }, (_, i) => (0,hash/* murmur3_32Words */.z8)([i], 0, 1, PERMUTATION_SEED));
+/** Probability that a pair of Jaccard `j` shares no band, i.e. is never compared. */
+function lshMissProbability(j, params) {
+    return (1 - j ** params.rows) ** params.bands;
+}
+/** Where the S-curve rises steepest, (1/bands)^(1/rows). */
+function lshThreshold(params) {
+    return (1 / params.bands) ** (1 / params.rows);
+}
+/**
+ * The most selective banding (most rows per band, hence fewest false candidates) whose miss
+ * probability at `similarity` stays within LSH_MISS_TARGET. This puts the S-curve's threshold below
+ * the policy threshold. For very low thresholds no banding meets the target and the most
+ * permissive one (one row per band) is used.
+ */
+function lshParams(similarity, functions = MINHASH_FUNCTIONS) {
+    let best = { bands: functions, rows: 1 };
+    for (let rows = 2; rows <= functions; rows++) {
+        const candidate = { bands: Math.floor(functions / rows), rows };
+        if (lshMissProbability(similarity, candidate) <= LSH_MISS_TARGET)
+            best = candidate;
+    }
+    return best;
+}
+const SIGN_BIT = 0x80000000 | 0;
+/** Largest value of `permuted`: the unsigned 0xffffffff with its top bit flipped. */
+const PERMUTED_MAX = 0x7fffffff;
+/** Hash functions computed per pass over the shingles (see minhashSignature). */
+const LANES = 8;
+/**
+ * fmix32(value ^ seed) with its top bit flipped: signed comparison of the results orders them as
+ * the unsigned hashes, so the minimum stays in 32-bit integer arithmetic (no unsigned conversion).
+ */
+function permuted(value, seed) {
+    let x = value ^ seed;
+    x ^= x >>> 16;
+    x = Math.imul(x, 0x85ebca6b);
+    x ^= x >>> 13;
+    x = Math.imul(x, 0xc2b2ae35);
+    return x ^ (x >>> 16) ^ SIGN_BIT;
+}
+/**
+ * The first `count` MinHash values of a non-empty set of shingle hashes: value f is the least
+ * fmix32(hash ^ seed_f) over the set, so a shorter signature is a prefix of a longer one. Eight
+ * functions share each pass over the hashes: one load feeds eight independent chains of
+ * multiplications, which the CPU overlaps (this loop is dedup's hottest).
+ */
+function minhashSignature(distinctHashes, count) {
+    const signature = new Uint32Array(count);
+    const n = distinctHashes.length;
+    let f = 0;
+    for (; f + LANES <= count; f += LANES) {
+        const s0 = PERMUTATION_SEEDS[f];
+        const s1 = PERMUTATION_SEEDS[f + 1];
+        const s2 = PERMUTATION_SEEDS[f + 2];
+        const s3 = PERMUTATION_SEEDS[f + 3];
+        const s4 = PERMUTATION_SEEDS[f + 4];
+        const s5 = PERMUTATION_SEEDS[f + 5];
+        const s6 = PERMUTATION_SEEDS[f + 6];
+        const s7 = PERMUTATION_SEEDS[f + 7];
+        let m0 = PERMUTED_MAX;
+        let m1 = PERMUTED_MAX;
+        let m2 = PERMUTED_MAX;
+        let m3 = PERMUTED_MAX;
+        let m4 = PERMUTED_MAX;
+        let m5 = PERMUTED_MAX;
+        let m6 = PERMUTED_MAX;
+        let m7 = PERMUTED_MAX;
+        for (let i = 0; i < n; i++) {
+            const v = distinctHashes[i];
+            m0 = Math.min(m0, permuted(v, s0));
+            m1 = Math.min(m1, permuted(v, s1));
+            m2 = Math.min(m2, permuted(v, s2));
+            m3 = Math.min(m3, permuted(v, s3));
+            m4 = Math.min(m4, permuted(v, s4));
+            m5 = Math.min(m5, permuted(v, s5));
+            m6 = Math.min(m6, permuted(v, s6));
+            m7 = Math.min(m7, permuted(v, s7));
+        }
+        signature[f] = m0 ^ SIGN_BIT;
+        signature[f + 1] = m1 ^ SIGN_BIT;
+        signature[f + 2] = m2 ^ SIGN_BIT;
+        signature[f + 3] = m3 ^ SIGN_BIT;
+        signature[f + 4] = m4 ^ SIGN_BIT;
+        signature[f + 5] = m5 ^ SIGN_BIT;
+        signature[f + 6] = m6 ^ SIGN_BIT;
+        signature[f + 7] = m7 ^ SIGN_BIT;
+    }
+    for (; f < count; f++) {
+        const seed = PERMUTATION_SEEDS[f];
+        let min = PERMUTED_MAX;
+        for (let i = 0; i < n; i++)
+            min = Math.min(min, permuted(distinctHashes[i], seed));
+        signature[f] = min ^ SIGN_BIT;
+    }
+    return signature;
+}
+/** How many positions two signatures agree on: ~Binomial(length, Jaccard). */
+function matchingRows(a, b) {
+    let n = 0;
+    for (let i = 0; i < a.length; i++)
+        if (a[i] === b[i])
+            n++;
+    return n;
+}
+/**
+ * The fewest agreeing positions out of `functions` that a pair of Jaccard ≥ `similarity` shows
+ * except with probability ≤ `tolerance` (a lower binomial tail). Fewer agreements reject a
+ * candidate without looking at its shingles.
+ */
+function minMatchingRows(similarity, functions, tolerance = ESTIMATE_MISS_TARGET) {
+    if (similarity >= 1)
+        return functions;
+    // P(X = k) for X ~ Binomial(functions, similarity), summed from k = 0 while the tail stays tiny.
+    let pmf = (1 - similarity) ** functions;
+    let below = 0;
+    let k = 0;
+    while (k < functions && below + pmf <= tolerance) {
+        below += pmf;
+        pmf *= ((functions - k) / (k + 1)) * (similarity / (1 - similarity));
+        k++;
+    }
+    return k;
+}
+/**
+ * One bucket key per band. `salt` separates families of texts that must never be compared (for
+ * example the two shingle modes); a key collision only costs one extra verified candidate.
+ */
+function bandKeys(signature, params, salt) {
+    const keys = new Uint32Array(params.bands);
+    for (let b = 0; b < params.bands; b++) {
+        keys[b] = (0,hash/* murmur3_32Words */.z8)(signature, b * params.rows, (b + 1) * params.rows, BAND_SEED ^ salt);
+    }
+    return keys;
+}
+
+;// CONCATENATED MODULE: ./build/core/similarity/shingles.js
+// What "the same text" and "similar text" mean for dedup: the normalization, the shingles a text
+// is cut into, and the exact Jaccard similarity of two shingle sets. MinHash only estimates this
+// Jaccard to find candidates; every reported pair is verified with `jaccard` below.
+
+/** Texts with at least this many words are compared by word 3-shingles, shorter ones by character 5-grams. */
+const MIN_WORDS_FOR_WORD_SHINGLES = 10;
+const WORD_SHINGLE_SIZE = 3;
+const CHAR_SHINGLE_SIZE = 5;
+const WORD_HASH_SEED = 0x3c6ef372;
+const SHINGLE_HASH_SEED = 0xa54ff53a;
+/** Unicode NFKC, lower-case, every whitespace run collapsed to one space, trimmed. */
+function normalizeText(text) {
+    return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+}
+/** Length in code points, so that a non-BMP character counts once. */
+function codePointLength(text) {
+    // charCodeAt, not for…of: iterating a string allocates a string per character (a GB of garbage
+    // on a 50 MB session).
+    let n = text.length;
+    for (let i = 0; i < text.length - 1; i++) {
+        const c = text.charCodeAt(i);
+        if (c >= 0xd800 && c <= 0xdbff) {
+            const d = text.charCodeAt(i + 1);
+            if (d >= 0xdc00 && d <= 0xdfff) {
+                n--;
+                i++;
+            }
+        }
+    }
+    return n;
+}
+function shingleMode(normalized) {
+    // Words are separated by exactly one space in a normalized text: count them without splitting.
+    let words = 1;
+    for (let i = normalized.indexOf(' '); i !== -1 && words < MIN_WORDS_FOR_WORD_SHINGLES; i = normalized.indexOf(' ', i + 1)) {
+        words++;
+    }
+    return words >= MIN_WORDS_FOR_WORD_SHINGLES ? 'words' : 'chars';
+}
+function codePoints(normalized) {
+    const points = [];
+    for (const ch of normalized)
+        points.push(ch.codePointAt(0) ?? 0);
+    return points;
+}
+/** Start offsets of the n-grams of a sequence; a sequence shorter than n is one n-gram. */
+function gramCount(length, n) {
+    return length < n ? 1 : length - n + 1;
+}
+/** Sorts and removes repeats in place; returns the distinct prefix. */
+function sortedDistinct(hashes) {
+    hashes.sort();
+    let n = 0;
+    for (let i = 0; i < hashes.length; i++) {
+        if (i === 0 || hashes[i] !== hashes[i - 1])
+            hashes[n++] = hashes[i] ?? 0;
+    }
+    return hashes.subarray(0, n);
+}
+/**
+ * Sorted, distinct 32-bit hashes of the shingles of a normalized, non-empty text: the input of
+ * MinHash and of the cheap pre-verification. Words are hashed once and shingles are hashed from
+ * the word hashes, so no shingle string is built. Repeated shingles (boilerplate lines) count once.
+ */
+function shingleHashes(normalized, mode) {
+    const units = mode === 'words'
+        ? normalized.split(' ').map((w) => (0,hash/* murmur3_32 */.Ec)(w, WORD_HASH_SEED))
+        : codePoints(normalized);
+    const n = mode === 'words' ? WORD_SHINGLE_SIZE : CHAR_SHINGLE_SIZE;
+    const count = gramCount(units.length, n);
+    const out = new Uint32Array(count);
+    for (let i = 0; i < count; i++) {
+        out[i] = (0,hash/* murmur3_32Words */.z8)(units, i, Math.min(i + n, units.length), SHINGLE_HASH_SEED);
+    }
+    return sortedDistinct(out);
+}
+/** The shingles of a normalized, non-empty text as strings: the ground truth that verification uses. */
+function shingleSet(normalized, mode) {
+    const units = mode === 'words' ? normalized.split(' ') : Array.from(normalized);
+    const n = mode === 'words' ? WORD_SHINGLE_SIZE : CHAR_SHINGLE_SIZE;
+    // Words never contain a space, so joining word shingles with one is unambiguous.
+    const separator = mode === 'words' ? ' ' : '';
+    const set = new Set();
+    const count = gramCount(units.length, n);
+    for (let i = 0; i < count; i++)
+        set.add(units.slice(i, i + n).join(separator));
+    return set;
+}
+/** |A ∩ B| / |A ∪ B|; two empty sets are identical (1). */
+function jaccard(a, b) {
+    const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+    let shared = 0;
+    for (const s of small)
+        if (large.has(s))
+            shared++;
+    const union = a.size + b.size - shared;
+    return union === 0 ? 1 : shared / union;
+}
+/**
+ * Jaccard of two sorted distinct hash arrays. Equals `jaccard` of the shingle sets unless two
+ * different shingles share a 32-bit hash, so it may only be used to reject, with a slack.
+ */
+function hashedJaccard(a, b) {
+    let i = 0;
+    let j = 0;
+    let shared = 0;
+    while (i < a.length && j < b.length) {
+        const x = a[i] ?? 0;
+        const y = b[j] ?? 0;
+        if (x === y) {
+            shared++;
+            i++;
+            j++;
+        }
+        else if (x < y) {
+            i++;
+        }
+        else {
+            j++;
+        }
+    }
+    const union = a.length + b.length - shared;
+    return union === 0 ? 1 : shared / union;
+}
+
+;// CONCATENATED MODULE: ./build/core/similarity/text-features.js
+// What dedup derives from one text, memoized. The stabilizer compares a growing suffix of the same
+// transcript several times (stabilize/dedup.ts, SuffixDedup), so most texts of a call were already
+// normalized and signed by the previous one. Every value here is a pure function of the
+// text (and of the signature length), so a cached value is exactly the one a fresh call computes:
+// sharing a cache changes the cost of findDuplicates, never its findings.
+
+
+/**
+ * Memo of normalization and MinHash signatures, keyed by text. Create one per run
+ * over related texts (one transcript) and drop it with the run: it keeps every text it has seen.
+ */
+class DedupCache {
+    normalized = new Map();
+    features = new Map();
+    /** `normalizeText(raw)`. */
+    normalize(raw) {
+        let text = this.normalized.get(raw);
+        if (text === undefined) {
+            text = normalizeText(raw);
+            this.normalized.set(raw, text);
+        }
+        return text;
+    }
+    /** Features of a normalized, non-empty text. */
+    featuresOf(text) {
+        let features = this.features.get(text);
+        if (features === undefined) {
+            features = { text, mode: shingleMode(text), length: codePointLength(text) };
+            this.features.set(text, features);
+        }
+        return features;
+    }
+    /** Forgets every text. */
+    clear() {
+        this.normalized.clear();
+        this.features.clear();
+    }
+}
+/**
+ * `shingleHashes` of the text, computed afresh: kept only by the caller that needs them (a
+ * verification). Cached per text they held about 4 bytes per character of every text for the
+ * whole run, a few hundred MB on a long session, where the signature alone is enough.
+ */
+function hashesOf(features) {
+    return shingleHashes(features.text, features.mode);
+}
+/**
+ * `minhashSignature` of the text's shingle hashes, `count` values long. A shorter signature is a
+ * prefix of a longer one, so a longer cached signature serves a shorter request.
+ */
+function signatureOf(features, count) {
+    const cached = features.signature;
+    if (cached !== undefined && cached.length >= count) {
+        return cached.length === count ? cached : cached.subarray(0, count);
+    }
+    const signature = minhashSignature(hashesOf(features), count);
+    features.signature = signature;
+    return signature;
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/memo.js
+// What the calls of one agent session can share: every value is a pure function of a text (its
+// tokens, its masked form, its dedup features), so a memo changes the cost of a call, never its
+// result. An agent that stabilizes before each model call re-reads the same history plus a few new
+// messages; with a memo, the old messages cost a Map lookup.
+
+/**
+ * Per-session memo for stabilizeTranscript (`options.memo`). It keeps every distinct text of the
+ * session: use one per session and drop it when the session ends. Masking depends on the policy, so
+ * a memo serves one policy object: used with another, it starts empty again.
+ */
+class StabilizeMemo {
+    tokens = new Map();
+    /** Texts known to exceed a token limit (meter.ts `exceeds`), by the largest such limit. */
+    tokensOver = new Map();
+    dedup = new DedupCache();
+    masked = new Map();
+    /** Whether a text of the context still holds PII the `pii` check would find (verdict.ts). */
+    piiFound = new Map();
+    policy;
+    /** This memo, emptied first when it was filled under another policy object. */
+    for(policy) {
+        if (this.policy !== policy) {
+            if (this.policy !== undefined) {
+                this.tokens.clear();
+                this.tokensOver.clear();
+                this.masked.clear();
+                this.piiFound.clear();
+                this.dedup.clear();
+            }
+            this.policy = policy;
+        }
+        return this;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/core/pii/json-literals.js
+// The literals of a JSON text with their positions, found by one validating pass over the raw text
+// (no parse, no re-serialization). Masking works on these spans so that every byte outside a
+// masked value stays as it was: large integers keep their digits, `1.0` stays `1.0`, duplicate
+// keys and a `"__proto__"` key survive (a parse-and-stringify round trip loses all four).
+const QUOTE = 34;
+const BACKSLASH = 92;
+function isSpace(c) {
+    return c === 32 || c === 10 || c === 13 || c === 9;
+}
+function isDigitCode(c) {
+    return c >= 48 && c <= 57;
+}
+// The longest run of characters a string holds as they are; what stops it decides: a quote ends the
+// string, a backslash starts an escape, a raw control character (or the end of the text) is invalid.
+const RUN = /[^"\\\u0000-\u001f]*/y;
+const HEX4 = /^[0-9A-Fa-f]{4}$/;
+/** End of the string literal opening at `start` (after its closing quote), or undefined when invalid. */
+function stringEnd(text, start) {
+    let i = start + 1;
+    let escaped = false;
+    for (;;) {
+        RUN.lastIndex = i;
+        RUN.test(text);
+        i = RUN.lastIndex;
+        const c = text.charCodeAt(i);
+        if (c === QUOTE)
+            return { end: i + 1, escaped };
+        if (c !== BACKSLASH)
+            return undefined;
+        escaped = true;
+        const e = text.charCodeAt(i + 1);
+        if (e === 117) {
+            if (!HEX4.test(text.slice(i + 2, i + 6)))
+                return undefined;
+            i += 6;
+        }
+        else if (e === QUOTE ||
+            e === BACKSLASH ||
+            e === 47 ||
+            e === 98 ||
+            e === 102 ||
+            e === 110 ||
+            e === 114 ||
+            e === 116) {
+            i += 2;
+        }
+        else {
+            return undefined;
+        }
+    }
+}
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+function numberEnd(text, start) {
+    NUMBER.lastIndex = start;
+    return NUMBER.test(text) ? NUMBER.lastIndex : -1;
+}
+/**
+ * Every key, string and number of a JSON object or array text, in order; null when the text is not
+ * one (it is then masked as plain text). Linear in the text; no value is built.
+ */
+function jsonLiterals(text) {
+    let i = 0;
+    const n = text.length;
+    const skip = () => {
+        while (i < n && isSpace(text.charCodeAt(i)))
+            i++;
+    };
+    skip();
+    const first = text.charCodeAt(i);
+    if (first !== 123 && first !== 91)
+        return null;
+    const out = [];
+    const stack = [];
+    // What may come next: a value, a key (or `}` after `{`), `:` after a key, `,` or a closer.
+    let expect = 'value';
+    let justOpened = false;
+    while (i < n) {
+        skip();
+        if (i >= n)
+            break;
+        const c = text.charCodeAt(i);
+        const frame = stack[stack.length - 1];
+        // An empty container (`{}`, `[]`) closes as one does after its last member.
+        if (justOpened && frame && c === (frame.object ? 125 : 93))
+            expect = 'after';
+        justOpened = false;
+        if (expect === 'key') {
+            if (c !== QUOTE || !frame)
+                return null;
+            const s = stringEnd(text, i);
+            if (!s)
+                return null;
+            frame.member = s.escaped ? JSON.parse(text.slice(i, s.end)) : text.slice(i + 1, s.end - 1);
+            out.push({ kind: 'key', start: i, end: s.end, escaped: s.escaped, key: undefined });
+            i = s.end;
+            expect = 'colon';
+            continue;
+        }
+        if (expect === 'colon') {
+            if (c !== 58)
+                return null;
+            i++;
+            expect = 'value';
+            continue;
+        }
+        if (expect === 'after') {
+            if (!frame)
+                return null; // text after the top-level value
+            if (c === 44) {
+                i++;
+                expect = frame.object ? 'key' : 'value';
+                continue;
+            }
+            if (c === (frame.object ? 125 : 93)) {
+                stack.pop();
+                i++;
+                if (stack.length === 0) {
+                    skip();
+                    return i === n ? out : null;
+                }
+                continue;
+            }
+            return null;
+        }
+        // expect === 'value'
+        const owner = frame ? (frame.object ? frame.member : frame.key) : undefined;
+        if (c === 123 || c === 91) {
+            stack.push({ object: c === 123, key: owner, member: undefined });
+            i++;
+            expect = c === 123 ? 'key' : 'value';
+            justOpened = true;
+            continue;
+        }
+        if (c === QUOTE) {
+            const s = stringEnd(text, i);
+            if (!s)
+                return null;
+            out.push({ kind: 'string', start: i, end: s.end, escaped: s.escaped, key: owner });
+            i = s.end;
+        }
+        else if (c === 45 || isDigitCode(c)) {
+            const end = numberEnd(text, i);
+            if (end === -1)
+                return null;
+            out.push({ kind: 'number', start: i, end, escaped: false, key: owner });
+            i = end;
+        }
+        else if (text.startsWith('true', i))
+            i += 4;
+        else if (text.startsWith('false', i))
+            i += 5;
+        else if (text.startsWith('null', i))
+            i += 4;
+        else
+            return null;
+        expect = 'after';
+    }
+    return null; // unterminated
+}
+/**
+ * The decoded text of the string literal text[start, end) (quotes included) and, for each of its
+ * UTF-16 units, the raw offset where that unit is written; `map[decoded.length]` is the offset of
+ * the closing quote. A decoded span [s, e) is written at raw [map[s], map[e]).
+ */
+function decodeString(text, start, end) {
+    const units = [];
+    const map = new Int32Array(end - start);
+    let k = 0;
+    for (let i = start + 1; i < end - 1;) {
+        map[k++] = i;
+        if (text.charCodeAt(i) !== BACKSLASH) {
+            units.push(text[i]);
+            i++;
+            continue;
+        }
+        const e = text[i + 1];
+        if (e === 'u') {
+            units.push(String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16)));
+            i += 6;
+            continue;
+        }
+        units.push(ESCAPES[e] ?? e);
+        i += 2;
+    }
+    map[k] = end - 1;
+    return { decoded: units.join(''), map: map.subarray(0, k + 1) };
+}
+const ESCAPES = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+;// CONCATENATED MODULE: ./build/core/pii/key-hints.js
+/** Words of a key that name a type; the key's words are lower-cased, split at `_`, `-`, `.`, spaces and camelCase. */
+// prettier-ignore
+const TYPE_WORDS = new Map([
+    ...['phone', 'telephone', 'tel', 'mobile', 'cellphone', 'fax', 'msisdn', 'whatsapp'].map((w) => [w, 'phone']),
+    ...['email', 'mail', 'e-mail'].map((w) => [w, 'email']),
+    ...['ssn'].map((w) => [w, 'ssn']),
+    ...['card', 'cc', 'ccnum'].map((w) => [w, 'credit_card']),
+    ...['iban'].map((w) => [w, 'iban']),
+    ...['ip', 'ipv4', 'ipv6'].map((w) => [w, 'ip_address']),
+    ...['password', 'passwd', 'pwd', 'passphrase', 'secret', 'token', 'apikey', 'credential', 'credentials', 'authorization', 'bearer'].map((w) => [w, 'secret']),
+    ...['passport'].map((w) => [w, 'passport']),
+    ...['mac'].map((w) => [w, 'mac']),
+    ...['wallet'].map((w) => [w, 'crypto_wallet']),
+    ...['nino'].map((w) => [w, 'uk_nino']),
+    ...['nhs'].map((w) => [w, 'uk_nhs']),
+    ...['itin'].map((w) => [w, 'us_itin']),
+    ...['routing', 'aba'].map((w) => [w, 'us_aba_routing']),
+    ...['aadhaar', 'aadhar'].map((w) => [w, 'in_aadhaar']),
+    ...['nif', 'nie', 'dni'].map((w) => [w, 'es_nif']),
+    ...['tfn'].map((w) => [w, 'au_tfn']),
+]);
+/** Two-word names (`api_key`, `social_security`, `fiscal_code`): joined without the separator. */
+// prettier-ignore
+const PAIRS = new Map([
+    ['api key', 'secret'], ['access key', 'secret'], ['secret key', 'secret'], ['private key', 'secret'],
+    ['signing key', 'secret'], ['client secret', 'secret'], ['social security', 'ssn'],
+    ['credit card', 'credit_card'], ['card number', 'credit_card'], ['fiscal code', 'it_fiscal_code'],
+    ['codice fiscale', 'it_fiscal_code'], ['tax file', 'au_tfn'], ['ip address', 'ip_address'], ['ip addr', 'ip_address'],
+    ['remote addr', 'ip_address'],
+]);
+/**
+ * A last word that makes the key about the value's kind, not the value: `token_count`,
+ * `password_policy`, `phone_verified`, `email_template`, `card_type`.
+ */
+// prettier-ignore
+const ABOUT = new Set([
+    'count', 'counts', 'type', 'types', 'kind', 'length', 'len', 'size', 'limit', 'max', 'min', 'policy',
+    'format', 'pattern', 'regex', 'field', 'label', 'placeholder', 'hint', 'name', 'names', 'enabled',
+    'required', 'verified', 'valid', 'validated', 'confirmed', 'template', 'mode', 'usage', 'expiry',
+    'expires', 'expiration', 'ttl', 'path', 'file', 'env', 'var', 'header', 'prefix', 'suffix', 'url',
+    'endpoint', 'provider', 'brand', 'status', 'strength', 'rotation', 'version', 'scope',
+    'scopes', 'family', 'country', 'region', 'locale', 'ext', 'extension',
+]);
+/** Last words that make the value an identifier: no type, but a card-shaped number is not a card. */
+const IDENTIFIER = new Set(['id', 'ids', 'uuid', 'guid', 'uid']);
+const IDENTIFIER_HINT = new Set(['identifier']);
+/** Tokens that are cursors, not credentials: `next_page_token`, `continuation_token`. */
+const NOT_SECRET_BEFORE_TOKEN = new Set(['page', 'next', 'continuation', 'sync', 'resume', 'cursor', 'prev']);
+function wordsOf(key) {
+    return key
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((w) => w.length > 0);
+}
+const cache = new Map();
+const CACHE_LIMIT = 4096;
+function compute(key) {
+    if (key.length === 0 || key.length > 64)
+        return undefined;
+    const words = wordsOf(key);
+    const last = words[words.length - 1];
+    if (last === undefined || ABOUT.has(last))
+        return undefined;
+    if (IDENTIFIER.has(last))
+        return IDENTIFIER_HINT;
+    // The rightmost word (or pair) naming a type decides: `phone_number`, `billing_email`, `db_password`.
+    for (let i = words.length - 1; i >= 0; i--) {
+        const w = words[i];
+        const pair = i > 0 ? PAIRS.get(`${words[i - 1]} ${w}`) : undefined;
+        if (pair)
+            return new Set([pair]);
+        const type = TYPE_WORDS.get(w);
+        if (type === undefined)
+            continue;
+        if (w === 'token' && i > 0 && NOT_SECRET_BEFORE_TOKEN.has(words[i - 1]))
+            return undefined;
+        return new Set([type]);
+    }
+    return undefined;
+}
+/** The types a JSON key names for its value, or undefined (most keys). */
+function hintOfKey(key) {
+    if (key === undefined)
+        return undefined;
+    if (cache.has(key))
+        return cache.get(key);
+    const hint = compute(key);
+    // A bounded memo of a pure function: the result never depends on what was cached.
+    if (cache.size >= CACHE_LIMIT)
+        cache.clear();
+    cache.set(key, hint);
+    return hint;
+}
+
+;// CONCATENATED MODULE: ./build/core/pii/mask-json.js
+// Finding and masking PII inside a JSON text (tool-call arguments, JSON tool outputs) by span:
+// each string is decoded, searched with the type its key names (key-hints.ts), and only the
+// characters of a found value are replaced in the raw text. Every other byte stays as written, so
+// the agent never sees data that was not there (a parse-and-stringify round trip would round large
+// integers, turn `1.0` into `1`, collapse duplicate keys and drop `"__proto__"`). Decoding finds
+// values an escape hides from a raw scan (`\u0040`), and a cut never falls inside an escape.
+
+
+
+function hintOf(lit) {
+    return lit.kind === 'key' ? undefined : hintOfKey(lit.key);
+}
+/** The literal's text as a detector sees it, and where each of its units is written. */
+function decodedOf(text, lit) {
+    if (lit.kind === 'number')
+        return { decoded: text.slice(lit.start, lit.end), map: undefined };
+    if (lit.escaped)
+        return decodeString(text, lit.start, lit.end);
+    return { decoded: text.slice(lit.start + 1, lit.end - 1), map: undefined };
+}
+/** Raw offset of decoded offset `k` (a string literal's content starts after its quote). */
+function rawAt(lit, map, k) {
+    if (map)
+        return map[k];
+    return lit.kind === 'number' ? lit.start + k : lit.start + 1 + k;
+}
+// Literals are searched as one text, joined by a blank line: one scan instead of one per literal
+// (most are a few characters: keys, ids, flags), and a key's words stand right before its value,
+// where the detectors look for context, as they do in the raw text.
+const SEP = '\n\n';
+/**
+ * The literals holding PII, with their spans in decoded form. A literal whose key names a type
+ * is searched again alone with that hint (`"phone": 4155552671`, `"password": "…"`).
+ */
+function findInLiterals(text, literals, s) {
+    const decoded = literals.map((lit) => decodedOf(text, lit));
+    const starts = [];
+    let at = 0;
+    for (const d of decoded) {
+        starts.push(at);
+        at += d.decoded.length + SEP.length;
+    }
+    const hits = (0,mask/* findPii */.IF)(decoded.map((d) => d.decoded).join(SEP), s.detectors, s.allow, s.replacement);
+    const byLiteral = new Map();
+    let i = 0;
+    for (const h of hits) {
+        while (i + 1 < starts.length && starts[i + 1] <= h.start)
+            i++;
+        // A span reaching over a separator (a PEM body runs over blank lines) is cut to each literal.
+        for (let k = i; k < starts.length && starts[k] < h.end; k++) {
+            const base = starts[k];
+            const len = decoded[k].decoded.length;
+            const start = Math.max(h.start - base, 0);
+            const end = Math.min(h.end - base, len);
+            if (start < end)
+                byLiteral.set(k, [...(byLiteral.get(k) ?? []), { type: h.type, start, end }]);
+        }
+    }
+    const out = [];
+    literals.forEach((lit, k) => {
+        const d = decoded[k];
+        const hint = hintOf(lit);
+        let spans = byLiteral.get(k) ?? [];
+        // A value under a typed key is searched alone with its hint, which decides: the hint can add
+        // (a national number under "phone") or take away (a card-shaped id under "order_id"). The
+        // identifier hint only takes away, so a value the joined scan found nothing in stays clean.
+        if (hint !== undefined && (spans.length > 0 || !hint.has('identifier'))) {
+            spans = (0,mask/* findPii */.IF)(d.decoded, s.detectors, s.allow, s.replacement, hint);
+        }
+        if (spans.length > 0)
+            out.push({ lit, decoded: d.decoded, map: d.map, spans });
+    });
+    return out;
+}
+/**
+ * PII spans of a JSON object or array text, as raw offsets (a value's span covers the characters
+ * that write it, escapes included); null when the text is not JSON. What the `pii` check searches
+ * with, so it sees exactly what the masker would have masked.
+ */
+function findJsonPii(text, detectors, allow, replacement) {
+    const literals = jsonLiterals(text);
+    if (literals === null)
+        return null;
+    const out = [];
+    for (const f of findInLiterals(text, literals, { detectors, allow, replacement })) {
+        for (const m of f.spans) {
+            out.push({ type: m.type, start: rawAt(f.lit, f.map, m.start), end: rawAt(f.lit, f.map, m.end) });
+        }
+    }
+    return out;
+}
+function addCounts(into, counts) {
+    for (const [k, v] of Object.entries(counts))
+        into.set(k, (into.get(k) ?? 0) + v);
+}
+/** A replacement's characters as they are written inside a JSON string. */
+function escapeInString(s) {
+    return JSON.stringify(s).slice(1, -1);
+}
+/**
+ * The literal with its PII masked, in raw form: for a string, the characters outside every found
+ * span are kept as written; a number holding PII becomes a string of its masked text (a masked
+ * number cannot stay a number).
+ */
+function maskLiteral(text, found, detectors, opts, counts) {
+    const { lit } = found;
+    const hint = hintOf(lit);
+    if (lit.kind === 'number') {
+        const r = (0,mask/* maskText */.gC)(text.slice(lit.start, lit.end), detectors, opts, hint);
+        addCounts(counts, r.counts);
+        return `"${escapeInString(r.text)}"`;
+    }
+    // Masking repeats until nothing is found (mask.ts: a replacement can change its neighbours);
+    // each pass rewrites only the spans it found. The first pass's spans come from the joined scan.
+    let raw = text.slice(lit.start, lit.end);
+    let current = { ...lit, start: 0, end: raw.length };
+    let map = found.map ? found.map.map((k) => k - lit.start) : undefined;
+    let spans = found.spans;
+    while (spans.length > 0) {
+        const parts = [];
+        let pos = 0;
+        for (const span of spans) {
+            parts.push(raw.slice(pos, rawAt(current, map, span.start)));
+            parts.push(escapeInString((0,mask/* renderReplacement */.zU)(opts.replacement, span.type)));
+            pos = rawAt(current, map, span.end);
+            counts.set(span.type, (counts.get(span.type) ?? 0) + 1);
+        }
+        parts.push(raw.slice(pos));
+        raw = parts.join('');
+        current = { ...current, end: raw.length, escaped: raw.includes('\\') };
+        const next = decodedOf(raw, current);
+        map = next.map;
+        spans = (0,mask/* findPii */.IF)(next.decoded, detectors, opts.allow, opts.replacement, hint);
+    }
+    return raw;
+}
+/**
+ * Masks the keys, strings and numbers of a JSON object or array text in place. Returns null when
+ * the text is not JSON (mask it as plain text then), and the text unchanged when nothing was found.
+ */
+function maskJsonText(text, detectors, opts) {
+    const literals = jsonLiterals(text);
+    if (literals === null)
+        return null;
+    const search = { detectors, allow: opts.allow, replacement: opts.replacement };
+    const counts = new Map();
+    const parts = [];
+    let pos = 0;
+    for (const found of findInLiterals(text, literals, search)) {
+        parts.push(text.slice(pos, found.lit.start), maskLiteral(text, found, detectors, opts, counts));
+        pos = found.lit.end;
+    }
+    if (parts.length === 0)
+        return { text, counts: {} };
+    parts.push(text.slice(pos));
+    // A replacement can change what its neighbours in other literals look like (`[REDACTED_PHONE]`
+    // is a context word for the value after it), so masking repeats over the whole text until
+    // nothing is found, as maskText does: masking twice then changes nothing.
+    const again = maskJsonText(parts.join(''), detectors, opts);
+    if (again)
+        addCounts(counts, again.counts);
+    const sorted = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return { text: again?.text ?? parts.join(''), counts: Object.fromEntries(sorted) };
+}
+/**
+ * PII spans of any text an output carries: by literal for a JSON object or array (keys give their
+ * values a type), else over the plain text.
+ */
+function findPiiIn(text, detectors, allow, replacement) {
+    return findJsonPii(text, detectors, allow, replacement) ?? (0,mask/* findPii */.IF)(text, detectors, allow, replacement);
+}
+
+;// CONCATENATED MODULE: ./build/core/pii/visible-texts.js
+/**
+ * Keys whose strings are opaque encodings or protocol vocabulary, not text anyone wrote: base64
+ * payloads (`data`), provider signatures and encrypted reasoning, media types and part types.
+ * Scanning them would only report the random digits of an encoding.
+ */
+const OPAQUE_KEYS = new Set(['type', 'signature', 'data', 'file_data', 'media_type', 'encrypted_content']);
+/** A `data:` URL is an encoding too (an inline image's `url`). */
+function isDataUrl(s) {
+    return s.startsWith('data:');
+}
+/**
+ * A `data` that is plain text rather than an encoding: a document source of `type: text`
+ * (Anthropic's plain-text documents carry the document itself there).
+ */
+function isTextData(owner) {
+    return owner['type'] === 'text' && typeof owner['data'] === 'string';
+}
+function stringsOf(value, out) {
+    if (typeof value === 'string') {
+        if (!isDataUrl(value))
+            out.push(value);
+    }
+    else if (typeof value === 'number')
+        out.push(String(value));
+    else if (Array.isArray(value))
+        for (const v of value)
+            stringsOf(v, out);
+    else if (value !== null && typeof value === 'object') {
+        const owner = value;
+        for (const [k, v] of Object.entries(owner)) {
+            if (!OPAQUE_KEYS.has(k) || (k === 'data' && isTextData(owner)))
+                stringsOf(v, out);
+        }
+    }
+}
+/**
+ * `value` with `fn` applied to each string stringsOf would search (a number `fn` changes becomes
+ * the string it returns); everything else, keys and opaque members included, stays as it is.
+ */
+function mapPartStrings(value, fn) {
+    if (typeof value === 'string')
+        return isDataUrl(value) ? value : fn(value);
+    if (typeof value === 'number') {
+        const s = String(value);
+        const m = fn(s);
+        return m === s ? value : m;
+    }
+    if (Array.isArray(value))
+        return value.map((v) => mapPartStrings(v, fn));
+    if (value !== null && typeof value === 'object') {
+        const owner = value;
+        const out = {};
+        for (const [k, v] of Object.entries(owner)) {
+            out[k] = !OPAQUE_KEYS.has(k) || (k === 'data' && isTextData(owner)) ? mapPartStrings(v, fn) : v;
+        }
+        return out;
+    }
+    return value;
+}
+/** The raw texts an item puts into outputs (content, arguments, ids, names). */
+function visibleTexts(item) {
+    const out = [item.id];
+    if (typeof item.content === 'string')
+        out.push(item.content);
+    else
+        stringsOf(item.content, out);
+    if (item.tool !== undefined)
+        out.push(item.tool);
+    if (item.role !== undefined)
+        out.push(item.role);
+    if (item.call_id !== undefined)
+        out.push(item.call_id);
+    for (const id of item.call_ids ?? [])
+        out.push(id);
+    for (const c of item.tool_calls ?? [])
+        out.push(c.id, c.name, c.arguments);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/finalize.js
+// PII masking and exact counts, applied lazily to what can still reach the context. The visible
+// result is the same as masking every artifact up front (stage 4), at a fraction of the cost: an
+// artifact that leaves the context is never shown, so its text needs neither masking nor counting.
+
+
+
+function finalize_addCounts(into, counts) {
+    for (const [k, v] of Object.entries(counts))
+        into[k] = (into[k] ?? 0) + v;
+}
+function maskString(text, masker, pii) {
+    if (masker.detectors.length === 0 || text.length === 0)
+        return text;
+    const known = masker.memo?.get(text);
+    if (known !== undefined) {
+        finalize_addCounts(pii, known.counts);
+        return known.text;
+    }
+    const opts = { replacement: masker.replacement, allow: masker.allow };
+    const r = maskJsonText(text, masker.detectors, opts) ?? (0,mask/* maskText */.gC)(text, masker.detectors, opts);
+    masker.memo?.set(text, { text: r.text, counts: r.counts });
+    finalize_addCounts(pii, r.counts);
+    return r.text;
+}
+/** Signed by the API: altering one breaks its signature (thinking.ts leaves one with PII out). */
+const SIGNED = new Set(['thinking', 'redacted_thinking']);
+function maskContent(content, masker, pii) {
+    if (typeof content === 'string')
+        return maskString(content, masker, pii);
+    // Every string any part shows is masked (documents, refusals, urls, citations), except encodings
+    // (base64, data: urls, signatures) and signed thinking blocks.
+    return content.map((p) => {
+        if (p.type === 'text' && typeof p.text === 'string')
+            return { ...p, text: maskString(p.text, masker, pii) };
+        if (SIGNED.has(p.type))
+            return p;
+        let changed = false;
+        const out = mapPartStrings(p, (s) => {
+            const m = maskString(s, masker, pii);
+            if (m !== s)
+                changed = true;
+            return m;
+        });
+        return changed ? out : p;
+    });
+}
+/** Masked content and its exact tokens; recomputed only when a stage changed the content since. */
+function finalOf(w, masker, meter) {
+    const known = peekFinal(w);
+    if (known)
+        return known;
+    const pii = { ...w.piiCarried };
+    const content = maskContent(w.content, masker, pii);
+    const toolCalls = w.toolCalls?.map((c) => ({ ...c, arguments: maskString(c.arguments, masker, pii) }));
+    const tokens = meter.artifact({ content, tool_calls: toolCalls });
+    const value = { content, toolCalls, tokens, pii };
+    w.final = { content: w.content, toolCalls: w.toolCalls, value };
+    return value;
+}
+/** The final state if it was computed for the work's current content, else undefined. */
+function peekFinal(w) {
+    const f = w.final;
+    return f && f.content === w.content && f.toolCalls === w.toolCalls ? f.value : undefined;
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/excerpt.js
+// Excerpts: protected evidence that does not fit is cut, never dropped (DESIGN §4 stage 9, seed 002
+// "a recovery warning, not a silent drop"). What a reader of a command's output needs most is kept
+// first: its last lines (the exit status, the final error), then every line that names an error,
+// then the head and the rest of the tail alternately. Each gap becomes one marker line saying how
+// many tokens were left out, so the model knows the output is incomplete and by how much.
+/** Lines that carry a command's outcome; kept before the plain head and tail. */
+const EVIDENCE = /error|exception|traceback|fatal|panic|\bfail(s|ed|ure|ing)?\b|assert|denied|refused|not found|exit(ed)? (with )?(code|status)|non-zero|[×✗✘]|^\s*E\s{2,}/i;
+/** The least an excerpt shows of the output itself, in tokens. */
+const MIN_SHOWN = 8;
+/** Lines in a row too long for the room left, after which the excerpt stops looking. */
+const MAX_MISSES = 64;
+/** Lines taken from the very end before anything else: the outcome is usually there. */
+const TAIL_FIRST = 3;
+function elisionMarker(tokens) {
+    return `[... ${tokens} tokens left out ...]`;
+}
+/** A marker as it appears in an excerpt; a text that holds one was cut before (idempotence). */
+const MARKER_RE = /\[\.\.\. \d+ tokens left out \.\.\.\]/;
+function isExcerpt(text) {
+    return MARKER_RE.test(text);
+}
+/** The order in which lines are offered to the excerpt. */
+function priorityOrder(lines) {
+    const n = lines.length;
+    const order = [];
+    const taken = new Uint8Array(n);
+    const take = (i) => {
+        if (i >= 0 && i < n && !taken[i]) {
+            taken[i] = 1;
+            order.push(i);
+        }
+    };
+    let tail = n - 1;
+    while (tail >= 0 && lines[tail]?.trim() === '')
+        tail--;
+    for (let k = 0; k < TAIL_FIRST && tail - k >= 0; k++)
+        take(tail - k);
+    for (let i = n - 1; i >= 0; i--)
+        if (EVIDENCE.test(lines[i] ?? ''))
+            take(i);
+    // Then the head and the tail, one line each in turn: the command and its first output, and what
+    // led up to the end.
+    for (let head = 0, back = tail; head <= back;) {
+        take(head++);
+        if (head <= back)
+            take(back--);
+    }
+    for (let i = 0; i < n; i++)
+        take(i);
+    return order;
+}
+/**
+ * The excerpt of the kept lines. What was left out is the text's tokens less those of the lines
+ * shown; each gap's marker gets its share by length. Counting every gap exactly would tokenize the
+ * whole output again, and lines the excerpt never considered are not counted at all.
+ */
+function render(lines, kept, shownTokens, total) {
+    const gaps = [];
+    const out = [];
+    for (let i = 0; i < lines.length;) {
+        if (kept[i]) {
+            out.push(lines[i]);
+            i++;
+            continue;
+        }
+        let j = i;
+        let chars = 0;
+        let blank = true;
+        for (; j < lines.length && !kept[j]; j++) {
+            chars += lines[j].length + 1;
+            if (blank && lines[j].trim() !== '')
+                blank = false;
+        }
+        // A gap of blank lines only is not worth a marker.
+        if (!blank) {
+            gaps.push({ at: out.length, chars });
+            out.push('');
+        }
+        i = j;
+    }
+    const omitted = Math.max(0, total - shownTokens);
+    const allChars = gaps.reduce((sum, g) => sum + g.chars, 0) || 1;
+    let given = 0;
+    gaps.forEach((g, k) => {
+        const n = k === gaps.length - 1 ? omitted - given : Math.round((omitted * g.chars) / allChars);
+        given += n;
+        out[g.at] = elisionMarker(n);
+    });
+    return { text: out.join('\n'), omitted };
+}
+/** A text with no usable line breaks (minified JSON, one long log line): head and tail by characters. */
+function cutChars(text, target, total, count) {
+    const perToken = text.length / Math.max(total, 1);
+    let room = Math.max(0, target - count(elisionMarker(total)) - 2);
+    for (;;) {
+        const chars = Math.floor(room * perToken);
+        const head = Math.floor(chars * 0.4);
+        const tailChars = chars - head;
+        const left = text.slice(0, head);
+        const right = tailChars > 0 ? text.slice(text.length - tailChars) : '';
+        const omitted = Math.max(0, total - count(left) - count(right));
+        const cut = [left, elisionMarker(omitted), right].filter((s) => s !== '').join('\n');
+        if (count(cut) <= target || room === 0)
+            return { text: cut, omitted };
+        room = Math.floor(room * 0.8);
+    }
+}
+/**
+ * `text` cut to at most `target` tokens (as `count` measures them), or null when it fits already.
+ * Deterministic: the same text, target and tokenizer give the same excerpt.
+ */
+function excerptText(text, target, count) {
+    const total = count(text);
+    if (total <= target)
+        return null;
+    // An excerpt must show some of the output besides its marker, or it is no evidence at all.
+    if (target < count(elisionMarker(total)) + MIN_SHOWN)
+        return null;
+    const lines = text.split('\n');
+    const kept = new Uint8Array(lines.length);
+    // Lines are counted only when the excerpt considers them: most of a long output never is.
+    const lineTokens = new Int32Array(lines.length).fill(-1);
+    const tokensOfLine = (i) => {
+        let n = lineTokens[i];
+        if (n < 0)
+            lineTokens[i] = n = count(lines[i]);
+        return n;
+    };
+    // A line break costs at most one token (BPE often merges it): an estimate on the safe side.
+    const markerCost = count(elisionMarker(total)) + 1;
+    const added = [];
+    let estimate = 0;
+    let shown = 0;
+    let gaps = lines.length > 0 ? 1 : 0;
+    let misses = 0;
+    for (const i of priorityOrder(lines)) {
+        // No room left for any line, or the last lines offered were all too long: stop looking.
+        if (target - estimate - gaps * markerCost < 2 || misses >= MAX_MISSES)
+            break;
+        const cost = tokensOfLine(i) + 1;
+        const left = i > 0 && !kept[i - 1];
+        const right = i < lines.length - 1 && !kept[i + 1];
+        const gapDelta = left && right ? 1 : !left && !right ? -1 : 0;
+        if (estimate + cost + (gaps + gapDelta) * markerCost > target) {
+            misses++;
+            continue;
+        }
+        misses = 0;
+        kept[i] = 1;
+        added.push(i);
+        estimate += cost;
+        shown += cost - 1;
+        gaps += gapDelta;
+    }
+    if (added.length === 0)
+        return cutChars(text, target, total, count);
+    // The estimate counts lines one by one; BPE across line breaks can differ a little. Give back the
+    // lines added last until the excerpt measures within the target.
+    for (;;) {
+        const ex = render(lines, kept, shown, total);
+        if (count(ex.text) <= target)
+            return ex;
+        const last = added.pop();
+        if (last === undefined || added.length === 0)
+            return cutChars(text, target, total, count);
+        kept[last] = 0;
+        shown -= lineTokens[last];
+    }
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/fit.js
+// Making what must be kept fit the budget (DESIGN §4 stage 9: the budget is a hard limit). First the
+// unprotected results inside protected units become placeholders; then protected evidence is cut to
+// excerpts, all of it to one common size (the largest that fits), so that no single output takes the
+// whole room. System and policy, the task statement, the latest user request and scope markers are
+// never cut: when they and the smallest excerpts cannot fit together, the budget cannot be met, and
+// nothing is cut (the run escalates with its evidence whole).
+
+
+/** An excerpt smaller than this no longer shows an outcome: below it the budget is not met. */
+const MIN_EXCERPT_TOKENS = 48;
+/** Protections that mean "the model cannot work without this verbatim". */
+const WHOLE = new Set(['system', 'policy', 'task', 'task_statement', 'latest_request', 'scope']);
+/**
+ * Unprotected results inside protected units become placeholders, largest first, until the protected
+ * part fits: the calls stay valid and no protected evidence is lost.
+ */
+function shrinkUnprotected(members, over, tokensOf) {
+    const candidates = members
+        .filter((m) => m.owner && !isProtected(m))
+        .map((m) => ({ m, tokens: tokensOf(m).tokens }))
+        .sort((x, y) => y.tokens - x.tokens || x.m.index - y.m.index);
+    let n = 0;
+    for (const { m, tokens } of candidates) {
+        if (over <= 0)
+            break;
+        const before = { content: m.content, changed: m.changed };
+        m.content = placeholderText('budget');
+        m.changed = {
+            stage: 'budget',
+            action: 'compressed',
+            reason: 'pair_placeholder',
+            detail: `budget: replaced by a placeholder because its call in ${m.owner?.a.id ?? '?'} is protected`,
+        };
+        const saved = tokens - tokensOf(m).tokens;
+        // A result shorter than the placeholder stays as it is: replacing it would only cost room.
+        if (saved <= 0) {
+            m.content = before.content;
+            m.changed = before.changed;
+            continue;
+        }
+        over -= saved;
+        n++;
+    }
+    return n;
+}
+/**
+ * What may be cut: protected evidence with text (a tool result may hold images too: they stay, only
+ * its text is cut). `withRecent`: the recent turns rank above other evidence; they are cut only when
+ * it cannot make room.
+ */
+function cuttable(w, withRecent) {
+    if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p)))
+        return false;
+    if (!withRecent && w.protectedBy.includes('recent'))
+        return false;
+    // An excerpt of the stabilized context this was read from is not cut again: stabilizing a
+    // stabilized context must change nothing. (One this run made is cut again from the original.)
+    if (w.changed?.action !== 'excerpted' && isExcerpt(work_textOf(w.content)))
+        return false;
+    if (w.a.kind === 'tool')
+        return true;
+    if (w.a.kind !== 'user' && w.a.kind !== 'assistant')
+        return false;
+    // Signed thinking blocks and media in a message cannot be cut around safely.
+    return typeof w.content === 'string' || w.content.every((p) => p.type === 'text');
+}
+function withText(content, text) {
+    if (typeof content === 'string')
+        return text;
+    const first = content.findIndex((p) => p.type === 'text');
+    return content.flatMap((p, i) => (p.type !== 'text' ? [p] : i === first ? [{ type: 'text', text }] : []));
+}
+/**
+ * Cut `w`'s text so that the whole artifact costs at most `target.artifact` tokens, or its text alone
+ * at most `target.text` (the framing: tool calls, media, overhead, is never cut). The cut is made on
+ * the masked text: cutting first could split a value so that the masker no longer recognises it. An
+ * excerpt this run made already (at tool_output.max_tokens) is cut again from the original; if no cut
+ * fits, it stays as it was.
+ */
+function cutTo(w, target, stage, detail, tokensOf, meter) {
+    const before = { content: w.content, changed: w.changed, piiCarried: w.piiCarried };
+    if (w.changed?.action === 'excerpted') {
+        w.content = w.a.content;
+        w.changed = undefined;
+        w.piiCarried = undefined;
+    }
+    const shown = tokensOf(w);
+    const text = work_textOf(shown.content);
+    const framing = shown.tokens - meter.count(text);
+    const limit = 'artifact' in target ? target.artifact : target.text + framing;
+    let textTarget = limit - framing;
+    const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
+    for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
+        const ex = excerptText(text, textTarget, (s) => meter.count(s));
+        if (!ex)
+            break;
+        w.content = withText(shown.content, ex.text);
+        w.piiCarried = shown.pii;
+        w.changed = {
+            stage,
+            action: 'excerpted',
+            reason: stage === 'budget' ? 'excerpt' : 'verbose_tool_output',
+            detail: detail(why, ex.omitted),
+        };
+        const over = tokensOf(w).tokens - limit;
+        if (over <= 0)
+            return true;
+        textTarget -= over;
+    }
+    // No excerpt within the target: the artifact stays as it was (an excerpt over its target would be
+    // cut again by the next run, and stabilizing a stabilized context must change nothing).
+    Object.assign(w, before);
+    return false;
+}
+/** Cut protected evidence in `members` to one common size so that they all fit `limit`. */
+function excerptProtected(members, limit, tokensOf, meter, withRecent) {
+    const all = members.reduce((s, m) => s + tokensOf(m).tokens, 0);
+    const candidates = members
+        .filter((w) => cuttable(w, withRecent))
+        .map((w) => {
+        const f = tokensOf(w);
+        const textTokens = meter.count(work_textOf(f.content));
+        // Framing, tool calls and media: what cutting the text cannot remove.
+        const fixed = f.tokens - textTokens;
+        return {
+            w,
+            cost: f.tokens,
+            floor: textTokens > MIN_EXCERPT_TOKENS ? fixed + MIN_EXCERPT_TOKENS : f.tokens,
+        };
+    });
+    const room = limit - (all - candidates.reduce((s, c) => s + c.cost, 0));
+    const size = (cap) => candidates.reduce((s, c) => s + Math.max(c.floor, Math.min(c.cost, cap)), 0);
+    let hi = candidates.reduce((m, c) => Math.max(m, c.cost), 0);
+    // Nothing to cut when it fits whole; no cut either when even the smallest excerpts do not fit:
+    // the run escalates, and cutting evidence would lose it without meeting the budget.
+    const floor = limit - room + size(0);
+    if (size(hi) <= room || size(0) > room)
+        return { excerpted: 0, floor };
+    // The largest common size that fits.
+    let lo = 0;
+    while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (size(mid) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    let n = 0;
+    for (const c of candidates.sort((x, y) => x.w.index - y.w.index)) {
+        const target = Math.max(c.floor, lo);
+        if (c.cost <= target)
+            continue;
+        const cut = cutTo(c.w, { artifact: target }, 'budget', (why, omitted) => `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
+        if (cut)
+            n++;
+    }
+    return { excerpted: n, floor };
+}
+/** Fit the protected units into `limit`: placeholders first, then excerpts. */
+function fitProtected(members, limit, tokensOf, meter) {
+    const total = () => members.filter(isAlive).reduce((s, m) => s + tokensOf(m).tokens, 0);
+    let tokens = total();
+    let placeholders = 0;
+    let excerpted = 0;
+    let floor = tokens;
+    if (tokens > limit) {
+        placeholders = shrinkUnprotected(members, tokens - limit, tokensOf);
+        tokens = total();
+    }
+    if (tokens > limit) {
+        ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter, false));
+        tokens = total();
+    }
+    if (tokens > limit) {
+        ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter, true));
+        tokens = total();
+    }
+    return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens) };
+}
+
+;// CONCATENATED MODULE: ./build/core/scope/main-chain.js
+/** Not a side chain (a sub-agent), not off the chain (a rewound branch, before a compaction). */
+function onMainChain(a) {
+    return a.sidechain !== true && a.offChain === undefined;
+}
+
+;// CONCATENATED MODULE: ./build/core/scope/task.js
+// The task statement of the current scope and the latest user request: what a context must hold
+// for the model to know what it is doing and what it was just asked (DESIGN §4 stage 8, §5). One
+// rule for every format: readers mark a task with native `kind: task`; where a format has no such
+// kind, the first user message of the current scope is the task statement.
+
+
+function task_hasText(content) {
+    if (typeof content === 'string')
+        return content.trim() !== '';
+    return content.some((p) => p.type !== 'text' || (typeof p.text === 'string' && p.text.trim() !== ''));
+}
+/** A message a person (or a simulated user) wrote: not a tool result, not empty. */
+function isUserRequest(a) {
+    return a.kind === 'user' && onMainChain(a) && task_hasText(a.content);
+}
+/**
+ * Index of the first artifact of the current scope: the last phase marker after which the scope
+ * (task or phase) differs from the one before it, or 0 when no marker changed it.
+ */
+function currentScopeStart(artifacts) {
+    const { scopes } = scopesOf(artifacts);
+    let start = 0;
+    artifacts.forEach((a, i) => {
+        if (a.kind !== 'phase' || i === 0)
+            return;
+        const before = scopes[i - 1];
+        const now = scopes[i];
+        if (before?.task !== now?.task || before?.phase !== now?.phase)
+            start = i;
+    });
+    return start;
+}
+/**
+ * The task statement of the current scope, from the main chain (side chains are sub-agents):
+ * every native `kind: task` artifact of the current task; else the first user message of the
+ * current scope (from the last phase marker that changed the task or phase); else the first user
+ * message of the session.
+ */
+function taskStatement(artifacts) {
+    const main = artifacts.filter(onMainChain);
+    const { scopes, outcome } = scopesOf(main);
+    const tasks = main.filter((a, i) => a.kind === 'task' &&
+        (outcome.task === undefined || scopes[i]?.task === undefined || scopes[i]?.task === outcome.task));
+    if (tasks.length > 0)
+        return { artifacts: tasks, rule: 'task-kind' };
+    const start = currentScopeStart(main);
+    const first = main.slice(start).find(isUserRequest) ?? main.find(isUserRequest);
+    return first ? { artifacts: [first], rule: 'first-user-message' } : { artifacts: [], rule: 'none' };
+}
+/** The latest user request of the main chain, if any. */
+function latestUserRequest(artifacts) {
+    for (let i = artifacts.length - 1; i >= 0; i--) {
+        const a = artifacts[i];
+        if (isUserRequest(a))
+            return a;
+    }
+    return undefined;
+}
+/**
+ * Ids of what the model must still see after a task switch (scope reset): the latest user request,
+ * and the task statement when it is a first user message (a native task has its own rule). The
+ * stabilizer keeps them through the reset and the `protected` check expects exactly that.
+ */
+function survivesTaskSwitch(artifacts) {
+    const latest = latestUserRequest(artifacts);
+    const statement = taskStatement(artifacts);
+    return new Set([
+        ...(latest ? [latest.id] : []),
+        ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
+    ]);
+}
+
+;// CONCATENATED MODULE: ./build/core/scope/recent.js
+// `keep_recent` counts turns (issue 10): a turn starts at a user message, and what the agent did in
+// it (assistant messages, tool calls, results) belongs to it. Of each of the N newest turns, the
+// user message and the turn's latest assistant message with text (its answer so far) are kept. The
+// tool steps in between are not kept for being recent: a turn of an agent loop can hold hundreds of
+// steps, which no budget could keep whole; the latest outcome of each command is protected by its
+// own rule, and the rest competes on budget newest first. Shared by the stabilizer (protect.ts) and
+// the `protected` check, so that both mean the same artifacts.
+/**
+ * The recent messages among `items` (chronological, already limited to what is in play), for
+ * `keepRecent` turns; in chronological order. Messages before the first user message form a turn of
+ * their own only when there are fewer turns than asked for.
+ */
+function recentTurnMessages(items, keepRecent) {
+    const out = [];
+    if (keepRecent <= 0)
+        return out;
+    let turns = 0;
+    let answered = false;
+    for (let i = items.length - 1; i >= 0 && turns < keepRecent; i--) {
+        const item = items[i];
+        if (item.kind === 'assistant' && item.hasText && !answered) {
+            out.push(item);
+            answered = true;
+        }
+        else if (item.kind === 'user') {
+            out.push(item);
+            turns++;
+            answered = false;
+        }
+    }
+    return out.reverse();
+}
+/** Position in `items` where the `keepRecent` newest turns begin: 0 when there are fewer. */
+function recentTurnStart(items, keepRecent) {
+    if (keepRecent <= 0)
+        return items.length;
+    let turns = 0;
+    for (let i = items.length - 1; i >= 0; i--) {
+        if (items[i]?.kind !== 'user')
+            continue;
+        turns++;
+        if (turns === keepRecent)
+            return i;
+    }
+    return 0;
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/protect.js
+// Stage 8 (protect), computed before the pruning stages because they may only touch what is not
+// protected (DESIGN §4, seed 002 "Protected artifacts"). Each protection keeps its reason so that
+// `explain` and the ledger can say what protected an artifact, and so that aggressive collapse can
+// lift exactly the `error`-tag protection it is allowed to override.
+
+
+
+
+function add(w, reason) {
+    if (!w.protectedBy.includes(reason))
+        w.protectedBy.push(reason);
+}
+/** Index of the first artifact of the `keepRecent` newest turns (Infinity when 0). */
+function recentWindowStart(ws, keepRecent) {
+    if (keepRecent <= 0)
+        return Number.POSITIVE_INFINITY;
+    const alive = ws.items.filter(isAlive);
+    const start = recentTurnStart(alive.map((w) => ({ kind: w.a.kind })), keepRecent);
+    return alive[start]?.index ?? 0;
+}
+/** The messages kept for being recent: of each of the `keepRecent` newest turns, its user message and latest answer. */
+function recentMessages(ws, keepRecent) {
+    const items = ws.items
+        .filter(isAlive)
+        .map((w) => ({ w, kind: w.a.kind, hasText: w.a.kind === 'assistant' && hasText(w) }));
+    return new Set(recentTurnMessages(items, keepRecent).map((i) => i.w));
+}
+/** The newest result of each command family among the live artifacts: the session's current outcomes. */
+function latestOfFamilies(ws) {
+    const latest = new Map();
+    for (const w of ws.items)
+        if (isAlive(w) && w.family !== undefined && !isLookup(w))
+            latest.set(w.family, w);
+    return latest;
+}
+/** For each family whose latest outcome is a failure, its newest successful outcome before it. */
+function latestSuccessAfterFailure(ws, latest) {
+    const out = new Map();
+    for (const w of ws.items) {
+        if (!isAlive(w) || w.family === undefined || isFailure(w) || isLookup(w))
+            continue;
+        const last = latest.get(w.family);
+        if (last && last !== w && isFailure(last))
+            out.set(w.family, w);
+    }
+    return out;
+}
+/** A result of a read-like tool that did not fail: what it returned is not a command outcome. */
+function isLookup(w) {
+    return w.a.tool !== undefined && isReadTool(w.a.tool) && !isFailure(w);
+}
+function computeProtection(ws, rules) {
+    const recent = recentMessages(ws, rules.keepRecent);
+    const latest = rules.enabled ? latestOfFamilies(ws) : new Map();
+    const latestResults = new Set(latest.values());
+    // A result of a protected tool stays unless a later result supersedes it (DESIGN §4 stage 8):
+    // `apply_patch` with two different patches shares a family but neither supersedes the other.
+    const newestBySupersede = new Map();
+    for (const w of ws.items)
+        if (isAlive(w) && w.supersede !== undefined)
+            newestBySupersede.set(w.supersede, w);
+    // The newest call of each family that has no result yet is the latest invocation too.
+    const latestCall = new Map();
+    for (const w of ws.items) {
+        if (!isAlive(w) || !w.toolCalls)
+            continue;
+        for (const c of w.toolCalls) {
+            const f = ws.families.get(c)?.family;
+            if (f !== undefined && !isReadTool(c.name))
+                latestCall.set(f, w);
+        }
+    }
+    for (const w of ws.items) {
+        if (!isAlive(w))
+            continue;
+        const a = w.a;
+        if (a.kind === 'system' || a.kind === 'policy' || a.kind === 'task')
+            add(w, a.kind);
+        if (a.pin === true)
+            add(w, 'pinned');
+        if (recent.has(w))
+            add(w, 'recent');
+        if (!rules.enabled)
+            continue;
+        for (const t of a.tags ?? [])
+            if (rules.protectedKinds.includes(t))
+                add(w, `tag:${t}`);
+        // is_error and a non-zero exit code mean `error` in every format (seed 002: failures are
+        // evidence); aggressive mode may still collapse a retry run of them (collapse.ts).
+        if (a.kind === 'tool' &&
+            rules.protectedKinds.includes('error') &&
+            (a.is_error === true || (a.exit_code !== undefined && a.exit_code !== 0))) {
+            add(w, 'tag:error');
+        }
+        if (w.family !== undefined && latestResults.has(w))
+            add(w, `latest:${w.family}`);
+        if (a.kind === 'tool' &&
+            !latestResults.has(w) &&
+            (w.supersede === undefined || newestBySupersede.get(w.supersede) === w) &&
+            a.tool !== undefined &&
+            rules.protectedTools.includes(a.tool) &&
+            !isLookup(w)) {
+            add(w, `tool:${a.tool}`);
+        }
+    }
+    if (rules.enabled) {
+        for (const [family, w] of latestCall)
+            add(w, `latest:${family}`);
+        // Seed 002: "retain at least one recent successful command outcome per active workflow". When
+        // the latest run of a command failed, its latest success stays too: what worked before.
+        for (const [family, w] of latestSuccessAfterFailure(ws, latest))
+            add(w, `latest_success:${family}`);
+    }
+    // The markers that set the current scope (scope.ts: the last one naming a task, the last one
+    // naming a phase): without them the context no longer says which scope it is in, and stabilizing
+    // it again would judge its artifacts and summaries against another scope.
+    let taskMarker;
+    let phaseMarker;
+    for (const w of ws.items) {
+        if (!isAlive(w) || w.a.kind !== 'phase')
+            continue;
+        if (w.a.scope?.task !== undefined)
+            taskMarker = w;
+        if (w.a.scope?.phase !== undefined)
+            phaseMarker = w;
+    }
+    if (taskMarker)
+        add(taskMarker, 'scope');
+    if (phaseMarker)
+        add(phaseMarker, 'scope');
+    // What the model must see to know what it is doing and what it was just asked: the task
+    // statement of the current scope and the latest user request (the `task` and `recency` checks
+    // recompute both from the transcript with the same functions).
+    const artifacts = ws.items.map((w) => w.a);
+    const byArtifact = new Map(ws.items.map((w) => [w.a, w]));
+    const statement = taskStatement(artifacts);
+    // A native task is protected by its kind already.
+    for (const a of statement.rule === 'first-user-message' ? statement.artifacts : []) {
+        const w = byArtifact.get(a);
+        if (w && isAlive(w))
+            add(w, 'task_statement');
+    }
+    const request = latestUserRequest(artifacts);
+    const lw = request ? byArtifact.get(request) : undefined;
+    if (lw && isAlive(lw))
+        add(lw, 'latest_request');
+    closePairs(ws);
+}
+/** A protected result keeps its call: the assistant that made it is protected with it. */
+function closePairs(ws) {
+    for (const w of ws.items) {
+        if (!isAlive(w) || !w.owner)
+            continue;
+        const own = w.protectedBy.filter((p) => !p.startsWith('pair:'));
+        if (own.length > 0)
+            add(w.owner, `pair:${w.a.id}`);
+    }
+}
+/**
+ * Aggressive collapse may override the `error` tag (DESIGN §4 stage 7): lift that protection, and
+ * the pair protection its owner got from it, leaving every other reason in place.
+ */
+function liftTagProtection(w) {
+    w.protectedBy = w.protectedBy.filter((p) => !p.startsWith('tag:'));
+    if (w.owner)
+        w.owner.protectedBy = w.owner.protectedBy.filter((p) => p !== `pair:${w.a.id}`);
+}
+function isCollapsible(w) {
+    return w.protectedBy.every((p) => p.startsWith('tag:') || p.startsWith('latest:'));
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/budget.js
+
+
+
+
+
+function buildEntries(ws) {
+    const entries = [];
+    for (const w of ws.items) {
+        if (!isAlive(w) || (w.owner && isAlive(w.owner)))
+            continue;
+        const members = [w, ...w.results.filter(isAlive)];
+        entries.push({
+            members,
+            last: (0,collections/* maxOf */._)(members.map((m) => m.index), w.index),
+        });
+    }
+    return entries;
+}
+function entryTokens(e, tokensOf) {
+    let sum = 0;
+    for (const m of e.members)
+        sum += tokensOf(m).tokens;
+    return sum;
+}
+function dropEntry(e, reason, detail) {
+    for (const m of e.members)
+        remove(m, { stage: 'budget', action: 'dropped', reason, detail });
+}
+function dropChatter(ws, keepRecent) {
+    const start = recentWindowStart(ws, keepRecent);
+    let n = 0;
+    for (const w of ws.items) {
+        if (!isAlive(w) || isProtected(w) || w.a.kind !== 'assistant' || w.index >= start)
+            continue;
+        if (w.toolCalls && w.toolCalls.length > 0)
+            continue;
+        remove(w, {
+            stage: 'budget',
+            action: 'dropped',
+            reason: 'aggressive_chatter',
+            detail: 'assistant chatter older than the recent window (aggressive mode)',
+        });
+        n++;
+    }
+    return n;
+}
+function applyBudget(ws, rules, masker, meter, dedup) {
+    const tokensOf = (w) => finalOf(w, masker, meter);
+    let chatter = rules.aggressive ? dropChatter(ws, rules.keepRecent) : 0;
+    const entries = buildEntries(ws);
+    const protectedEntries = entries.filter((e) => e.members.some(isProtected));
+    const rest = entries.filter((e) => !e.members.some(isProtected));
+    let status = 'ok';
+    const authorityTokens = ws.items
+        .filter((w) => isAlive(w) && (w.a.kind === 'system' || w.a.kind === 'policy'))
+        .reduce((s, w) => s + tokensOf(w).tokens, 0);
+    const membersOf = (units) => units.flatMap((e) => e.members);
+    let protectedTokens = protectedEntries.reduce((s, e) => s + entryTokens(e, tokensOf), 0);
+    let placeholders = 0;
+    let excerpted = 0;
+    // Protection never takes the context over the budget: placeholders, then excerpts (fit.ts). The
+    // status says what that took, and a safety event why.
+    const fit = (units) => {
+        const f = fitProtected(membersOf(units), rules.budget, tokensOf, meter);
+        placeholders += f.placeholders;
+        excerpted += f.excerpted;
+        const now = f.tokens > rules.budget ? 'escalated' : excerpted > 0 ? 'warning' : status;
+        reportFit(ws, now, {
+            protectedTokens: f.tokens,
+            floor: f.floor,
+            authorityTokens,
+            budget: rules.budget,
+            excerpted,
+        });
+        return { tokens: f.tokens, status: now };
+    };
+    if (protectedTokens > rules.budget)
+        ({ tokens: protectedTokens, status } = fit(protectedEntries));
+    let dropped = 0;
+    if (status === 'escalated') {
+        for (const e of rest) {
+            dropEntry(e, 'budget', 'no room left after protected artifacts');
+            dropped += e.members.length;
+        }
+        return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
+    }
+    let remaining = rules.budget - protectedTokens;
+    const isSummary = (e) => e.members.length === 1 && e.members[0]?.a.kind === 'summary';
+    const summaries = rest.filter(isSummary).sort((a, b) => b.last - a.last);
+    const keptSummaries = [];
+    for (const e of summaries) {
+        const cost = entryTokens(e, tokensOf);
+        if (cost <= remaining) {
+            remaining -= cost;
+            keptSummaries.push({ e, cost });
+        }
+        else {
+            dropEntry(e, 'budget', `needs ${cost} tokens, ${remaining} left`);
+            dropped++;
+        }
+    }
+    let summaryTokens = keptSummaries.reduce((sum, k) => sum + k.cost, 0);
+    // Newest-first while it fits. Dedup (when on) widens with the part that can still fit: what it
+    // removes frees room, which lets older artifacts in, which are then compared in turn.
+    let fill;
+    for (;;) {
+        const current = buildEntries(ws);
+        const conversation = current
+            .filter((e) => !e.members.some(isProtected) && !isSummary(e))
+            .sort((a, b) => b.last - a.last);
+        const protectedUnits = current.filter((e) => e.members.some(isProtected));
+        let protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
+        if (protectedNow + summaryTokens > rules.budget) {
+            // A duplicate's placeholder can be longer than the short result it replaced: shrink again,
+            // then give up summaries (oldest first) before any protected artifact.
+            placeholders += shrinkUnprotected(membersOf(protectedUnits), protectedNow + summaryTokens - rules.budget, tokensOf);
+            protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
+            for (let k = keptSummaries.pop(); k; k = keptSummaries.pop()) {
+                if (protectedNow + summaryTokens <= rules.budget) {
+                    keptSummaries.push(k);
+                    break;
+                }
+                dropEntry(k.e, 'budget', 'no room left after protected artifacts');
+                dropped++;
+                summaryTokens -= k.cost;
+            }
+            if (protectedNow > rules.budget) {
+                ({ tokens: protectedNow, status } = fit(protectedUnits));
+                if (status === 'escalated') {
+                    for (const e of conversation) {
+                        dropEntry(e, 'budget', 'no room left after protected artifacts');
+                        dropped += e.members.length;
+                    }
+                    break;
+                }
+            }
+        }
+        let left = rules.budget - protectedNow - summaryTokens;
+        if (rules.reserve)
+            left -= holdBack(conversation, left, rules.reserve, tokensOf);
+        let stop = conversation.length;
+        let need = 0;
+        for (let i = 0; i < conversation.length; i++) {
+            const cost = entryTokens(conversation[i], tokensOf);
+            if (cost > left) {
+                stop = i;
+                need = cost;
+                break;
+            }
+            left -= cost;
+        }
+        fill = { stop, remaining: left, need };
+        const reached = conversation.slice(0, stop + 1).flatMap((e) => e.members.map((m) => m.index));
+        const from = (0,collections/* minOf */._h)(reached, ws.items.length);
+        // Older artifacts may still fit where a larger newer one did not (fill by fit, not a cut-off):
+        // dedup then looks at all of them, so that no older copy is admitted next to its later one.
+        if (!dedup || !dedup.extendTo(stop === conversation.length || left > 0 ? 0 : from)) {
+            conversation.slice(stop).forEach((e, k) => {
+                if (k === 0)
+                    dropEntry(e, 'budget', `needs ${fill.need} tokens, ${fill.remaining} left`);
+                else if (left <= 0)
+                    dropEntry(e, 'budget', 'older than what fits in the budget');
+                else {
+                    const cost = entryTokens(e, tokensOf);
+                    if (cost <= left) {
+                        left -= cost;
+                        return;
+                    }
+                    dropEntry(e, 'budget', `needs ${cost} tokens, ${left} left`);
+                }
+                dropped += e.members.length;
+            });
+            break;
+        }
+        // A duplicate result takes its call along, which can leave an assistant that is chatter now.
+        if (rules.aggressive)
+            chatter += dropChatter(ws, rules.keepRecent);
+    }
+    // A result the budget dropped took its call along too: an assistant left with only its text is
+    // chatter now, and stabilizing the context again would drop it.
+    if (rules.aggressive)
+        chatter += dropChatter(ws, rules.keepRecent);
+    return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
+}
+/** What the fill below drops from `conversation` (newest first) with `room` tokens: the same rule. */
+function wouldDrop(conversation, room, tokensOf) {
+    let left = room;
+    let i = 0;
+    for (; i < conversation.length; i++) {
+        const cost = entryTokens(conversation[i], tokensOf);
+        if (cost > left)
+            break;
+        left -= cost;
+    }
+    const out = [];
+    for (let k = i; k < conversation.length; k++) {
+        const e = conversation[k];
+        if (k > i && left > 0) {
+            const cost = entryTokens(e, tokensOf);
+            if (cost <= left) {
+                left -= cost;
+                continue;
+            }
+        }
+        out.push(...e.members);
+    }
+    return out;
+}
+/**
+ * The room to hold back for a compaction summary: what the summary of the artifacts dropped with
+ * that room held back needs. Holding more back drops more, which the summary then describes, so
+ * this grows to a fixed point (bounded: the summary is capped at compaction.max_tokens).
+ */
+function holdBack(conversation, room, need, tokensOf) {
+    let held = 0;
+    for (let step = 0; step < 64 && held < room; step++) {
+        const dropped = wouldDrop(conversation, room - held, tokensOf);
+        if (dropped.length === 0)
+            return held;
+        const want = Math.min(need(dropped), Math.max(0, room));
+        if (want <= held)
+            return held;
+        held = want;
+    }
+    return held;
+}
+/** The safety event of a budget that protection alone would exceed. */
+function reportFit(ws, status, n) {
+    if (status === 'ok')
+        return;
+    if (status === 'warning') {
+        ws.events.push({
+            level: 'safety',
+            code: 'protected_excerpted',
+            message: `protected artifacts did not fit the budget of ${n.budget} tokens: ${n.excerpted} cut to excerpts of their head and tail (recovery warning; see the ledger's excerpted entries)`,
+        });
+        return;
+    }
+    const authority = n.authorityTokens > n.budget;
+    ws.events.push({
+        level: 'safety',
+        code: authority ? 'authority_over_budget' : 'protected_over_budget',
+        message: authority
+            ? `system and policy artifacts alone need ${n.authorityTokens} tokens, over the budget of ${n.budget}: the budget cannot be met without violating authority`
+            : `protected artifacts need ${n.protectedTokens} tokens, and at least ${n.floor} with protected evidence cut to excerpts (system, task statement and latest request are never cut), over the budget of ${n.budget}: the budget cannot be met without dropping what must be kept; nothing protected was cut or dropped`,
+    });
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/collapse.js
+// Stage 7 (collapse, aggressive mode only): failed invocations of one command family with no success
+// of that family between them form a retry run, whatever ran in between (edit → test → fail → edit →
+// test → fail is one run). All but the latest failure become one compact artifact; the latest
+// actionable error stays verbatim (seed 002, "aggressive").
+
+
+const ERROR_LINE = /error|fail|exception|traceback|fatal|panic|denied|not found|cannot|refused/i;
+/** The first line that names the problem, or the first non-empty line; capped so it stays compact. */
+function firstErrorLine(text) {
+    const lines = text.split(/\r?\n/).map((l) => l.trim());
+    const line = lines.find((l) => ERROR_LINE.test(l)) ?? lines.find((l) => l.length > 0) ?? '';
+    return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}
+function familyCommand(family) {
+    const i = family.indexOf(':');
+    return i === -1 ? family : family.slice(i + 1);
+}
+/** Retry runs per family: consecutive failures (within the family) of two or more. */
+function retryRuns(ws) {
+    const open = new Map();
+    const runs = [];
+    for (const w of ws.items) {
+        if (!isAlive(w) || w.family === undefined || w.a.kind !== 'tool')
+            continue;
+        const run = open.get(w.family) ?? [];
+        if (isFailure(w)) {
+            run.push(w);
+            open.set(w.family, run);
+        }
+        else {
+            if (run.length >= 2)
+                runs.push(run);
+            open.delete(w.family);
+        }
+    }
+    for (const run of open.values())
+        if (run.length >= 2)
+            runs.push(run);
+    return runs.sort((a, b) => a[0].index - b[0].index);
+}
+const SUMMARY = /^\[\d+ failed attempts of `[^]*` collapsed; first error: [^]*\]$/;
+/**
+ * A retry summary or a placeholder, made in this run or read back from a stabilized context: the
+ * stabilizer's own compact note, which no stage shortens again (collapsing it would nest summaries,
+ * and a summary longer than tool_output.max_tokens is still the compact form of its run).
+ */
+function isCompacted(w) {
+    if (isPlaceholder(w) || w.changed?.reason === 'retry_run')
+        return true;
+    return typeof w.content === 'string' && SUMMARY.test(w.content);
+}
+/**
+ * `mask` is the policy's PII masker: the first error is masked before it is cut, so a value the
+ * cut would halve is still recognised (a halved e-mail no longer matches) and never leaks its head.
+ */
+function applyCollapse(ws, mask) {
+    let collapsed = 0;
+    // Lifting a tag can release results held as placeholders (work.ts, releaseHeld); a released
+    // success no longer splits its family's failures, which may form a run now: collapse again.
+    do {
+        collapsed += collapseRuns(ws, mask);
+    } while (releaseHeld(ws) > 0);
+    return collapsed;
+}
+function collapseRuns(ws, mask) {
+    let collapsed = 0;
+    for (const run of retryRuns(ws)) {
+        const older = run.slice(0, -1).filter((w) => isCollapsible(w) && !isCompacted(w));
+        if (older.length === 0)
+            continue;
+        const [head, ...rest] = older;
+        const family = head.family ?? '';
+        for (const w of older)
+            liftTagProtection(w);
+        head.content = `[${older.length} failed attempts of \`${familyCommand(family)}\` collapsed; first error: ${firstErrorLine(mask(work_textOf(head.content)))}]`;
+        head.changed = {
+            stage: 'collapse',
+            action: 'collapsed',
+            reason: 'retry_run',
+            detail: `${older.length} failed attempts collapsed into this one; the latest failure ${run[run.length - 1].a.id} stays verbatim`,
+        };
+        for (const w of rest) {
+            removeResult(w, {
+                stage: 'collapse',
+                action: 'collapsed',
+                reason: 'retry_run',
+                detail: `collapsed into ${head.a.id}`,
+            });
+            collapsed++;
+        }
+        collapsed++;
+    }
+    return collapsed;
+}
+
+// EXTERNAL MODULE: ./build/core/policy/schema.js
+var schema = __nccwpck_require__(658);
+;// CONCATENATED MODULE: ./build/core/stabilize/order.js
+// Stage 10 (order): sections in the policy's `order`; inside a section, original chronology.
+
+const SECTIONS = schema/* ORDER_SECTIONS */.oD;
+function sectionOf(kind) {
+    switch (kind) {
+        case 'system':
+            return 'system';
+        case 'policy':
+            return 'policy';
+        case 'task':
+        case 'phase':
+            return 'task';
+        case 'summary':
+            return 'summaries';
+        default:
+            return 'conversation';
+    }
+}
+/** Rank of each section: the policy's order first, any section it leaves out after, in default order. */
+function sectionRanks(order) {
+    const ranks = new Map();
+    for (const s of order)
+        if (SECTIONS.includes(s))
+            ranks.set(s, ranks.size);
+    for (const s of SECTIONS)
+        if (!ranks.has(s))
+            ranks.set(s, ranks.size);
+    return ranks;
+}
+function orderItems(items, order) {
+    const ranks = sectionRanks(order);
+    return [...items].sort((a, b) => (ranks.get(sectionOf(a.kind)) ?? 0) - (ranks.get(sectionOf(b.kind)) ?? 0) || a.index - b.index);
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/compaction.js
+// Compaction (issue 17, `compaction.enabled`): the turns the budget stage had to drop are replaced by
+// ONE summary built from them deterministically (requests, decisions, files, commands, last errors,
+// open questions), capped at `compaction.max_tokens` and always within the budget. A compaction
+// summary already in the transcript (tag `compaction`, e.g. a host's model summary recorded into the
+// history) stands for what it covers; when more turns must go, it is refreshed with their delta.
+// Pure: the same work set gives the same text. Rules and format: docs/compaction.md.
+
+
+
+
+
+/** The tag that marks a summary as a compaction summary (ours, or a host's model summary of one). */
+const COMPACTION_TAG = 'compaction';
+/** Ledger reason of an artifact compacted into a summary; the summary's id is in the detail. */
+const COMPACTED_INTO = 'compacted_into';
+/** Ledger reason of a compaction summary replaced by a later or refreshed one. */
+const SUMMARY_SUPERSEDED = 'summary_superseded';
+/** Kinds whose content the summary describes; other kinds dropped for budget stay dropped. */
+const COMPACTABLE = new Set(['user', 'assistant', 'tool']);
+function isCompactionSummary(w) {
+    return w.a.kind === 'summary' && (w.a.tags ?? []).includes(COMPACTION_TAG);
+}
+function compactedFate(into) {
+    return {
+        stage: 'budget',
+        action: 'collapsed',
+        reason: COMPACTED_INTO,
+        detail: `compacted into ${into}`,
+    };
+}
+/** An assistant with its results, or a lone artifact: compacted whole or not at all (pairing). */
+function unitOf(w) {
+    const head = w.owner ?? w;
+    return [head, ...head.results];
+}
+/**
+ * Before the budget: of the live compaction summaries, the latest is the base; an earlier one whose
+ * sources it covers is superseded by it. What the base covers leaves the context (it stands for it),
+ * unit by unit, unless something in the unit is protected. Returns the base.
+ */
+function applyCompactionBase(ws, logs) {
+    const live = ws.items.filter((w) => isAlive(w) && isCompactionSummary(w));
+    const base = live[live.length - 1];
+    if (!base)
+        return undefined;
+    const covered = new Set(base.a.provenance ?? []);
+    for (const old of live.slice(0, -1)) {
+        if (!(old.a.provenance ?? []).every((id) => covered.has(id)))
+            continue;
+        supersede(old, base.a.id, logs);
+    }
+    for (const w of ws.items) {
+        if (!isAlive(w) || !covered.has(w.a.id) || !COMPACTABLE.has(w.a.kind))
+            continue;
+        const unit = unitOf(w).filter(isAlive);
+        if (unit.some((m) => isProtected(m) || !covered.has(m.a.id)))
+            continue;
+        for (const m of unit)
+            remove(m, compactedFate(base.a.id));
+    }
+    return base;
+}
+function supersede(old, by, logs) {
+    // Replacing the budget's drop of a base: the refreshed summary took its place.
+    if (droppedForBudget(old))
+        delete old.removed;
+    remove(old, {
+        stage: 'summaries',
+        action: 'expired',
+        reason: SUMMARY_SUPERSEDED,
+        detail: `superseded by compaction summary ${by}`,
+    });
+    const log = logs.find((l) => l.id === old.a.id);
+    if (log) {
+        log.status = 'expired';
+        log.reasons = ['superseded'];
+    }
+}
+/** Display order. */
+const DISPLAY = [
+    'earlier',
+    'requests',
+    'decisions',
+    'files',
+    'commands',
+    'errors',
+    'questions',
+];
+/** What goes first when the text is over its cap: least important first, oldest line first. */
+// Older requests go first: the latest request is protected and stays verbatim, and what the older
+// ones led to is in the decisions, errors and open questions.
+const DROP_ORDER = [
+    'requests',
+    'commands',
+    'earlier',
+    'files',
+    'questions',
+    'errors',
+    'decisions',
+];
+/** Title, and the noun of the "left out" note (singular, plural). */
+const TITLES = {
+    earlier: ['Earlier summary', 'earlier summary line', 'earlier summary lines'],
+    requests: ['Requests', 'request', 'requests'],
+    decisions: ['Decisions', 'decision', 'decisions'],
+    files: ['Files touched', 'file', 'files'],
+    commands: ['Commands', 'command', 'commands'],
+    errors: ['Last error per command', 'error', 'errors'],
+    questions: ['Open questions', 'question', 'questions'],
+};
+const HEADER = /^Summary of earlier turns? [^\n]*compacted by context-stability[^\n]*(?:\n|$)/;
+const DECISION = /^(?:decision|decided|we decided|i decided|we agreed|agreed)\b/i;
+const compaction_COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'command_line'];
+const compaction_PATH_KEYS = ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file', 'notebook_path'];
+const PATCH_PATH = /^(?:\*\*\* (?:Add|Update|Delete) File: |\+\+\+ b\/)(.+)$/gm;
+function oneLine(text) {
+    return text.replace(/\s+/g, ' ').trim();
+}
+function shorten(text, chars) {
+    const t = oneLine(text);
+    return t.length <= chars ? t : `${t.slice(0, Math.max(1, chars - 1)).trimEnd()}…`;
+}
+function sentences(text) {
+    return text
+        .split(/\n+|(?<=[.?!])\s+/)
+        .map(oneLine)
+        .filter((s) => s.length > 0);
+}
+function compaction_parseArgs(args) {
+    const t = args.trim();
+    if (!t.startsWith('{'))
+        return undefined;
+    try {
+        const v = JSON.parse(t);
+        return v !== null && typeof v === 'object' && !Array.isArray(v)
+            ? v
+            : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+function commandOf(args, raw, family) {
+    if (args) {
+        for (const key of compaction_COMMAND_KEYS) {
+            const v = args[key];
+            if (typeof v === 'string')
+                return v;
+            if (Array.isArray(v) && v.every((x) => typeof x === 'string'))
+                return v.join(' ');
+        }
+        return undefined;
+    }
+    // Plain-text arguments of a shell tool are the command (families.ts gives them a `tool:head` family).
+    return family !== undefined && family.includes(':') && raw.trim() !== '' ? raw : undefined;
+}
+function pathsOf(args) {
+    if (!args)
+        return [];
+    const out = [];
+    for (const key of compaction_PATH_KEYS) {
+        const v = args[key];
+        if (typeof v === 'string' && v.trim() !== '')
+            out.push(v.trim());
+    }
+    for (const v of Object.values(args)) {
+        if (typeof v !== 'string')
+            continue;
+        for (const m of v.matchAll(PATCH_PATH))
+            out.push(m[1].trim());
+    }
+    return out;
+}
+function outcomeOf(r) {
+    if (!r)
+        return 'no result';
+    if (r.a.exit_code !== undefined)
+        return `exit ${r.a.exit_code}`;
+    return isFailure(r) ? 'error' : 'ok';
+}
+/**
+ * The user's open questions: sentences ending in `?` in a user message that no assistant message
+ * with text followed before the next user message. The assistant's questions are answered by the
+ * user's next message by definition, so they are never open.
+ */
+function answered(ws, user) {
+    for (let i = user.index + 1; i < ws.items.length; i++) {
+        const a = ws.items[i].a;
+        if (a.kind === 'user')
+            return false;
+        if (a.kind === 'assistant' && work_textOf(a.content).trim() !== '')
+            return true;
+    }
+    return false;
+}
+function extract(ws, items, turns, mask, chars) {
+    const requests = [];
+    const decisions = [];
+    const questions = [];
+    const commands = [];
+    const files = new Map();
+    const errors = new Map();
+    const resultOf = (owner, callId) => owner.results.find((r) => r.a.call_id === callId || (r.a.call_ids ?? []).includes(callId));
+    for (const w of items) {
+        const turn = turns[w.index] ?? 0;
+        const text = mask(work_textOf(w.content));
+        if (w.a.kind === 'user' && text.trim() !== '') {
+            requests.push(`turn ${turn}: ${shorten(text, chars)}`);
+            if (!answered(ws, w))
+                for (const s of sentences(text))
+                    if (s.endsWith('?'))
+                        questions.push(`turn ${turn}: ${shorten(s, chars)}`);
+        }
+        if (w.a.kind === 'user' || w.a.kind === 'assistant') {
+            if ((w.a.tags ?? []).includes('decision') && text.trim() !== '')
+                decisions.push(`turn ${turn}: ${shorten(text, chars)}`);
+            else
+                for (const s of sentences(text))
+                    if (DECISION.test(s))
+                        decisions.push(`turn ${turn}: ${shorten(s, chars)}`);
+        }
+        for (const c of w.toolCalls ?? []) {
+            const masked = mask(c.arguments);
+            const args = compaction_parseArgs(masked);
+            const keys = ws.families.get(c);
+            const r = resultOf(w, c.id);
+            const command = commandOf(args, masked, keys?.family);
+            const paths = pathsOf(args);
+            for (const p of paths) {
+                const tools = files.get(p) ?? new Set();
+                tools.add(c.name);
+                files.set(p, tools);
+            }
+            if (command !== undefined)
+                commands.push(`turn ${turn}: ${c.name} \`${shorten(command, chars)}\` → ${outcomeOf(r)}`);
+            else if (paths.length === 0)
+                commands.push(`turn ${turn}: ${c.name} → ${outcomeOf(r)}`);
+        }
+        if (w.a.kind === 'tool') {
+            const family = w.family ?? w.a.tool ?? 'tool';
+            if (isFailure(w)) {
+                const line = firstErrorLine(mask(work_textOf(w.content)));
+                errors.set(family, { line: shorten(line, chars), later: false });
+            }
+            else {
+                const e = errors.get(family);
+                if (e)
+                    e.later = true;
+            }
+        }
+    }
+    const sections = new Map([
+        ['requests', requests],
+        ['decisions', decisions],
+        ['files', [...files].map(([p, tools]) => `${shorten(p, chars)} (${[...tools].join(', ')})`)],
+        ['commands', commands],
+        ['errors', [...errors].map(([f, e]) => `${f}: ${e.line}${e.later ? ' (a later run succeeded)' : ''}`)],
+        ['questions', questions],
+    ]);
+    return { sections };
+}
+function compaction_render(header, sections) {
+    const out = [header];
+    for (const key of DISPLAY) {
+        const s = sections.find((x) => x.key === key);
+        if (!s || (s.lines.length === 0 && s.omitted === 0))
+            continue;
+        out.push(`${s.title}:`);
+        const noun = s.nouns[s.omitted === 1 ? 0 : 1];
+        if (key === 'earlier' && s.omitted > 0)
+            out.push(`… ${s.omitted} ${noun} left out`);
+        for (const l of s.lines)
+            out.push(key === 'earlier' ? l : `- ${l}`);
+        if (key !== 'earlier' && s.omitted > 0)
+            out.push(`- … ${s.omitted} more ${noun}`);
+    }
+    return out.join('\n');
+}
+/**
+ * The text within `cap` tokens (as the context counts it: message overhead included), dropping the
+ * least important lines first; undefined when even the header and the "left out" notes do not fit.
+ */
+function fitText(header, sections, cap, meter) {
+    const cost = (text) => meter.artifact({ content: text });
+    let text = compaction_render(header, sections);
+    let tokens = cost(text);
+    while (tokens > cap) {
+        // Drop about as many lines as the excess needs (each line's own count), then recount exactly.
+        let excess = tokens - cap;
+        let progressed = false;
+        for (const key of DROP_ORDER) {
+            const s = sections.find((x) => x.key === key);
+            while (s && s.lines.length > 0 && excess > 0) {
+                excess -= Math.max(1, meter.count(s.lines.shift()));
+                s.omitted++;
+                progressed = true;
+            }
+            if (excess <= 0)
+                break;
+        }
+        if (!progressed)
+            return undefined;
+        text = compaction_render(header, sections);
+        tokens = cost(text);
+    }
+    return { text, tokens, omitted: sections.reduce((n, s) => n + s.omitted, 0) };
+}
+function turnSpan(ids, ws, turns) {
+    const nums = ids.flatMap((id) => {
+        const w = ws.byId.get(id);
+        return w ? [turns[w.index] ?? 0] : [];
+    });
+    if (nums.length === 0)
+        return 'turns';
+    const lo = Math.min(...nums);
+    const hi = Math.max(...nums);
+    return lo === hi ? `turn ${lo}` : `turns ${lo}–${hi}`;
+}
+function uniqueId(ws, covers) {
+    const stem = `compaction-${covers[0] ?? ''}-${covers[covers.length - 1] ?? ''}`;
+    let id = stem;
+    for (let n = 2; ws.byId.has(id); n++)
+        id = `${stem}-${n}`;
+    return id;
+}
+function droppedForBudget(w) {
+    return w.removed?.stage === 'budget' && w.removed.reason === 'budget';
+}
+/** A base the budget had no room for is still refreshed: it stands for what it covers. */
+function refreshable(base) {
+    return base && (isAlive(base) || droppedForBudget(base)) ? base : undefined;
+}
+/** What a summary describes: user, assistant and tool artifacts nothing protects. */
+function compactable(w) {
+    return COMPACTABLE.has(w.a.kind) && !isProtected(w);
+}
+/** The summary of `items` (and of the base it refreshes), within `cap` tokens; undefined if none fits. */
+function buildSummary(cx, items, cap) {
+    const { ws, masker, meter, rules } = cx;
+    const refresh = refreshable(cx.base);
+    const turns = turnNumbers(ws.items.map((w) => w.a));
+    const mask = (text) => maskString(text, masker, {});
+    const index = (id) => ws.byId.get(id)?.index ?? -1;
+    const covers = [...new Set([...(refresh?.a.provenance ?? []), ...items.map((w) => w.a.id)])].sort((x, y) => index(x) - index(y));
+    const extracted = extract(ws, items, turns, mask, rules.requestChars);
+    const sections = DISPLAY.map((key) => {
+        const [title, one, many] = TITLES[key];
+        const earlier = refresh
+            ? mask(work_textOf(refresh.content))
+                .replace(HEADER, '')
+                .split('\n')
+                .filter((l) => l.trim() !== '')
+            : [];
+        const lines = key === 'earlier' ? earlier : (extracted.sections.get(key) ?? []);
+        return { key, title, nouns: [one, many], lines, omitted: 0 };
+    });
+    const header = `Summary of earlier ${turnSpan(covers, ws, turns)} (${covers.length} artifacts compacted by context-stability${refresh ? `; refreshes ${refresh.a.id}` : ''}):`;
+    const fitted = cap > 0 ? fitText(mask(header), sections, cap, meter) : undefined;
+    return fitted ? { id: uniqueId(ws, covers), covers, ...fitted } : undefined;
+}
+/**
+ * For the budget stage (budget.ts `reserve`): the tokens a summary of `dropped` would add to the
+ * context. A refreshed base already counts as a summary there, so only the growth is asked for.
+ */
+function compactionNeed(cx) {
+    return (dropped) => {
+        const items = dropped.filter(compactable);
+        if (items.length === 0)
+            return 0;
+        const built = buildSummary(cx, items, cx.rules.maxTokens);
+        if (!built)
+            return 0;
+        const base = refreshable(cx.base);
+        const baseTokens = base && isAlive(base) ? finalOf(base, cx.masker, cx.meter).tokens : 0;
+        return Math.max(0, built.tokens - baseTokens);
+    };
+}
+/**
+ * After the budget: the unprotected user, assistant and tool artifacts it dropped for budget become
+ * one summary (refreshing the base when there is one), if a summary fits in what is left of the
+ * budget (the room the budget held back for it, plus the base's own tokens, which it replaces).
+ */
+function applyCompaction(cx, scope, summaryRules, logs) {
+    const { ws, masker, meter, rules } = cx;
+    // The budget drops a tool call and its results together (one unit), so every member is here too.
+    const candidates = ws.items.filter((w) => droppedForBudget(w) && compactable(w));
+    if (candidates.length === 0)
+        return { compacted: 0 };
+    const refresh = refreshable(cx.base);
+    const used = ws.items.filter(isAlive).reduce((sum, w) => sum + finalOf(w, masker, meter).tokens, 0);
+    const freed = refresh && isAlive(refresh) ? finalOf(refresh, masker, meter).tokens : 0;
+    const cap = Math.min(rules.maxTokens, rules.budget - used + freed);
+    const built = buildSummary(cx, candidates, cap);
+    if (!built) {
+        return {
+            compacted: 0,
+            skipped: `no room for a compaction summary of ${candidates.length} artifacts (${Math.max(0, cap)} tokens left in the budget); they stay dropped`,
+        };
+    }
+    // Validated like any summary (summaries.ts): its sources exist, its scope is the current one.
+    const turns = turnNumbers(ws.items.map((w) => w.a));
+    const currentTurn = turns[turns.length - 1] ?? 0;
+    const first = ws.byId.get(built.covers[0]);
+    const summary = {
+        a: {
+            id: built.id,
+            kind: 'summary',
+            content: built.text,
+            tags: [COMPACTION_TAG],
+            provenance: built.covers,
+            created_at: currentTurn,
+            source: first?.a.source ?? { file: '', line: 1, column: 1 },
+        },
+        index: ws.items.length,
+        content: built.text,
+        toolCalls: undefined,
+        protectedBy: [],
+        results: [],
+        ...(scope.task !== undefined ? { task: scope.task } : {}),
+        ...(scope.phase !== undefined ? { phase: scope.phase } : {}),
+    };
+    const check = validateSummary(summary, ws, scope, summaryRules, turns, currentTurn);
+    if (check.status !== 'valid') {
+        return {
+            compacted: 0,
+            skipped: `the compaction summary would not be valid (${check.reasons.join(', ')}); the artifacts stay dropped`,
+        };
+    }
+    // The budget's drop was provisional: the summary stands for these artifacts now.
+    for (const w of candidates)
+        w.removed = compactedFate(built.id);
+    if (refresh)
+        supersede(refresh, built.id, logs);
+    const item = {
+        id: built.id,
+        kind: 'summary',
+        tokens: built.tokens,
+        content: built.text,
+        line: summary.a.source.line,
+    };
+    const log = {
+        id: built.id,
+        covers: built.covers,
+        tokens: built.tokens,
+        created_at: currentTurn,
+        scope: {
+            ...(scope.task !== undefined ? { task: scope.task } : {}),
+            ...(scope.phase !== undefined ? { phase: scope.phase } : {}),
+        },
+        status: check.status,
+        lines_left_out: built.omitted,
+    };
+    if (refresh)
+        log.refreshed_from = refresh.a.id;
+    return { item, log, compacted: candidates.length };
+}
+/**
+ * The summary goes first in the `summaries` section: it stands for the oldest turns, and it has no
+ * place in the transcript's chronology (the `order` check ranks it before every transcript summary).
+ */
+function insertCompaction(context, item, order) {
+    const ranks = sectionRanks(order);
+    const rank = ranks.get('summaries') ?? 0;
+    const at = context.findIndex((c) => (ranks.get(sectionOf(c.kind)) ?? 0) >= rank);
+    const out = [...context];
+    out.splice(at === -1 ? out.length : at, 0, item);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./build/core/similarity/lsh-index.js
+// LSH buckets over entries numbered in chronological order, queried newest first: dedup wants the
+// LATEST matching item, so it can stop at the first verified candidate. Plain loops rather than
+// forEach/map callbacks: this runs once per band per text.
+class LshIndex {
+    /**
+     * One map per band: bucket key → entry numbers in ascending order. Most buckets hold one entry,
+     * stored as the number itself: an array per bucket was most of the index's memory (21 bands ×
+     * 100,000 texts).
+     */
+    buckets;
+    keys;
+    /** `keys[entry][band]`; entries must be numbered in chronological order. */
+    constructor(keys, bands) {
+        this.keys = keys;
+        this.buckets = [];
+        for (let band = 0; band < bands; band++)
+            this.buckets.push(new Map());
+        for (let entry = 0; entry < keys.length; entry++) {
+            const entryKeys = keys[entry];
+            for (let band = 0; band < entryKeys.length; band++) {
+                const bucket = this.buckets[band];
+                const key = entryKeys[band];
+                const entries = bucket.get(key);
+                if (entries === undefined)
+                    bucket.set(key, entry);
+                else if (typeof entries === 'number')
+                    bucket.set(key, [entries, entry]);
+                else
+                    entries.push(entry);
+            }
+        }
+    }
+    /**
+     * Every later entry that shares a bucket with `entry`, each once, newest first: a k-way merge of
+     * the entry's buckets, which are already sorted.
+     */
+    *newerCandidates(entry) {
+        const entryKeys = this.keys[entry] ?? new Uint32Array(0);
+        const lists = [];
+        const heads = [];
+        for (let band = 0; band < entryKeys.length; band++) {
+            const list = this.buckets[band]?.get(entryKeys[band]);
+            // A bucket of one holds only `entry` itself: no later candidate there.
+            if (list === undefined || typeof list === 'number')
+                continue;
+            lists.push(list);
+            heads.push(list.length - 1);
+        }
+        let previous = -1;
+        for (;;) {
+            let bestBand = -1;
+            let best = entry;
+            for (let band = 0; band < lists.length; band++) {
+                const value = lists[band][heads[band]] ?? -1;
+                if (value > best) {
+                    best = value;
+                    bestBand = band;
+                }
+            }
+            if (bestBand < 0)
+                return;
+            heads[bestBand]--;
+            if (best !== previous)
+                yield best;
+            previous = best;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./build/core/similarity/dedup.js
+// Exact and near-duplicate detection for the dedup stage (DESIGN §4 stage 6), without comparing
+// all pairs:
+//  1. normalize every text; identical normalized texts form one exact group (a Map lookup);
+//  2. only the latest member of each group enters MinHash/LSH, so thousands of identical
+//     boilerplate outputs cost one signature and never fill a bucket;
+//  3. LSH candidates are examined newest first; one is accepted only after the exact Jaccard of the
+//     shingle sets is computed, so a reported near duplicate always has true Jaccard ≥ the
+//     threshold, whatever the MinHash estimate was. Recall is probabilistic: a pair at the
+//     threshold is missed with probability ~1e-6 (see minhash.ts), or when a text has more than
+//     MAX_CANDIDATES_PER_ITEM later candidates that fail verification before its match.
+//
+// Semantics, which the stabilizer relies on:
+//  - an item is reported when a LATER item is an exact or near duplicate of it; `duplicate_of` is
+//    the latest such item. Chains are not followed: with A≈B, B≈C and A≉C (A, B, C in that order),
+//    A points at B and B at C. `duplicate_of` may therefore name an item that is itself reported;
+//    follow the chain to reach the copy that stays.
+//  - texts that are empty after normalization (e.g. an artifact that only holds images) are never
+//    duplicates: there is no text to compare.
+//  - texts shorter than `minChars` code points are only exact duplicates; texts of the two shingle
+//    modes (see shingles.ts) are never near duplicates of each other.
+//  - `similarity: 1` means exact duplicates only.
+
+
+
+
+
+const DEFAULT_MIN_CHARS = 32;
+/**
+ * Later candidates examined per text before giving up. Reached only when many later texts are
+ * similar but below the threshold (a polling loop whose output drifts); it bounds the cost there
+ * at O(n · MAX_CANDIDATES_PER_ITEM) and can only miss a duplicate, never report a false one.
+ */
+const MAX_CANDIDATES_PER_ITEM = 256;
+/** Shingle-hash Jaccard may differ from the true one only through 32-bit hash collisions. */
+const HASHED_JACCARD_SLACK = 0.02;
+function checkOptions(opts) {
+    if (!(opts.similarity > 0 && opts.similarity <= 1)) {
+        throw new RangeError('dedup similarity must be a number greater than 0 and at most 1.');
+    }
+    const minChars = opts.minChars ?? DEFAULT_MIN_CHARS;
+    if (!(minChars >= 0 && Number.isFinite(minChars))) {
+        throw new RangeError('dedup minChars must be a finite number of at least 0.');
+    }
+    return minChars;
+}
+function exactGroups(items, cache) {
+    const byText = new Map();
+    const groups = [];
+    items.forEach((item, index) => {
+        const text = cache.normalize(item.text);
+        if (text === '')
+            return;
+        const group = byText.get(text);
+        if (group) {
+            group.members.push(index);
+            group.last = index;
+        }
+        else {
+            const created = { features: cache.featuresOf(text), members: [index], last: index };
+            byText.set(text, created);
+            groups.push(created);
+        }
+    });
+    return groups;
+}
+function shinglesOf(group) {
+    group.shingles ??= shingleSet(group.features.text, group.features.mode);
+    return group.shingles;
+}
+function repHashes(rep) {
+    rep.hashes ??= hashesOf(rep.group.features);
+    return rep.hashes;
+}
+/**
+ * Cheap rejections first (signature agreement, then 32-bit shingle hashes with a slack that only
+ * hash collisions could overcome); acceptance always from the exact shingle sets.
+ */
+function verify(a, b, threshold, minRows) {
+    if (a.group.features.mode !== b.group.features.mode)
+        return undefined;
+    // The same pair is verified again on every widening of the suffix and every call of a session.
+    const known = a.group.features.verified?.get(b.group.features);
+    if (known !== undefined && known.threshold === threshold)
+        return known.similarity;
+    const similarity = verifyPair(a, b, threshold, minRows);
+    (a.group.features.verified ??= new Map()).set(b.group.features, { threshold, similarity });
+    return similarity;
+}
+function verifyPair(a, b, threshold, minRows) {
+    if (matchingRows(a.signature, b.signature) < minRows)
+        return undefined;
+    if (hashedJaccard(repHashes(a), repHashes(b)) < threshold - HASHED_JACCARD_SLACK)
+        return undefined;
+    const similarity = jaccard(shinglesOf(a.group), shinglesOf(b.group));
+    return similarity >= threshold ? similarity : undefined;
+}
+/**
+ * For each group, the latest later group whose text truly matches (Jaccard ≥ threshold). LSH
+ * candidates are examined newest first and the first verified one wins, so the common case costs
+ * one verification per group.
+ */
+function nearMatches(groups, threshold) {
+    const params = lshParams(threshold);
+    const functions = params.bands * params.rows;
+    const minRows = minMatchingRows(threshold, functions);
+    const reps = [...groups]
+        .sort((a, b) => a.last - b.last)
+        .map((group) => ({
+        group,
+        signature: signatureOf(group.features, functions),
+    }));
+    const index = new LshIndex(reps.map((r) => bandKeys(r.signature, params, r.group.features.mode === 'words' ? 1 : 2)), params.bands);
+    const matches = new Map();
+    reps.forEach((rep, r) => {
+        let examined = 0;
+        for (const candidate of index.newerCandidates(r)) {
+            if (++examined > MAX_CANDIDATES_PER_ITEM)
+                break;
+            const other = reps[candidate];
+            const similarity = verify(rep, other, threshold, minRows);
+            if (similarity !== undefined) {
+                matches.set(rep.group, { last: other.group.last, similarity });
+                break;
+            }
+        }
+    });
+    return matches;
+}
+/**
+ * Every item that has a LATER item that is an exact or near duplicate of it, in input order;
+ * `duplicate_of` is the latest such item. Deterministic: the result depends only on the texts,
+ * their order, `similarity` and `minChars` (a cache changes the cost, never the result).
+ */
+function findDuplicates(items, opts) {
+    const minChars = checkOptions(opts);
+    const groups = exactGroups(items, opts.cache ?? new DedupCache());
+    const eligible = opts.similarity < 1 ? groups.filter((g) => g.features.length >= minChars) : [];
+    const near = eligible.length > 1 ? nearMatches(eligible, opts.similarity) : new Map();
+    const byIndex = [];
+    for (const group of groups) {
+        const match = near.get(group);
+        const latest = match?.last ?? group.last;
+        const exact = latest === group.last;
+        const target = items[latest];
+        for (const member of group.members) {
+            if (member >= latest)
+                continue;
+            byIndex[member] = {
+                id: items[member].id,
+                duplicate_of: target.id,
+                similarity: exact ? 1 : match.similarity,
+                exact,
+            };
+        }
+    }
+    return byIndex.filter((f) => f !== undefined);
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/dedup.js
+// Stage 6 (dedup): exact and near-duplicate texts leave, the latest copy stays; results superseded by
+// a later result of the same command family are stale and leave too (seed 002, default mode).
+
+
+/** Short turns ("yes", "ok, go on") repeat by nature; removing an earlier one changes the dialogue. */
+const MIN_DEDUP_CHARS = 40;
+const DEDUP_KINDS = new Set(['user', 'assistant', 'tool', 'retrieval']);
+/** Can take part in the comparison: as a copy to remove, or as the later copy that stays. */
+function comparable(w) {
+    if (!DEDUP_KINDS.has(w.a.kind))
+        return false;
+    if (w.removed && w.removed.stage !== 'dedup')
+        return false;
+    if (isPlaceholder(w))
+        return false;
+    // An assistant that made calls is a unit with its results: it is never a mere copy of another text.
+    return !(w.toolCalls && w.toolCalls.length > 0);
+}
+function removeWork(w, fate) {
+    if (w.owner)
+        removeResult(w, fate);
+    else
+        remove(w, fate);
+}
+/**
+ * Dedup runs over the part of the transcript that can still reach the context: the budget stage
+ * widens that suffix as room is freed, and every artifact in it is compared with every later one,
+ * exactly as a pass over the whole transcript would. Artifacts older than what fits are dropped
+ * for the budget without being compared (their ledger reason is `budget`), except the results of
+ * protected calls, which stay whatever the budget and so are compared too.
+ */
+class SuffixDedup {
+    checkedFrom = Number.POSITIVE_INFINITY;
+    ws;
+    similarity;
+    shown;
+    /** Each widening compares mostly the same texts again: their hashes and signatures are reused. */
+    cache;
+    removed = 0;
+    /**
+     * `shown` is the text as the context would show it: PII masking comes before dedup (DESIGN §4
+     * stages 4 and 6), so two texts that differ only in masked values are copies.
+     */
+    constructor(ws, similarity, shown = (w) => work_textOf(w.content), cache = new DedupCache()) {
+        this.cache = cache;
+        this.ws = ws;
+        this.similarity = similarity;
+        this.shown = shown;
+    }
+    /** Compare every artifact at or after `from`; true when that removed something new. */
+    extendTo(from) {
+        if (from >= this.checkedFrom)
+            return false;
+        this.checkedFrom = from;
+        let changed = false;
+        // A copy removed with its call can leave an assistant with text only, which is comparable
+        // now (and may be a copy itself): compare again until no assistant is freed that way.
+        for (;;) {
+            const pass = this.compare(from);
+            changed ||= pass.changed;
+            if (!pass.freed)
+                return changed;
+        }
+    }
+    compare(from) {
+        // Texts are compared within one kind only: a user message is never a copy of a tool result
+        // (a kind prefix on the text is not enough: a long shared text outweighs it).
+        const byKind = new Map();
+        let count = 0;
+        for (let i = 0; i < this.ws.items.length; i++) {
+            const w = this.ws.items[i];
+            // Before the suffix, only results kept with their protected call reach the context: compared too.
+            if (i < from && !(w.owner && isAlive(w.owner) && isProtected(w.owner)))
+                continue;
+            if (!comparable(w))
+                continue;
+            const text = this.shown(w);
+            if (text.trim().length < MIN_DEDUP_CHARS)
+                continue;
+            const group = byKind.get(w.a.kind) ?? [];
+            group.push({ id: w.a.id, text });
+            byKind.set(w.a.kind, group);
+            count++;
+        }
+        const indexOf = (id) => this.ws.byId.get(id)?.index ?? 0;
+        const findings = [...byKind.values()]
+            .flatMap((items) => findDuplicates(items, { similarity: this.similarity, minChars: MIN_DEDUP_CHARS, cache: this.cache }))
+            .sort((x, y) => indexOf(x.id) - indexOf(y.id));
+        const next = new Map(findings.map((f) => [f.id, f.duplicate_of]));
+        let changed = false;
+        let freed = false;
+        for (const f of findings) {
+            const w = this.ws.byId.get(f.id);
+            if (!w || !isAlive(w) || isProtected(w))
+                continue;
+            const owner = w.owner;
+            const calls = owner?.toolCalls?.length ?? 0;
+            // Name the copy that stays: follow A→B→C to the end of the chain.
+            let target = f.duplicate_of;
+            for (let hops = 0; next.has(target) && hops < count; hops++)
+                target = next.get(target);
+            removeWork(w, {
+                stage: 'dedup',
+                action: 'deduplicated',
+                reason: f.exact ? 'duplicate' : 'near_duplicate',
+                detail: f.exact
+                    ? `same text as ${target}`
+                    : `similarity ${f.similarity.toFixed(2)} with ${f.duplicate_of}`,
+                duplicate_of: target,
+            });
+            this.removed++;
+            changed = true;
+            if (owner && calls > 0 && isAlive(owner) && (owner.toolCalls?.length ?? 0) === 0)
+                freed = true;
+        }
+        return { changed, freed };
+    }
+}
+function applySuperseded(ws) {
+    const latest = new Map();
+    for (const w of ws.items)
+        if (isAlive(w) && w.supersede !== undefined)
+            latest.set(w.supersede, w);
+    let removed = 0;
+    for (const w of ws.items) {
+        if (!isAlive(w) || w.supersede === undefined || isProtected(w))
+            continue;
+        const newest = latest.get(w.supersede);
+        if (!newest || newest === w)
+            continue;
+        removeResult(w, {
+            stage: 'dedup',
+            action: 'dropped',
+            reason: 'superseded',
+            detail: `a later result of the same command (${newest.a.id}) supersedes it`,
+        });
+        removed++;
+    }
+    return removed;
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/ledger.js
+
+
+function hasPii(pii) {
+    return Object.keys(pii).length > 0;
+}
+/**
+ * Details and protection reasons can name commands and paths taken from tool arguments; they go
+ * through the same masker as the content, so no report field ever carries raw PII.
+ */
+function clean(text, masker) {
+    // The same reasons and details repeat across a ledger (`recent`, `tag:error`…): mask each once.
+    let seen = cleaned.get(masker);
+    if (!seen)
+        cleaned.set(masker, (seen = new Map()));
+    let out = seen.get(text);
+    if (out === undefined)
+        seen.set(text, (out = maskString(text, masker, {})));
+    return out;
+}
+const cleaned = new WeakMap();
+/** Sets the optional fields in one place, in the order of the report, without temporary objects. */
+function entry(w, masker, decision, tokensBefore, tokensAfter, pii) {
+    // A fixed shape: a session of a million records holds a million entries, and objects built by
+    // spreading optional parts take several times the memory.
+    // Keys in the order reports and goldens have always printed them.
+    const e = {
+        id: w.a.id,
+        line: w.a.source.line,
+        stage: decision.stage,
+        action: decision.action,
+        reason: decision.reason,
+    };
+    if (decision.detail)
+        e.detail = decision.detail;
+    e.tokens_before = tokensBefore;
+    e.tokens_after = tokensAfter;
+    if (decision.duplicate_of)
+        e.duplicate_of = decision.duplicate_of;
+    if (isProtected(w))
+        e.protected_by = w.protectedBy.map((p) => clean(p, masker));
+    if (pii)
+        e.pii = pii;
+    return e;
+}
+function ledgerEntry(w, masker, meter) {
+    const final = peekFinal(w);
+    // Work holds a copy of the calls array: compare the calls, not the arrays.
+    const sameCalls = w.toolCalls === w.a.tool_calls ||
+        (w.toolCalls?.length === w.a.tool_calls?.length &&
+            (w.toolCalls ?? []).every((c, i) => c === w.a.tool_calls?.[i]));
+    const original = w.content === w.a.content && sameCalls;
+    const cleanDetail = (d) => (d ? clean(d, masker) : undefined);
+    if (w.removed) {
+        const f = w.removed;
+        // A removed artifact was counted only when a stage needed its size; an unchanged, unmasked
+        // count is its original size. Otherwise it is reported as not counted (null), never guessed.
+        const tokensBefore = final && original && !hasPii(final.pii) ? final.tokens : null;
+        return entry(w, masker, { ...f, detail: cleanDetail(f.detail) }, tokensBefore, 0, undefined);
+    }
+    if (!final)
+        throw new Error(`internal: artifact ${w.a.id} is kept but was never finalized`);
+    const masked = hasPii(final.pii);
+    const tokensBefore = original && !masked ? final.tokens : meter.artifact({ content: w.a.content, tool_calls: w.a.tool_calls });
+    const pii = masked ? final.pii : undefined;
+    if (w.changed) {
+        const c = w.changed;
+        return entry(w, masker, { ...c, detail: cleanDetail(c.detail) }, tokensBefore, final.tokens, pii);
+    }
+    if (masked) {
+        const kinds = Object.entries(final.pii)
+            .map(([k, n]) => `${n} ${k}`)
+            .join(', ');
+        const decision = { stage: 'pii', action: 'masked', reason: 'pii', detail: `masked ${kinds}` };
+        return entry(w, masker, decision, tokensBefore, final.tokens, pii);
+    }
+    const kept = isProtected(w)
+        ? { stage: 'protect', action: 'kept', reason: 'protected' }
+        : { stage: 'budget', action: 'kept', reason: 'in_budget' };
+    return entry(w, masker, kept, tokensBefore, final.tokens, undefined);
+}
+
+;// CONCATENATED MODULE: ./build/core/tokens/count.js
+// Part types of every reader's formats that carry binary payloads (OpenAI Chat/Responses, Anthropic,
+// Vercel AI SDK, LangChain, Gemini).
+const PART_CATEGORIES = {
+    image_url: 'image',
+    image: 'image',
+    input_image: 'image',
+    'image-data': 'image',
+    'image-url': 'image',
+    input_audio: 'audio',
+    audio: 'audio',
+    file: 'file',
+    document: 'file',
+    input_file: 'file',
+    'file-data': 'file',
+    'file-url': 'file',
+    media: 'file',
+    inlineData: 'file',
+    fileData: 'file',
+};
+/** The fixed-cost category of a non-text part type; unknown types fall back to `other`. */
+function partCategory(type) {
+    return Object.hasOwn(PART_CATEGORIES, type) ? PART_CATEGORIES[type] : 'other';
+}
+function count_str(v) {
+    return typeof v === 'string' ? v : undefined;
+}
+/**
+ * The media type a part declares (Vercel `mediaType`, Gemini `inlineData.mimeType`, LangChain
+ * `mime_type`…): a file that is an image costs an image, whatever its part type says.
+ */
+function declaredMedia(part) {
+    const inner = part['inlineData'] ?? part['fileData'];
+    const nested = typeof inner === 'object' && inner !== null ? inner : {};
+    return count_str(part['mediaType']) ?? count_str(part['mimeType']) ?? count_str(part['mime_type']) ?? count_str(nested['mimeType']);
+}
+function categoryOf(part) {
+    const category = partCategory(part.type);
+    if (category === 'image' || category === 'audio')
+        return category;
+    const media = declaredMedia(part);
+    if (media?.startsWith('image/'))
+        return 'image';
+    if (media?.startsWith('audio/'))
+        return 'audio';
+    return category;
+}
+/** Texts of a Responses reasoning item's `summary` / `content` lists (`{type, text}` entries). */
+function listTexts(v) {
+    if (!Array.isArray(v))
+        return [];
+    return v.flatMap((e) => {
+        const text = typeof e === 'object' && e !== null ? e['text'] : undefined;
+        return typeof text === 'string' ? [text] : [];
+    });
+}
+/**
+ * The words of a reasoning part, which the model reads back as they are: Anthropic `thinking`,
+ * LangChain v1 `reasoning`, Vercel `reasoning` / Gemini `thought` / LangChain `text-plain` text, and
+ * the readable summary of a Responses `reasoning` item. Undefined for payloads we cannot read
+ * (redacted or encrypted reasoning), which cost `other`.
+ */
+function readableText(part) {
+    const thinking = count_str(part['thinking']) ?? count_str(part['reasoning']);
+    if (thinking !== undefined)
+        return thinking;
+    if (part.type !== 'reasoning' && part.type !== 'thought' && part.type !== 'text-plain')
+        return undefined;
+    const text = count_str(part['text']);
+    if (text !== undefined)
+        return text;
+    const texts = [...listTexts(part['summary']), ...listTexts(part['content'])];
+    return texts.length > 0 ? texts.join('\n') : undefined;
+}
+function countPart(part, tok, cfg) {
+    if (part.type === 'text' && typeof part.text === 'string')
+        return tok.count(part.text);
+    // Reasoning is sent back verbatim, so its text costs what it says; a redacted or encrypted
+    // payload's size we cannot know.
+    const text = readableText(part);
+    if (text !== undefined)
+        return tok.count(text);
+    // A Gemini thought signature is opaque bookkeeping no emitter sends (emit/parts.ts): no cost.
+    if (part.type === 'thoughtSignature')
+        return 0;
+    return cfg.part_tokens[categoryOf(part)];
+}
+/**
+ * `message_overhead` + text content + each tool call's name and arguments + declared part costs.
+ * Call ids and a tool result's `tool` name are not counted: providers send the id as opaque framing
+ * already covered by the overhead, and a result's tool name is derived by pairing, not sent.
+ */
+function countArtifactTokens(a, tok, cfg) {
+    let total = cfg.message_overhead;
+    if (typeof a.content === 'string') {
+        total += tok.count(a.content);
+    }
+    else {
+        for (const part of a.content)
+            total += countPart(part, tok, cfg);
+    }
+    for (const call of a.tool_calls ?? [])
+        total += tok.count(call.name) + tok.count(call.arguments);
+    return total;
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/meter.js
+// Token counting for the stabilizer: cached by text, and lazy. Artifacts that are certainly dropped
+// are never counted, and "is this over N tokens" stops as soon as the answer is known.
+
+/** UTF-8 length: an upper bound on BPE tokens (every token is at least one byte). */
+function utf8Length(text) {
+    let n = 0;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c < 0x80)
+            n += 1;
+        else if (c < 0x800)
+            n += 2;
+        else if (c >= 0xd800 && c <= 0xdbff) {
+            n += 4;
+            i++;
+        }
+        else
+            n += 3;
+    }
+    return n;
+}
+class TokenMeter {
+    tokenizer;
+    cost;
+    cache;
+    /** Texts known to have more tokens than a limit (an early-stopped count), by the largest such limit. */
+    over;
+    cached;
+    constructor(tokenizer, cost, cache = new Map(), over = new Map()) {
+        this.tokenizer = tokenizer;
+        this.cost = cost;
+        this.cache = cache;
+        this.over = over;
+        this.cached = { name: tokenizer.name, version: tokenizer.version, count: (t) => this.count(t) };
+    }
+    count(text) {
+        if (text.length === 0)
+            return 0;
+        let n = this.cache.get(text);
+        if (n === undefined) {
+            n = this.tokenizer.count(text);
+            this.cache.set(text, n);
+        }
+        return n;
+    }
+    /** True when `text` has more than `limit` tokens; counts only as far as needed. */
+    exceeds(text, limit) {
+        if (utf8Length(text) <= limit)
+            return false;
+        const known = this.cache.get(text);
+        if (known !== undefined)
+            return known > limit;
+        const above = this.over.get(text);
+        if (above !== undefined && above >= limit)
+            return true;
+        if (!this.tokenizer.countUpTo)
+            return this.count(text) > limit;
+        // Exact up to the limit, so a count within it is the count; above it, only "more than limit" is known.
+        const n = this.tokenizer.countUpTo(text, limit);
+        if (n <= limit) {
+            this.cache.set(text, n);
+            return false;
+        }
+        this.over.set(text, Math.max(above ?? 0, limit));
+        return true;
+    }
+    artifact(a) {
+        return countArtifactTokens(a, this.cached, this.cost);
+    }
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/normalize.js
+
+function normalizeFates(ws, pairing) {
+    const counts = { unpairedCalls: 0, unpairedResults: 0, sidechain: 0, offChain: 0 };
+    for (const w of ws.items) {
+        if (w.a.sidechain === true) {
+            remove(w, {
+                stage: 'normalize',
+                action: 'dropped',
+                reason: 'sidechain',
+                detail: 'side-chain (sub-agent) record, not part of the main conversation',
+            });
+            counts.sidechain++;
+        }
+        else if (w.a.offChain !== undefined) {
+            remove(w, {
+                stage: 'normalize',
+                action: 'dropped',
+                reason: w.a.offChain,
+                detail: w.a.offChain === 'compacted'
+                    ? 'before the compaction boundary the session continues from: its summary stands for it'
+                    : 'on a branch the session abandoned (a rewind): not part of the conversation',
+            });
+            counts.offChain++;
+        }
+    }
+    for (const u of pairing.unpairedResults) {
+        const w = ws.byId.get(u.artifact);
+        if (!w || w.removed)
+            continue;
+        remove(w, {
+            stage: 'normalize',
+            action: 'dropped',
+            reason: 'unpaired_result',
+            detail: 'answers no earlier tool call; a provider would reject it',
+        });
+        counts.unpairedResults++;
+    }
+    for (const u of pairing.unpairedCalls) {
+        const w = ws.byId.get(u.artifact);
+        if (!w || w.removed || !w.toolCalls)
+            continue;
+        const i = w.toolCalls.findIndex((c) => c.id === u.call_id);
+        if (i === -1)
+            continue;
+        w.toolCalls = w.toolCalls.filter((_, j) => j !== i);
+        counts.unpairedCalls++;
+        if (w.toolCalls.length === 0 && !hasText(w)) {
+            remove(w, {
+                stage: 'normalize',
+                action: 'dropped',
+                reason: 'unpaired_call',
+                detail: 'its tool calls have no results; a provider would reject them',
+            });
+        }
+        else {
+            w.changed = {
+                stage: 'normalize',
+                action: 'compressed',
+                reason: 'unpaired_call',
+                detail: 'tool calls without results were removed; a provider would reject them',
+            };
+        }
+    }
+    return counts;
+}
+
+;// CONCATENATED MODULE: ./build/core/emit/provider-rules.js
+
+
+
+
+
+const PROVIDER_APIS = (/* unused pure expression or super */ null && (['openai', 'anthropic']));
+function unique(ids) {
+    return [...new Set(ids.filter((id) => id !== undefined))];
+}
+const THINKING = new Set(['thinking', 'redacted_thinking']);
+/** A thinking block as the API signs it: the text (or redacted data) with its signature. */
+function thinkingKey(b) {
+    return JSON.stringify([b['type'], b['thinking'] ?? null, b['data'] ?? null, b['signature'] ?? null]);
+}
+/**
+ * In a tool loop the API verifies the thinking blocks of the last assistant turn against their
+ * signatures: each must be passed back exactly as the model wrote it (masking or cutting one is a 400).
+ * Earlier turns' thinking is stripped by the API, so only the last assistant turn is checked, and
+ * only while its tool loop is open (it has tool_use and nothing but tool results follow it).
+ */
+function thinkingHits({ request, blocks }, original) {
+    const msgs = request.messages;
+    const loop = openToolLoop(msgs);
+    if (!loop)
+        return [];
+    const turn = [];
+    for (let m = loop.start; m <= loop.end; m++)
+        msgs[m]?.content.forEach((b, j) => turn.push([b, { message: m, block: j }]));
+    const out = [];
+    for (const [b, at] of turn) {
+        if (!THINKING.has(b.type))
+            continue;
+        const from = original.get(blocks[at.message]?.[at.block ?? 0] ?? '');
+        const written = from && Array.isArray(from.content)
+            ? from.content
+                .filter((p) => THINKING.has(p.type))
+                .map((p) => thinkingKey(p))
+            : [];
+        if (written.includes(thinkingKey(b)))
+            continue;
+        out.push(anthropicHit('anthropic-thinking-unchanged', [at], `the ${b.type} block of the last assistant turn differs from what the model wrote (masked, cut or re-signed); in a tool loop it must be passed back unchanged`, `messages.${at.message}.content.${at.block ?? 0}: thinking blocks in the latest assistant message cannot be modified`, true));
+    }
+    return out;
+}
+/**
+ * Every rule of `api` the request built from `context` breaks. `original` (the transcript's
+ * artifacts by id) lets the Anthropic rules see whether thinking blocks were changed.
+ */
+function providerIssues(context, api, original) {
+    if (api === 'openai') {
+        const { messages, origins } = toOpenAIWithOrigins(context);
+        return openaiRuleHits(messages).map((h) => ({
+            api,
+            rule: h.rule,
+            message: h.message,
+            ids: unique(h.at.flatMap((l) => origins[l.message] ?? [])),
+        }));
+    }
+    const emitted = toAnthropicWithOrigins(context);
+    const hits = anthropicRuleHits(emitted.request);
+    if (original)
+        hits.push(...thinkingHits(emitted, original));
+    return hits.map((h) => ({
+        api,
+        rule: h.rule,
+        message: h.message,
+        ids: unique(h.at.map((l) => l.block === undefined ? emitted.blocks[l.message]?.[0] : emitted.blocks[l.message]?.[l.block])),
+    }));
+}
+/**
+ * The APIs the context must suit: `--emit openai|anthropic` when given, else the policy's `target`,
+ * else the transcript's own API (Claude Code talks to Anthropic); a native transcript names no API,
+ * so its context must suit both.
+ */
+function providerApis(source, target, emit) {
+    if (emit === 'openai' || emit === 'anthropic')
+        return [emit];
+    // A Responses request is checked by the OpenAI rules (the same call/output pairing, roles, parts).
+    if (emit === 'responses')
+        return ['openai'];
+    if (target !== 'same')
+        return [target];
+    return [...SOURCE_API[source].apis];
+}
+
+;// CONCATENATED MODULE: ./build/core/scope/conversation.js
+const CONVERSATION = new Set([
+    'task',
+    'user',
+    'assistant',
+    'tool',
+    'retrieval',
+    'summary',
+]);
+
+;// CONCATENATED MODULE: ./build/core/stabilize/verdict.js
+
+
+
+
+/**
+ * PII the masker could not reach: a signed thinking block, a document, a detector the policy turned
+ * off. The `pii` check fails on it, so the run cannot be ok; the event names the artifact unless its
+ * id is itself the leak.
+ */
+function unmaskedPiiEvent(context, search, skip) {
+    const found = (t) => {
+        const known = search.memo?.get(t);
+        if (known !== undefined)
+            return known;
+        const has = findPiiIn(t, search.detectors, search.allow, search.replacement).length > 0;
+        search.memo?.set(t, has);
+        return has;
+    };
+    const items = context.filter((c) => !skip.has(c.id) && visibleTexts(c).some(found));
+    if (items.length === 0)
+        return undefined;
+    const first = items.find((c) => !found(c.id));
+    return {
+        level: 'safety',
+        code: 'pii_unmasked',
+        message: `${items.length} artifact${items.length === 1 ? '' : 's'} of the context hold PII the masker did not reach (a signed thinking block, a document, or a detector the policy turned off): the pii check fails`,
+        ...(first ? { id: first.id } : {}),
+    };
+}
+function verdictEvents(context, transcript, target, emit) {
+    if (!context.some((c) => CONVERSATION.has(c.kind))) {
+        return [
+            {
+                level: 'safety',
+                code: 'empty_context',
+                message: 'the context holds no conversation after the system prompt: both APIs reject a request without messages',
+            },
+        ];
+    }
+    const original = new Map(transcript.artifacts.map((a) => [a.id, a]));
+    const events = [];
+    for (const api of providerApis(transcript.format, target, emit)) {
+        const issues = providerIssues(context, api, original);
+        const rules = [...new Set(issues.map((i) => i.rule))].sort();
+        if (rules.length === 0)
+            continue;
+        const id = issues.find((i) => i.ids.length > 0)?.ids[0];
+        events.push({
+            level: 'safety',
+            code: 'provider_rejects',
+            message: `the ${api} API would refuse this request (${rules.join(', ')}): it cannot be sent as it is`,
+            // The status is annotated where the request breaks, as the provider check is.
+            ...(id !== undefined ? { id } : {}),
+        });
+    }
+    return events;
+}
+
+;// CONCATENATED MODULE: ./build/core/pii/sanitize-transcript.js
+
+
+/** `a`, `b`, …, `z`, `aa`, `ab`, …: an alias suffix without digits. */
+function letters(n) {
+    let s = '';
+    for (let k = n + 1; k > 0; k = Math.floor((k - 1) / 26))
+        s = String.fromCharCode(97 + ((k - 1) % 26)) + s;
+    return s;
+}
+/** Hands out aliases for one kind of identifier, never one already used in the transcript. */
+class Aliases {
+    prefix;
+    taken;
+    map = new Map();
+    next = 0;
+    constructor(prefix, taken) {
+        this.prefix = prefix;
+        this.taken = taken;
+    }
+    of(value) {
+        let alias = this.map.get(value);
+        if (alias !== undefined)
+            return alias;
+        do
+            alias = `${this.prefix}${letters(this.next++)}`;
+        while (this.taken.has(alias));
+        this.taken.add(alias);
+        this.map.set(value, alias);
+        return alias;
+    }
+}
+function everyIdOf(t) {
+    const ids = new Set();
+    for (const a of t.artifacts) {
+        ids.add(a.id);
+        if (a.call_id !== undefined)
+            ids.add(a.call_id);
+        for (const id of a.call_ids ?? [])
+            ids.add(id);
+        for (const c of a.tool_calls ?? [])
+            ids.add(c.id);
+        for (const id of a.provenance ?? [])
+            ids.add(id);
+    }
+    return ids;
+}
+/** The strings of the transcript that name or label something (not content), each once. */
+function labelsOf(t) {
+    const out = everyIdOf(t);
+    for (const a of t.artifacts) {
+        if (a.tool !== undefined)
+            out.add(a.tool);
+        if (a.role !== undefined)
+            out.add(a.role);
+        for (const c of a.tool_calls ?? [])
+            out.add(c.name);
+        for (const tag of a.tags ?? [])
+            out.add(tag);
+        if (a.scope?.task !== undefined)
+            out.add(a.scope.task);
+        if (a.scope?.phase !== undefined)
+            out.add(a.scope.phase);
+    }
+    return out;
+}
+/**
+ * The labels holding PII. One scan over all of them joined by blank lines (they are short and
+ * many), then each label a hit touches is confirmed alone, so the answer is exactly "a scan of this
+ * label finds something".
+ */
+function leaky(labels, s) {
+    const SEP = '\n\n';
+    const joined = labels.join(SEP);
+    const hits = findPiiIn(joined, s.detectors, s.allow, s.replacement);
+    const out = new Set();
+    if (hits.length === 0)
+        return out;
+    let start = 0;
+    let h = 0;
+    for (const label of labels) {
+        const end = start + label.length;
+        while (h < hits.length && (hits[h]?.end ?? 0) <= start)
+            h++;
+        let touched = false;
+        for (let k = h; k < hits.length && (hits[k]?.start ?? 0) < end; k++)
+            touched = true;
+        if (touched && findPiiIn(label, s.detectors, s.allow, s.replacement).length > 0)
+            out.add(label);
+        start = end + SEP.length;
+    }
+    return out;
+}
+function maskLabel(text, s) {
+    return (0,mask/* maskText */.gC)(text, s.detectors, { replacement: s.replacement, allow: s.allow }).text;
+}
+function sanitize_transcript_maskMeta(value, s, ids) {
+    if (typeof value === 'string') {
+        const opts = { replacement: s.replacement, allow: s.allow };
+        return (maskJsonText(value, s.detectors, opts) ?? (0,mask/* maskText */.gC)(value, s.detectors, opts)).text;
+    }
+    if (Array.isArray(value))
+        return value.map((v) => sanitize_transcript_maskMeta(v, s, ids));
+    if (value !== null && typeof value === 'object') {
+        const out = {};
+        for (const [k, v] of Object.entries(value)) {
+            // An `id` member names an artifact (the summaries' history): it gets the artifact's alias.
+            out[maskLabel(k, s)] = k === 'id' && typeof v === 'string' ? ids(v) : sanitize_transcript_maskMeta(v, s, ids);
+        }
+        return out;
+    }
+    return value;
+}
+function metaHoldsPii(value, s) {
+    if (typeof value === 'string')
+        return findPiiIn(value, s.detectors, s.allow, s.replacement).length > 0;
+    if (Array.isArray(value))
+        return value.some((v) => metaHoldsPii(v, s));
+    if (value !== null && typeof value === 'object') {
+        return Object.entries(value).some(([k, v]) => metaHoldsPii(k, s) || metaHoldsPii(v, s));
+    }
+    return false;
+}
+function remapPairing(p, id) {
+    return {
+        resultToCall: Object.fromEntries(Object.entries(p.resultToCall).map(([r, c]) => [id(r), id(c)])),
+        unpairedCalls: p.unpairedCalls.map((u) => ({ ...u, artifact: id(u.artifact), call_id: id(u.call_id) })),
+        unpairedResults: p.unpairedResults.map((u) => ({
+            ...u,
+            artifact: id(u.artifact),
+            call_id: id(u.call_id),
+        })),
+    };
+}
+/**
+ * The transcript with PII gone from every field that is not content (content is masked by the
+ * stabilizer). Returns the same object when there is nothing to do, which is almost always.
+ */
+function sanitizeTranscript(t, s) {
+    if (s.detectors.length === 0)
+        return t;
+    const bad = leaky([...labelsOf(t)], s);
+    const metaBad = metaHoldsPii(t.meta, s);
+    if (bad.size === 0 && !metaBad)
+        return t;
+    const taken = labelsOf(t);
+    const idAliases = new Aliases('redacted-id-', taken);
+    const toolAliases = new Aliases('redacted_tool_', taken);
+    const taskAliases = new Aliases('redacted-task-', taken);
+    const phaseAliases = new Aliases('redacted-phase-', taken);
+    const id = (v) => (bad.has(v) ? idAliases.of(v) : v);
+    const tool = (v) => (bad.has(v) ? toolAliases.of(v) : v);
+    const label = (v) => (bad.has(v) ? maskLabel(v, s) : v);
+    const call = (c) => ({ ...c, id: id(c.id), name: tool(c.name) });
+    const artifacts = t.artifacts.map((a) => {
+        const out = { ...a, id: id(a.id) };
+        if (a.role !== undefined)
+            out.role = label(a.role);
+        if (a.tool !== undefined)
+            out.tool = tool(a.tool);
+        if (a.call_id !== undefined)
+            out.call_id = id(a.call_id);
+        if (a.call_ids !== undefined)
+            out.call_ids = a.call_ids.map(id);
+        if (a.tool_calls !== undefined)
+            out.tool_calls = a.tool_calls.map(call);
+        if (a.tags !== undefined)
+            out.tags = a.tags.map(label);
+        if (a.provenance !== undefined)
+            out.provenance = a.provenance.map(id);
+        if (a.scope !== undefined) {
+            const scope = {};
+            if (a.scope.task !== undefined)
+                scope.task = bad.has(a.scope.task) ? taskAliases.of(a.scope.task) : a.scope.task;
+            if (a.scope.phase !== undefined)
+                scope.phase = bad.has(a.scope.phase) ? phaseAliases.of(a.scope.phase) : a.scope.phase;
+            out.scope = scope;
+        }
+        return out;
+    });
+    const metaId = (v) => bad.has(v) || findPiiIn(v, s.detectors, s.allow, s.replacement).length > 0 ? idAliases.of(v) : v;
+    const meta = metaBad ? sanitize_transcript_maskMeta(t.meta, s, metaId) : t.meta;
+    return { ...t, artifacts, meta, pairing: remapPairing(t.pairing, id) };
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/thinking.js
+// Thinking blocks that hold PII (issue 10). A thinking block is signed by the API: masking it would
+// break the signature, so it cannot be masked, only left out. The Anthropic API strips the thinking
+// of earlier turns itself, so leaving it out there changes nothing the model sees; only the last
+// assistant turn of an open tool loop must pass its thinking back unchanged. Its PII stays, and the
+// `pii` check fails on it: nothing can be done about it but to say so.
+
+
+function thinkingPii(p, masker) {
+    const text = p['thinking'];
+    if (p.type !== 'thinking' || typeof text !== 'string')
+        return undefined;
+    const found = (0,mask/* findPii */.IF)(text, masker.detectors, masker.allow);
+    if (found.length === 0)
+        return undefined;
+    const counts = {};
+    for (const m of found)
+        counts[m.type] = (counts[m.type] ?? 0) + 1;
+    return counts;
+}
+/**
+ * The assistant artifacts of the last assistant turn while its tool loop is open (it made tool calls
+ * and only their results follow): the API checks their thinking against its signatures.
+ */
+function openLoopTurn(ws) {
+    const alive = ws.items.filter(isAlive);
+    let end = alive.length - 1;
+    while (end >= 0 && alive[end]?.a.kind === 'tool')
+        end--;
+    const turn = new Set();
+    if (end < 0 || alive[end]?.a.kind !== 'assistant')
+        return turn;
+    for (let i = end; i >= 0 && alive[i]?.a.kind === 'assistant'; i--)
+        turn.add(alive[i]);
+    const open = [...turn].some((w) => (w.toolCalls?.length ?? 0) > 0);
+    return open ? turn : new Set();
+}
+/** Leaves out the thinking blocks that hold PII wherever the API allows it. */
+function dropThinkingPii(ws, masker) {
+    const out = { dropped: 0, unmaskable: [] };
+    if (masker.detectors.length === 0)
+        return out;
+    const keep = openLoopTurn(ws);
+    for (const w of keep) {
+        if (typeof w.content !== 'string' && w.content.some((p) => thinkingPii(p, masker)))
+            out.unmaskable.push(w.a.id);
+    }
+    for (const w of ws.items) {
+        if (!isAlive(w) || w.a.kind !== 'assistant' || keep.has(w) || typeof w.content === 'string')
+            continue;
+        const counts = { ...w.piiCarried };
+        let n = 0;
+        const content = w.content.filter((p) => {
+            const found = thinkingPii(p, masker);
+            if (!found)
+                return true;
+            for (const [k, v] of Object.entries(found))
+                counts[k] = (counts[k] ?? 0) + v;
+            n++;
+            return false;
+        });
+        if (n === 0)
+            continue;
+        out.dropped += n;
+        const detail = `left out ${n} thinking block${n === 1 ? '' : 's'} holding PII: a signed block cannot be masked, and the API does not need the thinking of this turn`;
+        w.content = content;
+        w.piiCarried = counts;
+        if (!hasText(w) && (w.toolCalls?.length ?? 0) === 0 && content.length === 0) {
+            remove(w, { stage: 'pii', action: 'dropped', reason: 'pii_thinking', detail });
+            continue;
+        }
+        // An earlier change (a call that left with its result) stays the decision; the detail says both.
+        w.changed = w.changed
+            ? { ...w.changed, detail: `${w.changed.detail ?? w.changed.reason}; ${detail}` }
+            : { stage: 'pii', action: 'masked', reason: 'pii_thinking', detail };
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./build/core/emit/notes.js
+
+
+
+
+const NOTES = {
+    openai: (context) => toOpenAIWithOrigins(context).notes,
+    anthropic: (context) => toAnthropicWithOrigins(context).notes,
+    responses: (context) => toResponsesWithOrigins(context).notes,
+};
+/**
+ * The requests the context is written as: `--emit openai|anthropic|responses` (`same` resolved to
+ * the transcript's own, a Responses request for Responses and Codex transcripts), else the policy's
+ * `target`, else the request `--emit same` writes (a native transcript, and a format that names no
+ * single API, must suit both chat APIs).
+ */
+function emitApis(source, target, emit) {
+    const own = SOURCE_API[source];
+    const format = emit === 'same' ? own.emit : emit;
+    if (format === 'openai' || format === 'anthropic' || format === 'responses')
+        return [format];
+    if (target !== 'same')
+        return [target];
+    return own.emit === 'responses' ? ['responses'] : [...own.apis];
+}
+/** Notes by context item id, for the requests the context is written as (in that order). */
+function emitNotes(context, apis) {
+    const notes = new Map();
+    for (const api of apis)
+        for (const [id, list] of NOTES[api](context))
+            notes.set(id, [...(notes.get(id) ?? []), ...list]);
+    return notes;
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/tool-output.js
+
+
+
+
+function pick(value, keep) {
+    if (value === null || typeof value !== 'object')
+        return null;
+    if (Array.isArray(value)) {
+        if (!value.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v)))
+            return null;
+        let removed = 0;
+        let kept = 0;
+        const items = value.map((v) => {
+            const p = pick(v, keep);
+            removed += p?.removed ?? 0;
+            kept += p?.kept ?? 0;
+            return p?.value ?? v;
+        });
+        return { value: items, removed, kept };
+    }
+    const obj = value;
+    const out = {};
+    let removed = 0;
+    let kept = 0;
+    for (const key of Object.keys(obj)) {
+        if (keep.includes(key)) {
+            out[key] = obj[key];
+            kept++;
+        }
+        else
+            removed++;
+    }
+    return { value: out, removed, kept };
+}
+/** The output masked to `keep`, or null when it is not a JSON object (or array of objects) or nothing goes. */
+function maskFields(text, keep) {
+    const t = text.trim();
+    if (!(t.startsWith('{') || t.startsWith('[')))
+        return null;
+    let parsed;
+    try {
+        parsed = JSON.parse(t);
+    }
+    catch {
+        return null;
+    }
+    const picked = pick(parsed, keep);
+    if (!picked || picked.removed === 0)
+        return null;
+    return { text: JSON.stringify(picked.value), removed: picked.removed, kept: picked.kept };
+}
+/**
+ * Masking to `keep_fields` is the first resort for a verbose JSON output (seed 000: "mask tool logs"):
+ * a small output is left whole, and a mask that keeps none of the fields is no better than a drop.
+ * Sizes are those of the text as shown, PII masked (`shown`): stage 4 comes before stage 5, and the
+ * same output masked up front must get the same decision.
+ */
+function applyToolOutput(ws, rules, meter, shown, tokensOf) {
+    const counts = { fieldMasked: 0, dropped: 0, excerpted: 0 };
+    for (const w of ws.items) {
+        if (w.a.kind !== 'tool' || !isAlive(w) || isCompacted(w) || isPlaceholder(w))
+            continue;
+        if (!meter.exceeds(shown(work_textOf(w.content)), rules.maxTokens))
+            continue;
+        if (isProtected(w)) {
+            // An excerpt already (a stabilized context read again) stays as it is.
+            if (isExcerpt(work_textOf(w.content)))
+                continue;
+            // Protected evidence over the limit stays as an excerpt of the limit's size (seed 004
+            // scenario 3: a 12,800-token query result must not push the conversation out).
+            if (excerptOutput(w, rules.maxTokens, tokensOf, meter))
+                counts.excerpted++;
+            continue;
+        }
+        const protectedTool = w.a.tool !== undefined && rules.protectedTools.includes(w.a.tool);
+        const masked = !protectedTool && typeof w.content === 'string' ? maskFields(w.content, rules.keepFields) : null;
+        if (masked && masked.kept > 0 && !meter.exceeds(shown(masked.text), rules.maxTokens)) {
+            w.content = masked.text;
+            w.changed = {
+                stage: 'tool_output',
+                action: 'masked',
+                reason: 'tool_output_fields',
+                detail: `verbose JSON output masked to ${rules.keepFields.join(', ')} (${masked.removed} fields removed)`,
+            };
+            counts.fieldMasked++;
+            continue;
+        }
+        removeResult(w, {
+            stage: 'tool_output',
+            action: 'dropped',
+            reason: 'verbose_tool_output',
+            detail: `over tool_output.max_tokens (${rules.maxTokens})${masked && masked.kept > 0 ? ' even when masked to keep_fields' : ''}`,
+        });
+        counts.dropped++;
+    }
+    return counts;
+}
+/** A protected output's text cut to `maxTokens` (the text alone, as the limit is measured). */
+function excerptOutput(w, maxTokens, tokensOf, meter) {
+    return cutTo(w, { text: maxTokens }, 'tool_output', (why, omitted) => `protected (${why}) output over tool_output.max_tokens (${maxTokens}): cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/stabilize.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const VISIBLE = {
+    quiet: new Set(['safety']),
+    normal: new Set(['safety', 'major']),
+    verbose: new Set(['safety', 'major', 'detail']),
+};
+function major(ws, code, count, message) {
+    if (count > 0)
+        ws.events.push({ level: 'major', code, message });
+}
+function createMasker(policy, rules = []) {
+    return {
+        detectors: (0,registry/* createDetectors */.is)((0,registry/* detectorConfig */.vd)(policy.pii, rules)),
+        replacement: policy.pii.replacement,
+        allow: policy.pii.allow,
+    };
+}
+/** What the `pii` check searches with (verdict.ts): every built-in typed detector and the policy's own rules. */
+function piiSearchOf(policy, rules = []) {
+    return {
+        detectors: (0,registry/* checkDetectors */._h)((0,registry/* detectorConfig */.vd)(policy.pii, rules)),
+        allow: policy.pii.allow,
+        replacement: policy.pii.replacement,
+    };
+}
+/**
+ * The transcript as every output may show it: PII gone from ids, names, tags, scopes, provenance and
+ * meta (sanitize-transcript.ts). stabilizeTranscript applies it itself; a caller that shows the
+ * transcript next to the result (lines, `inspect`, `--emit native`) applies it too, and gets the
+ * same aliases.
+ */
+function sanitizeForPolicy(transcript, policy, rules = []) {
+    return sanitizeTranscript(transcript, piiSearchOf(policy, rules));
+}
+function stabilizeTranscript(input, opts) {
+    const { policy } = opts;
+    const search = piiSearchOf(policy, opts.rules);
+    const transcript = sanitizeTranscript(input, search);
+    const res = policy.resilience;
+    const memo = opts.memo?.for(policy);
+    const meter = new TokenMeter(opts.tokenizer, policy, memo?.tokens ?? opts.cache, memo?.tokensOver);
+    const masker = { ...createMasker(policy, opts.rules), ...(memo ? { memo: memo.masked } : {}) };
+    const ws = buildWork(transcript, (text) => maskString(text, masker, {}));
+    let status = 'ok';
+    // 1. normalize
+    const norm = normalizeFates(ws, transcript.pairing);
+    major(ws, 'unpaired', norm.unpairedCalls + norm.unpairedResults, `removed ${norm.unpairedCalls} tool calls without results and ${norm.unpairedResults} results without calls`);
+    major(ws, 'sidechain', norm.sidechain, `left out ${norm.sidechain} side-chain records`);
+    major(ws, 'off_chain', norm.offChain, `left out ${norm.offChain} records of an abandoned branch or before a compaction boundary`);
+    // 2. scope
+    const scope = assignScopes(ws);
+    // What a task switch never drops: the latest request and a first-user-message task statement.
+    const switchSurvivors = survivesTaskSwitch(transcript.artifacts);
+    if (scope.ambiguous) {
+        status = 'escalated';
+        ws.events.push({
+            level: 'safety',
+            code: 'scope_ambiguous',
+            message: `scope reset is ambiguous: ${scope.ambiguous}`,
+        });
+    }
+    else {
+        // Tags protect only while resilience is enabled (protect.ts); so they save from a reset only then.
+        const n = applyScopeReset(ws, scope, res.enabled ? res.protected_message_kinds : [], switchSurvivors);
+        major(ws, 'scope_reset', n, `scope reset to task "${scope.task ?? ''}" dropped ${n} artifacts of earlier tasks`);
+    }
+    // 3. summaries
+    const summaries = applySummaries(ws, scope, {
+        ttl: policy.summaries.ttl,
+        authority: policy.authority,
+        history: historySources(transcript.meta),
+    });
+    for (const s of summaries) {
+        if (s.status !== 'valid') {
+            ws.events.push({
+                level: 'major',
+                code: `summary_${s.status}`,
+                message: `summary ${s.id} is ${s.status}: ${s.reasons.join(', ')}`,
+                id: s.id,
+            });
+        }
+    }
+    // 4. pii: applied lazily to what can reach the context (finalize.ts); the result is the same.
+    // 8. protect is computed here, because stages 5-7 may only touch unprotected artifacts.
+    computeProtection(ws, {
+        enabled: res.enabled,
+        protectedTools: res.protected_tools,
+        protectedKinds: res.protected_message_kinds,
+        keepRecent: policy.keep_recent,
+    });
+    // 5. tool output
+    const tool = applyToolOutput(ws, {
+        maxTokens: policy.tool_output.max_tokens,
+        keepFields: policy.tool_output.keep_fields,
+        protectedTools: res.protected_tools,
+    }, meter, (text) => maskString(text, masker, {}), (w) => finalOf(w, masker, meter));
+    major(ws, 'tool_output_masked', tool.fieldMasked, `masked ${tool.fieldMasked} JSON tool outputs to ${policy.tool_output.keep_fields.join(', ')}`);
+    major(ws, 'tool_output_excerpted', tool.excerpted, `cut ${tool.excerpted} protected tool outputs over ${policy.tool_output.max_tokens} tokens to excerpts of their head and tail`);
+    major(ws, 'verbose_tool_output', tool.dropped, `dropped ${tool.dropped} tool outputs over ${policy.tool_output.max_tokens} tokens`);
+    // 6. superseded results; duplicates are compared over what can still reach the context, as the
+    // budget stage widens it (dedup.ts, SuffixDedup).
+    const superseded = res.enabled ? applySuperseded(ws) : 0;
+    major(ws, 'superseded', superseded, `dropped ${superseded} results superseded by a later run of the same command`);
+    const dedup = policy.dedup.enabled
+        ? new SuffixDedup(ws, policy.dedup.similarity, (w) => work_textOf(finalOf(w, masker, meter).content), memo?.dedup)
+        : undefined;
+    // 7. collapse
+    if (res.enabled && res.truncation_mode === 'aggressive') {
+        const n = applyCollapse(ws, (text) => maskString(text, masker, {}));
+        major(ws, 'retry_collapse', n, `collapsed ${n} failed retries`);
+        // A call of an earlier task stayed only for its protected result; once that result is collapsed,
+        // the reset applies to it as to the rest of that task (stabilizing again would drop it).
+        if (!scope.ambiguous) {
+            const late = applyScopeReset(ws, scope, res.protected_message_kinds, switchSurvivors);
+            major(ws, 'scope_reset', late, `dropped ${late} artifacts of earlier tasks whose protected results were collapsed`);
+        }
+    }
+    // Compaction (docs/compaction.md): a compaction summary in the transcript stands for what it covers,
+    // and the budget holds room back for a new or refreshed one when the conversation does not fit.
+    const compaction = policy.compaction?.enabled === true
+        ? {
+            ws,
+            base: applyCompactionBase(ws, summaries),
+            rules: {
+                budget: policy.budget,
+                maxTokens: policy.compaction.max_tokens,
+                requestChars: policy.compaction.request_chars,
+            },
+            masker,
+            meter,
+        }
+        : undefined;
+    // 9. budget
+    const budget = applyBudget(ws, {
+        budget: policy.budget,
+        aggressive: res.enabled && res.truncation_mode === 'aggressive',
+        keepRecent: policy.keep_recent,
+        ...(compaction ? { reserve: compactionNeed(compaction) } : {}),
+    }, masker, meter, dedup);
+    // The budget's drops of older turns become one summary, when it fits (compaction.ts). Before the
+    // thinking blocks leave: that only shrinks what is kept, so the room it counts is never too large.
+    let compacted;
+    if (compaction) {
+        compacted = applyCompaction(compaction, scope, { ttl: policy.summaries.ttl, authority: policy.authority, history: historySources(transcript.meta) }, summaries);
+        if (compacted.log) {
+            const log = compacted.log;
+            ws.events.push({
+                level: 'major',
+                code: log.refreshed_from ? 'compaction_refreshed' : 'compaction',
+                message: `compacted ${compacted.compacted} artifacts into ${log.id} (${log.tokens} tokens${log.refreshed_from ? `, refreshing ${log.refreshed_from}` : ''})`,
+                id: log.id,
+            });
+        }
+        else if (compacted.skipped) {
+            ws.events.push({ level: 'major', code: 'compaction_skipped', message: compacted.skipped });
+        }
+    }
+    major(ws, 'deduplicated', dedup?.removed ?? 0, `removed ${dedup?.removed ?? 0} duplicate or near-duplicate artifacts`);
+    if (budget.status !== 'ok' && status === 'ok')
+        status = budget.status;
+    if (budget.status === 'escalated')
+        status = 'escalated';
+    major(ws, 'aggressive_chatter', budget.chatter, `dropped ${budget.chatter} old assistant messages (aggressive mode)`);
+    const budgetDropped = budget.dropped - (compacted?.compacted ?? 0);
+    major(ws, 'budget', budgetDropped, `dropped ${budgetDropped} artifacts that did not fit the budget of ${policy.budget} tokens`);
+    major(ws, 'placeholders', budget.placeholders, `replaced ${budget.placeholders} results in protected units by placeholders to fit the budget`);
+    major(ws, 'excerpted', budget.excerpted, `cut ${budget.excerpted} protected artifacts to excerpts of their head and tail to fit the budget`);
+    // Thinking blocks that hold PII leave where the API allows it (thinking.ts): part of stage 4,
+    // done once the budget has decided what stays, because it depends on which turn is the last.
+    const thinking = dropThinkingPii(ws, masker);
+    major(ws, 'pii_thinking', thinking.dropped, `left out ${thinking.dropped} thinking blocks holding PII`);
+    if (thinking.unmaskable.length > 0) {
+        status = 'escalated';
+        ws.events.push({
+            level: 'safety',
+            code: 'pii_unmaskable',
+            message: `the thinking of the open tool loop holds PII: a signed block can be neither masked nor left out there (the API wants it back unchanged)`,
+            id: thinking.unmaskable[0],
+        });
+    }
+    // 10. order
+    const kept = orderItems(ws.items.filter(isAlive).map((w) => ({ w, kind: w.a.kind, index: w.index })), policy.order);
+    let context = kept.map(({ w }) => {
+        const f = finalOf(w, masker, meter);
+        const item = {
+            id: w.a.id,
+            kind: w.a.kind,
+            tokens: f.tokens,
+            content: f.content,
+            line: w.a.source.line,
+        };
+        if (w.a.role !== undefined)
+            item.role = w.a.role;
+        if (w.a.tool !== undefined)
+            item.tool = w.a.tool;
+        if (w.a.call_id !== undefined)
+            item.call_id = w.a.call_id;
+        if (w.a.call_ids !== undefined)
+            item.call_ids = w.a.call_ids;
+        if (f.toolCalls && f.toolCalls.length > 0)
+            item.tool_calls = f.toolCalls;
+        if (w.a.is_error === true)
+            item.is_error = true;
+        if (w.changed?.reason === 'pair_placeholder')
+            item.placeholder = true;
+        if (w.changed?.action === 'excerpted')
+            item.excerpt = true;
+        return item;
+    });
+    if (compacted?.item)
+        context = insertCompaction(context, compacted.item, policy.order);
+    const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
+    // What the emitters change for the request(s) the context is written as: parts converted or left
+    // out, call ids renamed (the Responses emitter's own notes for a Responses request).
+    const notes = emitNotes(context, emitApis(transcript.format, policy.target, opts.emit));
+    for (const e of ledger) {
+        const n = notes.get(e.id);
+        if (n)
+            e.emit = n.map((note) => maskString(note, masker, {}));
+    }
+    // One detail event per decision: built only when the policy shows them (`verbose`), since a
+    // session of a million records would otherwise hold a million messages only to filter them out.
+    const visible = VISIBLE[res.notification_level];
+    for (const e of visible.has('detail') ? ledger : []) {
+        if (e.action === 'kept')
+            continue;
+        ws.events.push({
+            level: 'detail',
+            code: `${e.action}:${e.reason}`,
+            message: `${e.id} (line ${e.line}) ${e.action}: ${e.reason}${e.detail ? ` — ${e.detail}` : ''}`,
+            id: e.id,
+        });
+    }
+    const protectedCount = ws.items.filter((w) => isAlive(w) && w.protectedBy.length > 0).length;
+    ws.events.push({
+        level: 'detail',
+        code: 'protected_preserved',
+        message: `${protectedCount} protected artifacts preserved`,
+    });
+    // 11. verdict: a context that cannot be sent is no `ok`, whatever the stages managed.
+    const verdict = verdictEvents(context, transcript, policy.target, opts.emit);
+    const unmasked = unmaskedPiiEvent(context, memo ? { ...search, memo: memo.piiFound } : search, new Set(thinking.unmaskable));
+    if (unmasked)
+        verdict.push(unmasked);
+    if (verdict.length > 0)
+        status = 'escalated';
+    ws.events.push(...verdict);
+    const used = context.reduce((s, c) => s + c.tokens, 0);
+    const events = ws.events.filter((e) => visible.has(e.level));
+    const out = {
+        transcript: transcript.file,
+        status,
+        budget: { limit: policy.budget, used },
+        context,
+        ledger,
+        summaries,
+        events,
+    };
+    if (compacted?.log)
+        out.compaction = [compacted.log];
+    return out;
+}
+
+// EXTERNAL MODULE: ./build/core/cache/describe.js
+var cache_describe = __nccwpck_require__(2594);
+;// CONCATENATED MODULE: ./build/core/cache/prefix.js
+
+
+
+
+
+/**
+ * Measured model calls per transcript at most: a replay stabilizes the history once per measured
+ * call and once for the call before it, so a 10,000-message session costs at most
+ * 2 × MAX_REPLAY_POINTS stabilizations instead of one per call.
+ */
+const MAX_REPLAY_POINTS = 32;
+/** Of those, the newest calls are always measured: they are what the next request builds on. */
+const REPLAY_TAIL = 8;
+function onMainLine(a) {
+    return a.sidechain !== true && a.offChain === undefined;
+}
+/**
+ * Every model call of the transcript: the agent calls the model whenever its history ends with
+ * something other than an assistant message and an assistant message follows (after a user message,
+ * after a batch of tool results), and once more at the end when the history ends waiting for one.
+ * Side-chain and off-chain records are not the main agent's calls.
+ */
+function callPoints(artifacts) {
+    const main = [];
+    for (let i = 0; i < artifacts.length; i++)
+        if (onMainLine(artifacts[i]))
+            main.push(i);
+    const out = [];
+    let turn;
+    for (let k = 0; k < main.length; k++) {
+        const a = artifacts[main[k]];
+        if (a.kind === 'user')
+            turn = a;
+        if (a.kind === 'assistant')
+            continue;
+        const next = k + 1 < main.length ? artifacts[main[k + 1]] : undefined;
+        if (next === undefined || next.kind === 'assistant') {
+            out.push(turn ? { index: main[k], turn } : { index: main[k] });
+        }
+    }
+    return out;
+}
+/**
+ * Which calls are measured (positions in `points`, each ≥ 1): all when they fit, else the newest
+ * `tail` and the rest spread evenly over the earlier ones, ascending.
+ */
+function pickMeasured(count, max, tail = REPLAY_TAIL) {
+    const candidates = count - 1;
+    if (candidates <= 0)
+        return [];
+    if (candidates <= max)
+        return Array.from({ length: candidates }, (_, i) => i + 1);
+    const picked = new Set();
+    for (let i = count - tail; i < count; i++)
+        picked.add(i);
+    const spread = max - tail;
+    const span = count - tail - 1;
+    for (let k = 0; k < spread; k++)
+        picked.add(1 + Math.floor((k * span) / spread));
+    return [...picked].sort((a, b) => a - b);
+}
+/** The request format: the policy's target, else the API the transcript's format talks to. */
+function cacheRequestFormat(transcript, policy) {
+    if (policy.target !== 'same')
+        return policy.target;
+    const format = resolveEmitFormat('same', transcript.format);
+    return format === 'native' ? 'openai' : format;
+}
+/** The history as the agent had it at a call: the artifacts so far, paired among themselves. */
+function historyAt(transcript, index) {
+    const artifacts = transcript.artifacts.slice(0, index + 1);
+    return { ...transcript, artifacts, pairing: pairToolResults(artifacts), diagnostics: [] };
+}
+/**
+ * The request as the provider's cache reads it: one JSON line per message (item), in the order the
+ * prompt is rendered, so that a history that only grows gives the previous text as an exact prefix.
+ * Anthropic's system prompt comes first (its cache prefix is tools, system, messages, whatever the
+ * key order of the body); OpenAI messages and Responses items are in order already.
+ */
+function canonicalRequest(format, request) {
+    const body = request;
+    const head = format === 'anthropic' ? body.system : format === 'responses' ? body.instructions : undefined;
+    const items = (format === 'responses' ? body.input : body.messages) ?? [];
+    let text = head === undefined ? '' : `${JSON.stringify(head)}\n`;
+    for (const item of items)
+        text += `${JSON.stringify(item)}\n`;
+    return text;
+}
+/** Length of the longest common prefix, never ending inside a surrogate pair. */
+function commonPrefixLength(a, b) {
+    const n = Math.min(a.length, b.length);
+    let i = 0;
+    while (i < n && a.charCodeAt(i) === b.charCodeAt(i))
+        i++;
+    if (i > 0) {
+        const c = a.charCodeAt(i - 1);
+        if (c >= 0xd800 && c <= 0xdbff)
+            i--;
+    }
+    return i;
+}
+function round4(x) {
+    return Math.round(x * 10_000) / 10_000;
+}
+/**
+ * Replays the transcript's model calls and measures, for each measured call, the share of its
+ * request (in tokens of the policy tokenizer) that is a byte-identical prefix of the previous
+ * call's request. The requests are serialized as the SDKs send them (JSON, the emitter's key order).
+ */
+function replayCachePrefix(transcript, opts) {
+    const { policy, tokenizer } = opts;
+    const format = cacheRequestFormat(transcript, policy);
+    const calls = callPoints(transcript.artifacts);
+    const max = Math.max(REPLAY_TAIL + 1, opts.maxPoints ?? MAX_REPLAY_POINTS);
+    const measured = pickMeasured(calls.length, max);
+    // Every call stabilizes almost the same history: one memo makes each old text cost a lookup.
+    const memo = new StabilizeMemo();
+    const run = { policy, tokenizer, memo, ...(opts.rules ? { rules: opts.rules } : {}) };
+    const requests = new Map();
+    const requestAt = (pos) => {
+        let text = requests.get(pos);
+        if (text === undefined) {
+            const call = calls[pos];
+            const history = historyAt(transcript, call.index);
+            const result = stabilizeTranscript(history, run);
+            text = canonicalRequest(format, emitContext(result.context, format, history));
+            requests.set(pos, text);
+            // Only the previous call's request is ever needed again.
+            requests.delete(pos - 2);
+        }
+        return text;
+    };
+    const points = [];
+    for (const pos of measured) {
+        const previous = requestAt(pos - 1);
+        const current = requestAt(pos);
+        const same = commonPrefixLength(current, previous);
+        const tokens = tokenizer.count(current);
+        const cached = tokenizer.count(previous);
+        const reused = same === previous.length ? cached : Math.min(cached, tokenizer.count(previous.slice(0, same)));
+        const call = calls[pos];
+        const last = transcript.artifacts[call.index];
+        const turn = call.turn ?? last;
+        points.push({
+            id: last.id,
+            line: last.source.line,
+            turn_id: turn.id,
+            turn_line: turn.source.line,
+            turn_column: turn.source.column,
+            reused,
+            cached,
+            tokens,
+            share: cached === 0 ? 1 : reused / cached,
+        });
+    }
+    return { summary: summarize(format, calls.length, points), points };
+}
+function summarize(format, calls, points) {
+    let lowest;
+    let sum = 0;
+    let reused = 0;
+    let sent = 0;
+    for (const p of points) {
+        if (lowest === undefined || p.share < lowest.share)
+            lowest = p;
+        sum += p.share;
+        reused += p.reused;
+        sent += p.tokens;
+    }
+    const summary = {
+        format,
+        calls,
+        replayed: points.length,
+        turns: new Set(points.map((p) => p.turn_id)).size,
+        mean_share: points.length > 0 ? round4(sum / points.length) : null,
+        min_share: lowest ? round4(lowest.share) : null,
+        reused_tokens: reused,
+        sent_tokens: sent,
+    };
+    if (lowest) {
+        summary.lowest = {
+            id: lowest.id,
+            line: lowest.line,
+            turn_id: lowest.turn_id,
+            turn_line: lowest.turn_line,
+        };
+    }
+    return summary;
+}
+/**
+ * The `cache_prefix` check: one violation per turn in which a measured call repeats less than
+ * `min_share` of the previous request, at the user message that started the turn (its worst call).
+ */
+function cachePrefixCheck(points, severity, minShare) {
+    const worst = new Map();
+    for (const p of points) {
+        if (p.share >= minShare)
+            continue;
+        const seen = worst.get(p.turn_id);
+        if (seen === undefined || p.share < seen.share)
+            worst.set(p.turn_id, p);
+    }
+    const violations = [...worst.values()]
+        .sort((a, b) => a.turn_line - b.turn_line || a.line - b.line)
+        .map((p) => ({
+        id: p.turn_id,
+        line: p.turn_line,
+        column: p.turn_column,
+        message: `the model call after ${p.id} (line ${p.line}) starts with only ${(0,cache_describe/* percent */.KN)(p.share)} of the previous ` +
+            `request as a byte-identical prefix (${p.reused} of its ${p.cached} tokens; this request has ${p.tokens}); ` +
+            `cache_prefix.min_share is ${(0,cache_describe/* percent */.KN)(minShare)}: the rest misses the provider's prompt cache`,
+    }));
+    return { name: 'cache_prefix', ok: violations.length === 0, severity, violations };
+}
+/** The `cache_prefix` check severity of a policy: error or warning when enabled, else undefined. */
+function cachePrefixSeverity(policy) {
+    const s = policy.checks.cache_prefix;
+    return s === 'error' || s === 'warning' ? s : undefined;
+}
+/** `cache_prefix.min_share`, 0.5 when the policy leaves the mapping out. */
+function cachePrefixMinShare(policy) {
+    return policy.cache_prefix?.min_share ?? 0.5;
+}
+
+// EXTERNAL MODULE: ./build/core/golden/picture.js
+var picture = __nccwpck_require__(520);
+// EXTERNAL MODULE: ./build/io/expand-inputs.js + 1 modules
+var expand_inputs = __nccwpck_require__(3089);
+// EXTERNAL MODULE: ./build/core/golden/paths.js
+var paths = __nccwpck_require__(4910);
+// EXTERNAL MODULE: ./build/io/golden-store.js
+var golden_store = __nccwpck_require__(7392);
+// EXTERNAL MODULE: ./build/core/text/session-name.js
+var session_name = __nccwpck_require__(5834);
+// EXTERNAL MODULE: ./build/core/readers/aider.js + 1 modules
+var readers_aider = __nccwpck_require__(2031);
+// EXTERNAL MODULE: ./build/core/types.js
+var types = __nccwpck_require__(559);
 ;// CONCATENATED MODULE: ./build/core/readers/content.js
 
 /** One content part, or null after reporting why it is not one. */
@@ -49500,8 +56309,6 @@ class ReadContext {
     }
 }
 
-// EXTERNAL MODULE: ./build/core/collections.js
-var collections = __nccwpck_require__(9047);
 ;// CONCATENATED MODULE: ./build/core/readers/anthropic.js
 
 
@@ -49936,241 +56743,6 @@ function readClaudeWeb(doc, file) {
     };
 }
 
-;// CONCATENATED MODULE: ./build/core/readers/responses-items.js
-
-
-/** Parts read as text; `text` is what Codex's older rollouts wrote. */
-const TEXT_PARTS = new Set(['input_text', 'output_text', 'text']);
-/**
- * Items of the model's turn kept untouched, as opaque parts of the assistant artifact: reasoning
- * (encrypted, must be passed back as written), the server-side tools whose results are inline
- * (web and file search, code interpreter, image generation, MCP calls and tool lists), an MCP
- * approval request with the client's response to it (kept with the turn whose request it answers,
- * so the two stay together), compaction items and references to stored items.
- */
-const MODEL_ITEMS = new Set([
-    'reasoning',
-    'web_search_call',
-    'file_search_call',
-    'code_interpreter_call',
-    'image_generation_call',
-    'mcp_call',
-    'mcp_list_tools',
-    'mcp_approval_request',
-    'mcp_approval_response',
-    'compaction',
-    'item_reference',
-]);
-/** Calls the client executes (paired by `call_id` with their output item) → their output's type. */
-const CALL_OUTPUT = new Map([
-    ['function_call', 'function_call_output'],
-    ['custom_tool_call', 'custom_tool_call_output'],
-    ['computer_call', 'computer_call_output'],
-    ['local_shell_call', 'local_shell_call_output'],
-    ['shell_call', 'shell_call_output'],
-    ['apply_patch_call', 'apply_patch_call_output'],
-]);
-const OUTPUT_CALL = new Map([...CALL_OUTPUT].map(([call, output]) => [output, call]));
-/** The tool name a built-in call is recorded under (function and custom calls carry their own). */
-const BUILTIN_NAMES = new Map([
-    ['computer_call', 'computer'],
-    ['local_shell_call', 'local_shell'],
-    ['shell_call', 'shell'],
-    ['apply_patch_call', 'apply_patch'],
-]);
-/** `A` or `An` before a type name (the names here are known schema words). */
-function article(word) {
-    return /^[aeiou]/.test(word) ? 'An' : 'A';
-}
-function str(item, key) {
-    const v = item[key];
-    return typeof v === 'string' && v !== '' ? v : undefined;
-}
-/**
- * A message's content as parts: a string is one text part, input_text / output_text become text
- * parts, every other part (images, files, audio, refusals) is kept as parsed. Null after reporting.
- */
-function itemParts(value, site) {
-    const { ctx, at, code, hint } = site;
-    if (typeof value === 'string')
-        return [{ type: 'text', text: value }];
-    if (!Array.isArray(value)) {
-        ctx.error(code, at, `The item's \`content\` must be an array of parts; found ${describeValue(value)}.`, hint);
-        return null;
-    }
-    const out = [];
-    for (const p of value) {
-        if (!isObject(p) || typeof p['type'] !== 'string') {
-            ctx.error(code, ctx.pos(p, at), `A content part must be an object with a \`type\`; found ${describeValue(p)}.`, hint);
-            return null;
-        }
-        if (!TEXT_PARTS.has(p['type'])) {
-            out.push({ ...p, type: p['type'] });
-            continue;
-        }
-        if (typeof p['text'] !== 'string') {
-            ctx.error(code, ctx.pos(p, at), `${article(p['type'])} ${p['type']} part's \`text\` must be a string; found ${describeValue(p['text'])}.`, hint);
-            return null;
-        }
-        out.push({ type: 'text', text: p['text'] });
-    }
-    return out;
-}
-function textOf(parts) {
-    return parts.map((p) => (p.type === 'text' ? String(p.text) : '')).join('');
-}
-function missing(item, field, site) {
-    site.ctx.error(site.code, site.at, `${article(String(item['type']))} ${String(item['type'])} item must have a non-empty \`${field}\`.`, site.hint);
-    return null;
-}
-function asArguments(raw) {
-    return typeof raw === 'string' ? raw : raw === undefined ? '{}' : JSON.stringify(raw);
-}
-/**
- * The tool call of a call item (its type a key of CALL_OUTPUT). Function and custom calls keep
- * their name and arguments (a custom call's free-form `input`); a local shell call is
- * `local_shell` with its `action`; the other built-ins are named by BUILTIN_NAMES with every
- * field but `type` and `call_id` as arguments, so the emitter can write the item back.
- */
-function readItemCall(item, site) {
-    const type = String(item['type']);
-    const id = str(item, 'call_id') ?? str(item, 'id');
-    if (id === undefined)
-        return missing(item, 'call_id', site);
-    if (type === 'local_shell_call')
-        return { id, name: 'local_shell', arguments: asArguments(item['action'] ?? {}) };
-    const builtin = BUILTIN_NAMES.get(type);
-    if (builtin !== undefined) {
-        const rest = {};
-        for (const [k, v] of Object.entries(item))
-            if (k !== 'type' && k !== 'call_id')
-                rest[k] = v;
-        return { id, name: builtin, arguments: JSON.stringify(rest) };
-    }
-    const name = str(item, 'name');
-    if (name === undefined)
-        return missing(item, 'name', site);
-    const raw = type === 'custom_tool_call' ? item['input'] : item['arguments'];
-    return { id, name, arguments: asArguments(raw) };
-}
-/** Codex wraps shell results as `{"output": "...", "metadata": {"exit_code": n}}` in the output string. */
-function exitCodeOf(output) {
-    if (!output.startsWith('{') || !output.includes('exit_code'))
-        return undefined;
-    try {
-        const parsed = JSON.parse(output);
-        const code = isObject(parsed) && isObject(parsed['metadata']) ? parsed['metadata']['exit_code'] : undefined;
-        return typeof code === 'number' && Number.isInteger(code) ? code : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/** A shell_call_output's chunks as JSON text (what the stabilizer trims and masks), and their outcome. */
-function shellOutput(output, site) {
-    if (!Array.isArray(output)) {
-        site.ctx.error(site.code, site.at, `A shell_call_output's \`output\` must be an array of {stdout, stderr, outcome}; found ${describeValue(output)}.`, site.hint);
-        return null;
-    }
-    const last = output[output.length - 1];
-    const outcome = isObject(last) && isObject(last['outcome']) ? last['outcome'] : undefined;
-    const code = outcome?.['exit_code'];
-    const exitCode = typeof code === 'number' && Number.isInteger(code) ? code : undefined;
-    const failed = (exitCode !== undefined && exitCode !== 0) || outcome?.['type'] === 'timeout';
-    return { content: JSON.stringify(output), exit_code: exitCode, is_error: failed ? true : undefined };
-}
-function outputFields(item, site) {
-    const type = item['type'];
-    let output = item['output'];
-    if (type === 'computer_call_output')
-        return { content: [{ ...item, type }] };
-    if (type === 'shell_call_output')
-        return shellOutput(output, site);
-    if (type === 'apply_patch_call_output') {
-        return {
-            content: typeof output === 'string' ? output : '',
-            is_error: item['status'] === 'failed' ? true : undefined,
-        };
-    }
-    // Some Codex versions wrap the output as {content, success}.
-    if (isObject(output) && 'content' in output)
-        output = output['content'];
-    if (typeof output === 'string') {
-        const exitCode = exitCodeOf(output);
-        return {
-            content: output,
-            exit_code: exitCode,
-            is_error: exitCode !== undefined && exitCode !== 0 ? true : undefined,
-        };
-    }
-    const parts = itemParts(output ?? '', site);
-    return parts === null ? null : { content: parts };
-}
-/**
- * The tool artifact of an output item (its type a key of OUTPUT_CALL). The output's type is kept
- * as `role` when it is not a plain function_call_output: the emitter writes the call back as the
- * built-in it was. A local_shell_call_output names its call by `id` in the API, `call_id` in Codex.
- */
-function readItemOutput(item, id, site) {
-    const type = String(item['type']);
-    const callId = str(item, 'call_id') ?? (type === 'local_shell_call_output' ? str(item, 'id') : undefined);
-    if (callId === undefined)
-        return missing(item, 'call_id', site);
-    const fields = outputFields(item, site);
-    if (fields === null)
-        return null;
-    return artifact({
-        id,
-        kind: 'tool',
-        role: type === 'function_call_output' ? undefined : type,
-        ...fields,
-        call_id: callId,
-        source: site.at,
-    });
-}
-/** An artifact from the fields at hand; the others stay absent. */
-const artifact = artifact_builder/* makeArtifact */.jN;
-/**
- * Consecutive model items (reasoning, assistant messages, calls) form one assistant artifact, as
- * one Chat Completions assistant message would, named after its first item. A model item after a
- * call starts a new one: an artifact holds its parts before its calls, and a reasoning item must
- * stay before the call it led to when the turn is written back.
- */
-class ModelTurns {
-    out;
-    turn = null;
-    constructor(out) {
-        this.out = out;
-    }
-    parts(parts, id, at) {
-        // A message with no parts adds nothing: it neither splits nor starts a turn.
-        if (parts.length === 0)
-            return;
-        if (this.turn && this.turn.calls.length > 0)
-            this.close();
-        this.turn ??= { id, at, parts: [], calls: [] };
-        for (const p of parts)
-            this.turn.parts.push(p);
-    }
-    call(call, id, at) {
-        this.turn ??= { id, at, parts: [], calls: [] };
-        this.turn.calls.push(call);
-    }
-    close() {
-        const t = this.turn;
-        this.turn = null;
-        if (!t || (t.parts.length === 0 && t.calls.length === 0))
-            return;
-        this.out.push(artifact({
-            id: t.id,
-            kind: 'assistant',
-            content: t.parts,
-            tool_calls: t.calls.length > 0 ? t.calls : undefined,
-            source: t.at,
-        }));
-    }
-}
-
 ;// CONCATENATED MODULE: ./build/core/readers/codex.js
 
 
@@ -50517,7 +57089,7 @@ function pushSignature(content, part) {
 
 
 const gemini_CODE = 'invalid-message';
-const ROLES = ['user', 'model', 'function'];
+const gemini_ROLES = ['user', 'model', 'function'];
 /** Gemini parts carry no `type` (that is how other SDKs' `parts`, e.g. Vercel UI messages, differ). */
 function isGeminiContent(item, roles) {
     if (!isObject(item) || !roles.includes(item['role']))
@@ -50538,7 +57110,7 @@ function isGeminiDocument(root) {
     const contents = root['contents'];
     if (contents.length === 0)
         return isObject(root['systemInstruction']) || isObject(root['system_instruction']);
-    return contents.slice(0, 3).every((c) => isGeminiContent(c, [...ROLES, undefined]));
+    return contents.slice(0, 3).every((c) => isGeminiContent(c, [...gemini_ROLES, undefined]));
 }
 class ContentsReader {
     ctx;
@@ -50580,7 +57152,7 @@ class ContentsReader {
             return;
         }
         const role = item['role'] ?? 'user';
-        if (typeof role !== 'string' || !ROLES.includes(role)) {
+        if (typeof role !== 'string' || !gemini_ROLES.includes(role)) {
             this.ctx.error(gemini_CODE, near, `\`${joinPath(path, 'role')}\` must be user, model or function; found ${typeof role === 'string' ? 'another role' : describeValue(role)}.`, 'Gemini contents alternate user and model turns; put the system prompt in `systemInstruction`.');
             return;
         }
@@ -50926,7 +57498,7 @@ function langchain_str(fields, key) {
     const v = fields[key];
     return typeof v === 'string' && v !== '' ? v : undefined;
 }
-function kindOf(m) {
+function langchain_kindOf(m) {
     const f = m.fields;
     switch (m.type) {
         case 'human':
@@ -50964,7 +57536,7 @@ function langchain_readMessage(item, index, path, ctx, state) {
         ctx.warning('langchain-remove-message', source, `\`${path}\` is a RemoveMessage: a LangGraph instruction to delete a message, not a message the model saw. It is left out.`, 'Record the conversation after LangGraph applied its reducers.');
         return null;
     }
-    const kind = kindOf(m);
+    const kind = langchain_kindOf(m);
     if (!kind)
         return null;
     const f = m.fields;
@@ -51535,7 +58107,7 @@ const responses_ROLES = new Map([
 /** Looked at by the detector: enough to tell the shape, cheap on a long session. */
 const PROBE = 8;
 /** One item in Responses' own vocabulary: a typed item, or a message with Responses parts. */
-function isResponsesItem(item) {
+function responses_isResponsesItem(item) {
     if (!isObject(item))
         return false;
     const type = item['type'];
@@ -51551,7 +58123,7 @@ function isResponsesItem(item) {
         content.some((p) => isObject(p) && typeof p['type'] === 'string' && RESPONSES_PARTS.has(p['type'])));
 }
 function looksLikeItems(items) {
-    return items.slice(0, PROBE).some(isResponsesItem);
+    return items.slice(0, PROBE).some(responses_isResponsesItem);
 }
 function isResponsesDocument(root) {
     if (Array.isArray(root))
@@ -52749,88 +59321,6 @@ function readOpenAi(doc, file) {
     return { artifacts, meta, diagnostics };
 }
 
-;// CONCATENATED MODULE: ./build/core/readers/pairing.js
-// Tool call ↔ result pairing (DESIGN §2). A result answers the NEAREST EARLIER PENDING call with
-// its id: real runs reuse call ids (tau-bench), so "the call with this id" is ambiguous, and the
-// latest unanswered one is what the model was answering. A call stops being pending once
-// answered. Nothing is dropped: unpaired calls and results are listed and reported.
-
-
-/** The call ids a result answers: SWE-agent results may answer several calls at once. */
-function resultCallIds(artifact) {
-    if (artifact.call_ids && artifact.call_ids.length > 0)
-        return artifact.call_ids;
-    return artifact.call_id === undefined ? [] : [artifact.call_id];
-}
-function pairToolResults(artifacts) {
-    // Stack of pending calls per id: the top is the nearest earlier one.
-    const pending = new Map();
-    const pairing = { resultToCall: {}, unpairedCalls: [], unpairedResults: [] };
-    let seq = 0;
-    for (const artifact of artifacts) {
-        const line = artifact.source.line;
-        if (artifact.kind === 'tool') {
-            // An output that names no call (native transcripts allow it) answers nothing and is no
-            // broken pair: it stays an artifact of its own (emitted to the chat APIs as user text).
-            const ids = resultCallIds(artifact);
-            for (const id of ids) {
-                const call = pending.get(id)?.pop();
-                if (!call) {
-                    pairing.unpairedResults.push({ artifact: artifact.id, call_id: id, line });
-                    continue;
-                }
-                // Results answering several calls are keyed to the call of their first id that pairs.
-                pairing.resultToCall[artifact.id] ??= call.artifact;
-            }
-        }
-        for (const call of artifact.tool_calls ?? []) {
-            const stack = pending.get(call.id) ?? [];
-            stack.push({ artifact: artifact.id, line, seq: seq++ });
-            pending.set(call.id, stack);
-        }
-    }
-    const left = [];
-    for (const [callId, stack] of pending)
-        for (const call of stack)
-            left.push({ ...call, call_id: callId });
-    left.sort((a, b) => a.seq - b.seq);
-    pairing.unpairedCalls = left.map(({ artifact, call_id, line }) => ({ artifact, call_id, line }));
-    return pairing;
-}
-/** One warning per unpaired call and per unpaired result, at the artifact's position. */
-function pairingDiagnostics(pairing, artifacts) {
-    const byId = new Map(artifacts.map((a) => [a.id, a]));
-    const out = [];
-    for (const call of pairing.unpairedCalls) {
-        const source = byId.get(call.artifact)?.source;
-        if (!source)
-            continue;
-        out.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'unpaired-call', source, 'A tool call of this artifact has no result after it.', 'The stabilizer removes the call (a provider rejects a call without a result) and records it in the ledger: add the result or remove the call.'));
-    }
-    for (const result of pairing.unpairedResults) {
-        const source = byId.get(result.artifact)?.source;
-        if (!source)
-            continue;
-        out.push((0,core_diagnostics/* diagnostic */.YK)('warning', 'unpaired-result', source, 'This tool result answers no earlier pending call with its id.', 'The stabilizer drops the result (a provider rejects a result without its call) and records it in the ledger: fix the call id or add the call.'));
-    }
-    return out;
-}
-/**
- * A paired result takes the name of the call it answers (the call is what was invoked); an
- * unpaired one keeps whatever name its source gave it.
- */
-function nameResultsByCall(artifacts, pairing) {
-    const callers = new Map(artifacts.map((a) => [a.id, a]));
-    return artifacts.map((artifact) => {
-        const caller = callers.get(pairing.resultToCall[artifact.id] ?? '');
-        if (!caller)
-            return artifact;
-        const ids = resultCallIds(artifact);
-        const call = caller.tool_calls?.find((c) => ids.includes(c.id));
-        return call && call.name !== artifact.tool ? (0,artifact_builder/* buildArtifact */.LR)({ ...artifact, tool: call.name }) : artifact;
-    });
-}
-
 ;// CONCATENATED MODULE: ./build/core/readers/index.js
 // readTranscript: text → Transcript. Parses the container once, picks the reader (by content, or
 // the `format` option), pairs tool calls with their results and collects every diagnostic.
@@ -52931,6 +59421,18 @@ function byPosition(diagnostics) {
         .sort((a, b) => a.d.line - b.d.line || a.d.column - b.d.column || a.i - b.i)
         .map(({ d }) => d);
 }
+/**
+ * A JSON document's artifacts as the `format` reader makes them, before pairing and before results
+ * take their calls' names: for a caller that reads a history in pieces and pairs it whole
+ * (src/api/incremental-read.ts). Undefined when the text is not a document of that format.
+ */
+function readArtifacts(text, file, format) {
+    const parsed = parseContainer(text, file, {});
+    if (!parsed.ok || parsed.container.kind !== 'json')
+        return undefined;
+    const chosen = forced(format, parsed.container, file);
+    return 'severity' in chosen ? undefined : runReader(chosen, file);
+}
 /** text is already decoded (BOM stripped). Chooses the reader by file extension + content, or `format`. */
 function readTranscript(text, opts) {
     const { file } = opts;
@@ -53026,5495 +59528,6 @@ async function loadTranscripts(file, opts = {}) {
 async function loadTranscript(file, opts = {}) {
     const loaded = await loadTranscripts(file, { ...opts, session: opts.session ?? 'last' });
     return loaded[0].result;
-}
-
-// EXTERNAL MODULE: ./build/core/pii/registry.js + 27 modules
-var registry = __nccwpck_require__(2624);
-// EXTERNAL MODULE: ./build/core/pii/mask.js + 1 modules
-var mask = __nccwpck_require__(1318);
-;// CONCATENATED MODULE: ./build/core/pii/json-literals.js
-// The literals of a JSON text with their positions, found by one validating pass over the raw text
-// (no parse, no re-serialization). Masking works on these spans so that every byte outside a
-// masked value stays as it was: large integers keep their digits, `1.0` stays `1.0`, duplicate
-// keys and a `"__proto__"` key survive (a parse-and-stringify round trip loses all four).
-const QUOTE = 34;
-const BACKSLASH = 92;
-function isSpace(c) {
-    return c === 32 || c === 10 || c === 13 || c === 9;
-}
-function isDigitCode(c) {
-    return c >= 48 && c <= 57;
-}
-// The longest run of characters a string holds as they are; what stops it decides: a quote ends the
-// string, a backslash starts an escape, a raw control character (or the end of the text) is invalid.
-const RUN = /[^"\\\u0000-\u001f]*/y;
-const HEX4 = /^[0-9A-Fa-f]{4}$/;
-/** End of the string literal opening at `start` (after its closing quote), or undefined when invalid. */
-function stringEnd(text, start) {
-    let i = start + 1;
-    let escaped = false;
-    for (;;) {
-        RUN.lastIndex = i;
-        RUN.test(text);
-        i = RUN.lastIndex;
-        const c = text.charCodeAt(i);
-        if (c === QUOTE)
-            return { end: i + 1, escaped };
-        if (c !== BACKSLASH)
-            return undefined;
-        escaped = true;
-        const e = text.charCodeAt(i + 1);
-        if (e === 117) {
-            if (!HEX4.test(text.slice(i + 2, i + 6)))
-                return undefined;
-            i += 6;
-        }
-        else if (e === QUOTE ||
-            e === BACKSLASH ||
-            e === 47 ||
-            e === 98 ||
-            e === 102 ||
-            e === 110 ||
-            e === 114 ||
-            e === 116) {
-            i += 2;
-        }
-        else {
-            return undefined;
-        }
-    }
-}
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-function numberEnd(text, start) {
-    NUMBER.lastIndex = start;
-    return NUMBER.test(text) ? NUMBER.lastIndex : -1;
-}
-/**
- * Every key, string and number of a JSON object or array text, in order; null when the text is not
- * one (it is then masked as plain text). Linear in the text; no value is built.
- */
-function jsonLiterals(text) {
-    let i = 0;
-    const n = text.length;
-    const skip = () => {
-        while (i < n && isSpace(text.charCodeAt(i)))
-            i++;
-    };
-    skip();
-    const first = text.charCodeAt(i);
-    if (first !== 123 && first !== 91)
-        return null;
-    const out = [];
-    const stack = [];
-    // What may come next: a value, a key (or `}` after `{`), `:` after a key, `,` or a closer.
-    let expect = 'value';
-    let justOpened = false;
-    while (i < n) {
-        skip();
-        if (i >= n)
-            break;
-        const c = text.charCodeAt(i);
-        const frame = stack[stack.length - 1];
-        // An empty container (`{}`, `[]`) closes as one does after its last member.
-        if (justOpened && frame && c === (frame.object ? 125 : 93))
-            expect = 'after';
-        justOpened = false;
-        if (expect === 'key') {
-            if (c !== QUOTE || !frame)
-                return null;
-            const s = stringEnd(text, i);
-            if (!s)
-                return null;
-            frame.member = s.escaped ? JSON.parse(text.slice(i, s.end)) : text.slice(i + 1, s.end - 1);
-            out.push({ kind: 'key', start: i, end: s.end, escaped: s.escaped, key: undefined });
-            i = s.end;
-            expect = 'colon';
-            continue;
-        }
-        if (expect === 'colon') {
-            if (c !== 58)
-                return null;
-            i++;
-            expect = 'value';
-            continue;
-        }
-        if (expect === 'after') {
-            if (!frame)
-                return null; // text after the top-level value
-            if (c === 44) {
-                i++;
-                expect = frame.object ? 'key' : 'value';
-                continue;
-            }
-            if (c === (frame.object ? 125 : 93)) {
-                stack.pop();
-                i++;
-                if (stack.length === 0) {
-                    skip();
-                    return i === n ? out : null;
-                }
-                continue;
-            }
-            return null;
-        }
-        // expect === 'value'
-        const owner = frame ? (frame.object ? frame.member : frame.key) : undefined;
-        if (c === 123 || c === 91) {
-            stack.push({ object: c === 123, key: owner, member: undefined });
-            i++;
-            expect = c === 123 ? 'key' : 'value';
-            justOpened = true;
-            continue;
-        }
-        if (c === QUOTE) {
-            const s = stringEnd(text, i);
-            if (!s)
-                return null;
-            out.push({ kind: 'string', start: i, end: s.end, escaped: s.escaped, key: owner });
-            i = s.end;
-        }
-        else if (c === 45 || isDigitCode(c)) {
-            const end = numberEnd(text, i);
-            if (end === -1)
-                return null;
-            out.push({ kind: 'number', start: i, end, escaped: false, key: owner });
-            i = end;
-        }
-        else if (text.startsWith('true', i))
-            i += 4;
-        else if (text.startsWith('false', i))
-            i += 5;
-        else if (text.startsWith('null', i))
-            i += 4;
-        else
-            return null;
-        expect = 'after';
-    }
-    return null; // unterminated
-}
-/**
- * The decoded text of the string literal text[start, end) (quotes included) and, for each of its
- * UTF-16 units, the raw offset where that unit is written; `map[decoded.length]` is the offset of
- * the closing quote. A decoded span [s, e) is written at raw [map[s], map[e]).
- */
-function decodeString(text, start, end) {
-    const units = [];
-    const map = new Int32Array(end - start);
-    let k = 0;
-    for (let i = start + 1; i < end - 1;) {
-        map[k++] = i;
-        if (text.charCodeAt(i) !== BACKSLASH) {
-            units.push(text[i]);
-            i++;
-            continue;
-        }
-        const e = text[i + 1];
-        if (e === 'u') {
-            units.push(String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16)));
-            i += 6;
-            continue;
-        }
-        units.push(ESCAPES[e] ?? e);
-        i += 2;
-    }
-    map[k] = end - 1;
-    return { decoded: units.join(''), map: map.subarray(0, k + 1) };
-}
-const ESCAPES = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-
-;// CONCATENATED MODULE: ./build/core/pii/key-hints.js
-/** Words of a key that name a type; the key's words are lower-cased, split at `_`, `-`, `.`, spaces and camelCase. */
-// prettier-ignore
-const TYPE_WORDS = new Map([
-    ...['phone', 'telephone', 'tel', 'mobile', 'cellphone', 'fax', 'msisdn', 'whatsapp'].map((w) => [w, 'phone']),
-    ...['email', 'mail', 'e-mail'].map((w) => [w, 'email']),
-    ...['ssn'].map((w) => [w, 'ssn']),
-    ...['card', 'cc', 'ccnum'].map((w) => [w, 'credit_card']),
-    ...['iban'].map((w) => [w, 'iban']),
-    ...['ip', 'ipv4', 'ipv6'].map((w) => [w, 'ip_address']),
-    ...['password', 'passwd', 'pwd', 'passphrase', 'secret', 'token', 'apikey', 'credential', 'credentials', 'authorization', 'bearer'].map((w) => [w, 'secret']),
-    ...['passport'].map((w) => [w, 'passport']),
-    ...['mac'].map((w) => [w, 'mac']),
-    ...['wallet'].map((w) => [w, 'crypto_wallet']),
-    ...['nino'].map((w) => [w, 'uk_nino']),
-    ...['nhs'].map((w) => [w, 'uk_nhs']),
-    ...['itin'].map((w) => [w, 'us_itin']),
-    ...['routing', 'aba'].map((w) => [w, 'us_aba_routing']),
-    ...['aadhaar', 'aadhar'].map((w) => [w, 'in_aadhaar']),
-    ...['nif', 'nie', 'dni'].map((w) => [w, 'es_nif']),
-    ...['tfn'].map((w) => [w, 'au_tfn']),
-]);
-/** Two-word names (`api_key`, `social_security`, `fiscal_code`): joined without the separator. */
-// prettier-ignore
-const PAIRS = new Map([
-    ['api key', 'secret'], ['access key', 'secret'], ['secret key', 'secret'], ['private key', 'secret'],
-    ['signing key', 'secret'], ['client secret', 'secret'], ['social security', 'ssn'],
-    ['credit card', 'credit_card'], ['card number', 'credit_card'], ['fiscal code', 'it_fiscal_code'],
-    ['codice fiscale', 'it_fiscal_code'], ['tax file', 'au_tfn'], ['ip address', 'ip_address'], ['ip addr', 'ip_address'],
-    ['remote addr', 'ip_address'],
-]);
-/**
- * A last word that makes the key about the value's kind, not the value: `token_count`,
- * `password_policy`, `phone_verified`, `email_template`, `card_type`.
- */
-// prettier-ignore
-const ABOUT = new Set([
-    'count', 'counts', 'type', 'types', 'kind', 'length', 'len', 'size', 'limit', 'max', 'min', 'policy',
-    'format', 'pattern', 'regex', 'field', 'label', 'placeholder', 'hint', 'name', 'names', 'enabled',
-    'required', 'verified', 'valid', 'validated', 'confirmed', 'template', 'mode', 'usage', 'expiry',
-    'expires', 'expiration', 'ttl', 'path', 'file', 'env', 'var', 'header', 'prefix', 'suffix', 'url',
-    'endpoint', 'provider', 'brand', 'status', 'strength', 'rotation', 'version', 'scope',
-    'scopes', 'family', 'country', 'region', 'locale', 'ext', 'extension',
-]);
-/** Last words that make the value an identifier: no type, but a card-shaped number is not a card. */
-const IDENTIFIER = new Set(['id', 'ids', 'uuid', 'guid', 'uid']);
-const IDENTIFIER_HINT = new Set(['identifier']);
-/** Tokens that are cursors, not credentials: `next_page_token`, `continuation_token`. */
-const NOT_SECRET_BEFORE_TOKEN = new Set(['page', 'next', 'continuation', 'sync', 'resume', 'cursor', 'prev']);
-function wordsOf(key) {
-    return key
-        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-        .toLowerCase()
-        .split(/[^a-z0-9]+/)
-        .filter((w) => w.length > 0);
-}
-const cache = new Map();
-const CACHE_LIMIT = 4096;
-function compute(key) {
-    if (key.length === 0 || key.length > 64)
-        return undefined;
-    const words = wordsOf(key);
-    const last = words[words.length - 1];
-    if (last === undefined || ABOUT.has(last))
-        return undefined;
-    if (IDENTIFIER.has(last))
-        return IDENTIFIER_HINT;
-    // The rightmost word (or pair) naming a type decides: `phone_number`, `billing_email`, `db_password`.
-    for (let i = words.length - 1; i >= 0; i--) {
-        const w = words[i];
-        const pair = i > 0 ? PAIRS.get(`${words[i - 1]} ${w}`) : undefined;
-        if (pair)
-            return new Set([pair]);
-        const type = TYPE_WORDS.get(w);
-        if (type === undefined)
-            continue;
-        if (w === 'token' && i > 0 && NOT_SECRET_BEFORE_TOKEN.has(words[i - 1]))
-            return undefined;
-        return new Set([type]);
-    }
-    return undefined;
-}
-/** The types a JSON key names for its value, or undefined (most keys). */
-function hintOfKey(key) {
-    if (key === undefined)
-        return undefined;
-    if (cache.has(key))
-        return cache.get(key);
-    const hint = compute(key);
-    // A bounded memo of a pure function: the result never depends on what was cached.
-    if (cache.size >= CACHE_LIMIT)
-        cache.clear();
-    cache.set(key, hint);
-    return hint;
-}
-
-;// CONCATENATED MODULE: ./build/core/pii/mask-json.js
-// Finding and masking PII inside a JSON text (tool-call arguments, JSON tool outputs) by span:
-// each string is decoded, searched with the type its key names (key-hints.ts), and only the
-// characters of a found value are replaced in the raw text. Every other byte stays as written, so
-// the agent never sees data that was not there (a parse-and-stringify round trip would round large
-// integers, turn `1.0` into `1`, collapse duplicate keys and drop `"__proto__"`). Decoding finds
-// values an escape hides from a raw scan (`\u0040`), and a cut never falls inside an escape.
-
-
-
-function hintOf(lit) {
-    return lit.kind === 'key' ? undefined : hintOfKey(lit.key);
-}
-/** The literal's text as a detector sees it, and where each of its units is written. */
-function decodedOf(text, lit) {
-    if (lit.kind === 'number')
-        return { decoded: text.slice(lit.start, lit.end), map: undefined };
-    if (lit.escaped)
-        return decodeString(text, lit.start, lit.end);
-    return { decoded: text.slice(lit.start + 1, lit.end - 1), map: undefined };
-}
-/** Raw offset of decoded offset `k` (a string literal's content starts after its quote). */
-function rawAt(lit, map, k) {
-    if (map)
-        return map[k];
-    return lit.kind === 'number' ? lit.start + k : lit.start + 1 + k;
-}
-// Literals are searched as one text, joined by a blank line: one scan instead of one per literal
-// (most are a few characters: keys, ids, flags), and a key's words stand right before its value,
-// where the detectors look for context, as they do in the raw text.
-const SEP = '\n\n';
-/**
- * The literals holding PII, with their spans in decoded form. A literal whose key names a type
- * is searched again alone with that hint (`"phone": 4155552671`, `"password": "…"`).
- */
-function findInLiterals(text, literals, s) {
-    const decoded = literals.map((lit) => decodedOf(text, lit));
-    const starts = [];
-    let at = 0;
-    for (const d of decoded) {
-        starts.push(at);
-        at += d.decoded.length + SEP.length;
-    }
-    const hits = (0,mask/* findPii */.IF)(decoded.map((d) => d.decoded).join(SEP), s.detectors, s.allow, s.replacement);
-    const byLiteral = new Map();
-    let i = 0;
-    for (const h of hits) {
-        while (i + 1 < starts.length && starts[i + 1] <= h.start)
-            i++;
-        // A span reaching over a separator (a PEM body runs over blank lines) is cut to each literal.
-        for (let k = i; k < starts.length && starts[k] < h.end; k++) {
-            const base = starts[k];
-            const len = decoded[k].decoded.length;
-            const start = Math.max(h.start - base, 0);
-            const end = Math.min(h.end - base, len);
-            if (start < end)
-                byLiteral.set(k, [...(byLiteral.get(k) ?? []), { type: h.type, start, end }]);
-        }
-    }
-    const out = [];
-    literals.forEach((lit, k) => {
-        const d = decoded[k];
-        const hint = hintOf(lit);
-        let spans = byLiteral.get(k) ?? [];
-        // A value under a typed key is searched alone with its hint, which decides: the hint can add
-        // (a national number under "phone") or take away (a card-shaped id under "order_id"). The
-        // identifier hint only takes away, so a value the joined scan found nothing in stays clean.
-        if (hint !== undefined && (spans.length > 0 || !hint.has('identifier'))) {
-            spans = (0,mask/* findPii */.IF)(d.decoded, s.detectors, s.allow, s.replacement, hint);
-        }
-        if (spans.length > 0)
-            out.push({ lit, decoded: d.decoded, map: d.map, spans });
-    });
-    return out;
-}
-/**
- * PII spans of a JSON object or array text, as raw offsets (a value's span covers the characters
- * that write it, escapes included); null when the text is not JSON. What the `pii` check searches
- * with, so it sees exactly what the masker would have masked.
- */
-function findJsonPii(text, detectors, allow, replacement) {
-    const literals = jsonLiterals(text);
-    if (literals === null)
-        return null;
-    const out = [];
-    for (const f of findInLiterals(text, literals, { detectors, allow, replacement })) {
-        for (const m of f.spans) {
-            out.push({ type: m.type, start: rawAt(f.lit, f.map, m.start), end: rawAt(f.lit, f.map, m.end) });
-        }
-    }
-    return out;
-}
-function addCounts(into, counts) {
-    for (const [k, v] of Object.entries(counts))
-        into.set(k, (into.get(k) ?? 0) + v);
-}
-/** A replacement's characters as they are written inside a JSON string. */
-function escapeInString(s) {
-    return JSON.stringify(s).slice(1, -1);
-}
-/**
- * The literal with its PII masked, in raw form: for a string, the characters outside every found
- * span are kept as written; a number holding PII becomes a string of its masked text (a masked
- * number cannot stay a number).
- */
-function maskLiteral(text, found, detectors, opts, counts) {
-    const { lit } = found;
-    const hint = hintOf(lit);
-    if (lit.kind === 'number') {
-        const r = (0,mask/* maskText */.gC)(text.slice(lit.start, lit.end), detectors, opts, hint);
-        addCounts(counts, r.counts);
-        return `"${escapeInString(r.text)}"`;
-    }
-    // Masking repeats until nothing is found (mask.ts: a replacement can change its neighbours);
-    // each pass rewrites only the spans it found. The first pass's spans come from the joined scan.
-    let raw = text.slice(lit.start, lit.end);
-    let current = { ...lit, start: 0, end: raw.length };
-    let map = found.map ? found.map.map((k) => k - lit.start) : undefined;
-    let spans = found.spans;
-    while (spans.length > 0) {
-        const parts = [];
-        let pos = 0;
-        for (const span of spans) {
-            parts.push(raw.slice(pos, rawAt(current, map, span.start)));
-            parts.push(escapeInString((0,mask/* renderReplacement */.zU)(opts.replacement, span.type)));
-            pos = rawAt(current, map, span.end);
-            counts.set(span.type, (counts.get(span.type) ?? 0) + 1);
-        }
-        parts.push(raw.slice(pos));
-        raw = parts.join('');
-        current = { ...current, end: raw.length, escaped: raw.includes('\\') };
-        const next = decodedOf(raw, current);
-        map = next.map;
-        spans = (0,mask/* findPii */.IF)(next.decoded, detectors, opts.allow, opts.replacement, hint);
-    }
-    return raw;
-}
-/**
- * Masks the keys, strings and numbers of a JSON object or array text in place. Returns null when
- * the text is not JSON (mask it as plain text then), and the text unchanged when nothing was found.
- */
-function maskJsonText(text, detectors, opts) {
-    const literals = jsonLiterals(text);
-    if (literals === null)
-        return null;
-    const search = { detectors, allow: opts.allow, replacement: opts.replacement };
-    const counts = new Map();
-    const parts = [];
-    let pos = 0;
-    for (const found of findInLiterals(text, literals, search)) {
-        parts.push(text.slice(pos, found.lit.start), maskLiteral(text, found, detectors, opts, counts));
-        pos = found.lit.end;
-    }
-    if (parts.length === 0)
-        return { text, counts: {} };
-    parts.push(text.slice(pos));
-    // A replacement can change what its neighbours in other literals look like (`[REDACTED_PHONE]`
-    // is a context word for the value after it), so masking repeats over the whole text until
-    // nothing is found, as maskText does: masking twice then changes nothing.
-    const again = maskJsonText(parts.join(''), detectors, opts);
-    if (again)
-        addCounts(counts, again.counts);
-    const sorted = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return { text: again?.text ?? parts.join(''), counts: Object.fromEntries(sorted) };
-}
-/**
- * PII spans of any text an output carries: by literal for a JSON object or array (keys give their
- * values a type), else over the plain text.
- */
-function findPiiIn(text, detectors, allow, replacement) {
-    return findJsonPii(text, detectors, allow, replacement) ?? (0,mask/* findPii */.IF)(text, detectors, allow, replacement);
-}
-
-;// CONCATENATED MODULE: ./build/core/pii/visible-texts.js
-/**
- * Keys whose strings are opaque encodings or protocol vocabulary, not text anyone wrote: base64
- * payloads (`data`), provider signatures and encrypted reasoning, media types and part types.
- * Scanning them would only report the random digits of an encoding.
- */
-const OPAQUE_KEYS = new Set(['type', 'signature', 'data', 'file_data', 'media_type', 'encrypted_content']);
-/** A `data:` URL is an encoding too (an inline image's `url`). */
-function isDataUrl(s) {
-    return s.startsWith('data:');
-}
-/**
- * A `data` that is plain text rather than an encoding: a document source of `type: text`
- * (Anthropic's plain-text documents carry the document itself there).
- */
-function isTextData(owner) {
-    return owner['type'] === 'text' && typeof owner['data'] === 'string';
-}
-function stringsOf(value, out) {
-    if (typeof value === 'string') {
-        if (!isDataUrl(value))
-            out.push(value);
-    }
-    else if (typeof value === 'number')
-        out.push(String(value));
-    else if (Array.isArray(value))
-        for (const v of value)
-            stringsOf(v, out);
-    else if (value !== null && typeof value === 'object') {
-        const owner = value;
-        for (const [k, v] of Object.entries(owner)) {
-            if (!OPAQUE_KEYS.has(k) || (k === 'data' && isTextData(owner)))
-                stringsOf(v, out);
-        }
-    }
-}
-/**
- * `value` with `fn` applied to each string stringsOf would search (a number `fn` changes becomes
- * the string it returns); everything else, keys and opaque members included, stays as it is.
- */
-function mapPartStrings(value, fn) {
-    if (typeof value === 'string')
-        return isDataUrl(value) ? value : fn(value);
-    if (typeof value === 'number') {
-        const s = String(value);
-        const m = fn(s);
-        return m === s ? value : m;
-    }
-    if (Array.isArray(value))
-        return value.map((v) => mapPartStrings(v, fn));
-    if (value !== null && typeof value === 'object') {
-        const owner = value;
-        const out = {};
-        for (const [k, v] of Object.entries(owner)) {
-            out[k] = !OPAQUE_KEYS.has(k) || (k === 'data' && isTextData(owner)) ? mapPartStrings(v, fn) : v;
-        }
-        return out;
-    }
-    return value;
-}
-/** The raw texts an item puts into outputs (content, arguments, ids, names). */
-function visibleTexts(item) {
-    const out = [item.id];
-    if (typeof item.content === 'string')
-        out.push(item.content);
-    else
-        stringsOf(item.content, out);
-    if (item.tool !== undefined)
-        out.push(item.tool);
-    if (item.role !== undefined)
-        out.push(item.role);
-    if (item.call_id !== undefined)
-        out.push(item.call_id);
-    for (const id of item.call_ids ?? [])
-        out.push(id);
-    for (const c of item.tool_calls ?? [])
-        out.push(c.id, c.name, c.arguments);
-    return out;
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/finalize.js
-// PII masking and exact counts, applied lazily to what can still reach the context. The visible
-// result is the same as masking every artifact up front (stage 4), at a fraction of the cost: an
-// artifact that leaves the context is never shown, so its text needs neither masking nor counting.
-
-
-
-function finalize_addCounts(into, counts) {
-    for (const [k, v] of Object.entries(counts))
-        into[k] = (into[k] ?? 0) + v;
-}
-function maskString(text, masker, pii) {
-    if (masker.detectors.length === 0 || text.length === 0)
-        return text;
-    const opts = { replacement: masker.replacement, allow: masker.allow };
-    const r = maskJsonText(text, masker.detectors, opts) ?? (0,mask/* maskText */.gC)(text, masker.detectors, opts);
-    finalize_addCounts(pii, r.counts);
-    return r.text;
-}
-/** Signed by the API: altering one breaks its signature (thinking.ts leaves one with PII out). */
-const SIGNED = new Set(['thinking', 'redacted_thinking']);
-function maskContent(content, masker, pii) {
-    if (typeof content === 'string')
-        return maskString(content, masker, pii);
-    // Every string any part shows is masked (documents, refusals, urls, citations), except encodings
-    // (base64, data: urls, signatures) and signed thinking blocks.
-    return content.map((p) => {
-        if (p.type === 'text' && typeof p.text === 'string')
-            return { ...p, text: maskString(p.text, masker, pii) };
-        if (SIGNED.has(p.type))
-            return p;
-        let changed = false;
-        const out = mapPartStrings(p, (s) => {
-            const m = maskString(s, masker, pii);
-            if (m !== s)
-                changed = true;
-            return m;
-        });
-        return changed ? out : p;
-    });
-}
-/** Masked content and its exact tokens; recomputed only when a stage changed the content since. */
-function finalOf(w, masker, meter) {
-    const known = peekFinal(w);
-    if (known)
-        return known;
-    const pii = { ...w.piiCarried };
-    const content = maskContent(w.content, masker, pii);
-    const toolCalls = w.toolCalls?.map((c) => ({ ...c, arguments: maskString(c.arguments, masker, pii) }));
-    const tokens = meter.artifact({ content, tool_calls: toolCalls });
-    const value = { content, toolCalls, tokens, pii };
-    w.final = { content: w.content, toolCalls: w.toolCalls, value };
-    return value;
-}
-/** The final state if it was computed for the work's current content, else undefined. */
-function peekFinal(w) {
-    const f = w.final;
-    return f && f.content === w.content && f.toolCalls === w.toolCalls ? f.value : undefined;
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/excerpt.js
-// Excerpts: protected evidence that does not fit is cut, never dropped (DESIGN §4 stage 9, seed 002
-// "a recovery warning, not a silent drop"). What a reader of a command's output needs most is kept
-// first: its last lines (the exit status, the final error), then every line that names an error,
-// then the head and the rest of the tail alternately. Each gap becomes one marker line saying how
-// many tokens were left out, so the model knows the output is incomplete and by how much.
-/** Lines that carry a command's outcome; kept before the plain head and tail. */
-const EVIDENCE = /error|exception|traceback|fatal|panic|\bfail(s|ed|ure|ing)?\b|assert|denied|refused|not found|exit(ed)? (with )?(code|status)|non-zero|[×✗✘]|^\s*E\s{2,}/i;
-/** The least an excerpt shows of the output itself, in tokens. */
-const MIN_SHOWN = 8;
-/** Lines in a row too long for the room left, after which the excerpt stops looking. */
-const MAX_MISSES = 64;
-/** Lines taken from the very end before anything else: the outcome is usually there. */
-const TAIL_FIRST = 3;
-function elisionMarker(tokens) {
-    return `[... ${tokens} tokens left out ...]`;
-}
-/** A marker as it appears in an excerpt; a text that holds one was cut before (idempotence). */
-const MARKER_RE = /\[\.\.\. \d+ tokens left out \.\.\.\]/;
-function isExcerpt(text) {
-    return MARKER_RE.test(text);
-}
-/** The order in which lines are offered to the excerpt. */
-function priorityOrder(lines) {
-    const n = lines.length;
-    const order = [];
-    const taken = new Uint8Array(n);
-    const take = (i) => {
-        if (i >= 0 && i < n && !taken[i]) {
-            taken[i] = 1;
-            order.push(i);
-        }
-    };
-    let tail = n - 1;
-    while (tail >= 0 && lines[tail]?.trim() === '')
-        tail--;
-    for (let k = 0; k < TAIL_FIRST && tail - k >= 0; k++)
-        take(tail - k);
-    for (let i = n - 1; i >= 0; i--)
-        if (EVIDENCE.test(lines[i] ?? ''))
-            take(i);
-    // Then the head and the tail, one line each in turn: the command and its first output, and what
-    // led up to the end.
-    for (let head = 0, back = tail; head <= back;) {
-        take(head++);
-        if (head <= back)
-            take(back--);
-    }
-    for (let i = 0; i < n; i++)
-        take(i);
-    return order;
-}
-/**
- * The excerpt of the kept lines. What was left out is the text's tokens less those of the lines
- * shown; each gap's marker gets its share by length. Counting every gap exactly would tokenize the
- * whole output again, and lines the excerpt never considered are not counted at all.
- */
-function render(lines, kept, shownTokens, total) {
-    const gaps = [];
-    const out = [];
-    for (let i = 0; i < lines.length;) {
-        if (kept[i]) {
-            out.push(lines[i]);
-            i++;
-            continue;
-        }
-        let j = i;
-        let chars = 0;
-        let blank = true;
-        for (; j < lines.length && !kept[j]; j++) {
-            chars += lines[j].length + 1;
-            if (blank && lines[j].trim() !== '')
-                blank = false;
-        }
-        // A gap of blank lines only is not worth a marker.
-        if (!blank) {
-            gaps.push({ at: out.length, chars });
-            out.push('');
-        }
-        i = j;
-    }
-    const omitted = Math.max(0, total - shownTokens);
-    const allChars = gaps.reduce((sum, g) => sum + g.chars, 0) || 1;
-    let given = 0;
-    gaps.forEach((g, k) => {
-        const n = k === gaps.length - 1 ? omitted - given : Math.round((omitted * g.chars) / allChars);
-        given += n;
-        out[g.at] = elisionMarker(n);
-    });
-    return { text: out.join('\n'), omitted };
-}
-/** A text with no usable line breaks (minified JSON, one long log line): head and tail by characters. */
-function cutChars(text, target, total, count) {
-    const perToken = text.length / Math.max(total, 1);
-    let room = Math.max(0, target - count(elisionMarker(total)) - 2);
-    for (;;) {
-        const chars = Math.floor(room * perToken);
-        const head = Math.floor(chars * 0.4);
-        const tailChars = chars - head;
-        const left = text.slice(0, head);
-        const right = tailChars > 0 ? text.slice(text.length - tailChars) : '';
-        const omitted = Math.max(0, total - count(left) - count(right));
-        const cut = [left, elisionMarker(omitted), right].filter((s) => s !== '').join('\n');
-        if (count(cut) <= target || room === 0)
-            return { text: cut, omitted };
-        room = Math.floor(room * 0.8);
-    }
-}
-/**
- * `text` cut to at most `target` tokens (as `count` measures them), or null when it fits already.
- * Deterministic: the same text, target and tokenizer give the same excerpt.
- */
-function excerptText(text, target, count) {
-    const total = count(text);
-    if (total <= target)
-        return null;
-    // An excerpt must show some of the output besides its marker, or it is no evidence at all.
-    if (target < count(elisionMarker(total)) + MIN_SHOWN)
-        return null;
-    const lines = text.split('\n');
-    const kept = new Uint8Array(lines.length);
-    // Lines are counted only when the excerpt considers them: most of a long output never is.
-    const lineTokens = new Int32Array(lines.length).fill(-1);
-    const tokensOfLine = (i) => {
-        let n = lineTokens[i];
-        if (n < 0)
-            lineTokens[i] = n = count(lines[i]);
-        return n;
-    };
-    // A line break costs at most one token (BPE often merges it): an estimate on the safe side.
-    const markerCost = count(elisionMarker(total)) + 1;
-    const added = [];
-    let estimate = 0;
-    let shown = 0;
-    let gaps = lines.length > 0 ? 1 : 0;
-    let misses = 0;
-    for (const i of priorityOrder(lines)) {
-        // No room left for any line, or the last lines offered were all too long: stop looking.
-        if (target - estimate - gaps * markerCost < 2 || misses >= MAX_MISSES)
-            break;
-        const cost = tokensOfLine(i) + 1;
-        const left = i > 0 && !kept[i - 1];
-        const right = i < lines.length - 1 && !kept[i + 1];
-        const gapDelta = left && right ? 1 : !left && !right ? -1 : 0;
-        if (estimate + cost + (gaps + gapDelta) * markerCost > target) {
-            misses++;
-            continue;
-        }
-        misses = 0;
-        kept[i] = 1;
-        added.push(i);
-        estimate += cost;
-        shown += cost - 1;
-        gaps += gapDelta;
-    }
-    if (added.length === 0)
-        return cutChars(text, target, total, count);
-    // The estimate counts lines one by one; BPE across line breaks can differ a little. Give back the
-    // lines added last until the excerpt measures within the target.
-    for (;;) {
-        const ex = render(lines, kept, shown, total);
-        if (count(ex.text) <= target)
-            return ex;
-        const last = added.pop();
-        if (last === undefined || added.length === 0)
-            return cutChars(text, target, total, count);
-        kept[last] = 0;
-        shown -= lineTokens[last];
-    }
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/families.js
-const SHELL_TOOLS = new Set([
-    'bash',
-    'shell',
-    'sh',
-    'zsh',
-    'terminal',
-    'run_command',
-    'execute_command',
-    'exec',
-    'run',
-    'execute_bash',
-    'run_shell_command',
-    'container.exec',
-    'local_shell',
-]);
-/** Second words after which the third names the command: `npm run X`, `python -m X`, `npx X`… */
-const RUNNER_VERBS = new Set(['run', 'run-script', 'exec', 'x', 'dlx', '-m', 'script']);
-/**
- * Tools whose every call is a change of its own (an edit, a write, a patch): a later one never makes an
- * earlier one stale, whatever path they share.
- */
-const WRITE_TOOL = /(?:^|_|-)(?:edit|write|patch|replace|create|insert|delete|remove|move|rename|update)(?:$|_|-)|^(?:edit|write|apply_patch|multiedit|str_replace_editor)$/i;
-/**
- * Tools that look something up (a file's contents, a search): their output is not a command outcome
- * (seed 002), so they are not command families for protection: a later read of the same target
- * supersedes an earlier one, and otherwise their outputs compete on budget.
- */
-const READ_TOOL = /^(?:read|cat|view|open|search|grep|glob|ls|find|read_file|view_file|open_file|list_files|list_dir|search_files|file_search|grep_search|web_fetch|fetch)$/i;
-/** A read-like tool (READ_TOOL): its results are not outcomes unless they failed. */
-function isReadTool(name) {
-    return READ_TOOL.test(name);
-}
-const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'command_line'];
-const PATH_KEYS = ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file', 'notebook_path'];
-function parseArgs(args) {
-    const t = args.trim();
-    if (!t.startsWith('{'))
-        return null;
-    try {
-        const v = JSON.parse(t);
-        return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : null;
-    }
-    catch {
-        return null;
-    }
-}
-/**
- * The first two words of a shell command, after the noise that does not change what it runs:
- * a leading `cd DIR &&`, environment assignments and `sudo`/`time` prefixes.
- */
-function commandHead(command) {
-    let rest = command.trim();
-    for (;;) {
-        const cd = /^cd\s+\S+\s*(?:&&|;)\s*/.exec(rest);
-        if (cd) {
-            rest = rest.slice(cd[0].length);
-            continue;
-        }
-        const env = /^[A-Za-z_][A-Za-z0-9_]*=\S*\s+/.exec(rest);
-        if (env) {
-            rest = rest.slice(env[0].length);
-            continue;
-        }
-        const prefix = /^(?:sudo|time|exec|nohup)\s+/.exec(rest);
-        if (prefix) {
-            rest = rest.slice(prefix[0].length);
-            continue;
-        }
-        break;
-    }
-    const words = rest.split(/\s+/).filter(Boolean);
-    // `npm run build` and `npm run lint` are different commands: after a runner's sub-verb the
-    // script name is what identifies the command.
-    const width = words.length > 2 && RUNNER_VERBS.has(words[1]) ? 3 : 2;
-    return words.slice(0, width).join(' ');
-}
-/** Deterministic JSON with sorted keys, so argument order never changes a family. */
-function canonical(value) {
-    if (Array.isArray(value))
-        return `[${value.map(canonical).join(',')}]`;
-    if (value !== null && typeof value === 'object') {
-        const obj = value;
-        return `{${Object.keys(obj)
-            .sort()
-            .map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`)
-            .join(',')}}`;
-    }
-    return JSON.stringify(value) ?? 'null';
-}
-/**
- * Two lookups of different records share a family (the latest outcome of "get_order" is protected,
- * one per workflow) but never supersede each other: only the same arguments do.
- */
-function commandKeys(call) {
-    const keys = baseKeys(call);
-    return WRITE_TOOL.test(call.name)
-        ? { family: keys.family, supersede: `${keys.supersede}#${call.id}` }
-        : keys;
-}
-function baseKeys(call) {
-    const args = parseArgs(call.arguments);
-    const tool = call.name;
-    const shell = SHELL_TOOLS.has(tool.toLowerCase());
-    if (args) {
-        for (const key of COMMAND_KEYS) {
-            const v = args[key];
-            const command = typeof v === 'string' && (shell || key !== 'script')
-                ? v
-                : Array.isArray(v) && v.every((x) => typeof x === 'string')
-                    ? v.join(' ')
-                    : undefined;
-            if (command !== undefined) {
-                const family = `${tool}:${commandHead(command)}`;
-                return { family, supersede: family };
-            }
-        }
-        for (const key of PATH_KEYS) {
-            const v = args[key];
-            if (typeof v === 'string')
-                return { family: `${tool}:${v}`, supersede: `${tool}:${v}` };
-        }
-        return { family: tool, supersede: `${tool}:${canonical(args)}` };
-    }
-    if (shell) {
-        const family = `${tool}:${commandHead(call.arguments)}`;
-        return { family, supersede: family };
-    }
-    return { family: tool, supersede: `${tool}:${call.arguments.trim()}` };
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/work.js
-
-/**
- * `maskArgs` masks PII in a call's arguments before its command keys are taken: PII masking comes
- * before supersession (DESIGN §4 stages 4 and 6), and the keys must be those of the arguments the
- * context shows, or stabilizing the context again would group calls differently.
- */
-function buildWork(transcript, maskArgs = (t) => t) {
-    const items = transcript.artifacts.map((a, index) => ({
-        a,
-        index,
-        content: a.content,
-        toolCalls: a.tool_calls ? [...a.tool_calls] : undefined,
-        protectedBy: [],
-        results: [],
-    }));
-    const byId = new Map();
-    for (const w of items)
-        byId.set(w.a.id, w);
-    const families = new Map();
-    for (const w of items)
-        for (const c of w.toolCalls ?? [])
-            families.set(c, commandKeys({ ...c, arguments: maskArgs(c.arguments) }));
-    for (const [resultId, ownerId] of Object.entries(transcript.pairing.resultToCall)) {
-        const result = byId.get(resultId);
-        const owner = byId.get(ownerId);
-        if (!result || !owner)
-            continue;
-        result.owner = owner;
-        owner.results.push(result);
-        const call = owner.toolCalls?.find((c) => c.id === result.a.call_id);
-        const keys = call ? families.get(call) : undefined;
-        if (keys !== undefined) {
-            result.family = keys.family;
-            result.supersede = keys.supersede;
-        }
-    }
-    for (const w of items)
-        w.results.sort((x, y) => x.index - y.index);
-    return { items, byId, events: [], families };
-}
-function isAlive(w) {
-    return w.removed === undefined;
-}
-function isProtected(w) {
-    return w.protectedBy.length > 0;
-}
-function work_textOf(content) {
-    if (typeof content === 'string')
-        return content;
-    let out = '';
-    for (const part of content) {
-        if (part.type === 'text' && typeof part.text === 'string')
-            out += (out ? '\n' : '') + part.text;
-    }
-    return out;
-}
-function hasText(w) {
-    return work_textOf(w.content).trim().length > 0;
-}
-/** A tool result failed: an error flag, a non-zero exit code or an `error` tag. */
-function isFailure(w) {
-    return (w.a.is_error === true ||
-        (w.a.exit_code !== undefined && w.a.exit_code !== 0) ||
-        (w.a.tags ?? []).includes('error'));
-}
-function remove(w, fate) {
-    if (w.removed)
-        return;
-    w.removed = fate;
-}
-const REASON_WORDS = {
-    verbose_tool_output: 'verbose output over the tool_output.max_tokens limit',
-    duplicate: 'duplicate of a later result',
-    near_duplicate: 'near-duplicate of a later result',
-    superseded: 'superseded by a later result of the same command',
-    retry_run: 'failed attempt collapsed into a retry summary',
-    budget: 'over the context budget',
-};
-const PLACEHOLDER_PREFIX = '[tool result omitted: ';
-function placeholderText(reason, detail) {
-    const words = REASON_WORDS[reason] ?? reason.replace(/_/g, ' ');
-    return `${PLACEHOLDER_PREFIX}${words}${detail ? `; ${detail}` : ''}]`;
-}
-/**
- * A result already replaced by a placeholder, in this run or in the stabilized context it was read
- * from. Stages leave it as it is: it is no verbose output, no copy and no stale result, and a second
- * placeholder would only reword it (stabilizing a stabilized context must change nothing).
- */
-function isPlaceholder(w) {
-    if (w.changed?.reason === 'pair_placeholder')
-        return true;
-    const c = w.content;
-    return w.a.kind === 'tool' && typeof c === 'string' && c.startsWith(PLACEHOLDER_PREFIX) && c.endsWith(']');
-}
-/**
- * Take a tool result out of the context without orphaning its call (DESIGN §4 stage 9): when the
- * assistant that made the call must stay (it is protected), the result becomes a short placeholder;
- * otherwise the call leaves the assistant too, and an assistant left with no text and no calls goes.
- */
-function removeResult(result, fate) {
-    if (result.removed)
-        return;
-    const owner = result.owner;
-    if (owner && isAlive(owner) && isProtected(owner)) {
-        if (isPlaceholder(result))
-            return;
-        result.heldBy = { fate, content: result.content, changed: result.changed };
-        result.content = placeholderText(fate.reason, fate.duplicate_of ? `see ${fate.duplicate_of}` : undefined);
-        result.changed = {
-            stage: fate.stage,
-            action: 'compressed',
-            reason: 'pair_placeholder',
-            detail: `${fate.reason}${fate.detail ? `: ${fate.detail}` : ''}; replaced by a placeholder because its call in ${owner.a.id} is kept`,
-            ...(fate.duplicate_of ? { duplicate_of: fate.duplicate_of } : {}),
-        };
-        return;
-    }
-    remove(result, fate);
-    if (!owner || !owner.toolCalls || owner.removed)
-        return;
-    const ids = new Set(result.a.call_ids ?? (result.a.call_id !== undefined ? [result.a.call_id] : []));
-    const stillAnswered = new Set(owner.results.filter((r) => r !== result && isAlive(r)).flatMap((r) => r.a.call_ids ?? [r.a.call_id]));
-    const callsBefore = owner.toolCalls.length;
-    owner.toolCalls = owner.toolCalls.filter((c) => !ids.has(c.id) || stillAnswered.has(c.id));
-    if (owner.toolCalls.length === 0 && !hasText(owner)) {
-        remove(owner, {
-            stage: fate.stage,
-            action: 'dropped',
-            reason: 'pair_unit',
-            detail: `its only tool calls' results were removed (${result.a.id}: ${fate.reason})`,
-        });
-    }
-    else if (owner.toolCalls.length < callsBefore) {
-        // The assistant stays without that call: the ledger must not call it kept verbatim.
-        owner.changed ??= {
-            stage: fate.stage,
-            action: 'compressed',
-            reason: 'pair_unit',
-            detail: `its tool call left with its result ${result.a.id} (${fate.reason})`,
-        };
-    }
-}
-/**
- * A placeholder stands in for a result only while its assistant is protected. Aggressive collapse can
- * lift that protection afterwards: the results it held then leave as they would have, or stabilizing
- * the context again would remove them.
- */
-function releaseHeld(ws) {
-    let released = 0;
-    for (const w of ws.items) {
-        const held = w.heldBy;
-        if (!held || !isAlive(w) || !w.owner || !isAlive(w.owner) || isProtected(w.owner))
-            continue;
-        w.content = held.content;
-        w.changed = held.changed;
-        w.heldBy = undefined;
-        removeResult(w, held.fate);
-        released++;
-    }
-    return released;
-}
-/** Take an assistant with tool calls out together with every result of its calls. */
-function removeUnit(owner, fate) {
-    remove(owner, fate);
-    for (const r of owner.results) {
-        remove(r, {
-            stage: fate.stage,
-            action: 'dropped',
-            reason: 'pair_unit',
-            detail: `went with its call in ${owner.a.id}`,
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/fit.js
-// Making what must be kept fit the budget (DESIGN §4 stage 9: the budget is a hard limit). First the
-// unprotected results inside protected units become placeholders; then protected evidence is cut to
-// excerpts, all of it to one common size (the largest that fits), so that no single output takes the
-// whole room. System and policy, the task statement, the latest user request and scope markers are
-// never cut: when they and the smallest excerpts cannot fit together, the budget cannot be met, and
-// nothing is cut (the run escalates with its evidence whole).
-
-
-/** An excerpt smaller than this no longer shows an outcome: below it the budget is not met. */
-const MIN_EXCERPT_TOKENS = 48;
-/** Protections that mean "the model cannot work without this verbatim". */
-const WHOLE = new Set(['system', 'policy', 'task', 'task_statement', 'latest_request', 'scope']);
-/**
- * Unprotected results inside protected units become placeholders, largest first, until the protected
- * part fits: the calls stay valid and no protected evidence is lost.
- */
-function shrinkUnprotected(members, over, tokensOf) {
-    const candidates = members
-        .filter((m) => m.owner && !isProtected(m))
-        .map((m) => ({ m, tokens: tokensOf(m).tokens }))
-        .sort((x, y) => y.tokens - x.tokens || x.m.index - y.m.index);
-    let n = 0;
-    for (const { m, tokens } of candidates) {
-        if (over <= 0)
-            break;
-        const before = { content: m.content, changed: m.changed };
-        m.content = placeholderText('budget');
-        m.changed = {
-            stage: 'budget',
-            action: 'compressed',
-            reason: 'pair_placeholder',
-            detail: `budget: replaced by a placeholder because its call in ${m.owner?.a.id ?? '?'} is protected`,
-        };
-        const saved = tokens - tokensOf(m).tokens;
-        // A result shorter than the placeholder stays as it is: replacing it would only cost room.
-        if (saved <= 0) {
-            m.content = before.content;
-            m.changed = before.changed;
-            continue;
-        }
-        over -= saved;
-        n++;
-    }
-    return n;
-}
-/**
- * What may be cut: protected evidence with text (a tool result may hold images too: they stay, only
- * its text is cut). `withRecent`: the recent turns rank above other evidence; they are cut only when
- * it cannot make room.
- */
-function cuttable(w, withRecent) {
-    if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p)))
-        return false;
-    if (!withRecent && w.protectedBy.includes('recent'))
-        return false;
-    // An excerpt of the stabilized context this was read from is not cut again: stabilizing a
-    // stabilized context must change nothing. (One this run made is cut again from the original.)
-    if (w.changed?.action !== 'excerpted' && isExcerpt(work_textOf(w.content)))
-        return false;
-    if (w.a.kind === 'tool')
-        return true;
-    if (w.a.kind !== 'user' && w.a.kind !== 'assistant')
-        return false;
-    // Signed thinking blocks and media in a message cannot be cut around safely.
-    return typeof w.content === 'string' || w.content.every((p) => p.type === 'text');
-}
-function withText(content, text) {
-    if (typeof content === 'string')
-        return text;
-    const first = content.findIndex((p) => p.type === 'text');
-    return content.flatMap((p, i) => (p.type !== 'text' ? [p] : i === first ? [{ type: 'text', text }] : []));
-}
-/**
- * Cut `w`'s text so that the whole artifact costs at most `target.artifact` tokens, or its text alone
- * at most `target.text` (the framing: tool calls, media, overhead, is never cut). The cut is made on
- * the masked text: cutting first could split a value so that the masker no longer recognises it. An
- * excerpt this run made already (at tool_output.max_tokens) is cut again from the original; if no cut
- * fits, it stays as it was.
- */
-function cutTo(w, target, stage, detail, tokensOf, meter) {
-    const before = { content: w.content, changed: w.changed, piiCarried: w.piiCarried };
-    if (w.changed?.action === 'excerpted') {
-        w.content = w.a.content;
-        w.changed = undefined;
-        w.piiCarried = undefined;
-    }
-    const shown = tokensOf(w);
-    const text = work_textOf(shown.content);
-    const framing = shown.tokens - meter.count(text);
-    const limit = 'artifact' in target ? target.artifact : target.text + framing;
-    let textTarget = limit - framing;
-    const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
-    for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
-        const ex = excerptText(text, textTarget, (s) => meter.count(s));
-        if (!ex)
-            break;
-        w.content = withText(shown.content, ex.text);
-        w.piiCarried = shown.pii;
-        w.changed = {
-            stage,
-            action: 'excerpted',
-            reason: stage === 'budget' ? 'excerpt' : 'verbose_tool_output',
-            detail: detail(why, ex.omitted),
-        };
-        const over = tokensOf(w).tokens - limit;
-        if (over <= 0)
-            return true;
-        textTarget -= over;
-    }
-    // No excerpt within the target: the artifact stays as it was (an excerpt over its target would be
-    // cut again by the next run, and stabilizing a stabilized context must change nothing).
-    Object.assign(w, before);
-    return false;
-}
-/** Cut protected evidence in `members` to one common size so that they all fit `limit`. */
-function excerptProtected(members, limit, tokensOf, meter, withRecent) {
-    const all = members.reduce((s, m) => s + tokensOf(m).tokens, 0);
-    const candidates = members
-        .filter((w) => cuttable(w, withRecent))
-        .map((w) => {
-        const f = tokensOf(w);
-        const textTokens = meter.count(work_textOf(f.content));
-        // Framing, tool calls and media: what cutting the text cannot remove.
-        const fixed = f.tokens - textTokens;
-        return {
-            w,
-            cost: f.tokens,
-            floor: textTokens > MIN_EXCERPT_TOKENS ? fixed + MIN_EXCERPT_TOKENS : f.tokens,
-        };
-    });
-    const room = limit - (all - candidates.reduce((s, c) => s + c.cost, 0));
-    const size = (cap) => candidates.reduce((s, c) => s + Math.max(c.floor, Math.min(c.cost, cap)), 0);
-    let hi = candidates.reduce((m, c) => Math.max(m, c.cost), 0);
-    // Nothing to cut when it fits whole; no cut either when even the smallest excerpts do not fit:
-    // the run escalates, and cutting evidence would lose it without meeting the budget.
-    const floor = limit - room + size(0);
-    if (size(hi) <= room || size(0) > room)
-        return { excerpted: 0, floor };
-    // The largest common size that fits.
-    let lo = 0;
-    while (lo < hi) {
-        const mid = Math.ceil((lo + hi) / 2);
-        if (size(mid) <= room)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    let n = 0;
-    for (const c of candidates.sort((x, y) => x.w.index - y.w.index)) {
-        const target = Math.max(c.floor, lo);
-        if (c.cost <= target)
-            continue;
-        const cut = cutTo(c.w, { artifact: target }, 'budget', (why, omitted) => `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
-        if (cut)
-            n++;
-    }
-    return { excerpted: n, floor };
-}
-/** Fit the protected units into `limit`: placeholders first, then excerpts. */
-function fitProtected(members, limit, tokensOf, meter) {
-    const total = () => members.filter(isAlive).reduce((s, m) => s + tokensOf(m).tokens, 0);
-    let tokens = total();
-    let placeholders = 0;
-    let excerpted = 0;
-    let floor = tokens;
-    if (tokens > limit) {
-        placeholders = shrinkUnprotected(members, tokens - limit, tokensOf);
-        tokens = total();
-    }
-    if (tokens > limit) {
-        ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter, false));
-        tokens = total();
-    }
-    if (tokens > limit) {
-        ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter, true));
-        tokens = total();
-    }
-    return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens) };
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/scope.js
-
-/** The scope of each artifact (its own, else the one the phase markers before it set) and the current one. */
-function scopesOf(artifacts) {
-    let task;
-    let phase;
-    let ambiguous;
-    const scopes = [];
-    for (const a of artifacts) {
-        const s = a.scope;
-        if (a.kind === 'phase') {
-            if (!s || (s.task === undefined && s.phase === undefined)) {
-                ambiguous ??= `phase marker ${a.id} (line ${a.source.line}) names neither a task nor a phase`;
-            }
-            else {
-                // A marker that names a task states the whole scope: its phase, or none. One that names
-                // only a phase moves within the current task. Either way the scope after a marker does not
-                // depend on markers before it that a stabilized context may have left out.
-                if (s.task !== undefined)
-                    phase = undefined;
-                task = s.task ?? task;
-                phase = s.phase ?? phase;
-            }
-        }
-        const own = {};
-        const t = s?.task ?? task;
-        const p = s?.phase ?? phase;
-        if (t !== undefined)
-            own.task = t;
-        if (p !== undefined)
-            own.phase = p;
-        scopes.push(own);
-    }
-    const outcome = {};
-    if (task !== undefined)
-        outcome.task = task;
-    if (phase !== undefined)
-        outcome.phase = phase;
-    if (ambiguous)
-        outcome.ambiguous = ambiguous;
-    return { scopes, outcome };
-}
-function assignScopes(ws) {
-    const { scopes, outcome } = scopesOf(ws.items.map((w) => w.a));
-    ws.items.forEach((w, i) => {
-        w.task = scopes[i]?.task;
-        w.phase = scopes[i]?.phase;
-    });
-    return outcome;
-}
-/** Survive a scope reset: what the author or the policy says must stay whatever the task. */
-function survivesReset(kind, pin, tags, protectedKinds) {
-    return (kind === 'system' || kind === 'policy' || pin === true || tags.some((t) => protectedKinds.includes(t)));
-}
-/**
- * `keep`: artifacts that stay whatever task they belong to (the latest user request: the model
- * must still see what it was last asked, even when a marker switched the task after it).
- */
-function applyScopeReset(ws, scope, protectedKinds, keep = new Set()) {
-    if (scope.task === undefined)
-        return 0;
-    // Only artifacts before the last switch to the current task can belong to an earlier one.
-    let lastSwitch = -1;
-    let prevTask;
-    for (const w of ws.items) {
-        if (w.task !== prevTask && w.task === scope.task)
-            lastSwitch = w.index;
-        prevTask = w.task;
-    }
-    let dropped = 0;
-    for (const w of ws.items) {
-        if (w.index >= lastSwitch || w.removed)
-            continue;
-        if (w.task === undefined || w.task === scope.task)
-            continue;
-        // A tool call and its results are one unit (DESIGN §2): one member that must stay keeps them all.
-        const head = w.owner ?? w;
-        // Members already gone (a result collapsed into a retry summary) no longer hold the unit.
-        const unit = [head, ...head.results].filter((m) => m === w || isAlive(m));
-        if (unit.some((m) => keep.has(m.a.id) || survivesReset(m.a.kind, m.a.pin, m.a.tags ?? [], protectedKinds)))
-            continue;
-        const fate = {
-            stage: 'scope',
-            action: 'dropped',
-            reason: 'scope_reset',
-            detail: `belongs to task "${w.task}", the current task is "${scope.task}"`,
-        };
-        if (w.owner)
-            removeResult(w, fate);
-        else if (w.results.length > 0)
-            removeUnit(w, fate);
-        else
-            remove(w, fate);
-        dropped++;
-    }
-    return dropped;
-}
-
-;// CONCATENATED MODULE: ./build/core/scope/main-chain.js
-/** Not a side chain (a sub-agent), not off the chain (a rewound branch, before a compaction). */
-function onMainChain(a) {
-    return a.sidechain !== true && a.offChain === undefined;
-}
-
-;// CONCATENATED MODULE: ./build/core/scope/task.js
-// The task statement of the current scope and the latest user request: what a context must hold
-// for the model to know what it is doing and what it was just asked (DESIGN §4 stage 8, §5). One
-// rule for every format: readers mark a task with native `kind: task`; where a format has no such
-// kind, the first user message of the current scope is the task statement.
-
-
-function task_hasText(content) {
-    if (typeof content === 'string')
-        return content.trim() !== '';
-    return content.some((p) => p.type !== 'text' || (typeof p.text === 'string' && p.text.trim() !== ''));
-}
-/** A message a person (or a simulated user) wrote: not a tool result, not empty. */
-function isUserRequest(a) {
-    return a.kind === 'user' && onMainChain(a) && task_hasText(a.content);
-}
-/**
- * Index of the first artifact of the current scope: the last phase marker after which the scope
- * (task or phase) differs from the one before it, or 0 when no marker changed it.
- */
-function currentScopeStart(artifacts) {
-    const { scopes } = scopesOf(artifacts);
-    let start = 0;
-    artifacts.forEach((a, i) => {
-        if (a.kind !== 'phase' || i === 0)
-            return;
-        const before = scopes[i - 1];
-        const now = scopes[i];
-        if (before?.task !== now?.task || before?.phase !== now?.phase)
-            start = i;
-    });
-    return start;
-}
-/**
- * The task statement of the current scope, from the main chain (side chains are sub-agents):
- * every native `kind: task` artifact of the current task; else the first user message of the
- * current scope (from the last phase marker that changed the task or phase); else the first user
- * message of the session.
- */
-function taskStatement(artifacts) {
-    const main = artifacts.filter(onMainChain);
-    const { scopes, outcome } = scopesOf(main);
-    const tasks = main.filter((a, i) => a.kind === 'task' &&
-        (outcome.task === undefined || scopes[i]?.task === undefined || scopes[i]?.task === outcome.task));
-    if (tasks.length > 0)
-        return { artifacts: tasks, rule: 'task-kind' };
-    const start = currentScopeStart(main);
-    const first = main.slice(start).find(isUserRequest) ?? main.find(isUserRequest);
-    return first ? { artifacts: [first], rule: 'first-user-message' } : { artifacts: [], rule: 'none' };
-}
-/** The latest user request of the main chain, if any. */
-function latestUserRequest(artifacts) {
-    for (let i = artifacts.length - 1; i >= 0; i--) {
-        const a = artifacts[i];
-        if (isUserRequest(a))
-            return a;
-    }
-    return undefined;
-}
-/**
- * Ids of what the model must still see after a task switch (scope reset): the latest user request,
- * and the task statement when it is a first user message (a native task has its own rule). The
- * stabilizer keeps them through the reset and the `protected` check expects exactly that.
- */
-function survivesTaskSwitch(artifacts) {
-    const latest = latestUserRequest(artifacts);
-    const statement = taskStatement(artifacts);
-    return new Set([
-        ...(latest ? [latest.id] : []),
-        ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
-    ]);
-}
-
-;// CONCATENATED MODULE: ./build/core/scope/recent.js
-// `keep_recent` counts turns (issue 10): a turn starts at a user message, and what the agent did in
-// it (assistant messages, tool calls, results) belongs to it. Of each of the N newest turns, the
-// user message and the turn's latest assistant message with text (its answer so far) are kept. The
-// tool steps in between are not kept for being recent: a turn of an agent loop can hold hundreds of
-// steps, which no budget could keep whole; the latest outcome of each command is protected by its
-// own rule, and the rest competes on budget newest first. Shared by the stabilizer (protect.ts) and
-// the `protected` check, so that both mean the same artifacts.
-/**
- * The recent messages among `items` (chronological, already limited to what is in play), for
- * `keepRecent` turns; in chronological order. Messages before the first user message form a turn of
- * their own only when there are fewer turns than asked for.
- */
-function recentTurnMessages(items, keepRecent) {
-    const out = [];
-    if (keepRecent <= 0)
-        return out;
-    let turns = 0;
-    let answered = false;
-    for (let i = items.length - 1; i >= 0 && turns < keepRecent; i--) {
-        const item = items[i];
-        if (item.kind === 'assistant' && item.hasText && !answered) {
-            out.push(item);
-            answered = true;
-        }
-        else if (item.kind === 'user') {
-            out.push(item);
-            turns++;
-            answered = false;
-        }
-    }
-    return out.reverse();
-}
-/** Position in `items` where the `keepRecent` newest turns begin: 0 when there are fewer. */
-function recentTurnStart(items, keepRecent) {
-    if (keepRecent <= 0)
-        return items.length;
-    let turns = 0;
-    for (let i = items.length - 1; i >= 0; i--) {
-        if (items[i]?.kind !== 'user')
-            continue;
-        turns++;
-        if (turns === keepRecent)
-            return i;
-    }
-    return 0;
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/protect.js
-// Stage 8 (protect), computed before the pruning stages because they may only touch what is not
-// protected (DESIGN §4, seed 002 "Protected artifacts"). Each protection keeps its reason so that
-// `explain` and the ledger can say what protected an artifact, and so that aggressive collapse can
-// lift exactly the `error`-tag protection it is allowed to override.
-
-
-
-
-function add(w, reason) {
-    if (!w.protectedBy.includes(reason))
-        w.protectedBy.push(reason);
-}
-/** Index of the first artifact of the `keepRecent` newest turns (Infinity when 0). */
-function recentWindowStart(ws, keepRecent) {
-    if (keepRecent <= 0)
-        return Number.POSITIVE_INFINITY;
-    const alive = ws.items.filter(isAlive);
-    const start = recentTurnStart(alive.map((w) => ({ kind: w.a.kind })), keepRecent);
-    return alive[start]?.index ?? 0;
-}
-/** The messages kept for being recent: of each of the `keepRecent` newest turns, its user message and latest answer. */
-function recentMessages(ws, keepRecent) {
-    const items = ws.items
-        .filter(isAlive)
-        .map((w) => ({ w, kind: w.a.kind, hasText: w.a.kind === 'assistant' && hasText(w) }));
-    return new Set(recentTurnMessages(items, keepRecent).map((i) => i.w));
-}
-/** The newest result of each command family among the live artifacts: the session's current outcomes. */
-function latestOfFamilies(ws) {
-    const latest = new Map();
-    for (const w of ws.items)
-        if (isAlive(w) && w.family !== undefined && !isLookup(w))
-            latest.set(w.family, w);
-    return latest;
-}
-/** For each family whose latest outcome is a failure, its newest successful outcome before it. */
-function latestSuccessAfterFailure(ws, latest) {
-    const out = new Map();
-    for (const w of ws.items) {
-        if (!isAlive(w) || w.family === undefined || isFailure(w) || isLookup(w))
-            continue;
-        const last = latest.get(w.family);
-        if (last && last !== w && isFailure(last))
-            out.set(w.family, w);
-    }
-    return out;
-}
-/** A result of a read-like tool that did not fail: what it returned is not a command outcome. */
-function isLookup(w) {
-    return w.a.tool !== undefined && isReadTool(w.a.tool) && !isFailure(w);
-}
-function computeProtection(ws, rules) {
-    const recent = recentMessages(ws, rules.keepRecent);
-    const latest = rules.enabled ? latestOfFamilies(ws) : new Map();
-    const latestResults = new Set(latest.values());
-    // A result of a protected tool stays unless a later result supersedes it (DESIGN §4 stage 8):
-    // `apply_patch` with two different patches shares a family but neither supersedes the other.
-    const newestBySupersede = new Map();
-    for (const w of ws.items)
-        if (isAlive(w) && w.supersede !== undefined)
-            newestBySupersede.set(w.supersede, w);
-    // The newest call of each family that has no result yet is the latest invocation too.
-    const latestCall = new Map();
-    for (const w of ws.items) {
-        if (!isAlive(w) || !w.toolCalls)
-            continue;
-        for (const c of w.toolCalls) {
-            const f = ws.families.get(c)?.family;
-            if (f !== undefined && !isReadTool(c.name))
-                latestCall.set(f, w);
-        }
-    }
-    for (const w of ws.items) {
-        if (!isAlive(w))
-            continue;
-        const a = w.a;
-        if (a.kind === 'system' || a.kind === 'policy' || a.kind === 'task')
-            add(w, a.kind);
-        if (a.pin === true)
-            add(w, 'pinned');
-        if (recent.has(w))
-            add(w, 'recent');
-        if (!rules.enabled)
-            continue;
-        for (const t of a.tags ?? [])
-            if (rules.protectedKinds.includes(t))
-                add(w, `tag:${t}`);
-        // is_error and a non-zero exit code mean `error` in every format (seed 002: failures are
-        // evidence); aggressive mode may still collapse a retry run of them (collapse.ts).
-        if (a.kind === 'tool' &&
-            rules.protectedKinds.includes('error') &&
-            (a.is_error === true || (a.exit_code !== undefined && a.exit_code !== 0))) {
-            add(w, 'tag:error');
-        }
-        if (w.family !== undefined && latestResults.has(w))
-            add(w, `latest:${w.family}`);
-        if (a.kind === 'tool' &&
-            !latestResults.has(w) &&
-            (w.supersede === undefined || newestBySupersede.get(w.supersede) === w) &&
-            a.tool !== undefined &&
-            rules.protectedTools.includes(a.tool) &&
-            !isLookup(w)) {
-            add(w, `tool:${a.tool}`);
-        }
-    }
-    if (rules.enabled) {
-        for (const [family, w] of latestCall)
-            add(w, `latest:${family}`);
-        // Seed 002: "retain at least one recent successful command outcome per active workflow". When
-        // the latest run of a command failed, its latest success stays too: what worked before.
-        for (const [family, w] of latestSuccessAfterFailure(ws, latest))
-            add(w, `latest_success:${family}`);
-    }
-    // The markers that set the current scope (scope.ts: the last one naming a task, the last one
-    // naming a phase): without them the context no longer says which scope it is in, and stabilizing
-    // it again would judge its artifacts and summaries against another scope.
-    let taskMarker;
-    let phaseMarker;
-    for (const w of ws.items) {
-        if (!isAlive(w) || w.a.kind !== 'phase')
-            continue;
-        if (w.a.scope?.task !== undefined)
-            taskMarker = w;
-        if (w.a.scope?.phase !== undefined)
-            phaseMarker = w;
-    }
-    if (taskMarker)
-        add(taskMarker, 'scope');
-    if (phaseMarker)
-        add(phaseMarker, 'scope');
-    // What the model must see to know what it is doing and what it was just asked: the task
-    // statement of the current scope and the latest user request (the `task` and `recency` checks
-    // recompute both from the transcript with the same functions).
-    const artifacts = ws.items.map((w) => w.a);
-    const byArtifact = new Map(ws.items.map((w) => [w.a, w]));
-    const statement = taskStatement(artifacts);
-    // A native task is protected by its kind already.
-    for (const a of statement.rule === 'first-user-message' ? statement.artifacts : []) {
-        const w = byArtifact.get(a);
-        if (w && isAlive(w))
-            add(w, 'task_statement');
-    }
-    const request = latestUserRequest(artifacts);
-    const lw = request ? byArtifact.get(request) : undefined;
-    if (lw && isAlive(lw))
-        add(lw, 'latest_request');
-    closePairs(ws);
-}
-/** A protected result keeps its call: the assistant that made it is protected with it. */
-function closePairs(ws) {
-    for (const w of ws.items) {
-        if (!isAlive(w) || !w.owner)
-            continue;
-        const own = w.protectedBy.filter((p) => !p.startsWith('pair:'));
-        if (own.length > 0)
-            add(w.owner, `pair:${w.a.id}`);
-    }
-}
-/**
- * Aggressive collapse may override the `error` tag (DESIGN §4 stage 7): lift that protection, and
- * the pair protection its owner got from it, leaving every other reason in place.
- */
-function liftTagProtection(w) {
-    w.protectedBy = w.protectedBy.filter((p) => !p.startsWith('tag:'));
-    if (w.owner)
-        w.owner.protectedBy = w.owner.protectedBy.filter((p) => p !== `pair:${w.a.id}`);
-}
-function isCollapsible(w) {
-    return w.protectedBy.every((p) => p.startsWith('tag:') || p.startsWith('latest:'));
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/budget.js
-
-
-
-
-
-function buildEntries(ws) {
-    const entries = [];
-    for (const w of ws.items) {
-        if (!isAlive(w) || (w.owner && isAlive(w.owner)))
-            continue;
-        const members = [w, ...w.results.filter(isAlive)];
-        entries.push({
-            members,
-            last: (0,collections/* maxOf */._)(members.map((m) => m.index), w.index),
-        });
-    }
-    return entries;
-}
-function entryTokens(e, tokensOf) {
-    let sum = 0;
-    for (const m of e.members)
-        sum += tokensOf(m).tokens;
-    return sum;
-}
-function dropEntry(e, reason, detail) {
-    for (const m of e.members)
-        remove(m, { stage: 'budget', action: 'dropped', reason, detail });
-}
-function dropChatter(ws, keepRecent) {
-    const start = recentWindowStart(ws, keepRecent);
-    let n = 0;
-    for (const w of ws.items) {
-        if (!isAlive(w) || isProtected(w) || w.a.kind !== 'assistant' || w.index >= start)
-            continue;
-        if (w.toolCalls && w.toolCalls.length > 0)
-            continue;
-        remove(w, {
-            stage: 'budget',
-            action: 'dropped',
-            reason: 'aggressive_chatter',
-            detail: 'assistant chatter older than the recent window (aggressive mode)',
-        });
-        n++;
-    }
-    return n;
-}
-function applyBudget(ws, rules, masker, meter, dedup) {
-    const tokensOf = (w) => finalOf(w, masker, meter);
-    let chatter = rules.aggressive ? dropChatter(ws, rules.keepRecent) : 0;
-    const entries = buildEntries(ws);
-    const protectedEntries = entries.filter((e) => e.members.some(isProtected));
-    const rest = entries.filter((e) => !e.members.some(isProtected));
-    let status = 'ok';
-    const authorityTokens = ws.items
-        .filter((w) => isAlive(w) && (w.a.kind === 'system' || w.a.kind === 'policy'))
-        .reduce((s, w) => s + tokensOf(w).tokens, 0);
-    const membersOf = (units) => units.flatMap((e) => e.members);
-    let protectedTokens = protectedEntries.reduce((s, e) => s + entryTokens(e, tokensOf), 0);
-    let placeholders = 0;
-    let excerpted = 0;
-    // Protection never takes the context over the budget: placeholders, then excerpts (fit.ts). The
-    // status says what that took, and a safety event why.
-    const fit = (units) => {
-        const f = fitProtected(membersOf(units), rules.budget, tokensOf, meter);
-        placeholders += f.placeholders;
-        excerpted += f.excerpted;
-        const now = f.tokens > rules.budget ? 'escalated' : excerpted > 0 ? 'warning' : status;
-        reportFit(ws, now, {
-            protectedTokens: f.tokens,
-            floor: f.floor,
-            authorityTokens,
-            budget: rules.budget,
-            excerpted,
-        });
-        return { tokens: f.tokens, status: now };
-    };
-    if (protectedTokens > rules.budget)
-        ({ tokens: protectedTokens, status } = fit(protectedEntries));
-    let dropped = 0;
-    if (status === 'escalated') {
-        for (const e of rest) {
-            dropEntry(e, 'budget', 'no room left after protected artifacts');
-            dropped += e.members.length;
-        }
-        return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
-    }
-    let remaining = rules.budget - protectedTokens;
-    const isSummary = (e) => e.members.length === 1 && e.members[0]?.a.kind === 'summary';
-    const summaries = rest.filter(isSummary).sort((a, b) => b.last - a.last);
-    const keptSummaries = [];
-    for (const e of summaries) {
-        const cost = entryTokens(e, tokensOf);
-        if (cost <= remaining) {
-            remaining -= cost;
-            keptSummaries.push({ e, cost });
-        }
-        else {
-            dropEntry(e, 'budget', `needs ${cost} tokens, ${remaining} left`);
-            dropped++;
-        }
-    }
-    let summaryTokens = keptSummaries.reduce((sum, k) => sum + k.cost, 0);
-    // Newest-first while it fits. Dedup (when on) widens with the part that can still fit: what it
-    // removes frees room, which lets older artifacts in, which are then compared in turn.
-    let fill;
-    for (;;) {
-        const current = buildEntries(ws);
-        const conversation = current
-            .filter((e) => !e.members.some(isProtected) && !isSummary(e))
-            .sort((a, b) => b.last - a.last);
-        const protectedUnits = current.filter((e) => e.members.some(isProtected));
-        let protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
-        if (protectedNow + summaryTokens > rules.budget) {
-            // A duplicate's placeholder can be longer than the short result it replaced: shrink again,
-            // then give up summaries (oldest first) before any protected artifact.
-            placeholders += shrinkUnprotected(membersOf(protectedUnits), protectedNow + summaryTokens - rules.budget, tokensOf);
-            protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
-            for (let k = keptSummaries.pop(); k; k = keptSummaries.pop()) {
-                if (protectedNow + summaryTokens <= rules.budget) {
-                    keptSummaries.push(k);
-                    break;
-                }
-                dropEntry(k.e, 'budget', 'no room left after protected artifacts');
-                dropped++;
-                summaryTokens -= k.cost;
-            }
-            if (protectedNow > rules.budget) {
-                ({ tokens: protectedNow, status } = fit(protectedUnits));
-                if (status === 'escalated') {
-                    for (const e of conversation) {
-                        dropEntry(e, 'budget', 'no room left after protected artifacts');
-                        dropped += e.members.length;
-                    }
-                    break;
-                }
-            }
-        }
-        let left = rules.budget - protectedNow - summaryTokens;
-        let stop = conversation.length;
-        let need = 0;
-        for (let i = 0; i < conversation.length; i++) {
-            const cost = entryTokens(conversation[i], tokensOf);
-            if (cost > left) {
-                stop = i;
-                need = cost;
-                break;
-            }
-            left -= cost;
-        }
-        fill = { stop, remaining: left, need };
-        const reached = conversation.slice(0, stop + 1).flatMap((e) => e.members.map((m) => m.index));
-        const from = (0,collections/* minOf */._h)(reached, ws.items.length);
-        // Older artifacts may still fit where a larger newer one did not (fill by fit, not a cut-off):
-        // dedup then looks at all of them, so that no older copy is admitted next to its later one.
-        if (!dedup || !dedup.extendTo(stop === conversation.length || left > 0 ? 0 : from)) {
-            conversation.slice(stop).forEach((e, k) => {
-                if (k === 0)
-                    dropEntry(e, 'budget', `needs ${fill.need} tokens, ${fill.remaining} left`);
-                else if (left <= 0)
-                    dropEntry(e, 'budget', 'older than what fits in the budget');
-                else {
-                    const cost = entryTokens(e, tokensOf);
-                    if (cost <= left) {
-                        left -= cost;
-                        return;
-                    }
-                    dropEntry(e, 'budget', `needs ${cost} tokens, ${left} left`);
-                }
-                dropped += e.members.length;
-            });
-            break;
-        }
-        // A duplicate result takes its call along, which can leave an assistant that is chatter now.
-        if (rules.aggressive)
-            chatter += dropChatter(ws, rules.keepRecent);
-    }
-    // A result the budget dropped took its call along too: an assistant left with only its text is
-    // chatter now, and stabilizing the context again would drop it.
-    if (rules.aggressive)
-        chatter += dropChatter(ws, rules.keepRecent);
-    return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
-}
-/** The safety event of a budget that protection alone would exceed. */
-function reportFit(ws, status, n) {
-    if (status === 'ok')
-        return;
-    if (status === 'warning') {
-        ws.events.push({
-            level: 'safety',
-            code: 'protected_excerpted',
-            message: `protected artifacts did not fit the budget of ${n.budget} tokens: ${n.excerpted} cut to excerpts of their head and tail (recovery warning; see the ledger's excerpted entries)`,
-        });
-        return;
-    }
-    const authority = n.authorityTokens > n.budget;
-    ws.events.push({
-        level: 'safety',
-        code: authority ? 'authority_over_budget' : 'protected_over_budget',
-        message: authority
-            ? `system and policy artifacts alone need ${n.authorityTokens} tokens, over the budget of ${n.budget}: the budget cannot be met without violating authority`
-            : `protected artifacts need ${n.protectedTokens} tokens, and at least ${n.floor} with protected evidence cut to excerpts (system, task statement and latest request are never cut), over the budget of ${n.budget}: the budget cannot be met without dropping what must be kept; nothing protected was cut or dropped`,
-    });
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/collapse.js
-// Stage 7 (collapse, aggressive mode only): failed invocations of one command family with no success
-// of that family between them form a retry run, whatever ran in between (edit → test → fail → edit →
-// test → fail is one run). All but the latest failure become one compact artifact; the latest
-// actionable error stays verbatim (seed 002, "aggressive").
-
-
-const ERROR_LINE = /error|fail|exception|traceback|fatal|panic|denied|not found|cannot|refused/i;
-/** The first line that names the problem, or the first non-empty line; capped so it stays compact. */
-function firstErrorLine(text) {
-    const lines = text.split(/\r?\n/).map((l) => l.trim());
-    const line = lines.find((l) => ERROR_LINE.test(l)) ?? lines.find((l) => l.length > 0) ?? '';
-    return line.length > 160 ? `${line.slice(0, 157)}...` : line;
-}
-function familyCommand(family) {
-    const i = family.indexOf(':');
-    return i === -1 ? family : family.slice(i + 1);
-}
-/** Retry runs per family: consecutive failures (within the family) of two or more. */
-function retryRuns(ws) {
-    const open = new Map();
-    const runs = [];
-    for (const w of ws.items) {
-        if (!isAlive(w) || w.family === undefined || w.a.kind !== 'tool')
-            continue;
-        const run = open.get(w.family) ?? [];
-        if (isFailure(w)) {
-            run.push(w);
-            open.set(w.family, run);
-        }
-        else {
-            if (run.length >= 2)
-                runs.push(run);
-            open.delete(w.family);
-        }
-    }
-    for (const run of open.values())
-        if (run.length >= 2)
-            runs.push(run);
-    return runs.sort((a, b) => a[0].index - b[0].index);
-}
-const SUMMARY = /^\[\d+ failed attempts of `[^]*` collapsed; first error: [^]*\]$/;
-/**
- * A retry summary or a placeholder, made in this run or read back from a stabilized context: the
- * stabilizer's own compact note, which no stage shortens again (collapsing it would nest summaries,
- * and a summary longer than tool_output.max_tokens is still the compact form of its run).
- */
-function isCompacted(w) {
-    if (isPlaceholder(w) || w.changed?.reason === 'retry_run')
-        return true;
-    return typeof w.content === 'string' && SUMMARY.test(w.content);
-}
-/**
- * `mask` is the policy's PII masker: the first error is masked before it is cut, so a value the
- * cut would halve is still recognised (a halved e-mail no longer matches) and never leaks its head.
- */
-function applyCollapse(ws, mask) {
-    let collapsed = 0;
-    // Lifting a tag can release results held as placeholders (work.ts, releaseHeld); a released
-    // success no longer splits its family's failures, which may form a run now: collapse again.
-    do {
-        collapsed += collapseRuns(ws, mask);
-    } while (releaseHeld(ws) > 0);
-    return collapsed;
-}
-function collapseRuns(ws, mask) {
-    let collapsed = 0;
-    for (const run of retryRuns(ws)) {
-        const older = run.slice(0, -1).filter((w) => isCollapsible(w) && !isCompacted(w));
-        if (older.length === 0)
-            continue;
-        const [head, ...rest] = older;
-        const family = head.family ?? '';
-        for (const w of older)
-            liftTagProtection(w);
-        head.content = `[${older.length} failed attempts of \`${familyCommand(family)}\` collapsed; first error: ${firstErrorLine(mask(work_textOf(head.content)))}]`;
-        head.changed = {
-            stage: 'collapse',
-            action: 'collapsed',
-            reason: 'retry_run',
-            detail: `${older.length} failed attempts collapsed into this one; the latest failure ${run[run.length - 1].a.id} stays verbatim`,
-        };
-        for (const w of rest) {
-            removeResult(w, {
-                stage: 'collapse',
-                action: 'collapsed',
-                reason: 'retry_run',
-                detail: `collapsed into ${head.a.id}`,
-            });
-            collapsed++;
-        }
-        collapsed++;
-    }
-    return collapsed;
-}
-
-;// CONCATENATED MODULE: ./build/core/similarity/lsh-index.js
-// LSH buckets over entries numbered in chronological order, queried newest first: dedup wants the
-// LATEST matching item, so it can stop at the first verified candidate. Plain loops rather than
-// forEach/map callbacks: this runs once per band per text.
-class LshIndex {
-    /**
-     * One map per band: bucket key → entry numbers in ascending order. Most buckets hold one entry,
-     * stored as the number itself: an array per bucket was most of the index's memory (21 bands ×
-     * 100,000 texts).
-     */
-    buckets;
-    keys;
-    /** `keys[entry][band]`; entries must be numbered in chronological order. */
-    constructor(keys, bands) {
-        this.keys = keys;
-        this.buckets = [];
-        for (let band = 0; band < bands; band++)
-            this.buckets.push(new Map());
-        for (let entry = 0; entry < keys.length; entry++) {
-            const entryKeys = keys[entry];
-            for (let band = 0; band < entryKeys.length; band++) {
-                const bucket = this.buckets[band];
-                const key = entryKeys[band];
-                const entries = bucket.get(key);
-                if (entries === undefined)
-                    bucket.set(key, entry);
-                else if (typeof entries === 'number')
-                    bucket.set(key, [entries, entry]);
-                else
-                    entries.push(entry);
-            }
-        }
-    }
-    /**
-     * Every later entry that shares a bucket with `entry`, each once, newest first: a k-way merge of
-     * the entry's buckets, which are already sorted.
-     */
-    *newerCandidates(entry) {
-        const entryKeys = this.keys[entry] ?? new Uint32Array(0);
-        const lists = [];
-        const heads = [];
-        for (let band = 0; band < entryKeys.length; band++) {
-            const list = this.buckets[band]?.get(entryKeys[band]);
-            // A bucket of one holds only `entry` itself: no later candidate there.
-            if (list === undefined || typeof list === 'number')
-                continue;
-            lists.push(list);
-            heads.push(list.length - 1);
-        }
-        let previous = -1;
-        for (;;) {
-            let bestBand = -1;
-            let best = entry;
-            for (let band = 0; band < lists.length; band++) {
-                const value = lists[band][heads[band]] ?? -1;
-                if (value > best) {
-                    best = value;
-                    bestBand = band;
-                }
-            }
-            if (bestBand < 0)
-                return;
-            heads[bestBand]--;
-            if (best !== previous)
-                yield best;
-            previous = best;
-        }
-    }
-}
-
-// EXTERNAL MODULE: ./build/core/similarity/hash.js
-var hash = __nccwpck_require__(1918);
-;// CONCATENATED MODULE: ./build/core/similarity/minhash.js
-// MinHash signatures and LSH banding: the sub-quadratic candidate search for near duplicates.
-// Two texts land in a common bucket with probability 1 - (1 - J^rows)^bands, an S-curve in their
-// Jaccard J. Candidates are only candidates: dedup verifies each one exactly.
-
-/** Hash functions available to a signature; bands × rows never exceeds it. */
-const MINHASH_FUNCTIONS = 128;
-/**
- * Largest accepted probability that a pair exactly at the threshold shares no bucket. At Jaccard
- * threshold + 0.05 the miss probability is orders of magnitude lower still.
- */
-const LSH_MISS_TARGET = 1e-6;
-/** Probability that the signature pre-filter rejects a pair exactly at the threshold. */
-const ESTIMATE_MISS_TARGET = 1e-9;
-const PERMUTATION_SEED = 0x510e527f;
-const BAND_SEED = 0x9b05688c;
-// One seed per hash function: h_i(x) = fmix32(x ^ seed_i) is a bijection of 32-bit values, i.e. a
-// pseudo-random permutation of the shingle hashes, as MinHash needs. Held as signed 32-bit values:
-// only their bits matter to `^`, and V8 keeps them in integer registers.
-const PERMUTATION_SEEDS = Int32Array.from({ length: MINHASH_FUNCTIONS }, (_, i) => (0,hash/* murmur3_32Words */.z8)([i], 0, 1, PERMUTATION_SEED));
-/** Probability that a pair of Jaccard `j` shares no band, i.e. is never compared. */
-function lshMissProbability(j, params) {
-    return (1 - j ** params.rows) ** params.bands;
-}
-/** Where the S-curve rises steepest, (1/bands)^(1/rows). */
-function lshThreshold(params) {
-    return (1 / params.bands) ** (1 / params.rows);
-}
-/**
- * The most selective banding (most rows per band, hence fewest false candidates) whose miss
- * probability at `similarity` stays within LSH_MISS_TARGET. This puts the S-curve's threshold below
- * the policy threshold. For very low thresholds no banding meets the target and the most
- * permissive one (one row per band) is used.
- */
-function lshParams(similarity, functions = MINHASH_FUNCTIONS) {
-    let best = { bands: functions, rows: 1 };
-    for (let rows = 2; rows <= functions; rows++) {
-        const candidate = { bands: Math.floor(functions / rows), rows };
-        if (lshMissProbability(similarity, candidate) <= LSH_MISS_TARGET)
-            best = candidate;
-    }
-    return best;
-}
-const SIGN_BIT = 0x80000000 | 0;
-/** Largest value of `permuted`: the unsigned 0xffffffff with its top bit flipped. */
-const PERMUTED_MAX = 0x7fffffff;
-/** Hash functions computed per pass over the shingles (see minhashSignature). */
-const LANES = 8;
-/**
- * fmix32(value ^ seed) with its top bit flipped: signed comparison of the results orders them as
- * the unsigned hashes, so the minimum stays in 32-bit integer arithmetic (no unsigned conversion).
- */
-function permuted(value, seed) {
-    let x = value ^ seed;
-    x ^= x >>> 16;
-    x = Math.imul(x, 0x85ebca6b);
-    x ^= x >>> 13;
-    x = Math.imul(x, 0xc2b2ae35);
-    return x ^ (x >>> 16) ^ SIGN_BIT;
-}
-/**
- * The first `count` MinHash values of a non-empty set of shingle hashes: value f is the least
- * fmix32(hash ^ seed_f) over the set, so a shorter signature is a prefix of a longer one. Eight
- * functions share each pass over the hashes: one load feeds eight independent chains of
- * multiplications, which the CPU overlaps (this loop is dedup's hottest).
- */
-function minhashSignature(distinctHashes, count) {
-    const signature = new Uint32Array(count);
-    const n = distinctHashes.length;
-    let f = 0;
-    for (; f + LANES <= count; f += LANES) {
-        const s0 = PERMUTATION_SEEDS[f];
-        const s1 = PERMUTATION_SEEDS[f + 1];
-        const s2 = PERMUTATION_SEEDS[f + 2];
-        const s3 = PERMUTATION_SEEDS[f + 3];
-        const s4 = PERMUTATION_SEEDS[f + 4];
-        const s5 = PERMUTATION_SEEDS[f + 5];
-        const s6 = PERMUTATION_SEEDS[f + 6];
-        const s7 = PERMUTATION_SEEDS[f + 7];
-        let m0 = PERMUTED_MAX;
-        let m1 = PERMUTED_MAX;
-        let m2 = PERMUTED_MAX;
-        let m3 = PERMUTED_MAX;
-        let m4 = PERMUTED_MAX;
-        let m5 = PERMUTED_MAX;
-        let m6 = PERMUTED_MAX;
-        let m7 = PERMUTED_MAX;
-        for (let i = 0; i < n; i++) {
-            const v = distinctHashes[i];
-            m0 = Math.min(m0, permuted(v, s0));
-            m1 = Math.min(m1, permuted(v, s1));
-            m2 = Math.min(m2, permuted(v, s2));
-            m3 = Math.min(m3, permuted(v, s3));
-            m4 = Math.min(m4, permuted(v, s4));
-            m5 = Math.min(m5, permuted(v, s5));
-            m6 = Math.min(m6, permuted(v, s6));
-            m7 = Math.min(m7, permuted(v, s7));
-        }
-        signature[f] = m0 ^ SIGN_BIT;
-        signature[f + 1] = m1 ^ SIGN_BIT;
-        signature[f + 2] = m2 ^ SIGN_BIT;
-        signature[f + 3] = m3 ^ SIGN_BIT;
-        signature[f + 4] = m4 ^ SIGN_BIT;
-        signature[f + 5] = m5 ^ SIGN_BIT;
-        signature[f + 6] = m6 ^ SIGN_BIT;
-        signature[f + 7] = m7 ^ SIGN_BIT;
-    }
-    for (; f < count; f++) {
-        const seed = PERMUTATION_SEEDS[f];
-        let min = PERMUTED_MAX;
-        for (let i = 0; i < n; i++)
-            min = Math.min(min, permuted(distinctHashes[i], seed));
-        signature[f] = min ^ SIGN_BIT;
-    }
-    return signature;
-}
-/** How many positions two signatures agree on: ~Binomial(length, Jaccard). */
-function matchingRows(a, b) {
-    let n = 0;
-    for (let i = 0; i < a.length; i++)
-        if (a[i] === b[i])
-            n++;
-    return n;
-}
-/**
- * The fewest agreeing positions out of `functions` that a pair of Jaccard ≥ `similarity` shows
- * except with probability ≤ `tolerance` (a lower binomial tail). Fewer agreements reject a
- * candidate without looking at its shingles.
- */
-function minMatchingRows(similarity, functions, tolerance = ESTIMATE_MISS_TARGET) {
-    if (similarity >= 1)
-        return functions;
-    // P(X = k) for X ~ Binomial(functions, similarity), summed from k = 0 while the tail stays tiny.
-    let pmf = (1 - similarity) ** functions;
-    let below = 0;
-    let k = 0;
-    while (k < functions && below + pmf <= tolerance) {
-        below += pmf;
-        pmf *= ((functions - k) / (k + 1)) * (similarity / (1 - similarity));
-        k++;
-    }
-    return k;
-}
-/**
- * One bucket key per band. `salt` separates families of texts that must never be compared (for
- * example the two shingle modes); a key collision only costs one extra verified candidate.
- */
-function bandKeys(signature, params, salt) {
-    const keys = new Uint32Array(params.bands);
-    for (let b = 0; b < params.bands; b++) {
-        keys[b] = (0,hash/* murmur3_32Words */.z8)(signature, b * params.rows, (b + 1) * params.rows, BAND_SEED ^ salt);
-    }
-    return keys;
-}
-
-;// CONCATENATED MODULE: ./build/core/similarity/shingles.js
-// What "the same text" and "similar text" mean for dedup: the normalization, the shingles a text
-// is cut into, and the exact Jaccard similarity of two shingle sets. MinHash only estimates this
-// Jaccard to find candidates; every reported pair is verified with `jaccard` below.
-
-/** Texts with at least this many words are compared by word 3-shingles, shorter ones by character 5-grams. */
-const MIN_WORDS_FOR_WORD_SHINGLES = 10;
-const WORD_SHINGLE_SIZE = 3;
-const CHAR_SHINGLE_SIZE = 5;
-const WORD_HASH_SEED = 0x3c6ef372;
-const SHINGLE_HASH_SEED = 0xa54ff53a;
-/** Unicode NFKC, lower-case, every whitespace run collapsed to one space, trimmed. */
-function normalizeText(text) {
-    return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
-}
-/** Length in code points, so that a non-BMP character counts once. */
-function codePointLength(text) {
-    // charCodeAt, not for…of: iterating a string allocates a string per character (a GB of garbage
-    // on a 50 MB session).
-    let n = text.length;
-    for (let i = 0; i < text.length - 1; i++) {
-        const c = text.charCodeAt(i);
-        if (c >= 0xd800 && c <= 0xdbff) {
-            const d = text.charCodeAt(i + 1);
-            if (d >= 0xdc00 && d <= 0xdfff) {
-                n--;
-                i++;
-            }
-        }
-    }
-    return n;
-}
-function shingleMode(normalized) {
-    // Words are separated by exactly one space in a normalized text: count them without splitting.
-    let words = 1;
-    for (let i = normalized.indexOf(' '); i !== -1 && words < MIN_WORDS_FOR_WORD_SHINGLES; i = normalized.indexOf(' ', i + 1)) {
-        words++;
-    }
-    return words >= MIN_WORDS_FOR_WORD_SHINGLES ? 'words' : 'chars';
-}
-function codePoints(normalized) {
-    const points = [];
-    for (const ch of normalized)
-        points.push(ch.codePointAt(0) ?? 0);
-    return points;
-}
-/** Start offsets of the n-grams of a sequence; a sequence shorter than n is one n-gram. */
-function gramCount(length, n) {
-    return length < n ? 1 : length - n + 1;
-}
-/** Sorts and removes repeats in place; returns the distinct prefix. */
-function sortedDistinct(hashes) {
-    hashes.sort();
-    let n = 0;
-    for (let i = 0; i < hashes.length; i++) {
-        if (i === 0 || hashes[i] !== hashes[i - 1])
-            hashes[n++] = hashes[i] ?? 0;
-    }
-    return hashes.subarray(0, n);
-}
-/**
- * Sorted, distinct 32-bit hashes of the shingles of a normalized, non-empty text: the input of
- * MinHash and of the cheap pre-verification. Words are hashed once and shingles are hashed from
- * the word hashes, so no shingle string is built. Repeated shingles (boilerplate lines) count once.
- */
-function shingleHashes(normalized, mode) {
-    const units = mode === 'words'
-        ? normalized.split(' ').map((w) => (0,hash/* murmur3_32 */.Ec)(w, WORD_HASH_SEED))
-        : codePoints(normalized);
-    const n = mode === 'words' ? WORD_SHINGLE_SIZE : CHAR_SHINGLE_SIZE;
-    const count = gramCount(units.length, n);
-    const out = new Uint32Array(count);
-    for (let i = 0; i < count; i++) {
-        out[i] = (0,hash/* murmur3_32Words */.z8)(units, i, Math.min(i + n, units.length), SHINGLE_HASH_SEED);
-    }
-    return sortedDistinct(out);
-}
-/** The shingles of a normalized, non-empty text as strings: the ground truth that verification uses. */
-function shingleSet(normalized, mode) {
-    const units = mode === 'words' ? normalized.split(' ') : Array.from(normalized);
-    const n = mode === 'words' ? WORD_SHINGLE_SIZE : CHAR_SHINGLE_SIZE;
-    // Words never contain a space, so joining word shingles with one is unambiguous.
-    const separator = mode === 'words' ? ' ' : '';
-    const set = new Set();
-    const count = gramCount(units.length, n);
-    for (let i = 0; i < count; i++)
-        set.add(units.slice(i, i + n).join(separator));
-    return set;
-}
-/** |A ∩ B| / |A ∪ B|; two empty sets are identical (1). */
-function jaccard(a, b) {
-    const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-    let shared = 0;
-    for (const s of small)
-        if (large.has(s))
-            shared++;
-    const union = a.size + b.size - shared;
-    return union === 0 ? 1 : shared / union;
-}
-/**
- * Jaccard of two sorted distinct hash arrays. Equals `jaccard` of the shingle sets unless two
- * different shingles share a 32-bit hash, so it may only be used to reject, with a slack.
- */
-function hashedJaccard(a, b) {
-    let i = 0;
-    let j = 0;
-    let shared = 0;
-    while (i < a.length && j < b.length) {
-        const x = a[i] ?? 0;
-        const y = b[j] ?? 0;
-        if (x === y) {
-            shared++;
-            i++;
-            j++;
-        }
-        else if (x < y) {
-            i++;
-        }
-        else {
-            j++;
-        }
-    }
-    const union = a.length + b.length - shared;
-    return union === 0 ? 1 : shared / union;
-}
-
-;// CONCATENATED MODULE: ./build/core/similarity/text-features.js
-// What dedup derives from one text, memoized. The stabilizer compares a growing suffix of the same
-// transcript several times (stabilize/dedup.ts, SuffixDedup), so most texts of a call were already
-// normalized and signed by the previous one. Every value here is a pure function of the
-// text (and of the signature length), so a cached value is exactly the one a fresh call computes:
-// sharing a cache changes the cost of findDuplicates, never its findings.
-
-
-/**
- * Memo of normalization and MinHash signatures, keyed by text. Create one per run
- * over related texts (one transcript) and drop it with the run: it keeps every text it has seen.
- */
-class DedupCache {
-    normalized = new Map();
-    features = new Map();
-    /** `normalizeText(raw)`. */
-    normalize(raw) {
-        let text = this.normalized.get(raw);
-        if (text === undefined) {
-            text = normalizeText(raw);
-            this.normalized.set(raw, text);
-        }
-        return text;
-    }
-    /** Features of a normalized, non-empty text. */
-    featuresOf(text) {
-        let features = this.features.get(text);
-        if (features === undefined) {
-            features = { text, mode: shingleMode(text), length: codePointLength(text) };
-            this.features.set(text, features);
-        }
-        return features;
-    }
-}
-/**
- * `shingleHashes` of the text, computed afresh: kept only by the caller that needs them (a
- * verification). Cached per text they held about 4 bytes per character of every text for the
- * whole run, a few hundred MB on a long session, where the signature alone is enough.
- */
-function hashesOf(features) {
-    return shingleHashes(features.text, features.mode);
-}
-/**
- * `minhashSignature` of the text's shingle hashes, `count` values long. A shorter signature is a
- * prefix of a longer one, so a longer cached signature serves a shorter request.
- */
-function signatureOf(features, count) {
-    const cached = features.signature;
-    if (cached !== undefined && cached.length >= count) {
-        return cached.length === count ? cached : cached.subarray(0, count);
-    }
-    const signature = minhashSignature(hashesOf(features), count);
-    features.signature = signature;
-    return signature;
-}
-
-;// CONCATENATED MODULE: ./build/core/similarity/dedup.js
-// Exact and near-duplicate detection for the dedup stage (DESIGN §4 stage 6), without comparing
-// all pairs:
-//  1. normalize every text; identical normalized texts form one exact group (a Map lookup);
-//  2. only the latest member of each group enters MinHash/LSH, so thousands of identical
-//     boilerplate outputs cost one signature and never fill a bucket;
-//  3. LSH candidates are examined newest first; one is accepted only after the exact Jaccard of the
-//     shingle sets is computed, so a reported near duplicate always has true Jaccard ≥ the
-//     threshold, whatever the MinHash estimate was. Recall is probabilistic: a pair at the
-//     threshold is missed with probability ~1e-6 (see minhash.ts), or when a text has more than
-//     MAX_CANDIDATES_PER_ITEM later candidates that fail verification before its match.
-//
-// Semantics, which the stabilizer relies on:
-//  - an item is reported when a LATER item is an exact or near duplicate of it; `duplicate_of` is
-//    the latest such item. Chains are not followed: with A≈B, B≈C and A≉C (A, B, C in that order),
-//    A points at B and B at C. `duplicate_of` may therefore name an item that is itself reported;
-//    follow the chain to reach the copy that stays.
-//  - texts that are empty after normalization (e.g. an artifact that only holds images) are never
-//    duplicates: there is no text to compare.
-//  - texts shorter than `minChars` code points are only exact duplicates; texts of the two shingle
-//    modes (see shingles.ts) are never near duplicates of each other.
-//  - `similarity: 1` means exact duplicates only.
-
-
-
-
-
-const DEFAULT_MIN_CHARS = 32;
-/**
- * Later candidates examined per text before giving up. Reached only when many later texts are
- * similar but below the threshold (a polling loop whose output drifts); it bounds the cost there
- * at O(n · MAX_CANDIDATES_PER_ITEM) and can only miss a duplicate, never report a false one.
- */
-const MAX_CANDIDATES_PER_ITEM = 256;
-/** Shingle-hash Jaccard may differ from the true one only through 32-bit hash collisions. */
-const HASHED_JACCARD_SLACK = 0.02;
-function checkOptions(opts) {
-    if (!(opts.similarity > 0 && opts.similarity <= 1)) {
-        throw new RangeError('dedup similarity must be a number greater than 0 and at most 1.');
-    }
-    const minChars = opts.minChars ?? DEFAULT_MIN_CHARS;
-    if (!(minChars >= 0 && Number.isFinite(minChars))) {
-        throw new RangeError('dedup minChars must be a finite number of at least 0.');
-    }
-    return minChars;
-}
-function exactGroups(items, cache) {
-    const byText = new Map();
-    const groups = [];
-    items.forEach((item, index) => {
-        const text = cache.normalize(item.text);
-        if (text === '')
-            return;
-        const group = byText.get(text);
-        if (group) {
-            group.members.push(index);
-            group.last = index;
-        }
-        else {
-            const created = { features: cache.featuresOf(text), members: [index], last: index };
-            byText.set(text, created);
-            groups.push(created);
-        }
-    });
-    return groups;
-}
-function shinglesOf(group) {
-    group.shingles ??= shingleSet(group.features.text, group.features.mode);
-    return group.shingles;
-}
-function repHashes(rep) {
-    rep.hashes ??= hashesOf(rep.group.features);
-    return rep.hashes;
-}
-/**
- * Cheap rejections first (signature agreement, then 32-bit shingle hashes with a slack that only
- * hash collisions could overcome); acceptance always from the exact shingle sets.
- */
-function verify(a, b, threshold, minRows) {
-    if (a.group.features.mode !== b.group.features.mode)
-        return undefined;
-    if (matchingRows(a.signature, b.signature) < minRows)
-        return undefined;
-    if (hashedJaccard(repHashes(a), repHashes(b)) < threshold - HASHED_JACCARD_SLACK)
-        return undefined;
-    const similarity = jaccard(shinglesOf(a.group), shinglesOf(b.group));
-    return similarity >= threshold ? similarity : undefined;
-}
-/**
- * For each group, the latest later group whose text truly matches (Jaccard ≥ threshold). LSH
- * candidates are examined newest first and the first verified one wins, so the common case costs
- * one verification per group.
- */
-function nearMatches(groups, threshold) {
-    const params = lshParams(threshold);
-    const functions = params.bands * params.rows;
-    const minRows = minMatchingRows(threshold, functions);
-    const reps = [...groups]
-        .sort((a, b) => a.last - b.last)
-        .map((group) => ({
-        group,
-        signature: signatureOf(group.features, functions),
-    }));
-    const index = new LshIndex(reps.map((r) => bandKeys(r.signature, params, r.group.features.mode === 'words' ? 1 : 2)), params.bands);
-    const matches = new Map();
-    reps.forEach((rep, r) => {
-        let examined = 0;
-        for (const candidate of index.newerCandidates(r)) {
-            if (++examined > MAX_CANDIDATES_PER_ITEM)
-                break;
-            const other = reps[candidate];
-            const similarity = verify(rep, other, threshold, minRows);
-            if (similarity !== undefined) {
-                matches.set(rep.group, { last: other.group.last, similarity });
-                break;
-            }
-        }
-    });
-    return matches;
-}
-/**
- * Every item that has a LATER item that is an exact or near duplicate of it, in input order;
- * `duplicate_of` is the latest such item. Deterministic: the result depends only on the texts,
- * their order, `similarity` and `minChars` (a cache changes the cost, never the result).
- */
-function findDuplicates(items, opts) {
-    const minChars = checkOptions(opts);
-    const groups = exactGroups(items, opts.cache ?? new DedupCache());
-    const eligible = opts.similarity < 1 ? groups.filter((g) => g.features.length >= minChars) : [];
-    const near = eligible.length > 1 ? nearMatches(eligible, opts.similarity) : new Map();
-    const byIndex = [];
-    for (const group of groups) {
-        const match = near.get(group);
-        const latest = match?.last ?? group.last;
-        const exact = latest === group.last;
-        const target = items[latest];
-        for (const member of group.members) {
-            if (member >= latest)
-                continue;
-            byIndex[member] = {
-                id: items[member].id,
-                duplicate_of: target.id,
-                similarity: exact ? 1 : match.similarity,
-                exact,
-            };
-        }
-    }
-    return byIndex.filter((f) => f !== undefined);
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/dedup.js
-// Stage 6 (dedup): exact and near-duplicate texts leave, the latest copy stays; results superseded by
-// a later result of the same command family are stale and leave too (seed 002, default mode).
-
-
-/** Short turns ("yes", "ok, go on") repeat by nature; removing an earlier one changes the dialogue. */
-const MIN_DEDUP_CHARS = 40;
-const DEDUP_KINDS = new Set(['user', 'assistant', 'tool', 'retrieval']);
-/** Can take part in the comparison: as a copy to remove, or as the later copy that stays. */
-function comparable(w) {
-    if (!DEDUP_KINDS.has(w.a.kind))
-        return false;
-    if (w.removed && w.removed.stage !== 'dedup')
-        return false;
-    if (isPlaceholder(w))
-        return false;
-    // An assistant that made calls is a unit with its results: it is never a mere copy of another text.
-    return !(w.toolCalls && w.toolCalls.length > 0);
-}
-function removeWork(w, fate) {
-    if (w.owner)
-        removeResult(w, fate);
-    else
-        remove(w, fate);
-}
-/**
- * Dedup runs over the part of the transcript that can still reach the context: the budget stage
- * widens that suffix as room is freed, and every artifact in it is compared with every later one,
- * exactly as a pass over the whole transcript would. Artifacts older than what fits are dropped
- * for the budget without being compared (their ledger reason is `budget`), except the results of
- * protected calls, which stay whatever the budget and so are compared too.
- */
-class SuffixDedup {
-    checkedFrom = Number.POSITIVE_INFINITY;
-    ws;
-    similarity;
-    shown;
-    /** Each widening compares mostly the same texts again: their hashes and signatures are reused. */
-    cache = new DedupCache();
-    removed = 0;
-    /**
-     * `shown` is the text as the context would show it: PII masking comes before dedup (DESIGN §4
-     * stages 4 and 6), so two texts that differ only in masked values are copies.
-     */
-    constructor(ws, similarity, shown = (w) => work_textOf(w.content)) {
-        this.ws = ws;
-        this.similarity = similarity;
-        this.shown = shown;
-    }
-    /** Compare every artifact at or after `from`; true when that removed something new. */
-    extendTo(from) {
-        if (from >= this.checkedFrom)
-            return false;
-        this.checkedFrom = from;
-        let changed = false;
-        // A copy removed with its call can leave an assistant with text only, which is comparable
-        // now (and may be a copy itself): compare again until no assistant is freed that way.
-        for (;;) {
-            const pass = this.compare(from);
-            changed ||= pass.changed;
-            if (!pass.freed)
-                return changed;
-        }
-    }
-    compare(from) {
-        // Texts are compared within one kind only: a user message is never a copy of a tool result
-        // (a kind prefix on the text is not enough: a long shared text outweighs it).
-        const byKind = new Map();
-        let count = 0;
-        for (let i = 0; i < this.ws.items.length; i++) {
-            const w = this.ws.items[i];
-            // Before the suffix, only results kept with their protected call reach the context: compared too.
-            if (i < from && !(w.owner && isAlive(w.owner) && isProtected(w.owner)))
-                continue;
-            if (!comparable(w))
-                continue;
-            const text = this.shown(w);
-            if (text.trim().length < MIN_DEDUP_CHARS)
-                continue;
-            const group = byKind.get(w.a.kind) ?? [];
-            group.push({ id: w.a.id, text });
-            byKind.set(w.a.kind, group);
-            count++;
-        }
-        const indexOf = (id) => this.ws.byId.get(id)?.index ?? 0;
-        const findings = [...byKind.values()]
-            .flatMap((items) => findDuplicates(items, { similarity: this.similarity, minChars: MIN_DEDUP_CHARS, cache: this.cache }))
-            .sort((x, y) => indexOf(x.id) - indexOf(y.id));
-        const next = new Map(findings.map((f) => [f.id, f.duplicate_of]));
-        let changed = false;
-        let freed = false;
-        for (const f of findings) {
-            const w = this.ws.byId.get(f.id);
-            if (!w || !isAlive(w) || isProtected(w))
-                continue;
-            const owner = w.owner;
-            const calls = owner?.toolCalls?.length ?? 0;
-            // Name the copy that stays: follow A→B→C to the end of the chain.
-            let target = f.duplicate_of;
-            for (let hops = 0; next.has(target) && hops < count; hops++)
-                target = next.get(target);
-            removeWork(w, {
-                stage: 'dedup',
-                action: 'deduplicated',
-                reason: f.exact ? 'duplicate' : 'near_duplicate',
-                detail: f.exact
-                    ? `same text as ${target}`
-                    : `similarity ${f.similarity.toFixed(2)} with ${f.duplicate_of}`,
-                duplicate_of: target,
-            });
-            this.removed++;
-            changed = true;
-            if (owner && calls > 0 && isAlive(owner) && (owner.toolCalls?.length ?? 0) === 0)
-                freed = true;
-        }
-        return { changed, freed };
-    }
-}
-function applySuperseded(ws) {
-    const latest = new Map();
-    for (const w of ws.items)
-        if (isAlive(w) && w.supersede !== undefined)
-            latest.set(w.supersede, w);
-    let removed = 0;
-    for (const w of ws.items) {
-        if (!isAlive(w) || w.supersede === undefined || isProtected(w))
-            continue;
-        const newest = latest.get(w.supersede);
-        if (!newest || newest === w)
-            continue;
-        removeResult(w, {
-            stage: 'dedup',
-            action: 'dropped',
-            reason: 'superseded',
-            detail: `a later result of the same command (${newest.a.id}) supersedes it`,
-        });
-        removed++;
-    }
-    return removed;
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/ledger.js
-
-
-function hasPii(pii) {
-    return Object.keys(pii).length > 0;
-}
-/**
- * Details and protection reasons can name commands and paths taken from tool arguments; they go
- * through the same masker as the content, so no report field ever carries raw PII.
- */
-function clean(text, masker) {
-    // The same reasons and details repeat across a ledger (`recent`, `tag:error`…): mask each once.
-    let seen = cleaned.get(masker);
-    if (!seen)
-        cleaned.set(masker, (seen = new Map()));
-    let out = seen.get(text);
-    if (out === undefined)
-        seen.set(text, (out = maskString(text, masker, {})));
-    return out;
-}
-const cleaned = new WeakMap();
-/** Sets the optional fields in one place, in the order of the report, without temporary objects. */
-function entry(w, masker, decision, tokensBefore, tokensAfter, pii) {
-    // A fixed shape: a session of a million records holds a million entries, and objects built by
-    // spreading optional parts take several times the memory.
-    // Keys in the order reports and goldens have always printed them.
-    const e = {
-        id: w.a.id,
-        line: w.a.source.line,
-        stage: decision.stage,
-        action: decision.action,
-        reason: decision.reason,
-    };
-    if (decision.detail)
-        e.detail = decision.detail;
-    e.tokens_before = tokensBefore;
-    e.tokens_after = tokensAfter;
-    if (decision.duplicate_of)
-        e.duplicate_of = decision.duplicate_of;
-    if (isProtected(w))
-        e.protected_by = w.protectedBy.map((p) => clean(p, masker));
-    if (pii)
-        e.pii = pii;
-    return e;
-}
-function ledgerEntry(w, masker, meter) {
-    const final = peekFinal(w);
-    // Work holds a copy of the calls array: compare the calls, not the arrays.
-    const sameCalls = w.toolCalls === w.a.tool_calls ||
-        (w.toolCalls?.length === w.a.tool_calls?.length &&
-            (w.toolCalls ?? []).every((c, i) => c === w.a.tool_calls?.[i]));
-    const original = w.content === w.a.content && sameCalls;
-    const cleanDetail = (d) => (d ? clean(d, masker) : undefined);
-    if (w.removed) {
-        const f = w.removed;
-        // A removed artifact was counted only when a stage needed its size; an unchanged, unmasked
-        // count is its original size. Otherwise it is reported as not counted (null), never guessed.
-        const tokensBefore = final && original && !hasPii(final.pii) ? final.tokens : null;
-        return entry(w, masker, { ...f, detail: cleanDetail(f.detail) }, tokensBefore, 0, undefined);
-    }
-    if (!final)
-        throw new Error(`internal: artifact ${w.a.id} is kept but was never finalized`);
-    const masked = hasPii(final.pii);
-    const tokensBefore = original && !masked ? final.tokens : meter.artifact({ content: w.a.content, tool_calls: w.a.tool_calls });
-    const pii = masked ? final.pii : undefined;
-    if (w.changed) {
-        const c = w.changed;
-        return entry(w, masker, { ...c, detail: cleanDetail(c.detail) }, tokensBefore, final.tokens, pii);
-    }
-    if (masked) {
-        const kinds = Object.entries(final.pii)
-            .map(([k, n]) => `${n} ${k}`)
-            .join(', ');
-        const decision = { stage: 'pii', action: 'masked', reason: 'pii', detail: `masked ${kinds}` };
-        return entry(w, masker, decision, tokensBefore, final.tokens, pii);
-    }
-    const kept = isProtected(w)
-        ? { stage: 'protect', action: 'kept', reason: 'protected' }
-        : { stage: 'budget', action: 'kept', reason: 'in_budget' };
-    return entry(w, masker, kept, tokensBefore, final.tokens, undefined);
-}
-
-;// CONCATENATED MODULE: ./build/core/tokens/count.js
-// Part types of every reader's formats that carry binary payloads (OpenAI Chat/Responses, Anthropic,
-// Vercel AI SDK, LangChain, Gemini).
-const PART_CATEGORIES = {
-    image_url: 'image',
-    image: 'image',
-    input_image: 'image',
-    'image-data': 'image',
-    'image-url': 'image',
-    input_audio: 'audio',
-    audio: 'audio',
-    file: 'file',
-    document: 'file',
-    input_file: 'file',
-    'file-data': 'file',
-    'file-url': 'file',
-    media: 'file',
-    inlineData: 'file',
-    fileData: 'file',
-};
-/** The fixed-cost category of a non-text part type; unknown types fall back to `other`. */
-function partCategory(type) {
-    return Object.hasOwn(PART_CATEGORIES, type) ? PART_CATEGORIES[type] : 'other';
-}
-function count_str(v) {
-    return typeof v === 'string' ? v : undefined;
-}
-/**
- * The media type a part declares (Vercel `mediaType`, Gemini `inlineData.mimeType`, LangChain
- * `mime_type`…): a file that is an image costs an image, whatever its part type says.
- */
-function declaredMedia(part) {
-    const inner = part['inlineData'] ?? part['fileData'];
-    const nested = typeof inner === 'object' && inner !== null ? inner : {};
-    return count_str(part['mediaType']) ?? count_str(part['mimeType']) ?? count_str(part['mime_type']) ?? count_str(nested['mimeType']);
-}
-function categoryOf(part) {
-    const category = partCategory(part.type);
-    if (category === 'image' || category === 'audio')
-        return category;
-    const media = declaredMedia(part);
-    if (media?.startsWith('image/'))
-        return 'image';
-    if (media?.startsWith('audio/'))
-        return 'audio';
-    return category;
-}
-/** Texts of a Responses reasoning item's `summary` / `content` lists (`{type, text}` entries). */
-function listTexts(v) {
-    if (!Array.isArray(v))
-        return [];
-    return v.flatMap((e) => {
-        const text = typeof e === 'object' && e !== null ? e['text'] : undefined;
-        return typeof text === 'string' ? [text] : [];
-    });
-}
-/**
- * The words of a reasoning part, which the model reads back as they are: Anthropic `thinking`,
- * LangChain v1 `reasoning`, Vercel `reasoning` / Gemini `thought` / LangChain `text-plain` text, and
- * the readable summary of a Responses `reasoning` item. Undefined for payloads we cannot read
- * (redacted or encrypted reasoning), which cost `other`.
- */
-function readableText(part) {
-    const thinking = count_str(part['thinking']) ?? count_str(part['reasoning']);
-    if (thinking !== undefined)
-        return thinking;
-    if (part.type !== 'reasoning' && part.type !== 'thought' && part.type !== 'text-plain')
-        return undefined;
-    const text = count_str(part['text']);
-    if (text !== undefined)
-        return text;
-    const texts = [...listTexts(part['summary']), ...listTexts(part['content'])];
-    return texts.length > 0 ? texts.join('\n') : undefined;
-}
-function countPart(part, tok, cfg) {
-    if (part.type === 'text' && typeof part.text === 'string')
-        return tok.count(part.text);
-    // Reasoning is sent back verbatim, so its text costs what it says; a redacted or encrypted
-    // payload's size we cannot know.
-    const text = readableText(part);
-    if (text !== undefined)
-        return tok.count(text);
-    // A Gemini thought signature is opaque bookkeeping no emitter sends (emit/parts.ts): no cost.
-    if (part.type === 'thoughtSignature')
-        return 0;
-    return cfg.part_tokens[categoryOf(part)];
-}
-/**
- * `message_overhead` + text content + each tool call's name and arguments + declared part costs.
- * Call ids and a tool result's `tool` name are not counted: providers send the id as opaque framing
- * already covered by the overhead, and a result's tool name is derived by pairing, not sent.
- */
-function countArtifactTokens(a, tok, cfg) {
-    let total = cfg.message_overhead;
-    if (typeof a.content === 'string') {
-        total += tok.count(a.content);
-    }
-    else {
-        for (const part of a.content)
-            total += countPart(part, tok, cfg);
-    }
-    for (const call of a.tool_calls ?? [])
-        total += tok.count(call.name) + tok.count(call.arguments);
-    return total;
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/meter.js
-// Token counting for the stabilizer: cached by text, and lazy. Artifacts that are certainly dropped
-// are never counted, and "is this over N tokens" stops as soon as the answer is known.
-
-/** UTF-8 length: an upper bound on BPE tokens (every token is at least one byte). */
-function utf8Length(text) {
-    let n = 0;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c < 0x80)
-            n += 1;
-        else if (c < 0x800)
-            n += 2;
-        else if (c >= 0xd800 && c <= 0xdbff) {
-            n += 4;
-            i++;
-        }
-        else
-            n += 3;
-    }
-    return n;
-}
-class TokenMeter {
-    tokenizer;
-    cost;
-    cache;
-    cached;
-    constructor(tokenizer, cost, cache = new Map()) {
-        this.tokenizer = tokenizer;
-        this.cost = cost;
-        this.cache = cache;
-        this.cached = { name: tokenizer.name, version: tokenizer.version, count: (t) => this.count(t) };
-    }
-    count(text) {
-        if (text.length === 0)
-            return 0;
-        let n = this.cache.get(text);
-        if (n === undefined) {
-            n = this.tokenizer.count(text);
-            this.cache.set(text, n);
-        }
-        return n;
-    }
-    /** True when `text` has more than `limit` tokens; counts only as far as needed. */
-    exceeds(text, limit) {
-        if (utf8Length(text) <= limit)
-            return false;
-        const known = this.cache.get(text);
-        if (known !== undefined)
-            return known > limit;
-        if (this.tokenizer.countUpTo)
-            return this.tokenizer.countUpTo(text, limit) > limit;
-        return this.count(text) > limit;
-    }
-    artifact(a) {
-        return countArtifactTokens(a, this.cached, this.cost);
-    }
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/normalize.js
-
-function normalizeFates(ws, pairing) {
-    const counts = { unpairedCalls: 0, unpairedResults: 0, sidechain: 0, offChain: 0 };
-    for (const w of ws.items) {
-        if (w.a.sidechain === true) {
-            remove(w, {
-                stage: 'normalize',
-                action: 'dropped',
-                reason: 'sidechain',
-                detail: 'side-chain (sub-agent) record, not part of the main conversation',
-            });
-            counts.sidechain++;
-        }
-        else if (w.a.offChain !== undefined) {
-            remove(w, {
-                stage: 'normalize',
-                action: 'dropped',
-                reason: w.a.offChain,
-                detail: w.a.offChain === 'compacted'
-                    ? 'before the compaction boundary the session continues from: its summary stands for it'
-                    : 'on a branch the session abandoned (a rewind): not part of the conversation',
-            });
-            counts.offChain++;
-        }
-    }
-    for (const u of pairing.unpairedResults) {
-        const w = ws.byId.get(u.artifact);
-        if (!w || w.removed)
-            continue;
-        remove(w, {
-            stage: 'normalize',
-            action: 'dropped',
-            reason: 'unpaired_result',
-            detail: 'answers no earlier tool call; a provider would reject it',
-        });
-        counts.unpairedResults++;
-    }
-    for (const u of pairing.unpairedCalls) {
-        const w = ws.byId.get(u.artifact);
-        if (!w || w.removed || !w.toolCalls)
-            continue;
-        const i = w.toolCalls.findIndex((c) => c.id === u.call_id);
-        if (i === -1)
-            continue;
-        w.toolCalls = w.toolCalls.filter((_, j) => j !== i);
-        counts.unpairedCalls++;
-        if (w.toolCalls.length === 0 && !hasText(w)) {
-            remove(w, {
-                stage: 'normalize',
-                action: 'dropped',
-                reason: 'unpaired_call',
-                detail: 'its tool calls have no results; a provider would reject them',
-            });
-        }
-        else {
-            w.changed = {
-                stage: 'normalize',
-                action: 'compressed',
-                reason: 'unpaired_call',
-                detail: 'tool calls without results were removed; a provider would reject them',
-            };
-        }
-    }
-    return counts;
-}
-
-// EXTERNAL MODULE: ./build/core/policy/schema.js
-var schema = __nccwpck_require__(658);
-;// CONCATENATED MODULE: ./build/core/stabilize/order.js
-// Stage 10 (order): sections in the policy's `order`; inside a section, original chronology.
-
-const SECTIONS = schema/* ORDER_SECTIONS */.oD;
-function sectionOf(kind) {
-    switch (kind) {
-        case 'system':
-            return 'system';
-        case 'policy':
-            return 'policy';
-        case 'task':
-        case 'phase':
-            return 'task';
-        case 'summary':
-            return 'summaries';
-        default:
-            return 'conversation';
-    }
-}
-/** Rank of each section: the policy's order first, any section it leaves out after, in default order. */
-function sectionRanks(order) {
-    const ranks = new Map();
-    for (const s of order)
-        if (SECTIONS.includes(s))
-            ranks.set(s, ranks.size);
-    for (const s of SECTIONS)
-        if (!ranks.has(s))
-            ranks.set(s, ranks.size);
-    return ranks;
-}
-function orderItems(items, order) {
-    const ranks = sectionRanks(order);
-    return [...items].sort((a, b) => (ranks.get(sectionOf(a.kind)) ?? 0) - (ranks.get(sectionOf(b.kind)) ?? 0) || a.index - b.index);
-}
-
-;// CONCATENATED MODULE: ./build/core/emit/source-api.js
-const OPENAI = { emit: 'openai', apis: ['openai'] };
-/** Recordings of Responses API items (Codex rollouts too): written back as a Responses request, checked by the OpenAI rules. */
-const RESPONSES = { emit: 'responses', apis: ['openai'] };
-const ANTHROPIC = { emit: 'anthropic', apis: ['anthropic'] };
-/** Provider-agnostic recordings (SDKs that call any model): written as OpenAI, checked for both. */
-const ANY = { emit: 'openai', apis: ['openai', 'anthropic'] };
-const SOURCE_API = {
-    native: { emit: 'native', apis: ['openai', 'anthropic'] },
-    openai: OPENAI,
-    anthropic: ANTHROPIC,
-    'claude-code': ANTHROPIC,
-    'claude-web': ANTHROPIC,
-    codex: RESPONSES,
-    responses: RESPONSES,
-    'vercel-ai': ANY,
-    langchain: ANY,
-    gemini: OPENAI,
-    openhands: OPENAI,
-    aider: OPENAI,
-};
-
-;// CONCATENATED MODULE: ./build/core/emit/answers.js
-/** The call ids a result answers: a SWE-agent result's `call_ids`, else its call_id. */
-function resultIds(item) {
-    if (item.call_ids && item.call_ids.length > 0)
-        return item.call_ids;
-    return item.call_id === undefined ? [] : [item.call_id];
-}
-function answersOf(context) {
-    const pending = new Map();
-    const byCall = new Map();
-    const loose = new Map();
-    for (const item of context) {
-        if (item.kind === 'tool') {
-            const left = [];
-            for (const id of resultIds(item)) {
-                const call = pending.get(id)?.pop();
-                if (!call) {
-                    left.push(id);
-                    continue;
-                }
-                const slots = byCall.get(call.item) ?? [];
-                slots[call.k] = item;
-                byCall.set(call.item, slots);
-            }
-            loose.set(item, left);
-        }
-        // Only assistant turns carry calls in a request: a result of another kind's call answers none.
-        if (item.kind !== 'assistant')
-            continue;
-        (item.tool_calls ?? []).forEach((c, k) => {
-            const stack = pending.get(c.id) ?? [];
-            stack.push({ item, k });
-            pending.set(c.id, stack);
-        });
-    }
-    return {
-        resultOf: (item, k) => byCall.get(item)?.[k],
-        unanswered: (item) => loose.get(item) ?? resultIds(item),
-    };
-}
-
-;// CONCATENATED MODULE: ./build/core/emit/standalone.js
-function isStandaloneOutput(item) {
-    return item.kind === 'tool' && item.call_id === undefined && (item.call_ids?.length ?? 0) === 0;
-}
-
-;// CONCATENATED MODULE: ./build/core/emit/rule-hit.js
-// What a provider rule reports about an emitted request: where (message and block indexes) and why,
-// in plain words plus the error text the API answers. Never the content itself: it may hold PII.
-/** `messages.3.content.1` (Anthropic's way of naming a place in the request). */
-function anthropicPath(loc) {
-    return loc.block === undefined ? `messages.${loc.message}` : `messages.${loc.message}.content.${loc.block}`;
-}
-/** `messages[3].content[1]` (OpenAI's way of naming a place in the request). */
-function openaiPath(loc) {
-    return loc.block === undefined
-        ? `messages[${loc.message}]`
-        : `messages[${loc.message}].content[${loc.block}]`;
-}
-function rule_hit_isObject(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-/** Findings in request order: whole-request ones first, then by message, block, and rule order. */
-function sortHits(hits, ruleOrder) {
-    const key = (h) => {
-        const loc = h.at[0];
-        return [loc ? loc.message : -1, loc?.block ?? -1, ruleOrder.indexOf(h.rule)];
-    };
-    return hits
-        .map((h, i) => ({ h, i, k: key(h) }))
-        .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1] || a.k[2] - b.k[2] || a.i - b.i)
-        .map((x) => x.h);
-}
-
-;// CONCATENATED MODULE: ./build/core/emit/anthropic-rules.js
-
-
-const ANTHROPIC_RULES = [
-    'anthropic-messages-nonempty',
-    'anthropic-role',
-    'anthropic-first-message-user',
-    'anthropic-empty-content',
-    'anthropic-empty-text',
-    'anthropic-block-type',
-    'anthropic-block-shape',
-    'anthropic-tool-result-first',
-    'anthropic-tool-use-answered',
-    'anthropic-tool-result-matches-use',
-    'anthropic-tool-use-ids-unique',
-    'anthropic-thinking-unchanged',
-];
-/** Block types each role may send (the Messages API's content block params). */
-const ANTHROPIC_BLOCK_TYPES = {
-    user: ['text', 'image', 'document', 'search_result', 'tool_result', 'container_upload'],
-    assistant: [
-        'text',
-        'thinking',
-        'redacted_thinking',
-        'tool_use',
-        'server_tool_use',
-        'web_search_tool_result',
-        'web_fetch_tool_result',
-        'code_execution_tool_result',
-        'bash_code_execution_tool_result',
-        'text_editor_code_execution_tool_result',
-        'tool_search_tool_result',
-        'mcp_tool_use',
-        'mcp_tool_result',
-        'container_upload',
-    ],
-};
-/** Block types a tool_result's own content may hold. */
-const TOOL_RESULT_CONTENT_TYPES = ['text', 'image', 'document', 'search_result'];
-/** `answer` is the API's error text; `paraphrase` when we do not know its exact words. */
-function anthropicHit(rule, at, words, answer, paraphrase = false) {
-    const where = at[0] ? `${anthropicPath(at[0])}: ` : '';
-    const said = paraphrase ? answer : `"${answer}"`;
-    return { rule, message: `${where}${words} (Anthropic answers 400: ${said})`, at };
-}
-const hit = anthropicHit;
-function blocksOf(m) {
-    const content = m.content;
-    if (typeof content === 'string')
-        return content === '' ? [] : [{ type: 'text', text: content }];
-    return Array.isArray(content) ? content : [];
-}
-const validRole = (m) => m?.role === 'user' || m?.role === 'assistant';
-/** Text that is empty or only whitespace, in a block or in a tool_result's content. */
-function emptyText(b) {
-    const texts = [];
-    if (b.type === 'text')
-        texts.push(b['text']);
-    if (b.type === 'tool_result' && Array.isArray(b['content'])) {
-        for (const c of b['content'])
-            if (rule_hit_isObject(c) && c['type'] === 'text')
-                texts.push(c['text']);
-    }
-    for (const t of texts) {
-        if (t === '')
-            return 'text content blocks must be non-empty';
-        if (typeof t === 'string' && t.trim() === '')
-            return 'text content blocks must contain non-whitespace text';
-    }
-    return undefined;
-}
-/** What a block of an allowed type lacks: the field and the kind of value it needs. */
-function missingField(b) {
-    const str = (f) => typeof b[f] === 'string';
-    const nonEmpty = (f) => typeof b[f] === 'string' && b[f] !== '';
-    switch (b.type) {
-        case 'text':
-            return str('text') ? undefined : ['text', 'a string'];
-        case 'image':
-        case 'document':
-            return rule_hit_isObject(b['source']) ? undefined : ['source', 'an object'];
-        case 'tool_use':
-            if (!nonEmpty('id'))
-                return ['id', 'a non-empty string'];
-            if (!nonEmpty('name'))
-                return ['name', 'a non-empty string'];
-            return rule_hit_isObject(b['input']) ? undefined : ['input', 'an object'];
-        case 'tool_result': {
-            if (!nonEmpty('tool_use_id'))
-                return ['tool_use_id', 'a non-empty string'];
-            const c = b['content'];
-            return c === undefined || typeof c === 'string' || Array.isArray(c)
-                ? undefined
-                : ['content', 'a string or an array'];
-        }
-        case 'thinking':
-            if (!str('thinking'))
-                return ['thinking', 'a string'];
-            return str('signature') ? undefined : ['signature', 'a string'];
-        case 'redacted_thinking':
-            return str('data') ? undefined : ['data', 'a string'];
-        default:
-            return undefined;
-    }
-}
-function checkMessage(m, i, last) {
-    const out = [];
-    const blocks = blocksOf(m);
-    if (blocks.length === 0 && !(last && m.role === 'assistant')) {
-        out.push(hit('anthropic-empty-content', [{ message: i }], `${m.role} message has no content`, `messages.${i}: all messages must have non-empty content except for the optional final assistant message`));
-    }
-    const allowed = ANTHROPIC_BLOCK_TYPES[m.role];
-    blocks.forEach((b, j) => {
-        const at = [{ message: i, block: j }];
-        const type = rule_hit_isObject(b) && typeof b.type === 'string' ? b.type : undefined;
-        if (type === undefined || !allowed.includes(type)) {
-            out.push(hit('anthropic-block-type', at, `a ${type ?? 'untyped'} block is not allowed in ${m.role === 'assistant' ? 'an' : 'a'} ${m.role} message`, `${anthropicPath(at[0])}.type: the block type must be one of ${allowed.join(', ')}`, true));
-            return;
-        }
-        if (type === 'tool_result' && Array.isArray(b['content'])) {
-            const inner = b['content'].map((c) => (rule_hit_isObject(c) ? c['type'] : undefined));
-            const bad = inner.find((t) => typeof t !== 'string' || !TOOL_RESULT_CONTENT_TYPES.includes(t));
-            if (inner.some((t) => typeof t !== 'string' || !TOOL_RESULT_CONTENT_TYPES.includes(t))) {
-                out.push(hit('anthropic-block-type', at, `the tool_result holds a ${typeof bad === 'string' ? bad : 'untyped'} block`, `a tool_result's content must be ${TOOL_RESULT_CONTENT_TYPES.join(', ')} blocks`, true));
-            }
-        }
-        const missing = missingField(b);
-        if (missing) {
-            out.push(hit('anthropic-block-shape', at, `the ${type} block's \`${missing[0]}\` is not ${missing[1]}`, `${anthropicPath(at[0])}.${missing[0]}: Field required`, true));
-        }
-        const empty = emptyText(b);
-        if (empty !== undefined) {
-            out.push(hit('anthropic-empty-text', at, `${type} block with empty or blank text`, `messages: ${empty}`));
-        }
-    });
-    return out;
-}
-function turnsOf(messages) {
-    const turns = [];
-    messages.forEach((m, i) => {
-        if (!validRole(m))
-            return;
-        const last = turns[turns.length - 1];
-        const turn = last && last.role === m.role ? last : { role: m.role, blocks: [], at: [] };
-        if (turn !== last)
-            turns.push(turn);
-        blocksOf(m).forEach((b, j) => {
-            turn.blocks.push(b);
-            turn.at.push({ message: i, block: j });
-        });
-    });
-    return turns;
-}
-function toolUses(t) {
-    const ids = new Map();
-    if (t?.role !== 'assistant')
-        return ids;
-    t.blocks.forEach((b, k) => {
-        if (b.type === 'tool_use' && typeof b['id'] === 'string' && !ids.has(b['id']))
-            ids.set(b['id'], t.at[k]);
-    });
-    return ids;
-}
-const path = (l) => anthropicPath(l);
-const messageOf = (l) => `messages.${l.message}`;
-/** tool_result blocks open the user turn; they answer the previous turn's tool_use blocks, each once. */
-function checkResults(turn, prev) {
-    const out = [];
-    const uses = toolUses(prev);
-    const firstOther = turn.blocks.findIndex((b) => b.type !== 'tool_result');
-    const answered = new Set();
-    turn.blocks.forEach((b, k) => {
-        if (b.type !== 'tool_result')
-            return;
-        const at = turn.at[k];
-        if (firstOther !== -1 && k > firstOther) {
-            const other = turn.at[firstOther];
-            out.push(hit('anthropic-tool-result-first', [at], `tool_result block after a ${String(turn.blocks[firstOther]?.type)} block at ${path(other)}: tool_result blocks must come first in the user turn`, uses.size > 0
-                ? `${messageOf(at)}: Did not find ${uses.size} \`tool_result\` block(s) at the beginning of this message. Messages following \`tool_use\` blocks must begin with a matching number of \`tool_result\` blocks.`
-                : `${messageOf(at)}: tool_result blocks must come first in the user message, before any other block`, uses.size === 0));
-        }
-        const id = b['tool_use_id'];
-        if (typeof id === 'string' && uses.has(id) && !answered.has(id))
-            return void answered.add(id);
-        const again = typeof id === 'string' && answered.has(id);
-        out.push(hit('anthropic-tool-result-matches-use', [at], again
-            ? `tool_result answers tool_use ${id} a second time`
-            : `tool_result answers ${typeof id === 'string' ? `tool_use ${id}, which is` : 'no tool_use id,'} not a tool_use of the previous assistant turn`, `${path(at)}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`));
-    });
-    return out;
-}
-/** tool_use blocks answered in the very next user turn, and ids unique in the whole request. */
-function checkToolUse(turns) {
-    const out = [];
-    const seen = new Map();
-    turns.forEach((turn, t) => {
-        turn.blocks.forEach((b, k) => {
-            if (b.type !== 'tool_use' || typeof b['id'] !== 'string')
-                return;
-            const at = turn.at[k];
-            const first = seen.get(b['id']);
-            if (first === undefined)
-                return void seen.set(b['id'], at);
-            out.push(hit('anthropic-tool-use-ids-unique', [at, first], `tool_use id ${b['id']} is used again (first at ${path(first)})`, `${path(at)}: \`tool_use\` ids must be unique`));
-        });
-        if (turn.role === 'user')
-            (0,collections/* pushAll */.iI)(out, checkResults(turn, turns[t - 1]));
-        const uses = toolUses(turn);
-        if (uses.size === 0)
-            return;
-        const next = turns[t + 1];
-        const results = new Set(next?.role === 'user'
-            ? next.blocks.filter((b) => b.type === 'tool_result').map((b) => b['tool_use_id'])
-            : []);
-        const missing = [...uses].filter(([id]) => !results.has(id));
-        if (missing.length === 0)
-            return;
-        const list = missing.map(([id]) => id).join(', ');
-        const first = missing[0]?.[1];
-        out.push(hit('anthropic-tool-use-answered', missing.map(([, at]) => at), `tool_use ${list} ${missing.length > 1 ? 'have' : 'has'} no tool_result in the next user turn`, `${messageOf(first)}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${list}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`));
-    });
-    return out;
-}
-/** Every Messages API rule the request breaks that can be seen in the request alone, in order. */
-function anthropicRuleHits(req) {
-    const out = [];
-    const messages = Array.isArray(req.messages) ? req.messages : [];
-    if (messages.length === 0) {
-        out.push(hit('anthropic-messages-nonempty', [], 'the request has no messages', 'messages: at least one message is required'));
-    }
-    messages.forEach((m, i) => {
-        if (!validRole(m)) {
-            out.push(hit('anthropic-role', [{ message: i }], 'role must be user or assistant', `messages.${i}.role: the role must be user or assistant (system text goes in the top-level system field)`, true));
-            return;
-        }
-        if (i === 0 && m.role !== 'user') {
-            out.push(hit('anthropic-first-message-user', [{ message: 0 }], `the first message is an ${m.role} turn`, 'messages: first message must use the "user" role'));
-        }
-        (0,collections/* pushAll */.iI)(out, checkMessage(m, i, i === messages.length - 1));
-    });
-    (0,collections/* pushAll */.iI)(out, checkToolUse(turnsOf(messages)));
-    return sortHits(out, ANTHROPIC_RULES);
-}
-
-;// CONCATENATED MODULE: ./build/core/emit/part-kind.js
-// What a content part is, whatever format wrote it: an image, a file or a sound (with its URL,
-// base64 data, text or file id), a refusal, a part only one API takes back, or a part only the
-// recording's provider takes back. parts.ts decides from this what each request makes of it.
-
-
-
-function part_kind_str(v) {
-    return typeof v === 'string' && v !== '' ? v : undefined;
-}
-const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*);base64,(.*)$/s;
-/** A URL as a Media's fields: a data URL's base64 and media type, an http(s) URL, or another URI. */
-function fromUrl(url, mediaType) {
-    const m = DATA_URL.exec(url);
-    if (m)
-        return {
-            data: m[3],
-            ...((part_kind_str(m[1]) ?? mediaType) ? { mediaType: part_kind_str(m[1]) ?? mediaType } : {}),
-        };
-    const typed = mediaType ? { mediaType } : {};
-    return /^https?:\/\//i.test(url) ? { url, ...typed } : { uri: url, ...typed };
-}
-/** The AI SDK's data: a URL, a data URL or bare base64. */
-function fromData(value, mediaType) {
-    if (value.startsWith('data:') || /^[a-z][a-z0-9+.-]*:\/\//i.test(value))
-        return fromUrl(value, mediaType);
-    return { data: value, ...(mediaType ? { mediaType } : {}) };
-}
-function part_kind_kindOf(mediaType, fallback) {
-    if (mediaType?.startsWith('image/'))
-        return 'image';
-    if (mediaType?.startsWith('audio/'))
-        return 'audio';
-    return fallback;
-}
-function media(kind, fields, extra = {}) {
-    const out = { kind: part_kind_kindOf(fields.mediaType, kind), ...fields };
-    for (const [k, v] of Object.entries(extra))
-        if (v !== undefined)
-            out[k] = v;
-    return out;
-}
-/** An Anthropic image or document: its `source` (base64, url, text or file). */
-function anthropicSource(p, kind) {
-    const s = p['source'];
-    if (!rule_hit_isObject(s))
-        return undefined;
-    const mediaType = part_kind_str(s['media_type']);
-    const extra = { filename: part_kind_str(p['title']) };
-    switch (s['type']) {
-        case 'base64':
-            return part_kind_str(s['data']) ? media(kind, { data: s['data'], mediaType }, extra) : undefined;
-        case 'url':
-            return part_kind_str(s['url']) ? media(kind, fromUrl(s['url'], mediaType), extra) : undefined;
-        case 'text':
-            return typeof s['data'] === 'string'
-                ? { kind: 'file', text: s['data'], ...(extra.filename ? extra : {}) }
-                : undefined;
-        case 'file':
-            return part_kind_str(s['file_id'])
-                ? media(kind, { fileId: { id: s['file_id'], owner: 'anthropic' } }, extra)
-                : undefined;
-        default:
-            return undefined;
-    }
-}
-/** The AI SDK's image `{image, mediaType}` (v4 `mimeType`) and file `{data, mediaType, filename}`. */
-function vercelMedia(p, field, kind) {
-    const value = part_kind_str(p[field]);
-    if (value === undefined)
-        return undefined;
-    const mediaType = part_kind_str(p['mediaType']) ?? part_kind_str(p['mimeType']);
-    return media(kind, fromData(value, mediaType), { filename: part_kind_str(p['filename']) });
-}
-/**
- * LangChain's standard blocks: v0 `{source_type: url|base64|id|text, url|data|id|text, mime_type}`,
- * v1 `{url | base64 | file_id, mime_type}` (a v1 `id` names the block, not a file).
- */
-function langchainMedia(p, kind) {
-    const mediaType = part_kind_str(p['mime_type']);
-    const extra = {
-        filename: part_kind_str(p['filename']) ?? (rule_hit_isObject(p['extras']) ? part_kind_str(p['extras']['filename']) : undefined),
-    };
-    const sourceType = part_kind_str(p['source_type']);
-    if (sourceType === 'text' && typeof p['text'] === 'string')
-        return { kind: 'file', text: p['text'] };
-    if (sourceType === 'id' && part_kind_str(p['id']))
-        return media(kind, { fileId: { id: p['id'], owner: 'other' }, mediaType }, extra);
-    const url = part_kind_str(p['url']);
-    if (url !== undefined)
-        return media(kind, fromUrl(url, mediaType), extra);
-    const data = part_kind_str(p['base64']) ?? part_kind_str(p['data']);
-    if (data !== undefined)
-        return media(kind, fromData(data, mediaType), extra);
-    if (part_kind_str(p['file_id']))
-        return media(kind, { fileId: { id: p['file_id'], owner: 'other' }, mediaType }, extra);
-    return undefined;
-}
-/** OpenAI's file `{file: {file_id | file_data, filename}}` (Chat Completions) and input_file (Responses). */
-function openaiFile(f) {
-    const filename = part_kind_str(f['filename']);
-    const fileId = part_kind_str(f['file_id']);
-    if (fileId !== undefined)
-        return media('file', { fileId: { id: fileId, owner: 'openai' } }, { filename });
-    const data = part_kind_str(f['file_data']);
-    if (data !== undefined)
-        return media('file', fromData(data), { filename });
-    const url = part_kind_str(f['file_url']);
-    return url !== undefined ? media('file', fromUrl(url), { filename }) : undefined;
-}
-/** Gemini's `{inlineData: {mimeType, data}}` and `{fileData: {mimeType, fileUri}}`. */
-function geminiMedia(p, field) {
-    const d = p[field];
-    if (!rule_hit_isObject(d))
-        return undefined;
-    const mediaType = part_kind_str(d['mimeType']);
-    if (field === 'inlineData')
-        return part_kind_str(d['data']) ? media('file', { data: d['data'], mediaType }) : undefined;
-    const uri = part_kind_str(d['fileUri']);
-    if (uri === undefined)
-        return undefined;
-    // A Gemini Files API URI is fetched with the recording's Google credentials: no other provider can.
-    const typed = mediaType ? { mediaType } : {};
-    return media('file', GEMINI_FILES.test(uri) ? { uri, ...typed } : fromUrl(uri, mediaType));
-}
-const GEMINI_FILES = /^https:\/\/generativelanguage\.googleapis\.com\//i;
-/** Part types only one API takes back (besides the ones READ handles). */
-const OWN = new Map([
-    ...[...ANTHROPIC_BLOCK_TYPES.user, ...ANTHROPIC_BLOCK_TYPES.assistant]
-        .filter((t) => !['text', 'image', 'document', 'tool_use', 'tool_result'].includes(t))
-        .map((t) => [t, 'anthropic']),
-    ...[...MODEL_ITEMS].map((t) => [t, 'responses']),
-]);
-const SDK_REASONING = 'reasoning the SDK recorded for one provider: no request takes it back';
-const GEMINI_ONLY = 'only Gemini takes it back';
-/** Provider-specific parts no target takes, and why. */
-const FOREIGN = {
-    thought: `Gemini's thinking: ${GEMINI_ONLY}`,
-    thoughtSignature: `a Gemini thought signature: ${GEMINI_ONLY}`,
-    executableCode: `code Gemini ran itself: ${GEMINI_ONLY}`,
-    codeExecutionResult: `code Gemini ran itself: ${GEMINI_ONLY}`,
-    'redacted-reasoning': SDK_REASONING,
-    'reasoning-file': SDK_REASONING,
-    'tool-call': 'a tool the provider ran itself: only that provider can replay it',
-    'tool-result': 'a tool the provider ran itself: only that provider can replay it',
-    non_standard: 'a provider-specific block: no request takes it back',
-};
-/** Part type → what a part of it is; undefined when its shape is none this module knows. */
-const READ = {
-    // OpenAI Chat Completions (OpenHands too), LangChain (also as a bare string).
-    image_url: (p) => {
-        const v = p['image_url'];
-        const url = rule_hit_isObject(v) ? part_kind_str(v['url']) : part_kind_str(v);
-        if (url === undefined)
-            return undefined;
-        return media('image', fromUrl(url), { detail: rule_hit_isObject(v) ? part_kind_str(v['detail']) : undefined });
-    },
-    input_image: (p) => {
-        const url = part_kind_str(p['image_url']);
-        const fileId = part_kind_str(p['file_id']);
-        if (url === undefined && fileId === undefined)
-            return undefined;
-        return media('image', url !== undefined ? fromUrl(url) : { fileId: { id: fileId, owner: 'openai' } }, {
-            detail: part_kind_str(p['detail']),
-        });
-    },
-    // Anthropic (source), the AI SDK (image), LangChain standard blocks.
-    image: (p) => anthropicSource(p, 'image') ?? vercelMedia(p, 'image', 'image') ?? langchainMedia(p, 'image'),
-    document: (p) => anthropicSource(p, 'file'),
-    // OpenAI Chat Completions (file object), the AI SDK (data), LangChain standard blocks.
-    file: (p) => (rule_hit_isObject(p['file']) ? openaiFile(p['file']) : undefined) ??
-        vercelMedia(p, 'data', 'file') ??
-        langchainMedia(p, 'file'),
-    input_file: (p) => openaiFile(p),
-    input_audio: (p) => {
-        const a = p['input_audio'];
-        if (!rule_hit_isObject(a) || !part_kind_str(a['data']) || !part_kind_str(a['format']))
-            return undefined;
-        return { kind: 'audio', data: a['data'], format: a['format'] };
-    },
-    audio: (p) => langchainMedia(p, 'audio'),
-    'text-plain': (p) => (typeof p['text'] === 'string' ? { kind: 'file', text: p['text'] } : undefined),
-    inlineData: (p) => geminiMedia(p, 'inlineData'),
-    fileData: (p) => geminiMedia(p, 'fileData'),
-    // A Responses computer_call_output's screenshot (its output item, when it lost its built-in shape).
-    computer_call_output: (p) => {
-        const o = p['output'];
-        if (!rule_hit_isObject(o))
-            return undefined;
-        const url = part_kind_str(o['image_url']);
-        const fileId = part_kind_str(o['file_id']);
-        if (url !== undefined)
-            return media('image', fromUrl(url));
-        return fileId !== undefined ? media('image', { fileId: { id: fileId, owner: 'openai' } }) : undefined;
-    },
-    refusal: (p) => (typeof p['refusal'] === 'string' ? { kind: 'refusal', text: p['refusal'] } : undefined),
-    // A Responses reasoning item has a summary; the AI SDK's (`text`) and LangChain's (`reasoning`) do not.
-    reasoning: (p) => Array.isArray(p['summary']) ? { kind: 'own', api: 'responses' } : { kind: 'foreign', why: SDK_REASONING },
-};
-function whatOf(p) {
-    const read = Object.hasOwn(READ, p.type) ? READ[p.type] : undefined;
-    if (read)
-        return read(p);
-    const own = OWN.get(p.type);
-    if (own)
-        return { kind: 'own', api: own };
-    const why = Object.hasOwn(FOREIGN, p.type) ? FOREIGN[p.type] : undefined;
-    return why !== undefined ? { kind: 'foreign', why } : undefined;
-}
-
-;// CONCATENATED MODULE: ./build/core/emit/openai-rules.js
-
-
-const OPENAI_RULES = [
-    'openai-messages-nonempty',
-    'openai-role',
-    'openai-content-type',
-    'openai-assistant-empty',
-    'openai-empty-array',
-    'openai-part-type',
-    'openai-part-shape',
-    'openai-call-ids-unique',
-    'openai-tool-answers-call',
-    'openai-call-answered',
-];
-const openai_rules_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
-/** Content part types each role may send. */
-const OPENAI_PART_TYPES = {
-    system: ['text'],
-    developer: ['text'],
-    user: ['text', 'image_url', 'input_audio', 'file'],
-    assistant: ['text', 'refusal'],
-    tool: ['text'],
-};
-/** The object-valued field a part of this type carries, and the string fields inside it. */
-const PART_FIELDS = {
-    image_url: { field: 'image_url', strings: ['url'] },
-    input_audio: { field: 'input_audio', strings: ['data', 'format'] },
-    file: { field: 'file', strings: [] },
-};
-/** `answer` is the API's error text; `paraphrase` when we do not know its exact words. */
-function openai_rules_hit(rule, at, words, answer, paraphrase = false) {
-    const where = at[0] ? `${openaiPath(at[0])}: ` : '';
-    const said = paraphrase ? answer : `"${answer}"`;
-    return { rule, message: `${where}${words} (OpenAI answers 400: ${said})`, at };
-}
-function quoteList(values) {
-    const q = values.map((v) => `'${v}'`);
-    if (q.length <= 1)
-        return q.join('');
-    if (q.length === 2)
-        return `${q[0]} and ${q[1]}`;
-    return `${q.slice(0, -1).join(', ')}, and ${q[q.length - 1]}`;
-}
-function describe(v) {
-    if (v === null)
-        return 'null';
-    if (Array.isArray(v))
-        return 'an array';
-    return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-}
-function isEmpty(content) {
-    return (content === null || content === undefined || content === '' || (Array.isArray(content) && !content.length));
-}
-function checkContent(m, i) {
-    const out = [];
-    const content = m.content;
-    const calls = m.tool_calls !== undefined && m.tool_calls.length > 0;
-    if (m.role === 'assistant' && !calls && isEmpty(content)) {
-        out.push(openai_rules_hit('openai-assistant-empty', [{ message: i }], 'assistant message with neither content nor tool_calls', content === null
-            ? "Invalid value for 'content': expected a string, got null."
-            : 'the assistant message needs content or tool_calls', content !== null));
-        return out;
-    }
-    const nullable = m.role === 'assistant';
-    if (typeof content !== 'string' && !Array.isArray(content) && !(nullable && isEmpty(content))) {
-        out.push(openai_rules_hit('openai-content-type', [{ message: i }], `${m.role} message content is ${describe(content)}, not a string or an array of parts`, `Invalid type for 'messages[${i}].content': expected one of a string or array of objects, but got ${describe(content)} instead.`));
-        return out;
-    }
-    if (Array.isArray(content) && content.length === 0) {
-        out.push(openai_rules_hit('openai-empty-array', [{ message: i }], `${m.role} message content is an empty array`, `Invalid 'messages[${i}].content': empty array. Expected an array with minimum length 1, but got an empty array instead.`));
-    }
-    if (!Array.isArray(content))
-        return out;
-    const allowed = OPENAI_PART_TYPES[m.role] ?? [];
-    content.forEach((part, j) => {
-        const at = [{ message: i, block: j }];
-        const path = openaiPath(at[0]);
-        const type = rule_hit_isObject(part) && typeof part['type'] === 'string' ? part['type'] : undefined;
-        if (type === undefined || !allowed.includes(type)) {
-            out.push(openai_rules_hit('openai-part-type', at, `a ${type ?? 'untyped'} part is not allowed in ${m.role === 'assistant' ? 'an' : 'a'} ${m.role} message (allowed: ${allowed.join(', ')})`, `Invalid value: '${type ?? ''}'. Supported values are: ${quoteList(allowed)}.`));
-            return;
-        }
-        const p = part;
-        const bad = (field, value, want) => {
-            out.push(openai_rules_hit('openai-part-shape', at, `the ${type} part has no ${want} \`${field}\``, value === undefined
-                ? `Missing required parameter: '${path}.${field}'.`
-                : `Invalid type for '${path}.${field}': expected ${want}, but got ${describe(value)} instead.`));
-        };
-        if (type === 'text' || type === 'refusal') {
-            if (typeof p[type] !== 'string')
-                bad(type, p[type], 'a string');
-            return;
-        }
-        const spec = PART_FIELDS[type];
-        if (!spec)
-            return;
-        const inner = p[spec.field];
-        if (!rule_hit_isObject(inner))
-            return bad(spec.field, inner, 'an object');
-        for (const s of spec.strings) {
-            if (typeof inner[s] !== 'string')
-                bad(`${spec.field}.${s}`, inner[s], 'a string');
-        }
-    });
-    return out;
-}
-/** Tool messages answer the calls of the assistant message right before their group, each once. */
-function checkPairing(messages) {
-    const out = [];
-    let i = 0;
-    while (i < messages.length) {
-        const m = messages[i];
-        if (m.role === 'tool') {
-            out.push(openai_rules_hit('openai-tool-answers-call', [{ message: i }], 'tool message does not follow an assistant message with tool_calls', "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."));
-            i++;
-            continue;
-        }
-        const at = i++;
-        if (m.role !== 'assistant' || !m.tool_calls?.length)
-            continue;
-        const ids = m.tool_calls.map((c) => c.id);
-        const dups = [...new Set(ids.filter((id, k) => ids.indexOf(id) !== k))];
-        if (dups.length > 0) {
-            out.push(openai_rules_hit('openai-call-ids-unique', [{ message: at }], `assistant message calls ${dups.join(', ')} more than once`, 'the tool_call ids of one assistant message must be unique', true));
-        }
-        const pending = new Set(ids);
-        const answeredAt = new Map();
-        while (i < messages.length && messages[i].role === 'tool') {
-            const id = messages[i].tool_call_id;
-            if (typeof id === 'string' && pending.delete(id))
-                answeredAt.set(id, i);
-            else {
-                const first = typeof id === 'string' ? answeredAt.get(id) : undefined;
-                out.push(openai_rules_hit('openai-tool-answers-call', [{ message: i }], first !== undefined
-                    ? `tool message answers call ${String(id)} again (first answered at messages[${first}])`
-                    : `tool message answers ${typeof id === 'string' ? `call ${id}, which is` : 'no call id,'} not a call of the assistant message before its group`, first !== undefined
-                    ? `Invalid parameter: Duplicate value for 'tool_call_id' of '${String(id)}', in messages[${first}] and messages[${i}].`
-                    : "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."));
-            }
-            i++;
-        }
-        if (pending.size > 0) {
-            const list = [...pending].join(', ');
-            out.push(openai_rules_hit('openai-call-answered', [{ message: at }], `tool call${pending.size > 1 ? 's' : ''} ${list} of the assistant message ${pending.size > 1 ? 'have' : 'has'} no tool message right after it`, `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${list}`));
-        }
-    }
-    return out;
-}
-/** Every Chat Completions rule the messages break, in request order. */
-function openaiRuleHits(messages) {
-    const out = [];
-    if (messages.length === 0) {
-        out.push(openai_rules_hit('openai-messages-nonempty', [], 'the request has no messages', "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead."));
-    }
-    messages.forEach((m, i) => {
-        if (!openai_rules_ROLES.has(m.role)) {
-            out.push(openai_rules_hit('openai-role', [{ message: i }], 'role must be system, developer, user, assistant or tool', 'invalid value for the role', true));
-            return;
-        }
-        (0,collections/* pushAll */.iI)(out, checkContent(m, i));
-        if (m.tool_calls !== undefined && m.tool_calls.length === 0) {
-            out.push(openai_rules_hit('openai-empty-array', [{ message: i }], 'tool_calls is an empty array', `Invalid 'messages[${i}].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.`));
-        }
-    });
-    (0,collections/* pushAll */.iI)(out, checkPairing(messages));
-    return sortHits(out, OPENAI_RULES);
-}
-
-;// CONCATENATED MODULE: ./build/core/emit/parts.js
-// What each content part the readers keep becomes in each request the emitters write: kept as it
-// is (the target's own shape, byte for byte), converted to the target's shape, or left out with
-// the reason. Readers keep every non-text part as parsed, in its source format's shape (content.ts),
-// so a part is first read for what it is (READ: images, files, audio, refusals, whatever the format
-// wrote them as), then written by the target's table (WRITE). The three emitters (openai.ts,
-// anthropic.ts, responses.ts) convert through partFor and count through PartLog, which writes the
-// ledger's `emit` notes (notes.ts): the requests and the notes cannot disagree.
-//
-// Pure: nothing is decoded or fetched. A base64 file is never turned into text (its text would
-// reach the request unmasked and unseen by the `pii` check), and a URL or file id is only passed
-// to a target that can reach it.
-
-
-
-
-
-// ---- what each target keeps as it is ---------------------------------------------------------------
-/** The shape a part of the target's own type must have to be passed through unchanged. */
-const SHAPE = {
-    image_url: (p) => rule_hit_isObject(p['image_url']) && typeof p['image_url']['url'] === 'string',
-    input_audio: (p) => rule_hit_isObject(p['input_audio']),
-    file: (p) => rule_hit_isObject(p['file']),
-    refusal: (p) => typeof p['refusal'] === 'string',
-    image: (p) => rule_hit_isObject(p['source']),
-    document: (p) => rule_hit_isObject(p['source']),
-    // The Responses reader keeps every field of its parts; an input_image names a URL or a file.
-    input_image: (p) => typeof p['image_url'] === 'string' || typeof p['file_id'] === 'string',
-    input_file: (p) => ['file_id', 'file_data', 'file_url'].some((k) => typeof p[k] === 'string'),
-    thinking: (p) => typeof p['thinking'] === 'string',
-    redacted_thinking: (p) => typeof p['data'] === 'string',
-};
-const except = (list, ...gone) => list.filter((t) => !gone.includes(t));
-/** Part types each target takes as they are, per slot (text parts are written by each emitter). */
-const NATIVE = {
-    openai: {
-        user: except(OPENAI_PART_TYPES['user'] ?? [], 'text'),
-        assistant: except(OPENAI_PART_TYPES['assistant'] ?? [], 'text'),
-        system: except(OPENAI_PART_TYPES['system'] ?? [], 'text'),
-        tool: except(OPENAI_PART_TYPES['tool'] ?? [], 'text'),
-    },
-    anthropic: {
-        // tool_use and tool_result blocks are the emitter's own, written from tool calls and results.
-        user: except(ANTHROPIC_BLOCK_TYPES.user, 'text', 'tool_result'),
-        assistant: except(ANTHROPIC_BLOCK_TYPES.assistant, 'text', 'tool_use'),
-        system: [],
-        tool: except(TOOL_RESULT_CONTENT_TYPES, 'text'),
-    },
-    responses: {
-        user: ['input_image', 'input_file'],
-        system: ['input_image', 'input_file'],
-        assistant: ['refusal'],
-        tool: ['input_image', 'input_file'],
-    },
-};
-/**
- * A part the Responses request writes as a whole input item (reasoning, server tool calls…: what
- * responses-items.ts keeps of a model turn); an SDK's own reasoning part is not one.
- */
-function parts_isResponsesItem(p) {
-    return MODEL_ITEMS.has(p.type) && (p.type !== 'reasoning' || Array.isArray(p['summary']));
-}
-// ---- what each target makes of the rest ---------------------------------------------------------
-const API_NAME = {
-    openai: 'Chat Completions',
-    anthropic: 'the Messages API',
-    responses: 'the Responses API',
-};
-/** Where each target takes media (images, files, audio) from. */
-const MEDIA_SLOTS = {
-    openai: { slots: ['user'], where: 'from the user' },
-    anthropic: { slots: ['user', 'tool'], where: 'in user turns and tool results' },
-    responses: { slots: ['user', 'system', 'tool'], where: 'in input messages and tool outputs' },
-};
-const NOUN = { image: 'images', file: 'files', audio: 'audio' };
-const PDF = 'application/pdf';
-/** Image media types the Messages API takes. */
-const ANTHROPIC_IMAGES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
-/** Audio formats Chat Completions takes, by media type. */
-const OPENAI_AUDIO = {
-    'audio/wav': 'wav',
-    'audio/x-wav': 'wav',
-    'audio/wave': 'wav',
-    'audio/mpeg': 'mp3',
-    'audio/mp3': 'mp3',
-};
-/** Base64 openings of the formats a part may hold without a media type. */
-const MAGIC = [
-    ['iVBORw0KGgo', 'image/png'],
-    ['/9j/', 'image/jpeg'],
-    ['R0lGOD', 'image/gif'],
-    ['UklGR', 'image/webp'],
-    ['JVBERi0', PDF],
-];
-/** The media type a part declares, else the one its base64 opens with. */
-function typeOf(m) {
-    return (m.mediaType ?? (m.data !== undefined ? MAGIC.find(([head]) => m.data?.startsWith(head))?.[1] : undefined));
-}
-const isPdf = (m) => typeOf(m) === PDF || (m.mediaType === undefined && m.url !== undefined && /\.pdf(?:[?#]|$)/i.test(m.url));
-function dataUrl(m, mediaType) {
-    return `data:${mediaType};base64,${m.data}`;
-}
-function filenameOf(m) {
-    return m.filename ?? (isPdf(m) ? 'document.pdf' : 'file');
-}
-const converted = (part, to) => ({ fate: 'converted', part, to });
-const left = (why) => ({ fate: 'left', why });
-/** Why a media part with nothing the target can reach is left out. */
-function unreachable(api, m) {
-    if (m.fileId)
-        return left(`a file id ${API_NAME[api]} cannot reference`);
-    if (m.uri !== undefined)
-        return left(`a URI ${API_NAME[api]} cannot fetch`);
-    return left(`${API_NAME[api]} cannot take this ${m.kind === 'file' ? 'file' : m.kind}`);
-}
-function openaiMedia(m, slot) {
-    if (slot !== 'user')
-        return left(`Chat Completions takes ${NOUN[m.kind]} only ${MEDIA_SLOTS.openai.where}`);
-    if (m.kind === 'image') {
-        const type = typeOf(m);
-        const url = m.url ?? (m.data !== undefined && type !== undefined ? dataUrl(m, type) : undefined);
-        if (url === undefined)
-            return unreachable('openai', m);
-        return converted({ type: 'image_url', image_url: { url, ...(m.detail ? { detail: m.detail } : {}) } }, 'image_url part');
-    }
-    if (m.kind === 'audio') {
-        const format = m.format ?? (m.mediaType ? OPENAI_AUDIO[m.mediaType] : undefined);
-        if (m.data === undefined)
-            return unreachable('openai', m);
-        if (format === undefined)
-            return left('Chat Completions takes wav and mp3 audio only');
-        return converted({ type: 'input_audio', input_audio: { data: m.data, format } }, 'input_audio part');
-    }
-    if (m.text !== undefined)
-        return converted({ type: 'text', text: m.text }, 'text part');
-    if (m.fileId?.owner === 'openai')
-        return converted({ type: 'file', file: { file_id: m.fileId.id, ...(m.filename ? { filename: m.filename } : {}) } }, 'file part');
-    if (m.data !== undefined && isPdf(m))
-        return converted({ type: 'file', file: { filename: filenameOf(m), file_data: dataUrl(m, PDF) } }, 'file part');
-    if (m.data !== undefined)
-        return left('Chat Completions takes PDF files only');
-    if (m.url !== undefined)
-        return left('Chat Completions takes no file URLs');
-    return unreachable('openai', m);
-}
-function anthropicMedia(m, slot) {
-    const { slots, where } = MEDIA_SLOTS.anthropic;
-    if (!slots.includes(slot))
-        return left(`the Messages API takes ${NOUN[m.kind]} only ${where}`);
-    if (m.kind === 'audio')
-        return left('the Messages API takes no audio');
-    if (m.kind === 'image') {
-        if (m.url !== undefined)
-            return converted({ type: 'image', source: { type: 'url', url: m.url } }, 'image block');
-        if (m.data === undefined)
-            return unreachable('anthropic', m);
-        const type = typeOf(m);
-        if (type === undefined || !ANTHROPIC_IMAGES.includes(type))
-            return left('the Messages API takes jpeg, png, gif and webp images only');
-        return converted({ type: 'image', source: { type: 'base64', media_type: type, data: m.data } }, 'image block');
-    }
-    const title = m.filename ? { title: m.filename } : {};
-    if (m.text !== undefined)
-        return converted({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: m.text }, ...title }, 'document block');
-    if (m.data !== undefined && isPdf(m))
-        return converted({ type: 'document', source: { type: 'base64', media_type: PDF, data: m.data }, ...title }, 'document block');
-    if (m.url !== undefined && isPdf(m))
-        return converted({ type: 'document', source: { type: 'url', url: m.url }, ...title }, 'document block');
-    if (m.data !== undefined || m.url !== undefined)
-        return left('the Messages API takes PDF and plain-text documents only');
-    return unreachable('anthropic', m);
-}
-function responsesMedia(m, slot) {
-    const { slots, where } = MEDIA_SLOTS.responses;
-    if (!slots.includes(slot))
-        return left(`the Responses API takes ${NOUN[m.kind]} only ${where}`);
-    if (m.kind === 'audio')
-        return left('the Responses API takes no audio');
-    if (m.kind === 'image') {
-        const type = typeOf(m);
-        const url = m.url ?? (m.data !== undefined && type !== undefined ? dataUrl(m, type) : undefined);
-        if (url !== undefined)
-            return converted({ type: 'input_image', image_url: url, detail: m.detail ?? 'auto' }, 'input_image part');
-        if (m.fileId?.owner === 'openai')
-            return converted({ type: 'input_image', file_id: m.fileId.id, detail: m.detail ?? 'auto' }, 'input_image part');
-        return unreachable('responses', m);
-    }
-    if (m.text !== undefined)
-        return converted({ type: 'input_text', text: m.text }, 'input_text part');
-    const name = m.filename ? { filename: m.filename } : {};
-    if (m.fileId?.owner === 'openai')
-        return converted({ type: 'input_file', file_id: m.fileId.id, ...name }, 'input_file part');
-    const type = typeOf(m);
-    if (m.data !== undefined && type !== undefined)
-        return converted({ type: 'input_file', filename: filenameOf(m), file_data: dataUrl(m, type) }, 'input_file part');
-    if (m.url !== undefined)
-        return converted({ type: 'input_file', file_url: m.url, ...name }, 'input_file part');
-    return unreachable('responses', m);
-}
-const WRITE_MEDIA = {
-    openai: openaiMedia,
-    anthropic: anthropicMedia,
-    responses: responsesMedia,
-};
-function refusal(api, text, slot) {
-    if (api === 'anthropic') {
-        if (slot === 'system')
-            return left('the Messages API takes only text in the system prompt');
-        if (text.trim() === '')
-            return left('an empty refusal: the Messages API takes no blank text');
-        return converted({ type: 'text', text }, 'text block');
-    }
-    return left(`${API_NAME[api]} takes refusals only from the assistant`);
-}
-/** Why a part of another API is left out of `api`'s request. */
-function ownWhy(api, owner, type) {
-    if (owner === api)
-        return `${API_NAME[api]} takes no ${type} part here`;
-    return owner === 'anthropic'
-        ? `only the Messages API takes ${type} blocks`
-        : `only the Responses API takes ${type} items`;
-}
-/**
- * What `p` (not a text part) becomes in `api`'s request at `slot`: kept as it is when it has the
- * target's own shape there, else converted to it, else left out with the reason.
- */
-function partFor(api, slot, p) {
-    if (NATIVE[api][slot].includes(p.type) && (SHAPE[p.type]?.(p) ?? true))
-        return { fate: 'kept', part: p };
-    const what = whatOf(p);
-    if (what === undefined)
-        return left(`${API_NAME[api]} takes no such part here`);
-    switch (what.kind) {
-        case 'image':
-        case 'file':
-        case 'audio':
-            return WRITE_MEDIA[api](what, slot);
-        case 'refusal':
-            return refusal(api, what.text, slot);
-        case 'own':
-            return left(ownWhy(api, what.api, p.type));
-        case 'foreign':
-            return left(what.why);
-    }
-}
-// ---- the ledger notes --------------------------------------------------------------------------
-function plural(n, noun) {
-    return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-function withArticle(noun) {
-    return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
-}
-/**
- * What an emitter changed in each context item, for its ledger notes: parts converted or left
- * out (counted once per item and part, though a result answering several calls is written once
- * per call), and notes of the emitter's own (renamed call ids…). Types, counts and ids only.
- */
-class PartLog {
-    api;
-    seen = new Set();
-    counts = new Map();
-    constructor(api) {
-        this.api = api;
-    }
-    count(id, key, note) {
-        const item = this.counts.get(id) ?? new Map();
-        this.counts.set(id, item);
-        const c = item.get(key);
-        if (c)
-            c.n++;
-        else
-            item.set(key, { n: 1, note });
-    }
-    /** partFor for part `index` of item `id`, counting what it changed. */
-    part(id, index, p, slot) {
-        const fate = partFor(this.api, slot, p);
-        this.record(id, index, p.type, fate);
-        return fate;
-    }
-    /**
-     * Counts a fate, once per part `index` of item `id` (an emitter that decides itself, on blocks
-     * written once, gives no index).
-     */
-    record(id, index, type, fate) {
-        if (fate.fate === 'kept')
-            return;
-        if (index !== undefined) {
-            const once = `${id}\u0000${index}`;
-            if (this.seen.has(once))
-                return;
-            this.seen.add(once);
-        }
-        const api = this.api;
-        if (fate.fate === 'converted') {
-            const to = fate.to;
-            this.count(id, `c\u0000${type}\u0000${to}`, (n) => `${api}: converted ${plural(n, `${type} part`)} to ${n === 1 ? withArticle(to) : `${to}s`}`);
-        }
-        else {
-            const why = fate.why;
-            this.count(id, `l\u0000${type}\u0000${why}`, (n) => `${api}: left out ${plural(n, `${type} part`)} (${why})`);
-        }
-    }
-    /** A note of the emitter's own, prefixed with the API. */
-    note(id, text) {
-        this.count(id, `n\u0000${text}`, () => `${this.api}: ${text}`);
-    }
-    /** Notes by context item id, in the order they were first made. */
-    notes() {
-        const out = new Map();
-        for (const [id, item] of this.counts)
-            out.set(id, [...item.values()].map((c) => c.note(c.n)));
-        return out;
-    }
-}
-
-;// CONCATENATED MODULE: ./build/core/emit/anthropic.js
-// Writes a stabilized context as an Anthropic Messages request body: system and policy text go to
-// the top-level `system`; each assistant turn with tool_use blocks is followed by a user turn that
-// starts with every matching tool_result block (by the readers' pairing rule, answers.ts); adjacent
-// turns of one role are merged. Parts of other formats are converted or left out by parts.ts;
-// thinking without its signature is left out wherever the API ignores it.
-
-
-
-
-/**
- * An item's content as blocks of a turn at `slot` (parts.ts): the Messages API's own blocks as they
- * are, images and documents of other formats converted, the rest (OpenAI reasoning and server
- * tools, provider-specific parts, audio) left out and counted in `log`.
- */
-function blocks(item, slot, log) {
-    const content = item.content;
-    if (typeof content === 'string')
-        return content === '' ? [] : [{ type: 'text', text: content }];
-    const out = [];
-    content.forEach((p, i) => {
-        if (p.type === 'text')
-            return void out.push({ type: 'text', text: p.text });
-        const fate = log.part(item.id, i, p, slot);
-        if (fate.fate === 'kept')
-            out.push({ ...p });
-        else if (fate.fate === 'converted')
-            out.push(fate.part);
-    });
-    return out;
-}
-function toolInput(args) {
-    try {
-        const v = JSON.parse(args);
-        return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : { input: v };
-    }
-    catch {
-        // tool_use input must be an object; text that is not JSON is carried as-is under one key.
-        return { input: args };
-    }
-}
-function resultBlock(item, id, log) {
-    const b = { type: 'tool_result', tool_use_id: id, content: blocks(item, 'tool', log) };
-    if (item.is_error)
-        b['is_error'] = true;
-    return b;
-}
-function push(out, role, content, from, mergeable) {
-    if (content.length === 0)
-        return;
-    const last = out.messages[out.messages.length - 1];
-    if (mergeable && last && last.role === role && !last.content.some((b) => b.type === 'tool_use')) {
-        (0,collections/* pushAll */.iI)(last.content, content);
-        (0,collections/* pushAll */.iI)(out.blocks[out.blocks.length - 1] ?? [], content.map(() => from));
-        return;
-    }
-    out.messages.push({ role, content });
-    out.blocks.push(content.map(() => from));
-}
-/**
- * tool_use ids must be unique in the whole request, but agents reuse call ids (tau-bench, SWE-agent).
- * The first use keeps its id; each later use of it is named `<id>_<n>`, n from 2, skipping names
- * the context already holds (call ids, and result ids: a result that answers no call keeps its id,
- * and a call renamed to it would be answered by it once read back): the same context always gives
- * the same names.
- */
-function uniqueToolUseIds(context) {
-    const taken = new Set();
-    for (const item of context) {
-        for (const c of item.tool_calls ?? [])
-            taken.add(c.id);
-        if (item.kind === 'tool')
-            for (const id of resultIds(item))
-                taken.add(id);
-    }
-    const issued = new Set();
-    return {
-        next(id) {
-            let name = id;
-            for (let n = 2; issued.has(name) || (name !== id && taken.has(name)); n++)
-                name = `${id}_${n}`;
-            issued.add(name);
-            return name;
-        },
-    };
-}
-function toAnthropic(context) {
-    return toAnthropicWithOrigins(context).request;
-}
-/**
- * The messages of the last assistant turn (consecutive assistant messages) while its tool loop is
- * open: it has tool_use blocks and nothing but tool results follow it. Only there does the API
- * check thinking blocks against their signatures; it ignores the thinking of every other turn.
- */
-function openToolLoop(messages) {
-    let end = messages.length - 1;
-    while (end >= 0 && messages[end]?.role !== 'assistant')
-        end--;
-    if (end < 0)
-        return undefined;
-    let start = end;
-    while (start > 0 && messages[start - 1]?.role === 'assistant')
-        start--;
-    const turn = messages.slice(start, end + 1).flatMap((m) => m.content);
-    if (!turn.some((b) => b.type === 'tool_use'))
-        return undefined;
-    // A user turn with more than tool results closes the loop.
-    const after = messages.slice(end + 1).flatMap((m) => m.content);
-    return after.some((b) => b.type !== 'tool_result') ? undefined : { start, end };
-}
-const UNSIGNED = 'unsigned, as web-session exports write it: the Messages API takes no thinking without its signature, and ignores the thinking of earlier turns';
-/**
- * A thinking block without its signature cannot be sent. Outside the open tool loop the API
- * ignores thinking anyway, so it is left out there (with a note); in the open loop it stays, and the
- * provider check reports it. A message left with nothing is left out.
- */
-function dropUnsignedThinking(out, log) {
-    const loop = openToolLoop(out.messages);
-    const unsigned = (b) => b.type === 'thinking' && typeof b['signature'] !== 'string';
-    for (let m = out.messages.length - 1; m >= 0; m--) {
-        const msg = out.messages[m];
-        if (msg.role !== 'assistant' || (loop && m >= loop.start && m <= loop.end))
-            continue;
-        if (!msg.content.some(unsigned))
-            continue;
-        const from = out.blocks[m] ?? [];
-        const keep = msg.content.map((b) => !unsigned(b));
-        from.forEach((id, b) => {
-            if (!keep[b])
-                log.record(id, undefined, 'thinking', { fate: 'left', why: UNSIGNED });
-        });
-        msg.content = msg.content.filter((_, b) => keep[b]);
-        out.blocks[m] = from.filter((_, b) => keep[b]);
-        if (msg.content.length === 0) {
-            out.messages.splice(m, 1);
-            out.blocks.splice(m, 1);
-        }
-    }
-}
-/** toAnthropic, also saying which context item each block came from (for findings on the request). */
-function toAnthropicWithOrigins(context) {
-    const system = [];
-    // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
-    const answers = answersOf(context);
-    const log = new PartLog('anthropic');
-    const out = { messages: [], blocks: [] };
-    const ids = uniqueToolUseIds(context);
-    for (const item of context) {
-        if (item.kind === 'system' || item.kind === 'policy') {
-            system.push(typeof item.content === 'string'
-                ? item.content
-                : blocks(item, 'system', log)
-                    .map((b) => String(b['text'] ?? ''))
-                    .join('\n'));
-            continue;
-        }
-        if (isStandaloneOutput(item)) {
-            push(out, 'user', blocks(item, 'user', log), item.id, true);
-            continue;
-        }
-        if (item.kind === 'tool') {
-            // Results are placed after the call they answer; the ids a result answers no call of the
-            // context with stay where it is (the pairing check reports them).
-            const loose = answers.unanswered(item).map((id) => resultBlock(item, id, log));
-            push(out, 'user', loose, item.id, false);
-            continue;
-        }
-        if (item.kind === 'assistant') {
-            const content = blocks(item, 'assistant', log);
-            const names = (item.tool_calls ?? []).map((c) => ids.next(c.id));
-            (item.tool_calls ?? []).forEach((c, k) => {
-                const name = names[k];
-                if (name !== c.id)
-                    log.note(item.id, `tool call id ${c.id} sent as ${name} (tool_use ids must be unique in a request)`);
-                content.push({ type: 'tool_use', id: name, name: c.name, input: toolInput(c.arguments) });
-            });
-            push(out, 'assistant', content, item.id, true);
-            const placed = [];
-            const from = [];
-            (item.tool_calls ?? []).forEach((_, k) => {
-                const r = answers.resultOf(item, k);
-                if (!r)
-                    return;
-                placed.push(resultBlock(r, names[k], log));
-                from.push(r.id);
-            });
-            if (placed.length > 0) {
-                out.messages.push({ role: 'user', content: placed });
-                out.blocks.push(from);
-            }
-            continue;
-        }
-        // user, task, retrieval, phase and summary items are user-turn text.
-        push(out, 'user', blocks(item, 'user', log), item.id, true);
-    }
-    dropUnsignedThinking(out, log);
-    const request = { messages: out.messages };
-    if (system.length > 0)
-        request.system = system.join('\n\n');
-    return { request, blocks: out.blocks, notes: log.notes() };
-}
-
-;// CONCATENATED MODULE: ./build/core/emit/openai.js
-// Writes a stabilized context as OpenAI Chat Completions messages. Tool messages are placed right
-// after the assistant message whose calls they answer (by the readers' pairing rule, answers.ts), as
-// the API requires. Parts of other formats are converted or left out by parts.ts.
-
-
-
-/** Where a message of this role puts its parts (parts.ts). */
-const SLOT = {
-    system: 'system',
-    developer: 'system',
-    user: 'user',
-    assistant: 'assistant',
-    tool: 'tool',
-};
-/**
- * The parts of a message of this role as Chat Completions takes them (parts.ts): the API's own
- * parts as they are, images, files and audio of other formats converted, the rest (thinking,
- * other APIs' items, provider-specific parts) left out and counted in `log`.
- */
-function openaiContent(item, role, log) {
-    const content = item.content;
-    if (typeof content === 'string')
-        return content;
-    const out = [];
-    content.forEach((p, i) => {
-        if (p.type === 'text')
-            return void out.push({ type: 'text', text: p.text });
-        const fate = log.part(item.id, i, p, SLOT[role]);
-        if (fate.fate !== 'left')
-            out.push(fate.part);
-    });
-    return out;
-}
-/** Tool messages (and outputs sent as user text) carry text only: the rest is counted in `log`. */
-function textOnly(item, log) {
-    const content = item.content;
-    if (typeof content === 'string')
-        return content;
-    content.forEach((p, i) => {
-        if (p.type !== 'text')
-            log.part(item.id, i, p, 'tool');
-    });
-    return content
-        .filter((p) => p.type === 'text')
-        .map((p) => String(p.text))
-        .join('\n');
-}
-function roleOf(item) {
-    switch (item.kind) {
-        case 'system':
-        case 'policy':
-        case 'phase':
-        case 'summary':
-            return item.role === 'developer' ? 'developer' : 'system';
-        case 'assistant':
-            return 'assistant';
-        case 'tool':
-            return 'tool';
-        default:
-            return 'user';
-    }
-}
-/** The message of an item; undefined for an assistant turn with nothing the API takes (only thinking). */
-function message(item, log) {
-    const role = roleOf(item);
-    if (role === 'assistant') {
-        const m = { role, content: openaiContent(item, role, log) };
-        const empty = m.content === '' || (Array.isArray(m.content) && m.content.length === 0);
-        // A tool-call-only turn has `content: null`: the API refuses an empty array (and an empty text).
-        if (empty && item.tool_calls?.length)
-            m.content = null;
-        else if (empty)
-            return undefined;
-        if (item.tool_calls?.length) {
-            m.tool_calls = item.tool_calls.map((c) => ({
-                id: c.id,
-                type: 'function',
-                function: { name: c.name, arguments: c.arguments },
-            }));
-        }
-        return m;
-    }
-    return { role, content: openaiContent(item, role, log) };
-}
-/** Messages in context order, each tool message moved to directly follow the group of its call. */
-function toOpenAI(context) {
-    return toOpenAIWithOrigins(context).messages;
-}
-/** toOpenAI, also saying which context item each message came from (for findings on the request). */
-function toOpenAIWithOrigins(context) {
-    // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
-    const answers = answersOf(context);
-    const log = new PartLog('openai');
-    const out = [];
-    const origins = [];
-    const emit = (m, from) => {
-        out.push(m);
-        origins.push([from.id]);
-    };
-    for (const item of context) {
-        if (isStandaloneOutput(item)) {
-            emit({ role: 'user', content: textOnly(item, log) }, item);
-            continue;
-        }
-        if (item.kind === 'tool') {
-            // The ids it answers no call of the context with: kept in place (the pairing check reports it).
-            for (const id of answers.unanswered(item))
-                emit({ role: 'tool', tool_call_id: id, content: textOnly(item, log) }, item);
-            continue;
-        }
-        const m = message(item, log);
-        if (m)
-            emit(m, item);
-        (item.tool_calls ?? []).forEach((call, k) => {
-            const r = answers.resultOf(item, k);
-            if (r)
-                emit({ role: 'tool', tool_call_id: call.id, content: textOnly(r, log) }, r);
-        });
-    }
-    return { messages: out, origins, notes: log.notes() };
-}
-
-;// CONCATENATED MODULE: ./build/core/emit/provider-rules.js
-
-
-
-
-
-const PROVIDER_APIS = (/* unused pure expression or super */ null && (['openai', 'anthropic']));
-function unique(ids) {
-    return [...new Set(ids.filter((id) => id !== undefined))];
-}
-const THINKING = new Set(['thinking', 'redacted_thinking']);
-/** A thinking block as the API signs it: the text (or redacted data) with its signature. */
-function thinkingKey(b) {
-    return JSON.stringify([b['type'], b['thinking'] ?? null, b['data'] ?? null, b['signature'] ?? null]);
-}
-/**
- * In a tool loop the API verifies the thinking blocks of the last assistant turn against their
- * signatures: each must be passed back exactly as the model wrote it (masking or cutting one is a 400).
- * Earlier turns' thinking is stripped by the API, so only the last assistant turn is checked, and
- * only while its tool loop is open (it has tool_use and nothing but tool results follow it).
- */
-function thinkingHits({ request, blocks }, original) {
-    const msgs = request.messages;
-    const loop = openToolLoop(msgs);
-    if (!loop)
-        return [];
-    const turn = [];
-    for (let m = loop.start; m <= loop.end; m++)
-        msgs[m]?.content.forEach((b, j) => turn.push([b, { message: m, block: j }]));
-    const out = [];
-    for (const [b, at] of turn) {
-        if (!THINKING.has(b.type))
-            continue;
-        const from = original.get(blocks[at.message]?.[at.block ?? 0] ?? '');
-        const written = from && Array.isArray(from.content)
-            ? from.content
-                .filter((p) => THINKING.has(p.type))
-                .map((p) => thinkingKey(p))
-            : [];
-        if (written.includes(thinkingKey(b)))
-            continue;
-        out.push(anthropicHit('anthropic-thinking-unchanged', [at], `the ${b.type} block of the last assistant turn differs from what the model wrote (masked, cut or re-signed); in a tool loop it must be passed back unchanged`, `messages.${at.message}.content.${at.block ?? 0}: thinking blocks in the latest assistant message cannot be modified`, true));
-    }
-    return out;
-}
-/**
- * Every rule of `api` the request built from `context` breaks. `original` (the transcript's
- * artifacts by id) lets the Anthropic rules see whether thinking blocks were changed.
- */
-function providerIssues(context, api, original) {
-    if (api === 'openai') {
-        const { messages, origins } = toOpenAIWithOrigins(context);
-        return openaiRuleHits(messages).map((h) => ({
-            api,
-            rule: h.rule,
-            message: h.message,
-            ids: unique(h.at.flatMap((l) => origins[l.message] ?? [])),
-        }));
-    }
-    const emitted = toAnthropicWithOrigins(context);
-    const hits = anthropicRuleHits(emitted.request);
-    if (original)
-        hits.push(...thinkingHits(emitted, original));
-    return hits.map((h) => ({
-        api,
-        rule: h.rule,
-        message: h.message,
-        ids: unique(h.at.map((l) => l.block === undefined ? emitted.blocks[l.message]?.[0] : emitted.blocks[l.message]?.[l.block])),
-    }));
-}
-/**
- * The APIs the context must suit: `--emit openai|anthropic` when given, else the policy's `target`,
- * else the transcript's own API (Claude Code talks to Anthropic); a native transcript names no API,
- * so its context must suit both.
- */
-function providerApis(source, target, emit) {
-    if (emit === 'openai' || emit === 'anthropic')
-        return [emit];
-    // A Responses request is checked by the OpenAI rules (the same call/output pairing, roles, parts).
-    if (emit === 'responses')
-        return ['openai'];
-    if (target !== 'same')
-        return [target];
-    return [...SOURCE_API[source].apis];
-}
-
-;// CONCATENATED MODULE: ./build/core/scope/conversation.js
-const CONVERSATION = new Set([
-    'task',
-    'user',
-    'assistant',
-    'tool',
-    'retrieval',
-    'summary',
-]);
-
-;// CONCATENATED MODULE: ./build/core/stabilize/verdict.js
-
-
-
-
-/**
- * PII the masker could not reach: a signed thinking block, a document, a detector the policy turned
- * off. The `pii` check fails on it, so the run cannot be ok; the event names the artifact unless its
- * id is itself the leak.
- */
-function unmaskedPiiEvent(context, search, skip) {
-    const found = (t) => findPiiIn(t, search.detectors, search.allow, search.replacement).length > 0;
-    const items = context.filter((c) => !skip.has(c.id) && visibleTexts(c).some(found));
-    if (items.length === 0)
-        return undefined;
-    const first = items.find((c) => !found(c.id));
-    return {
-        level: 'safety',
-        code: 'pii_unmasked',
-        message: `${items.length} artifact${items.length === 1 ? '' : 's'} of the context hold PII the masker did not reach (a signed thinking block, a document, or a detector the policy turned off): the pii check fails`,
-        ...(first ? { id: first.id } : {}),
-    };
-}
-function verdictEvents(context, transcript, target, emit) {
-    if (!context.some((c) => CONVERSATION.has(c.kind))) {
-        return [
-            {
-                level: 'safety',
-                code: 'empty_context',
-                message: 'the context holds no conversation after the system prompt: both APIs reject a request without messages',
-            },
-        ];
-    }
-    const original = new Map(transcript.artifacts.map((a) => [a.id, a]));
-    const events = [];
-    for (const api of providerApis(transcript.format, target, emit)) {
-        const issues = providerIssues(context, api, original);
-        const rules = [...new Set(issues.map((i) => i.rule))].sort();
-        if (rules.length === 0)
-            continue;
-        const id = issues.find((i) => i.ids.length > 0)?.ids[0];
-        events.push({
-            level: 'safety',
-            code: 'provider_rejects',
-            message: `the ${api} API would refuse this request (${rules.join(', ')}): it cannot be sent as it is`,
-            // The status is annotated where the request breaks, as the provider check is.
-            ...(id !== undefined ? { id } : {}),
-        });
-    }
-    return events;
-}
-
-;// CONCATENATED MODULE: ./build/core/pii/sanitize-transcript.js
-
-
-/** `a`, `b`, …, `z`, `aa`, `ab`, …: an alias suffix without digits. */
-function letters(n) {
-    let s = '';
-    for (let k = n + 1; k > 0; k = Math.floor((k - 1) / 26))
-        s = String.fromCharCode(97 + ((k - 1) % 26)) + s;
-    return s;
-}
-/** Hands out aliases for one kind of identifier, never one already used in the transcript. */
-class Aliases {
-    prefix;
-    taken;
-    map = new Map();
-    next = 0;
-    constructor(prefix, taken) {
-        this.prefix = prefix;
-        this.taken = taken;
-    }
-    of(value) {
-        let alias = this.map.get(value);
-        if (alias !== undefined)
-            return alias;
-        do
-            alias = `${this.prefix}${letters(this.next++)}`;
-        while (this.taken.has(alias));
-        this.taken.add(alias);
-        this.map.set(value, alias);
-        return alias;
-    }
-}
-function everyIdOf(t) {
-    const ids = new Set();
-    for (const a of t.artifacts) {
-        ids.add(a.id);
-        if (a.call_id !== undefined)
-            ids.add(a.call_id);
-        for (const id of a.call_ids ?? [])
-            ids.add(id);
-        for (const c of a.tool_calls ?? [])
-            ids.add(c.id);
-        for (const id of a.provenance ?? [])
-            ids.add(id);
-    }
-    return ids;
-}
-/** The strings of the transcript that name or label something (not content), each once. */
-function labelsOf(t) {
-    const out = everyIdOf(t);
-    for (const a of t.artifacts) {
-        if (a.tool !== undefined)
-            out.add(a.tool);
-        if (a.role !== undefined)
-            out.add(a.role);
-        for (const c of a.tool_calls ?? [])
-            out.add(c.name);
-        for (const tag of a.tags ?? [])
-            out.add(tag);
-        if (a.scope?.task !== undefined)
-            out.add(a.scope.task);
-        if (a.scope?.phase !== undefined)
-            out.add(a.scope.phase);
-    }
-    return out;
-}
-/**
- * The labels holding PII. One scan over all of them joined by blank lines (they are short and
- * many), then each label a hit touches is confirmed alone, so the answer is exactly "a scan of this
- * label finds something".
- */
-function leaky(labels, s) {
-    const SEP = '\n\n';
-    const joined = labels.join(SEP);
-    const hits = findPiiIn(joined, s.detectors, s.allow, s.replacement);
-    const out = new Set();
-    if (hits.length === 0)
-        return out;
-    let start = 0;
-    let h = 0;
-    for (const label of labels) {
-        const end = start + label.length;
-        while (h < hits.length && (hits[h]?.end ?? 0) <= start)
-            h++;
-        let touched = false;
-        for (let k = h; k < hits.length && (hits[k]?.start ?? 0) < end; k++)
-            touched = true;
-        if (touched && findPiiIn(label, s.detectors, s.allow, s.replacement).length > 0)
-            out.add(label);
-        start = end + SEP.length;
-    }
-    return out;
-}
-function maskLabel(text, s) {
-    return (0,mask/* maskText */.gC)(text, s.detectors, { replacement: s.replacement, allow: s.allow }).text;
-}
-function maskMeta(value, s, ids) {
-    if (typeof value === 'string') {
-        const opts = { replacement: s.replacement, allow: s.allow };
-        return (maskJsonText(value, s.detectors, opts) ?? (0,mask/* maskText */.gC)(value, s.detectors, opts)).text;
-    }
-    if (Array.isArray(value))
-        return value.map((v) => maskMeta(v, s, ids));
-    if (value !== null && typeof value === 'object') {
-        const out = {};
-        for (const [k, v] of Object.entries(value)) {
-            // An `id` member names an artifact (the summaries' history): it gets the artifact's alias.
-            out[maskLabel(k, s)] = k === 'id' && typeof v === 'string' ? ids(v) : maskMeta(v, s, ids);
-        }
-        return out;
-    }
-    return value;
-}
-function metaHoldsPii(value, s) {
-    if (typeof value === 'string')
-        return findPiiIn(value, s.detectors, s.allow, s.replacement).length > 0;
-    if (Array.isArray(value))
-        return value.some((v) => metaHoldsPii(v, s));
-    if (value !== null && typeof value === 'object') {
-        return Object.entries(value).some(([k, v]) => metaHoldsPii(k, s) || metaHoldsPii(v, s));
-    }
-    return false;
-}
-function remapPairing(p, id) {
-    return {
-        resultToCall: Object.fromEntries(Object.entries(p.resultToCall).map(([r, c]) => [id(r), id(c)])),
-        unpairedCalls: p.unpairedCalls.map((u) => ({ ...u, artifact: id(u.artifact), call_id: id(u.call_id) })),
-        unpairedResults: p.unpairedResults.map((u) => ({
-            ...u,
-            artifact: id(u.artifact),
-            call_id: id(u.call_id),
-        })),
-    };
-}
-/**
- * The transcript with PII gone from every field that is not content (content is masked by the
- * stabilizer). Returns the same object when there is nothing to do, which is almost always.
- */
-function sanitizeTranscript(t, s) {
-    if (s.detectors.length === 0)
-        return t;
-    const bad = leaky([...labelsOf(t)], s);
-    const metaBad = metaHoldsPii(t.meta, s);
-    if (bad.size === 0 && !metaBad)
-        return t;
-    const taken = labelsOf(t);
-    const idAliases = new Aliases('redacted-id-', taken);
-    const toolAliases = new Aliases('redacted_tool_', taken);
-    const taskAliases = new Aliases('redacted-task-', taken);
-    const phaseAliases = new Aliases('redacted-phase-', taken);
-    const id = (v) => (bad.has(v) ? idAliases.of(v) : v);
-    const tool = (v) => (bad.has(v) ? toolAliases.of(v) : v);
-    const label = (v) => (bad.has(v) ? maskLabel(v, s) : v);
-    const call = (c) => ({ ...c, id: id(c.id), name: tool(c.name) });
-    const artifacts = t.artifacts.map((a) => {
-        const out = { ...a, id: id(a.id) };
-        if (a.role !== undefined)
-            out.role = label(a.role);
-        if (a.tool !== undefined)
-            out.tool = tool(a.tool);
-        if (a.call_id !== undefined)
-            out.call_id = id(a.call_id);
-        if (a.call_ids !== undefined)
-            out.call_ids = a.call_ids.map(id);
-        if (a.tool_calls !== undefined)
-            out.tool_calls = a.tool_calls.map(call);
-        if (a.tags !== undefined)
-            out.tags = a.tags.map(label);
-        if (a.provenance !== undefined)
-            out.provenance = a.provenance.map(id);
-        if (a.scope !== undefined) {
-            const scope = {};
-            if (a.scope.task !== undefined)
-                scope.task = bad.has(a.scope.task) ? taskAliases.of(a.scope.task) : a.scope.task;
-            if (a.scope.phase !== undefined)
-                scope.phase = bad.has(a.scope.phase) ? phaseAliases.of(a.scope.phase) : a.scope.phase;
-            out.scope = scope;
-        }
-        return out;
-    });
-    const metaId = (v) => bad.has(v) || findPiiIn(v, s.detectors, s.allow, s.replacement).length > 0 ? idAliases.of(v) : v;
-    const meta = metaBad ? maskMeta(t.meta, s, metaId) : t.meta;
-    return { ...t, artifacts, meta, pairing: remapPairing(t.pairing, id) };
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/thinking.js
-// Thinking blocks that hold PII (issue 10). A thinking block is signed by the API: masking it would
-// break the signature, so it cannot be masked, only left out. The Anthropic API strips the thinking
-// of earlier turns itself, so leaving it out there changes nothing the model sees; only the last
-// assistant turn of an open tool loop must pass its thinking back unchanged. Its PII stays, and the
-// `pii` check fails on it: nothing can be done about it but to say so.
-
-
-function thinkingPii(p, masker) {
-    const text = p['thinking'];
-    if (p.type !== 'thinking' || typeof text !== 'string')
-        return undefined;
-    const found = (0,mask/* findPii */.IF)(text, masker.detectors, masker.allow);
-    if (found.length === 0)
-        return undefined;
-    const counts = {};
-    for (const m of found)
-        counts[m.type] = (counts[m.type] ?? 0) + 1;
-    return counts;
-}
-/**
- * The assistant artifacts of the last assistant turn while its tool loop is open (it made tool calls
- * and only their results follow): the API checks their thinking against its signatures.
- */
-function openLoopTurn(ws) {
-    const alive = ws.items.filter(isAlive);
-    let end = alive.length - 1;
-    while (end >= 0 && alive[end]?.a.kind === 'tool')
-        end--;
-    const turn = new Set();
-    if (end < 0 || alive[end]?.a.kind !== 'assistant')
-        return turn;
-    for (let i = end; i >= 0 && alive[i]?.a.kind === 'assistant'; i--)
-        turn.add(alive[i]);
-    const open = [...turn].some((w) => (w.toolCalls?.length ?? 0) > 0);
-    return open ? turn : new Set();
-}
-/** Leaves out the thinking blocks that hold PII wherever the API allows it. */
-function dropThinkingPii(ws, masker) {
-    const out = { dropped: 0, unmaskable: [] };
-    if (masker.detectors.length === 0)
-        return out;
-    const keep = openLoopTurn(ws);
-    for (const w of keep) {
-        if (typeof w.content !== 'string' && w.content.some((p) => thinkingPii(p, masker)))
-            out.unmaskable.push(w.a.id);
-    }
-    for (const w of ws.items) {
-        if (!isAlive(w) || w.a.kind !== 'assistant' || keep.has(w) || typeof w.content === 'string')
-            continue;
-        const counts = { ...w.piiCarried };
-        let n = 0;
-        const content = w.content.filter((p) => {
-            const found = thinkingPii(p, masker);
-            if (!found)
-                return true;
-            for (const [k, v] of Object.entries(found))
-                counts[k] = (counts[k] ?? 0) + v;
-            n++;
-            return false;
-        });
-        if (n === 0)
-            continue;
-        out.dropped += n;
-        const detail = `left out ${n} thinking block${n === 1 ? '' : 's'} holding PII: a signed block cannot be masked, and the API does not need the thinking of this turn`;
-        w.content = content;
-        w.piiCarried = counts;
-        if (!hasText(w) && (w.toolCalls?.length ?? 0) === 0 && content.length === 0) {
-            remove(w, { stage: 'pii', action: 'dropped', reason: 'pii_thinking', detail });
-            continue;
-        }
-        // An earlier change (a call that left with its result) stays the decision; the detail says both.
-        w.changed = w.changed
-            ? { ...w.changed, detail: `${w.changed.detail ?? w.changed.reason}; ${detail}` }
-            : { stage: 'pii', action: 'masked', reason: 'pii_thinking', detail };
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./build/core/emit/responses.js
-// Writes a stabilized context as an OpenAI Responses API request body, `{input: [...]}`:
-// - system, policy, phase and summary items → `system` messages (`developer` when the source said
-//   so), in context order; `instructions` is not used, so several system items keep their order;
-// - user items → `user` messages with input_text / input_image / input_file parts (parts.ts: other
-//   formats' images and files converted, a plain-text document its text);
-// - an assistant item → an `assistant` message of output_text and refusal parts, with the items
-//   its parts hold written back where they were (reasoning, web search…), then one call item per
-//   tool call, then the output of each call;
-// - tool results → `function_call_output`, or the built-in output they were read from (their
-//   `role`: computer_call_output, local_shell_call_output…), with the call written as that
-//   built-in too. A built-in whose output no longer has its shape (a placeholder) is written as a
-//   function call and output, so the pair stays valid.
-// Parts the Responses API has no place for (Anthropic thinking and server tool blocks, audio,
-// provider-specific parts…) are left out (parts.ts); responsesNotes says which, for the ledger.
-
-
-
-
-
-
-const MESSAGE_ROLES = new Set(['user', 'system', 'developer']);
-/**
- * A part of a message of `role` (or of a tool output, slot `tool`) as the Responses API takes it
- * (parts.ts), or undefined when it is left out (counted in `log`).
- */
-function partOf(item, i, p, slot, log) {
-    if (p.type === 'text')
-        return slot === 'assistant'
-            ? { type: 'output_text', text: p.text, annotations: [] }
-            : { type: 'input_text', text: p.text };
-    const fate = log.part(item.id, i, p, slot);
-    return fate.fate === 'left' ? undefined : fate.part;
-}
-function slotOf(role) {
-    return role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : 'system';
-}
-/**
- * The items of one message: consecutive parts form a message of `role`, item parts are written
- * back as the items they were, in place. A string stays a string.
- */
-function messageItems(item, role, log) {
-    const content = item.content;
-    if (typeof content === 'string') {
-        if (role !== 'assistant')
-            return [{ type: 'message', role, content }];
-        return content === ''
-            ? []
-            : [{ type: 'message', role, content: [{ type: 'output_text', text: content, annotations: [] }] }];
-    }
-    const out = [];
-    let parts = [];
-    let dropped = false;
-    const flush = () => {
-        if (parts.length > 0)
-            out.push({ type: 'message', role, content: parts });
-        parts = [];
-    };
-    content.forEach((p, i) => {
-        if (parts_isResponsesItem(p)) {
-            flush();
-            out.push({ ...p });
-            return;
-        }
-        const part = partOf(item, i, p, slotOf(role), log);
-        if (part === undefined)
-            dropped = true;
-        else
-            parts.push(part);
-    });
-    flush();
-    // An empty array stays what the context holds; a message whose parts all left is left out.
-    if (out.length === 0 && !dropped && role !== 'assistant')
-        out.push({ type: 'message', role, content: [] });
-    return out;
-}
-function responses_textOnly(content) {
-    if (typeof content === 'string')
-        return content;
-    return content
-        .filter((p) => p.type === 'text')
-        .map((p) => String(p.text))
-        .join('\n');
-}
-function functionOutput(item, log) {
-    const content = item.content;
-    if (typeof content === 'string')
-        return content;
-    return content.map((p, i) => partOf(item, i, p, 'tool', log)).filter((p) => p !== undefined);
-}
-function parsedJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-function parsedObject(text) {
-    const v = parsedJson(text);
-    return rule_hit_isObject(v) ? v : null;
-}
-/** The built-in output a result was read from, or null when its content lost that shape. */
-function builtinOutput(type, r, callId, log) {
-    switch (type) {
-        case 'custom_tool_call_output':
-            return { type, call_id: callId, output: functionOutput(r, log) };
-        case 'local_shell_call_output':
-            // The API names the call by `id` here.
-            return { type, id: callId, output: responses_textOnly(r.content) };
-        case 'apply_patch_call_output':
-            return {
-                type,
-                call_id: callId,
-                status: r.is_error ? 'failed' : 'completed',
-                output: responses_textOnly(r.content),
-            };
-        case 'shell_call_output': {
-            const text = responses_textOnly(r.content);
-            const parsed = parsedJson(text);
-            // Cut or masked past parsing: the text the stabilizer kept is sent as one chunk.
-            const output = Array.isArray(parsed)
-                ? parsed
-                : [{ stdout: text, stderr: '', outcome: { type: 'exit', exit_code: r.is_error ? 1 : 0 } }];
-            return { type, call_id: callId, output };
-        }
-        case 'computer_call_output': {
-            const part = Array.isArray(r.content) && r.content.length === 1 ? r.content[0] : undefined;
-            if (part?.type !== type)
-                return null;
-            const { type: _t, call_id: _c, ...rest } = part;
-            return { type, call_id: callId, ...rest };
-        }
-        default:
-            return null;
-    }
-}
-/** The built-in call item of `call`, answered by an output of `outputType`; null when the call is no such built-in. */
-function builtinCall(call, outputType) {
-    const type = OUTPUT_CALL.get(outputType);
-    if (type === undefined || type === 'function_call')
-        return null;
-    if (type === 'custom_tool_call')
-        return { type, call_id: call.id, name: call.name, input: call.arguments };
-    // A built-in is recorded under its own name: another name means the output answers something else.
-    const fields = BUILTIN_NAMES.get(type) === call.name ? parsedObject(call.arguments) : null;
-    if (fields === null)
-        return null;
-    if (type === 'local_shell_call')
-        return { type, call_id: call.id, status: 'completed', action: fields };
-    const { type: _t, call_id: _c, ...rest } = fields;
-    return { type, call_id: call.id, ...rest };
-}
-function functionCall(call) {
-    return { type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments };
-}
-/**
- * The role of an item's message: its source role when that is a Responses message role (a Codex
- * rollout sends its environment context as user messages, read as system items), else the Chat
- * Completions role of its kind.
- */
-function messageRole(item) {
-    if (item.kind !== 'assistant' && item.role !== undefined && MESSAGE_ROLES.has(item.role))
-        return item.role;
-    const role = roleOf(item);
-    return role === 'tool' ? 'user' : role;
-}
-/** The output item type a result was read from (its role), function_call_output by default. */
-function outputTypeOf(r) {
-    return r.role !== undefined && OUTPUT_CALL.has(r.role) ? r.role : 'function_call_output';
-}
-function toResponses(context) {
-    return toResponsesWithOrigins(context).request;
-}
-function toResponsesWithOrigins(context) {
-    // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
-    const answers = answersOf(context);
-    const position = new Map(context.map((c, i) => [c, i]));
-    const input = [];
-    const origins = [];
-    const log = new PartLog('responses');
-    const emit = (items, from) => {
-        for (const i of items) {
-            input.push(i);
-            origins.push(from.id);
-        }
-    };
-    /** The call and output items of one answered call. */
-    const pair = (call, r, caller) => {
-        const type = outputTypeOf(r);
-        if (type !== 'function_call_output') {
-            const c = builtinCall(call, type);
-            const o = c ? builtinOutput(type, r, call.id, log) : null;
-            if (c && o)
-                return [c, o];
-            log.note(caller.id, `a ${String(OUTPUT_CALL.get(type))} written as a function_call (its output no longer has the built-in's shape)`);
-        }
-        return [
-            functionCall(call),
-            { type: 'function_call_output', call_id: call.id, output: functionOutput(r, log) },
-        ];
-    };
-    for (const item of context) {
-        if (isStandaloneOutput(item)) {
-            emit(messageItems(item, 'user', log), item);
-            continue;
-        }
-        if (item.kind === 'tool') {
-            // The ids it answers no call of the context with: kept in place (the pairing check reports it).
-            for (const id of answers.unanswered(item)) {
-                const out = builtinOutput(outputTypeOf(item), item, id, log) ?? {
-                    type: 'function_call_output',
-                    call_id: id,
-                    output: functionOutput(item, log),
-                };
-                emit([out], item);
-            }
-            continue;
-        }
-        emit(messageItems(item, messageRole(item), log), item);
-        const outputs = [];
-        (item.tool_calls ?? []).forEach((call, k) => {
-            const r = answers.resultOf(item, k);
-            if (!r)
-                return emit([functionCall(call)], item);
-            const [c, o] = pair(call, r, item);
-            emit([c], item);
-            outputs.push([o, r]);
-        });
-        // Outputs in the order the results came (parallel calls may be answered out of order).
-        outputs.sort((a, b) => (position.get(a[1]) ?? 0) - (position.get(b[1]) ?? 0));
-        for (const [o, r] of outputs)
-            emit([o], r);
-    }
-    return { request: { input }, origins, notes: log.notes() };
-}
-/** Ledger notes of `--emit responses`, by context item id (types and counts only, never content). */
-function responsesNotes(context) {
-    return toResponsesWithOrigins(context).notes;
-}
-
-;// CONCATENATED MODULE: ./build/core/emit/notes.js
-
-
-
-
-const NOTES = {
-    openai: (context) => toOpenAIWithOrigins(context).notes,
-    anthropic: (context) => toAnthropicWithOrigins(context).notes,
-    responses: (context) => toResponsesWithOrigins(context).notes,
-};
-/**
- * The requests the context is written as: `--emit openai|anthropic|responses` (`same` resolved to
- * the transcript's own, a Responses request for Responses and Codex transcripts), else the policy's
- * `target`, else the request `--emit same` writes (a native transcript, and a format that names no
- * single API, must suit both chat APIs).
- */
-function emitApis(source, target, emit) {
-    const own = SOURCE_API[source];
-    const format = emit === 'same' ? own.emit : emit;
-    if (format === 'openai' || format === 'anthropic' || format === 'responses')
-        return [format];
-    if (target !== 'same')
-        return [target];
-    return own.emit === 'responses' ? ['responses'] : [...own.apis];
-}
-/** Notes by context item id, for the requests the context is written as (in that order). */
-function emitNotes(context, apis) {
-    const notes = new Map();
-    for (const api of apis)
-        for (const [id, list] of NOTES[api](context))
-            notes.set(id, [...(notes.get(id) ?? []), ...list]);
-    return notes;
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/summaries.js
-
-/**
- * `meta.history` of a native document written from a stabilized context (emit/native.ts): the id and
- * kind of each artifact its summaries cite that the context left out. A summary's provenance was
- * checked against the full history when the context was made; those sources still count as existing.
- */
-const HISTORY_META_KEY = 'history';
-function historySources(meta) {
-    const out = new Map();
-    const list = meta[HISTORY_META_KEY];
-    if (!Array.isArray(list))
-        return out;
-    for (const entry of list) {
-        if (entry === null || typeof entry !== 'object')
-            continue;
-        const { id, kind } = entry;
-        if (typeof id === 'string' && typeof kind === 'string')
-            out.set(id, kind);
-    }
-    return out;
-}
-/** Turn number of every artifact: the count of user messages up to and including it. */
-function turnNumbers(artifacts) {
-    const turns = [];
-    let turn = 0;
-    for (const a of artifacts) {
-        if (a.kind === 'user')
-            turn++;
-        turns.push(turn);
-    }
-    return turns;
-}
-/** Rank of a kind in the authority model: 0 is highest; kinds not listed rank below every listed one. */
-function rank(kind, authority) {
-    const i = authority.indexOf(kind);
-    return i === -1 ? authority.length : i;
-}
-function validateSummary(w, ws, scope, rules, turns, currentTurn) {
-    const a = w.a;
-    const reasons = [];
-    const provenance = a.provenance ?? [];
-    const sources = provenance.map((id) => id === a.id ? undefined : (ws.byId.get(id)?.a.kind ?? rules.history?.get(id)));
-    if (provenance.length === 0 || sources.some((s) => s === undefined))
-        reasons.push('missing_provenance');
-    const scopeMismatch = (w.task !== undefined && scope.task !== undefined && w.task !== scope.task) ||
-        (w.phase !== undefined && scope.phase !== undefined && w.phase !== scope.phase);
-    if (scopeMismatch)
-        reasons.push('scope_mismatch');
-    // A summary's claimed authority is the role it is delivered with; it may not outrank every source.
-    const claimed = a.role !== undefined && rules.authority.includes(a.role) ? a.role : undefined;
-    const known = sources.filter((s) => s !== undefined);
-    if (claimed !== undefined && known.length > 0) {
-        const best = Math.min(...known.map((kind) => rank(kind, rules.authority)));
-        if (rank(claimed, rules.authority) < best)
-            reasons.push('authority_exceeds_sources');
-    }
-    const ttl = a.ttl ?? rules.ttl;
-    const createdAt = a.created_at ?? turns[w.index] ?? 0;
-    const age = Math.max(0, currentTurn - createdAt);
-    const expired = age > ttl;
-    if (expired)
-        reasons.push('expired');
-    const status = reasons.length === 0 ? 'valid' : reasons.length === 1 && expired ? 'expired' : 'invalid';
-    return { id: a.id, status, reasons, age, ttl, provenance: [...provenance], line: a.source.line };
-}
-function applySummaries(ws, scope, rules) {
-    const turns = turnNumbers(ws.items.map((w) => w.a));
-    const currentTurn = turns.length > 0 ? (turns[turns.length - 1] ?? 0) : 0;
-    const logs = [];
-    for (const w of ws.items) {
-        if (w.a.kind !== 'summary' || w.removed)
-            continue;
-        const log = validateSummary(w, ws, scope, rules, turns, currentTurn);
-        logs.push(log);
-        if (log.status === 'valid')
-            continue;
-        remove(w, {
-            stage: 'summaries',
-            action: 'expired',
-            reason: log.status === 'expired' ? 'summary_expired' : 'summary_invalid',
-            detail: log.status === 'expired'
-                ? `age ${log.age} turns exceeds ttl ${log.ttl}`
-                : `invalid: ${log.reasons.join(', ')}`,
-        });
-    }
-    return logs;
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/tool-output.js
-
-
-
-
-function pick(value, keep) {
-    if (value === null || typeof value !== 'object')
-        return null;
-    if (Array.isArray(value)) {
-        if (!value.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v)))
-            return null;
-        let removed = 0;
-        let kept = 0;
-        const items = value.map((v) => {
-            const p = pick(v, keep);
-            removed += p?.removed ?? 0;
-            kept += p?.kept ?? 0;
-            return p?.value ?? v;
-        });
-        return { value: items, removed, kept };
-    }
-    const obj = value;
-    const out = {};
-    let removed = 0;
-    let kept = 0;
-    for (const key of Object.keys(obj)) {
-        if (keep.includes(key)) {
-            out[key] = obj[key];
-            kept++;
-        }
-        else
-            removed++;
-    }
-    return { value: out, removed, kept };
-}
-/** The output masked to `keep`, or null when it is not a JSON object (or array of objects) or nothing goes. */
-function maskFields(text, keep) {
-    const t = text.trim();
-    if (!(t.startsWith('{') || t.startsWith('[')))
-        return null;
-    let parsed;
-    try {
-        parsed = JSON.parse(t);
-    }
-    catch {
-        return null;
-    }
-    const picked = pick(parsed, keep);
-    if (!picked || picked.removed === 0)
-        return null;
-    return { text: JSON.stringify(picked.value), removed: picked.removed, kept: picked.kept };
-}
-/**
- * Masking to `keep_fields` is the first resort for a verbose JSON output (seed 000: "mask tool logs"):
- * a small output is left whole, and a mask that keeps none of the fields is no better than a drop.
- * Sizes are those of the text as shown, PII masked (`shown`): stage 4 comes before stage 5, and the
- * same output masked up front must get the same decision.
- */
-function applyToolOutput(ws, rules, meter, shown, tokensOf) {
-    const counts = { fieldMasked: 0, dropped: 0, excerpted: 0 };
-    for (const w of ws.items) {
-        if (w.a.kind !== 'tool' || !isAlive(w) || isCompacted(w) || isPlaceholder(w))
-            continue;
-        if (!meter.exceeds(shown(work_textOf(w.content)), rules.maxTokens))
-            continue;
-        if (isProtected(w)) {
-            // An excerpt already (a stabilized context read again) stays as it is.
-            if (isExcerpt(work_textOf(w.content)))
-                continue;
-            // Protected evidence over the limit stays as an excerpt of the limit's size (seed 004
-            // scenario 3: a 12,800-token query result must not push the conversation out).
-            if (excerptOutput(w, rules.maxTokens, tokensOf, meter))
-                counts.excerpted++;
-            continue;
-        }
-        const protectedTool = w.a.tool !== undefined && rules.protectedTools.includes(w.a.tool);
-        const masked = !protectedTool && typeof w.content === 'string' ? maskFields(w.content, rules.keepFields) : null;
-        if (masked && masked.kept > 0 && !meter.exceeds(shown(masked.text), rules.maxTokens)) {
-            w.content = masked.text;
-            w.changed = {
-                stage: 'tool_output',
-                action: 'masked',
-                reason: 'tool_output_fields',
-                detail: `verbose JSON output masked to ${rules.keepFields.join(', ')} (${masked.removed} fields removed)`,
-            };
-            counts.fieldMasked++;
-            continue;
-        }
-        removeResult(w, {
-            stage: 'tool_output',
-            action: 'dropped',
-            reason: 'verbose_tool_output',
-            detail: `over tool_output.max_tokens (${rules.maxTokens})${masked && masked.kept > 0 ? ' even when masked to keep_fields' : ''}`,
-        });
-        counts.dropped++;
-    }
-    return counts;
-}
-/** A protected output's text cut to `maxTokens` (the text alone, as the limit is measured). */
-function excerptOutput(w, maxTokens, tokensOf, meter) {
-    return cutTo(w, { text: maxTokens }, 'tool_output', (why, omitted) => `protected (${why}) output over tool_output.max_tokens (${maxTokens}): cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/stabilize.js
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-const VISIBLE = {
-    quiet: new Set(['safety']),
-    normal: new Set(['safety', 'major']),
-    verbose: new Set(['safety', 'major', 'detail']),
-};
-function major(ws, code, count, message) {
-    if (count > 0)
-        ws.events.push({ level: 'major', code, message });
-}
-function createMasker(policy, rules = []) {
-    return {
-        detectors: (0,registry/* createDetectors */.is)((0,registry/* detectorConfig */.vd)(policy.pii, rules)),
-        replacement: policy.pii.replacement,
-        allow: policy.pii.allow,
-    };
-}
-/** What the `pii` check searches with (verdict.ts): every built-in typed detector and the policy's own rules. */
-function piiSearchOf(policy, rules = []) {
-    return {
-        detectors: (0,registry/* checkDetectors */._h)((0,registry/* detectorConfig */.vd)(policy.pii, rules)),
-        allow: policy.pii.allow,
-        replacement: policy.pii.replacement,
-    };
-}
-/**
- * The transcript as every output may show it: PII gone from ids, names, tags, scopes, provenance and
- * meta (sanitize-transcript.ts). stabilizeTranscript applies it itself; a caller that shows the
- * transcript next to the result (lines, `inspect`, `--emit native`) applies it too, and gets the
- * same aliases.
- */
-function sanitizeForPolicy(transcript, policy, rules = []) {
-    return sanitizeTranscript(transcript, piiSearchOf(policy, rules));
-}
-function stabilizeTranscript(input, opts) {
-    const { policy } = opts;
-    const search = piiSearchOf(policy, opts.rules);
-    const transcript = sanitizeTranscript(input, search);
-    const res = policy.resilience;
-    const meter = new TokenMeter(opts.tokenizer, policy, opts.cache);
-    const masker = createMasker(policy, opts.rules);
-    const ws = buildWork(transcript, (text) => maskString(text, masker, {}));
-    let status = 'ok';
-    // 1. normalize
-    const norm = normalizeFates(ws, transcript.pairing);
-    major(ws, 'unpaired', norm.unpairedCalls + norm.unpairedResults, `removed ${norm.unpairedCalls} tool calls without results and ${norm.unpairedResults} results without calls`);
-    major(ws, 'sidechain', norm.sidechain, `left out ${norm.sidechain} side-chain records`);
-    major(ws, 'off_chain', norm.offChain, `left out ${norm.offChain} records of an abandoned branch or before a compaction boundary`);
-    // 2. scope
-    const scope = assignScopes(ws);
-    // What a task switch never drops: the latest request and a first-user-message task statement.
-    const switchSurvivors = survivesTaskSwitch(transcript.artifacts);
-    if (scope.ambiguous) {
-        status = 'escalated';
-        ws.events.push({
-            level: 'safety',
-            code: 'scope_ambiguous',
-            message: `scope reset is ambiguous: ${scope.ambiguous}`,
-        });
-    }
-    else {
-        // Tags protect only while resilience is enabled (protect.ts); so they save from a reset only then.
-        const n = applyScopeReset(ws, scope, res.enabled ? res.protected_message_kinds : [], switchSurvivors);
-        major(ws, 'scope_reset', n, `scope reset to task "${scope.task ?? ''}" dropped ${n} artifacts of earlier tasks`);
-    }
-    // 3. summaries
-    const summaries = applySummaries(ws, scope, {
-        ttl: policy.summaries.ttl,
-        authority: policy.authority,
-        history: historySources(transcript.meta),
-    });
-    for (const s of summaries) {
-        if (s.status !== 'valid') {
-            ws.events.push({
-                level: 'major',
-                code: `summary_${s.status}`,
-                message: `summary ${s.id} is ${s.status}: ${s.reasons.join(', ')}`,
-                id: s.id,
-            });
-        }
-    }
-    // 4. pii: applied lazily to what can reach the context (finalize.ts); the result is the same.
-    // 8. protect is computed here, because stages 5-7 may only touch unprotected artifacts.
-    computeProtection(ws, {
-        enabled: res.enabled,
-        protectedTools: res.protected_tools,
-        protectedKinds: res.protected_message_kinds,
-        keepRecent: policy.keep_recent,
-    });
-    // 5. tool output
-    const tool = applyToolOutput(ws, {
-        maxTokens: policy.tool_output.max_tokens,
-        keepFields: policy.tool_output.keep_fields,
-        protectedTools: res.protected_tools,
-    }, meter, (text) => maskString(text, masker, {}), (w) => finalOf(w, masker, meter));
-    major(ws, 'tool_output_masked', tool.fieldMasked, `masked ${tool.fieldMasked} JSON tool outputs to ${policy.tool_output.keep_fields.join(', ')}`);
-    major(ws, 'tool_output_excerpted', tool.excerpted, `cut ${tool.excerpted} protected tool outputs over ${policy.tool_output.max_tokens} tokens to excerpts of their head and tail`);
-    major(ws, 'verbose_tool_output', tool.dropped, `dropped ${tool.dropped} tool outputs over ${policy.tool_output.max_tokens} tokens`);
-    // 6. superseded results; duplicates are compared over what can still reach the context, as the
-    // budget stage widens it (dedup.ts, SuffixDedup).
-    const superseded = res.enabled ? applySuperseded(ws) : 0;
-    major(ws, 'superseded', superseded, `dropped ${superseded} results superseded by a later run of the same command`);
-    const dedup = policy.dedup.enabled
-        ? new SuffixDedup(ws, policy.dedup.similarity, (w) => work_textOf(finalOf(w, masker, meter).content))
-        : undefined;
-    // 7. collapse
-    if (res.enabled && res.truncation_mode === 'aggressive') {
-        const n = applyCollapse(ws, (text) => maskString(text, masker, {}));
-        major(ws, 'retry_collapse', n, `collapsed ${n} failed retries`);
-        // A call of an earlier task stayed only for its protected result; once that result is collapsed,
-        // the reset applies to it as to the rest of that task (stabilizing again would drop it).
-        if (!scope.ambiguous) {
-            const late = applyScopeReset(ws, scope, res.protected_message_kinds, switchSurvivors);
-            major(ws, 'scope_reset', late, `dropped ${late} artifacts of earlier tasks whose protected results were collapsed`);
-        }
-    }
-    // 9. budget
-    const budget = applyBudget(ws, {
-        budget: policy.budget,
-        aggressive: res.enabled && res.truncation_mode === 'aggressive',
-        keepRecent: policy.keep_recent,
-    }, masker, meter, dedup);
-    major(ws, 'deduplicated', dedup?.removed ?? 0, `removed ${dedup?.removed ?? 0} duplicate or near-duplicate artifacts`);
-    if (budget.status !== 'ok' && status === 'ok')
-        status = budget.status;
-    if (budget.status === 'escalated')
-        status = 'escalated';
-    major(ws, 'aggressive_chatter', budget.chatter, `dropped ${budget.chatter} old assistant messages (aggressive mode)`);
-    major(ws, 'budget', budget.dropped, `dropped ${budget.dropped} artifacts that did not fit the budget of ${policy.budget} tokens`);
-    major(ws, 'placeholders', budget.placeholders, `replaced ${budget.placeholders} results in protected units by placeholders to fit the budget`);
-    major(ws, 'excerpted', budget.excerpted, `cut ${budget.excerpted} protected artifacts to excerpts of their head and tail to fit the budget`);
-    // Thinking blocks that hold PII leave where the API allows it (thinking.ts): part of stage 4,
-    // done once the budget has decided what stays, because it depends on which turn is the last.
-    const thinking = dropThinkingPii(ws, masker);
-    major(ws, 'pii_thinking', thinking.dropped, `left out ${thinking.dropped} thinking blocks holding PII`);
-    if (thinking.unmaskable.length > 0) {
-        status = 'escalated';
-        ws.events.push({
-            level: 'safety',
-            code: 'pii_unmaskable',
-            message: `the thinking of the open tool loop holds PII: a signed block can be neither masked nor left out there (the API wants it back unchanged)`,
-            id: thinking.unmaskable[0],
-        });
-    }
-    // 10. order
-    const kept = orderItems(ws.items.filter(isAlive).map((w) => ({ w, kind: w.a.kind, index: w.index })), policy.order);
-    const context = kept.map(({ w }) => {
-        const f = finalOf(w, masker, meter);
-        const item = {
-            id: w.a.id,
-            kind: w.a.kind,
-            tokens: f.tokens,
-            content: f.content,
-            line: w.a.source.line,
-        };
-        if (w.a.role !== undefined)
-            item.role = w.a.role;
-        if (w.a.tool !== undefined)
-            item.tool = w.a.tool;
-        if (w.a.call_id !== undefined)
-            item.call_id = w.a.call_id;
-        if (w.a.call_ids !== undefined)
-            item.call_ids = w.a.call_ids;
-        if (f.toolCalls && f.toolCalls.length > 0)
-            item.tool_calls = f.toolCalls;
-        if (w.a.is_error === true)
-            item.is_error = true;
-        if (w.changed?.reason === 'pair_placeholder')
-            item.placeholder = true;
-        if (w.changed?.action === 'excerpted')
-            item.excerpt = true;
-        return item;
-    });
-    const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
-    // What the emitters change for the request(s) the context is written as: parts converted or left
-    // out, call ids renamed (the Responses emitter's own notes for a Responses request).
-    const notes = emitNotes(context, emitApis(transcript.format, policy.target, opts.emit));
-    for (const e of ledger) {
-        const n = notes.get(e.id);
-        if (n)
-            e.emit = n.map((note) => maskString(note, masker, {}));
-    }
-    // One detail event per decision: built only when the policy shows them (`verbose`), since a
-    // session of a million records would otherwise hold a million messages only to filter them out.
-    const visible = VISIBLE[res.notification_level];
-    for (const e of visible.has('detail') ? ledger : []) {
-        if (e.action === 'kept')
-            continue;
-        ws.events.push({
-            level: 'detail',
-            code: `${e.action}:${e.reason}`,
-            message: `${e.id} (line ${e.line}) ${e.action}: ${e.reason}${e.detail ? ` — ${e.detail}` : ''}`,
-            id: e.id,
-        });
-    }
-    const protectedCount = ws.items.filter((w) => isAlive(w) && w.protectedBy.length > 0).length;
-    ws.events.push({
-        level: 'detail',
-        code: 'protected_preserved',
-        message: `${protectedCount} protected artifacts preserved`,
-    });
-    // 11. verdict: a context that cannot be sent is no `ok`, whatever the stages managed.
-    const verdict = verdictEvents(context, transcript, policy.target, opts.emit);
-    const unmasked = unmaskedPiiEvent(context, search, new Set(thinking.unmaskable));
-    if (unmasked)
-        verdict.push(unmasked);
-    if (verdict.length > 0)
-        status = 'escalated';
-    ws.events.push(...verdict);
-    const used = context.reduce((s, c) => s + c.tokens, 0);
-    const events = ws.events.filter((e) => visible.has(e.level));
-    return {
-        transcript: transcript.file,
-        status,
-        budget: { limit: policy.budget, used },
-        context,
-        ledger,
-        summaries,
-        events,
-    };
 }
 
 ;// CONCATENATED MODULE: ./build/core/tokens/bounded-cache.js
@@ -59486,7 +60499,7 @@ function validateResult(t, result, opts) {
     const unpaired = new Set([...t.pairing.unpairedResults, ...t.pairing.unpairedCalls].map((u) => u.artifact));
     // Built-in typed detectors whatever the policy enables; digit_run and user rules as it sets them.
     const detectors = (0,registry/* checkDetectors */._h)((0,registry/* detectorConfig */.vd)(policy.pii, opts.rules ?? []));
-    const sev = (name) => policy.checks[name];
+    const sev = (name) => policy.checks[name] ?? 'off';
     const run = (name, severity, f) => {
         if (severity === 'off')
             return { name, ok: true, severity, violations: [] };
@@ -59513,6 +60526,9 @@ function validateResult(t, result, opts) {
 }
 
 ;// CONCATENATED MODULE: ./build/cli/check/evaluate.js
+// One transcript under one policy: stabilize → validate → report → golden, the pipeline whose
+// output `check` compares with the stored golden and `update` writes.
+
 
 
 
@@ -59534,8 +60550,12 @@ class TokenCaches {
         return cache;
     }
 }
-/** `transcript` is the repo-relative path the golden records. */
-function evaluateTranscript(loaded, transcript, setup, caches) {
+/**
+ * `transcript` is the repo-relative path the golden records. `cacheReport` also replays the
+ * transcript for the prompt-cache prefix figure (docs/cache-prefix.md); a policy with
+ * `checks.cache_prefix` on replays it anyway, and only then does the golden list the check.
+ */
+function evaluateTranscript(loaded, transcript, setup, caches, cacheReport = false) {
     const run = {
         policy: setup.policy,
         tokenizer: setup.tokenizer,
@@ -59545,7 +60565,17 @@ function evaluateTranscript(loaded, transcript, setup, caches) {
     // Lines are located in the transcript the result was made from: ids holding PII are aliases there.
     const shown = sanitizeForPolicy(loaded, setup.policy, setup.rules);
     const result = stabilizeTranscript(shown, run);
-    const report = buildReport(result, validateResult(shown, result, run));
+    const checks = validateResult(shown, result, run);
+    const severity = cachePrefixSeverity(setup.policy);
+    const replay = cacheReport || severity !== undefined
+        ? replayCachePrefix(shown, { policy: setup.policy, tokenizer: setup.tokenizer, rules: setup.rules })
+        : undefined;
+    if (replay && severity !== undefined) {
+        checks.push(cachePrefixCheck(replay.points, severity, cachePrefixMinShare(setup.policy)));
+    }
+    const report = buildReport(result, checks);
+    if (replay)
+        report.cache_prefix = replay.summary;
     const { golden, text } = (0,golden_golden/* buildGoldenText */.f$)(report, {
         transcript,
         policy: setup.policy,
@@ -59712,6 +60742,7 @@ var policies = __nccwpck_require__(7564);
 
 
 
+
 /** `policy changed; this context is unchanged`: a pass whose golden differs only in metadata. */
 function metadataNote(metadata) {
     return `${metadata.join(', ')}; this context is unchanged`;
@@ -59795,8 +60826,12 @@ async function compareOne(item, loaded, ctx, seen) {
         // freed with it: a run-wide cache kept every transcript's text alive, since cached keys are
         // slices of the file they came from, and memory grew with the corpus.
         const caches = new TokenCaches();
-        head = evaluateTranscript(transcript, item.transcript, opts.head, caches);
-        base = opts.base ? evaluateTranscript(transcript, item.transcript, opts.base, caches) : null;
+        // Both sides are replayed when either enables the check, so the impact table compares them.
+        const cache = opts.cacheReport === true ||
+            cachePrefixSeverity(opts.head.policy) !== undefined ||
+            (opts.base !== null && cachePrefixSeverity(opts.base.policy) !== undefined);
+        head = evaluateTranscript(transcript, item.transcript, opts.head, caches, cache);
+        base = opts.base ? evaluateTranscript(transcript, item.transcript, opts.base, caches, cache) : null;
     }
     catch (error) {
         return errorStep(item, [...transcript.diagnostics, internalError(item.transcript, error)]);
@@ -59812,6 +60847,7 @@ async function compareOne(item, loaded, ctx, seen) {
         picture: (0,picture/* buildPicture */.lP)(head.report.ledger, head.report.context, head.report.budget.limit),
         ...(transcript.diagnostics.length > 0 ? { diagnostics: transcript.diagnostics } : {}),
         ...(base ? { impact: policyImpact(item.transcript, base.report, head.report) } : {}),
+        ...(head.report.cache_prefix ? { cache_prefix: head.report.cache_prefix } : {}),
     };
     // Some records were unreadable: the rest is reported, but a golden of part of a file is not written.
     if ((0,core_diagnostics/* hasErrors */.Cs)(transcript.diagnostics))
@@ -59908,6 +60944,7 @@ function laneOptions(ctx, workers) {
             session: opts.session,
             keepGoldens: opts.keepGoldens,
             readOnly: opts.readOnly,
+            cacheReport: opts.cacheReport,
             head: (0,policies/* transferOf */.ND)(opts.head),
             base: opts.base ? (0,policies/* transferOf */.ND)(opts.base) : null,
         },
@@ -59973,7 +61010,7 @@ async function runGoldens(opts) {
 /* unused harmony export serveGoldenRun */
 /* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5919);
 /* harmony import */ var _golden_jobs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8966);
-/* harmony import */ var _golden_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5043);
+/* harmony import */ var _golden_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(719);
 /* harmony import */ var _policies_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7564);
 // A worker thread of a golden run (golden-jobs.ts): rebuilds the run's policies from plain data,
 // then runs each planned file it is sent, one at a time, and replies with its steps. The CLI
@@ -67985,6 +69022,44 @@ function transferOf(setup) {
 
 /***/ }),
 
+/***/ 2594:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KN: () => (/* binding */ percent),
+/* harmony export */   SI: () => (/* binding */ describeCacheImpact),
+/* harmony export */   ql: () => (/* binding */ describeCachePrefix)
+/* harmony export */ });
+/** A share as a percentage with one decimal, rounded down: 49.96% never reads as a passing 50.0%. */
+function percent(share) {
+    return `${(Math.floor(share * 1000 + 1e-9) / 10).toFixed(1)}%`;
+}
+function shareOrDash(share) {
+    return share === null || share === undefined ? '—' : percent(share);
+}
+/**
+ * `prompt cache prefix (openai requests): mean 91.4%, lowest 27.2% at the call after m21 (line 268);
+ * 8349 of 11334 tokens sent repeat the previous request; 8 of 9 model calls replayed`.
+ */
+function describeCachePrefix(s) {
+    const head = `prompt cache prefix (${s.format} requests)`;
+    if (s.replayed === 0) {
+        return `${head}: no two model calls to compare (${s.calls} call${s.calls === 1 ? '' : 's'})`;
+    }
+    const lowest = s.lowest ? ` at the call after ${s.lowest.id} (line ${s.lowest.line})` : '';
+    return (`${head}: mean ${shareOrDash(s.mean_share)}, lowest ${shareOrDash(s.min_share)}${lowest}; ` +
+        `${s.reused_tokens} of ${s.sent_tokens} tokens sent repeat the previous request; ` +
+        `${s.replayed} of ${s.calls} model calls replayed`);
+}
+/** `mean 97.7% → 41.0%, lowest 43.2% → 8.3%`: base → head, for the policy impact. */
+function describeCacheImpact(base, head) {
+    return (`mean ${shareOrDash(base?.mean_share)} → ${shareOrDash(head?.mean_share)}, ` +
+        `lowest ${shareOrDash(base?.min_share)} → ${shareOrDash(head?.min_share)}`);
+}
+
+
+/***/ }),
+
 /***/ 9047:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -68333,7 +69408,11 @@ function describeDrift(o, policySource) {
 /* harmony export */   l7: () => (/* binding */ describeDiff)
 /* harmony export */ });
 /* unused harmony export describeFate */
-/* harmony import */ var _report_order_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4763);
+/* harmony import */ var _cache_describe_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2594);
+/* harmony import */ var _report_order_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4763);
+// Plain-words descriptions shared by the text and markdown renderers, so both say the same thing
+// the same way. Only ids, reason codes, counts and check names appear: never artifact content.
+
 
 function signed(n) {
     return n > 0 ? `+${n}` : String(n);
@@ -68395,6 +69474,9 @@ function describeImpact(impact) {
         lines.push(`newly failing: ${impact.newlyFailing.join(', ')}`);
     if (impact.fixed.length > 0)
         lines.push(`fixed: ${impact.fixed.join(', ')}`);
+    if (base.cache_prefix || head.cache_prefix) {
+        lines.push(`prompt cache prefix: ${(0,_cache_describe_js__WEBPACK_IMPORTED_MODULE_0__/* .describeCacheImpact */ .SI)(base.cache_prefix, head.cache_prefix)}`);
+    }
     return lines;
 }
 /** `line 7, column 3: error[pii] m4: message`: a violation where the transcript is already named. */
@@ -68406,8 +69488,8 @@ function describeViolation(v) {
 const DRIFT_WARNING = 'drift reported as a warning (checks.drift: warning): it does not fail the run';
 function describeSummary(report) {
     const s = report.summary;
-    const t = (0,_report_order_js__WEBPACK_IMPORTED_MODULE_0__/* .totals */ .Sd)(report);
-    const warnings = report.transcripts.filter(_report_order_js__WEBPACK_IMPORTED_MODULE_0__/* .isWarningDrift */ .S3).length;
+    const t = (0,_report_order_js__WEBPACK_IMPORTED_MODULE_1__/* .totals */ .Sd)(report);
+    const warnings = report.transcripts.filter(_report_order_js__WEBPACK_IMPORTED_MODULE_1__/* .isWarningDrift */ .S3).length;
     const parts = [
         `${t.violations} with violations`,
         `${t.drifted} drifted${warnings > 0 ? ` (${warnings} as ${warnings === 1 ? 'a warning' : 'warnings'})` : ''}`,
@@ -74096,7 +75178,7 @@ const MAX_USERINFO = 256;
 const FILE_EXTENSIONS = new Set([
     'png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'ico', 'bmp', 'tiff', 'avif', 'heic',
     'css', 'scss', 'js', 'mjs', 'cjs', 'ts', 'tsx', 'jsx', 'json', 'map', 'lock',
-    'yml', 'yaml', 'txt', 'log', 'html', 'htm', 'pdf', 'zip', 'tgz', 'gz', 'wasm',
+    'yml', 'yaml', 'txt', 'log', 'html', 'htm', 'pdf', 'zip', 'tar', 'tgz', 'gz', 'wasm',
 ]);
 function isLocalChar(code) {
     // A-Z a-z 0-9 . _ % + -
@@ -74120,6 +75202,26 @@ function validDomain(domain) {
     }
     const tld = labels[labels.length - 1] ?? '';
     return /^[A-Za-z]{2,63}$/.test(tld) && !FILE_EXTENSIONS.has(tld.toLowerCase());
+}
+/**
+ * The end of the longest valid domain in `text[from, end)` followed by a glued-on suffix: a file
+ * extension (`.pdf`) or a hyphen (`-0`). Any other trailing label (`x@self.weight.T`) means the
+ * token is not an address.
+ */
+function validPrefixEnd(text, from, end) {
+    for (let p = end - 1; p > from; p--) {
+        const code = text.charCodeAt(p);
+        if (code === DOT) {
+            const next = text.slice(p + 1, end).split(/[.-]/)[0] ?? '';
+            if (!FILE_EXTENSIONS.has(next.toLowerCase()))
+                continue;
+        }
+        else if (code !== HYPHEN)
+            continue;
+        if (validDomain(text.slice(from, p)))
+            return p;
+    }
+    return undefined;
 }
 /** `text[i]` is the letter of a backslash escape (`\n`, `\t`…): an odd run of backslashes before it. */
 function escapeLetterAt(text, i) {
@@ -74170,8 +75272,14 @@ function findEmails(text) {
             end--;
         if (end === at + 1 || text.charCodeAt(end) === AT)
             continue;
-        if (!validDomain(text.slice(at + 1, end)))
-            continue;
+        if (!validDomain(text.slice(at + 1, end))) {
+            // `jane@example.com.pdf`, `jane@example.com-0`: an address with a suffix glued on is still an
+            // address. The longest prefix that is a valid domain (two labels at least) is the address.
+            const shorter = validPrefixEnd(text, at + 1, end);
+            if (shorter === undefined)
+                continue;
+            end = shorter;
+        }
         // `git@github.com:org/repo` and `user@host:port` are SCP remotes / URL authorities, not mailboxes.
         if (text.charCodeAt(end) === COLON && end + 1 < text.length && !isWhitespace(text.charCodeAt(end + 1))) {
             continue;
@@ -76850,7 +77958,7 @@ function formatPath(path) {
 /* harmony export */   oD: () => (/* binding */ ORDER_SECTIONS),
 /* harmony export */   zv: () => (/* binding */ PII_DETECTORS)
 /* harmony export */ });
-/* unused harmony exports TOKENIZERS, MODEL_FAMILIES, CALIBRATION_RANGE, TRUNCATION_MODES, NOTIFICATION_LEVELS, CHECK_SEVERITIES, CHECK_NAMES, PROVIDER_TARGETS, AUTHORITY_KINDS, PART_TOKEN_KINDS, POLICY_LIMITS, RULE_NAME_PATTERN */
+/* unused harmony exports TOKENIZERS, MODEL_FAMILIES, CALIBRATION_RANGE, TRUNCATION_MODES, NOTIFICATION_LEVELS, CHECK_SEVERITIES, CHECK_NAMES, OPTIONAL_CHECK_NAMES, ESCALATION_CHOICES, PROVIDER_TARGETS, AUTHORITY_KINDS, PART_TOKEN_KINDS, POLICY_LIMITS, RULE_NAME_PATTERN */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9691);
 /* harmony import */ var _pii_detectors_phone_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4563);
 /* harmony import */ var _pii_registry_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2624);
@@ -76893,6 +78001,13 @@ const CHECK_NAMES = [
     'nonempty',
     'provider',
 ];
+/**
+ * Checks that are off unless the policy names them (`checks.<name>`): optional without a default,
+ * so a policy that does not mention them keeps its hash, and its goldens.
+ */
+const OPTIONAL_CHECK_NAMES = ['cache_prefix'];
+/** What an in-agent adapter does when a call's context is `escalated` (runtime.on_escalated). */
+const ESCALATION_CHOICES = ['stop', 'continue'];
 /**
  * The API the stabilized context is sent to, whose request rules the `provider` check applies:
  * `same` = the transcript's own (Claude Code → anthropic; a native transcript must suit both).
@@ -77180,14 +78295,23 @@ const PolicySchema = mapping({
         recency: severity(),
         nonempty: severity(),
         provider: severity(),
-    }, CHECK_NAMES.join(', ')).prefault({}),
+        cache_prefix: oneOf(CHECK_SEVERITIES).optional(),
+    }, [...CHECK_NAMES, ...OPTIONAL_CHECK_NAMES].join(', ')).prefault({}),
+    // The three below are optional without a default: a policy that sets none keeps its hash.
+    compaction: mapping({
+        enabled: flag().default(false),
+        max_tokens: integer(32, L.maxBudget).default(600),
+        request_chars: integer(20, 10_000).default(160),
+    }, 'enabled, max_tokens, request_chars').optional(),
+    runtime: mapping({ on_escalated: oneOf(ESCALATION_CHOICES).default('stop') }, 'on_escalated').optional(),
+    cache_prefix: mapping({ min_share: fraction().default(0.5) }, 'min_share').optional(),
     part_tokens: mapping({
         image: integer(0, 1_000_000).default(765),
         audio: integer(0, 1_000_000).default(1000),
         file: integer(0, 1_000_000).default(1000),
         other: integer(0, 1_000_000).default(256),
     }, PART_TOKEN_KINDS.join(', ')).prefault({}),
-}, 'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, part_tokens').superRefine(familyNeedsCalibration);
+}, 'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, part_tokens').superRefine(familyNeedsCalibration);
 
 
 /***/ }),
@@ -78584,6 +79708,8 @@ var diagnostics = __nccwpck_require__(6450);
 var render_markdown = __nccwpck_require__(7424);
 // EXTERNAL MODULE: ./build/core/text/shown-name.js
 var shown_name = __nccwpck_require__(5929);
+// EXTERNAL MODULE: ./build/core/cache/describe.js
+var cache_describe = __nccwpck_require__(2594);
 ;// CONCATENATED MODULE: ./build/github/report-blocks.js
 // The blocks of the Markdown report surfaces (job summary, PR comment, `check --format markdown`)
 // about one transcript or the policy review: what a reviewer reads first for a failing transcript
@@ -78591,6 +79717,7 @@ var shown_name = __nccwpck_require__(5929);
 // budget, the command that accepts the change), and the policy impact table, narrow enough for a
 // PR comment, with its totals and the full table collapsed. Every transcript-derived string goes
 // through escapeText.
+
 
 
 
@@ -78651,6 +79778,8 @@ function outcomeBody(o, report, opts) {
     const consumers = (0,describe_outcome/* describeConsumers */.Ne)(o);
     if (consumers)
         open.push(`- ${(0,html/* escapeText */.X1)(consumers)}`);
+    if (o.cache_prefix)
+        open.push(`- ${(0,html/* escapeText */.X1)((0,cache_describe/* describeCachePrefix */.ql)(o.cache_prefix))}`);
     if (o.outcome === 'new' && report.ci) {
         open.push('- no golden: in CI nothing is written; create it locally and commit it:');
     }
@@ -78680,7 +79809,8 @@ function outcomeBody(o, report, opts) {
 function passRow(o) {
     const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
     const map = o.picture && o.picture.runs.length > 0 ? mapCells(o.picture).cells : '—';
-    const notes = (o.notes ?? []).map(html/* escapeText */.X1).join('<br>') || '—';
+    const said = [...(o.notes ?? []), ...(o.cache_prefix ? [(0,cache_describe/* describeCachePrefix */.ql)(o.cache_prefix)] : [])];
+    const notes = said.map(html/* escapeText */.X1).join('<br>') || '—';
     return (0,html/* tableRow */.jD)([(0,html/* escapeText */.X1)(o.transcript), tokens, map, notes]);
 }
 const PASS_TABLE_HEAD = (0,html/* tableHead */.PP)([
@@ -78694,11 +79824,18 @@ function removed(side) {
 }
 /** Whether the edit changes anything the impact table counts for this transcript. */
 function impactChanged(i) {
-    const side = (x) => JSON.stringify([x.status, x.tokens, x.kept, x.masked, x.dropped]);
+    const side = (x) => JSON.stringify([x.status, x.tokens, x.kept, x.masked, x.dropped, x.cache_prefix ?? null]);
     return side(i.base) !== side(i.head) || i.newlyFailing.length > 0 || i.fixed.length > 0;
 }
-/** The narrow impact table: one row per transcript. */
-function impactRow(i) {
+/** Whether the impact table gets the prompt-cache column: the replay ran for some transcript. */
+function hasCacheColumn(impacts) {
+    return impacts.some((i) => i.base.cache_prefix !== undefined || i.head.cache_prefix !== undefined);
+}
+function cacheCell(i) {
+    return (0,cache_describe/* describeCacheImpact */.SI)(i.base.cache_prefix, i.head.cache_prefix);
+}
+/** The narrow impact table: one row per transcript (`withCache`: the prompt-cache column too). */
+function impactRow(i, withCache = false) {
     const checks = [
         i.newlyFailing.length > 0 ? `❌ ${(0,html/* escapeText */.X1)(i.newlyFailing.join(', '))}` : '',
         i.fixed.length > 0 ? `✅ ${(0,html/* escapeText */.X1)(i.fixed.join(', '))}` : '',
@@ -78709,6 +79846,7 @@ function impactRow(i) {
         (0,html/* escapeText */.X1)(i.transcript),
         `${i.base.tokens} → ${i.head.tokens} (${signed(i.head.tokens - i.base.tokens)})`,
         `${removed(i.base)} → ${removed(i.head)}`,
+        ...(withCache ? [cacheCell(i)] : []),
         checks || '—',
     ]);
 }
@@ -78718,8 +79856,16 @@ const IMPACT_HEAD = (0,html/* tableHead */.PP)([
     { title: 'Removed', right: true },
     { title: 'Checks' },
 ]);
+/** The narrow impact table's head with the prompt-cache column (before Checks). */
+const IMPACT_HEAD_CACHE = (0,html/* tableHead */.PP)([
+    { title: 'Transcript' },
+    { title: 'Tokens', right: true },
+    { title: 'Removed', right: true },
+    { title: 'Prompt cache prefix' },
+    { title: 'Checks' },
+]);
 /** The totals row of the impact table. */
-function impactTotals(impacts) {
+function impactTotals(impacts, withCache = false) {
     let base = 0;
     let head = 0;
     let removedBase = 0;
@@ -78743,13 +79889,19 @@ function impactTotals(impacts) {
         `**Total: ${plural(impacts.length, 'transcript')}, ${changed} changed${unchanged > 0 ? ` (${unchanged} unchanged not listed)` : ''}**`,
         `**${base} → ${head} (${signed(head - base)})**`,
         `**${removedBase} → ${removedHead}**`,
+        ...(withCache ? [''] : []),
         `**${checks}**`,
     ]);
 }
 /** The full impact table (status, kept, masked, removed by reason), for the collapsed section. */
 const IMPACT_FULL_HEAD = (0,html/* tableHead */.PP)(render_markdown/* IMPACT_COLUMNS */.ZX.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })));
-function impactFullRow(i) {
-    return (0,html/* tableRow */.jD)((0,render_markdown/* impactCells */._M)(i, html/* escapeText */.X1));
+/** The full impact table's head with the prompt-cache column (last). */
+const IMPACT_FULL_HEAD_CACHE = (0,html/* tableHead */.PP)([
+    ...render_markdown/* IMPACT_COLUMNS */.ZX.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })),
+    { title: 'Prompt cache prefix' },
+]);
+function impactFullRow(i, withCache = false) {
+    return (0,html/* tableRow */.jD)([...(0,render_markdown/* impactCells */._M)(i, html/* escapeText */.X1), ...(withCache ? [cacheCell(i)] : [])]);
 }
 
 ;// CONCATENATED MODULE: ./build/github/summary.js
@@ -78869,25 +80021,30 @@ function impactSections(report) {
     const impacts = report.transcripts.flatMap((o) => (o.impact ? [o.impact] : []));
     if (impacts.length === 0)
         return [];
+    // The prompt-cache column only when the replay ran (`--cache-report`, checks.cache_prefix).
+    const cache = hasCacheColumn(impacts);
     const row = (text) => ({
         forms: [{ text: block([text]), tier: TIER.impact }],
         omitted: 'impact',
     });
     return [
         {
-            head: block(['### Policy impact (base → head)', '', ...IMPACT_HEAD]),
+            head: block(['### Policy impact (base → head)', '', ...(cache ? IMPACT_HEAD_CACHE : IMPACT_HEAD)]),
             tail: '\n',
             // Only the transcripts the edit changes; the totals row counts every one, the full table lists them all.
-            parts: [...impacts.filter(impactChanged).map((i) => row(impactRow(i))), fixed([impactTotals(impacts)])],
+            parts: [
+                ...impacts.filter(impactChanged).map((i) => row(impactRow(i, cache))),
+                fixed([impactTotals(impacts, cache)]),
+            ],
         },
         {
             head: block([
                 '<details><summary>Policy impact in detail: status, kept, masked, removed by reason</summary>',
                 '',
-                ...IMPACT_FULL_HEAD,
+                ...(cache ? IMPACT_FULL_HEAD_CACHE : IMPACT_FULL_HEAD),
             ]),
             tail: block(['', '</details>', '']),
-            parts: impacts.map((i) => row(impactFullRow(i))),
+            parts: impacts.map((i) => row(impactFullRow(i, cache))),
         },
     ];
 }
