@@ -46,6 +46,8 @@ describe('action: a broken context fails the step at the line that broke it', ()
     ['sidechain-only.jsonl', undefined, 'nonempty', '*', 1, 1],
     ['assistant-first.json', undefined, 'provider', 'm0', 5, 5],
     ['pii-thinking-document.json', undefined, 'pii', 'm1', 22, 5],
+    // The optional check (checks.cache_prefix): the last call's request misses the prompt cache.
+    ['cache-prefix-window.jsonl', 'policy-cache-prefix.yml', 'cache_prefix', 'u4', 8, 1],
   ] as const)('%s with %s: %s at %s', async (transcript, policy, check_, id, line, col) => {
     const run = await check(transcript, policy);
     expect(run.code).toBe(1);

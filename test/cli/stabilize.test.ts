@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, it, expect } from 'vitest';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -270,6 +270,100 @@ describe('stabilize --emit', () => {
     expect(code).toBe(1);
     expect(() => JSON.parse(out) as unknown).not.toThrow();
     expect(err).toMatch(/^session\.jsonl:10:1: budget \(error\): the context needs 213 tokens/m);
+  });
+});
+
+// The optional cache_prefix check (docs/cache-prefix.md): every gate applies the same checks, so
+// `stabilize` runs it exactly when `check` does, from the policy's `checks.cache_prefix`.
+describe('stabilize: the cache_prefix check', () => {
+  let dir: string;
+  let withoutKey: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cs-stabilize-cache-'));
+    // The same policy without the `checks.cache_prefix` key: the check is off, min_share is unused.
+    const text = await readFile(path.join(FIXTURES, 'cache-prefix-policy.yml'), 'utf8');
+    const stripped = text.replace('checks:\n  cache_prefix: error\n', '');
+    expect(stripped).not.toBe(text);
+    withoutKey = path.join(dir, 'no-check.yml');
+    await writeFile(withoutKey, stripped);
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('goes red at the user message of each turn whose request misses the prompt cache, exit 1', async () => {
+    const { code, out, err } = await stabilize(['session.jsonl', '--policy', 'cache-prefix-policy.yml']);
+    expect(code).toBe(1);
+    expect(err).toBe('');
+    // Every other check holds: the run fails on cache_prefix alone.
+    expect(out).toMatch(/^session\.jsonl: ok$/m);
+    expect(out).toContain('checks: 13 of 14 passed, failing: cache_prefix (error)');
+    const found = [...out.matchAll(/^ {2}session\.jsonl:(\d+):(\d+): (\w+) \(error\): .* \[(\w+)\]$/gm)].map(
+      (m) => [m[3], m[4], Number(m[1]), Number(m[2])],
+    );
+    expect(found).toEqual([
+      ['cache_prefix', 'u2', 10, 1],
+      ['cache_prefix', 'u3', 17, 1],
+    ]);
+    expect(out).toMatch(
+      /^ {2}session\.jsonl:10:1: cache_prefix \(error\): the model call after r3 \(line 12\) starts with only \d+\.\d% of the previous request .*cache_prefix\.min_share is 99\.0%/m,
+    );
+    expectNoPii(out);
+    for (const text of SESSION_TEXT) expect(out).not.toContain(text);
+  });
+
+  it('--json holds the check and the prompt-cache figure; --emit names the check on stderr', async () => {
+    const { code, out } = await stabilize(['--json', 'session.jsonl', '--policy', 'cache-prefix-policy.yml']);
+    expect(code).toBe(1);
+    const report = JSON.parse(out) as TranscriptReport;
+    expect(report.status).toBe('ok');
+    expect(report.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['cache_prefix']);
+    expect(report.checks.find((c) => c.name === 'cache_prefix')).toMatchObject({
+      ok: false,
+      severity: 'error',
+      violations: [
+        { id: 'u2', line: 10, column: 1 },
+        { id: 'u3', line: 17, column: 1 },
+      ],
+    });
+    expect(report.cache_prefix?.min_share).toBeLessThan(0.99);
+    expect(report.cache_prefix?.replayed).toBeGreaterThan(0);
+    expectNoPii(out);
+
+    const emitted = await stabilize([
+      '--emit',
+      'openai',
+      'session.jsonl',
+      '--policy',
+      'cache-prefix-policy.yml',
+    ]);
+    expect(emitted.code).toBe(1);
+    expect(() => JSON.parse(emitted.out) as unknown).not.toThrow();
+    expect(emitted.err).toMatch(/^session\.jsonl:10:1: cache_prefix \(error\): /m);
+  });
+
+  it('at warning severity it is reported and the run passes', async () => {
+    const warn = path.join(dir, 'warn.yml');
+    const text = await readFile(path.join(FIXTURES, 'cache-prefix-policy.yml'), 'utf8');
+    await writeFile(warn, text.replace('cache_prefix: error', 'cache_prefix: warning'));
+    const { code, out } = await stabilize(['session.jsonl', '--policy', warn]);
+    expect(code).toBe(0);
+    expect(out).toContain('checks: 13 of 14 passed, failing: cache_prefix (warning)');
+    expect(out).toMatch(/^ {2}session\.jsonl:10:1: cache_prefix \(warning\): /m);
+  });
+
+  it('without checks.cache_prefix nothing changes: no replay, no check, exit 0', async () => {
+    const text = await stabilize(['session.jsonl', '--policy', withoutKey]);
+    expect(text.code).toBe(0);
+    expect(text.out).not.toContain('cache_prefix');
+    // The same output as the policy that never named cache_prefix at all.
+    expect(text.out).toBe((await stabilize(['session.jsonl', '--policy', 'tight-policy.yml'])).out);
+    const json = await stabilize(['--json', 'session.jsonl', '--policy', withoutKey]);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.out) as TranscriptReport;
+    expect(report.checks.map((c) => c.name)).not.toContain('cache_prefix');
+    expect(report.cache_prefix).toBeUndefined();
+    expect(json.out).toBe((await stabilize(['--json', 'session.jsonl', '--policy', 'tight-policy.yml'])).out);
   });
 });
 

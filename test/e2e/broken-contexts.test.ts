@@ -27,6 +27,7 @@ function repo(transcript: string): string {
     'target-openai',
     'escalate',
     'order-system-last',
+    'cache-prefix',
   ])
     cpSync(path.join(FIXTURES, `policy-${p}.yml`), path.join(dir, `policy-${p}.yml`));
   return dir;
@@ -155,6 +156,37 @@ describe('check goes red where the context is broken', () => {
     expect(update.code).toBe(1);
     expect(update.stdout + update.stderr).toContain('golden-pii');
     for (const pii of PII) expect(update.stdout + update.stderr).not.toContain(pii);
+  });
+
+  it('a budget that drops the oldest kept answer at the last call: cache_prefix at that turn, every other check green', async () => {
+    const dir = repo('cache-prefix-window.jsonl');
+    const { run, report } = await check(dir, ['--policy', 'policy-cache-prefix.yml']);
+    expect(run.code).toBe(1);
+    expect(found(report)).toEqual([['cache_prefix', 'error', 8, 1]]);
+    const outcome = report.transcripts[0];
+    expect(outcome?.status).toBe('ok');
+    expect(outcome?.violations[0]?.id).toBe('u4');
+    expect(outcome?.cache_prefix?.min_share).toBeLessThan(0.5);
+    const text = await runBuilt(['check', '--policy', 'policy-cache-prefix.yml', 'transcripts'], dir);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(
+      /^ {2}transcripts\/cache-prefix-window\.jsonl:8:1: error\[cache_prefix\] u4: the model call after u4 \(line 8\) starts with only \d+\.\d% of the previous request .*cache_prefix\.min_share is 50\.0%/m,
+    );
+    const github = await runBuilt(
+      ['check', '--format', 'github', '--policy', 'policy-cache-prefix.yml', 'transcripts'],
+      dir,
+    );
+    expect(github.stdout).toMatch(
+      /^::error file=transcripts\/cache-prefix-window\.jsonl,line=8,col=1,title=context-stability cache_prefix%3A u4::/m,
+    );
+  });
+
+  it('the same budget without checks.cache_prefix passes: the check is opt-in', async () => {
+    const dir = repo('cache-prefix-window.jsonl');
+    writeFileSync(path.join(dir, 'p.yml'), 'budget: 200\n');
+    const { run, report } = await check(dir, ['--policy', 'p.yml']);
+    expect(run.code).toBe(0);
+    expect(found(report)).toEqual([]);
   });
 });
 

@@ -1,5 +1,11 @@
 // `stabilize FILE`: runs the stabilizer and the checks on one transcript and prints a summary,
 // the report of DESIGN §7 (`--json`) or the stabilized context as a provider request (`--emit`).
+import {
+  cachePrefixCheck,
+  cachePrefixMinShare,
+  cachePrefixSeverity,
+  replayCachePrefix,
+} from '../../core/cache/prefix.js';
 import { EMIT_FORMATS, emitContext, resolveEmitFormat } from '../../core/emit/index.js';
 import { buildReport, failingChecks } from '../../core/report/report.js';
 import { compareFindings } from '../../core/report/severity-order.js';
@@ -173,6 +179,15 @@ async function run(args: string[], io: CliIO): Promise<number> {
     cache,
     ...(format ? { emit: format } : {}),
   });
+  // The optional cache_prefix check, as `check`, `update` and the Action run it
+  // (src/cli/check/evaluate.ts): only when the policy enables it, since the replay stabilizes the
+  // history once per measured model call. It measures the requests of the policy's target, as there.
+  const cacheSeverity = cachePrefixSeverity(policy);
+  const replay =
+    cacheSeverity === undefined ? undefined : replayCachePrefix(transcript, { policy, tokenizer, rules });
+  if (replay && cacheSeverity !== undefined) {
+    checks.push(cachePrefixCheck(replay.points, cacheSeverity, cachePrefixMinShare(policy)));
+  }
   // An escalated status is the failing `status` check; a warning status is reported, like every warning.
   const failing = failingChecks(checks);
   const findings = failing.length > 0;
@@ -188,6 +203,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     }
   } else if (values.json) {
     const report = { schema_version: STABILIZE_REPORT_SCHEMA, ...buildReport(result, checks) };
+    if (replay) report.cache_prefix = replay.summary;
     io.stdout(inertJson(`${JSON.stringify(report, null, 2)}\n`));
   } else {
     const summary = renderSummary(result, checks, transcript.artifacts.length);

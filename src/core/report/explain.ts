@@ -32,6 +32,9 @@ const REASON_WORDS: Record<string, string> = {
   pair_placeholder: 'its result had to go but its call is kept, so a placeholder keeps the pair valid',
   summary_expired: 'the summary is older than its ttl',
   summary_invalid: 'the summary failed validation',
+  summary_superseded: 'a later or refreshed compaction summary replaces it (the detail names that summary)',
+  compacted_into:
+    'a compaction summary of the earlier turns stands for it in the context (the detail names that summary)',
   unpaired_call: 'its tool calls have no results, which a provider would reject',
   unpaired_result: 'it answers no tool call, which a provider would reject',
   sidechain: 'it is a side-chain (sub-agent) record',
