@@ -94,7 +94,8 @@ function supersede(old: Work, by: string, logs: SummaryLog[]): void {
 // ---------------------------------------------------------------------------------------------
 // The deterministic text
 
-type SectionKey = 'earlier' | 'requests' | 'decisions' | 'files' | 'commands' | 'errors' | 'questions';
+type SectionKey =
+  'earlier' | 'requests' | 'replies' | 'decisions' | 'files' | 'commands' | 'errors' | 'questions';
 
 interface Section {
   key: SectionKey;
@@ -109,6 +110,7 @@ interface Section {
 const DISPLAY: readonly SectionKey[] = [
   'earlier',
   'requests',
+  'replies',
   'decisions',
   'files',
   'commands',
@@ -119,6 +121,7 @@ const DISPLAY: readonly SectionKey[] = [
 // Older requests go first: the latest request is protected and stays verbatim, and what the older
 // ones led to is in the decisions, errors and open questions.
 const DROP_ORDER: readonly SectionKey[] = [
+  'replies',
   'requests',
   'commands',
   'earlier',
@@ -131,6 +134,7 @@ const DROP_ORDER: readonly SectionKey[] = [
 const TITLES: Record<SectionKey, [string, string, string]> = {
   earlier: ['Earlier summary', 'earlier summary line', 'earlier summary lines'],
   requests: ['Requests', 'request', 'requests'],
+  replies: ['Replies', 'reply', 'replies'],
   decisions: ['Decisions', 'decision', 'decisions'],
   files: ['Files touched', 'file', 'files'],
   commands: ['Commands', 'command', 'commands'],
@@ -236,6 +240,7 @@ function extract(
   chars: number,
 ): Extracted {
   const requests: string[] = [];
+  const replies: string[] = [];
   const decisions: string[] = [];
   const questions: string[] = [];
   const commands: string[] = [];
@@ -255,9 +260,16 @@ function extract(
     if (w.a.kind === 'user' || w.a.kind === 'assistant') {
       if ((w.a.tags ?? []).includes('decision') && text.trim() !== '')
         decisions.push(`turn ${turn}: ${shorten(text, chars)}`);
-      else
-        for (const s of sentences(text))
-          if (DECISION.test(s)) decisions.push(`turn ${turn}: ${shorten(s, chars)}`);
+      else {
+        const all = sentences(text);
+        const said = all.filter((s) => DECISION.test(s));
+        for (const s of said) decisions.push(`turn ${turn}: ${shorten(s, chars)}`);
+        // What the assistant said, by its first sentence: the delta a later reader needs when the
+        // reply made no decision (seed 000: older turns become deltas, not nothing).
+        const first = all.find((s) => !DECISION.test(s));
+        if (w.a.kind === 'assistant' && first !== undefined && said.length === 0)
+          replies.push(`turn ${turn}: ${shorten(first, chars)}`);
+      }
     }
     for (const c of w.toolCalls ?? []) {
       const masked = mask(c.arguments);
@@ -288,6 +300,7 @@ function extract(
   }
   const sections = new Map<SectionKey, string[]>([
     ['requests', requests],
+    ['replies', replies],
     ['decisions', decisions],
     ['files', [...files].map(([p, tools]) => `${shorten(p, chars)} (${[...tools].join(', ')})`)],
     ['commands', commands],
@@ -302,6 +315,8 @@ function render(header: string, sections: readonly Section[]): string {
   for (const key of DISPLAY) {
     const s = sections.find((x) => x.key === key);
     if (!s || (s.lines.length === 0 && s.omitted === 0)) continue;
+    // Replies are the first to go and the least to miss: a section that lost them all is left out.
+    if (key === 'replies' && s.lines.length === 0) continue;
     out.push(`${s.title}:`);
     const noun = s.nouns[s.omitted === 1 ? 0 : 1];
     if (key === 'earlier' && s.omitted > 0) out.push(`… ${s.omitted} ${noun} left out`);

@@ -242,11 +242,13 @@ describe('compaction: seed 000', () => {
     expect(text).toContain(
       'Open questions:\n- turn 7: Is my account locked now because of all the failed attempts?',
     );
-    // Over max_tokens with every request: the oldest request left out, and the text says so.
+    // Over max_tokens with every line: the replies go first (their section with them), then the
+    // oldest request, and the text says so.
+    expect(text).not.toContain('Replies:');
     expect(text).toContain('- … 1 more request');
     expect(text).not.toContain('turn 5: I reset my password');
     expect(item(r, 'compaction-u5-a8').tokens).toBeLessThanOrEqual(200);
-    expect(r.compaction?.[0]?.lines_left_out).toBe(1);
+    expect(r.compaction?.[0]?.lines_left_out).toBe(3);
   });
 
   it('passes every check', () => {
@@ -357,6 +359,30 @@ describe('compaction: content', () => {
     expect(text).toContain('Last error per command:\n- bash:npm test: Error: expected 2 to be 3');
     expect(text).toContain('Decisions:\n- turn 1: Decided: keep the old parser for now.');
     expect(failing(tr, r, OFF)).toEqual([]);
+  });
+
+  it('keeps what the assistant said, by its first sentence, when its replies made no decision', () => {
+    // A support chat (tau-bench): the compacted turns are long assistant replies with no tool call,
+    // no decision and no question; without them the summary would be a bare header.
+    const tr = t(
+      ...HEAD,
+      user('u1', 'My flight was delayed.'),
+      asst('a1', `I can assist you with your delayed flight. ${words(60, 'x')}.`),
+      user('u2', 'It is mia_1.'),
+      asst('a2', `I have retrieved your reservation 4OG6T3. ${words(60, 'y')}.`),
+      ...turns(3, 4, 6),
+    );
+    const r = run(tr, policy({ budget: 80, keep_recent: 1, compaction: { enabled: true, max_tokens: 60 } }));
+    expect(r.compaction?.[0]?.covers).toEqual(['a1', 'a2']);
+    const text = item(r, r.compaction?.[0]?.id as string).content as string;
+    expect(text).toBe(
+      [
+        'Summary of earlier turns 1–2 (2 artifacts compacted by context-stability):',
+        'Replies:',
+        '- turn 1: I can assist you with your delayed flight.',
+        '- turn 2: I have retrieved your reservation 4OG6T3.',
+      ].join('\n'),
+    );
   });
 
   it('builds the summary from masked text: no PII reaches it', () => {
