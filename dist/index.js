@@ -53954,6 +53954,7 @@ function supersede(old, by, logs) {
 const DISPLAY = [
     'earlier',
     'requests',
+    'replies',
     'decisions',
     'files',
     'commands',
@@ -53964,6 +53965,7 @@ const DISPLAY = [
 // Older requests go first: the latest request is protected and stays verbatim, and what the older
 // ones led to is in the decisions, errors and open questions.
 const DROP_ORDER = [
+    'replies',
     'requests',
     'commands',
     'earlier',
@@ -53976,6 +53978,7 @@ const DROP_ORDER = [
 const TITLES = {
     earlier: ['Earlier summary', 'earlier summary line', 'earlier summary lines'],
     requests: ['Requests', 'request', 'requests'],
+    replies: ['Replies', 'reply', 'replies'],
     decisions: ['Decisions', 'decision', 'decisions'],
     files: ['Files touched', 'file', 'files'],
     commands: ['Commands', 'command', 'commands'],
@@ -54069,6 +54072,7 @@ function answered(ws, user) {
 }
 function extract(ws, items, turns, mask, chars) {
     const requests = [];
+    const replies = [];
     const decisions = [];
     const questions = [];
     const commands = [];
@@ -54088,10 +54092,17 @@ function extract(ws, items, turns, mask, chars) {
         if (w.a.kind === 'user' || w.a.kind === 'assistant') {
             if ((w.a.tags ?? []).includes('decision') && text.trim() !== '')
                 decisions.push(`turn ${turn}: ${shorten(text, chars)}`);
-            else
-                for (const s of sentences(text))
-                    if (DECISION.test(s))
-                        decisions.push(`turn ${turn}: ${shorten(s, chars)}`);
+            else {
+                const all = sentences(text);
+                const said = all.filter((s) => DECISION.test(s));
+                for (const s of said)
+                    decisions.push(`turn ${turn}: ${shorten(s, chars)}`);
+                // What the assistant said, by its first sentence: the delta a later reader needs when the
+                // reply made no decision (seed 000: older turns become deltas, not nothing).
+                const first = all.find((s) => !DECISION.test(s));
+                if (w.a.kind === 'assistant' && first !== undefined && said.length === 0)
+                    replies.push(`turn ${turn}: ${shorten(first, chars)}`);
+            }
         }
         for (const c of w.toolCalls ?? []) {
             const masked = mask(c.arguments);
@@ -54125,6 +54136,7 @@ function extract(ws, items, turns, mask, chars) {
     }
     const sections = new Map([
         ['requests', requests],
+        ['replies', replies],
         ['decisions', decisions],
         ['files', [...files].map(([p, tools]) => `${shorten(p, chars)} (${[...tools].join(', ')})`)],
         ['commands', commands],
@@ -54138,6 +54150,9 @@ function compaction_render(header, sections) {
     for (const key of DISPLAY) {
         const s = sections.find((x) => x.key === key);
         if (!s || (s.lines.length === 0 && s.omitted === 0))
+            continue;
+        // Replies are the first to go and the least to miss: a section that lost them all is left out.
+        if (key === 'replies' && s.lines.length === 0)
             continue;
         out.push(`${s.title}:`);
         const noun = s.nouns[s.omitted === 1 ? 0 : 1];
