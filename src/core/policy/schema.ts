@@ -478,10 +478,7 @@ export const PolicySchema = mapping(
       },
       'enabled, max_tokens, request_chars',
     ).optional(),
-    runtime: mapping(
-      { on_escalated: oneOf(ESCALATION_CHOICES).default('stop') },
-      'on_escalated',
-    ).optional(),
+    runtime: mapping({ on_escalated: oneOf(ESCALATION_CHOICES).default('stop') }, 'on_escalated').optional(),
     cache_prefix: mapping({ min_share: fraction().default(0.5) }, 'min_share').optional(),
     part_tokens: mapping(
       {

@@ -158,7 +158,11 @@ function byPosition(diagnostics: Diagnostic[]): Diagnostic[] {
  * take their calls' names: for a caller that reads a history in pieces and pairs it whole
  * (src/api/incremental-read.ts). Undefined when the text is not a document of that format.
  */
-export function readArtifacts(text: string, file: string, format: TranscriptFormat): ReaderOutput | undefined {
+export function readArtifacts(
+  text: string,
+  file: string,
+  format: TranscriptFormat,
+): ReaderOutput | undefined {
   const parsed = parseContainer(text, file, {});
   if (!parsed.ok || parsed.container.kind !== 'json') return undefined;
   const chosen = forced(format, parsed.container, file);
