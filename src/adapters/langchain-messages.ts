@@ -5,6 +5,10 @@
 // wherever it changed it (PII masked, placeholder, excerpt) and calls dropped with their results.
 import { isDeepStrictEqual } from 'node:util';
 import type { AIMessage, BaseMessage } from 'langchain';
+// CALL_BLOCKS: blocks that repeat one of the message's calls inside its content; the reader reads
+// such a call once, from `tool_calls`, so the same set decides what is dropped here.
+import { CALL_BLOCKS } from '../core/readers/langchain-message.js';
+import { isObject } from '../core/readers/values.js';
 import type { ContextItem } from '../core/stabilize/types.js';
 import type { Artifact, Content, ContentPart, ToolCall as CallRecord } from '../core/types.js';
 
@@ -12,23 +16,6 @@ type LcContent = BaseMessage['content'];
 type Block = Exclude<LcContent, string>[number];
 type Fields = Record<string, unknown>;
 type ToolCall = NonNullable<AIMessage['tool_calls']>[number];
-
-/**
- * Blocks that repeat one of the message's calls inside its content (Anthropic tool_use, the v1
- * tool_call block…); the LangChain reader reads such a call once, from `tool_calls`, and skips the
- * block. Same set as src/core/readers/langchain-message.ts.
- */
-const CALL_BLOCKS = new Set([
-  'tool_use',
-  'tool_call',
-  'tool_call_chunk',
-  'invalid_tool_call',
-  'function_call',
-]);
-
-function isRecord(v: unknown): v is Fields {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isAi(m: BaseMessage): m is AIMessage {
   return m.type === 'ai';
@@ -44,7 +31,7 @@ function callIdsOf(m: BaseMessage): Set<string> {
 }
 
 function callBlockId(block: unknown, ids: ReadonlySet<string>): string | undefined {
-  if (!isRecord(block) || typeof block['type'] !== 'string' || !CALL_BLOCKS.has(block['type']))
+  if (!isObject(block) || typeof block['type'] !== 'string' || !CALL_BLOCKS.has(block['type']))
     return undefined;
   const id = block['id'] ?? block['call_id'];
   return typeof id === 'string' && ids.has(id) ? id : undefined;
@@ -56,7 +43,7 @@ function callBlockId(block: unknown, ids: ReadonlySet<string>): string | undefin
  */
 export function toStoredMessage(m: BaseMessage): { type: string; data: Fields } {
   const data: Fields = { content: m.content };
-  const extra = isRecord(m.additional_kwargs) ? m.additional_kwargs : {};
+  const extra = isObject(m.additional_kwargs) ? m.additional_kwargs : {};
   if (isAi(m)) {
     data['tool_calls'] = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.name, args: c.args }));
     // Only the ids: the reader skips content blocks repeating them and warns that they are no calls.
@@ -65,7 +52,7 @@ export function toStoredMessage(m: BaseMessage): { type: string; data: Fields } 
       .map((c) => ({ id: c.id }));
     if (invalid.length > 0) data['invalid_tool_calls'] = invalid;
     const meta = m.response_metadata;
-    const model = isRecord(meta) ? (meta['model_name'] ?? meta['model']) : undefined;
+    const model = isObject(meta) ? (meta['model_name'] ?? meta['model']) : undefined;
     if (typeof model === 'string') data['response_metadata'] = { model_name: model };
   } else if (m.type === 'system') {
     if (extra['__openai_role__'] === 'developer')
@@ -84,7 +71,7 @@ export function toStoredMessage(m: BaseMessage): { type: string; data: Fields } 
 }
 
 function textBlock(text: string, original: unknown): Block {
-  const cache = isRecord(original) ? original['cache_control'] : undefined;
+  const cache = isObject(original) ? original['cache_control'] : undefined;
   return (
     cache === undefined ? { type: 'text', text } : { type: 'text', text, cache_control: cache }
   ) as Block;
@@ -102,7 +89,7 @@ type Kept = ReadonlyMap<string, Record<string, unknown> | undefined>;
 
 /** A call block as sent: its arguments masked as the call's are (a tool_use `input`, a v1 `args`…). */
 function callBlockFor(block: Block, args: Record<string, unknown> | undefined): Block {
-  if (args === undefined || !isRecord(block)) return block;
+  if (args === undefined || !isObject(block)) return block;
   const out: Fields = { ...block };
   if ('input' in out) out['input'] = args;
   if ('args' in out) out['args'] = typeof out['args'] === 'string' ? JSON.stringify(args) : args;
@@ -159,7 +146,7 @@ function contentFor(original: BaseMessage, read: Content, now: Content, kept: Ke
 function parseArgs(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
-    if (isRecord(value)) return value;
+    if (isObject(value)) return value;
   } catch {
     // Masked arguments stay JSON (masking works on JSON literals); anything else is kept as text.
   }
@@ -208,15 +195,15 @@ function copyWith(m: BaseMessage, changes: Fields): BaseMessage {
 /** Keeps the OpenAI-shaped copy of the calls in additional_kwargs in step with `tool_calls`. */
 function extraFor(m: BaseMessage, kept: Kept): Fields | undefined {
   const extra = m.additional_kwargs;
-  if (!isRecord(extra) || !Array.isArray(extra['tool_calls'])) return undefined;
+  if (!isObject(extra) || !Array.isArray(extra['tool_calls'])) return undefined;
   const calls: unknown[] = [];
   for (const c of extra['tool_calls'] as unknown[]) {
-    const id = isRecord(c) ? c['id'] : undefined;
-    if (!isRecord(c) || typeof id !== 'string' || !kept.has(id)) continue;
+    const id = isObject(c) ? c['id'] : undefined;
+    if (!isObject(c) || typeof id !== 'string' || !kept.has(id)) continue;
     const args = kept.get(id);
     const fn = c['function'];
     calls.push(
-      args === undefined || !isRecord(fn)
+      args === undefined || !isObject(fn)
         ? c
         : { ...c, function: { ...fn, arguments: JSON.stringify(args) } },
     );

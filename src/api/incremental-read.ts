@@ -4,6 +4,7 @@
 // (openai without legacy function calls, anthropic, vercel-ai); anything else is read whole.
 import { nameResultsByCall, pairToolResults, pairingDiagnostics } from '../core/readers/pairing.js';
 import { readArtifacts, readTranscript } from '../core/readers/index.js';
+import { isObject } from '../core/readers/values.js';
 import type { Artifact, Diagnostic, Transcript, TranscriptFormat } from '../core/types.js';
 
 /** Formats whose messages read alone give the same artifacts as read in their array. */
@@ -22,16 +23,11 @@ interface Head {
   key: string;
   artifacts: Artifact[];
   meta: Record<string, unknown>;
-  diagnostics: Diagnostic[];
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** An openai legacy function call or result: its call id is derived from the caller's index. */
 function isLegacyOpenAi(message: unknown): boolean {
-  return isPlainObject(message) && (message['role'] === 'function' || message['function_call'] != null);
+  return isObject(message) && (message['role'] === 'function' || message['function_call'] != null);
 }
 
 function renumber(id: string, index: number): string {
@@ -58,7 +54,7 @@ export class IncrementalReader {
     let messages: readonly unknown[];
     let rest: Record<string, unknown> = {};
     if (Array.isArray(input)) messages = input;
-    else if (isPlainObject(input) && Array.isArray(input['messages'])) {
+    else if (isObject(input) && Array.isArray(input['messages'])) {
       messages = input['messages'] as unknown[];
       const { messages: _m, ...others } = input;
       rest = others;
@@ -71,7 +67,7 @@ export class IncrementalReader {
     const chunks = this.chunks(messages, format, file);
     if (!chunks) return undefined;
     const artifacts: Artifact[] = [...head.artifacts];
-    const diagnostics: Diagnostic[] = [...head.diagnostics];
+    const diagnostics: Diagnostic[] = [];
     for (let i = 0; i < messages.length; i++) {
       const chunk = chunks[i]!;
       const line = i + 1;
@@ -107,7 +103,7 @@ export class IncrementalReader {
     file: string,
   ): Head | undefined {
     const keys = Object.keys(rest).filter((k) => rest[k] !== undefined);
-    if (keys.length === 0) return { key: '', artifacts: [], meta: {}, diagnostics: [] };
+    if (keys.length === 0) return { key: '', artifacts: [], meta: {} };
     let key: string;
     try {
       key = JSON.stringify(rest);
@@ -124,7 +120,7 @@ export class IncrementalReader {
     const artifacts = read.transcript.artifacts
       .filter((a) => a.id !== 'm0' && !a.id.startsWith('m0.'))
       .map((a) => ({ ...a, source: { file, line: 1, column: 1 } }));
-    this.head = { key, artifacts, meta: read.transcript.meta, diagnostics: [] };
+    this.head = { key, artifacts, meta: read.transcript.meta };
     return this.head;
   }
 

@@ -1,12 +1,12 @@
 // Finds and reads the policy file: the edge half of `parsePolicy`. An explicit path must
 // exist; otherwise the conventional `.github/context-policy.{yml,yaml,json}` is used when
 // present, else the built-in default (DESIGN §3).
-import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic } from '../core/diagnostics.js';
 import { defaultPolicyResult, parsePolicy } from '../core/policy/parse.js';
 import type { ParsedPolicy } from '../core/policy/parse.js';
 import type { Diagnostic } from '../core/types.js';
+import { pathExists } from './path-exists.js';
 import { readInput } from './read-input.js';
 
 /** Looked up under the working directory, in this order, when no policy path is given. */
@@ -32,15 +32,6 @@ export interface LoadPolicyOptions {
   maxFileBytes?: number;
   /** Unknown keys are errors, not warnings (`policy validate --strict`); see ParsePolicyOptions. */
   strict?: boolean;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await lstat(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // readInput's hints are written for transcripts; these say what to do about a policy file.
@@ -81,7 +72,7 @@ export async function loadPolicy(
 
   const present: string[] = [];
   for (const candidate of POLICY_FILE_CANDIDATES) {
-    if (await exists(path.resolve(opts.cwd, candidate))) present.push(candidate);
+    if (await pathExists(path.resolve(opts.cwd, candidate))) present.push(candidate);
   }
   const [chosen, ...others] = present;
   if (chosen === undefined) return { ...defaultPolicyResult(), source: 'default' };

@@ -4,6 +4,15 @@ import { maskContent, maskString } from '../core/stabilize/finalize.js';
 import type { Masker } from '../core/stabilize/finalize.js';
 import type { Artifact, TranscriptFormat } from '../core/types.js';
 
+/** The artifact with its content and tool arguments masked: what a recording or a summarizer gets. */
+export function maskArtifact(a: Artifact, masker: Masker): Artifact {
+  const pii: Record<string, number> = {};
+  const out: Artifact = { ...a, content: maskContent(a.content, masker, pii) };
+  if (a.tool_calls)
+    out.tool_calls = a.tool_calls.map((c) => ({ ...c, arguments: maskString(c.arguments, masker, pii) }));
+  return out;
+}
+
 /** The first line of a recording: what wrote it and which reader the history came through. */
 export function metaLine(session: string, format: TranscriptFormat): string {
   return JSON.stringify({ meta: { recorded_by: 'context-stability', session, source_format: format } });
@@ -14,17 +23,16 @@ export function metaLine(session: string, format: TranscriptFormat): string {
  * pairing ids, outcome, tags, scope, summaries' provenance); the source position is not, since the
  * recording has its own lines. With `masker`, content and tool arguments are masked.
  */
-export function artifactLine(a: Artifact, masker: Masker | undefined): string {
-  const pii: Record<string, number> = {};
-  const text = (s: string): string => (masker ? maskString(s, masker, pii) : s);
+export function artifactLine(artifact: Artifact, masker: Masker | undefined): string {
+  const a = masker ? maskArtifact(artifact, masker) : artifact;
   const r: Record<string, unknown> = { id: a.id, kind: a.kind };
   if (a.role !== undefined) r['role'] = a.role;
-  r['content'] = masker ? maskContent(a.content, masker, pii) : a.content;
+  r['content'] = a.content;
   if (a.tool !== undefined) r['tool'] = a.tool;
   if (a.call_id !== undefined) r['call_id'] = a.call_id;
   if (a.call_ids !== undefined) r['call_ids'] = a.call_ids;
   if (a.tool_calls !== undefined)
-    r['tool_calls'] = a.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: text(c.arguments) }));
+    r['tool_calls'] = a.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
   if (a.exit_code !== undefined) r['exit_code'] = a.exit_code;
   if (a.is_error !== undefined) r['is_error'] = a.is_error;
   if (a.tags !== undefined) r['tags'] = a.tags;

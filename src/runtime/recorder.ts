@@ -1,10 +1,11 @@
 // Recording (the edge half): appends each call's history, before stabilization, to a native JSONL
 // transcript, one file per session, so what the agent saw in production becomes a CI fixture.
-import { mkdir, appendFile, lstat } from 'node:fs/promises';
+import { mkdir, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Masker } from '../core/stabilize/finalize.js';
 import { maskString } from '../core/stabilize/finalize.js';
 import type { Transcript } from '../core/types.js';
+import { pathExists } from '../io/path-exists.js';
 import { artifactLine, metaLine, signatureOf } from './record-lines.js';
 
 export interface RecordOptions {
@@ -29,15 +30,6 @@ export function sessionFileStem(session: string, masker: Masker | undefined): st
     .replace(/^[._]+/, '')
     .slice(0, 100);
   return stem === '' ? 'session' : stem;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await lstat(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export class SessionRecorder {
@@ -89,7 +81,7 @@ export class SessionRecorder {
     const taken = new Set([...this.tracks.values()].map((t) => t.file));
     for (let n = 1; ; n++) {
       const file = path.join(this.dir, n === 1 ? `${stem}.jsonl` : `${stem}.${n}.jsonl`);
-      if (!taken.has(file) && !(await exists(file))) return file;
+      if (!taken.has(file) && !(await pathExists(file))) return file;
     }
   }
 }

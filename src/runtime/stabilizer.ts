@@ -10,7 +10,7 @@ import type { EscalationChoice } from '../core/policy/schema.js';
 import type { FormatOption } from '../core/readers/index.js';
 import { createMasker, sanitizeForPolicy, stabilizeTranscript } from '../core/stabilize/stabilize.js';
 import type { Masker } from '../core/stabilize/finalize.js';
-import { maskContent, maskString } from '../core/stabilize/finalize.js';
+import { maskString } from '../core/stabilize/finalize.js';
 import { COMPACTION_TAG } from '../core/stabilize/compaction.js';
 import { textOf } from '../core/stabilize/work.js';
 import { shownName } from '../core/text/shown-name.js';
@@ -27,6 +27,7 @@ import { loadPolicy } from '../io/load-policy.js';
 import { loadPolicyTokenizer } from '../tokens/load.js';
 import { ContextEscalatedError } from './errors.js';
 import type { RuntimeWarning } from './errors.js';
+import { maskArtifact } from './record-lines.js';
 import { SessionRecorder } from './recorder.js';
 import type { RecordOptions } from './recorder.js';
 
@@ -100,7 +101,6 @@ interface SessionState {
   reader: IncrementalReader;
   /** Summaries a summarizer wrote, each after the artifact that ended the history it was made in. */
   summaries: { after: string; artifact: Artifact }[];
-  calls: number;
 }
 
 /** Sessions kept at once; the least recently used is forgotten beyond this. */
@@ -161,7 +161,6 @@ export class ContextStabilizer {
       if (this.recorder) await this.record(session, shown, transcript, ready.masker);
       result = run(transcript);
     }
-    state.calls++;
     this.verdict(session, shown, result, policy);
     const payload = emitContext(result.context, emit, transcript) as P;
     return { payload, result, transcript };
@@ -187,22 +186,10 @@ export class ContextStabilizer {
     const byId = new Map(transcript.artifacts.map((a) => [a.id, a]));
     const previous = log.refreshed_from === undefined ? undefined : byId.get(log.refreshed_from);
     const earlier = new Set(previous?.provenance ?? []);
-    const pii = {};
     const artifacts = log.covers
       .filter((id) => !earlier.has(id))
       .flatMap((id) => byId.get(id) ?? [])
-      .map((a) => ({
-        ...a,
-        content: maskContent(a.content, ready.masker, pii),
-        ...(a.tool_calls
-          ? {
-              tool_calls: a.tool_calls.map((c) => ({
-                ...c,
-                arguments: maskString(c.arguments, ready.masker, pii),
-              })),
-            }
-          : {}),
-      }));
+      .map((a) => maskArtifact(a, ready.masker));
     const deterministic = textOf(result.context.find((c) => c.id === log.id)?.content ?? '');
     const fail = (why: string): undefined => {
       this.warn({
@@ -257,7 +244,7 @@ export class ContextStabilizer {
       // Map order is insertion order: re-inserting keeps the most recently used last.
       this.sessions.delete(session);
     } else {
-      s = { memo: new StabilizeMemo(), reader: new IncrementalReader(), summaries: [], calls: 0 };
+      s = { memo: new StabilizeMemo(), reader: new IncrementalReader(), summaries: [] };
       if (this.sessions.size >= MAX_SESSIONS) {
         const oldest = this.sessions.keys().next().value;
         if (oldest !== undefined) this.sessions.delete(oldest);

@@ -13,7 +13,7 @@ export const CODE = 'invalid-message';
  * Blocks that repeat a call of the message's `tool_calls` inside its content (Anthropic's
  * tool_use, the v1 standard tool_call…): the call is read once, from `tool_calls`.
  */
-const CALL_BLOCKS = new Set([
+export const CALL_BLOCKS: ReadonlySet<string> = new Set([
   'tool_use',
   'tool_call',
   'tool_call_chunk',
