@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { stabilize } from '../src/api/stabilize.js';
 import { emitContext } from '../src/core/emit/index.js';
 import { createContextStabilizer } from '../src/runtime/stabilizer.js';
+import { median } from './timing.js';
 import { loadTokenizer } from '../src/tokens/load.js';
 import { deriveSeed, generateCorpus } from '../test/support/generate/index.js';
 import { Rng } from '../test/support/generate/rng.js';
@@ -50,6 +51,7 @@ function session(seed: number, n: number): unknown[] {
   return messages.slice(0, n);
 }
 
+/** The value at `q` of sorted values (p90: 0.9). */
 function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
@@ -97,14 +99,13 @@ async function measure(
     base.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
-  base.sort((a, b) => a - b);
   return {
     messages: n,
     calls: times.length,
     firstMs,
-    medianMs: quantile(times, 0.5),
+    medianMs: median(times),
     p90Ms: quantile(times, 0.9),
-    statelessMedianMs: quantile(base, 0.5),
+    statelessMedianMs: median(base),
     statelessCalls: base.length,
   };
 }

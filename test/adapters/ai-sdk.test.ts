@@ -13,7 +13,6 @@ import { z } from 'zod';
 import { contextStabilityMiddleware } from '../../src/adapters/ai-sdk.js';
 import type { AiSdkPrompt } from '../../src/adapters/ai-sdk.js';
 import { toTranscript } from '../../src/api/input.js';
-import { main } from '../../src/cli/main.js';
 import type { Policy } from '../../src/core/policy/index.js';
 import { countArtifactTokens } from '../../src/core/tokens/count.js';
 import { ContextEscalatedError } from '../../src/runtime/errors.js';
@@ -21,7 +20,7 @@ import type { RuntimeWarning } from '../../src/runtime/errors.js';
 import { createContextStabilizer } from '../../src/runtime/stabilizer.js';
 import type { ContextStabilizer } from '../../src/runtime/stabilizer.js';
 import { loadPolicyTokenizer } from '../../src/tokens/load.js';
-import { fakeIO } from '../cli/fake-io.js';
+import { updateThenCheck } from '../support/check-recording.js';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
 type StreamPart =
@@ -247,13 +246,11 @@ describe('recording', () => {
     // answer of each turn but the last answer, which no model call has sent yet.
     expect(text.trimEnd().split('\n')).toHaveLength(1 + 1 + 3 * 4 - 1);
 
-    const update = fakeIO(dir);
-    expect(await main(['update', file, '--policy', policyFile], update), update.err()).toBe(0);
-    const check = fakeIO(dir);
-    const code = await main(['check', file, '--policy', policyFile, '--format', 'json'], check);
-    const report = JSON.parse(check.out()) as { transcripts: { outcome: string }[] };
+    const { update, check } = await updateThenCheck(dir, file, policyFile);
+    expect(update.code, update.err).toBe(0);
+    const report = JSON.parse(check.out) as { transcripts: { outcome: string }[] };
     expect(report.transcripts.map((t) => t.outcome)).toEqual(['pass']);
-    expect(code, check.out()).toBe(0);
+    expect(check.code, check.out).toBe(0);
   });
 });
 

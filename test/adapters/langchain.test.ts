@@ -25,14 +25,13 @@ import {
   stabilizeLangChainMessages,
 } from '../../src/adapters/langchain.js';
 import { toTranscript } from '../../src/api/input.js';
-import { main } from '../../src/cli/main.js';
 import { countArtifactTokens } from '../../src/core/tokens/count.js';
 import { ContextEscalatedError } from '../../src/runtime/errors.js';
 import type { RuntimeWarning } from '../../src/runtime/errors.js';
 import { createContextStabilizer } from '../../src/runtime/stabilizer.js';
 import type { ContextStabilizer } from '../../src/runtime/stabilizer.js';
 import { loadPolicyTokenizer } from '../../src/tokens/load.js';
-import { fakeIO } from '../cli/fake-io.js';
+import { updateThenCheck } from '../support/check-recording.js';
 
 const EMAIL = 'jane.doe@example.com';
 const PHONE = '+1 415 555 0134';
@@ -232,16 +231,12 @@ describe('recording', () => {
     // The whole history up to the last model call: 4 turns, less the last answer, plus the system prompt.
     expect(text.trim().split('\n')).toHaveLength(1 + 1 + QUESTIONS.length * 4 - 1);
 
-    const update = fakeIO(dir);
-    expect(await main(['update', file, '--policy', 'policy.yml'], update), update.err()).toBe(0);
-    const check = fakeIO(dir);
-    expect(
-      await main(['check', file, '--policy', 'policy.yml', '--format', 'json'], check),
-      check.out(),
-    ).toBe(0);
-    const report = JSON.parse(check.out()) as { transcripts: { path: string; outcome: string }[] };
+    const { update, check } = await updateThenCheck(dir, file, 'policy.yml');
+    expect(update.code, update.err).toBe(0);
+    expect(check.code, check.out).toBe(0);
+    const report = JSON.parse(check.out) as { transcripts: { path: string; outcome: string }[] };
     expect(report.transcripts.map((t) => t.outcome)).toEqual(['pass']);
-    for (const pii of RAW_PII) expect(check.out() + update.out()).not.toContain(pii);
+    for (const pii of RAW_PII) expect(check.out + update.out).not.toContain(pii);
   });
 });
 

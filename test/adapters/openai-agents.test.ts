@@ -18,13 +18,12 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentsInputToResponses, contextStabilityInputFilter } from '../../src/adapters/openai-agents.js';
 import { toTranscript } from '../../src/api/input.js';
-import { main } from '../../src/cli/main.js';
 import { countArtifactTokens } from '../../src/core/tokens/count.js';
 import { ContextEscalatedError } from '../../src/runtime/errors.js';
 import type { RuntimeWarning } from '../../src/runtime/errors.js';
 import { createContextStabilizer } from '../../src/runtime/stabilizer.js';
 import { loadPolicyTokenizer } from '../../src/tokens/load.js';
-import { fakeIO } from '../cli/fake-io.js';
+import { updateThenCheck } from '../support/check-recording.js';
 
 const EMAIL = 'jane.roe@example.com';
 const PHONE = '+1 415 555 0134';
@@ -276,16 +275,13 @@ describe('recording', () => {
     expect(text).toContain('[REDACTED_EMAIL]');
 
     writeFileSync(path.join(dir, 'policy.yml'), `budget: ${budget}\n`);
-    const update = fakeIO(dir);
-    expect(await main(['update', 'recorded/run-1.jsonl', '--policy', 'policy.yml'], update)).toBe(0);
-    const check = fakeIO(dir);
-    expect(
-      await main(['check', 'recorded/run-1.jsonl', '--policy', 'policy.yml', '--format', 'json'], check),
-    ).toBe(0);
-    const report = JSON.parse(check.out()) as { transcripts: { outcome: string; violations: unknown[] }[] };
+    const { update, check } = await updateThenCheck(dir, 'recorded/run-1.jsonl', 'policy.yml');
+    expect(update.code).toBe(0);
+    expect(check.code).toBe(0);
+    const report = JSON.parse(check.out) as { transcripts: { outcome: string; violations: unknown[] }[] };
     expect(report.transcripts).toHaveLength(1);
     expect(report.transcripts[0]).toMatchObject({ outcome: 'pass', violations: [] });
-    expect(check.out()).not.toContain(EMAIL);
+    expect(check.out).not.toContain(EMAIL);
   });
 });
 

@@ -13,6 +13,7 @@ import { ContextEscalatedError } from '../../src/runtime/errors.js';
 import type { RuntimeWarning } from '../../src/runtime/errors.js';
 import { createContextStabilizer } from '../../src/runtime/stabilizer.js';
 import { fakeIO } from '../cli/fake-io.js';
+import { updateThenCheck } from '../support/check-recording.js';
 
 const EMAIL = 'jane.roe@example.com';
 const PHONE = '+1 415 555 0134';
@@ -222,13 +223,10 @@ describe('recording', () => {
     expect(read.transcript.pairing.unpairedCalls).toEqual([]);
 
     writeFileSync(path.join(dir, 'policy.yml'), 'budget: 600\n');
-    const update = fakeIO(dir);
-    expect(await main(['update', 'recorded/run-1.jsonl', '--policy', 'policy.yml'], update)).toBe(0);
-    const check = fakeIO(dir);
-    expect(
-      await main(['check', 'recorded/run-1.jsonl', '--policy', 'policy.yml', '--format', 'json'], check),
-    ).toBe(0);
-    const report = JSON.parse(check.out()) as {
+    const { update, check } = await updateThenCheck(dir, 'recorded/run-1.jsonl', 'policy.yml');
+    expect(update.code).toBe(0);
+    expect(check.code).toBe(0);
+    const report = JSON.parse(check.out) as {
       transcripts: { outcome: string; status: string; violations: unknown[] }[];
     };
     expect(report.transcripts[0]).toMatchObject({ outcome: 'pass', status: 'ok', violations: [] });

@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stabilizeOpenAIRequest } from '../../src/adapters/request-body.js';
-import { main } from '../../src/cli/main.js';
 import type { RuntimeWarning } from '../../src/runtime/errors.js';
 import { createContextStabilizer } from '../../src/runtime/stabilizer.js';
 import type { SummarizerInput } from '../../src/runtime/stabilizer.js';
-import { fakeIO } from '../cli/fake-io.js';
+import { updateThenCheck } from '../support/check-recording.js';
 
 const EMAIL = 'sam.poe@example.com';
 const POLICY = { budget: 700, keep_recent: 2, compaction: { enabled: true, max_tokens: 200 } };
@@ -101,9 +100,9 @@ describe('summarizer', () => {
 
     // CI: the recording checks green, and its golden holds the model's summary: no model needed.
     writeFileSync(path.join(dir, 'policy.yml'), POLICY_YAML);
-    expect(await main(['update', 'rec/mig.jsonl', '--policy', 'policy.yml'], fakeIO(dir))).toBe(0);
-    const io = fakeIO(dir);
-    expect(await main(['check', 'rec/mig.jsonl', '--policy', 'policy.yml', '--format', 'json'], io)).toBe(0);
+    const { update, check } = await updateThenCheck(dir, 'rec/mig.jsonl', 'policy.yml');
+    expect(update.code).toBe(0);
+    expect(check.code).toBe(0);
     const golden = readFileSync(path.join(dir, 'golden/rec/mig.jsonl.golden.json'), 'utf8');
     expect(golden).toContain(`MODEL SUMMARY ${calls.length}`);
   });
