@@ -47505,8 +47505,8 @@ var inputs = __nccwpck_require__(7126);
 var golden_run = __nccwpck_require__(719);
 // EXTERNAL MODULE: ./build/cli/check/golden-jobs.js
 var golden_jobs = __nccwpck_require__(8966);
-// EXTERNAL MODULE: ./build/cli/check/policies.js + 13 modules
-var policies = __nccwpck_require__(7564);
+// EXTERNAL MODULE: ./build/cli/check/policies.js + 14 modules
+var policies = __nccwpck_require__(1017);
 // EXTERNAL MODULE: ./build/core/json/parse.js + 1 modules
 var json_parse = __nccwpck_require__(5989);
 // EXTERNAL MODULE: ./build/io/read-input.js
@@ -60734,8 +60734,8 @@ function toolInfo() {
 
 // EXTERNAL MODULE: ./build/cli/check/golden-jobs.js
 var golden_jobs = __nccwpck_require__(8966);
-// EXTERNAL MODULE: ./build/cli/check/policies.js + 13 modules
-var policies = __nccwpck_require__(7564);
+// EXTERNAL MODULE: ./build/cli/check/policies.js + 14 modules
+var policies = __nccwpck_require__(1017);
 ;// CONCATENATED MODULE: ./build/cli/check/golden-run.js
 // One golden run over the inputs, shared by `check` and `update`: plan the transcripts, run this
 // shard's part through the pipeline, compare each result with its stored golden, write what the
@@ -61026,7 +61026,7 @@ async function runGoldens(opts) {
 /* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5919);
 /* harmony import */ var _golden_jobs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8966);
 /* harmony import */ var _golden_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(719);
-/* harmony import */ var _policies_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7564);
+/* harmony import */ var _policies_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1017);
 // A worker thread of a golden run (golden-jobs.ts): rebuilds the run's policies from plain data,
 // then runs each planned file it is sent, one at a time, and replies with its steps. The CLI
 // starts this module; the Action bundle starts its own entry, which calls serveGoldenRun.
@@ -61066,7 +61066,7 @@ if (isGoldenWorker())
 
 /***/ }),
 
-/***/ 7564:
+/***/ 1017:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -68684,6 +68684,19 @@ function defaultPolicyResult() {
 var git = __nccwpck_require__(1089);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: ./build/io/path-exists.js
+// Whether something is at a path, link or not (lstat: a dangling symlink is still "there").
+
+async function pathExists(file) {
+    try {
+        await (0,promises_.lstat)(file);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
 // EXTERNAL MODULE: ./build/io/read-input.js
 var read_input = __nccwpck_require__(9536);
 ;// CONCATENATED MODULE: ./build/io/load-policy.js
@@ -68703,15 +68716,6 @@ const POLICY_FILE_CANDIDATES = [
 ];
 /** A policy is a few hundred bytes; anything near this is not a policy. */
 const MAX_POLICY_BYTES = 1024 * 1024;
-async function exists(file) {
-    try {
-        await (0,promises_.lstat)(file);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
 // readInput's hints are written for transcripts; these say what to do about a policy file.
 const POLICY_HINTS = {
     'not-found': 'Check the policy path; without one, .github/context-policy.yml is used when it exists.',
@@ -68741,7 +68745,7 @@ async function loadPolicy(file, opts) {
         return loadFile(file, opts, []);
     const present = [];
     for (const candidate of POLICY_FILE_CANDIDATES) {
-        if (await exists(external_node_path_.resolve(opts.cwd, candidate)))
+        if (await pathExists(external_node_path_.resolve(opts.cwd, candidate)))
             present.push(candidate);
     }
     const [chosen, ...others] = present;
