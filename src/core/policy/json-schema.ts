@@ -99,6 +99,15 @@ export const POLICY_FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   cache_prefix: 'Settings of the cache_prefix check.',
   'cache_prefix.min_share':
     'Least share (0 to 1) of each replayed request, in tokens, that must be a byte-identical prefix of the previous request.',
+  stable_prefix:
+    'Keep each request a byte-identical prefix of the next while the history fits, so the provider’s prompt cache stays warm.',
+  'stable_prefix.enabled':
+    'Cut the history at stable points (on by default); off cuts newest-first at every call.',
+  'stable_prefix.low_water':
+    'When a call must cut, how full (0 to 1 of the budget) the context is left; later calls append until the budget is reached.',
+  repair: 'How an emitted request is repaired instead of escalated.',
+  'repair.leading_user_text':
+    'Text of the placeholder user turn put before a history that starts with an assistant turn, where the target API requires a user turn first.',
   part_tokens: 'Declared token cost of each non-text content part, so a budget never rests on a guess.',
   'part_tokens.image': 'Tokens counted per image part.',
   'part_tokens.audio': 'Tokens counted per audio part.',

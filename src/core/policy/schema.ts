@@ -480,6 +480,21 @@ export const PolicySchema = mapping(
     ).optional(),
     runtime: mapping({ on_escalated: oneOf(ESCALATION_CHOICES).default('stop') }, 'on_escalated').optional(),
     cache_prefix: mapping({ min_share: fraction().default(0.5) }, 'min_share').optional(),
+    // Issue 27: on by default (prefault), so every policy keeps a stable prefix out of the box.
+    stable_prefix: mapping(
+      { enabled: flag().default(true), low_water: fraction().default(0.75) },
+      'enabled, low_water',
+    ).prefault({}),
+    repair: mapping(
+      {
+        leading_user_text: z
+          .string({ error: () => 'a non-empty string of at most 200 characters' })
+          .min(1)
+          .max(200)
+          .default('[The conversation continues from earlier turns.]'),
+      },
+      'leading_user_text',
+    ).prefault({}),
     part_tokens: mapping(
       {
         image: integer(0, 1_000_000).default(765),
@@ -490,7 +505,7 @@ export const PolicySchema = mapping(
       PART_TOKEN_KINDS.join(', '),
     ).prefault({}),
   },
-  'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, part_tokens',
+  'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, stable_prefix, repair, part_tokens',
 ).superRefine(familyNeedsCalibration);
 
 type DeepReadonly<T> = T extends readonly (infer U)[]
