@@ -1,0 +1,99 @@
+// Argument values of the decisions bench: what the model must still see to write its next tool
+// calls. From each call's JSON arguments, the leaf strings and numbers of at least MIN_LENGTH
+// characters; for a shell command, also its whitespace-separated words of that length.
+import type { Artifact, ToolCall } from '../../src/core/types.js';
+
+export const MIN_LENGTH = 4;
+
+const SHELL_TOOL = /bash|shell|terminal|exec|command/i;
+const SHELL_KEY = /^(command|cmd|script|commands?)$/i;
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The argument values of one tool call, deduplicated, in the order met. Arguments that are not
+ * JSON are one string leaf (a shell command when the tool is a shell).
+ */
+export function argumentValues(call: Pick<ToolCall, 'name' | 'arguments'>): string[] {
+  const out = new Set<string>();
+  const shellTool = SHELL_TOOL.test(call.name);
+  const leaf = (value: string, key: string | undefined): void => {
+    if (value.length >= MIN_LENGTH) out.add(value);
+    if (shellTool || (key !== undefined && SHELL_KEY.test(key))) {
+      for (const word of value.split(/\s+/)) if (word.length >= MIN_LENGTH) out.add(word);
+    }
+  };
+  const walk = (v: unknown, key: string | undefined): void => {
+    if (typeof v === 'string') leaf(v, key);
+    else if (typeof v === 'number' && Number.isFinite(v)) {
+      const s = String(v);
+      if (s.length >= MIN_LENGTH) out.add(s);
+    } else if (Array.isArray(v)) for (const x of v) walk(x, key);
+    else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  const parsed = parse(call.arguments);
+  walk(parsed === undefined ? call.arguments : parsed, undefined);
+  return [...out];
+}
+
+/** Every string of an artifact the model reads: its text (any part's strings) and its calls' arguments. */
+export function artifactText(a: Pick<Artifact, 'content' | 'tool_calls'>): string {
+  const parts: string[] = [];
+  if (typeof a.content === 'string') parts.push(a.content);
+  else
+    for (const p of a.content) {
+      if (p.type === 'text' && typeof p.text === 'string') parts.push(p.text);
+      else parts.push(JSON.stringify(p));
+    }
+  for (const c of a.tool_calls ?? []) parts.push(c.arguments);
+  return parts.join('\n');
+}
+
+/** The value as it reads inside a JSON string (escapes applied): how a request body holds it. */
+export function jsonEscaped(value: string): string {
+  return JSON.stringify(value).slice(1, -1);
+}
+
+/** True when `text` holds the value raw or JSON-escaped. */
+export function holds(text: string, value: string): boolean {
+  return text.includes(value) || text.includes(jsonEscaped(value));
+}
+
+/**
+ * The texts of a transcript's artifacts joined once, with where each artifact ends, so that "does
+ * the value appear in the history up to artifact i" is one search of a prefix.
+ */
+export class HistoryText {
+  private readonly text: string;
+  private readonly ends: number[];
+
+  /** `include`: the artifacts the agent's history holds (the others count as empty). */
+  constructor(artifacts: readonly Artifact[], include: (a: Artifact) => boolean = () => true) {
+    const parts: string[] = [];
+    this.ends = [];
+    let length = 0;
+    for (const a of artifacts) {
+      const t = `${include(a) ? artifactText(a) : ''}\n\u0000\n`;
+      parts.push(t);
+      length += t.length;
+      this.ends.push(length);
+    }
+    this.text = parts.join('');
+  }
+
+  /** True when the value (raw or JSON-escaped) appears in artifacts 0..index. */
+  seenBy(index: number, value: string): boolean {
+    const end = this.ends[index] ?? 0;
+    for (const v of [value, jsonEscaped(value)]) {
+      const at = this.text.indexOf(v);
+      if (at >= 0 && at + v.length <= end) return true;
+    }
+    return false;
+  }
+}
