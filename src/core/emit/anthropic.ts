@@ -2,12 +2,14 @@
 // the top-level `system`; each assistant turn with tool_use blocks is followed by a user turn that
 // starts with every matching tool_result block (by the readers' pairing rule, answers.ts); adjacent
 // turns of one role are merged. Parts of other formats are converted or left out by parts.ts;
-// thinking without its signature is left out wherever the API ignores it.
+// thinking without its signature is left out wherever the API ignores it. A request that would
+// start with an assistant turn gets a placeholder user turn first (repair.ts: the API requires one).
 import { answersOf, resultIds } from './answers.js';
 import { isStandaloneOutput } from './standalone.js';
 import type { ContextItem } from '../stabilize/types.js';
 import { pushAll } from '../collections.js';
 import { PartLog, type Slot } from './parts.js';
+import { leadingUserText, repairedNote, type EmitOptions } from './repair.js';
 
 export type AnthropicBlock = Record<string, unknown> & { type: string };
 export interface AnthropicMessage {
@@ -60,6 +62,11 @@ export interface AnthropicWithOrigins {
   blocks: string[][];
   /** Context item id → what the request changed in it (parts converted or left out, ids renamed). */
   notes: Map<string, string[]>;
+  /**
+   * The context item the request's first turn came from when that turn is an assistant one: a
+   * placeholder user turn was put before it (message 0, its block attributed to that item).
+   */
+  repairedBefore?: string;
 }
 
 interface Out {
@@ -112,8 +119,8 @@ export function uniqueToolUseIds(context: readonly ContextItem[]): { next: (id: 
   };
 }
 
-export function toAnthropic(context: readonly ContextItem[]): AnthropicRequest {
-  return toAnthropicWithOrigins(context).request;
+export function toAnthropic(context: readonly ContextItem[], opts: EmitOptions = {}): AnthropicRequest {
+  return toAnthropicWithOrigins(context, opts).request;
 }
 
 /**
@@ -166,8 +173,27 @@ function dropUnsignedThinking(out: Out, log: PartLog): void {
   }
 }
 
+/**
+ * The Messages API requires a user turn first: a request that would start with an assistant turn
+ * (a chat that opens with a greeting, or a history the budget cut to begin with an answer) gets a
+ * placeholder user turn with the policy's text before it. Its block is attributed to the item it
+ * stands before, so a finding on it is annotated there. Returns that item's id.
+ */
+function repairLeadingAssistant(out: Out, log: PartLog, text: string): string | undefined {
+  if (out.messages[0]?.role !== 'assistant') return undefined;
+  const before = out.blocks[0]?.[0];
+  if (before === undefined) return undefined;
+  out.messages.unshift({ role: 'user', content: [{ type: 'text', text }] });
+  out.blocks.unshift([before]);
+  log.note(before, repairedNote('anthropic'));
+  return before;
+}
+
 /** toAnthropic, also saying which context item each block came from (for findings on the request). */
-export function toAnthropicWithOrigins(context: readonly ContextItem[]): AnthropicWithOrigins {
+export function toAnthropicWithOrigins(
+  context: readonly ContextItem[],
+  opts: EmitOptions = {},
+): AnthropicWithOrigins {
   const system: string[] = [];
   // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
   const answers = answersOf(context);
@@ -227,7 +253,13 @@ export function toAnthropicWithOrigins(context: readonly ContextItem[]): Anthrop
     push(out, 'user', blocks(item, 'user', log), item.id, true);
   }
   dropUnsignedThinking(out, log);
+  const repairedBefore = repairLeadingAssistant(out, log, leadingUserText(opts));
   const request: AnthropicRequest = { messages: out.messages };
   if (system.length > 0) request.system = system.join('\n\n');
-  return { request, blocks: out.blocks, notes: log.notes() };
+  return {
+    request,
+    blocks: out.blocks,
+    notes: log.notes(),
+    ...(repairedBefore !== undefined ? { repairedBefore } : {}),
+  };
 }

@@ -4,6 +4,7 @@ import type { Transcript, TranscriptFormat } from '../types.js';
 import { toAnthropic } from './anthropic.js';
 import { toNative } from './native.js';
 import { toOpenAI } from './openai.js';
+import type { EmitOptions } from './repair.js';
 import { toResponses } from './responses.js';
 import { SOURCE_API } from './source-api.js';
 
@@ -15,17 +16,22 @@ export function resolveEmitFormat(emit: EmitFormat, source: TranscriptFormat): E
   return emit === 'same' ? SOURCE_API[source].emit : emit;
 }
 
-/** `transcript` (the one the context was made from) lets the native document carry its original fields. */
+/**
+ * `transcript` (the one the context was made from) lets the native document carry its original
+ * fields. `opts` carries what the policy says of the request (`emitOptionsOf(policy)`, repair.ts):
+ * the placeholder user turn's text, the policy default when not given.
+ */
 export function emitContext(
   context: readonly ContextItem[],
   format: Exclude<EmitFormat, 'same'>,
   transcript?: Transcript,
+  opts: EmitOptions = {},
 ): unknown {
   switch (format) {
     case 'openai':
       return { messages: toOpenAI(context) };
     case 'anthropic':
-      return toAnthropic(context);
+      return toAnthropic(context, opts);
     case 'responses':
       return toResponses(context);
     case 'native':
@@ -34,3 +40,4 @@ export function emitContext(
 }
 
 export { toAnthropic, toNative, toOpenAI, toResponses };
+export type { EmitOptions };

@@ -15,6 +15,7 @@ import {
 import { anthropicHit, anthropicRuleHits } from './anthropic-rules.js';
 import { toOpenAIWithOrigins } from './openai.js';
 import { openaiRuleHits } from './openai-rules.js';
+import type { EmitOptions } from './repair.js';
 import type { Loc, RuleHit } from './rule-hit.js';
 
 export type ProviderApi = 'openai' | 'anthropic';
@@ -82,13 +83,16 @@ function thinkingHits(
 }
 
 /**
- * Every rule of `api` the request built from `context` breaks. `original` (the transcript's
- * artifacts by id) lets the Anthropic rules see whether thinking blocks were changed.
+ * Every rule of `api` the request built from `context` breaks: the request as the emitter writes
+ * it, repaired (a placeholder user turn before a leading assistant turn, with `opts`' text).
+ * `original` (the transcript's artifacts by id) lets the Anthropic rules see whether thinking
+ * blocks were changed.
  */
 export function providerIssues(
   context: readonly ContextItem[],
   api: ProviderApi,
   original?: ReadonlyMap<string, Artifact>,
+  opts: EmitOptions = {},
 ): ProviderIssue[] {
   if (api === 'openai') {
     const { messages, origins } = toOpenAIWithOrigins(context);
@@ -99,7 +103,7 @@ export function providerIssues(
       ids: unique(h.at.flatMap((l) => origins[l.message] ?? [])),
     }));
   }
-  const emitted = toAnthropicWithOrigins(context);
+  const emitted = toAnthropicWithOrigins(context, opts);
   const hits = anthropicRuleHits(emitted.request);
   if (original) hits.push(...thinkingHits(emitted, original));
   return hits.map((h) => ({

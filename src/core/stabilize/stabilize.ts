@@ -24,7 +24,8 @@ import { unmaskedPiiEvent, verdictEvents } from './verdict.js';
 import type { PiiSearch } from './verdict.js';
 import { sanitizeTranscript } from '../pii/sanitize-transcript.js';
 import { dropThinkingPii } from './thinking.js';
-import { emitApis, emitNotes } from '../emit/notes.js';
+import { emitApis, emitEffects } from '../emit/notes.js';
+import { emitOptionsOf } from '../emit/repair.js';
 import { computeProtection } from './protect.js';
 import { applyScopeReset, assignScopes } from './scope.js';
 import { applySummaries, historySources } from './summaries.js';
@@ -359,8 +360,15 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
   if (compacted?.item) context = insertCompaction(context, compacted.item, policy.order);
   const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
   // What the emitters change for the request(s) the context is written as: parts converted or left
-  // out, call ids renamed (the Responses emitter's own notes for a Responses request).
-  const notes = emitNotes(context, emitApis(transcript.format, policy.target, opts.emit));
+  // out, call ids renamed (the Responses emitter's own notes for a Responses request), a placeholder
+  // user turn put first (its text masked like any other; a `repaired` event per repaired request).
+  const repair = emitOptionsOf(policy, (t) => maskString(t, masker, {}));
+  const { notes, events: emitted } = emitEffects(
+    context,
+    emitApis(transcript.format, policy.target, opts.emit),
+    repair,
+  );
+  ws.events.push(...emitted);
   for (const e of ledger) {
     const n = notes.get(e.id);
     if (n) e.emit = n.map((note) => maskString(note, masker, {}));
@@ -385,7 +393,7 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
   });
 
   // 11. verdict: a context that cannot be sent is no `ok`, whatever the stages managed.
-  const verdict = verdictEvents(context, transcript, policy.target, opts.emit);
+  const verdict = verdictEvents(context, transcript, policy.target, opts.emit, repair);
   const unmasked = unmaskedPiiEvent(
     context,
     memo ? { ...search, memo: memo.piiFound } : search,

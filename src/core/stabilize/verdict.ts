@@ -1,9 +1,12 @@
 // The stabilizer's verdict on what it built (issue 10: no run is `ok` with a violation). A context
 // with no conversation, or one the target API would refuse, cannot be sent whatever else went right:
 // the run escalates with a safety event naming why (rule names and counts, never content). The
-// `nonempty` and `provider` checks report the same findings at their lines.
+// `nonempty` and `provider` checks report the same findings at their lines. What the emitter
+// repairs (a placeholder user turn before a leading assistant turn, emit/repair.ts) is no reason to
+// escalate: the rules run on the repaired request.
 import type { EmitFormat } from '../emit/index.js';
 import { providerApis, providerIssues } from '../emit/provider-rules.js';
+import type { EmitOptions } from '../emit/repair.js';
 import type { ProviderTarget } from '../policy/schema.js';
 import { CONVERSATION } from '../scope/conversation.js';
 import type { Transcript } from '../types.js';
@@ -49,11 +52,13 @@ export function unmaskedPiiEvent(
   };
 }
 
+/** `repair`: the policy's emit options (emitOptionsOf), so the request checked is the one written. */
 export function verdictEvents(
   context: readonly ContextItem[],
   transcript: Transcript,
   target: ProviderTarget,
   emit?: EmitFormat,
+  repair: EmitOptions = {},
 ): StabilizeEvent[] {
   if (!context.some((c) => CONVERSATION.has(c.kind))) {
     return [
@@ -68,7 +73,7 @@ export function verdictEvents(
   const original = new Map(transcript.artifacts.map((a) => [a.id, a]));
   const events: StabilizeEvent[] = [];
   for (const api of providerApis(transcript.format, target, emit)) {
-    const issues = providerIssues(context, api, original);
+    const issues = providerIssues(context, api, original, repair);
     const rules = [...new Set(issues.map((i) => i.rule))].sort();
     if (rules.length === 0) continue;
     const id = issues.find((i) => i.ids.length > 0)?.ids[0];

@@ -63,7 +63,8 @@ describe('toAnthropic', () => {
       ci('r2', 'tool', 'ok', { call_id: 'c2' }),
       ci('r3', 'tool', 'ok', { call_id: 'c3' }),
     ]);
-    const inputs = req.messages[0]?.content.map((b) => b['input']);
+    // messages[0] is the placeholder user turn put before the leading assistant turn.
+    const inputs = req.messages[1]?.content.map((b) => b['input']);
     expect(inputs).toEqual([{ input: 'ls -la' }, { input: [1, 2] }, { k: true }]);
   });
 

@@ -588,7 +588,8 @@ describe('the emitters write and count through parts.ts', () => {
       'openai: left out 1 image_url part (Chat Completions takes images only from the user)',
     ]);
     const anthropic = toAnthropicWithOrigins(ctx);
-    expect(anthropic.request.messages[1]?.content[0]).toEqual({
+    // messages[0] is the placeholder user turn put before the leading assistant turn.
+    expect(anthropic.request.messages[2]?.content[0]).toEqual({
       type: 'tool_result',
       tool_use_id: 'c1',
       content: [

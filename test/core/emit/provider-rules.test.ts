@@ -56,11 +56,18 @@ describe('providerIssues', () => {
     ]);
   });
 
-  it('reports an assistant turn first for Anthropic at the item it came from', () => {
+  it('checks the repaired request: an assistant turn first gets a placeholder user turn, no finding', () => {
     const context = [item('a1', 'system'), item('a2', 'assistant'), item('a3', 'user')];
-    expect(providerIssues(context, 'anthropic').map((i) => [i.rule, i.ids])).toEqual([
-      ['anthropic-first-message-user', ['a2']],
-    ]);
+    expect(providerIssues(context, 'anthropic')).toEqual([]);
+    expect(providerIssues(context, 'openai')).toEqual([]);
+  });
+
+  it('a finding on the placeholder user turn is annotated at the item it stands before', () => {
+    const context = [item('a1', 'system'), item('a2', 'assistant'), item('a3', 'user')];
+    // A blank text (the policy allows any non-empty string) makes the repaired request invalid.
+    expect(
+      providerIssues(context, 'anthropic', undefined, { leadingUserText: '  ' }).map((i) => [i.rule, i.ids]),
+    ).toEqual([['anthropic-empty-text', ['a2']]]);
   });
 
   it('leaves Anthropic-only parts out of an OpenAI request; a turn of only thinking goes entirely', () => {
