@@ -23,10 +23,12 @@ import { agentLoopTable } from './agent-loop.js';
 import type { AgentLoopResults } from './agent-loop.js';
 import { cachePrefixTable } from './cache-prefix.js';
 import type { CachePrefixRow } from './cache-prefix.js';
+import { decisionsSection } from './decisions.js';
+import type { DecisionsResults } from './decisions/report.js';
 
 const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale N,N] [--runs N] [--warmup N] [--profile]
     [--skip-process | --only-process] [--process-warmup N] [--rss-sizes 20,120,600] [--real-corpus DIR]
-    [--skip-agent] [--agent-sizes 100,1000,10000]
+    [--skip-agent] [--agent-sizes 100,1000,10000] [--skip-decisions] [--decision-budgets 3000,6000]
 
   --seed N      corpus seed (default 42; negative as --seed=-N); same seed → same corpus
   --count N     transcripts in the corpus (default 200)
@@ -45,6 +47,9 @@ const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale 
   --skip-agent      skip the in-agent section (per-call cost of an agent loop and the prompt-cache
                     prefix of the bundled examples; npm run bench:agent runs it alone)
   --agent-sizes N,N history sizes of the in-agent section (default 100,1000,10000)
+  --skip-decisions  skip the decisions section (the stabilizer beside a naive newest-first trim,
+                    replayed call by call over --real-corpus; npm run bench:decisions runs it alone)
+  --decision-budgets N,N budgets of the decisions section (default 3000,6000)
 
 The process section needs the build (npm run build).
 Writes .bench/corpus, .bench/scale-N, .bench/caps, .bench/process, .bench/results.json (and .bench/profile/pipeline.cpuprofile with --profile).`;
@@ -105,6 +110,8 @@ async function main(): Promise<void> {
       'real-corpus': { type: 'string' },
       'skip-agent': { type: 'boolean' },
       'agent-sizes': { type: 'string' },
+      'skip-decisions': { type: 'boolean' },
+      'decision-budgets': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -124,7 +131,7 @@ async function main(): Promise<void> {
   const processWarmup = int('process-warmup', values['process-warmup'], 0, 0);
   const inProcess = !values['only-process'];
   const withProcess = !values['skip-process'];
-  if (!inProcess && !withProcess && values['skip-agent'])
+  if (!inProcess && !withProcess && values['skip-agent'] && values['skip-decisions'])
     throw new UsageError('--skip-process and --only-process leave nothing to run.');
 
   await mkdir(OUT, { recursive: true });
@@ -162,6 +169,19 @@ async function main(): Promise<void> {
     cachePrefix = await readJson<CachePrefixRow[]>(prefixFile);
   }
 
+  let decisions: DecisionsResults | undefined;
+  if (!values['skip-decisions']) {
+    console.error('Decisions section: the stabilizer beside a naive newest-first trim, call by call…');
+    const decisionsFile = path.join(OUT, 'decisions.json');
+    const corpusDir = path.resolve(values['real-corpus'] ?? path.join(ROOT, '..', 'shared', 'corpus'));
+    const budgets = values['decision-budgets'] ?? '3000,6000';
+    node('bench/decisions.ts', [
+      ...flags({ corpus: corpusDir, budgets, seed, json: decisionsFile }),
+      '--quiet',
+    ]);
+    decisions = await readJson<DecisionsResults>(decisionsFile);
+  }
+
   const table = measured ? rows(measured.speed, measured.memory) : undefined;
   if (measured && table) {
     const { speed, worstCase, caps, profile } = measured;
@@ -191,6 +211,10 @@ async function main(): Promise<void> {
     console.log(agentLoopTable(agent));
   }
   if (cachePrefix) console.log(`\n${cachePrefixTable(cachePrefix)}`);
+  if (decisions) {
+    console.log('\n## Decisions: the stabilizer beside a naive newest-first trim (issue 27)\n');
+    console.log(decisionsSection(decisions));
+  }
 
   const results = {
     seed,
@@ -202,6 +226,7 @@ async function main(): Promise<void> {
     ...(processTable ? { processTable, process: processResults } : {}),
     ...(agent ? { agent } : {}),
     ...(cachePrefix ? { cachePrefix } : {}),
+    ...(decisions ? { decisions } : {}),
   };
   await writeFile(path.join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nWrote ${path.relative(ROOT, path.join(OUT, 'results.json'))}.`);

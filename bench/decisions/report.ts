@@ -167,7 +167,7 @@ export function notesText(notes: readonly Note[]): string {
   for (const [key, list] of groups) {
     const at = list
       .slice(0, 8)
-      .map((n) => `call ${n.call} (line ${n.line}: ${n.detail})`)
+      .map((n) => `call ${n.call} (after ${n.id}, line ${n.line}: ${n.detail})`)
       .join('; ');
     out.push(`- ${key}: ${list.length} call(s): ${at}${list.length > 8 ? '; …' : ''}`);
   }
