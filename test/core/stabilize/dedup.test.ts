@@ -118,7 +118,7 @@ describe('dedup: superseded results', () => {
     });
   });
 
-  it('treats `cd x && npm test` as the same command as `npm test`, and `npm run build` as another', () => {
+  it('treats `cd x && npm test` as another invocation than `npm test` (another directory), like `npm run build`', () => {
     const tr = t(
       user('u', 'check everything'),
       calls('a1', [bash('c1', 'npm test')]),
@@ -129,9 +129,15 @@ describe('dedup: superseded results', () => {
       result('r3', 'c3', 'all passing'),
     );
     const r = run(tr, P);
-    expect(fate(r, 'r1')).toBe('dropped/superseded');
-    expect(entry(r, 'r1').detail).toContain('(r3)');
-    expect(ids(r)).toEqual(['u', 'a2', 'r2', 'a3', 'r3']);
+    expect(entry(r, 'r1').reason).not.toBe('superseded');
+    expect(ids(r)).toEqual(['u', 'a1', 'r1', 'a2', 'r2', 'a3', 'r3']);
+    // The identical invocation, with other spacing, does supersede.
+    const again = t(
+      ...tr.artifacts,
+      calls('a4', [bash('c4', 'cd  packages/app &&npm test')]),
+      result('r4', 'c4', 'all passing'),
+    );
+    expect(fate(run(again, P), 'r3')).toBe('dropped/superseded');
   });
 
   it('supersedes a lookup only by one with the same arguments, a file read by one of the same path', () => {

@@ -126,17 +126,21 @@ describe('protect: latest invocation and outcome of every command family', () =>
     expect(entry(r, 'a2').protected_by).toEqual(['latest:bash:npm run build', 'pair:r2']);
     // `cd packages/app && npm test` is the same family as `npm test`: it is now the latest one…
     expect(entry(r, 'r3').protected_by).toEqual(['latest:bash:npm test']);
-    // …and the earlier `npm test` result is stale.
-    expect(fate(r, 'r1')).toBe('dropped/superseded');
-    expect(fate(r, 'a1')).toBe('dropped/pair_unit');
+    // …but not the same invocation (another working directory): the earlier `npm test` result is
+    // not stale, and stays as a result of the protected tool bash (DESIGN §4 stage 6).
+    expect(fate(r, 'r1')).toBe('kept/protected');
+    expect(entry(r, 'r1').protected_by).toEqual(['tool:bash']);
+    expect(entry(r, 'a1').protected_by).toEqual(['pair:r1']);
   });
 
   it('keeps the latest outcomes even when the budget drops the conversation around them', () => {
     // Protected: the task statement u (4), a2 (4) + r2 (2) + a3 (6) + r3 (3), the latest request u2
-    // (1) = 20; then done (5) fills the budget of 25. The first npm test run is superseded.
+    // (1) = 20; then done (5) fills the budget of 25. The first npm test run (in another directory,
+    // so not superseded) is older evidence of the protected tool bash: it gives way to the budget.
     const r = run(session(), policy({ budget: 25, keep_recent: 0 }));
     expect(ids(r)).toEqual(['u', 'a2', 'r2', 'a3', 'r3', 'done', 'u2']);
-    expect(fate(r, 'r1')).toBe('dropped/superseded');
+    expect(entry(r, 'r1').action).toBe('dropped');
+    expect(entry(r, 'r1').reason).not.toBe('superseded');
   });
 
   it('keeps every result of a protected tool that no later result supersedes', () => {
