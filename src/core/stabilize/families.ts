@@ -77,18 +77,6 @@ const NORMALIZED_PATH_KEYS = new Set([
 /** Argument keys holding a URL, compared normalized (scheme and host lowercase, no fragment). */
 const URL_KEYS = new Set(['url', 'uri', 'href']);
 
-/**
- * Tools that look something up (a file's contents, a search): their output is not a command outcome
- * (seed 002), so they are not command families for protection.
- */
-const READ_TOOL =
-  /^(?:read|cat|view|open|search|grep|glob|ls|find|read_file|view_file|open_file|list_files|list_dir|search_files|file_search|grep_search|web_fetch|fetch)$/i;
-
-/** A read-like tool (READ_TOOL): its results are not outcomes unless they failed. */
-export function isReadTool(name: string): boolean {
-  return READ_TOOL.test(name);
-}
-
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'command_line'];
 const PATH_KEYS = ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file', 'notebook_path'];
 

@@ -4,7 +4,7 @@
 // lift exactly the `error`-tag protection it is allowed to override.
 import { latestUserRequest, taskStatement } from '../scope/task.js';
 import type { WorkSet, Work } from './work.js';
-import { isReadTool } from './families.js';
+import { isOutcome, isOutcomeCall } from './outcome.js';
 import { hasText, isAlive, isFailure } from './work.js';
 import { recentTurnMessages, recentTurnStart } from '../scope/recent.js';
 
@@ -38,10 +38,10 @@ function recentMessages(ws: WorkSet, keepRecent: number): Set<Work> {
   return new Set(recentTurnMessages(items, keepRecent).map((i) => i.w));
 }
 
-/** The newest result of each command family among the live artifacts: the session's current outcomes. */
+/** The newest outcome of each command family among the live artifacts: the session's current outcomes. */
 export function latestOfFamilies(ws: WorkSet): Map<string, Work> {
   const latest = new Map<string, Work>();
-  for (const w of ws.items) if (isAlive(w) && w.family !== undefined && !isLookup(w)) latest.set(w.family, w);
+  for (const w of ws.items) if (isAlive(w) && w.family !== undefined && isOutcome(w)) latest.set(w.family, w);
   return latest;
 }
 
@@ -49,16 +49,11 @@ export function latestOfFamilies(ws: WorkSet): Map<string, Work> {
 function latestSuccessAfterFailure(ws: WorkSet, latest: Map<string, Work>): Map<string, Work> {
   const out = new Map<string, Work>();
   for (const w of ws.items) {
-    if (!isAlive(w) || w.family === undefined || isFailure(w) || isLookup(w)) continue;
+    if (!isAlive(w) || w.family === undefined || isFailure(w) || !isOutcome(w)) continue;
     const last = latest.get(w.family);
     if (last && last !== w && isFailure(last)) out.set(w.family, w);
   }
   return out;
-}
-
-/** A result of a read-like tool that did not fail: what it returned is not a command outcome. */
-function isLookup(w: Work): boolean {
-  return w.a.tool !== undefined && isReadTool(w.a.tool) && !isFailure(w);
 }
 
 export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
@@ -70,13 +65,15 @@ export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
   const newestBySupersede = new Map<string, Work>();
   for (const w of ws.items)
     if (isAlive(w) && w.supersede !== undefined) newestBySupersede.set(w.supersede, w);
-  // The newest call of each family that has no result yet is the latest invocation too.
+  // The newest call of each family is the latest invocation, when it is a command's (outcome.ts: its
+  // results hold an outcome, or it has none yet and runs a shell command that is not a read): a call
+  // whose results are contents is no more protected than they are.
   const latestCall = new Map<string, Work>();
   for (const w of ws.items) {
     if (!isAlive(w) || !w.toolCalls) continue;
     for (const c of w.toolCalls) {
       const f = ws.families.get(c)?.family;
-      if (f !== undefined && !isReadTool(c.name)) latestCall.set(f, w);
+      if (f !== undefined && isOutcomeCall(w, c)) latestCall.set(f, w);
     }
   }
   for (const w of ws.items) {
@@ -103,7 +100,7 @@ export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
       (w.supersede === undefined || newestBySupersede.get(w.supersede) === w) &&
       a.tool !== undefined &&
       rules.protectedTools.includes(a.tool) &&
-      !isLookup(w)
+      isOutcome(w)
     ) {
       add(w, `tool:${a.tool}`);
     }

@@ -20,14 +20,18 @@ const ORDER = JSON.stringify(
 const MASKED_ORDER = '{"result":"found","status":"shipped","error":null}';
 const P = policy({ tool_output: { max_tokens: 10 }, keep_recent: 0 });
 
-/** Two lookups of one tool: the first is not the latest of its family, so it is not protected. */
+/**
+ * Two lookups of one tool: the first is not the latest of its family, so it is not protected. The
+ * second reports a status (an outcome, outcome.ts), so it is the family's latest outcome whatever the
+ * first holds.
+ */
 function lookups(first: string, extra: Partial<Draft> = {}, text = ''): Draft[] {
   return [
     user('u', 'where are my orders?'),
     { ...calls('a1', [call('c1', 'get_order', { id: 1 })], text), ...extra },
     result('r1', 'c1', first),
     calls('a2', [call('c2', 'get_order', { id: 2 })]),
-    result('r2', 'c2', 'order 2: processing'),
+    result('r2', 'c2', '{"status": "processing"}'),
   ];
 }
 
@@ -126,7 +130,12 @@ describe('tool output: verbose outputs dropped', () => {
       result('r2', 'c2', 'not found'),
     );
     const r = run(tr, P);
-    expect(fate(r, 'r1')).toBe('dropped/verbose_tool_output');
+    // Two URLs are two invocations (DESIGN §4 stage 6): r1 is not stale, it is an outcome of the
+    // protected tool bash, and it is never masked down to keep_fields.
+    expect(entry(r, 'r1').reason).not.toBe('superseded');
+    expect(entry(r, 'r1').protected_by).toContain('tool:bash');
+    expect(entry(r, 'r1').action).not.toBe('masked');
+    expect(r.context.find((c) => c.id === 'r1')?.content).not.toBe(MASKED_ORDER);
   });
 });
 
@@ -183,12 +192,12 @@ describe('tool output: pair integrity', () => {
   });
 
   it('keeps the call for a protected sibling: the dropped result becomes a placeholder', () => {
-    // r2 is the latest get_order outcome, so a1 (which made both calls) is protected.
+    // r2 is the latest get_order outcome (it reports a status), so a1 (which made both calls) is protected.
     const tr = t(
       user('u', 'look up both orders'),
       calls('a1', [call('c1', 'get_order', { id: 1 }), call('c2', 'get_order', { id: 2 })]),
       result('r1', 'c1', words(40)),
-      result('r2', 'c2', 'order 2: processing'),
+      result('r2', 'c2', '{"status": "processing"}'),
     );
     const r = run(tr, P);
     expect(entry(r, 'a1').protected_by).toEqual(['latest:get_order', 'pair:r2']);
