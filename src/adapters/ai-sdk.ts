@@ -29,8 +29,10 @@ function sessionOf(params: AiSdkCallParams, opts: AiSdkMiddlewareOptions): strin
 
 /**
  * The prompt stabilized under the stabilizer's policy, as a provider-valid prompt: the kept messages
- * in the context's order, each rebuilt from its original parts. Throws ContextEscalatedError when
- * the context is escalated and the policy says stop.
+ * in the context's order, each rebuilt from its original parts, and a placeholder user message
+ * (repair.leading_user_text) before a leading assistant message when the policy's target requires a
+ * user turn first (`anthropic`, or `same`: both APIs). Throws ContextEscalatedError when the context
+ * is escalated and the policy says stop.
  */
 export async function stabilizeAiSdkPrompt(
   stabilizer: ContextStabilizer,
@@ -43,7 +45,13 @@ export async function stabilizeAiSdkPrompt(
     ...(call.session !== undefined ? { session: call.session } : {}),
     format: 'vercel-ai',
   });
-  return rebuildPrompt(prompt, out.transcript.artifacts, out.result.context);
+  const rebuilt = rebuildPrompt(prompt, out.transcript.artifacts, out.result.context);
+  // A context that opens with an assistant turn, checked for an API that requires a user turn first
+  // (the model may be Anthropic's): the placeholder user turn the verdict checked is sent.
+  const first = rebuilt.findIndex((m) => m.role !== 'system');
+  if (out.repair && rebuilt[first]?.role === 'assistant')
+    rebuilt.splice(first, 0, { role: 'user', content: [{ type: 'text', text: out.repair.text }] });
+  return rebuilt;
 }
 
 /**

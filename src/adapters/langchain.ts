@@ -4,7 +4,7 @@
 // full history, which is what the stabilizer records and what the next call is stabilized from.
 // `beforeModel` would have to rewrite the state, losing for good what one call left out.
 // 'langchain' is the one package imported at run time (it re-exports @langchain/core's messages).
-import { SystemMessage, createMiddleware } from 'langchain';
+import { HumanMessage, SystemMessage, createMiddleware } from 'langchain';
 import type { BaseMessage, ModelRequest } from 'langchain';
 import type { Artifact } from '../core/types.js';
 import { ContextEscalatedError } from '../runtime/errors.js';
@@ -53,7 +53,9 @@ function sentSystem(system: SystemMessage | undefined): boolean {
 /**
  * Stabilizes LangChain messages (and the system prompt sent ahead of them) under the stabilizer's
  * policy and returns what to send: the original message objects where the stabilizer kept them
- * unchanged, copies of the same class with its text where it changed them, in the context's order.
+ * unchanged, copies of the same class with its text where it changed them, in the context's order,
+ * and a placeholder HumanMessage (repair.leading_user_text) before a leading AIMessage when the
+ * policy's target requires a user turn first (`anthropic`, or `same`: both APIs).
  * Throws ContextEscalatedError when escalated and the policy says stop.
  */
 export async function stabilizeLangChainMessages(
@@ -86,6 +88,10 @@ export async function stabilizeLangChainMessages(
     if (original === system && position === 0) systemOut = message as SystemMessage;
     else out.push(message);
   });
+  // A context that opens with an assistant turn, checked for an API that requires a user turn first
+  // (a LangChain agent can call Anthropic): the placeholder user turn the verdict checked is sent.
+  const first = out.findIndex((m) => m.type !== 'system');
+  if (call.repair && out[first]?.type === 'ai') out.splice(first, 0, new HumanMessage(call.repair.text));
   return { ...(systemOut !== undefined ? { systemMessage: systemOut } : {}), messages: out, call };
 }
 

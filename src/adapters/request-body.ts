@@ -36,7 +36,8 @@ export async function stabilizeOpenAIRequest<B extends OpenAIChatBody>(
 
 /**
  * `body` with `system` and `messages` stabilized (Anthropic Messages: user first, alternation,
- * tool_result blocks first in their turn). `system` is left out when the context has none.
+ * tool_result blocks first in their turn). `system` is left out when the context has none. A history
+ * that opens with an assistant turn gets a placeholder user turn first (repair.leading_user_text).
  */
 export async function stabilizeAnthropicRequest<B extends AnthropicMessagesBody>(
   stabilizer: ContextStabilizer,

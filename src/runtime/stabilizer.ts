@@ -4,6 +4,8 @@
 // (src/adapters) are thin layers over `stabilize`.
 import type { EmitFormat } from '../core/emit/index.js';
 import { emitContext } from '../core/emit/index.js';
+import { emitApis, repairedBefore } from '../core/emit/notes.js';
+import { emitOptionsOf, leadingUserText } from '../core/emit/repair.js';
 import { InputError, formatDiagnostic } from '../core/diagnostics.js';
 import type { ParsedPolicy, Policy } from '../core/policy/index.js';
 import type { EscalationChoice } from '../core/policy/schema.js';
@@ -88,6 +90,13 @@ export interface StabilizedCall<P = unknown> {
   result: StabilizeResult;
   /** The history as read (PII aliases applied to ids and names, content as given). */
   transcript: Transcript;
+  /**
+   * Set when the context starts with an assistant turn and a request the policy checks it for
+   * requires a user turn first (Anthropic Messages): the placeholder user turn to put before item
+   * `before`, with `text` (the policy's `repair.leading_user_text`, masked). An `anthropic`
+   * payload holds it already; an adapter that rebuilds its framework's messages puts it in itself.
+   */
+  repair?: { before: string; text: string };
 }
 
 interface Ready {
@@ -162,8 +171,15 @@ export class ContextStabilizer {
       result = run(transcript);
     }
     this.verdict(session, shown, result, policy);
-    const payload = emitContext(result.context, emit, transcript) as P;
-    return { payload, result, transcript };
+    const opts = emitOptionsOf(policy, (t) => maskString(t, ready.masker, {}));
+    const payload = emitContext(result.context, emit, transcript, opts) as P;
+    const before = repairedBefore(result.context, emitApis(transcript.format, policy.target, emit), opts);
+    return {
+      payload,
+      result,
+      transcript,
+      ...(before !== undefined ? { repair: { before, text: leadingUserText(opts) } } : {}),
+    };
   }
 
   /**
