@@ -1,5 +1,6 @@
-// Stage 6 (dedup): exact and near-duplicate texts leave, the latest copy stays; results superseded by
-// a later result of the same command family are stale and leave too (seed 002, default mode).
+// Stage 6 (dedup): exact and near-duplicate texts leave, the latest copy stays; a result superseded by
+// a later result of the identical invocation (same tool, same normalized arguments: families.ts) is
+// stale and leaves too (seed 002, default mode). A shared command family never supersedes.
 import { DedupCache, findDuplicates } from '../similarity/dedup.js';
 import type { DedupItem } from '../similarity/dedup.js';
 import type { Fate, Work, WorkSet } from './work.js';
