@@ -54,6 +54,13 @@ describe('naiveTrim', () => {
     expect(wider.used).toBe(18);
   });
 
+  it('does not skip over what does not fit to keep something older', () => {
+    const tr = t(sys('s', 'sys'), user('u1', 'hi'), user('u2', 'a b c d e f g h'), user('u3', 'x'));
+    const r = naiveTrim(tr, { tokenizer: wordTokenizer, cost, budget: 5 });
+    expect(ids(r.context)).toEqual(['s', 'u3']);
+    expect(r.used).toBe(2);
+  });
+
   it('always keeps the system artifacts, even over the budget', () => {
     const r = naiveTrim(session(), { tokenizer: wordTokenizer, cost, budget: 1 });
     expect(ids(r.context)).toEqual(['s']);
