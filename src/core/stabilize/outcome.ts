@@ -26,10 +26,13 @@
 //      - among the last six lines, a test-runner or checker summary (`3 passed, 1 failed`,
 //        `Tests: 1 failed, 12 passed`, `===== 2 passed in 0.1s =====`, `test result: ok.`, go's
 //        `ok  pkg  0.01s`, `PASS`/`FAIL`, `Found 3 errors`, eslint's `✖ 5 problems (…)`).
+// An excerpt the stabilizer made (elision markers) is judged as the text it was cut from: its markers
+// are not lines, and a JSON object cut by characters is read for its status keys.
 // Everything else is contents: a file, a document excerpt, a search listing, a table an MCP tool
 // returned. The patterns are anchored (whole first or last lines, counts followed by the end of the
 // line or a separator) so that prose mentioning an error or a count is not taken for a status.
 import type { ToolCall } from '../types.js';
+import { isExcerpt } from './excerpt.js';
 import { shellCommandOf } from './families.js';
 import { shellWords } from './shell-words.js';
 import type { Work, WorkSet } from './work.js';
@@ -193,9 +196,17 @@ const SUMMARY_LINES = [
 ];
 const EXIT_KEYS = ['exit_code', 'exitCode', 'exit_status', 'returncode', 'return_code'];
 
+/** A status key of a JSON object, as text: what an excerpt of the object (no longer JSON) still shows. */
+const JSON_STATUS_KEY =
+  /"(?:exit_code|exitCode|exit_status|returncode|return_code)"\s*:\s*-?\d|"errors?"\s*:|"status"\s*:\s*(?:"|-?\d|true|false)|"(?:ok|success)"\s*:\s*(?:true|false)/;
+
 function jsonStatus(text: string): boolean {
   const t = text.trim();
-  if (!t.startsWith('{') || !t.endsWith('}')) return false;
+  if (!t.startsWith('{')) return false;
+  // An excerpt the stabilizer cut from a JSON object (head and tail, an elision marker between)
+  // must be judged as the object was, or stabilizing the context again would change its protection.
+  if (isExcerpt(t)) return JSON_STATUS_KEY.test(t);
+  if (!t.endsWith('}')) return false;
   let v: unknown;
   try {
     v = JSON.parse(t);
@@ -217,7 +228,8 @@ function statusText(text: string): boolean {
   const lines = text
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => l.length > 0);
+    // An excerpt's elision markers are not the output's lines.
+    .filter((l) => l.length > 0 && !(isExcerpt(l) && l.startsWith('[... ') && l.endsWith(' ...]')));
   if (lines.length === 0) return false;
   if (lines.length === 1 && VERDICT.test(lines[0] as string)) return true;
   if (CHANGE_LINE.test(lines[0] as string)) return true;

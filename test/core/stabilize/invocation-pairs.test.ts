@@ -260,7 +260,8 @@ describe('supersession in a stabilized transcript', () => {
       result('r5', 'c5', 'NAME READY STATUS\nweb-8a1 1/1 Running'),
       user('u2', 'and now?'),
     );
-    const r2 = run(again, P);
+    // One token over the budget, so that the stabilizer has to cut (it cuts only under pressure).
+    const r2 = run(again, policy({ budget: run(again, P).budget.used - 1, keep_recent: 0 }));
     expect(fate(r2, 'r1')).toBe('dropped/superseded');
     expect(entry(r2, 'r1').detail).toContain('(r5)');
     expect(ids(r2)).toContain('r2');
