@@ -59,6 +59,16 @@ describe('outcomeSignal: outcomes', () => {
     ['a change confirmed', { text: 'File created successfully at: /repo/a.ts' }, 'status_line'],
     ['Codex apply_patch', { text: 'Success. Updated the following files:\nM src/a.ts' }, 'status_line'],
     [
+      'an excerpt of a JSON status object',
+      { text: '{"status":"failed","log":"alpha beta [... 40 tokens left out ...] gamma"}' },
+      'json_status',
+    ],
+    [
+      'an excerpt whose head was cut: markers are not lines',
+      { text: '[... 300 tokens left out ...]\nError: cache is stale\n[... 20 tokens left out ...]' },
+      'status_line',
+    ],
+    [
       'a failed read (cat)',
       { text: 'cat: x: No such file or directory', exit_code: 1, command: 'cat x' },
       'exit_code',
