@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnthropicRequest } from '../../src/core/emit/anthropic.js';
+import { verifyAnthropic } from '../../src/core/emit/verify.js';
 import type { CheckReport, ReportViolation } from '../../src/core/golden/check-report.js';
 import { assertBuilt, runBuilt } from './check-cli.js';
 import type { Run } from './check-cli.js';
@@ -123,15 +125,24 @@ describe('check goes red where the context is broken', () => {
     expect(emitted.stdout).toContain('"id": "call_1_2"');
   });
 
-  it('an Anthropic request opening with an assistant turn: provider and an escalated status, at that turn', async () => {
-    const { run, report } = await check(repo('assistant-first.json'), []);
-    expect(run.code).toBe(1);
-    expect(found(report)).toEqual([
-      ['provider', 'error', 5, 5],
-      ['status', 'error', 5, 5],
-    ]);
-    expect(report.transcripts[0]?.status).toBe('escalated');
-    expect(report.transcripts[0]?.violations[0]?.message).toContain('anthropic-first-message-user');
+  it('an Anthropic request opening with an assistant turn: repaired with a placeholder user turn, which the API accepts', async () => {
+    // Issue 27: repair before escalating (policy repair.leading_user_text).
+    const dir = repo('assistant-first.json');
+    const { run, report } = await check(dir, []);
+    expect(run.code).toBe(0);
+    expect(found(report)).toEqual([]);
+    expect(report.transcripts[0]?.status).toBe('ok');
+    const emitted = await runBuilt(
+      ['stabilize', '--emit', 'anthropic', 'transcripts/assistant-first.json'],
+      dir,
+    );
+    expect(emitted.code).toBe(0);
+    const body = JSON.parse(emitted.stdout) as AnthropicRequest;
+    expect(body.messages[0]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: '[The conversation continues from earlier turns.]' }],
+    });
+    expect(verifyAnthropic(body)).toEqual([]);
   });
 
   it('thinking written for OpenAI: left out of the request, which the API accepts', async () => {

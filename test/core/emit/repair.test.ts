@@ -192,6 +192,8 @@ describe('stabilize: a chat that opens with an assistant greeting', () => {
     // The validate check builds the request with the default text; the status check reports the verdict.
     const status = checks.find((c) => c.name === 'status');
     expect(status?.ok).toBe(false);
+    expect(status?.violations[0]).toMatchObject({ id: 'm1' });
+    expect(status?.violations[0]?.message).toContain('provider_rejects');
   });
 
   it('a context with no conversation still escalates (nothing to put a user turn before)', async () => {
