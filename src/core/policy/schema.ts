@@ -482,7 +482,7 @@ export const PolicySchema = mapping(
     cache_prefix: mapping({ min_share: fraction().default(0.5) }, 'min_share').optional(),
     // Issue 27: on by default (prefault), so every policy keeps a stable prefix out of the box.
     stable_prefix: mapping(
-      { enabled: flag().default(true), low_water: fraction().default(0.75) },
+      { enabled: flag().default(true), low_water: fraction().default(0.85) },
       'enabled, low_water',
     ).prefault({}),
     repair: mapping(

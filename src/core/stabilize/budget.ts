@@ -10,7 +10,8 @@ import { fitProtected, shrinkUnprotected } from './fit.js';
 import { recentWindowStart } from './protect.js';
 import type { Status } from './types.js';
 import type { Work, WorkSet } from './work.js';
-import { isAlive, isProtected, remove } from './work.js';
+import { isAlive, isProtected, remove, textOf } from './work.js';
+import { utf8Length } from './meter.js';
 import { maxOf, minOf } from '../collections.js';
 
 export interface BudgetRules {
@@ -22,6 +23,16 @@ export interface BudgetRules {
    * budget holds that much back for it, so the summary always fits.
    */
   reserve?: (dropped: readonly Work[]) => number;
+  /**
+   * stable_prefix (issue 27): the conversation is cut at points of a fixed grid, `step` tokens of the
+   * recorded history apart, so the next call sends the same prefix while it fits. Absent: newest
+   * first with fill by fit at every call.
+   */
+  stableStep?: number;
+  /** tool_output.max_tokens: protected evidence over it is cut to that size first under pressure. */
+  maxTokens?: number;
+  /** Where each artifact starts in the history, in tokens (the grid's coordinates). */
+  positions?: readonly number[];
 }
 
 export interface BudgetOutcome {
@@ -31,6 +42,8 @@ export interface BudgetOutcome {
   chatter: number;
   placeholders: number;
   excerpted: number;
+  /** Should-keep artifacts dropped to fit the must-keep tier (fit.ts). */
+  degraded: number;
 }
 
 /** One unit of the context: an artifact, or an assistant with tool calls together with their results. */
@@ -103,19 +116,30 @@ export function applyBudget(
   let protectedTokens = protectedEntries.reduce((s, e) => s + entryTokens(e, tokensOf), 0);
   let placeholders = 0;
   let excerpted = 0;
+  let degraded = 0;
   // Protection never takes the context over the budget: placeholders, then excerpts (fit.ts). The
   // status says what that took, and a safety event why.
   const fit = (units: Entry[]): { tokens: number; status: Status } => {
-    const f = fitProtected(membersOf(units), rules.budget, tokensOf, meter);
+    const grid =
+      rules.stableStep !== undefined && rules.positions && rules.positions.length > 0
+        ? { positions: rules.positions, step: rules.stableStep }
+        : undefined;
+    const f = fitProtected(membersOf(units), rules.budget, tokensOf, meter, {
+      ...(grid ? { grid } : {}),
+      ...(rules.maxTokens !== undefined ? { maxTokens: rules.maxTokens } : {}),
+    });
     placeholders += f.placeholders;
     excerpted += f.excerpted;
-    const now: Status = f.tokens > rules.budget ? 'escalated' : excerpted > 0 ? 'warning' : status;
+    degraded += f.dropped;
+    const now: Status =
+      f.tokens > rules.budget ? 'escalated' : excerpted > 0 || degraded > 0 ? 'warning' : status;
     reportFit(ws, now, {
       protectedTokens: f.tokens,
       floor: f.floor,
       authorityTokens,
       budget: rules.budget,
       excerpted,
+      degraded,
     });
     return { tokens: f.tokens, status: now };
   };
@@ -126,7 +150,7 @@ export function applyBudget(
       dropEntry(e, 'budget', 'no room left after protected artifacts');
       dropped += e.members.length;
     }
-    return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
+    return { status, protectedTokens, dropped, chatter, placeholders, excerpted, degraded };
   }
 
   let remaining = rules.budget - protectedTokens;
@@ -148,6 +172,7 @@ export function applyBudget(
   // Newest-first while it fits. Dedup (when on) widens with the part that can still fit: what it
   // removes frees room, which lets older artifacts in, which are then compared in turn.
   let fill: { stop: number; remaining: number; need: number };
+  let positions: readonly number[] | undefined;
   for (;;) {
     const current = buildEntries(ws);
     const conversation = current
@@ -186,6 +211,24 @@ export function applyBudget(
     }
     let left = rules.budget - protectedNow - summaryTokens;
     if (rules.reserve) left -= holdBack(conversation, left, rules.reserve, tokensOf);
+    if (rules.stableStep !== undefined) {
+      positions ??= rules.positions ?? positionsOf(ws);
+      const cut = stableCut(conversation, left, rules.stableStep, positions, tokensOf);
+      const kept = cut.kept.flatMap((e) => e.members.map((m) => m.index));
+      if (dedup && dedup.extendTo(minOf(kept, ws.items.length))) {
+        if (rules.aggressive) chatter += dropChatter(ws, rules.keepRecent);
+        continue;
+      }
+      for (const { e, cost } of cut.big) {
+        dropEntry(e, 'budget', `needs ${cost} tokens, more than the ${left} the conversation has`);
+        dropped += e.members.length;
+      }
+      for (const e of cut.before) {
+        dropEntry(e, 'budget', "older than the context's cut point (stable_prefix)");
+        dropped += e.members.length;
+      }
+      break;
+    }
     let stop = conversation.length;
     let need = 0;
     for (let i = 0; i < conversation.length; i++) {
@@ -224,7 +267,67 @@ export function applyBudget(
   // A result the budget dropped took its call along too: an assistant left with only its text is
   // chatter now, and stabilizing the context again would drop it.
   if (rules.aggressive) chatter += dropChatter(ws, rules.keepRecent);
-  return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
+  return { status, protectedTokens, dropped, chatter, placeholders, excerpted, degraded };
+}
+
+/**
+ * Where each artifact starts in the recorded history, in estimated tokens (UTF-8 bytes / 4 of its
+ * text and calls, as recorded): fixed once recorded, so a grid over it stays put as the history grows.
+ */
+function positionsOf(ws: WorkSet): number[] {
+  const out: number[] = [];
+  let pos = 0;
+  for (const w of ws.items) {
+    out.push(pos);
+    let bytes = utf8Length(textOf(w.a.content));
+    for (const c of w.a.tool_calls ?? []) bytes += utf8Length(c.name) + utf8Length(c.arguments);
+    pos += Math.ceil(bytes / 4) + 1;
+  }
+  return out;
+}
+
+/**
+ * The stable cut (DESIGN §4 stage 9, "stable across calls"): keep every conversation entry that starts
+ * at or after the earliest grid point (multiples of `step`) from which the rest fits `room`. While the
+ * history grows and fits, that point stays, so each call repeats the previous request as a prefix; when
+ * it no longer fits, the point moves on by whole steps, which leaves the context about `step` tokens
+ * below the budget (the low-water mark). An entry larger than the room on its own can never be sent
+ * whole: it is left out by itself and does not move the cut.
+ */
+function stableCut(
+  conversation: readonly Entry[],
+  room: number,
+  step: number,
+  positions: readonly number[],
+  tokensOf: (w: Work) => Final,
+): { kept: Entry[]; before: Entry[]; big: { e: Entry; cost: number }[] } {
+  const start = (e: Entry): number =>
+    positions[
+      minOf(
+        e.members.map((m) => m.index),
+        0,
+      )
+    ] ?? 0;
+  const chronological = [...conversation].sort((a, b) => start(a) - start(b) || a.last - b.last);
+  const big: { e: Entry; cost: number }[] = [];
+  const fitting: { e: Entry; cost: number }[] = [];
+  for (const e of chronological) {
+    const cost = entryTokens(e, tokensOf);
+    if (cost > room) big.push({ e, cost });
+    else fitting.push({ e, cost });
+  }
+  let sum = 0;
+  let m = fitting.length;
+  while (m > 0 && sum + (fitting[m - 1] as { cost: number }).cost <= room) {
+    m--;
+    sum += (fitting[m] as { cost: number }).cost;
+  }
+  if (m === 0) return { kept: fitting.map((f) => f.e), before: [], big };
+  const gridPoint = (Math.floor(start((fitting[m - 1] as { e: Entry }).e) / step) + 1) * step;
+  const kept: Entry[] = [];
+  const before: Entry[] = [];
+  for (const { e } of fitting) (start(e) >= gridPoint ? kept : before).push(e);
+  return { kept, before, big };
 }
 
 /** What the fill below drops from `conversation` (newest first) with `room` tokens: the same rule. */
@@ -277,15 +380,29 @@ function holdBack(
 function reportFit(
   ws: WorkSet,
   status: Status,
-  n: { protectedTokens: number; floor: number; authorityTokens: number; budget: number; excerpted: number },
+  n: {
+    protectedTokens: number;
+    floor: number;
+    authorityTokens: number;
+    budget: number;
+    excerpted: number;
+    degraded: number;
+  },
 ): void {
   if (status === 'ok') return;
   if (status === 'warning') {
-    ws.events.push({
-      level: 'safety',
-      code: 'protected_excerpted',
-      message: `protected artifacts did not fit the budget of ${n.budget} tokens: ${n.excerpted} cut to excerpts of their head and tail (recovery warning; see the ledger's excerpted entries)`,
-    });
+    if (n.degraded > 0)
+      ws.events.push({
+        level: 'safety',
+        code: 'protected_dropped',
+        message: `protected artifacts did not fit the budget of ${n.budget} tokens: ${n.degraded} should-keep artifacts dropped, oldest evidence first, so that system, task, latest request and the open tool loop fit (recovery warning; see the ledger's degraded entries)`,
+      });
+    if (n.excerpted > 0)
+      ws.events.push({
+        level: 'safety',
+        code: 'protected_excerpted',
+        message: `protected artifacts did not fit the budget of ${n.budget} tokens: ${n.excerpted} cut to excerpts of their head and tail (recovery warning; see the ledger's excerpted entries)`,
+      });
     return;
   }
   const authority = n.authorityTokens > n.budget;

@@ -8,7 +8,7 @@ import { excerptText, isExcerpt } from './excerpt.js';
 import type { Final } from './finalize.js';
 import type { TokenMeter } from './meter.js';
 import type { Work } from './work.js';
-import { isAlive, isProtected, placeholderText, textOf } from './work.js';
+import { isAlive, isProtected, placeholderText, remove, removeResult, textOf } from './work.js';
 import type { Content } from '../types.js';
 
 /** An excerpt smaller than this no longer shows an outcome: below it the budget is not met. */
@@ -16,6 +16,28 @@ export const MIN_EXCERPT_TOKENS = 48;
 
 /** Protections that mean "the model cannot work without this verbatim". */
 const WHOLE = new Set(['system', 'policy', 'task', 'task_statement', 'latest_request', 'scope']);
+/**
+ * The must-keep tier (DESIGN §4 stage 9, issue 27): never dropped. Besides WHOLE, the open tool loop
+ * (its results may become excerpts, last of all) and what the author pinned.
+ */
+const MUST = new Set([...WHOLE, 'open_loop', 'pinned']);
+
+/** Own protections, without the `pair:` a call gets from its protected results. */
+function ownProtections(w: Work): string[] {
+  return w.protectedBy.filter((p) => !p.startsWith('pair:'));
+}
+
+/** In the must-keep tier: by its own protection, or as the call of a must-keep result. */
+export function isMustKeep(w: Work): boolean {
+  if (ownProtections(w).some((p) => MUST.has(p))) return true;
+  return w.results.some((r) => isAlive(r) && ownProtections(r).some((p) => MUST.has(p)));
+}
+
+/**
+ * How far cutting may reach: 0 protected evidence, 1 also the recent turns, 2 also the open tool
+ * loop and pinned artifacts (the last resort before escalating).
+ */
+type CutLevel = 0 | 1 | 2;
 
 export interface FitOutcome {
   /** Tokens of the protected units after fitting. */
@@ -24,6 +46,8 @@ export interface FitOutcome {
   excerpted: number;
   /** The least the protected units can take with every cuttable artifact at its smallest excerpt. */
   floor: number;
+  /** Should-keep artifacts dropped, oldest evidence first, because the rest did not fit otherwise. */
+  dropped: number;
 }
 
 /**
@@ -64,9 +88,10 @@ export function shrinkUnprotected(members: Work[], over: number, tokensOf: (w: W
  * its text is cut). `withRecent`: the recent turns rank above other evidence; they are cut only when
  * it cannot make room.
  */
-function cuttable(w: Work, withRecent: boolean): boolean {
+function cuttable(w: Work, level: CutLevel): boolean {
   if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p))) return false;
-  if (!withRecent && w.protectedBy.includes('recent')) return false;
+  if (level < 2 && isMustKeep(w)) return false;
+  if (level < 1 && w.protectedBy.includes('recent')) return false;
   // An excerpt of the stabilized context this was read from is not cut again: stabilizing a
   // stabilized context must change nothing. (One this run made is cut again from the original.)
   if (w.changed?.action !== 'excerpted' && isExcerpt(textOf(w.content))) return false;
@@ -143,11 +168,11 @@ function excerptProtected(
   limit: number,
   tokensOf: (w: Work) => Final,
   meter: TokenMeter,
-  withRecent: boolean,
+  level: CutLevel,
 ): { excerpted: number; floor: number } {
   const all = members.reduce((s, m) => s + tokensOf(m).tokens, 0);
   const candidates: Candidate[] = members
-    .filter((w) => cuttable(w, withRecent))
+    .filter((w) => cuttable(w, level))
     .map((w) => {
       const f = tokensOf(w);
       const textTokens = meter.count(textOf(f.content));
@@ -192,29 +217,153 @@ function excerptProtected(
   return { excerpted: n, floor };
 }
 
-/** Fit the protected units into `limit`: placeholders first, then excerpts. */
+/** The least the must-keep tier takes: whole, but for the open loop's results at their smallest excerpt. */
+function mustFloor(members: Work[], tokensOf: (w: Work) => Final, meter: TokenMeter): number {
+  let sum = 0;
+  for (const m of members) {
+    const must = isMustKeep(m) || (m.owner !== undefined && isMustKeep(m.owner) && isProtected(m));
+    if (!must) continue;
+    const f = tokensOf(m);
+    if (!cuttable(m, 2)) {
+      sum += f.tokens;
+      continue;
+    }
+    const text = meter.count(textOf(f.content));
+    sum += text > MIN_EXCERPT_TOKENS ? f.tokens - text + MIN_EXCERPT_TOKENS : f.tokens;
+  }
+  return sum;
+}
+
+/**
+ * Drop should-keep artifacts (DESIGN §4 stage 9, two tiers) until the protected units fit `limit`:
+ * protected evidence oldest first, then the recent turns oldest first. Must-keep artifacts stay.
+ * Each drop is a ledger entry (`degraded`) and makes the status a warning, never a silent loss.
+ */
+function dropShouldKeep(
+  members: Work[],
+  limit: number,
+  total: () => number,
+  recent: boolean,
+  grid: FitGrid | undefined,
+): number {
+  const candidates = members
+    .filter(
+      (w) =>
+        isAlive(w) &&
+        ownProtections(w).length > 0 &&
+        !isMustKeep(w) &&
+        w.protectedBy.includes('recent') === recent,
+    )
+    .sort((x, y) => x.index - y.index);
+  const cell = (w: Work): number => (grid ? Math.floor((grid.positions[w.index] ?? 0) / grid.step) : w.index);
+  let n = 0;
+  let current: number | undefined;
+  for (const w of candidates) {
+    // Whole cells of the grid at a time: stop only where a cell ends.
+    if (cell(w) !== current && total() <= limit) break;
+    current = cell(w);
+    if (!isAlive(w)) continue;
+    const why = ownProtections(w).join(', ');
+    const fate = {
+      stage: 'budget' as const,
+      action: 'dropped' as const,
+      reason: 'degraded',
+      detail: `should keep (${why}), but the must-keep tier and newer evidence fill the budget`,
+    };
+    const owner = w.owner;
+    // No longer kept for itself: a result that stays as a placeholder (its call is kept for another
+    // result) competes like any unprotected one.
+    w.protectedBy = [];
+    if (owner) {
+      // The call no longer needs keeping for this result; it leaves with it unless kept for itself.
+      owner.protectedBy = owner.protectedBy.filter((p) => p !== `pair:${w.a.id}`);
+      removeResult(w, fate);
+    } else if (w.results.length > 0) {
+      // A call and its results leave together, all for the same reason.
+      remove(w, fate);
+      for (const r of w.results)
+        remove(r, { ...fate, detail: `${fate.detail}; went with its call in ${w.a.id}` });
+    } else remove(w, fate);
+    n++;
+  }
+  return n;
+}
+
+/**
+ * Fit the protected units into `limit`, in the documented order: placeholders for unprotected results,
+ * excerpts of protected evidence, then of the recent turns, then drops of should-keep artifacts
+ * (oldest evidence first), then excerpts of the open tool loop's results. What is left over the limit
+ * after that is the must-keep tier alone: the run escalates.
+ */
+export interface FitGrid {
+  /** Each artifact's start in the history, in tokens (pressure.ts historyPositions). */
+  positions: readonly number[];
+  /** The stable cut's step: drops go by whole steps of history, so the next call keeps its prefix. */
+  step: number;
+}
+
 export function fitProtected(
   members: Work[],
   limit: number,
   tokensOf: (w: Work) => Final,
   meter: TokenMeter,
+  opts: { grid?: FitGrid; maxTokens?: number } = {},
 ): FitOutcome {
-  const total = (): number => members.filter(isAlive).reduce((s, m) => s + tokensOf(m).tokens, 0);
+  // An artifact counts while it is alive and protected, or a result held by its protected call.
+  const counted = (m: Work): boolean =>
+    isAlive(m) && (isProtected(m) || (m.owner !== undefined && isAlive(m.owner) && isProtected(m.owner)));
+  const total = (): number => members.filter(counted).reduce((s, m) => s + tokensOf(m).tokens, 0);
   let tokens = total();
   let placeholders = 0;
   let excerpted = 0;
+  let dropped = 0;
   let floor = tokens;
   if (tokens > limit) {
     placeholders = shrinkUnprotected(members, tokens - limit, tokensOf);
     tokens = total();
   }
-  if (tokens > limit) {
-    ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter, false));
+  // Dropping evidence only helps when the must-keep tier can fit at all: otherwise the run escalates
+  // with its evidence whole, and nothing is lost for nothing.
+  const canFit = (): boolean => mustFloor(members.filter(counted), tokensOf, meter) <= limit;
+  // Evidence over tool_output.max_tokens first becomes an excerpt of that size: a fixed size, so the
+  // same artifact is cut the same way on every call.
+  if (tokens > limit && opts.maxTokens !== undefined && canFit()) {
+    for (const w of members.filter((m) => counted(m) && cuttable(m, 0))) {
+      if (!meter.exceeds(textOf(tokensOf(w).content), opts.maxTokens)) continue;
+      cutTo(
+        w,
+        { text: opts.maxTokens },
+        'budget',
+        (why, omitted) =>
+          `protected (${why}) but over the budget: cut to its head and tail at tool_output.max_tokens, ${omitted} tokens left out`,
+        tokensOf,
+        meter,
+      );
+    }
+    tokens = total();
+  }
+  // Then older evidence goes, by whole steps of history (stable across calls), then what is left is
+  // cut to a common size, then the recent turns go, by steps too.
+  if (tokens > limit && canFit()) {
+    dropped += dropShouldKeep(members, limit, total, false, opts.grid);
+    tokens = total();
+  }
+  for (const level of [0, 1] as const) {
+    if (tokens <= limit) break;
+    ({ excerpted, floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, level));
+    tokens = total();
+  }
+  if (tokens > limit && canFit()) {
+    dropped += dropShouldKeep(members, limit, total, true, opts.grid);
     tokens = total();
   }
   if (tokens > limit) {
-    ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter, true));
+    ({ excerpted, floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, 2));
     tokens = total();
   }
-  return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens) };
+  // Each level re-cuts from the original: count what ends up excerpted, once.
+  excerpted = members.filter(
+    (m) => isAlive(m) && m.changed?.action === 'excerpted' && m.changed.stage === 'budget',
+  ).length;
+  return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens), dropped };
 }

@@ -5,6 +5,7 @@
 import { latestUserRequest, taskStatement } from '../scope/task.js';
 import type { WorkSet, Work } from './work.js';
 import { isOutcome, isOutcomeCall } from './outcome.js';
+import { openLoop } from './open-loop.js';
 import { hasText, isAlive, isFailure } from './work.js';
 import { recentTurnMessages, recentTurnStart } from '../scope/recent.js';
 
@@ -137,6 +138,8 @@ export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
   const request = latestUserRequest(artifacts);
   const lw = request ? byArtifact.get(request) : undefined;
   if (lw && isAlive(lw)) add(lw, 'latest_request');
+  // The open tool loop: the results the model is about to read, and their calls (must keep).
+  for (const w of openLoop(ws)) add(w, 'open_loop');
   closePairs(ws);
 }
 

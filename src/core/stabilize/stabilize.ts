@@ -26,7 +26,8 @@ import { sanitizeTranscript } from '../pii/sanitize-transcript.js';
 import { dropThinkingPii } from './thinking.js';
 import { emitApis, emitEffects } from '../emit/notes.js';
 import { emitOptionsOf } from '../emit/repair.js';
-import { computeProtection } from './protect.js';
+import { computeProtection, recentWindowStart } from './protect.js';
+import { historyPositions, overBudget } from './pressure.js';
 import { applyScopeReset, assignScopes } from './scope.js';
 import { applySummaries, historySources } from './summaries.js';
 import { applyToolOutput } from './tool-output.js';
@@ -166,13 +167,22 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     keepRecent: policy.keep_recent,
   });
 
-  // 5. tool output
+  // 5. tool output: older outputs over the limit, only when the history does not fit (issue 27).
+  const pressure = overBudget(ws, policy.budget, (w) => finalOf(w, masker, meter).tokens);
+  const recentStart = recentWindowStart(ws, policy.keep_recent);
+  // The stable cut's grid (budget.ts): each artifact's start in tokens of the history as recorded,
+  // masked, so a recording masked when written cuts where the live session did. Only under pressure.
+  const stablePositions =
+    pressure && policy.stable_prefix.enabled
+      ? historyPositions(ws, (w) => finalOf(w, masker, meter).tokens)
+      : [];
   const tool = applyToolOutput(
     ws,
     {
       maxTokens: policy.tool_output.max_tokens,
       keepFields: policy.tool_output.keep_fields,
       protectedTools: res.protected_tools,
+      mayCut: (w) => pressure && w.index < recentStart && !w.protectedBy.includes('open_loop'),
     },
     meter,
     (text) => maskString(text, masker, {}),
@@ -199,21 +209,23 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
 
   // 6. superseded results; duplicates are compared over what can still reach the context, as the
   // budget stage widens it (dedup.ts, SuffixDedup).
-  const superseded = res.enabled ? applySuperseded(ws) : 0;
+  // With room to spare the history goes out unchanged (issue 27): no stale result or copy is removed.
+  const superseded = res.enabled && pressure ? applySuperseded(ws) : 0;
   major(
     ws,
     'superseded',
     superseded,
     `dropped ${superseded} results superseded by a later run of the same command`,
   );
-  const dedup = policy.dedup.enabled
-    ? new SuffixDedup(
-        ws,
-        policy.dedup.similarity,
-        (w) => textOf(finalOf(w, masker, meter).content),
-        memo?.dedup,
-      )
-    : undefined;
+  const dedup =
+    policy.dedup.enabled && pressure
+      ? new SuffixDedup(
+          ws,
+          policy.dedup.similarity,
+          (w) => textOf(finalOf(w, masker, meter).content),
+          memo?.dedup,
+        )
+      : undefined;
 
   // 7. collapse
   if (res.enabled && res.truncation_mode === 'aggressive') {
@@ -256,7 +268,14 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
       budget: policy.budget,
       aggressive: res.enabled && res.truncation_mode === 'aggressive',
       keepRecent: policy.keep_recent,
+      maxTokens: policy.tool_output.max_tokens,
       ...(compaction ? { reserve: compactionNeed(compaction) } : {}),
+      ...(policy.stable_prefix.enabled
+        ? {
+            stableStep: Math.max(1, Math.floor(policy.budget * (1 - policy.stable_prefix.low_water))),
+            positions: stablePositions,
+          }
+        : {}),
     },
     masker,
     meter,
@@ -311,6 +330,12 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     'placeholders',
     budget.placeholders,
     `replaced ${budget.placeholders} results in protected units by placeholders to fit the budget`,
+  );
+  major(
+    ws,
+    'degraded',
+    budget.degraded,
+    `dropped ${budget.degraded} should-keep artifacts (oldest evidence first) so that what must be kept fits the budget`,
   );
   major(
     ws,

@@ -13,6 +13,11 @@ export interface ToolOutputRules {
   maxTokens: number;
   keepFields: readonly string[];
   protectedTools: readonly string[];
+  /**
+   * Which outputs the limit may cut (issue 27): only older ones, and only when the history does not
+   * fit the budget. The open tool loop's results are never cut here, and with room to spare nothing is.
+   */
+  mayCut: (w: Work) => boolean;
 }
 
 export interface ToolOutputCounts {
@@ -84,7 +89,8 @@ export function applyToolOutput(
 ): ToolOutputCounts {
   const counts: ToolOutputCounts = { fieldMasked: 0, dropped: 0, excerpted: 0 };
   for (const w of ws.items) {
-    if (w.a.kind !== 'tool' || !isAlive(w) || isCompacted(w) || isPlaceholder(w)) continue;
+    if (w.a.kind !== 'tool' || !isAlive(w) || isCompacted(w) || isPlaceholder(w) || !rules.mayCut(w))
+      continue;
     if (!meter.exceeds(shown(textOf(w.content)), rules.maxTokens)) continue;
     if (isProtected(w)) {
       // An excerpt already (a stabilized context read again) stays as it is.

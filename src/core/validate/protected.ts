@@ -70,6 +70,11 @@ export function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
   return need;
 }
 
+/** Protections of the should-keep tier: tags and the recent turns (never system, task or pinned). */
+function isShouldKeep(why: string): boolean {
+  return why === 'recent' || why.startsWith('tag:');
+}
+
 export function checkProtected(
   t: Transcript,
   result: StabilizeResult,
@@ -78,11 +83,23 @@ export function checkProtected(
   where: Locator,
 ): Violation[] {
   const present = new Map(result.context.map((c) => [c.id, c]));
+  const ledger = new Map(result.ledger.map((e) => [e.id, e]));
+  const degradedTokens = result.ledger
+    .filter((e) => e.reason === 'degraded')
+    .reduce((s, e) => s + (e.tokens_before ?? 0), 0);
   const out: Violation[] = [];
   for (const [id, why] of mustKeep(t, policy)) {
     const item = present.get(id);
     // An artifact a provider would reject (unpaired) cannot be sent whatever protects it.
     if (unpaired.has(id)) continue;
+    // Two tiers (DESIGN §4 stage 9): a should-keep artifact (evidence, a recent turn) may give way to
+    // the must-keep tier under pressure, with a warning status. Verified here, not taken on trust:
+    // it is excused only when the should-keep artifacts dropped together (by whole steps of history)
+    // could not have been added back within the budget.
+    if (!item && isShouldKeep(why) && result.status === 'warning') {
+      if (ledger.get(id)?.reason === 'degraded' && result.budget.used + degradedTokens > result.budget.limit)
+        continue;
+    }
     if (!item) out.push(where.at(id, `protected artifact (${why}) is missing from the context`));
     else if (item.placeholder)
       out.push(where.at(id, `protected artifact (${why}) was replaced by a placeholder`));

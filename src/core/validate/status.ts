@@ -24,7 +24,9 @@ export function statusCheck(result: StabilizeResult, where: Locator): CheckResul
   if (result.status === 'ok') return { name: 'status', ok: true, severity: 'error', violations: [] };
   const safety = result.events.filter((e) => e.level === 'safety');
   // A warning is about the evidence that was cut: the first excerpt the budget made.
-  const cut = result.ledger.find((e) => e.action === 'excerpted' && e.stage === 'budget')?.id;
+  const cut = result.ledger.find(
+    (e) => (e.action === 'excerpted' && e.stage === 'budget') || e.reason === 'degraded',
+  )?.id;
   const about = (result.status === 'warning' ? cut : undefined) ?? safety.find((e) => e.id !== undefined)?.id;
   const reasons = safety.map((e) => e.code).join(', ') || 'see the events';
   const codes = new Set(safety.map((e) => e.code));
@@ -32,7 +34,7 @@ export function statusCheck(result: StabilizeResult, where: Locator): CheckResul
   const message =
     result.status === 'escalated'
       ? `status escalated: ${why} (${reasons})`
-      : `status warning: protected evidence was cut to excerpts to fit the budget (${reasons})`;
+      : `status warning: protected evidence was cut to excerpts or dropped (oldest first) to fit the budget (${reasons})`;
   // Where there is no single artifact to blame, the largest system or constraint artifact is
   // what the budget could not hold.
   const largest = [...result.context]
