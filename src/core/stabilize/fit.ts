@@ -315,7 +315,6 @@ export function fitProtected(
   const total = (): number => members.filter(counted).reduce((s, m) => s + tokensOf(m).tokens, 0);
   let tokens = total();
   let placeholders = 0;
-  let excerpted = 0;
   let dropped = 0;
   let floor = tokens;
   if (tokens > limit) {
@@ -350,7 +349,7 @@ export function fitProtected(
   }
   for (const level of [0, 1] as const) {
     if (tokens <= limit) break;
-    ({ excerpted, floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, level));
+    ({ floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, level));
     tokens = total();
   }
   if (tokens > limit && canFit()) {
@@ -358,11 +357,11 @@ export function fitProtected(
     tokens = total();
   }
   if (tokens > limit) {
-    ({ excerpted, floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, 2));
+    ({ floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, 2));
     tokens = total();
   }
   // Each level re-cuts from the original: count what ends up excerpted, once.
-  excerpted = members.filter(
+  const excerpted = members.filter(
     (m) => isAlive(m) && m.changed?.action === 'excerpted' && m.changed.stage === 'budget',
   ).length;
   return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens), dropped };
