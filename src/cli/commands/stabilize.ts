@@ -1,3 +1,6 @@
+import { emitOptionsOf } from '../../core/emit/repair.js';
+import { maskString } from '../../core/stabilize/finalize.js';
+import { createMasker } from '../../core/stabilize/stabilize.js';
 // `stabilize FILE`: runs the stabilizer and the checks on one transcript and prints a summary,
 // the report of DESIGN §7 (`--json`) or the stabilized context as a provider request (`--emit`).
 import {
@@ -194,7 +197,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
 
   if (format !== undefined) {
     // With the transcript, a native document keeps the fields that make it stabilize the same way.
-    const body = emitContext(result.context, format, transcript);
+    // The placeholder user turn of a repaired request says what the policy says (masked like any text).
+    const repair = emitOptionsOf(policy, (t) => maskString(t, createMasker(policy, rules), {}));
+    const body = emitContext(result.context, format, transcript, repair);
     io.stdout(inertJson(`${JSON.stringify(body, null, 2)}\n`));
     // stdout is the request body: say on stderr why the run fails, if it does.
     for (const check of [...failing].sort(byFinding)) {

@@ -9,7 +9,9 @@ import { resolveEmitFormat, emitContext } from '../emit/index.js';
 import type { Policy } from '../policy/schema.js';
 import { pairToolResults } from '../readers/pairing.js';
 import { StabilizeMemo } from '../stabilize/memo.js';
-import { stabilizeTranscript } from '../stabilize/stabilize.js';
+import { createMasker, stabilizeTranscript } from '../stabilize/stabilize.js';
+import { maskString } from '../stabilize/finalize.js';
+import { emitOptionsOf } from '../emit/repair.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import type { Artifact, Transcript } from '../types.js';
 import type { CheckResult, Violation } from '../validate/types.js';
@@ -195,6 +197,8 @@ export function replayCachePrefix(transcript: Transcript, opts: CachePrefixOptio
   // Every call stabilizes almost the same history: one memo makes each old text cost a lookup.
   const memo = new StabilizeMemo();
   const run = { policy, tokenizer, memo, ...(opts.rules ? { rules: opts.rules } : {}) };
+  const masker = createMasker(policy, opts.rules);
+  const repair = emitOptionsOf(policy, (t) => maskString(t, masker, {}));
   const requests = new Map<number, string>();
   const requestAt = (pos: number): string => {
     let text = requests.get(pos);
@@ -202,7 +206,7 @@ export function replayCachePrefix(transcript: Transcript, opts: CachePrefixOptio
       const call = calls[pos] as CallPoint;
       const history = historyAt(transcript, call.index);
       const result = stabilizeTranscript(history, run);
-      text = canonicalRequest(format, emitContext(result.context, format, history));
+      text = canonicalRequest(format, emitContext(result.context, format, history, repair));
       requests.set(pos, text);
       // Only the previous call's request is ever needed again.
       requests.delete(pos - 2);

@@ -63,6 +63,11 @@ checks:                      # severity of each violation: error | warning | off
   recency: error             # the latest user message is in the context
   nonempty: error            # some conversation follows the system prompt
   provider: error            # the target API would accept the request (see target)
+stable_prefix:               # keep each request a byte-identical prefix of the next (prompt cache)
+  enabled: true
+  low_water: 0.85            # a call that must cut leaves the context at about this share of the budget
+repair:
+  leading_user_text: '[The conversation continues from earlier turns.]'   # put before an assistant-first Anthropic request
 part_tokens:                 # declared token cost of each non-text content part, so budgets never rest on a guess
   image: 765
   audio: 1000

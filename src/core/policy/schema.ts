@@ -491,6 +491,9 @@ export const PolicySchema = mapping(
           .string({ error: () => 'a non-empty string of at most 200 characters' })
           .min(1)
           .max(200)
+          .refine((text) => text.trim().length > 0, {
+            message: 'a placeholder of only spaces cannot open a valid request; expected some text.',
+          })
           .default('[The conversation continues from earlier turns.]'),
       },
       'leading_user_text',

@@ -4,6 +4,7 @@ import type { RE2JS } from 're2js';
 import type { EmitFormat } from '../emit/index.js';
 import { checkDetectors, createDetectors, detectorConfig } from '../pii/registry.js';
 import type { Policy } from '../policy/schema.js';
+import { DEFAULT_POLICY } from '../policy/default.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import type { Transcript } from '../types.js';
 import { applyBudget } from './budget.js';
@@ -28,6 +29,7 @@ import { emitApis, emitEffects } from '../emit/notes.js';
 import { emitOptionsOf } from '../emit/repair.js';
 import { computeProtection, recentWindowStart } from './protect.js';
 import { historyPositions, overBudget } from './pressure.js';
+import { contentsOnlyTools } from './outcome.js';
 import { applyScopeReset, assignScopes } from './scope.js';
 import { applySummaries, historySources } from './summaries.js';
 import { applyToolOutput } from './tool-output.js';
@@ -166,6 +168,21 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     protectedKinds: res.protected_message_kinds,
     keepRecent: policy.keep_recent,
   });
+
+  // A protected tool whose results are all file or document contents protects nothing (outcome.ts):
+  // say so, since the policy author meant it to. The built-in list names read tools on purpose (a
+  // failed read is an outcome), so only the tools a policy adds are reported.
+  if (res.enabled) {
+    const builtIn = new Set(DEFAULT_POLICY.resilience.protected_tools);
+    const added = res.protected_tools.filter((t) => !builtIn.has(t));
+    for (const tool of contentsOnlyTools(ws, added)) {
+      ws.events.push({
+        level: 'major',
+        code: 'policy',
+        message: `resilience.protected_tools lists ${tool}, but its results are file or document contents, not command outcomes: they compete on budget like any other output`,
+      });
+    }
+  }
 
   // 5. tool output: older outputs over the limit, only when the history does not fit (issue 27).
   const pressure = overBudget(ws, policy.budget, (w) => finalOf(w, masker, meter).tokens);

@@ -64,7 +64,7 @@ describe('providerIssues', () => {
 
   it('a finding on the placeholder user turn is annotated at the item it stands before', () => {
     const context = [item('a1', 'system'), item('a2', 'assistant'), item('a3', 'user')];
-    // A blank text (the policy allows any non-empty string) makes the repaired request invalid.
+    // A blank text (the policy refuses one; a library caller can still pass it) makes the repaired request invalid.
     expect(
       providerIssues(context, 'anthropic', undefined, { leadingUserText: '  ' }).map((i) => [i.rule, i.ids]),
     ).toEqual([['anthropic-empty-text', ['a2']]]);

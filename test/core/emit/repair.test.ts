@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { toTranscript } from '../../../src/api/input.js';
 import type { TranscriptInput } from '../../../src/api/input.js';
 import { resolvePolicy } from '../../../src/api/policy.js';
+import { policyFromObject } from '../../../src/core/policy/index.js';
 import type { PolicyOption } from '../../../src/api/policy.js';
 import { emitContext, toAnthropic, toOpenAI, toResponses } from '../../../src/core/emit/index.js';
 import type { AnthropicRequest } from '../../../src/core/emit/anthropic.js';
@@ -176,24 +177,11 @@ describe('stabilize: a chat that opens with an assistant greeting', () => {
     expect(checks.find((c) => c.name === 'provider')?.ok).toBe(true);
   });
 
-  it('no repair makes a blank placeholder valid: escalated, the provider check red at the greeting', async () => {
-    const { result, checks } = await run(
-      GREETING,
-      'openai',
-      { repair: { leading_user_text: '   ' } },
-      'anthropic',
-    );
-    expect(result.status).toBe('escalated');
-    expect(result.events.find((e) => e.code === 'provider_rejects')).toMatchObject({
-      level: 'safety',
-      id: 'm1',
-      message: expect.stringContaining('anthropic-empty-text') as unknown,
-    });
-    // The validate check builds the request with the default text; the status check reports the verdict.
-    const status = checks.find((c) => c.name === 'status');
-    expect(status?.ok).toBe(false);
-    expect(status?.violations[0]).toMatchObject({ id: 'm1' });
-    expect(status?.violations[0]?.message).toContain('provider_rejects');
+  it('refuses a blank placeholder in the policy: no request could open with it', () => {
+    const parsed = policyFromObject({ repair: { leading_user_text: '   ' } }, { file: 'policy.yml' });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.diagnostics[0]?.message).toContain('only spaces');
   });
 
   it('a context with no conversation still escalates (nothing to put a user turn before)', async () => {

@@ -71,6 +71,8 @@ describe('DEFAULT_POLICY', () => {
         provider: 'error',
         drift: 'error',
       },
+      stable_prefix: { enabled: true, low_water: 0.85 },
+      repair: { leading_user_text: '[The conversation continues from earlier turns.]' },
       part_tokens: { image: 765, audio: 1000, file: 1000, other: 256 },
     });
   });

@@ -201,3 +201,20 @@ describe('a stable prefix across calls', () => {
     expect(appended).toBe(0);
   });
 });
+
+describe('outcome versus contents: a protected tool that only returns contents', () => {
+  it('says so in a policy event, and its results compete on budget', () => {
+    const tr = t(
+      sys('s', 'You answer from the handbook.'),
+      user('u', 'what is the refund window?'),
+      calls('a1', [call('c1', 'read_doc', { path: 'handbook/refunds.md' })]),
+      result('r1', 'c1', 'Refunds are accepted within 30 days of delivery for unused items.'),
+      asst('a2', 'Thirty days from delivery.'),
+    );
+    const p = policy({ budget: 8_000, resilience: { protected_tools: ['bash', 'read_doc'] } });
+    const r = run(tr, p, o200k);
+    const event = r.events.find((e) => e.code === 'policy');
+    expect(event?.message).toContain('read_doc');
+    expect(entry(r, 'r1').protected_by ?? []).not.toContain('tool:read_doc');
+  });
+});
