@@ -6,7 +6,7 @@ import type { SuffixDedup } from './dedup.js';
 import type { Final, Masker } from './finalize.js';
 import { finalOf } from './finalize.js';
 import type { TokenMeter } from './meter.js';
-import { fitProtected, shrinkUnprotected } from './fit.js';
+import { fitProtected, isMustKeep, shrinkUnprotected } from './fit.js';
 import { recentWindowStart } from './protect.js';
 import type { Status } from './types.js';
 import type { Work, WorkSet } from './work.js';
@@ -31,6 +31,8 @@ export interface BudgetRules {
   stableStep?: number;
   /** tool_output.max_tokens: protected evidence over it is cut to that size first under pressure. */
   maxTokens?: number;
+  /** The cut point the plan chose (cut-plan.ts): the conversation is kept from there on. */
+  cutAt?: number;
   /** Where each artifact starts in the history, in tokens (the grid's coordinates). */
   positions?: readonly number[];
 }
@@ -105,8 +107,12 @@ export function applyBudget(
   const tokensOf = (w: Work): Final => finalOf(w, masker, meter);
   let chatter = rules.aggressive ? dropChatter(ws, rules.keepRecent) : 0;
   const entries = buildEntries(ws);
-  const protectedEntries = entries.filter((e) => e.members.some(isProtected));
-  const rest = entries.filter((e) => !e.members.some(isProtected));
+  // With a stable prefix only the must-keep tier is placed first: should-keep evidence takes its
+  // place in the history and leaves with the cut, by whole steps, so the prefix holds from call to
+  // call (issue 27). Without it, everything protected is placed first.
+  const held = rules.stableStep !== undefined ? isMustKeep : isProtected;
+  const protectedEntries = entries.filter((e) => e.members.some(held));
+  const rest = entries.filter((e) => !e.members.some(held));
 
   let status: Status = 'ok';
   const authorityTokens = ws.items
@@ -176,9 +182,9 @@ export function applyBudget(
   for (;;) {
     const current = buildEntries(ws);
     const conversation = current
-      .filter((e) => !e.members.some(isProtected) && !isSummary(e))
+      .filter((e) => !e.members.some(held) && !isSummary(e))
       .sort((a, b) => b.last - a.last);
-    const protectedUnits = current.filter((e) => e.members.some(isProtected));
+    const protectedUnits = current.filter((e) => e.members.some(held));
     let protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
     if (protectedNow + summaryTokens > rules.budget) {
       // A duplicate's placeholder can be longer than the short result it replaced: shrink again,
@@ -213,19 +219,49 @@ export function applyBudget(
     if (rules.reserve) left -= holdBack(conversation, left, rules.reserve, tokensOf);
     if (rules.stableStep !== undefined) {
       positions ??= rules.positions ?? positionsOf(ws);
-      const cut = stableCut(conversation, left, rules.stableStep, positions, tokensOf);
+      const cut = stableCut(
+        rules.cutAt ?? 0,
+        ws,
+        conversation,
+        protectedUnits,
+        left + protectedNow,
+        rules.stableStep,
+        positions,
+        tokensOf,
+      );
       const kept = cut.kept.flatMap((e) => e.members.map((m) => m.index));
       if (dedup && dedup.extendTo(minOf(kept, ws.items.length))) {
         if (rules.aggressive) chatter += dropChatter(ws, rules.keepRecent);
         continue;
       }
-      for (const { e, cost } of cut.big) {
-        dropEntry(e, 'budget', `needs ${cost} tokens, more than the ${left} the conversation has`);
+      const leave = (e: Entry, why: string): void => {
+        const evidence = e.members.filter(isProtected);
+        if (evidence.length > 0) {
+          const kinds = [
+            ...new Set(evidence.flatMap((m) => m.protectedBy.filter((p) => !p.startsWith('pair:')))),
+          ];
+          for (const m of e.members)
+            remove(m, {
+              stage: 'budget',
+              action: 'dropped',
+              reason: 'degraded',
+              detail: `should keep (${kinds.join(', ')}), but ${why}`,
+            });
+          degraded += evidence.length;
+        } else dropEntry(e, 'budget', why);
         dropped += e.members.length;
-      }
-      for (const e of cut.before) {
-        dropEntry(e, 'budget', "older than the context's cut point (stable_prefix)");
-        dropped += e.members.length;
+      };
+      for (const e of cut.before) leave(e, "older than the context's cut point (stable_prefix)");
+      if (degraded > 0 && status === 'ok') {
+        status = 'warning';
+        reportFit(ws, status, {
+          protectedTokens,
+          floor: protectedTokens,
+          authorityTokens,
+          budget: rules.budget,
+          excerpted,
+          degraded,
+        });
       }
       break;
     }
@@ -283,51 +319,66 @@ function positionsOf(ws: WorkSet): number[] {
     for (const c of w.a.tool_calls ?? []) bytes += utf8Length(c.name) + utf8Length(c.arguments);
     pos += Math.ceil(bytes / 4) + 1;
   }
+  out.push(pos);
   return out;
 }
 
 /**
- * The stable cut (DESIGN §4 stage 9, "stable across calls"): keep every conversation entry that starts
- * at or after the earliest grid point (multiples of `step`) from which the rest fits `room`. While the
- * history grows and fits, that point stays, so each call repeats the previous request as a prefix; when
- * it no longer fits, the point moves on by whole steps, which leaves the context about `step` tokens
- * below the budget (the low-water mark). An entry larger than the room on its own can never be sent
- * whole: it is left out by itself and does not move the cut.
+ * The stable cut (DESIGN §4 stage 9, "stable across calls"). The cut point is the earliest point of a
+ * fixed grid (multiples of `step` tokens of the history as recorded) from which the history fits
+ * `room` with the must-keep units before it: measured on the recorded sizes of what follows it, so it
+ * only moves forward as the history grows, by whole steps, and each request repeats the previous one
+ * as a prefix until the next step. Later cuts (older outputs cut to excerpts, stale results) only make
+ * the kept part smaller, never the cut point earlier: the context stays between the low-water mark and
+ * the budget. Conversation entries from the cut point on are kept, the older ones leave.
  */
 function stableCut(
+  from: number,
+  ws: WorkSet,
   conversation: readonly Entry[],
+  held: readonly Entry[],
   room: number,
   step: number,
   positions: readonly number[],
   tokensOf: (w: Work) => Final,
-): { kept: Entry[]; before: Entry[]; big: { e: Entry; cost: number }[] } {
-  const start = (e: Entry): number =>
+): { kept: Entry[]; before: Entry[] } {
+  const n = ws.items.length;
+  const startOf = (e: Entry): number =>
     positions[
       minOf(
         e.members.map((m) => m.index),
         0,
       )
     ] ?? 0;
-  const chronological = [...conversation].sort((a, b) => start(a) - start(b) || a.last - b.last);
-  const big: { e: Entry; cost: number }[] = [];
-  const fitting: { e: Entry; cost: number }[] = [];
-  for (const e of chronological) {
-    const cost = entryTokens(e, tokensOf);
-    if (cost > room) big.push({ e, cost });
-    else fitting.push({ e, cost });
+  // Recorded size of each artifact still in play after the structural stages (normalize, scope,
+  // summaries); what a cutting stage removed still counts, so that its removal moves nothing.
+  const recorded = (i: number): number => {
+    const w = ws.items[i] as Work;
+    const stage = w.removed?.stage;
+    if (stage === 'normalize' || stage === 'scope' || stage === 'summaries') return 0;
+    return (positions[i + 1] ?? positions[i] ?? 0) - (positions[i] ?? 0);
+  };
+  const suffix = new Array<number>(n + 1).fill(0);
+  for (let i = n - 1; i >= 0; i--) suffix[i] = (suffix[i + 1] ?? 0) + recorded(i);
+  const heldStarts = held.map((e) => ({ start: startOf(e), cost: entryTokens(e, tokensOf) }));
+  heldStarts.sort((a, b) => a.start - b.start);
+  const total = positions[n] ?? 0;
+  // From the plan's point on; further only if what is kept (placeholders and all) still does not fit.
+  let g = from;
+  let i = 0;
+  let h = 0;
+  let heldBefore = 0;
+  for (;;) {
+    while (i < n && (positions[i] ?? 0) < g) i++;
+    while (h < heldStarts.length && (heldStarts[h] as { start: number }).start < g)
+      heldBefore += (heldStarts[h++] as { cost: number }).cost;
+    if (heldBefore + (suffix[i] ?? 0) <= room || g > total) break;
+    g += step;
   }
-  let sum = 0;
-  let m = fitting.length;
-  while (m > 0 && sum + (fitting[m - 1] as { cost: number }).cost <= room) {
-    m--;
-    sum += (fitting[m] as { cost: number }).cost;
-  }
-  if (m === 0) return { kept: fitting.map((f) => f.e), before: [], big };
-  const gridPoint = (Math.floor(start((fitting[m - 1] as { e: Entry }).e) / step) + 1) * step;
   const kept: Entry[] = [];
   const before: Entry[] = [];
-  for (const { e } of fitting) (start(e) >= gridPoint ? kept : before).push(e);
-  return { kept, before, big };
+  for (const e of conversation) (startOf(e) >= g ? kept : before).push(e);
+  return { kept, before };
 }
 
 /** What the fill below drops from `conversation` (newest first) with `room` tokens: the same rule. */

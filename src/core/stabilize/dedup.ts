@@ -39,6 +39,8 @@ export class SuffixDedup {
   private readonly shown: (w: Work) => string;
   /** Each widening compares mostly the same texts again: their hashes and signatures are reused. */
   private readonly cache: DedupCache;
+  /** Only artifacts before this index are compared (the stable cut's freeze, cut-plan.ts). */
+  private readonly before: number;
   removed = 0;
 
   /**
@@ -50,7 +52,9 @@ export class SuffixDedup {
     similarity: number,
     shown: (w: Work) => string = (w) => textOf(w.content),
     cache: DedupCache = new DedupCache(),
+    before = Number.POSITIVE_INFINITY,
   ) {
+    this.before = before;
     this.cache = cache;
     this.ws = ws;
     this.similarity = similarity;
@@ -76,7 +80,7 @@ export class SuffixDedup {
     // (a kind prefix on the text is not enough: a long shared text outweighs it).
     const byKind = new Map<string, DedupItem[]>();
     let count = 0;
-    for (let i = 0; i < this.ws.items.length; i++) {
+    for (let i = 0; i < Math.min(this.ws.items.length, this.before); i++) {
       const w = this.ws.items[i] as Work;
       // Before the suffix, only results kept with their protected call reach the context: compared too.
       if (i < from && !(w.owner && isAlive(w.owner) && isProtected(w.owner))) continue;
@@ -122,11 +126,13 @@ export class SuffixDedup {
   }
 }
 
-export function applySuperseded(ws: WorkSet): number {
+/** `before`: only artifacts before this index take part (the stable cut's freeze, cut-plan.ts). */
+export function applySuperseded(ws: WorkSet, before = ws.items.length): number {
   const latest = new Map<string, Work>();
-  for (const w of ws.items) if (isAlive(w) && w.supersede !== undefined) latest.set(w.supersede, w);
+  const items = ws.items.slice(0, before);
+  for (const w of items) if (isAlive(w) && w.supersede !== undefined) latest.set(w.supersede, w);
   let removed = 0;
-  for (const w of ws.items) {
+  for (const w of items) {
     if (!isAlive(w) || w.supersede === undefined || isProtected(w)) continue;
     const newest = latest.get(w.supersede);
     if (!newest || newest === w) continue;

@@ -17,7 +17,7 @@ export function overBudget(ws: WorkSet, budget: number, tokensOf: (w: Work) => n
 
 /**
  * Where each artifact starts in the history, in tokens, every artifact counted whatever its fate
- * (a grid over these stays put as the history grows). Taken before any stage changes a content.
+ * (a grid over these stays put as the history grows); one more entry at the end: the total. Taken before any stage changes a content.
  */
 export function historyPositions(ws: WorkSet, tokensOf: (w: Work) => number): number[] {
   const out: number[] = [];
@@ -26,5 +26,22 @@ export function historyPositions(ws: WorkSet, tokensOf: (w: Work) => number): nu
     out.push(pos);
     pos += tokensOf(w);
   }
+  out.push(pos);
   return out;
+}
+
+/**
+ * Index of the first artifact of the `keepRecent` newest turns of the history's first `length`
+ * artifacts (a turn starts at a user message): the recent window as it was at that length.
+ */
+export function recentStartBefore(ws: WorkSet, keepRecent: number, length: number): number {
+  if (keepRecent <= 0) return Number.POSITIVE_INFINITY;
+  let turns = 0;
+  for (let i = Math.min(length, ws.items.length) - 1; i >= 0; i--) {
+    const w = ws.items[i] as Work;
+    if (!isAlive(w) || w.a.kind !== 'user') continue;
+    turns++;
+    if (turns === keepRecent) return i;
+  }
+  return 0;
 }

@@ -28,7 +28,9 @@ import { dropThinkingPii } from './thinking.js';
 import { emitApis, emitEffects } from '../emit/notes.js';
 import { emitOptionsOf } from '../emit/repair.js';
 import { computeProtection, recentWindowStart } from './protect.js';
-import { historyPositions, overBudget } from './pressure.js';
+import { historyPositions, overBudget, recentStartBefore } from './pressure.js';
+import { planCut } from './cut-plan.js';
+import { isMustKeep } from './fit.js';
 import { contentsOnlyTools } from './outcome.js';
 import { applyScopeReset, assignScopes } from './scope.js';
 import { applySummaries, historySources } from './summaries.js';
@@ -36,6 +38,9 @@ import { applyToolOutput } from './tool-output.js';
 import type { ContextItem, EventLevel, StabilizeEvent, StabilizeResult, Status } from './types.js';
 import type { WorkSet } from './work.js';
 import { buildWork, isAlive, textOf } from './work.js';
+
+/** Stages whose removals hold whatever the budget: those artifacts are not part of the history's size. */
+const STRUCTURAL = new Set(['normalize', 'scope', 'summaries']);
 
 export interface StabilizeOptions {
   policy: Policy;
@@ -193,13 +198,28 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     pressure && policy.stable_prefix.enabled
       ? historyPositions(ws, (w) => finalOf(w, masker, meter).tokens)
       : [];
+  const stableStep = Math.max(1, Math.floor(policy.budget * (1 - policy.stable_prefix.low_water)));
+  const plan =
+    stablePositions.length > 0
+      ? planCut({
+          positions: stablePositions,
+          must: ws.items.map(isMustKeep),
+          out: ws.items.map((w) => STRUCTURAL.has(w.removed?.stage ?? '')),
+          budget: policy.budget,
+          step: stableStep,
+        })
+      : undefined;
+  // Cleanup (older verbose outputs, stale results, copies) only among what came before the freeze.
+  const freeze = plan ? plan.freeze : ws.items.length;
+  const olderThan = plan ? recentStartBefore(ws, policy.keep_recent, freeze) : recentStart;
   const tool = applyToolOutput(
     ws,
     {
       maxTokens: policy.tool_output.max_tokens,
       keepFields: policy.tool_output.keep_fields,
       protectedTools: res.protected_tools,
-      mayCut: (w) => pressure && w.index < recentStart && !w.protectedBy.includes('open_loop'),
+      mayCut: (w) =>
+        pressure && w.index < freeze && w.index < olderThan && !w.protectedBy.includes('open_loop'),
     },
     meter,
     (text) => maskString(text, masker, {}),
@@ -227,7 +247,7 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
   // 6. superseded results; duplicates are compared over what can still reach the context, as the
   // budget stage widens it (dedup.ts, SuffixDedup).
   // With room to spare the history goes out unchanged (issue 27): no stale result or copy is removed.
-  const superseded = res.enabled && pressure ? applySuperseded(ws) : 0;
+  const superseded = res.enabled && pressure ? applySuperseded(ws, freeze) : 0;
   major(
     ws,
     'superseded',
@@ -241,6 +261,7 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
           policy.dedup.similarity,
           (w) => textOf(finalOf(w, masker, meter).content),
           memo?.dedup,
+          freeze,
         )
       : undefined;
 
@@ -289,8 +310,9 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
       ...(compaction ? { reserve: compactionNeed(compaction) } : {}),
       ...(policy.stable_prefix.enabled
         ? {
-            stableStep: Math.max(1, Math.floor(policy.budget * (1 - policy.stable_prefix.low_water))),
+            stableStep,
             positions: stablePositions,
+            ...(plan ? { cutAt: plan.at } : {}),
           }
         : {}),
     },

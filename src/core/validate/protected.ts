@@ -84,9 +84,8 @@ export function checkProtected(
 ): Violation[] {
   const present = new Map(result.context.map((c) => [c.id, c]));
   const ledger = new Map(result.ledger.map((e) => [e.id, e]));
-  const degradedTokens = result.ledger
-    .filter((e) => e.reason === 'degraded')
-    .reduce((s, e) => s + (e.tokens_before ?? 0), 0);
+  // What the history took before any cut (an artifact dropped uncounted has no count: a lower bound).
+  const historyTokens = result.ledger.reduce((s, e) => s + (e.tokens_before ?? 0), 0);
   const out: Violation[] = [];
   for (const [id, why] of mustKeep(t, policy)) {
     const item = present.get(id);
@@ -94,11 +93,10 @@ export function checkProtected(
     if (unpaired.has(id)) continue;
     // Two tiers (DESIGN §4 stage 9): a should-keep artifact (evidence, a recent turn) may give way to
     // the must-keep tier under pressure, with a warning status. Verified here, not taken on trust:
-    // it is excused only when the should-keep artifacts dropped together (by whole steps of history)
-    // could not have been added back within the budget.
+    // it is excused only when the history did not fit the budget (under pressure the cut drops the
+    // oldest steps of history, should-keep evidence in them included).
     if (!item && isShouldKeep(why) && result.status === 'warning') {
-      if (ledger.get(id)?.reason === 'degraded' && result.budget.used + degradedTokens > result.budget.limit)
-        continue;
+      if (ledger.get(id)?.reason === 'degraded' && historyTokens > result.budget.limit) continue;
     }
     if (!item) out.push(where.at(id, `protected artifact (${why}) is missing from the context`));
     else if (item.placeholder)
