@@ -8,11 +8,18 @@
 // - "Compresses turns 5–8 into deltas; refreshes a current summary with delta content": the stabilizer
 //   never writes new text (DESIGN §4: it keeps, masks, collapses or drops what exists). Older turns
 //   stay verbatim while they fit; a current summary present in the input is validated and kept.
-// - "Deduplicates the last 4 turns; drops 2 near-duplicates": the two newest copies are the
-//   keep_recent window and stay verbatim; the two older copies are deduplicated onto the latest one.
+// - "Deduplicates the last 4 turns; drops 2 near-duplicates": cutting stages act only under
+//   pressure (issue 27), and with stable_prefix on (the default) cleanup touches only what came
+//   before the cut plan's freeze, the length at which the recorded history first went over the
+//   budget (here: with the two verbose logs). Masking those logs makes the history fit, and the four
+//   copies, appended after the freeze, go out as recorded, so that the next call repeats this
+//   request as a prefix. With `stable_prefix: { enabled: false }` (re-decided at every call) the
+//   seed's rule holds: the two newest copies are the keep_recent window and stay verbatim; the two
+//   older copies are deduplicated onto the latest one.
 // - "Masks tool logs": the newest outcome of a command family is protected evidence and never
 //   masked (seed 002), so the two verbose logs are earlier runs of the log tool, followed by a short
-//   latest check.
+//   latest check. They are masked because the history as recorded is over the budget (pressure)
+//   and both are older than the recent window: with room to spare nothing would be masked.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { StabilizeResult } from '../../src/core/stabilize/types.js';
 import type { Tokenizer } from '../../src/core/tokens/tokenizer.js';
@@ -123,7 +130,7 @@ describe('seed 000: example execution', () => {
     expect(r.status).toBe('ok');
     expect(r.budget.limit).toBe(800);
     expect(r.budget.used).toBeLessThanOrEqual(800);
-    // The session as recorded would not fit: masking the logs and dropping the copies is what does it.
+    // The session as recorded would not fit (pressure): masking the two verbose logs is what does it.
     const before = r.ledger.reduce((s, e) => s + (e.tokens_before ?? 0), 0);
     expect(before).toBeGreaterThan(800);
   });
@@ -134,8 +141,20 @@ describe('seed 000: example execution', () => {
     expect(ids(r).at(-1)).toBe('current');
   });
 
-  it('drops two of the four near-duplicate turns, naming the copy that stays', () => {
+  it('keeps the four near-duplicate turns appended after the cut plan froze: the history fits once the logs are masked', () => {
     const { r } = stabilized();
+    // Dedup cleans up only what came before the freeze (stable_prefix): the copies go out as recorded.
+    for (const [i, id] of ['u9', 'u10', 'u11', 'u12'].entries()) {
+      expect(item(r, id).content).toBe(REPEATS[i]);
+    }
+    expect(fate(r, 'u9')).toBe('kept/in_budget');
+    expect(r.events.map((e) => e.code)).not.toContain('deduplicated');
+  });
+
+  it('with stable_prefix off, drops two of the four near-duplicate turns, naming the copy that stays', () => {
+    const p = policy({ budget: 800, message_overhead: 3, stable_prefix: { enabled: false } });
+    const tr = seed000();
+    const r = run(tr, p, o200k);
     for (const id of ['u9', 'u10']) {
       expect(fate(r, id)).toBe('deduplicated/near_duplicate');
       expect(entry(r, id).duplicate_of).toBe('u12');
@@ -143,6 +162,7 @@ describe('seed 000: example execution', () => {
     // The two newest copies are the keep_recent window: verbatim.
     expect(item(r, 'u11').content).toBe(REPEATS[2]);
     expect(item(r, 'u12').content).toBe(REPEATS[3]);
+    expect(Object.values(check(tr, r, p, o200k)).filter((c) => !c.ok)).toEqual([]);
   });
 
   it('masks both verbose tool logs to result, status and error', () => {

@@ -6,7 +6,7 @@ import { DEFAULT_POLICY } from '../../src/core/policy/index.js';
 import type { Tokenizer } from '../../src/core/tokens/tokenizer.js';
 import { loadTokenizer } from '../../src/tokens/load.js';
 import { asst, call, calls, result, sys, t, user } from '../support/artifacts.js';
-import { check, entry, ids, item, run } from '../core/stabilize/helpers.js';
+import { check, entry, ids, run } from '../core/stabilize/helpers.js';
 
 let o200k: Tokenizer;
 beforeAll(async () => {
@@ -65,7 +65,15 @@ describe('seed 004, scenario 2: PII pasted into the chat', () => {
 });
 
 describe('seed 004, scenario 3: a verbose tool output', () => {
-  it('keeps the conversation and only an excerpt of a 12,800-token query result within a 2,000 budget', () => {
+  // "The system should drop this tool output to stay within budget." How it comes about:
+  // - protect: the query result is a table, contents rather than a command outcome (outcome.ts), and
+  //   sql_query is no protected tool: nothing protects it (nor its call).
+  // - tool output: the history is over the budget (pressure), but the result belongs to the recent
+  //   window (keep_recent 2), which tool_output.max_tokens never cuts.
+  // - budget (stable_prefix): the call and its result are one unit of about 15,400 tokens, larger
+  //   than the room the conversation has on its own: that unit is dropped by itself and does not move
+  //   the cut point, so every chat message stays.
+  it('drops a 12,800-token query result and keeps the whole conversation within a 2,000 budget', () => {
     const rows = Array.from(
       { length: 640 },
       (_, i) =>
@@ -87,13 +95,12 @@ describe('seed 004, scenario 3: a verbose tool output', () => {
     const policy = { ...DEFAULT_POLICY, budget: 2000 };
     const r = run(tr, policy, o200k);
     expect(o200k.count(output)).toBeGreaterThan(12_000);
-    // Every chat message stays; the query result stays as its head and tail.
-    expect(ids(r)).toEqual(['s', ...chat.map((c) => c.id), 'q', 'r', 'last']);
-    expect(entry(r, 'r')).toMatchObject({ action: 'excerpted', reason: 'verbose_tool_output' });
-    const text = String(item(r, 'r').content);
-    expect(o200k.count(text)).toBeLessThanOrEqual(256);
-    expect(text.split('\n')[0]).toBe('| id | customer | date | amount | state |');
-    expect(text.split('\n').at(-1)).toBe('(640 rows)');
+    // Every chat message stays; the query result leaves with its call.
+    expect(ids(r)).toEqual(['s', ...chat.map((c) => c.id), 'last']);
+    for (const id of ['q', 'r']) {
+      expect(entry(r, id)).toMatchObject({ action: 'dropped', reason: 'budget' });
+      expect(entry(r, id).detail).toMatch(/^needs \d+ tokens, more than the \d+ the conversation has$/);
+    }
     expect(r.budget.used).toBeLessThanOrEqual(2000);
     expect(r.status).toBe('ok');
     expect(Object.values(check(tr, r, policy, o200k)).filter((c) => !c.ok)).toEqual([]);
