@@ -1,8 +1,12 @@
-// Stage 5 (tool output): verbose JSON outputs of unprotected tools are masked to keep_fields; what is
-// still too long is dropped, and a dropped result never leaves its call orphaned.
+// Stage 5 (tool output): under pressure (the history does not fit the budget, issue 27), older
+// verbose JSON outputs of unprotected tools are masked to keep_fields; what is still too long is
+// dropped, and a dropped result never leaves its call orphaned. The open tool loop (the trailing
+// results) is never cut here, and with room to spare nothing is.
 import { describe, expect, it } from 'vitest';
 import type { Draft } from '../../support/artifacts.js';
 import { bash, call, calls, result, t, user, words } from '../../support/artifacts.js';
+import type { Policy } from '../../../src/core/policy/index.js';
+import type { Transcript } from '../../../src/core/types.js';
 import { check, entry, fate, ids, item, policy, run } from './helpers.js';
 
 /** Pretty-printed, so the word tokenizer sees one token per line fragment (~40 tokens here). */
@@ -21,6 +25,18 @@ const MASKED_ORDER = '{"result":"found","status":"shipped","error":null}';
 const P = policy({ tool_output: { max_tokens: 10 }, keep_recent: 0 });
 
 /**
+ * `P` (or `overrides`) with the budget one token below what the whole history takes: the cutting
+ * stages act only when the history does not fit.
+ */
+function pressed(
+  tr: Transcript,
+  overrides: Record<string, unknown> = { tool_output: { max_tokens: 10 }, keep_recent: 0 },
+): Policy {
+  const used = run(tr, policy(overrides)).budget.used;
+  return policy({ ...overrides, budget: used - 1 });
+}
+
+/**
  * Two lookups of one tool: the first is not the latest of its family, so it is not protected. The
  * second reports a status (an outcome, outcome.ts), so it is the family's latest outcome whatever the
  * first holds.
@@ -37,7 +53,8 @@ function lookups(first: string, extra: Partial<Draft> = {}, text = ''): Draft[] 
 
 describe('tool output: masking to keep_fields', () => {
   it('masks a verbose JSON output down to result, status and error', () => {
-    const r = run(t(...lookups(ORDER)), P);
+    const tr = t(...lookups(ORDER));
+    const r = run(tr, pressed(tr));
     expect(fate(r, 'r1')).toBe('masked/tool_output_fields');
     expect(item(r, 'r1').content).toBe(MASKED_ORDER);
     expect(entry(r, 'r1')).toMatchObject({
@@ -59,7 +76,8 @@ describe('tool output: masking to keep_fields', () => {
       null,
       2,
     );
-    const r = run(t(...lookups(rows)), P);
+    const tr = t(...lookups(rows));
+    const r = run(tr, pressed(tr));
     expect(item(r, 'r1').content).toBe('[{"status":"s0"},{"status":"s1"},{"status":"s2"},{"status":"s3"}]');
   });
 
@@ -70,13 +88,16 @@ describe('tool output: masking to keep_fields', () => {
     expect(item(r, 'r1').content).toBe(small);
   });
 
-  it('never masks or drops the latest outcome of a command family: over max_tokens it stays as an excerpt', () => {
+  it('never masks or drops the latest outcome of a command family: an older one over max_tokens stays as an excerpt', () => {
+    // The user's next message closes the loop (the open loop's results are never cut here), and
+    // the budget one below the history's size puts it under pressure.
     const tr = t(
       user('u', 'where is my order?'),
       calls('a1', [call('c1', 'get_order', { id: 1 })]),
       result('r1', 'c1', ORDER),
+      user('u2', 'thanks, and when does it arrive?'),
     );
-    const r = run(tr, policy({ tool_output: { max_tokens: 20 }, keep_recent: 0 }));
+    const r = run(tr, pressed(tr, { tool_output: { max_tokens: 20 }, keep_recent: 0 }));
     const e = entry(r, 'r1');
     expect(e).toMatchObject({
       stage: 'tool_output',
@@ -99,7 +120,8 @@ describe('tool output: masking to keep_fields', () => {
 describe('tool output: verbose outputs dropped', () => {
   it('drops a JSON output that has none of the keep_fields', () => {
     const blob = JSON.stringify({ customer: { name: 'A', tier: 'gold' }, history: words(20) }, null, 2);
-    const r = run(t(...lookups(blob)), P);
+    const tr = t(...lookups(blob));
+    const r = run(tr, pressed(tr));
     expect(fate(r, 'r1')).toBe('dropped/verbose_tool_output');
     expect(entry(r, 'r1').detail).toBe('over tool_output.max_tokens (10)');
     expect(r.events).toContainEqual({
@@ -111,13 +133,15 @@ describe('tool output: verbose outputs dropped', () => {
 
   it('drops a JSON output that is still too long after masking', () => {
     const blob = JSON.stringify({ result: words(20), debug: words(5) }, null, 2);
-    const r = run(t(...lookups(blob)), P);
+    const tr = t(...lookups(blob));
+    const r = run(tr, pressed(tr));
     expect(fate(r, 'r1')).toBe('dropped/verbose_tool_output');
     expect(entry(r, 'r1').detail).toBe('over tool_output.max_tokens (10) even when masked to keep_fields');
   });
 
   it('drops a plain-text output over max_tokens', () => {
-    const r = run(t(...lookups(words(40, 'log'))), P);
+    const tr = t(...lookups(words(40, 'log')));
+    const r = run(tr, pressed(tr));
     expect(fate(r, 'r1')).toBe('dropped/verbose_tool_output');
   });
 
@@ -129,7 +153,7 @@ describe('tool output: verbose outputs dropped', () => {
       calls('a2', [bash('c2', 'curl -s https://api.example.test/orders/2')]),
       result('r2', 'c2', 'not found'),
     );
-    const r = run(tr, P);
+    const r = run(tr, pressed(tr));
     // Two URLs are two invocations (DESIGN §4 stage 6): r1 is not stale, it is an outcome of the
     // protected tool bash, and it is never masked down to keep_fields.
     expect(entry(r, 'r1').reason).not.toBe('superseded');
@@ -142,7 +166,7 @@ describe('tool output: verbose outputs dropped', () => {
 describe('tool output: pair integrity', () => {
   it('takes the call with a dropped result, and the assistant when nothing else is left', () => {
     const tr = t(...lookups(words(40)));
-    const p = P;
+    const p = pressed(tr);
     const r = run(tr, p);
     expect(fate(r, 'a1')).toBe('dropped/pair_unit');
     expect(entry(r, 'a1').detail).toBe("its only tool calls' results were removed (r1: verbose_tool_output)");
@@ -152,7 +176,7 @@ describe('tool output: pair integrity', () => {
 
   it('keeps the text of an assistant whose call left with its result', () => {
     const tr = t(...lookups(words(40), {}, 'Let me look that up.'));
-    const r = run(tr, P);
+    const r = run(tr, pressed(tr));
     expect(fate(r, 'a1')).toBe('compressed/pair_unit');
     expect(item(r, 'a1')).toMatchObject({ content: 'Let me look that up.' });
     expect(item(r, 'a1')).not.toHaveProperty('tool_calls');
@@ -161,7 +185,8 @@ describe('tool output: pair integrity', () => {
 
   it('replaces the result by a placeholder when the assistant that made the call is protected', () => {
     const tr = t(...lookups(words(40), { pin: true }));
-    const r = run(tr, P);
+    const p = pressed(tr);
+    const r = run(tr, p);
     expect(fate(r, 'r1')).toBe('compressed/pair_placeholder');
     expect(item(r, 'r1')).toMatchObject({
       placeholder: true,
@@ -171,7 +196,7 @@ describe('tool output: pair integrity', () => {
       'verbose_tool_output: over tool_output.max_tokens (10); replaced by a placeholder because its call in a1 is kept',
     );
     expect(item(r, 'a1').tool_calls?.map((c) => c.id)).toEqual(['c1']);
-    expect(check(tr, r, P).pairing?.ok).toBe(true);
+    expect(check(tr, r, p).pairing?.ok).toBe(true);
   });
 
   it('removes only the dropped call of a parallel pair', () => {
@@ -183,26 +208,30 @@ describe('tool output: pair integrity', () => {
       calls('a2', [call('c3', 'get_order', { id: 3 })]),
       result('r3', 'c3', 'order 3: delivered'),
     );
-    const r = run(tr, P);
+    const p = pressed(tr);
+    const r = run(tr, p);
     expect(fate(r, 'r1')).toBe('dropped/verbose_tool_output');
     expect(fate(r, 'a1')).toBe('compressed/pair_unit');
     expect(item(r, 'a1').tool_calls?.map((c) => c.id)).toEqual(['c2']);
     expect(ids(r)).toEqual(['u', 'a1', 'r2', 'a2', 'r3']);
-    expect(check(tr, r, P).pairing?.ok).toBe(true);
+    expect(check(tr, r, p).pairing?.ok).toBe(true);
   });
 
   it('keeps the call for a protected sibling: the dropped result becomes a placeholder', () => {
-    // r2 is the latest get_order outcome (it reports a status), so a1 (which made both calls) is protected.
+    // r2 is the latest get_order outcome (it reports a status), so a1 (which made both calls) is
+    // protected. The user's next message closes the loop: r1 is an older output, which may be cut.
     const tr = t(
       user('u', 'look up both orders'),
       calls('a1', [call('c1', 'get_order', { id: 1 }), call('c2', 'get_order', { id: 2 })]),
       result('r1', 'c1', words(40)),
       result('r2', 'c2', '{"status": "processing"}'),
+      user('u2', 'and the second one?'),
     );
-    const r = run(tr, P);
+    const p = pressed(tr);
+    const r = run(tr, p);
     expect(entry(r, 'a1').protected_by).toEqual(['latest:get_order', 'pair:r2']);
     expect(fate(r, 'r1')).toBe('compressed/pair_placeholder');
     expect(item(r, 'a1').tool_calls?.map((c) => c.id)).toEqual(['c1', 'c2']);
-    expect(check(tr, r, P).pairing?.ok).toBe(true);
+    expect(check(tr, r, p).pairing?.ok).toBe(true);
   });
 });
