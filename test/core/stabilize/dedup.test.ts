@@ -1,7 +1,10 @@
 // Stage 6 (dedup): exact and near duplicates leave and name the copy that stays (the latest); results
-// superseded by a later run of the same command are stale and leave too.
+// superseded by a later run of the same command are stale and leave too. Both act only under pressure
+// (issue 27): the tests that expect a removal put the history one token over the budget (`pressed`).
 import { describe, expect, it } from 'vitest';
 import { asst, bash, call, calls, result, t, user } from '../../support/artifacts.js';
+import type { Policy } from '../../../src/core/policy/index.js';
+import type { Transcript } from '../../../src/core/types.js';
 import { check, entry, fate, ids, item, policy, run } from './helpers.js';
 
 const REPORT =
@@ -12,10 +15,26 @@ const P = policy({ keep_recent: 0 });
 // The first user message is the task statement, always kept: the copies under test come after it.
 const ASK = user('u0', 'Please look at the outage.');
 
+/** `P` with the budget one token below what the whole history takes: dedup acts only then. */
+function pressed(tr: Transcript): Policy {
+  return policy({ keep_recent: 0, budget: run(tr, P).budget.used - 1 });
+}
+
+/**
+ * `pressed`, re-decided newest first (stable_prefix off): dedup then widens with the part of the
+ * history that can fit, so the earlier copy is compared and leaves as a duplicate. With the stable
+ * prefix on, a copy older than the cut point leaves with the cut instead (`budget`), and dedup only
+ * cleans up the kept part.
+ */
+function pressedNewestFirst(tr: Transcript): Policy {
+  const off = { keep_recent: 0, stable_prefix: { enabled: false } };
+  return policy({ ...off, budget: run(tr, policy(off)).budget.used - 1 });
+}
+
 describe('dedup: exact and near duplicates', () => {
   it('removes an earlier exact copy and names the one that stays', () => {
     const tr = t(ASK, user('u1', REPORT), asst('a1', 'Looking into it.'), user('u2', REPORT));
-    const r = run(tr, P);
+    const r = run(tr, pressedNewestFirst(tr));
     expect(fate(r, 'u1')).toBe('deduplicated/duplicate');
     expect(entry(r, 'u1')).toMatchObject({ stage: 'dedup', duplicate_of: 'u2', detail: 'same text as u2' });
     expect(ids(r)).toEqual(['u0', 'a1', 'u2']);
@@ -28,7 +47,7 @@ describe('dedup: exact and near duplicates', () => {
 
   it('points every earlier copy at the latest one', () => {
     const tr = t(ASK, user('u1', REPORT), user('u2', REPORT), user('u3', REPORT));
-    const r = run(tr, P);
+    const r = run(tr, pressed(tr));
     expect(entry(r, 'u1').duplicate_of).toBe('u3');
     expect(entry(r, 'u2').duplicate_of).toBe('u3');
     expect(ids(r)).toEqual(['u0', 'u3']);
@@ -36,7 +55,7 @@ describe('dedup: exact and near duplicates', () => {
 
   it('removes a near duplicate at or above the similarity threshold', () => {
     const tr = t(asst('a1', REPORT), user('u', 'and?'), asst('a2', REPORT_AGAIN));
-    const r = run(tr, P);
+    const r = run(tr, pressedNewestFirst(tr));
     expect(fate(r, 'a1')).toBe('deduplicated/near_duplicate');
     expect(entry(r, 'a1')).toMatchObject({ duplicate_of: 'a2', detail: 'similarity 0.96 with a2' });
   });
@@ -71,9 +90,9 @@ describe('dedup: exact and near duplicates', () => {
 
   it('never removes a protected copy, but a protected later copy still replaces earlier ones', () => {
     const pinned = t(ASK, user('u1', REPORT, { pin: true }), user('u2', REPORT));
-    expect(ids(run(pinned, P))).toEqual(['u0', 'u1', 'u2']);
+    expect(ids(run(pinned, pressedNewestFirst(pinned)))).toEqual(['u0', 'u1', 'u2']);
     const later = t(ASK, user('u1', REPORT), user('u2', REPORT, { pin: true }));
-    const r = run(later, P);
+    const r = run(later, pressedNewestFirst(later));
     expect(entry(r, 'u1').duplicate_of).toBe('u2');
   });
 
@@ -90,7 +109,7 @@ describe('dedup: exact and near duplicates', () => {
       calls('a2', [call('c2', 'search', { q: 'checkout queue' })]),
       result('r2', 'c2', REPORT),
     );
-    const r = run(tr, P);
+    const r = run(tr, pressedNewestFirst(tr));
     expect(fate(r, 'r1')).toBe('deduplicated/duplicate');
     expect(fate(r, 'a1')).toBe('dropped/pair_unit');
     expect(ids(r)).toEqual(['u', 'a2', 'r2']);
@@ -107,7 +126,7 @@ describe('dedup: superseded results', () => {
       calls('a2', [bash('c2', 'npm test')]),
       result('r2', 'c2', 'all passing'),
     );
-    const r = run(tr, P);
+    const r = run(tr, pressed(tr));
     expect(fate(r, 'r1')).toBe('dropped/superseded');
     expect(entry(r, 'r1').detail).toBe('a later result of the same command (r2) supersedes it');
     expect(fate(r, 'a1')).toBe('dropped/pair_unit');
@@ -156,7 +175,7 @@ describe('dedup: superseded results', () => {
       calls('a5', [call('c5', 'read', { path: 'src/app.ts' })]),
       result('r5', 'c5', 'export const a = 2;'),
     );
-    const r = run(tr, P);
+    const r = run(tr, pressed(tr));
     expect(fate(r, 'r1')).toBe('dropped/superseded');
     expect(fate(r, 'r2')).toBe('kept/in_budget');
     expect(fate(r, 'r3')).toBe('dropped/superseded');
