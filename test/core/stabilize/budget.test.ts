@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { asst, call, calls, pol, result, sys, t, task, user, words } from '../../support/artifacts.js';
 import { check, entry, fate, ids, item, policy, run } from './helpers.js';
 
-describe('budget: newest first while it fits', () => {
+// Newest first and fill by fit are the rule with `stable_prefix: { enabled: false }` (issue 27); with
+// the stable prefix on (the default) the conversation is cut on a fixed grid instead (budget.ts).
+describe('budget: newest first while it fits (stable_prefix off)', () => {
   it('fills from the newest message and stops at the first one that does not fit', () => {
     // The task (tk) and the latest request (u2) are kept first: 5 tokens, 3 left.
     const tr = t(
@@ -14,7 +16,7 @@ describe('budget: newest first while it fits', () => {
       user('u2', words(4)),
       asst('a2', words(3)),
     );
-    const p = policy({ budget: 8, keep_recent: 0 });
+    const p = policy({ budget: 8, keep_recent: 0, stable_prefix: { enabled: false } });
     const r = run(tr, p);
     expect(ids(r)).toEqual(['tk', 'u2', 'a2']);
     expect(entry(r, 'a1')).toMatchObject({
@@ -40,6 +42,28 @@ describe('budget: newest first while it fits', () => {
     expect(check(tr, r, p).budget).toMatchObject({ ok: true });
   });
 
+  it('with the stable prefix (default), cuts the conversation at a grid point: what came before it leaves', () => {
+    const tr = t(
+      task('tk', 'go'),
+      user('u1', 'hi'),
+      asst('a1', words(10)),
+      user('u2', words(4)),
+      asst('a2', words(3)),
+    );
+    const p = policy({ budget: 8, keep_recent: 0 });
+    const r = run(tr, p);
+    // The earliest point of the grid from which the rest fits is after a1: u1 leaves with it.
+    expect(ids(r)).toEqual(['tk', 'u2', 'a2']);
+    for (const id of ['u1', 'a1'])
+      expect(entry(r, id)).toMatchObject({
+        action: 'dropped',
+        reason: 'budget',
+        detail: "older than the context's cut point (stable_prefix)",
+      });
+    expect(r.budget.used).toBeLessThanOrEqual(8);
+    expect(check(tr, r, p).budget).toMatchObject({ ok: true });
+  });
+
   it('keeps or drops a tool call and its results as one unit', () => {
     const tr = t(
       user('u1', 'look it up'),
@@ -51,7 +75,7 @@ describe('budget: newest first while it fits', () => {
     );
     // Protected: the task statement u1 (3) and the latest request u2 (1); newest first, the a2+r2
     // unit (search + p = 2, + 2) fits, the a1+r1 unit (1 + 2 + 6 = 9) does not fit in what is left.
-    const r = run(tr, policy({ budget: 9, keep_recent: 0 }));
+    const r = run(tr, policy({ budget: 9, keep_recent: 0, stable_prefix: { enabled: false } }));
     expect(fate(r, 'a1')).toBe('dropped/budget');
     expect(fate(r, 'r1')).toBe('dropped/budget');
     expect(entry(r, 'a1').detail).toBe('needs 9 tokens, 1 left');
@@ -76,7 +100,7 @@ describe('budget: protection over budget', () => {
       asst('a', words(4)),
       user('u', words(4)),
     );
-    const p = policy({ budget: 20 });
+    const p = policy({ budget: 20, stable_prefix: { enabled: false } });
     const r = run(tr, p);
     expect(r.status).toBe('escalated');
     expect(ids(r)).toEqual(['s', 'tk', 'pinned', 'a', 'u']);
@@ -115,7 +139,12 @@ describe('budget: protection over budget', () => {
       asst('a2', words(30)),
       user('u2', 'now fix it'),
     );
-    const p = policy({ budget: 150, keep_recent: 0, tool_output: { max_tokens: 10_000 } });
+    const p = policy({
+      budget: 150,
+      keep_recent: 0,
+      tool_output: { max_tokens: 10_000 },
+      stable_prefix: { enabled: false },
+    });
     const r = run(tr, p);
     expect(r.status).toBe('warning');
     expect(r.budget.used).toBeLessThanOrEqual(150);
@@ -153,7 +182,15 @@ describe('budget: protection over budget', () => {
     );
     // keep_recent 2: a2, the answer of the turn before u2, is recent and stays whole while the
     // protected output can make room.
-    const r2 = run(tr, policy({ budget: 180, keep_recent: 2, tool_output: { max_tokens: 10_000 } }));
+    const r2 = run(
+      tr,
+      policy({
+        budget: 180,
+        keep_recent: 2,
+        tool_output: { max_tokens: 10_000 },
+        stable_prefix: { enabled: false },
+      }),
+    );
     expect(r2.status).toBe('warning');
     expect(entry(r2, 'a2').protected_by).toEqual(['recent']);
     expect(entry(r2, 'a2').action).toBe('kept');
@@ -163,7 +200,7 @@ describe('budget: protection over budget', () => {
 
   it('escalates when the system and policy artifacts alone exceed the budget', () => {
     const tr = t(sys('s', words(12)), pol('p', words(10)), user('u', 'hello'));
-    const r = run(tr, policy({ budget: 20 }));
+    const r = run(tr, policy({ budget: 20, stable_prefix: { enabled: false } }));
     expect(r.status).toBe('escalated');
     expect(ids(r)).toEqual(['s', 'p', 'u']);
     expect(r.events).toContainEqual({
@@ -202,7 +239,7 @@ describe('budget: protection over budget', () => {
   });
 });
 
-describe('budget: fill by fit', () => {
+describe('budget: fill by fit (stable_prefix off)', () => {
   it('admits an older artifact that fits after a larger newer one did not, in chronological order', () => {
     const tr = t(
       task('tk', 'go'),
@@ -210,7 +247,7 @@ describe('budget: fill by fit', () => {
       asst('a1', words(10)), // newer and large: does not
       user('u2', words(4)),
     );
-    const r = run(tr, policy({ budget: 8, keep_recent: 0 }));
+    const r = run(tr, policy({ budget: 8, keep_recent: 0, stable_prefix: { enabled: false } }));
     expect(ids(r)).toEqual(['tk', 'a0', 'u2']);
     expect(entry(r, 'a1')).toMatchObject({ reason: 'budget', detail: 'needs 10 tokens, 3 left' });
     expect(entry(r, 'a0')).toMatchObject({ action: 'kept', reason: 'in_budget' });
@@ -219,7 +256,7 @@ describe('budget: fill by fit', () => {
 
   it('says what an older artifact needed when it did not fit either', () => {
     const tr = t(task('tk', 'go'), asst('a0', words(6)), asst('a1', words(10)), user('u2', words(4)));
-    const r = run(tr, policy({ budget: 8, keep_recent: 0 }));
+    const r = run(tr, policy({ budget: 8, keep_recent: 0, stable_prefix: { enabled: false } }));
     expect(ids(r)).toEqual(['tk', 'u2']);
     expect(entry(r, 'a0')).toMatchObject({ reason: 'budget', detail: 'needs 6 tokens, 3 left' });
   });
