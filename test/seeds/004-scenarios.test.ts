@@ -95,12 +95,15 @@ describe('seed 004, scenario 3: a verbose tool output', () => {
     const policy = { ...DEFAULT_POLICY, budget: 2000 };
     const r = run(tr, policy, o200k);
     expect(o200k.count(output)).toBeGreaterThan(12_000);
-    // Every chat message stays; the query result leaves with its call.
+    // Every chat message stays; the query result, larger than the whole budget, is dropped at the
+    // tool-output stage (it could never go out whole), and its call leaves with it.
     expect(ids(r)).toEqual(['s', ...chat.map((c) => c.id), 'last']);
-    for (const id of ['q', 'r']) {
-      expect(entry(r, id)).toMatchObject({ action: 'dropped', reason: 'budget' });
-      expect(entry(r, id).detail).toMatch(/^needs \d+ tokens, more than the \d+ the conversation has$/);
-    }
+    expect(entry(r, 'r')).toMatchObject({
+      stage: 'tool_output',
+      action: 'dropped',
+      reason: 'verbose_tool_output',
+    });
+    expect(entry(r, 'q')).toMatchObject({ action: 'dropped', reason: 'pair_unit' });
     expect(r.budget.used).toBeLessThanOrEqual(2000);
     expect(r.status).toBe('ok');
     expect(Object.values(check(tr, r, policy, o200k)).filter((c) => !c.ok)).toEqual([]);

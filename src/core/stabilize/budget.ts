@@ -31,8 +31,6 @@ export interface BudgetRules {
   stableStep?: number;
   /** tool_output.max_tokens: protected evidence over it is cut to that size first under pressure. */
   maxTokens?: number;
-  /** The cut point the plan chose (cut-plan.ts): the conversation is kept from there on. */
-  cutAt?: number;
   /** Where each artifact starts in the history, in tokens (the grid's coordinates). */
   positions?: readonly number[];
 }
@@ -220,8 +218,6 @@ export function applyBudget(
     if (rules.stableStep !== undefined) {
       positions ??= rules.positions ?? positionsOf(ws);
       const cut = stableCut(
-        rules.cutAt ?? 0,
-        ws,
         conversation,
         protectedUnits,
         left + protectedNow,
@@ -324,17 +320,14 @@ function positionsOf(ws: WorkSet): number[] {
 }
 
 /**
- * The stable cut (DESIGN §4 stage 9, "stable across calls"). The cut point is the earliest point of a
- * fixed grid (multiples of `step` tokens of the history as recorded) from which the history fits
- * `room` with the must-keep units before it: measured on the recorded sizes of what follows it, so it
- * only moves forward as the history grows, by whole steps, and each request repeats the previous one
- * as a prefix until the next step. Later cuts (older outputs cut to excerpts, stale results) only make
- * the kept part smaller, never the cut point earlier: the context stays between the low-water mark and
- * the budget. Conversation entries from the cut point on are kept, the older ones leave.
+ * The stable cut (DESIGN §4 stage 9, "stable across calls"): keep the conversation from the earliest
+ * point of a fixed grid (multiples of `step` tokens of the history as recorded) from which it fits
+ * `room` with the must-keep units before that point. Between two moves of the cut plan (cut-plan.ts)
+ * nothing before the freeze changes size and everything after it is appended as recorded, so this
+ * point only moves forward and each request repeats the previous one as a prefix; when the history
+ * outgrows the budget it moves on by whole steps, which leaves room below the budget (low water).
  */
 function stableCut(
-  from: number,
-  ws: WorkSet,
   conversation: readonly Entry[],
   held: readonly Entry[],
   room: number,
@@ -342,7 +335,6 @@ function stableCut(
   positions: readonly number[],
   tokensOf: (w: Work) => Final,
 ): { kept: Entry[]; before: Entry[] } {
-  const n = ws.items.length;
   const startOf = (e: Entry): number =>
     positions[
       minOf(
@@ -350,29 +342,24 @@ function stableCut(
         0,
       )
     ] ?? 0;
-  // Recorded size of each artifact still in play after the structural stages (normalize, scope,
-  // summaries); what a cutting stage removed still counts, so that its removal moves nothing.
-  const recorded = (i: number): number => {
-    const w = ws.items[i] as Work;
-    const stage = w.removed?.stage;
-    if (stage === 'normalize' || stage === 'scope' || stage === 'summaries') return 0;
-    return (positions[i + 1] ?? positions[i] ?? 0) - (positions[i] ?? 0);
-  };
-  const suffix = new Array<number>(n + 1).fill(0);
-  for (let i = n - 1; i >= 0; i--) suffix[i] = (suffix[i + 1] ?? 0) + recorded(i);
-  const heldStarts = held.map((e) => ({ start: startOf(e), cost: entryTokens(e, tokensOf) }));
-  heldStarts.sort((a, b) => a.start - b.start);
-  const total = positions[n] ?? 0;
-  // From the plan's point on; further only if what is kept (placeholders and all) still does not fit.
-  let g = from;
-  let i = 0;
-  let h = 0;
+  const units = [
+    ...conversation.map((e) => ({ e, held: false })),
+    ...held.map((e) => ({ e, held: true })),
+  ].map((u) => ({ ...u, start: startOf(u.e), cost: entryTokens(u.e, tokensOf) }));
+  units.sort((a, b) => a.start - b.start);
+  // Everything from grid point g on, and the must-keep units before it.
+  let suffix = units.reduce((sum, u) => sum + u.cost, 0);
   let heldBefore = 0;
+  let g = 0;
+  let k = 0;
+  const end = positions[positions.length - 1] ?? 0;
   for (;;) {
-    while (i < n && (positions[i] ?? 0) < g) i++;
-    while (h < heldStarts.length && (heldStarts[h] as { start: number }).start < g)
-      heldBefore += (heldStarts[h++] as { cost: number }).cost;
-    if (heldBefore + (suffix[i] ?? 0) <= room || g > total) break;
+    while (k < units.length && (units[k] as { start: number }).start < g) {
+      const u = units[k++] as { held: boolean; cost: number };
+      suffix -= u.cost;
+      if (u.held) heldBefore += u.cost;
+    }
+    if (heldBefore + suffix <= room || g > end) break;
     g += step;
   }
   const kept: Entry[] = [];

@@ -1,7 +1,7 @@
 // The stable cut's plan (DESIGN §4 stage 9, "stable across calls"; issue 27), decided before the
 // cutting stages from the history as recorded, so that the same history always gives the same plan
 // and a longer history the same plan or a later one:
-// - `at`: the cut point, the earliest point of a fixed grid (multiples of `step` tokens of the history)
+// - `at`: the cut point (on recorded sizes; the budget stage keeps from a grid point on actual sizes), the earliest point of a fixed grid (multiples of `step` tokens of the history)
 //   from which the history fits the budget with the must-keep artifacts before it. It moves forward
 //   only when the history outgrows the budget, by whole steps: the low-water mark.
 // - `freeze`: the length the history had when the cut reached `at`. What came after is sent as

@@ -29,19 +29,3 @@ export function historyPositions(ws: WorkSet, tokensOf: (w: Work) => number): nu
   out.push(pos);
   return out;
 }
-
-/**
- * Index of the first artifact of the `keepRecent` newest turns of the history's first `length`
- * artifacts (a turn starts at a user message): the recent window as it was at that length.
- */
-export function recentStartBefore(ws: WorkSet, keepRecent: number, length: number): number {
-  if (keepRecent <= 0) return Number.POSITIVE_INFINITY;
-  let turns = 0;
-  for (let i = Math.min(length, ws.items.length) - 1; i >= 0; i--) {
-    const w = ws.items[i] as Work;
-    if (!isAlive(w) || w.a.kind !== 'user') continue;
-    turns++;
-    if (turns === keepRecent) return i;
-  }
-  return 0;
-}

@@ -28,7 +28,7 @@ import { dropThinkingPii } from './thinking.js';
 import { emitApis, emitEffects } from '../emit/notes.js';
 import { emitOptionsOf } from '../emit/repair.js';
 import { computeProtection, recentWindowStart } from './protect.js';
-import { historyPositions, overBudget, recentStartBefore } from './pressure.js';
+import { historyPositions, overBudget } from './pressure.js';
 import { planCut } from './cut-plan.js';
 import { isMustKeep } from './fit.js';
 import { contentsOnlyTools } from './outcome.js';
@@ -36,7 +36,7 @@ import { applyScopeReset, assignScopes } from './scope.js';
 import { applySummaries, historySources } from './summaries.js';
 import { applyToolOutput } from './tool-output.js';
 import type { ContextItem, EventLevel, StabilizeEvent, StabilizeResult, Status } from './types.js';
-import type { WorkSet } from './work.js';
+import type { Work, WorkSet } from './work.js';
 import { buildWork, isAlive, textOf } from './work.js';
 
 /** Stages whose removals hold whatever the budget: those artifacts are not part of the history's size. */
@@ -199,27 +199,38 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
       ? historyPositions(ws, (w) => finalOf(w, masker, meter).tokens)
       : [];
   const stableStep = Math.max(1, Math.floor(policy.budget * (1 - policy.stable_prefix.low_water)));
+  // An older output larger than the whole budget can never go out whole (seed 004 scenario 3): it is
+  // cut at once, wherever it is, and the cut plan does not count it, so it never pushes the
+  // conversation before it out.
+  const huge = (w: Work): boolean =>
+    pressure &&
+    w.a.kind === 'tool' &&
+    !w.protectedBy.includes('open_loop') &&
+    stablePositions.length > 0 &&
+    (stablePositions[w.index + 1] ?? 0) - (stablePositions[w.index] ?? 0) > policy.budget;
   const plan =
     stablePositions.length > 0
       ? planCut({
           positions: stablePositions,
           must: ws.items.map(isMustKeep),
-          out: ws.items.map((w) => STRUCTURAL.has(w.removed?.stage ?? '')),
+          out: ws.items.map((w) => STRUCTURAL.has(w.removed?.stage ?? '') || huge(w)),
           budget: policy.budget,
           step: stableStep,
         })
       : undefined;
   // Cleanup (older verbose outputs, stale results, copies) only among what came before the freeze.
   const freeze = plan ? plan.freeze : ws.items.length;
-  const olderThan = plan ? recentStartBefore(ws, policy.keep_recent, freeze) : recentStart;
+  // Older than the recent window as it is now: an output leaves it when a new turn starts.
   const tool = applyToolOutput(
     ws,
     {
       maxTokens: policy.tool_output.max_tokens,
       keepFields: policy.tool_output.keep_fields,
       protectedTools: res.protected_tools,
+      ...(plan ? { dropOver: stableStep } : {}),
       mayCut: (w) =>
-        pressure && w.index < freeze && w.index < olderThan && !w.protectedBy.includes('open_loop'),
+        huge(w) ||
+        (pressure && w.index < freeze && w.index < recentStart && !w.protectedBy.includes('open_loop')),
     },
     meter,
     (text) => maskString(text, masker, {}),
@@ -312,7 +323,6 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
         ? {
             stableStep,
             positions: stablePositions,
-            ...(plan ? { cutAt: plan.at } : {}),
           }
         : {}),
     },

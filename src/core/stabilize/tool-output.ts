@@ -18,6 +18,13 @@ export interface ToolOutputRules {
    * fit the budget. The open tool loop's results are never cut here, and with room to spare nothing is.
    */
   mayCut: (w: Work) => boolean;
+  /**
+   * An unprotected output that masking cannot bring under the limit is dropped only when it is over
+   * this many tokens too (a step of the stable cut: what a re-cut frees): one that size pushes the
+   * conversation out. A smaller one stays whole and leaves with its step of history, so the ids and
+   * paths in it stay available as long as the naive trim would keep them.
+   */
+  dropOver?: number;
 }
 
 export interface ToolOutputCounts {
@@ -114,6 +121,7 @@ export function applyToolOutput(
       counts.fieldMasked++;
       continue;
     }
+    if (rules.dropOver !== undefined && !meter.exceeds(shown(textOf(w.content)), rules.dropOver)) continue;
     removeResult(w, {
       stage: 'tool_output',
       action: 'dropped',
