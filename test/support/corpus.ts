@@ -60,8 +60,16 @@ export interface AwaitingReader {
   canaries: string[];
 }
 
-/** Formats issue 13 will read; until then every command must refuse them cleanly (exit 2). */
-export const AWAITING_READER: readonly AwaitingReader[] = [];
+/** Formats a later issue will read; until then every command must refuse them cleanly (exit 2). */
+export const AWAITING_READER: readonly AwaitingReader[] = [
+  {
+    // An OpenHands evaluation output: one run per line, each with its `history` (issue 31 reads it).
+    match: 'openhands/resolver_mock_output.jsonl',
+    format: 'OpenHands evaluation output (JSONL, one run per row)',
+    diagnostic: { code: 'unknown-format', line: 1, column: 1 },
+    canaries: ['Add MIT license', 'We can license this repo under the MIT license.'],
+  },
+];
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
