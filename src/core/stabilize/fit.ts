@@ -360,6 +360,28 @@ export function fitProtected(
     ({ floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, 2));
     tokens = total();
   }
+  // The last resort before escalating: the open loop leaves whole (its calls with their results), when
+  // what the model cannot work without (system, constraints, task, latest request) then fits.
+  if (tokens > limit) {
+    const loop = members.filter((m) => isAlive(m) && m.protectedBy.includes('open_loop'));
+    const whole = members
+      .filter((m) => counted(m) && !loop.includes(m))
+      .reduce((sum, m) => sum + tokensOf(m).tokens, 0);
+    if (loop.length > 0 && whole <= limit) {
+      for (const m of loop) {
+        m.protectedBy = [];
+        remove(m, {
+          stage: 'budget',
+          action: 'dropped',
+          reason: 'degraded',
+          detail:
+            'the open tool loop did not fit even as excerpts: left out so that system, task and latest request fit',
+        });
+      }
+      dropped += loop.length;
+      tokens = total();
+    }
+  }
   // Each level re-cuts from the original: count what ends up excerpted, once.
   const excerpted = members.filter(
     (m) => isAlive(m) && m.changed?.action === 'excerpted' && m.changed.stage === 'budget',
