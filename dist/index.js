@@ -47501,12 +47501,12 @@ function apiUrl(env) {
 
 // EXTERNAL MODULE: ./build/action/inputs.js
 var inputs = __nccwpck_require__(7126);
-// EXTERNAL MODULE: ./build/cli/check/golden-run.js + 105 modules
-var golden_run = __nccwpck_require__(719);
+// EXTERNAL MODULE: ./build/cli/check/golden-run.js + 111 modules
+var golden_run = __nccwpck_require__(1823);
 // EXTERNAL MODULE: ./build/cli/check/golden-jobs.js
 var golden_jobs = __nccwpck_require__(8966);
-// EXTERNAL MODULE: ./build/cli/check/policies.js + 14 modules
-var policies = __nccwpck_require__(1017);
+// EXTERNAL MODULE: ./build/cli/check/policies.js + 12 modules
+var policies = __nccwpck_require__(4879);
 // EXTERNAL MODULE: ./build/core/json/parse.js + 1 modules
 var json_parse = __nccwpck_require__(5989);
 // EXTERNAL MODULE: ./build/io/read-input.js
@@ -48310,7 +48310,7 @@ async function* runOnLanes(items, opts) {
 
 /***/ }),
 
-/***/ 719:
+/***/ 1823:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -50558,12 +50558,52 @@ class PartLog {
     }
 }
 
+// EXTERNAL MODULE: ./build/core/policy/default.js
+var policy_default = __nccwpck_require__(4032);
+;// CONCATENATED MODULE: ./build/core/emit/repair.js
+// Repair before escalating (DESIGN §4 stage 9, issue 27): a request that would start with an
+// assistant turn where the API requires a user turn first (Anthropic Messages; Chat Completions and
+// Responses take an assistant turn first) gets a placeholder user turn before it, with the text of
+// the policy's `repair.leading_user_text`. The verdict and the `provider` check verify the repaired
+// request, so only a context no repair can make valid escalates.
+
+const DEFAULT_LEADING_USER_TEXT = policy_default/* DEFAULT_POLICY */.z.repair.leading_user_text;
+/**
+ * The emit options a policy sets. `mask` (the stabilizer's masker): the placeholder text is the
+ * policy's, not user data, but it goes out through the same masking as every text of the request.
+ */
+function emitOptionsOf(policy, mask = (t) => t) {
+    return { leadingUserText: mask(policy.repair.leading_user_text) };
+}
+function leadingUserText(opts = {}) {
+    return opts.leadingUserText ?? DEFAULT_LEADING_USER_TEXT;
+}
+/** The APIs whose requests must open with a user turn, by the name the notes and events give them. */
+const repair_USER_FIRST_APIS = {
+    anthropic: 'the Anthropic Messages API',
+};
+/** The emit note on the item the placeholder user turn was put before (PartLog adds the API). */
+function repairedNote(api) {
+    return `repaired: a placeholder user turn was put before it (repair.leading_user_text) because ${repair_USER_FIRST_APIS[api] ?? api} requires a user turn first`;
+}
+/** The `repaired` event: which request was repaired and before which item; no content. */
+function repairedEvent(api, before) {
+    return {
+        level: 'major',
+        code: 'repaired',
+        message: `the ${api} request starts with an assistant turn: a placeholder user turn (repair.leading_user_text) was put before it, because ${repair_USER_FIRST_APIS[api] ?? api} requires a user turn first`,
+        id: before,
+    };
+}
+
 ;// CONCATENATED MODULE: ./build/core/emit/anthropic.js
 // Writes a stabilized context as an Anthropic Messages request body: system and policy text go to
 // the top-level `system`; each assistant turn with tool_use blocks is followed by a user turn that
 // starts with every matching tool_result block (by the readers' pairing rule, answers.ts); adjacent
 // turns of one role are merged. Parts of other formats are converted or left out by parts.ts;
-// thinking without its signature is left out wherever the API ignores it.
+// thinking without its signature is left out wherever the API ignores it. A request that would
+// start with an assistant turn gets a placeholder user turn first (repair.ts: the API requires one).
+
 
 
 
@@ -50644,8 +50684,8 @@ function uniqueToolUseIds(context) {
         },
     };
 }
-function toAnthropic(context) {
-    return toAnthropicWithOrigins(context).request;
+function toAnthropic(context, opts = {}) {
+    return toAnthropicWithOrigins(context, opts).request;
 }
 /**
  * The messages of the last assistant turn (consecutive assistant messages) while its tool loop is
@@ -50697,8 +50737,25 @@ function dropUnsignedThinking(out, log) {
         }
     }
 }
+/**
+ * The Messages API requires a user turn first: a request that would start with an assistant turn
+ * (a chat that opens with a greeting, or a history the budget cut to begin with an answer) gets a
+ * placeholder user turn with the policy's text before it. Its block is attributed to the item it
+ * stands before, so a finding on it is annotated there. Returns that item's id.
+ */
+function repairLeadingAssistant(out, log, text) {
+    if (out.messages[0]?.role !== 'assistant')
+        return undefined;
+    const before = out.blocks[0]?.[0];
+    if (before === undefined)
+        return undefined;
+    out.messages.unshift({ role: 'user', content: [{ type: 'text', text }] });
+    out.blocks.unshift([before]);
+    log.note(before, repairedNote('anthropic'));
+    return before;
+}
 /** toAnthropic, also saying which context item each block came from (for findings on the request). */
-function toAnthropicWithOrigins(context) {
+function toAnthropicWithOrigins(context, opts = {}) {
     const system = [];
     // Which result answers which call: the nearest earlier pending call of its id (ids are reused).
     const answers = answersOf(context);
@@ -50754,17 +50811,228 @@ function toAnthropicWithOrigins(context) {
         push(out, 'user', blocks(item, 'user', log), item.id, true);
     }
     dropUnsignedThinking(out, log);
+    const repairedBefore = repairLeadingAssistant(out, log, leadingUserText(opts));
     const request = { messages: out.messages };
     if (system.length > 0)
         request.system = system.join('\n\n');
-    return { request, blocks: out.blocks, notes: log.notes() };
+    return {
+        request,
+        blocks: out.blocks,
+        notes: log.notes(),
+        ...(repairedBefore !== undefined ? { repairedBefore } : {}),
+    };
 }
 
 // EXTERNAL MODULE: ./build/core/pii/mask.js + 1 modules
 var mask = __nccwpck_require__(1318);
 // EXTERNAL MODULE: ./build/core/pii/registry.js + 27 modules
 var registry = __nccwpck_require__(2624);
+;// CONCATENATED MODULE: ./build/core/stabilize/shell-words.js
+// A small POSIX-shell tokenizer for comparing command strings (DESIGN §4 stage 6): two commands are
+// the same invocation when they split into the same words and operators, whatever their spacing and
+// quoting. It does not run or expand anything; it only has to tell words apart exactly:
+//
+// - `'a b'`, `"a b"` and `a\ b` are one word `a b`; `a b` is two;
+// - what quoting makes literal stays distinct from what the shell would expand: `'$HOME'` and
+//   `$HOME`, `'*.ts'` and `*.ts` are different words (`"$HOME"` and `$HOME` are the same word);
+// - operators are tokens of their own, so `a&&b` is `a && b`; a newline separates commands like
+//   `;`; a line continuation (backslash newline) joins lines; a `#` comment is left out;
+// - `$'…'` (ANSI-C quoting) is read as a literal with backslash escapes.
+//
+// A dependency (`shell-quote`) was considered: it expands `$VAR` against an environment while
+// parsing, which loses exactly the literal/expanded distinction a comparison needs.
+const OPERATORS = [
+    '&&',
+    '||',
+    ';;',
+    '|&',
+    '>>',
+    '>&',
+    '>|',
+    '<<<',
+    '<<',
+    '<&',
+    '<>',
+    ';',
+    '|',
+    '&',
+    '>',
+    '<',
+    '(',
+    ')',
+];
+/** Characters special to the shell outside quotes: escaped in a canonical word when literal. */
+const SPECIAL = new Set([...' \t\n\'"\\$`*?[]{}~#;&|<>()!']);
+/** Characters the shell expands inside double quotes. */
+const LIVE_IN_DOUBLE = new Set(['$', '`']);
+function isSpace(c) {
+    return c === ' ' || c === '\t' || c === '\r';
+}
+function operatorAt(s, i) {
+    for (const op of OPERATORS)
+        if (s.startsWith(op, i))
+            return op;
+    return undefined;
+}
+const ANSI_ESCAPES = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    '0': '\0',
+};
+/** Split a command string into shell words and operators. Unterminated quotes run to the end. */
+function shellWords(command) {
+    const s = command;
+    const out = [];
+    let value = '';
+    let canonical = '';
+    let inWord = false;
+    const lit = (c) => {
+        value += c;
+        canonical += SPECIAL.has(c) ? `\\${c}` : c;
+        inWord = true;
+    };
+    const live = (c) => {
+        value += c;
+        canonical += c;
+        inWord = true;
+    };
+    const flush = () => {
+        if (inWord)
+            out.push({ type: 'word', value, canonical: canonical === '' ? "''" : canonical });
+        value = '';
+        canonical = '';
+        inWord = false;
+    };
+    const op = (o) => {
+        // A newline and `;` both end a command; two in a row, or one at the end, add nothing.
+        if (o === ';' && (out.length === 0 || out[out.length - 1]?.value === ';'))
+            return;
+        out.push({ type: 'op', value: o, canonical: o });
+    };
+    let i = 0;
+    while (i < s.length) {
+        const c = s[i];
+        if (c === '\\') {
+            const next = s[i + 1];
+            if (next === '\n')
+                i += 2; // line continuation
+            else if (next === undefined)
+                i += 1;
+            else {
+                lit(next);
+                i += 2;
+            }
+            continue;
+        }
+        if (c === "'") {
+            const end = s.indexOf("'", i + 1);
+            const stop = end < 0 ? s.length : end;
+            for (const ch of s.slice(i + 1, stop))
+                lit(ch);
+            inWord = true;
+            i = stop + 1;
+            continue;
+        }
+        if (c === '$' && s[i + 1] === "'") {
+            let j = i + 2;
+            while (j < s.length && s[j] !== "'") {
+                if (s[j] === '\\' && j + 1 < s.length) {
+                    const e = s[j + 1];
+                    lit(ANSI_ESCAPES[e] ?? `\\${e}`);
+                    j += 2;
+                }
+                else {
+                    lit(s[j]);
+                    j++;
+                }
+            }
+            inWord = true;
+            i = j + 1;
+            continue;
+        }
+        if (c === '"') {
+            let j = i + 1;
+            while (j < s.length && s[j] !== '"') {
+                const ch = s[j];
+                if (ch === '\\' && j + 1 < s.length && '$`"\\\n'.includes(s[j + 1])) {
+                    if (s[j + 1] !== '\n')
+                        lit(s[j + 1]);
+                    j += 2;
+                    continue;
+                }
+                if (LIVE_IN_DOUBLE.has(ch))
+                    live(ch);
+                else
+                    lit(ch);
+                j++;
+            }
+            inWord = true;
+            i = j + 1;
+            continue;
+        }
+        if (c === '\n') {
+            flush();
+            op(';');
+            i++;
+            continue;
+        }
+        if (isSpace(c)) {
+            flush();
+            i++;
+            continue;
+        }
+        if (c === '#' && !inWord) {
+            const end = s.indexOf('\n', i);
+            i = end < 0 ? s.length : end;
+            continue;
+        }
+        const o = operatorAt(s, i);
+        if (o !== undefined) {
+            // `2>&1`, `2>/dev/null`: a file descriptor number right before a redirection belongs to it.
+            if ((o[0] === '>' || o[0] === '<') && inWord && /^\d+$/.test(value) && canonical === value) {
+                const fd = value;
+                value = '';
+                canonical = '';
+                inWord = false;
+                out.push({ type: 'op', value: fd + o, canonical: fd + o });
+            }
+            else {
+                flush();
+                op(o);
+            }
+            i += o.length;
+            continue;
+        }
+        live(c);
+        i++;
+    }
+    flush();
+    while (out.length > 0 && out[out.length - 1]?.value === ';')
+        out.pop();
+    return out;
+}
+/** A command string in canonical form: its tokens' canonical forms joined by single spaces. */
+function normalizeCommand(command) {
+    return shellWords(command)
+        .map((t) => t.canonical)
+        .join(' ');
+}
+/** One literal word (an element of an argv array) in the canonical form of `shellWords`. */
+function literalWord(word) {
+    if (word === '')
+        return "''";
+    let out = '';
+    for (const c of word)
+        out += SPECIAL.has(c) ? `\\${c}` : c;
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/families.js
+
 const SHELL_TOOLS = new Set([
     'bash',
     'shell',
@@ -50788,15 +51056,52 @@ const RUNNER_VERBS = new Set(['run', 'run-script', 'exec', 'x', 'dlx', '-m', 'sc
  */
 const WRITE_TOOL = /(?:^|_|-)(?:edit|write|patch|replace|create|insert|delete|remove|move|rename|update)(?:$|_|-)|^(?:edit|write|apply_patch|multiedit|str_replace_editor)$/i;
 /**
- * Tools that look something up (a file's contents, a search): their output is not a command outcome
- * (seed 002), so they are not command families for protection: a later read of the same target
- * supersedes an earlier one, and otherwise their outputs compete on budget.
+ * Editors whose `command` argument is a sub-command (`view`, `create`, `str_replace`, `insert`,
+ * `undo_edit`), not a shell command: a `view` looks the file up, every other sub-command changes it.
  */
-const READ_TOOL = /^(?:read|cat|view|open|search|grep|glob|ls|find|read_file|view_file|open_file|list_files|list_dir|search_files|file_search|grep_search|web_fetch|fetch)$/i;
-/** A read-like tool (READ_TOOL): its results are not outcomes unless they failed. */
-function isReadTool(name) {
-    return READ_TOOL.test(name);
-}
+const EDITOR_TOOL = /^(?:str_replace_editor|str_replace_based_edit_tool|text_editor)$/i;
+/**
+ * Built-in lookups (a file's contents, a search, a fetched page) whose arguments are known: their
+ * cosmetic keys (IGNORED_KEYS) are left out of the invocation. Protection does not look at names
+ * (outcome.ts classifies results from what they hold).
+ */
+const LOOKUP_TOOL = /^(?:read|cat|view|open|search|grep|glob|ls|find|read_file|view_file|open_file|list_files|list_dir|search_files|file_search|grep_search|codebase_search|web_fetch|webfetch|fetch|web_search|websearch|rg|ripgrep)$/i;
+/**
+ * Arguments that do not change what a shell command or a built-in lookup runs: a description for the
+ * user, a timeout, a restart flag. Left out of the invocation key of those tools (DESIGN §4 stage 6);
+ * an MCP or custom tool keeps all its arguments.
+ */
+const IGNORED_KEYS = new Set([
+    'description',
+    'explanation',
+    'justification',
+    'reason',
+    'timeout',
+    'timeout_ms',
+    'timeoutMs',
+    'timeout_sec',
+    'timeout_seconds',
+    'yield_time_ms',
+    'restart',
+]);
+/** Argument keys holding a file system path, compared normalized (`./a/b/` = `a/b`). */
+const NORMALIZED_PATH_KEYS = new Set([
+    'path',
+    'file_path',
+    'filePath',
+    'filename',
+    'file',
+    'target_file',
+    'notebook_path',
+    'dir',
+    'directory',
+    'dir_path',
+    'cwd',
+    'workdir',
+    'working_directory',
+]);
+/** Argument keys holding a URL, compared normalized (scheme and host lowercase, no fragment). */
+const URL_KEYS = new Set(['url', 'uri', 'href']);
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'command_line'];
 const PATH_KEYS = ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file', 'notebook_path'];
 function parseArgs(args) {
@@ -50855,17 +51160,58 @@ function canonical(value) {
     return JSON.stringify(value) ?? 'null';
 }
 /**
- * Two lookups of different records share a family (the latest outcome of "get_order" is protected,
- * one per workflow) but never supersede each other: only the same arguments do.
+ * Two calls with the same family are not the same invocation unless their normalized arguments are
+ * equal: `kubectl get pods -n web` and `-n db`, two `psql -c` queries, two grep patterns, two ranges
+ * of one file never supersede each other.
  */
 function commandKeys(call) {
-    const keys = baseKeys(call);
-    return WRITE_TOOL.test(call.name)
-        ? { family: keys.family, supersede: `${keys.supersede}#${call.id}` }
-        : keys;
-}
-function baseKeys(call) {
     const args = parseArgs(call.arguments);
+    const family = familyOf(call, args);
+    return {
+        family,
+        supersede: isWrite(call.name, args) ? `${invocation(call, args)}#${call.id}` : invocation(call, args),
+    };
+}
+function isWrite(tool, args) {
+    if (EDITOR_TOOL.test(tool))
+        return args?.['command'] !== 'view';
+    return WRITE_TOOL.test(tool);
+}
+/** The shell command a call runs: its command argument, or the script of `bash -c SCRIPT`. */
+function commandArg(tool, args) {
+    if (EDITOR_TOOL.test(tool))
+        return undefined;
+    const shell = SHELL_TOOLS.has(tool.toLowerCase());
+    for (const key of COMMAND_KEYS) {
+        const v = args[key];
+        if (typeof v === 'string' && (shell || key !== 'script'))
+            return { key, text: v };
+        if (Array.isArray(v) && v.every((x) => typeof x === 'string'))
+            return { key, text: v.join(' '), argv: v };
+    }
+    return undefined;
+}
+/**
+ * The shell command a tool call runs, when it runs one (a shell tool's string, a command argument of
+ * another tool, the script of `["bash", "-lc", SCRIPT]`); undefined otherwise.
+ */
+function shellCommandOf(call) {
+    const args = parseArgs(call.arguments);
+    if (!args)
+        return SHELL_TOOLS.has(call.name.toLowerCase()) ? call.arguments : undefined;
+    const c = commandArg(call.name, args);
+    if (!c)
+        return undefined;
+    return c.argv ? (shellScript(c.argv) ?? c.text) : c.text;
+}
+/** `["bash", "-lc", "npm test"]`: the script a shell runs from an argv array. */
+function shellScript(argv) {
+    const shell = (argv[0] ?? '').split('/').pop() ?? '';
+    return argv.length >= 3 && /^(?:ba|z|da|k)?sh$/.test(shell) && /^-\w*c$/.test(argv[argv.length - 2] ?? '')
+        ? argv[argv.length - 1]
+        : undefined;
+}
+function familyOf(call, args) {
     const tool = call.name;
     const shell = SHELL_TOOLS.has(tool.toLowerCase());
     if (args) {
@@ -50876,23 +51222,87 @@ function baseKeys(call) {
                 : Array.isArray(v) && v.every((x) => typeof x === 'string')
                     ? v.join(' ')
                     : undefined;
-            if (command !== undefined) {
-                const family = `${tool}:${commandHead(command)}`;
-                return { family, supersede: family };
-            }
+            if (command !== undefined)
+                return `${tool}:${commandHead(command)}`;
         }
         for (const key of PATH_KEYS) {
             const v = args[key];
             if (typeof v === 'string')
-                return { family: `${tool}:${v}`, supersede: `${tool}:${v}` };
+                return `${tool}:${v}`;
         }
-        return { family: tool, supersede: `${tool}:${canonical(args)}` };
+        return tool;
     }
-    if (shell) {
-        const family = `${tool}:${commandHead(call.arguments)}`;
-        return { family, supersede: family };
+    return shell ? `${tool}:${commandHead(call.arguments)}` : tool;
+}
+/** A path compared lexically: `./a//b/` = `a/b`, `a/x/../b` = `a/b`. */
+function normalizePath(path) {
+    const s = path.trim();
+    const abs = s.startsWith('/');
+    const parts = [];
+    for (const seg of s.split('/')) {
+        if (seg === '' || seg === '.')
+            continue;
+        if (seg === '..' && parts.length > 0 && parts[parts.length - 1] !== '..')
+            parts.pop();
+        else if (!(seg === '..' && abs))
+            parts.push(seg);
     }
-    return { family: tool, supersede: `${tool}:${call.arguments.trim()}` };
+    const out = (abs ? '/' : '') + parts.join('/');
+    return out === '' ? '.' : out;
+}
+/** A URL compared normalized: scheme and host lowercase, default port, fragment and trailing slash dropped. */
+function normalizeUrl(url) {
+    const s = url.trim();
+    try {
+        const u = new URL(s);
+        return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}${u.search}`;
+    }
+    catch {
+        return s;
+    }
+}
+function normalizeValues(args, dropIgnored) {
+    const out = {};
+    for (const [k, v] of Object.entries(args)) {
+        if (dropIgnored && IGNORED_KEYS.has(k))
+            continue;
+        if (NORMALIZED_PATH_KEYS.has(k)) {
+            out[k] =
+                typeof v === 'string'
+                    ? normalizePath(v)
+                    : Array.isArray(v)
+                        ? v.map((x) => (typeof x === 'string' ? normalizePath(x) : x))
+                        : v;
+        }
+        else if (URL_KEYS.has(k) && typeof v === 'string')
+            out[k] = normalizeUrl(v);
+        else
+            out[k] = v;
+    }
+    return out;
+}
+function invocation(call, args) {
+    const tool = call.name;
+    if (!args) {
+        return SHELL_TOOLS.has(tool.toLowerCase())
+            ? `${tool}:$ ${normalizeCommand(call.arguments)}`
+            : `${tool}:${call.arguments.trim()}`;
+    }
+    const command = commandArg(tool, args);
+    if (command) {
+        const rest = { ...args };
+        delete rest[command.key];
+        const script = command.argv ? shellScript(command.argv) : undefined;
+        const words = !command.argv
+            ? normalizeCommand(command.text)
+            : script !== undefined
+                ? [...command.argv.slice(0, -1).map(literalWord), normalizeCommand(script)].join(' ')
+                : command.argv.map(literalWord).join(' ');
+        const others = normalizeValues(rest, true);
+        return `${tool}:$ ${words}${Object.keys(others).length > 0 ? ` ${canonical(others)}` : ''}`;
+    }
+    const known = EDITOR_TOOL.test(tool) || LOOKUP_TOOL.test(tool);
+    return `${tool}:${canonical(normalizeValues(args, known))}`;
 }
 
 ;// CONCATENATED MODULE: ./build/core/stabilize/work.js
@@ -51747,13 +52157,17 @@ const EMIT_FORMATS = (/* unused pure expression or super */ null && (['same', 'n
 function resolveEmitFormat(emit, source) {
     return emit === 'same' ? SOURCE_API[source].emit : emit;
 }
-/** `transcript` (the one the context was made from) lets the native document carry its original fields. */
-function emitContext(context, format, transcript) {
+/**
+ * `transcript` (the one the context was made from) lets the native document carry its original
+ * fields. `opts` carries what the policy says of the request (`emitOptionsOf(policy)`, repair.ts):
+ * the placeholder user turn's text, the policy default when not given.
+ */
+function emitContext(context, format, transcript, opts = {}) {
     switch (format) {
         case 'openai':
             return { messages: toOpenAI(context) };
         case 'anthropic':
-            return toAnthropic(context);
+            return toAnthropic(context, opts);
         case 'responses':
             return toResponses(context);
         case 'native':
@@ -52240,7 +52654,7 @@ class StabilizeMemo {
 // keys and a `"__proto__"` key survive (a parse-and-stringify round trip loses all four).
 const QUOTE = 34;
 const BACKSLASH = 92;
-function isSpace(c) {
+function json_literals_isSpace(c) {
     return c === 32 || c === 10 || c === 13 || c === 9;
 }
 function isDigitCode(c) {
@@ -52298,7 +52712,7 @@ function jsonLiterals(text) {
     let i = 0;
     const n = text.length;
     const skip = () => {
-        while (i < n && isSpace(text.charCodeAt(i)))
+        while (i < n && json_literals_isSpace(text.charCodeAt(i)))
             i++;
     };
     skip();
@@ -53023,6 +53437,21 @@ const MIN_EXCERPT_TOKENS = 48;
 /** Protections that mean "the model cannot work without this verbatim". */
 const WHOLE = new Set(['system', 'policy', 'task', 'task_statement', 'latest_request', 'scope']);
 /**
+ * The must-keep tier (DESIGN §4 stage 9, issue 27): never dropped. Besides WHOLE, the open tool loop
+ * (its results may become excerpts, last of all) and what the author pinned.
+ */
+const MUST = new Set([...WHOLE, 'open_loop', 'pinned']);
+/** Own protections, without the `pair:` a call gets from its protected results. */
+function ownProtections(w) {
+    return w.protectedBy.filter((p) => !p.startsWith('pair:'));
+}
+/** In the must-keep tier: by its own protection, or as the call of a must-keep result. */
+function isMustKeep(w) {
+    if (ownProtections(w).some((p) => MUST.has(p)))
+        return true;
+    return w.results.some((r) => isAlive(r) && ownProtections(r).some((p) => MUST.has(p)));
+}
+/**
  * Unprotected results inside protected units become placeholders, largest first, until the protected
  * part fits: the calls stay valid and no protected evidence is lost.
  */
@@ -53060,10 +53489,12 @@ function shrinkUnprotected(members, over, tokensOf) {
  * its text is cut). `withRecent`: the recent turns rank above other evidence; they are cut only when
  * it cannot make room.
  */
-function cuttable(w, withRecent) {
+function cuttable(w, level) {
     if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p)))
         return false;
-    if (!withRecent && w.protectedBy.includes('recent'))
+    if (level < 2 && isMustKeep(w))
+        return false;
+    if (level < 1 && w.protectedBy.includes('recent'))
         return false;
     // An excerpt of the stabilized context this was read from is not cut again: stabilizing a
     // stabilized context must change nothing. (One this run made is cut again from the original.)
@@ -53125,10 +53556,10 @@ function cutTo(w, target, stage, detail, tokensOf, meter) {
     return false;
 }
 /** Cut protected evidence in `members` to one common size so that they all fit `limit`. */
-function excerptProtected(members, limit, tokensOf, meter, withRecent) {
+function excerptProtected(members, limit, tokensOf, meter, level) {
     const all = members.reduce((s, m) => s + tokensOf(m).tokens, 0);
     const candidates = members
-        .filter((w) => cuttable(w, withRecent))
+        .filter((w) => cuttable(w, level))
         .map((w) => {
         const f = tokensOf(w);
         const textTokens = meter.count(work_textOf(f.content));
@@ -53168,26 +53599,142 @@ function excerptProtected(members, limit, tokensOf, meter, withRecent) {
     }
     return { excerpted: n, floor };
 }
-/** Fit the protected units into `limit`: placeholders first, then excerpts. */
-function fitProtected(members, limit, tokensOf, meter) {
-    const total = () => members.filter(isAlive).reduce((s, m) => s + tokensOf(m).tokens, 0);
+/** The least the must-keep tier takes: whole, but for the open loop's results at their smallest excerpt. */
+function mustFloor(members, tokensOf, meter) {
+    let sum = 0;
+    for (const m of members) {
+        const must = isMustKeep(m) || (m.owner !== undefined && isMustKeep(m.owner) && isProtected(m));
+        if (!must)
+            continue;
+        const f = tokensOf(m);
+        if (!cuttable(m, 2)) {
+            sum += f.tokens;
+            continue;
+        }
+        const text = meter.count(work_textOf(f.content));
+        sum += text > MIN_EXCERPT_TOKENS ? f.tokens - text + MIN_EXCERPT_TOKENS : f.tokens;
+    }
+    return sum;
+}
+/**
+ * Drop should-keep artifacts (DESIGN §4 stage 9, two tiers) until the protected units fit `limit`:
+ * protected evidence oldest first, then the recent turns oldest first. Must-keep artifacts stay.
+ * Each drop is a ledger entry (`degraded`) and makes the status a warning, never a silent loss.
+ */
+function dropShouldKeep(members, limit, total, recent, grid) {
+    const candidates = members
+        .filter((w) => isAlive(w) &&
+        ownProtections(w).length > 0 &&
+        !isMustKeep(w) &&
+        w.protectedBy.includes('recent') === recent)
+        .sort((x, y) => x.index - y.index);
+    const cell = (w) => (grid ? Math.floor((grid.positions[w.index] ?? 0) / grid.step) : w.index);
+    let n = 0;
+    let current;
+    for (const w of candidates) {
+        // Whole cells of the grid at a time: stop only where a cell ends.
+        if (cell(w) !== current && total() <= limit)
+            break;
+        current = cell(w);
+        if (!isAlive(w))
+            continue;
+        const why = ownProtections(w).join(', ');
+        const fate = {
+            stage: 'budget',
+            action: 'dropped',
+            reason: 'degraded',
+            detail: `should keep (${why}), but the must-keep tier and newer evidence fill the budget`,
+        };
+        const owner = w.owner;
+        // No longer kept for itself: a result that stays as a placeholder (its call is kept for another
+        // result) competes like any unprotected one.
+        w.protectedBy = [];
+        if (owner) {
+            // The call no longer needs keeping for this result; it leaves with it unless kept for itself.
+            owner.protectedBy = owner.protectedBy.filter((p) => p !== `pair:${w.a.id}`);
+            removeResult(w, fate);
+        }
+        else if (w.results.length > 0) {
+            // A call and its results leave together, all for the same reason.
+            remove(w, fate);
+            for (const r of w.results)
+                remove(r, { ...fate, detail: `${fate.detail}; went with its call in ${w.a.id}` });
+        }
+        else
+            remove(w, fate);
+        n++;
+    }
+    return n;
+}
+function fitProtected(members, limit, tokensOf, meter, opts = {}) {
+    // An artifact counts while it is alive and protected, or a result held by its protected call.
+    const counted = (m) => isAlive(m) && (isProtected(m) || (m.owner !== undefined && isAlive(m.owner) && isProtected(m.owner)));
+    const total = () => members.filter(counted).reduce((s, m) => s + tokensOf(m).tokens, 0);
     let tokens = total();
     let placeholders = 0;
-    let excerpted = 0;
+    let dropped = 0;
     let floor = tokens;
     if (tokens > limit) {
         placeholders = shrinkUnprotected(members, tokens - limit, tokensOf);
         tokens = total();
     }
-    if (tokens > limit) {
-        ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter, false));
+    // Dropping evidence only helps when the must-keep tier can fit at all: otherwise the run escalates
+    // with its evidence whole, and nothing is lost for nothing.
+    const canFit = () => mustFloor(members.filter(counted), tokensOf, meter) <= limit;
+    // Evidence over tool_output.max_tokens first becomes an excerpt of that size: a fixed size, so the
+    // same artifact is cut the same way on every call.
+    if (tokens > limit && opts.maxTokens !== undefined && canFit()) {
+        for (const w of members.filter((m) => counted(m) && cuttable(m, 0))) {
+            if (!meter.exceeds(work_textOf(tokensOf(w).content), opts.maxTokens))
+                continue;
+            cutTo(w, { text: opts.maxTokens }, 'budget', (why, omitted) => `protected (${why}) but over the budget: cut to its head and tail at tool_output.max_tokens, ${omitted} tokens left out`, tokensOf, meter);
+        }
+        tokens = total();
+    }
+    // Then older evidence goes, by whole steps of history (stable across calls), then what is left is
+    // cut to a common size, then the recent turns go, by steps too.
+    if (tokens > limit && canFit()) {
+        dropped += dropShouldKeep(members, limit, total, false, opts.grid);
+        tokens = total();
+    }
+    for (const level of [0, 1]) {
+        if (tokens <= limit)
+            break;
+        ({ floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, level));
+        tokens = total();
+    }
+    if (tokens > limit && canFit()) {
+        dropped += dropShouldKeep(members, limit, total, true, opts.grid);
         tokens = total();
     }
     if (tokens > limit) {
-        ({ excerpted, floor } = excerptProtected(members.filter(isAlive), limit, tokensOf, meter, true));
+        ({ floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, 2));
         tokens = total();
     }
-    return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens) };
+    // The last resort before escalating: the open loop leaves whole (its calls with their results), when
+    // what the model cannot work without (system, constraints, task, latest request) then fits.
+    if (tokens > limit) {
+        const loop = members.filter((m) => isAlive(m) && m.protectedBy.includes('open_loop'));
+        const whole = members
+            .filter((m) => counted(m) && !loop.includes(m))
+            .reduce((sum, m) => sum + tokensOf(m).tokens, 0);
+        if (loop.length > 0 && whole <= limit) {
+            for (const m of loop) {
+                m.protectedBy = [];
+                remove(m, {
+                    stage: 'budget',
+                    action: 'dropped',
+                    reason: 'degraded',
+                    detail: 'the open tool loop did not fit even as excerpts: left out so that system, task and latest request fit',
+                });
+            }
+            dropped += loop.length;
+            tokens = total();
+        }
+    }
+    // Each level re-cuts from the original: count what ends up excerpted, once.
+    const excerpted = members.filter((m) => isAlive(m) && m.changed?.action === 'excerpted' && m.changed.stage === 'budget').length;
+    return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens), dropped };
 }
 
 ;// CONCATENATED MODULE: ./build/core/scope/main-chain.js
@@ -53269,6 +53816,316 @@ function survivesTaskSwitch(artifacts) {
     ]);
 }
 
+;// CONCATENATED MODULE: ./build/core/stabilize/outcome.js
+
+
+
+
+/** Programs whose output is what they read or list: not an outcome unless it says so. */
+const READ_PROGRAMS = new Set([
+    'cat',
+    'head',
+    'tail',
+    'less',
+    'more',
+    'bat',
+    'nl',
+    'wc',
+    'file',
+    'stat',
+    'du',
+    'tree',
+    'ls',
+    'll',
+    'find',
+    'fd',
+    'grep',
+    'egrep',
+    'fgrep',
+    'rg',
+    'ag',
+    'ack',
+    'sed',
+    'awk',
+    'cut',
+    'sort',
+    'uniq',
+    'diff',
+    'cmp',
+    'jq',
+    'yq',
+    'xxd',
+    'hexdump',
+    'od',
+    'strings',
+    'readlink',
+    'realpath',
+    'column',
+    'git',
+]);
+/** `git` sub-commands that only read the repository. */
+const GIT_READS = new Set([
+    'show',
+    'diff',
+    'log',
+    'status',
+    'blame',
+    'grep',
+    'ls-files',
+    'ls-tree',
+    'cat-file',
+]);
+/** Commands that neither read nor act: they do not make a chain an outcome. */
+const NEUTRAL = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'pwd', 'true']);
+const PREFIXES = new Set(['sudo', 'time', 'nohup', 'command']);
+const SEPARATORS = new Set(['&&', '||', ';', '|', '|&', '&', '(', ')', ';;']);
+function readsOnly(words) {
+    let i = 0;
+    while (i < words.length &&
+        (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]) || PREFIXES.has(words[i])))
+        i++;
+    const program = (words[i] ?? '').split('/').pop() ?? '';
+    const args = words.slice(i + 1);
+    if (program === '' || NEUTRAL.has(program))
+        return 'neutral';
+    if (!READ_PROGRAMS.has(program))
+        return false;
+    if (program === 'git') {
+        const sub = args.find((a) => !a.startsWith('-'));
+        return sub !== undefined && GIT_READS.has(sub);
+    }
+    if (program === 'sed')
+        return args.some((a) => /^-[a-zA-Z]*n/.test(a)) && !args.some((a) => /^-[a-zA-Z]*i|^--in-place/.test(a));
+    if (program === 'find')
+        return !args.some((a) => /^-(?:delete|exec|execdir|ok|okdir|fprint\w*|fls)$/.test(a));
+    return true;
+}
+/**
+ * A shell command that only reads: every command of its chains and pipes is a read (`cat`, `grep`,
+ * `git diff`, `sed -n`…) or neutral (`cd`, `echo`), at least one reads, and nothing is redirected
+ * into a file (`cat > f <<EOF` writes).
+ */
+function isReadCommand(command) {
+    const tokens = shellWords(command);
+    let words = [];
+    let reads = false;
+    const close = () => {
+        const r = readsOnly(words);
+        words = [];
+        if (r === false)
+            return false;
+        if (r === true)
+            reads = true;
+        return true;
+    };
+    for (let i = 0; i < tokens.length; i++) {
+        const t = tokens[i];
+        if (t.type === 'word') {
+            words.push(t.value);
+            continue;
+        }
+        if (SEPARATORS.has(t.value)) {
+            if (!close())
+                return false;
+            continue;
+        }
+        // A redirection: into a file is a write; `2>&1` and `> /dev/null` are not.
+        const target = tokens[i + 1];
+        i++;
+        if (/>/.test(t.value) && !t.value.endsWith('&') && target?.value !== '/dev/null')
+            return false;
+    }
+    return close() && reads;
+}
+const STATUS_LINES = [
+    /^\[?(?:exit|return)[ _]?(?:code|status)\s*[:=]?\s*-?\d+\b/i,
+    /\b(?:exit(?:ed)?|finished|completed|terminated|returned|failed)\b.{0,30}?\b(?:code|status)\s*[:=]?\s*-?\d+\b/i,
+    /^returncode\s*[:=]?\s*-?\d+\b/i,
+    /^command (?:failed|succeeded|completed|exited|timed out)\b/i,
+    /^(?:error|fatal|panic)(?:\[[\w-]+\])?\s*:/i,
+    /^npm ERR!/,
+    /^Traceback \(most recent call last\):/,
+    /^(?:[a-z]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::|$)/,
+    /: command not found$/,
+    /^(?:build|compilation|deployment|deploy|migration)\s+(?:succeeded|successful|failed|complete|completed|finished)\b/i,
+    /^BUILD (?:SUCCESSFUL|SUCCESS|FAILED|FAILURE)\b/,
+];
+/** A first line confirming a change: `Success. Updated the following files:`, `File created successfully at: …`. */
+const CHANGE_LINE = /^(?:success\b|(?:the )?(?:patch|edit|changes?|files?)\b.{0,80}?\b(?:applied|written|saved|created|updated|edited|modified|deleted)\b)/i;
+/** A whole result that is one verdict word: `ok`, `done`, `failed`. */
+const VERDICT = /^(?:ok|okay|done|success|successful|succeeded|complete|completed|passed|failed|failure|error)[.!]?$/i;
+const SUMMARY_LINES = [
+    /^\W*(?:(?:tests?|test files|test suites|suites|specs?)\s*:?\s*)?\d+ (?:passed|failed|passing|failing|pending|skipped|errors?)(?:\s*$|\s*[,;(|]|\s+in\s)/i,
+    /^=+ .*\b\d+ (?:passed|failed|errors?)\b.*=+$/,
+    /^test result: (?:ok|FAILED)\./,
+    /^(?:ok|FAIL)\s+\S+\s+(?:[\d.]+m?s|\(cached\))/,
+    /^(?:PASS|FAIL)$/,
+    /^Found \d+ errors?\b/,
+    /^✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)/,
+];
+const EXIT_KEYS = ['exit_code', 'exitCode', 'exit_status', 'returncode', 'return_code'];
+/** A status key of a JSON object, as text: what an excerpt of the object (no longer JSON) still shows. */
+const JSON_STATUS_KEY = /"(?:exit_code|exitCode|exit_status|returncode|return_code)"\s*:\s*-?\d|"errors?"\s*:|"status"\s*:\s*(?:"|-?\d|true|false)|"(?:ok|success)"\s*:\s*(?:true|false)/;
+function jsonStatus(text) {
+    const t = text.trim();
+    if (!t.startsWith('{'))
+        return false;
+    // An excerpt the stabilizer cut from a JSON object (head and tail, an elision marker between)
+    // must be judged as the object was, or stabilizing the context again would change its protection.
+    if (isExcerpt(t))
+        return JSON_STATUS_KEY.test(t);
+    if (!t.endsWith('}'))
+        return false;
+    let v;
+    try {
+        v = JSON.parse(t);
+    }
+    catch {
+        return false;
+    }
+    const has = (o) => {
+        if (o === null || typeof o !== 'object' || Array.isArray(o))
+            return false;
+        const r = o;
+        if (EXIT_KEYS.some((k) => typeof r[k] === 'number'))
+            return true;
+        if ('error' in r || 'errors' in r)
+            return true;
+        if (['string', 'number', 'boolean'].includes(typeof r['status']))
+            return true;
+        return typeof r['ok'] === 'boolean' || typeof r['success'] === 'boolean';
+    };
+    return has(v) || has(v['metadata']);
+}
+function statusText(text) {
+    const lines = text
+        .split('\n')
+        .map((l) => l.trim())
+        // An excerpt's elision markers are not the output's lines.
+        .filter((l) => l.length > 0 && !(isExcerpt(l) && l.startsWith('[... ') && l.endsWith(' ...]')));
+    if (lines.length === 0)
+        return false;
+    if (lines.length === 1 && VERDICT.test(lines[0]))
+        return true;
+    if (CHANGE_LINE.test(lines[0]))
+        return true;
+    const ends = [lines[0], lines[lines.length - 1]];
+    if (ends.some((l) => STATUS_LINES.some((re) => re.test(l))))
+        return true;
+    return lines.slice(-6).some((l) => SUMMARY_LINES.some((re) => re.test(l)));
+}
+/** Why a result is a command outcome, or undefined when it holds contents (see the file comment). */
+function outcomeSignal(r) {
+    if (r.is_error === true)
+        return 'is_error';
+    if (r.exit_code !== undefined)
+        return 'exit_code';
+    if ((r.tags ?? []).includes('error'))
+        return 'error_tag';
+    if (r.command !== undefined && r.command.trim() !== '' && !isReadCommand(r.command))
+        return 'command';
+    if (jsonStatus(r.text))
+        return 'json_status';
+    return statusText(r.text) ? 'status_line' : undefined;
+}
+/** The call a result answers, as its assistant made it. */
+function callOf(w) {
+    const id = w.a.call_id ?? w.a.call_ids?.[0];
+    return id === undefined ? undefined : w.owner?.a.tool_calls?.find((c) => c.id === id);
+}
+const outcome_cache = new WeakMap();
+/**
+ * A tool result that holds a command outcome. Judged on the result as it came in (not on a field
+ * mask or an excerpt a stage made of it), once per run.
+ */
+function isOutcome(w) {
+    const known = outcome_cache.get(w);
+    if (known !== undefined)
+        return known;
+    const call = callOf(w);
+    const value = outcomeSignal({
+        text: work_textOf(w.a.content),
+        is_error: w.a.is_error,
+        exit_code: w.a.exit_code,
+        tags: w.a.tags,
+        command: call ? shellCommandOf(call) : undefined,
+    }) !== undefined;
+    outcome_cache.set(w, value);
+    return value;
+}
+/**
+ * A call whose latest invocation is protected (the latest-invocation rule): one whose results hold an
+ * outcome, or, before any result came, one that runs a shell command that is not a read.
+ */
+function isOutcomeCall(owner, call) {
+    const results = owner.results.filter((r) => r.a.call_id === call.id || (r.a.call_ids ?? []).includes(call.id));
+    if (results.length > 0)
+        return results.some(isOutcome);
+    const command = shellCommandOf(call);
+    return command !== undefined && command.trim() !== '' && !isReadCommand(command);
+}
+/**
+ * The tools listed in `protected_tools` that appear in the transcript and whose every result is
+ * contents: the policy lists them to protect outcomes, but they never produce one (the warning:
+ * "protected_tools lists X but its results are file or document contents, not command outcomes;
+ * they compete on budget").
+ */
+function contentsOnlyTools(ws, protectedTools) {
+    const seen = new Map();
+    for (const w of ws.items) {
+        const tool = w.a.tool;
+        if (w.a.kind !== 'tool' || tool === undefined || !protectedTools.includes(tool))
+            continue;
+        seen.set(tool, (seen.get(tool) ?? true) && !isOutcome(w));
+    }
+    return protectedTools.filter((t, i) => seen.get(t) === true && protectedTools.indexOf(t) === i);
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/open-loop.js
+
+const SECTION_KINDS = new Set(['summary', 'phase', 'system', 'policy', 'task']);
+/** Side-chain and off-chain records are not the main agent's history. */
+function onMainLine(w) {
+    return w.a.sidechain !== true && w.a.offChain === undefined;
+}
+/**
+ * The open loop's members: the trailing tool results of the history and the assistant records
+ * whose calls they answer. Empty when the history ends with anything else (a user message, an
+ * assistant answer): then no result is waiting to be read.
+ */
+function openLoop(ws) {
+    const out = new Set();
+    const main = ws.items.filter((w) => isAlive(w) && onMainLine(w));
+    let i = main.length - 1;
+    // Sections the order stage may put last (summaries, markers, constraints) are not turns: a
+    // stabilized context read back ends with them and still has its open loop before them.
+    while (i >= 0 && SECTION_KINDS.has(main[i].a.kind))
+        i--;
+    const results = [];
+    for (; i >= 0 && main[i].a.kind === 'tool'; i--)
+        results.push(main[i]);
+    if (results.length === 0)
+        return out;
+    for (const r of results) {
+        out.add(r);
+        if (r.owner)
+            out.add(r.owner);
+    }
+    // Consecutive assistant records that made calls of the same step (their results come after all of
+    // them) belong to the loop too, with every result of theirs.
+    for (; i >= 0; i--) {
+        const w = main[i];
+        if (w.a.kind !== 'assistant' || !w.toolCalls || w.toolCalls.length === 0)
+            break;
+        if (!out.has(w))
+            break;
+        for (const r of w.results)
+            if (isAlive(r))
+                out.add(r);
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./build/core/scope/recent.js
 // `keep_recent` counts turns (issue 10): a turn starts at a user message, and what the agent did in
 // it (assistant messages, tool calls, results) belongs to it. Of each of the N newest turns, the
@@ -53326,6 +54183,7 @@ function recentTurnStart(items, keepRecent) {
 
 
 
+
 function add(w, reason) {
     if (!w.protectedBy.includes(reason))
         w.protectedBy.push(reason);
@@ -53345,11 +54203,11 @@ function recentMessages(ws, keepRecent) {
         .map((w) => ({ w, kind: w.a.kind, hasText: w.a.kind === 'assistant' && hasText(w) }));
     return new Set(recentTurnMessages(items, keepRecent).map((i) => i.w));
 }
-/** The newest result of each command family among the live artifacts: the session's current outcomes. */
+/** The newest outcome of each command family among the live artifacts: the session's current outcomes. */
 function latestOfFamilies(ws) {
     const latest = new Map();
     for (const w of ws.items)
-        if (isAlive(w) && w.family !== undefined && !isLookup(w))
+        if (isAlive(w) && w.family !== undefined && isOutcome(w))
             latest.set(w.family, w);
     return latest;
 }
@@ -53357,17 +54215,13 @@ function latestOfFamilies(ws) {
 function latestSuccessAfterFailure(ws, latest) {
     const out = new Map();
     for (const w of ws.items) {
-        if (!isAlive(w) || w.family === undefined || isFailure(w) || isLookup(w))
+        if (!isAlive(w) || w.family === undefined || isFailure(w) || !isOutcome(w))
             continue;
         const last = latest.get(w.family);
         if (last && last !== w && isFailure(last))
             out.set(w.family, w);
     }
     return out;
-}
-/** A result of a read-like tool that did not fail: what it returned is not a command outcome. */
-function isLookup(w) {
-    return w.a.tool !== undefined && isReadTool(w.a.tool) && !isFailure(w);
 }
 function computeProtection(ws, rules) {
     const recent = recentMessages(ws, rules.keepRecent);
@@ -53379,14 +54233,16 @@ function computeProtection(ws, rules) {
     for (const w of ws.items)
         if (isAlive(w) && w.supersede !== undefined)
             newestBySupersede.set(w.supersede, w);
-    // The newest call of each family that has no result yet is the latest invocation too.
+    // The newest call of each family is the latest invocation, when it is a command's (outcome.ts: its
+    // results hold an outcome, or it has none yet and runs a shell command that is not a read): a call
+    // whose results are contents is no more protected than they are.
     const latestCall = new Map();
     for (const w of ws.items) {
         if (!isAlive(w) || !w.toolCalls)
             continue;
         for (const c of w.toolCalls) {
             const f = ws.families.get(c)?.family;
-            if (f !== undefined && !isReadTool(c.name))
+            if (f !== undefined && isOutcomeCall(w, c))
                 latestCall.set(f, w);
         }
     }
@@ -53419,7 +54275,7 @@ function computeProtection(ws, rules) {
             (w.supersede === undefined || newestBySupersede.get(w.supersede) === w) &&
             a.tool !== undefined &&
             rules.protectedTools.includes(a.tool) &&
-            !isLookup(w)) {
+            isOutcome(w)) {
             add(w, `tool:${a.tool}`);
         }
     }
@@ -53464,6 +54320,9 @@ function computeProtection(ws, rules) {
     const lw = request ? byArtifact.get(request) : undefined;
     if (lw && isAlive(lw))
         add(lw, 'latest_request');
+    // The open tool loop: the results the model is about to read, and their calls (must keep).
+    for (const w of openLoop(ws))
+        add(w, 'open_loop');
     closePairs(ws);
 }
 /** A protected result keeps its call: the assistant that made it is protected with it. */
@@ -53489,7 +54348,186 @@ function isCollapsible(w) {
     return w.protectedBy.every((p) => p.startsWith('tag:') || p.startsWith('latest:'));
 }
 
+;// CONCATENATED MODULE: ./build/core/tokens/count.js
+// Part types of every reader's formats that carry binary payloads (OpenAI Chat/Responses, Anthropic,
+// Vercel AI SDK, LangChain, Gemini).
+const PART_CATEGORIES = {
+    image_url: 'image',
+    image: 'image',
+    input_image: 'image',
+    'image-data': 'image',
+    'image-url': 'image',
+    input_audio: 'audio',
+    audio: 'audio',
+    file: 'file',
+    document: 'file',
+    input_file: 'file',
+    'file-data': 'file',
+    'file-url': 'file',
+    media: 'file',
+    inlineData: 'file',
+    fileData: 'file',
+};
+/** The fixed-cost category of a non-text part type; unknown types fall back to `other`. */
+function partCategory(type) {
+    return Object.hasOwn(PART_CATEGORIES, type) ? PART_CATEGORIES[type] : 'other';
+}
+function count_str(v) {
+    return typeof v === 'string' ? v : undefined;
+}
+/**
+ * The media type a part declares (Vercel `mediaType`, Gemini `inlineData.mimeType`, LangChain
+ * `mime_type`…): a file that is an image costs an image, whatever its part type says.
+ */
+function declaredMedia(part) {
+    const inner = part['inlineData'] ?? part['fileData'];
+    const nested = typeof inner === 'object' && inner !== null ? inner : {};
+    return count_str(part['mediaType']) ?? count_str(part['mimeType']) ?? count_str(part['mime_type']) ?? count_str(nested['mimeType']);
+}
+function categoryOf(part) {
+    const category = partCategory(part.type);
+    if (category === 'image' || category === 'audio')
+        return category;
+    const media = declaredMedia(part);
+    if (media?.startsWith('image/'))
+        return 'image';
+    if (media?.startsWith('audio/'))
+        return 'audio';
+    return category;
+}
+/** Texts of a Responses reasoning item's `summary` / `content` lists (`{type, text}` entries). */
+function listTexts(v) {
+    if (!Array.isArray(v))
+        return [];
+    return v.flatMap((e) => {
+        const text = typeof e === 'object' && e !== null ? e['text'] : undefined;
+        return typeof text === 'string' ? [text] : [];
+    });
+}
+/**
+ * The words of a reasoning part, which the model reads back as they are: Anthropic `thinking`,
+ * LangChain v1 `reasoning`, Vercel `reasoning` / Gemini `thought` / LangChain `text-plain` text, and
+ * the readable summary of a Responses `reasoning` item. Undefined for payloads we cannot read
+ * (redacted or encrypted reasoning), which cost `other`.
+ */
+function readableText(part) {
+    const thinking = count_str(part['thinking']) ?? count_str(part['reasoning']);
+    if (thinking !== undefined)
+        return thinking;
+    if (part.type !== 'reasoning' && part.type !== 'thought' && part.type !== 'text-plain')
+        return undefined;
+    const text = count_str(part['text']);
+    if (text !== undefined)
+        return text;
+    const texts = [...listTexts(part['summary']), ...listTexts(part['content'])];
+    return texts.length > 0 ? texts.join('\n') : undefined;
+}
+function countPart(part, tok, cfg) {
+    if (part.type === 'text' && typeof part.text === 'string')
+        return tok.count(part.text);
+    // Reasoning is sent back verbatim, so its text costs what it says; a redacted or encrypted
+    // payload's size we cannot know.
+    const text = readableText(part);
+    if (text !== undefined)
+        return tok.count(text);
+    // A Gemini thought signature is opaque bookkeeping no emitter sends (emit/parts.ts): no cost.
+    if (part.type === 'thoughtSignature')
+        return 0;
+    return cfg.part_tokens[categoryOf(part)];
+}
+/**
+ * `message_overhead` + text content + each tool call's name and arguments + declared part costs.
+ * Call ids and a tool result's `tool` name are not counted: providers send the id as opaque framing
+ * already covered by the overhead, and a result's tool name is derived by pairing, not sent.
+ */
+function countArtifactTokens(a, tok, cfg) {
+    let total = cfg.message_overhead;
+    if (typeof a.content === 'string') {
+        total += tok.count(a.content);
+    }
+    else {
+        for (const part of a.content)
+            total += countPart(part, tok, cfg);
+    }
+    for (const call of a.tool_calls ?? [])
+        total += tok.count(call.name) + tok.count(call.arguments);
+    return total;
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/meter.js
+// Token counting for the stabilizer: cached by text, and lazy. Artifacts that are certainly dropped
+// are never counted, and "is this over N tokens" stops as soon as the answer is known.
+
+/** UTF-8 length: an upper bound on BPE tokens (every token is at least one byte). */
+function utf8Length(text) {
+    let n = 0;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c < 0x80)
+            n += 1;
+        else if (c < 0x800)
+            n += 2;
+        else if (c >= 0xd800 && c <= 0xdbff) {
+            n += 4;
+            i++;
+        }
+        else
+            n += 3;
+    }
+    return n;
+}
+class TokenMeter {
+    tokenizer;
+    cost;
+    cache;
+    /** Texts known to have more tokens than a limit (an early-stopped count), by the largest such limit. */
+    over;
+    cached;
+    constructor(tokenizer, cost, cache = new Map(), over = new Map()) {
+        this.tokenizer = tokenizer;
+        this.cost = cost;
+        this.cache = cache;
+        this.over = over;
+        this.cached = { name: tokenizer.name, version: tokenizer.version, count: (t) => this.count(t) };
+    }
+    count(text) {
+        if (text.length === 0)
+            return 0;
+        let n = this.cache.get(text);
+        if (n === undefined) {
+            n = this.tokenizer.count(text);
+            this.cache.set(text, n);
+        }
+        return n;
+    }
+    /** True when `text` has more than `limit` tokens; counts only as far as needed. */
+    exceeds(text, limit) {
+        if (utf8Length(text) <= limit)
+            return false;
+        const known = this.cache.get(text);
+        if (known !== undefined)
+            return known > limit;
+        const above = this.over.get(text);
+        if (above !== undefined && above >= limit)
+            return true;
+        if (!this.tokenizer.countUpTo)
+            return this.count(text) > limit;
+        // Exact up to the limit, so a count within it is the count; above it, only "more than limit" is known.
+        const n = this.tokenizer.countUpTo(text, limit);
+        if (n <= limit) {
+            this.cache.set(text, n);
+            return false;
+        }
+        this.over.set(text, Math.max(above ?? 0, limit));
+        return true;
+    }
+    artifact(a) {
+        return countArtifactTokens(a, this.cached, this.cost);
+    }
+}
+
 ;// CONCATENATED MODULE: ./build/core/stabilize/budget.js
+
 
 
 
@@ -53540,8 +54578,12 @@ function applyBudget(ws, rules, masker, meter, dedup) {
     const tokensOf = (w) => finalOf(w, masker, meter);
     let chatter = rules.aggressive ? dropChatter(ws, rules.keepRecent) : 0;
     const entries = buildEntries(ws);
-    const protectedEntries = entries.filter((e) => e.members.some(isProtected));
-    const rest = entries.filter((e) => !e.members.some(isProtected));
+    // With a stable prefix only the must-keep tier is placed first: should-keep evidence takes its
+    // place in the history and leaves with the cut, by whole steps, so the prefix holds from call to
+    // call (issue 27). Without it, everything protected is placed first.
+    const held = rules.stableStep !== undefined ? isMustKeep : isProtected;
+    const protectedEntries = entries.filter((e) => e.members.some(held));
+    const rest = entries.filter((e) => !e.members.some(held));
     let status = 'ok';
     const authorityTokens = ws.items
         .filter((w) => isAlive(w) && (w.a.kind === 'system' || w.a.kind === 'policy'))
@@ -53550,19 +54592,28 @@ function applyBudget(ws, rules, masker, meter, dedup) {
     let protectedTokens = protectedEntries.reduce((s, e) => s + entryTokens(e, tokensOf), 0);
     let placeholders = 0;
     let excerpted = 0;
+    let degraded = 0;
     // Protection never takes the context over the budget: placeholders, then excerpts (fit.ts). The
     // status says what that took, and a safety event why.
     const fit = (units) => {
-        const f = fitProtected(membersOf(units), rules.budget, tokensOf, meter);
+        const grid = rules.stableStep !== undefined && rules.positions && rules.positions.length > 0
+            ? { positions: rules.positions, step: rules.stableStep }
+            : undefined;
+        const f = fitProtected(membersOf(units), rules.budget, tokensOf, meter, {
+            ...(grid ? { grid } : {}),
+            ...(rules.maxTokens !== undefined ? { maxTokens: rules.maxTokens } : {}),
+        });
         placeholders += f.placeholders;
         excerpted += f.excerpted;
-        const now = f.tokens > rules.budget ? 'escalated' : excerpted > 0 ? 'warning' : status;
+        degraded += f.dropped;
+        const now = f.tokens > rules.budget ? 'escalated' : excerpted > 0 || degraded > 0 ? 'warning' : status;
         reportFit(ws, now, {
             protectedTokens: f.tokens,
             floor: f.floor,
             authorityTokens,
             budget: rules.budget,
             excerpted,
+            degraded,
         });
         return { tokens: f.tokens, status: now };
     };
@@ -53574,7 +54625,7 @@ function applyBudget(ws, rules, masker, meter, dedup) {
             dropEntry(e, 'budget', 'no room left after protected artifacts');
             dropped += e.members.length;
         }
-        return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
+        return { status, protectedTokens, dropped, chatter, placeholders, excerpted, degraded };
     }
     let remaining = rules.budget - protectedTokens;
     const isSummary = (e) => e.members.length === 1 && e.members[0]?.a.kind === 'summary';
@@ -53595,12 +54646,13 @@ function applyBudget(ws, rules, masker, meter, dedup) {
     // Newest-first while it fits. Dedup (when on) widens with the part that can still fit: what it
     // removes frees room, which lets older artifacts in, which are then compared in turn.
     let fill;
+    let positions;
     for (;;) {
         const current = buildEntries(ws);
         const conversation = current
-            .filter((e) => !e.members.some(isProtected) && !isSummary(e))
+            .filter((e) => !e.members.some(held) && !isSummary(e))
             .sort((a, b) => b.last - a.last);
-        const protectedUnits = current.filter((e) => e.members.some(isProtected));
+        const protectedUnits = current.filter((e) => e.members.some(held));
         let protectedNow = protectedUnits.reduce((sum, e) => sum + entryTokens(e, tokensOf), 0);
         if (protectedNow + summaryTokens > rules.budget) {
             // A duplicate's placeholder can be longer than the short result it replaced: shrink again,
@@ -53630,6 +54682,49 @@ function applyBudget(ws, rules, masker, meter, dedup) {
         let left = rules.budget - protectedNow - summaryTokens;
         if (rules.reserve)
             left -= holdBack(conversation, left, rules.reserve, tokensOf);
+        if (rules.stableStep !== undefined) {
+            positions ??= rules.positions ?? positionsOf(ws);
+            const cut = stableCut(conversation, protectedUnits, left + protectedNow, rules.stableStep, positions, tokensOf);
+            const kept = cut.kept.flatMap((e) => e.members.map((m) => m.index));
+            if (dedup && dedup.extendTo((0,collections/* minOf */._h)(kept, ws.items.length))) {
+                if (rules.aggressive)
+                    chatter += dropChatter(ws, rules.keepRecent);
+                continue;
+            }
+            const leave = (e, why) => {
+                const evidence = e.members.filter(isProtected);
+                if (evidence.length > 0) {
+                    const kinds = [
+                        ...new Set(evidence.flatMap((m) => m.protectedBy.filter((p) => !p.startsWith('pair:')))),
+                    ];
+                    for (const m of e.members)
+                        remove(m, {
+                            stage: 'budget',
+                            action: 'dropped',
+                            reason: 'degraded',
+                            detail: `should keep (${kinds.join(', ')}), but ${why}`,
+                        });
+                    degraded += evidence.length;
+                }
+                else
+                    dropEntry(e, 'budget', why);
+                dropped += e.members.length;
+            };
+            for (const e of cut.before)
+                leave(e, "older than the context's cut point (stable_prefix)");
+            if (degraded > 0 && status === 'ok') {
+                status = 'warning';
+                reportFit(ws, status, {
+                    protectedTokens,
+                    floor: protectedTokens,
+                    authorityTokens,
+                    budget: rules.budget,
+                    excerpted,
+                    degraded,
+                });
+            }
+            break;
+        }
         let stop = conversation.length;
         let need = 0;
         for (let i = 0; i < conversation.length; i++) {
@@ -53672,7 +54767,62 @@ function applyBudget(ws, rules, masker, meter, dedup) {
     // chatter now, and stabilizing the context again would drop it.
     if (rules.aggressive)
         chatter += dropChatter(ws, rules.keepRecent);
-    return { status, protectedTokens, dropped, chatter, placeholders, excerpted };
+    return { status, protectedTokens, dropped, chatter, placeholders, excerpted, degraded };
+}
+/**
+ * Where each artifact starts in the recorded history, in estimated tokens (UTF-8 bytes / 4 of its
+ * text and calls, as recorded): fixed once recorded, so a grid over it stays put as the history grows.
+ */
+function positionsOf(ws) {
+    const out = [];
+    let pos = 0;
+    for (const w of ws.items) {
+        out.push(pos);
+        let bytes = utf8Length(work_textOf(w.a.content));
+        for (const c of w.a.tool_calls ?? [])
+            bytes += utf8Length(c.name) + utf8Length(c.arguments);
+        pos += Math.ceil(bytes / 4) + 1;
+    }
+    out.push(pos);
+    return out;
+}
+/**
+ * The stable cut (DESIGN §4 stage 9, "stable across calls"): keep the conversation from the earliest
+ * point of a fixed grid (multiples of `step` tokens of the history as recorded) from which it fits
+ * `room` with the must-keep units before that point. Between two moves of the cut plan (cut-plan.ts)
+ * nothing before the freeze changes size and everything after it is appended as recorded, so this
+ * point only moves forward and each request repeats the previous one as a prefix; when the history
+ * outgrows the budget it moves on by whole steps, which leaves room below the budget (low water).
+ */
+function stableCut(conversation, held, room, step, positions, tokensOf) {
+    const startOf = (e) => positions[(0,collections/* minOf */._h)(e.members.map((m) => m.index), 0)] ?? 0;
+    const units = [
+        ...conversation.map((e) => ({ e, held: false })),
+        ...held.map((e) => ({ e, held: true })),
+    ].map((u) => ({ ...u, start: startOf(u.e), cost: entryTokens(u.e, tokensOf) }));
+    units.sort((a, b) => a.start - b.start);
+    // Everything from grid point g on, and the must-keep units before it.
+    let suffix = units.reduce((sum, u) => sum + u.cost, 0);
+    let heldBefore = 0;
+    let g = 0;
+    let k = 0;
+    const end = positions[positions.length - 1] ?? 0;
+    for (;;) {
+        while (k < units.length && units[k].start < g) {
+            const u = units[k++];
+            suffix -= u.cost;
+            if (u.held)
+                heldBefore += u.cost;
+        }
+        if (heldBefore + suffix <= room || g > end)
+            break;
+        g += step;
+    }
+    const kept = [];
+    const before = [];
+    for (const e of conversation)
+        (startOf(e) >= g ? kept : before).push(e);
+    return { kept, before };
 }
 /** What the fill below drops from `conversation` (newest first) with `room` tokens: the same rule. */
 function wouldDrop(conversation, room, tokensOf) {
@@ -53721,11 +54871,18 @@ function reportFit(ws, status, n) {
     if (status === 'ok')
         return;
     if (status === 'warning') {
-        ws.events.push({
-            level: 'safety',
-            code: 'protected_excerpted',
-            message: `protected artifacts did not fit the budget of ${n.budget} tokens: ${n.excerpted} cut to excerpts of their head and tail (recovery warning; see the ledger's excerpted entries)`,
-        });
+        if (n.degraded > 0)
+            ws.events.push({
+                level: 'safety',
+                code: 'protected_dropped',
+                message: `protected artifacts did not fit the budget of ${n.budget} tokens: ${n.degraded} should-keep artifacts dropped, oldest evidence first, so that system, task, latest request and the open tool loop fit (recovery warning; see the ledger's degraded entries)`,
+            });
+        if (n.excerpted > 0)
+            ws.events.push({
+                level: 'safety',
+                code: 'protected_excerpted',
+                message: `protected artifacts did not fit the budget of ${n.budget} tokens: ${n.excerpted} cut to excerpts of their head and tail (recovery warning; see the ledger's excerpted entries)`,
+            });
         return;
     }
     const authority = n.authorityTokens > n.budget;
@@ -54586,8 +55743,9 @@ function findDuplicates(items, opts) {
 }
 
 ;// CONCATENATED MODULE: ./build/core/stabilize/dedup.js
-// Stage 6 (dedup): exact and near-duplicate texts leave, the latest copy stays; results superseded by
-// a later result of the same command family are stale and leave too (seed 002, default mode).
+// Stage 6 (dedup): exact and near-duplicate texts leave, the latest copy stays; a result superseded by
+// a later result of the identical invocation (same tool, same normalized arguments: families.ts) is
+// stale and leaves too (seed 002, default mode). A shared command family never supersedes.
 
 
 /** Short turns ("yes", "ok, go on") repeat by nature; removing an earlier one changes the dialogue. */
@@ -54624,12 +55782,15 @@ class SuffixDedup {
     shown;
     /** Each widening compares mostly the same texts again: their hashes and signatures are reused. */
     cache;
+    /** Only artifacts before this index are compared (the stable cut's freeze, cut-plan.ts). */
+    before;
     removed = 0;
     /**
      * `shown` is the text as the context would show it: PII masking comes before dedup (DESIGN §4
      * stages 4 and 6), so two texts that differ only in masked values are copies.
      */
-    constructor(ws, similarity, shown = (w) => work_textOf(w.content), cache = new DedupCache()) {
+    constructor(ws, similarity, shown = (w) => work_textOf(w.content), cache = new DedupCache(), before = Number.POSITIVE_INFINITY) {
+        this.before = before;
         this.cache = cache;
         this.ws = ws;
         this.similarity = similarity;
@@ -54655,7 +55816,7 @@ class SuffixDedup {
         // (a kind prefix on the text is not enough: a long shared text outweighs it).
         const byKind = new Map();
         let count = 0;
-        for (let i = 0; i < this.ws.items.length; i++) {
+        for (let i = 0; i < Math.min(this.ws.items.length, this.before); i++) {
             const w = this.ws.items[i];
             // Before the suffix, only results kept with their protected call reach the context: compared too.
             if (i < from && !(w.owner && isAlive(w.owner) && isProtected(w.owner)))
@@ -54704,13 +55865,15 @@ class SuffixDedup {
         return { changed, freed };
     }
 }
-function applySuperseded(ws) {
+/** `before`: only artifacts before this index take part (the stable cut's freeze, cut-plan.ts). */
+function applySuperseded(ws, before = ws.items.length) {
     const latest = new Map();
-    for (const w of ws.items)
+    const items = ws.items.slice(0, before);
+    for (const w of items)
         if (isAlive(w) && w.supersede !== undefined)
             latest.set(w.supersede, w);
     let removed = 0;
-    for (const w of ws.items) {
+    for (const w of items) {
         if (!isAlive(w) || w.supersede === undefined || isProtected(w))
             continue;
         const newest = latest.get(w.supersede);
@@ -54807,184 +55970,6 @@ function ledgerEntry(w, masker, meter) {
         ? { stage: 'protect', action: 'kept', reason: 'protected' }
         : { stage: 'budget', action: 'kept', reason: 'in_budget' };
     return entry(w, masker, kept, tokensBefore, final.tokens, undefined);
-}
-
-;// CONCATENATED MODULE: ./build/core/tokens/count.js
-// Part types of every reader's formats that carry binary payloads (OpenAI Chat/Responses, Anthropic,
-// Vercel AI SDK, LangChain, Gemini).
-const PART_CATEGORIES = {
-    image_url: 'image',
-    image: 'image',
-    input_image: 'image',
-    'image-data': 'image',
-    'image-url': 'image',
-    input_audio: 'audio',
-    audio: 'audio',
-    file: 'file',
-    document: 'file',
-    input_file: 'file',
-    'file-data': 'file',
-    'file-url': 'file',
-    media: 'file',
-    inlineData: 'file',
-    fileData: 'file',
-};
-/** The fixed-cost category of a non-text part type; unknown types fall back to `other`. */
-function partCategory(type) {
-    return Object.hasOwn(PART_CATEGORIES, type) ? PART_CATEGORIES[type] : 'other';
-}
-function count_str(v) {
-    return typeof v === 'string' ? v : undefined;
-}
-/**
- * The media type a part declares (Vercel `mediaType`, Gemini `inlineData.mimeType`, LangChain
- * `mime_type`…): a file that is an image costs an image, whatever its part type says.
- */
-function declaredMedia(part) {
-    const inner = part['inlineData'] ?? part['fileData'];
-    const nested = typeof inner === 'object' && inner !== null ? inner : {};
-    return count_str(part['mediaType']) ?? count_str(part['mimeType']) ?? count_str(part['mime_type']) ?? count_str(nested['mimeType']);
-}
-function categoryOf(part) {
-    const category = partCategory(part.type);
-    if (category === 'image' || category === 'audio')
-        return category;
-    const media = declaredMedia(part);
-    if (media?.startsWith('image/'))
-        return 'image';
-    if (media?.startsWith('audio/'))
-        return 'audio';
-    return category;
-}
-/** Texts of a Responses reasoning item's `summary` / `content` lists (`{type, text}` entries). */
-function listTexts(v) {
-    if (!Array.isArray(v))
-        return [];
-    return v.flatMap((e) => {
-        const text = typeof e === 'object' && e !== null ? e['text'] : undefined;
-        return typeof text === 'string' ? [text] : [];
-    });
-}
-/**
- * The words of a reasoning part, which the model reads back as they are: Anthropic `thinking`,
- * LangChain v1 `reasoning`, Vercel `reasoning` / Gemini `thought` / LangChain `text-plain` text, and
- * the readable summary of a Responses `reasoning` item. Undefined for payloads we cannot read
- * (redacted or encrypted reasoning), which cost `other`.
- */
-function readableText(part) {
-    const thinking = count_str(part['thinking']) ?? count_str(part['reasoning']);
-    if (thinking !== undefined)
-        return thinking;
-    if (part.type !== 'reasoning' && part.type !== 'thought' && part.type !== 'text-plain')
-        return undefined;
-    const text = count_str(part['text']);
-    if (text !== undefined)
-        return text;
-    const texts = [...listTexts(part['summary']), ...listTexts(part['content'])];
-    return texts.length > 0 ? texts.join('\n') : undefined;
-}
-function countPart(part, tok, cfg) {
-    if (part.type === 'text' && typeof part.text === 'string')
-        return tok.count(part.text);
-    // Reasoning is sent back verbatim, so its text costs what it says; a redacted or encrypted
-    // payload's size we cannot know.
-    const text = readableText(part);
-    if (text !== undefined)
-        return tok.count(text);
-    // A Gemini thought signature is opaque bookkeeping no emitter sends (emit/parts.ts): no cost.
-    if (part.type === 'thoughtSignature')
-        return 0;
-    return cfg.part_tokens[categoryOf(part)];
-}
-/**
- * `message_overhead` + text content + each tool call's name and arguments + declared part costs.
- * Call ids and a tool result's `tool` name are not counted: providers send the id as opaque framing
- * already covered by the overhead, and a result's tool name is derived by pairing, not sent.
- */
-function countArtifactTokens(a, tok, cfg) {
-    let total = cfg.message_overhead;
-    if (typeof a.content === 'string') {
-        total += tok.count(a.content);
-    }
-    else {
-        for (const part of a.content)
-            total += countPart(part, tok, cfg);
-    }
-    for (const call of a.tool_calls ?? [])
-        total += tok.count(call.name) + tok.count(call.arguments);
-    return total;
-}
-
-;// CONCATENATED MODULE: ./build/core/stabilize/meter.js
-// Token counting for the stabilizer: cached by text, and lazy. Artifacts that are certainly dropped
-// are never counted, and "is this over N tokens" stops as soon as the answer is known.
-
-/** UTF-8 length: an upper bound on BPE tokens (every token is at least one byte). */
-function utf8Length(text) {
-    let n = 0;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c < 0x80)
-            n += 1;
-        else if (c < 0x800)
-            n += 2;
-        else if (c >= 0xd800 && c <= 0xdbff) {
-            n += 4;
-            i++;
-        }
-        else
-            n += 3;
-    }
-    return n;
-}
-class TokenMeter {
-    tokenizer;
-    cost;
-    cache;
-    /** Texts known to have more tokens than a limit (an early-stopped count), by the largest such limit. */
-    over;
-    cached;
-    constructor(tokenizer, cost, cache = new Map(), over = new Map()) {
-        this.tokenizer = tokenizer;
-        this.cost = cost;
-        this.cache = cache;
-        this.over = over;
-        this.cached = { name: tokenizer.name, version: tokenizer.version, count: (t) => this.count(t) };
-    }
-    count(text) {
-        if (text.length === 0)
-            return 0;
-        let n = this.cache.get(text);
-        if (n === undefined) {
-            n = this.tokenizer.count(text);
-            this.cache.set(text, n);
-        }
-        return n;
-    }
-    /** True when `text` has more than `limit` tokens; counts only as far as needed. */
-    exceeds(text, limit) {
-        if (utf8Length(text) <= limit)
-            return false;
-        const known = this.cache.get(text);
-        if (known !== undefined)
-            return known > limit;
-        const above = this.over.get(text);
-        if (above !== undefined && above >= limit)
-            return true;
-        if (!this.tokenizer.countUpTo)
-            return this.count(text) > limit;
-        // Exact up to the limit, so a count within it is the count; above it, only "more than limit" is known.
-        const n = this.tokenizer.countUpTo(text, limit);
-        if (n <= limit) {
-            this.cache.set(text, n);
-            return false;
-        }
-        this.over.set(text, Math.max(above ?? 0, limit));
-        return true;
-    }
-    artifact(a) {
-        return countArtifactTokens(a, this.cached, this.cost);
-    }
 }
 
 ;// CONCATENATED MODULE: ./build/core/stabilize/normalize.js
@@ -55100,10 +56085,12 @@ function thinkingHits({ request, blocks }, original) {
     return out;
 }
 /**
- * Every rule of `api` the request built from `context` breaks. `original` (the transcript's
- * artifacts by id) lets the Anthropic rules see whether thinking blocks were changed.
+ * Every rule of `api` the request built from `context` breaks: the request as the emitter writes
+ * it, repaired (a placeholder user turn before a leading assistant turn, with `opts`' text).
+ * `original` (the transcript's artifacts by id) lets the Anthropic rules see whether thinking
+ * blocks were changed.
  */
-function providerIssues(context, api, original) {
+function providerIssues(context, api, original, opts = {}) {
     if (api === 'openai') {
         const { messages, origins } = toOpenAIWithOrigins(context);
         return openaiRuleHits(messages).map((h) => ({
@@ -55113,7 +56100,7 @@ function providerIssues(context, api, original) {
             ids: unique(h.at.flatMap((l) => origins[l.message] ?? [])),
         }));
     }
-    const emitted = toAnthropicWithOrigins(context);
+    const emitted = toAnthropicWithOrigins(context, opts);
     const hits = anthropicRuleHits(emitted.request);
     if (original)
         hits.push(...thinkingHits(emitted, original));
@@ -55180,7 +56167,8 @@ function unmaskedPiiEvent(context, search, skip) {
         ...(first ? { id: first.id } : {}),
     };
 }
-function verdictEvents(context, transcript, target, emit) {
+/** `repair`: the policy's emit options (emitOptionsOf), so the request checked is the one written. */
+function verdictEvents(context, transcript, target, emit, repair = {}) {
     if (!context.some((c) => CONVERSATION.has(c.kind))) {
         return [
             {
@@ -55193,7 +56181,7 @@ function verdictEvents(context, transcript, target, emit) {
     const original = new Map(transcript.artifacts.map((a) => [a.id, a]));
     const events = [];
     for (const api of providerApis(transcript.format, target, emit)) {
-        const issues = providerIssues(context, api, original);
+        const issues = providerIssues(context, api, original, repair);
         const rules = [...new Set(issues.map((i) => i.rule))].sort();
         if (rules.length === 0)
             continue;
@@ -55478,10 +56466,11 @@ function dropThinkingPii(ws, masker) {
 
 
 
-const NOTES = {
-    openai: (context) => toOpenAIWithOrigins(context).notes,
-    anthropic: (context) => toAnthropicWithOrigins(context).notes,
-    responses: (context) => toResponsesWithOrigins(context).notes,
+
+const WRITE = {
+    openai: (context) => toOpenAIWithOrigins(context),
+    anthropic: (context, opts) => toAnthropicWithOrigins(context, opts),
+    responses: (context) => toResponsesWithOrigins(context),
 };
 /**
  * The requests the context is written as: `--emit openai|anthropic|responses` (`same` resolved to
@@ -55498,13 +56487,124 @@ function emitApis(source, target, emit) {
         return [target];
     return own.emit === 'responses' ? ['responses'] : [...own.apis];
 }
-/** Notes by context item id, for the requests the context is written as (in that order). */
-function emitNotes(context, apis) {
+/** What writing the context as each of `apis`' requests changes: the ledger notes and events. */
+function emitEffects(context, apis, opts = {}) {
     const notes = new Map();
-    for (const api of apis)
-        for (const [id, list] of NOTES[api](context))
+    const events = [];
+    for (const api of apis) {
+        const written = WRITE[api](context, opts);
+        for (const [id, list] of written.notes)
             notes.set(id, [...(notes.get(id) ?? []), ...list]);
-    return notes;
+        if (written.repairedBefore !== undefined)
+            events.push(repairedEvent(api, written.repairedBefore));
+    }
+    return { notes, events };
+}
+/** Notes by context item id, for the requests the context is written as (in that order). */
+function emitNotes(context, apis, opts = {}) {
+    return emitEffects(context, apis, opts).notes;
+}
+/**
+ * The context item a placeholder user turn goes before in the requests of `apis` (the first of
+ * them that must open with a user turn and would not): for adapters that rebuild their
+ * framework's messages from the context instead of sending an emitted request.
+ */
+function repairedBefore(context, apis, opts = {}) {
+    for (const api of apis) {
+        if (USER_FIRST_APIS[api] === undefined)
+            continue;
+        const before = WRITE[api](context, opts).repairedBefore;
+        if (before !== undefined)
+            return before;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/pressure.js
+
+function overBudget(ws, budget, tokensOf) {
+    let sum = 0;
+    for (let i = ws.items.length - 1; i >= 0; i--) {
+        const w = ws.items[i];
+        if (!isAlive(w))
+            continue;
+        sum += tokensOf(w);
+        if (sum > budget)
+            return true;
+    }
+    return false;
+}
+/**
+ * Where each artifact starts in the history, in tokens, every artifact counted whatever its fate
+ * (a grid over these stays put as the history grows); one more entry at the end: the total. Taken before any stage changes a content.
+ */
+function historyPositions(ws, tokensOf) {
+    const out = [];
+    let pos = 0;
+    for (const w of ws.items) {
+        out.push(pos);
+        pos += tokensOf(w);
+    }
+    out.push(pos);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/cut-plan.js
+// The stable cut's plan (DESIGN §4 stage 9, "stable across calls"; issue 27), decided before the
+// cutting stages from the history as recorded, so that the same history always gives the same plan
+// and a longer history the same plan or a later one:
+// - `at`: the cut point (on recorded sizes; the budget stage keeps from a grid point on actual sizes), the earliest point of a fixed grid (multiples of `step` tokens of the history)
+//   from which the history fits the budget with the must-keep artifacts before it. It moves forward
+//   only when the history outgrows the budget, by whole steps: the low-water mark.
+// - `freeze`: the length the history had when the cut reached `at`. What came after is sent as
+//   recorded until the next cut: stale results, copies and older verbose outputs are cleaned up only
+//   among the artifacts before it, so each call repeats the previous request as a prefix. The cleanup
+//   the next cut does is paid once, when the prefix is re-sent anyway.
+function size(input, i) {
+    if (input.out[i] === true)
+        return 0;
+    return (input.positions[i + 1] ?? 0) - (input.positions[i] ?? 0);
+}
+/** The cut point for the first `length` artifacts. */
+function cutFor(input, length) {
+    const { positions, step, budget } = input;
+    // Everything from grid point g on, plus the must-keep before it.
+    let suffix = 0;
+    for (let i = 0; i < length; i++)
+        suffix += size(input, i);
+    let mustBefore = 0;
+    let g = 0;
+    let i = 0;
+    const end = positions[length] ?? 0;
+    for (;;) {
+        while (i < length && (positions[i] ?? 0) < g) {
+            const s = size(input, i);
+            suffix -= s;
+            if (input.must[i] === true)
+                mustBefore += s;
+            i++;
+        }
+        if (mustBefore + suffix <= budget || g >= end)
+            return g;
+        g += step;
+    }
+}
+function planCut(input) {
+    const n = input.must.length;
+    const at = cutFor(input, n);
+    if (at === 0)
+        return { at, freeze: 0 };
+    // The cut only moves forward as the history grows: the first length that reached `at`.
+    let lo = 1;
+    let hi = n;
+    while (lo < hi) {
+        const mid = Math.floor((lo + hi) / 2);
+        if (cutFor(input, mid) >= at)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return { at, freeze: lo };
 }
 
 ;// CONCATENATED MODULE: ./build/core/stabilize/tool-output.js
@@ -55568,7 +56668,7 @@ function maskFields(text, keep) {
 function applyToolOutput(ws, rules, meter, shown, tokensOf) {
     const counts = { fieldMasked: 0, dropped: 0, excerpted: 0 };
     for (const w of ws.items) {
-        if (w.a.kind !== 'tool' || !isAlive(w) || isCompacted(w) || isPlaceholder(w))
+        if (w.a.kind !== 'tool' || !isAlive(w) || isCompacted(w) || isPlaceholder(w) || !rules.mayCut(w))
             continue;
         if (!meter.exceeds(shown(work_textOf(w.content)), rules.maxTokens))
             continue;
@@ -55595,6 +56695,8 @@ function applyToolOutput(ws, rules, meter, shown, tokensOf) {
             counts.fieldMasked++;
             continue;
         }
+        if (rules.dropOver !== undefined && !meter.exceeds(shown(work_textOf(w.content)), rules.dropOver))
+            continue;
         removeResult(w, {
             stage: 'tool_output',
             action: 'dropped',
@@ -55631,6 +56733,14 @@ function excerptOutput(w, maxTokens, tokensOf, meter) {
 
 
 
+
+
+
+
+
+
+/** Stages whose removals hold whatever the budget: those artifacts are not part of the history's size. */
+const STRUCTURAL = new Set(['normalize', 'scope', 'summaries']);
 const VISIBLE = {
     quiet: new Set(['safety']),
     normal: new Set(['safety', 'major']),
@@ -55720,21 +56830,67 @@ function stabilizeTranscript(input, opts) {
         protectedKinds: res.protected_message_kinds,
         keepRecent: policy.keep_recent,
     });
-    // 5. tool output
+    // A protected tool whose results are all file or document contents protects nothing (outcome.ts):
+    // say so, since the policy author meant it to. The built-in list names read tools on purpose (a
+    // failed read is an outcome), so only the tools a policy adds are reported.
+    if (res.enabled) {
+        const builtIn = new Set(policy_default/* DEFAULT_POLICY */.z.resilience.protected_tools);
+        const added = res.protected_tools.filter((t) => !builtIn.has(t));
+        for (const tool of contentsOnlyTools(ws, added)) {
+            ws.events.push({
+                level: 'major',
+                code: 'policy',
+                message: `resilience.protected_tools lists ${tool}, but its results are file or document contents, not command outcomes: they compete on budget like any other output`,
+            });
+        }
+    }
+    // 5. tool output: older outputs over the limit, only when the history does not fit (issue 27).
+    const pressure = overBudget(ws, policy.budget, (w) => finalOf(w, masker, meter).tokens);
+    const recentStart = recentWindowStart(ws, policy.keep_recent);
+    // The stable cut's grid (budget.ts): each artifact's start in tokens of the history as recorded,
+    // masked, so a recording masked when written cuts where the live session did. Only under pressure.
+    const stablePositions = pressure && policy.stable_prefix.enabled
+        ? historyPositions(ws, (w) => finalOf(w, masker, meter).tokens)
+        : [];
+    const stableStep = Math.max(1, Math.floor(policy.budget * (1 - policy.stable_prefix.low_water)));
+    // An older output larger than the whole budget can never go out whole (seed 004 scenario 3): it is
+    // cut at once, wherever it is, and the cut plan does not count it, so it never pushes the
+    // conversation before it out.
+    const huge = (w) => pressure &&
+        w.a.kind === 'tool' &&
+        !w.protectedBy.includes('open_loop') &&
+        stablePositions.length > 0 &&
+        (stablePositions[w.index + 1] ?? 0) - (stablePositions[w.index] ?? 0) > policy.budget;
+    const plan = stablePositions.length > 0
+        ? planCut({
+            positions: stablePositions,
+            must: ws.items.map(isMustKeep),
+            out: ws.items.map((w) => STRUCTURAL.has(w.removed?.stage ?? '') || huge(w)),
+            budget: policy.budget,
+            step: stableStep,
+        })
+        : undefined;
+    // Cleanup (older verbose outputs, stale results, copies) only among what came before the freeze.
+    const freeze = plan ? plan.freeze : ws.items.length;
+    // Older than the recent window as it is now: an output leaves it when a new turn starts.
     const tool = applyToolOutput(ws, {
         maxTokens: policy.tool_output.max_tokens,
         keepFields: policy.tool_output.keep_fields,
         protectedTools: res.protected_tools,
+        ...(plan ? { dropOver: stableStep } : {}),
+        mayCut: (w) => huge(w) ||
+            (pressure && w.index < freeze && w.index < recentStart && !w.protectedBy.includes('open_loop')),
     }, meter, (text) => maskString(text, masker, {}), (w) => finalOf(w, masker, meter));
     major(ws, 'tool_output_masked', tool.fieldMasked, `masked ${tool.fieldMasked} JSON tool outputs to ${policy.tool_output.keep_fields.join(', ')}`);
     major(ws, 'tool_output_excerpted', tool.excerpted, `cut ${tool.excerpted} protected tool outputs over ${policy.tool_output.max_tokens} tokens to excerpts of their head and tail`);
     major(ws, 'verbose_tool_output', tool.dropped, `dropped ${tool.dropped} tool outputs over ${policy.tool_output.max_tokens} tokens`);
     // 6. superseded results; duplicates are compared over what can still reach the context, as the
     // budget stage widens it (dedup.ts, SuffixDedup).
-    const superseded = res.enabled ? applySuperseded(ws) : 0;
+    // With room to spare the history goes out unchanged (issue 27): no stale result or copy is removed.
+    const superseded = res.enabled && pressure ? applySuperseded(ws, freeze) : 0;
     major(ws, 'superseded', superseded, `dropped ${superseded} results superseded by a later run of the same command`);
-    const dedup = policy.dedup.enabled
-        ? new SuffixDedup(ws, policy.dedup.similarity, (w) => work_textOf(finalOf(w, masker, meter).content), memo?.dedup)
+    const dedup = policy.dedup.enabled && pressure
+        ? new SuffixDedup(ws, policy.dedup.similarity, (w) => work_textOf(finalOf(w, masker, meter).content), memo?.dedup, freeze)
         : undefined;
     // 7. collapse
     if (res.enabled && res.truncation_mode === 'aggressive') {
@@ -55767,7 +56923,14 @@ function stabilizeTranscript(input, opts) {
         budget: policy.budget,
         aggressive: res.enabled && res.truncation_mode === 'aggressive',
         keepRecent: policy.keep_recent,
+        maxTokens: policy.tool_output.max_tokens,
         ...(compaction ? { reserve: compactionNeed(compaction) } : {}),
+        ...(policy.stable_prefix.enabled
+            ? {
+                stableStep,
+                positions: stablePositions,
+            }
+            : {}),
     }, masker, meter, dedup);
     // The budget's drops of older turns become one summary, when it fits (compaction.ts). Before the
     // thinking blocks leave: that only shrinks what is kept, so the room it counts is never too large.
@@ -55796,6 +56959,7 @@ function stabilizeTranscript(input, opts) {
     const budgetDropped = budget.dropped - (compacted?.compacted ?? 0);
     major(ws, 'budget', budgetDropped, `dropped ${budgetDropped} artifacts that did not fit the budget of ${policy.budget} tokens`);
     major(ws, 'placeholders', budget.placeholders, `replaced ${budget.placeholders} results in protected units by placeholders to fit the budget`);
+    major(ws, 'degraded', budget.degraded, `dropped ${budget.degraded} should-keep artifacts (oldest evidence first) so that what must be kept fits the budget`);
     major(ws, 'excerpted', budget.excerpted, `cut ${budget.excerpted} protected artifacts to excerpts of their head and tail to fit the budget`);
     // Thinking blocks that hold PII leave where the API allows it (thinking.ts): part of stage 4,
     // done once the budget has decided what stays, because it depends on which turn is the last.
@@ -55843,8 +57007,11 @@ function stabilizeTranscript(input, opts) {
         context = insertCompaction(context, compacted.item, policy.order);
     const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
     // What the emitters change for the request(s) the context is written as: parts converted or left
-    // out, call ids renamed (the Responses emitter's own notes for a Responses request).
-    const notes = emitNotes(context, emitApis(transcript.format, policy.target, opts.emit));
+    // out, call ids renamed (the Responses emitter's own notes for a Responses request), a placeholder
+    // user turn put first (its text masked like any other; a `repaired` event per repaired request).
+    const repair = emitOptionsOf(policy, (t) => maskString(t, masker, {}));
+    const { notes, events: emitted } = emitEffects(context, emitApis(transcript.format, policy.target, opts.emit), repair);
+    ws.events.push(...emitted);
     for (const e of ledger) {
         const n = notes.get(e.id);
         if (n)
@@ -55870,7 +57037,7 @@ function stabilizeTranscript(input, opts) {
         message: `${protectedCount} protected artifacts preserved`,
     });
     // 11. verdict: a context that cannot be sent is no `ok`, whatever the stages managed.
-    const verdict = verdictEvents(context, transcript, policy.target, opts.emit);
+    const verdict = verdictEvents(context, transcript, policy.target, opts.emit, repair);
     const unmasked = unmaskedPiiEvent(context, memo ? { ...search, memo: memo.piiFound } : search, new Set(thinking.unmaskable));
     if (unmasked)
         verdict.push(unmasked);
@@ -55901,6 +57068,8 @@ var cache_describe = __nccwpck_require__(2594);
 
 
 
+
+
 /**
  * Measured model calls per transcript at most: a replay stabilizes the history once per measured
  * call and once for the call before it, so a 10,000-message session costs at most
@@ -55909,7 +57078,7 @@ var cache_describe = __nccwpck_require__(2594);
 const MAX_REPLAY_POINTS = 32;
 /** Of those, the newest calls are always measured: they are what the next request builds on. */
 const REPLAY_TAIL = 8;
-function onMainLine(a) {
+function prefix_onMainLine(a) {
     return a.sidechain !== true && a.offChain === undefined;
 }
 /**
@@ -55921,7 +57090,7 @@ function onMainLine(a) {
 function callPoints(artifacts) {
     const main = [];
     for (let i = 0; i < artifacts.length; i++)
-        if (onMainLine(artifacts[i]))
+        if (prefix_onMainLine(artifacts[i]))
             main.push(i);
     const out = [];
     let turn;
@@ -56014,6 +57183,8 @@ function replayCachePrefix(transcript, opts) {
     // Every call stabilizes almost the same history: one memo makes each old text cost a lookup.
     const memo = new StabilizeMemo();
     const run = { policy, tokenizer, memo, ...(opts.rules ? { rules: opts.rules } : {}) };
+    const masker = createMasker(policy, opts.rules);
+    const repair = emitOptionsOf(policy, (t) => maskString(t, masker, {}));
     const requests = new Map();
     const requestAt = (pos) => {
         let text = requests.get(pos);
@@ -56021,7 +57192,7 @@ function replayCachePrefix(transcript, opts) {
             const call = calls[pos];
             const history = historyAt(transcript, call.index);
             const result = stabilizeTranscript(history, run);
-            text = canonicalRequest(format, emitContext(result.context, format, history));
+            text = canonicalRequest(format, emitContext(result.context, format, history, repair));
             requests.set(pos, text);
             // Only the previous call's request is ever needed again.
             requests.delete(pos - 2);
@@ -59770,7 +60941,7 @@ function parsedArguments(call) {
     }
 }
 /** The shell command of a call: `command`/`cmd`/`script` (string or argv array), or the raw arguments. */
-function shellCommandOf(call) {
+function replay_rules_shellCommandOf(call) {
     const args = parsedArguments(call);
     if (args === undefined)
         return call.arguments;
@@ -59870,7 +61041,7 @@ function isCheckpointCall(call) {
     const name = normalizeToolName(call.name);
     if (CHECKPOINTS.has(name))
         return true;
-    return SHELLS.has(name) && /\bguardian\s+checkpoint\b/.test(shellCommandOf(call));
+    return SHELLS.has(name) && /\bguardian\s+checkpoint\b/.test(replay_rules_shellCommandOf(call));
 }
 /** How a call changes state, in the module's own words (never the input's), or null. */
 function stateChangeOfCall(call) {
@@ -59881,7 +61052,7 @@ function stateChangeOfCall(call) {
             return null;
         return `the ${name} tool`;
     }
-    if (SHELLS.has(name) && !isCheckpointCall(call) && shellCommandWrites(shellCommandOf(call))) {
+    if (SHELLS.has(name) && !isCheckpointCall(call) && shellCommandWrites(replay_rules_shellCommandOf(call))) {
         return 'a shell command that writes';
     }
     return null;
@@ -60304,14 +61475,29 @@ function mustKeep(t, policy) {
             need.set(a.id, 'recent');
     return need;
 }
+/** Protections of the should-keep tier: tags and the recent turns (never system, task or pinned). */
+function isShouldKeep(why) {
+    return why === 'recent' || why.startsWith('tag:');
+}
 function checkProtected(t, result, policy, unpaired, where) {
     const present = new Map(result.context.map((c) => [c.id, c]));
+    const ledger = new Map(result.ledger.map((e) => [e.id, e]));
+    // What the history took before any cut (an artifact dropped uncounted has no count: a lower bound).
+    const historyTokens = result.ledger.reduce((s, e) => s + (e.tokens_before ?? 0), 0);
     const out = [];
     for (const [id, why] of mustKeep(t, policy)) {
         const item = present.get(id);
         // An artifact a provider would reject (unpaired) cannot be sent whatever protects it.
         if (unpaired.has(id))
             continue;
+        // Two tiers (DESIGN §4 stage 9): a should-keep artifact (evidence, a recent turn) may give way to
+        // the must-keep tier under pressure, with a warning status. Verified here, not taken on trust:
+        // it is excused only when the history did not fit the budget (under pressure the cut drops the
+        // oldest steps of history, should-keep evidence in them included).
+        if (!item && isShouldKeep(why) && result.status === 'warning') {
+            if (ledger.get(id)?.reason === 'degraded' && historyTokens > result.budget.limit)
+                continue;
+        }
         if (!item)
             out.push(where.at(id, `protected artifact (${why}) is missing from the context`));
         else if (item.placeholder)
@@ -60357,14 +61543,14 @@ function statusCheck(result, where) {
         return { name: 'status', ok: true, severity: 'error', violations: [] };
     const safety = result.events.filter((e) => e.level === 'safety');
     // A warning is about the evidence that was cut: the first excerpt the budget made.
-    const cut = result.ledger.find((e) => e.action === 'excerpted' && e.stage === 'budget')?.id;
+    const cut = result.ledger.find((e) => (e.action === 'excerpted' && e.stage === 'budget') || e.reason === 'degraded')?.id;
     const about = (result.status === 'warning' ? cut : undefined) ?? safety.find((e) => e.id !== undefined)?.id;
     const reasons = safety.map((e) => e.code).join(', ') || 'see the events';
     const codes = new Set(safety.map((e) => e.code));
     const why = CAUSES.find(([code]) => codes.has(code))?.[1] ?? 'the stabilizer cannot honour the policy';
     const message = result.status === 'escalated'
         ? `status escalated: ${why} (${reasons})`
-        : `status warning: protected evidence was cut to excerpts to fit the budget (${reasons})`;
+        : `status warning: protected evidence was cut to excerpts or dropped (oldest first) to fit the budget (${reasons})`;
     // Where there is no single artifact to blame, the largest system or constraint artifact is
     // what the budget could not hold.
     const largest = [...result.context]
@@ -60734,8 +61920,8 @@ function toolInfo() {
 
 // EXTERNAL MODULE: ./build/cli/check/golden-jobs.js
 var golden_jobs = __nccwpck_require__(8966);
-// EXTERNAL MODULE: ./build/cli/check/policies.js + 14 modules
-var policies = __nccwpck_require__(1017);
+// EXTERNAL MODULE: ./build/cli/check/policies.js + 12 modules
+var policies = __nccwpck_require__(4879);
 ;// CONCATENATED MODULE: ./build/cli/check/golden-run.js
 // One golden run over the inputs, shared by `check` and `update`: plan the transcripts, run this
 // shard's part through the pipeline, compare each result with its stored golden, write what the
@@ -61025,8 +62211,8 @@ async function runGoldens(opts) {
 /* unused harmony export serveGoldenRun */
 /* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5919);
 /* harmony import */ var _golden_jobs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8966);
-/* harmony import */ var _golden_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(719);
-/* harmony import */ var _policies_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1017);
+/* harmony import */ var _golden_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1823);
+/* harmony import */ var _policies_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4879);
 // A worker thread of a golden run (golden-jobs.ts): rebuilds the run's policies from plain data,
 // then runs each planned file it is sent, one at a time, and replies with its steps. The CLI
 // starts this module; the Action bundle starts its own entry, which calls serveGoldenRun.
@@ -61066,7 +62252,7 @@ if (isGoldenWorker())
 
 /***/ }),
 
-/***/ 1017:
+/***/ 4879:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -61084,92 +62270,14 @@ var external_node_path_ = __nccwpck_require__(6760);
 var golden = __nccwpck_require__(7477);
 // EXTERNAL MODULE: ./build/core/diagnostics.js
 var core_diagnostics = __nccwpck_require__(6450);
-;// CONCATENATED MODULE: ./build/core/policy/freeze.js
-// Policies are shared by every stage and by concurrent transcripts: freezing them turns an
-// accidental mutation into an immediate TypeError instead of a cross-run heisenbug.
-function deepFreeze(value) {
-    if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-        Object.freeze(value);
-        for (const child of Object.values(value))
-            deepFreeze(child);
-    }
-    return value;
-}
-
-// EXTERNAL MODULE: ./build/core/policy/schema.js
-var schema = __nccwpck_require__(658);
-;// CONCATENATED MODULE: ./build/core/policy/default.js
-// The built-in policy (DESIGN §3): what applies when a repository has no policy file, and the
-// commented starting point `context-stability policy print-default` prints.
-
-
-/** Every field at its default; frozen. */
-const DEFAULT_POLICY = deepFreeze(schema/* PolicySchema */.Qz.parse({}));
-/** DEFAULT_POLICY as commented YAML; parsing it yields exactly DEFAULT_POLICY (tested). */
-const DEFAULT_POLICY_YAML = (/* unused pure expression or super */ null && (`# context-stability policy: .github/context-policy.yml (YAML), or the same keys in JSON.
-# Every key is optional: a key left out takes the value shown here.
-version: 1
-tokenizer: o200k_base        # o200k_base | cl100k_base | p50k_base | r50k_base (gpt-tokenizer)
-# Whose tokens the budget counts: openai when left out (counted exactly). For anthropic, gemini
-# or other, calibration (provider tokens per local token, measured with context-stability
-# calibrate; docs/tokenizers.md) is required and every count is scaled by it, rounded up:
-# model_family: anthropic
-# calibration: 1.2
-target: same                 # API whose request rules the provider check applies: same | openai | anthropic
-budget: 8000                 # max tokens of the stabilized context
-message_overhead: 3          # framing tokens counted per artifact
-keep_recent: 2               # the N newest turns: each one's user message and latest answer stay
-# Highest authority first; any of system, policy, task, tool, retrieval, user, assistant, each once.
-authority: [system, policy, tool, retrieval, user]
-# Sections of the stabilized context, in this order; any of these five, each once. System and
-# policy must come before task, and task before conversation and summaries.
-order: [system, policy, task, conversation, summaries]
-resilience:
-  enabled: true
-  truncation_mode: default   # default | aggressive
-  protected_tools: [bash, read, edit, write, apply_patch]
-  protected_message_kinds: [error, result, decision]
-  notification_level: normal # quiet | normal | verbose
-pii:
-  detectors: [email, phone, ssn, credit_card, iban, ip_address, secret]
-  # Opt-in (add by name): mac, crypto_wallet, url_credentials, us_itin, us_aba_routing, uk_nino,
-  # uk_nhs, in_pan, in_aadhaar, es_nif, it_fiscal_code, au_tfn, passport. See docs/pii.md.
-  # Regions whose NATIONAL phone numbers are masked after a context word (phone, tel, mobile…) or
-  # under a key such as "phone"; international numbers (+…) are masked for every region.
-  regions: [AE, AR, AT, AU, BE, BR, CA, CH, CL, CN, CO, CZ, DE, DK, ES, FI, FR, GB, GR, HK, HU, IE, IL, IN, IT, JP, KR, MX, NL, NO, NZ, PH, PL, PT, RO, SE, SG, TR, TW, US, ZA]
-  digit_run: 0               # mask any run of >= N digits (0 = off; 3 = the strict rule)
-  rules: []                  # extra detectors, RE2 syntax (no lookaround; (?i) for any case), e.g.
-  #  - { name: employee_id, pattern: 'EMP-\\d{6}' }
-  allow: []                  # literal values never masked
-  replacement: '[REDACTED_{TYPE}]'   # {TYPE}: the detector or rule name in upper case; no digits, quotes or backslashes
-tool_output:
-  max_tokens: 256            # larger outputs: unprotected ones dropped, protected ones cut to an excerpt
-  keep_fields: [result, status, error]   # JSON tool outputs are masked down to these
-dedup: { enabled: true, similarity: 0.9 }   # similarity 0..1: near-duplicates at or above it are folded
-summaries: { ttl: 50 }       # turns a summary stays valid
-guardian: { warning: 0.55, compress: 0.70, critical: 0.85 }   # context pressure 0..1, warning <= compress <= critical
-checks:                      # severity of each violation: error | warning | off
-  budget: error
-  order: error
-  pii: error
-  protected: error
-  pairing: error
-  summaries: error
-  guardian: error
-  drift: error               # warning: drift is reported but does not fail; off: goldens are not compared
-  task: error                # the task statement of the current scope is in the context
-  recency: error             # the latest user message is in the context
-  nonempty: error            # some conversation follows the system prompt
-  provider: error            # the target API would accept the request (see target)
-part_tokens:                 # declared token cost of each non-text content part, so budgets never rest on a guess
-  image: 765
-  audio: 1000
-  file: 1000
-  other: 256                 # any other part type
-`));
-
+// EXTERNAL MODULE: ./build/core/policy/default.js
+var policy_default = __nccwpck_require__(4032);
+// EXTERNAL MODULE: ./build/core/policy/freeze.js
+var freeze = __nccwpck_require__(7206);
 // EXTERNAL MODULE: ./build/core/policy/format.js
 var format = __nccwpck_require__(5294);
+// EXTERNAL MODULE: ./build/core/policy/schema.js
+var schema = __nccwpck_require__(658);
 ;// CONCATENATED MODULE: ./build/core/policy/suggest.js
 // "Did you mean …?" for misspelt keys and enum values.
 /** Optimal string alignment distance: Levenshtein plus adjacent transpositions (`trunaction`). */
@@ -68641,7 +69749,7 @@ function validate(document, opts, locate, found) {
     diagnostics.sort(byPosition);
     if ((0,core_diagnostics/* hasErrors */.Cs)(diagnostics))
         return { ok: false, diagnostics };
-    return { ok: true, policy: deepFreeze(policy), rules: compiled.rules, diagnostics };
+    return { ok: true, policy: (0,freeze/* deepFreeze */.o)(policy), rules: compiled.rules, diagnostics };
 }
 /** Parses and validates a policy file's text. Never throws on bad input. */
 function parsePolicy(text, opts) {
@@ -68664,8 +69772,8 @@ function policyFromObject(value, opts) {
 }
 /** The built-in default policy with its (empty) compiled rules. */
 function parseDefault(diagnostics) {
-    const compiled = compileRules(DEFAULT_POLICY, { file: '(built-in default)' });
-    return { ok: true, policy: DEFAULT_POLICY, rules: compiled.rules, diagnostics };
+    const compiled = compileRules(policy_default/* DEFAULT_POLICY */.z, { file: '(built-in default)' });
+    return { ok: true, policy: policy_default/* DEFAULT_POLICY */.z, rules: compiled.rules, diagnostics };
 }
 /** The built-in default policy as a parse result, for callers that have no policy file. */
 function defaultPolicyResult() {
@@ -77857,6 +78965,92 @@ const DIGIT_RUN_TYPE = 'digit_run';
 
 /***/ }),
 
+/***/ 4032:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   z: () => (/* binding */ DEFAULT_POLICY)
+/* harmony export */ });
+/* unused harmony export DEFAULT_POLICY_YAML */
+/* harmony import */ var _freeze_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7206);
+/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(658);
+// The built-in policy (DESIGN §3): what applies when a repository has no policy file, and the
+// commented starting point `context-stability policy print-default` prints.
+
+
+/** Every field at its default; frozen. */
+const DEFAULT_POLICY = (0,_freeze_js__WEBPACK_IMPORTED_MODULE_1__/* .deepFreeze */ .o)(_schema_js__WEBPACK_IMPORTED_MODULE_0__/* .PolicySchema */ .Qz.parse({}));
+/** DEFAULT_POLICY as commented YAML; parsing it yields exactly DEFAULT_POLICY (tested). */
+const DEFAULT_POLICY_YAML = (/* unused pure expression or super */ null && (`# context-stability policy: .github/context-policy.yml (YAML), or the same keys in JSON.
+# Every key is optional: a key left out takes the value shown here.
+version: 1
+tokenizer: o200k_base        # o200k_base | cl100k_base | p50k_base | r50k_base (gpt-tokenizer)
+# Whose tokens the budget counts: openai when left out (counted exactly). For anthropic, gemini
+# or other, calibration (provider tokens per local token, measured with context-stability
+# calibrate; docs/tokenizers.md) is required and every count is scaled by it, rounded up:
+# model_family: anthropic
+# calibration: 1.2
+target: same                 # API whose request rules the provider check applies: same | openai | anthropic
+budget: 8000                 # max tokens of the stabilized context
+message_overhead: 3          # framing tokens counted per artifact
+keep_recent: 2               # the N newest turns: each one's user message and latest answer stay
+# Highest authority first; any of system, policy, task, tool, retrieval, user, assistant, each once.
+authority: [system, policy, tool, retrieval, user]
+# Sections of the stabilized context, in this order; any of these five, each once. System and
+# policy must come before task, and task before conversation and summaries.
+order: [system, policy, task, conversation, summaries]
+resilience:
+  enabled: true
+  truncation_mode: default   # default | aggressive
+  protected_tools: [bash, read, edit, write, apply_patch]
+  protected_message_kinds: [error, result, decision]
+  notification_level: normal # quiet | normal | verbose
+pii:
+  detectors: [email, phone, ssn, credit_card, iban, ip_address, secret]
+  # Opt-in (add by name): mac, crypto_wallet, url_credentials, us_itin, us_aba_routing, uk_nino,
+  # uk_nhs, in_pan, in_aadhaar, es_nif, it_fiscal_code, au_tfn, passport. See docs/pii.md.
+  # Regions whose NATIONAL phone numbers are masked after a context word (phone, tel, mobile…) or
+  # under a key such as "phone"; international numbers (+…) are masked for every region.
+  regions: [AE, AR, AT, AU, BE, BR, CA, CH, CL, CN, CO, CZ, DE, DK, ES, FI, FR, GB, GR, HK, HU, IE, IL, IN, IT, JP, KR, MX, NL, NO, NZ, PH, PL, PT, RO, SE, SG, TR, TW, US, ZA]
+  digit_run: 0               # mask any run of >= N digits (0 = off; 3 = the strict rule)
+  rules: []                  # extra detectors, RE2 syntax (no lookaround; (?i) for any case), e.g.
+  #  - { name: employee_id, pattern: 'EMP-\\d{6}' }
+  allow: []                  # literal values never masked
+  replacement: '[REDACTED_{TYPE}]'   # {TYPE}: the detector or rule name in upper case; no digits, quotes or backslashes
+tool_output:
+  max_tokens: 256            # larger outputs: unprotected ones dropped, protected ones cut to an excerpt
+  keep_fields: [result, status, error]   # JSON tool outputs are masked down to these
+dedup: { enabled: true, similarity: 0.9 }   # similarity 0..1: near-duplicates at or above it are folded
+summaries: { ttl: 50 }       # turns a summary stays valid
+guardian: { warning: 0.55, compress: 0.70, critical: 0.85 }   # context pressure 0..1, warning <= compress <= critical
+checks:                      # severity of each violation: error | warning | off
+  budget: error
+  order: error
+  pii: error
+  protected: error
+  pairing: error
+  summaries: error
+  guardian: error
+  drift: error               # warning: drift is reported but does not fail; off: goldens are not compared
+  task: error                # the task statement of the current scope is in the context
+  recency: error             # the latest user message is in the context
+  nonempty: error            # some conversation follows the system prompt
+  provider: error            # the target API would accept the request (see target)
+stable_prefix:               # keep each request a byte-identical prefix of the next (prompt cache)
+  enabled: true
+  low_water: 0.85            # a call that must cut leaves the context at about this share of the budget
+repair:
+  leading_user_text: '[The conversation continues from earlier turns.]'   # put before an assistant-first Anthropic request
+part_tokens:                 # declared token cost of each non-text content part, so budgets never rest on a guess
+  image: 765
+  audio: 1000
+  file: 1000
+  other: 256                 # any other part type
+`));
+
+
+/***/ }),
+
 /***/ 5294:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -77962,6 +79156,26 @@ function formatPath(path) {
             out += out === '' ? showKey(segment) : `.${showKey(segment)}`;
     }
     return out;
+}
+
+
+/***/ }),
+
+/***/ 7206:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   o: () => (/* binding */ deepFreeze)
+/* harmony export */ });
+// Policies are shared by every stage and by concurrent transcripts: freezing them turns an
+// accidental mutation into an immediate TypeError instead of a cross-run heisenbug.
+function deepFreeze(value) {
+    if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+        Object.freeze(value);
+        for (const child of Object.values(value))
+            deepFreeze(child);
+    }
+    return value;
 }
 
 
@@ -78324,13 +79538,24 @@ const PolicySchema = mapping({
     }, 'enabled, max_tokens, request_chars').optional(),
     runtime: mapping({ on_escalated: oneOf(ESCALATION_CHOICES).default('stop') }, 'on_escalated').optional(),
     cache_prefix: mapping({ min_share: fraction().default(0.5) }, 'min_share').optional(),
+    // Issue 27: on by default (prefault), so every policy keeps a stable prefix out of the box.
+    stable_prefix: mapping({ enabled: flag().default(true), low_water: fraction().default(0.85) }, 'enabled, low_water').prefault({}),
+    repair: mapping({
+        leading_user_text: zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP({ error: () => 'a non-empty string of at most 200 characters' })
+            .min(1)
+            .max(200)
+            .refine((text) => text.trim().length > 0, {
+            message: 'a placeholder of only spaces cannot open a valid request; expected some text.',
+        })
+            .default('[The conversation continues from earlier turns.]'),
+    }, 'leading_user_text').prefault({}),
     part_tokens: mapping({
         image: integer(0, 1_000_000).default(765),
         audio: integer(0, 1_000_000).default(1000),
         file: integer(0, 1_000_000).default(1000),
         other: integer(0, 1_000_000).default(256),
     }, PART_TOKEN_KINDS.join(', ')).prefault({}),
-}, 'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, part_tokens').superRefine(familyNeedsCalibration);
+}, 'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, stable_prefix, repair, part_tokens').superRefine(familyNeedsCalibration);
 
 
 /***/ }),
