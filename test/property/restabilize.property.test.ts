@@ -12,7 +12,8 @@ import type { Artifact, Transcript } from '../../src/core/types.js';
 import { fcOptions } from '../support/fc.js';
 import { policyArb } from './support/policy-arb.js';
 import { lostRunSplit, projection, stabilize } from './support/run.js';
-import { caseArb } from './support/transcript-arb.js';
+import { caseArb, readCase } from './support/transcript-arb.js';
+import { toPolicy } from './support/policy-arb.js';
 
 function again(transcript: Transcript, result: StabilizeResult, policy: Policy): StabilizeResult {
   const text = JSON.stringify(emitContext(result.context, 'native', transcript));
@@ -47,4 +48,46 @@ describe('stabilizing the output again', () => {
       fcOptions(1000),
     );
   });
+});
+
+// Regressions found by this property under issue 27's last resort (leaving the open loop out so that
+// system, task and latest request fit): it must never take a pinned result, nor leave no conversation.
+describe('stabilizing the output again, regressions (issue 27)', () => {
+  const build = 'The build failed because the cache was stale again';
+  const call = { id: 'c1', name: 'bash', arguments: '{"command":"npm test"}' };
+  const cases: [string, Parameters<typeof readCase>[0], Record<string, unknown>][] = [
+    [
+      'a pinned result in the open loop of a second pass stays (budget 1)',
+      [
+        { id: 'x0', kind: 'assistant', content: build, tool_calls: [call] },
+        { id: 'x1', kind: 'tool', call_id: 'c1', content: `${build} `.repeat(4).trim(), pin: true },
+        { id: 'x2', kind: 'assistant', content: build },
+      ],
+      { budget: 1, keep_recent: 0, resilience: { enabled: false } },
+    ],
+    [
+      'a pinned call whose loop does not fit is not left out for an empty context (budget 60)',
+      [
+        { id: 'x0', kind: 'assistant', content: build, tool_calls: [call], pin: true },
+        {
+          id: 'x1',
+          kind: 'tool',
+          call_id: 'c1',
+          content: JSON.stringify({ status: 'failed', result: build, log: 'alpha build cache '.repeat(25) }),
+        },
+        { id: 'x2', kind: 'assistant', content: build },
+      ],
+      { budget: 60, message_overhead: 1, keep_recent: 0, tool_output: { max_tokens: 1 } },
+    ],
+  ];
+  for (const [name, artifacts, input] of cases) {
+    it(name, () => {
+      const c = readCase(artifacts, []);
+      const policy = toPolicy({ message_overhead: 0, dedup: { enabled: false }, ...input });
+      const first = stabilize(c.transcript, policy);
+      const second = again(c.transcript, first, policy);
+      expect(projection(second.context)).toEqual(projection(first.context));
+      expect(first.context.map((i) => i.id)).toContain('x1');
+    });
+  }
 });
