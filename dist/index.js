@@ -53718,7 +53718,10 @@ function fitProtected(members, limit, tokensOf, meter, opts = {}) {
         const whole = members
             .filter((m) => counted(m) && !loop.includes(m))
             .reduce((sum, m) => sum + tokensOf(m).tokens, 0);
-        if (loop.length > 0 && whole <= limit) {
+        // Not when the loop holds something pinned, nor when nothing of the conversation would be left.
+        const pinned = loop.some((m) => ownProtections(m).some((p) => p !== 'open_loop' && MUST.has(p)));
+        const conversation = members.some((m) => counted(m) && !loop.includes(m) && m.a.kind !== 'system' && m.a.kind !== 'policy');
+        if (loop.length > 0 && whole <= limit && !pinned && conversation) {
             for (const m of loop) {
                 m.protectedBy = [];
                 remove(m, {
