@@ -20,7 +20,10 @@
 //            image block (a data URL a base64 source), a refusal that is not blank a text block; audio,
 //            OpenAI file ids and OpenAI-only parts (reasoning, web search) are left out, and so are
 //            images and documents outside user turns and tool results; every other part, and
-//            is_error, is kept.
+//            is_error, is kept. A request that would start with an assistant turn gets one
+//            placeholder user turn first, holding the repair text (repair.leading_user_text, issue
+//            27): read back, it is one user artifact with that text before the conversation, and
+//            there is none when the conversation starts with a user turn.
 // native     every field the stabilizer decides on is kept; each artifact's scope is written out as
 //            the phase markers set it, a summary's created_at keeps its age in user turns; the
 //            side-chain flag (no context holds side-chain records) and pressure have no context field.
@@ -32,6 +35,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emitContext } from '../../src/core/emit/index.js';
+import { DEFAULT_LEADING_USER_TEXT } from '../../src/core/emit/repair.js';
 import { readTranscript } from '../../src/core/readers/index.js';
 import { scopesOf } from '../../src/core/stabilize/scope.js';
 import { contextOf } from './support/run.js';
@@ -52,8 +56,10 @@ function read(doc: unknown, format: 'openai' | 'anthropic' | 'native'): Transcri
   return r.transcript;
 }
 
-function emitted(t: Transcript, target: Target): string {
-  return JSON.stringify(emitContext(contextOf(t), target, t));
+/** `repair`: the placeholder user turn's text (the policy default when not given). */
+function emitted(t: Transcript, target: Target, repair?: string): string {
+  const opts = repair === undefined ? {} : { leadingUserText: repair };
+  return JSON.stringify(emitContext(contextOf(t), target, t, opts));
 }
 
 // ---- what the model sees --------------------------------------------------------------------------
@@ -327,7 +333,7 @@ interface Msg {
   blocks: Block[];
 }
 
-function expectAnthropic(t: Transcript): Seen[] {
+function expectAnthropic(t: Transcript, repair: string = DEFAULT_LEADING_USER_TEXT): Seen[] {
   const arts = t.artifacts;
   const pairs = pairsOf(t);
   const names = toolUseNames(t);
@@ -389,6 +395,10 @@ function expectAnthropic(t: Transcript): Seen[] {
     });
     if (answers.length > 0) msgs.push({ role: 'user', blocks: answers });
   });
+  // The Messages API requires a user turn first: exactly one placeholder user turn with the repair
+  // text goes before a conversation that would start with an assistant turn, and none otherwise.
+  if (msgs[0]?.role === 'assistant')
+    msgs.unshift({ role: 'user', blocks: [{ part: { type: 'text', text: repair } }] });
   // Read back: the system artifact, then per message its tool results, then the message itself
   // (left out when it held results and nothing else).
   const out: Seen[] = [];
@@ -440,17 +450,20 @@ function expectNative(t: Transcript): Obj[] {
 
 // ---- the round trip -----------------------------------------------------------------------------------
 
-function expected(t: Transcript, target: 'openai' | 'anthropic'): Seen[] {
-  return target === 'openai' ? expectOpenAI(t) : expectAnthropic(t);
+function expected(t: Transcript, target: 'openai' | 'anthropic', repair?: string): Seen[] {
+  return target === 'openai' ? expectOpenAI(t) : expectAnthropic(t, repair);
 }
 
-/** t → emit `target` → read (forced and detected): what is read back is what the rules predict. */
-function check(t: Transcript, target: Target): void {
-  const text = emitted(t, target);
+/**
+ * t → emit `target` → read (forced and detected): what is read back is what the rules predict.
+ * `repair`: the placeholder user turn's text given to the emitter (the policy default when not given).
+ */
+function check(t: Transcript, target: Target, repair?: string): void {
+  const text = emitted(t, target, repair);
   const file = `emitted.${target}.json`;
   const forced = readTranscript(text, { file, format: target });
   const auto = readTranscript(text, { file });
-  const want = target === 'native' ? expectNative(t) : expected(t, target);
+  const want = target === 'native' ? expectNative(t) : expected(t, target, repair);
   if (want.length === 0) {
     // Nothing the API takes: the request is empty, and an empty transcript does not load.
     for (const r of [forced, auto])
@@ -490,7 +503,7 @@ function check(t: Transcript, target: Target): void {
   });
   // What was read back is written again as the same request (Anthropic: one that reads back the
   // same; an empty system is left out, and a result's unanswered ids come apart into one each).
-  const again = emitted(back, target);
+  const again = emitted(back, target, repair);
   if (target !== 'anthropic') expect(again).toBe(text);
   else {
     const reread = readTranscript(again, { file, format: target });
@@ -957,5 +970,71 @@ describe('emit → read round trip, regressions', () => {
         .map((b) => b['id']);
       expect(uses).toEqual(['c1', 'c1_3']);
     }
+  });
+});
+
+// Issue 27: an Anthropic request that would start with an assistant turn gets one placeholder user
+// turn first (repair.leading_user_text); the round trip predicts it, and only it.
+describe('emit → read round trip, the placeholder user turn (issue 27)', () => {
+  type Message = { role: string; content: Obj[] };
+  type Request = { messages: Message[] };
+  const body = (t: Transcript, repair?: string): Request =>
+    JSON.parse(emitted(t, 'anthropic', repair)) as Request;
+  const seenBack = (req: Request): Seen[] => seenOf(read(req, 'anthropic'));
+  const placeholder = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
+
+  const assistantFirst = {
+    system: [{ type: 'text', text: 'ok' }],
+    messages: [
+      { role: 'assistant', content: 'Hi! How can I help?' },
+      { role: 'user', content: 'book a flight' },
+    ],
+  };
+
+  it('an assistant turn first: one placeholder user turn with the repair text, the default or the given one', () => {
+    const t = read(assistantFirst, 'anthropic');
+    for (const repair of [undefined, 'Earlier turns were left out.']) {
+      check(t, 'anthropic', repair);
+      const text = repair ?? DEFAULT_LEADING_USER_TEXT;
+      expect(body(t, repair).messages).toEqual([
+        placeholder(text),
+        { role: 'assistant', content: [{ type: 'text', text: 'Hi! How can I help?' }] },
+        { role: 'user', content: [{ type: 'text', text: 'book a flight' }] },
+      ]);
+    }
+    // The other chat API takes an assistant turn first: no placeholder there.
+    check(t, 'openai');
+    const oa = read({ messages: [{ role: 'assistant', content: 'Hi' }] }, 'openai');
+    for (const target of ['openai', 'anthropic'] as const) check(oa, target);
+  });
+
+  it('a user turn first: no placeholder', () => {
+    const t = read({ messages: assistantFirst.messages.slice(1) }, 'anthropic');
+    check(t, 'anthropic');
+    expect(body(t).messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'book a flight' }] }]);
+  });
+
+  // The prediction is not loose: a read-back with a second extra message, another text, or a
+  // placeholder the conversation did not need is not what the rules predict.
+  it('the round trip fails on a second placeholder, another text, or a placeholder not needed', () => {
+    const t = read(assistantFirst, 'anthropic');
+    const want = expectAnthropic(t);
+    const req = body(t);
+    expect(seenBack(req)).toEqual(want);
+    const [first, ...rest] = req.messages;
+    const tampered: Request[] = [
+      { messages: [placeholder(DEFAULT_LEADING_USER_TEXT), ...req.messages] },
+      { messages: [placeholder('[Something else.]'), ...rest] },
+      { messages: [{ role: 'user', content: [] }, ...rest] },
+      { messages: rest },
+      {
+        messages: [first as Message, { role: 'user', content: [{ type: 'text', text: 'x' }] }, ...rest],
+      },
+    ];
+    for (const bad of tampered) expect(seenBack({ ...req, ...bad })).not.toEqual(want);
+    const userFirst = read({ messages: assistantFirst.messages.slice(1) }, 'anthropic');
+    expect(
+      seenBack({ messages: [placeholder(DEFAULT_LEADING_USER_TEXT), ...body(userFirst).messages] }),
+    ).not.toEqual(expectAnthropic(userFirst));
   });
 });

@@ -12,12 +12,15 @@
 // Contexts come from the transcript arbitrary in two ways: every artifact of a transcript as it was
 // written, with mutations that break the rules often (artifacts dropped, so calls lose results and
 // results lose calls; an assistant message first; thinking parts; call ids reused across rounds,
-// which the arbitrary does by itself), and the stabilizer's own output.
+// which the arbitrary does by itself), and the stabilizer's own output. The Anthropic emitter puts a
+// placeholder user turn before an assistant message first (repair.leading_user_text, issue 27): the
+// model and the check judge the request as emitted, repaired.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emitContext } from '../../src/core/emit/index.js';
 import type { AnthropicBlock, AnthropicRequest } from '../../src/core/emit/anthropic.js';
 import type { OpenAIMessage } from '../../src/core/emit/openai.js';
+import { DEFAULT_LEADING_USER_TEXT } from '../../src/core/emit/repair.js';
 import { verifyAnthropic, verifyOpenAI } from '../../src/core/emit/verify.js';
 import { DEFAULT_POLICY } from '../../src/core/policy/index.js';
 import type { ContextItem, StabilizeResult } from '../../src/core/stabilize/types.js';
@@ -291,7 +294,14 @@ function agree(t: Transcript, result: StabilizeResult, counts: Tally): void {
 
 /** Hand-written cases: each rule of the model on its own, with the rules the verifiers name. */
 const call = (id: string): Doc => ({ id, name: 'bash', arguments: '{"command":"ls"}' });
-const EXAMPLES: { name: string; artifacts: Doc[]; openai: string[]; anthropic: string[] }[] = [
+const EXAMPLES: {
+  name: string;
+  artifacts: Doc[];
+  openai: string[];
+  anthropic: string[];
+  /** The Anthropic request starts with the placeholder user turn (repair.leading_user_text). */
+  repaired?: true;
+}[] = [
   {
     name: 'a tool round answered in full',
     artifacts: [
@@ -304,13 +314,16 @@ const EXAMPLES: { name: string; artifacts: Doc[]; openai: string[]; anthropic: s
     anthropic: [],
   },
   {
+    // Anthropic requires a user turn first: the emitter repairs the request with a placeholder
+    // user turn (issue 27), and the repaired request passes.
     name: 'an assistant message first',
     artifacts: [
       { kind: 'assistant', content: 'Where were we?' },
       { kind: 'user', content: 'go on' },
     ],
     openai: [],
-    anthropic: ['anthropic-first-message-user'],
+    anthropic: [],
+    repaired: true,
   },
   {
     // The Anthropic emitter renames the second use (c1_2): both requests are valid.
@@ -361,8 +374,10 @@ const EXAMPLES: { name: string; artifacts: Doc[]; openai: string[]; anthropic: s
   },
 ];
 
+const PLACEHOLDER = { role: 'user', content: [{ type: 'text', text: DEFAULT_LEADING_USER_TEXT }] };
+
 describe('provider rules, examples', () => {
-  it.each(EXAMPLES)('$name', ({ artifacts, openai, anthropic }) => {
+  it.each(EXAMPLES)('$name', ({ artifacts, openai, anthropic, repaired }) => {
     const c = readCase(
       artifacts.map((a, i) => ({ id: `x${i}`, ...a })),
       [],
@@ -381,8 +396,26 @@ describe('provider rules, examples', () => {
       });
       expect([...new Set(v.found.map((f) => f.slice(0, f.indexOf(':'))))].sort()).toEqual([...rules].sort());
     }
+    // The placeholder user turn comes first exactly when the context starts with an assistant turn.
+    const req = emitContext(result.context, 'anthropic') as AnthropicRequest;
+    const unrepaired = req.messages.filter((m) => !isPlaceholder(m));
+    expect(req.messages.length - unrepaired.length).toBe(repaired ? 1 : 0);
+    if (repaired) {
+      expect(req.messages[0]).toEqual(PLACEHOLDER);
+      expect(req.messages[1]?.role).toBe('assistant');
+      // Without it, the model and the verifier both refuse the request by the first-message rule.
+      const raw = { ...req, messages: unrepaired };
+      expect(anthropicModel(raw)).toEqual(['first message not from the user']);
+      expect(verifyAnthropic(raw).map((f) => f.slice(0, f.indexOf(':')))).toEqual([
+        'anthropic-first-message-user',
+      ]);
+    }
   });
 });
+
+function isPlaceholder(m: AnthropicRequest['messages'][number]): boolean {
+  return JSON.stringify(m) === JSON.stringify(PLACEHOLDER);
+}
 
 describe('provider rules', () => {
   it('the verifiers and the provider check agree with the model on contexts as written, mutated', () => {

@@ -9,11 +9,16 @@
 //
 // Issue 10: no run is `ok` with a violation. `task` and `recency` hold on every run that is not
 // escalated (the stabilizer protects both); a context with no conversation, or one the target API
-// would refuse (an input that is broken itself: a lone summary, an assistant-first chat), escalates.
+// would refuse (an input that is broken itself: a lone summary), escalates. An assistant-first chat
+// is repaired instead (issue 27): the Anthropic request gets a placeholder user turn first
+// (repair.leading_user_text), and the checks verify the repaired request.
 // And when no error-severity check fails, the context works (support/green.ts), and the provider
 // check names exactly the rules the verifiers find.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { emitContext } from '../../src/core/emit/index.js';
+import type { AnthropicRequest } from '../../src/core/emit/anthropic.js';
+import { DEFAULT_LEADING_USER_TEXT } from '../../src/core/emit/repair.js';
 import { validateResult } from '../../src/core/validate/validate.js';
 import { fcOptions } from '../support/fc.js';
 import { APIS, lies } from './support/green.js';
@@ -102,12 +107,29 @@ describe('validate', () => {
     });
     const r = stabilize(c.transcript, policy);
     const checks = validateResult(c.transcript, r, { policy, tokenizer: wordTokenizer });
-    // An assistant-first context breaks Anthropic's first-message rule: the run escalates.
-    expect(r.status).toBe('escalated');
-    expect(
-      checks.filter((k) => !k.ok && !['provider', 'status'].includes(k.name)).map((k) => k.name),
-    ).toEqual([]);
-    expect(checks.find((k) => k.name === 'protected')).toMatchObject({ ok: true });
+    // x1 lost its unanswered call and kept its text: the answer of the turn before x2 in the
+    // stabilizer (protected as recent) and in the protected check alike.
+    const x1 = r.ledger.find((e) => e.id === 'x1');
+    expect(x1).toMatchObject({ action: 'compressed', reason: 'unpaired_call' });
+    expect(x1?.protected_by).toContain('recent');
+    const item = r.context.find((i) => i.id === 'x1');
+    expect(item?.content).toBe('[REDACTED_EMAIL]');
+    expect(item?.tool_calls ?? []).toEqual([]);
+    expect(checks.find((k) => k.name === 'protected')).toMatchObject({ ok: true, violations: [] });
+    // The context starts with an assistant turn: the Anthropic request is repaired with a
+    // placeholder user turn (issue 27) instead of escalating, and every check passes.
+    expect(r.context.map((i) => i.id)).toEqual(['x0', 'x1', 'x2', 'x3']);
+    expect(r.events.filter((e) => e.code === 'repaired')).toEqual([
+      expect.objectContaining({ level: 'major', id: 'x0' }),
+    ]);
+    const req = emitContext(r.context, 'anthropic') as AnthropicRequest;
+    expect(req.messages[0]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: DEFAULT_LEADING_USER_TEXT }],
+    });
+    expect(req.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(r.status).toBe('ok');
+    expect(checks.filter((k) => !k.ok).map((k) => k.name)).toEqual([]);
   });
 
   it('a green never lies: no failing error check means the context works and both APIs accept it', () => {
