@@ -681,8 +681,11 @@ describe('which emitter notes the ledger gets', () => {
       result('r1', 'c1', 'played'),
       user('u2', 'Thanks.'),
     );
+    // The audio part alone counts 1,000 tokens: a budget of 2,000 holds the whole history, so
+    // nothing is cut (issue 27) and every artifact is in the context with its notes.
     const r = (emit: 'responses' | 'openai' | 'anthropic'): StabilizeResult =>
-      stabilizeTranscript(tr, { policy: policy({ budget: 1000 }), tokenizer: wordTokenizer, emit });
+      stabilizeTranscript(tr, { policy: policy({ budget: 2000 }), tokenizer: wordTokenizer, emit });
+    expect(r('responses').ledger.every((e) => e.action === 'kept')).toBe(true);
     expect(entry(r('responses'), 'u1').emit).toEqual([
       'responses: left out 1 input_audio part (the Responses API takes no audio)',
     ]);
