@@ -61486,7 +61486,10 @@ function checkProtected(t, result, policy, unpaired, where) {
     const present = new Map(result.context.map((c) => [c.id, c]));
     const ledger = new Map(result.ledger.map((e) => [e.id, e]));
     // What the history took before any cut (an artifact dropped uncounted has no count: a lower bound).
-    const historyTokens = result.ledger.reduce((s, e) => s + (e.tokens_before ?? 0), 0);
+    // An artifact left uncounted was dropped once nothing more fitted: the history was over the budget.
+    const historyTokens = result.ledger.some((e) => e.tokens_before === null)
+        ? Number.POSITIVE_INFINITY
+        : result.ledger.reduce((s, e) => s + (e.tokens_before ?? 0), 0);
     const out = [];
     for (const [id, why] of mustKeep(t, policy)) {
         const item = present.get(id);
