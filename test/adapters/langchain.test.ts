@@ -397,7 +397,9 @@ describe('messages back from the context', () => {
   );
 
   it('sends a placeholder in place of a result its protected call still needs, in a ToolMessage that answers it', async () => {
-    writeFileSync(path.join(dir, 'policy.yml'), 'budget: 4000\nkeep_recent: 1\n');
+    // Under pressure (issue 27: nothing is cut while the history fits), the big search output is
+    // dropped; its call stays because the failed lookup beside it is protected evidence (tag:error).
+    writeFileSync(path.join(dir, 'policy.yml'), 'budget: 700\nkeep_recent: 1\n');
     const { stabilizer } = quietStabilizer();
     const ai = new AIMessage({
       id: 'a1',
@@ -411,6 +413,7 @@ describe('messages back from the context', () => {
       id: 't1',
       tool_call_id: 'c_run',
       name: 'lookup',
+      status: 'error',
       content: 'plan Business',
     });
     const big = new ToolMessage({
