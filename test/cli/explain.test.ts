@@ -26,8 +26,10 @@ function expectNoContent(text: string): void {
 }
 
 describe('explain', () => {
+  // Issue 27: supersession and tool_output.max_tokens act only under pressure; under the default
+  // budget session.jsonl fits whole, so these two are explained under tight-policy.yml (220).
   it('explains a superseded result: dropped, by which later result, not in the context', async () => {
-    const { code, out, err } = await explain('session.jsonl', 'r1');
+    const { code, out, err } = await explain('session.jsonl', 'r1', '--policy', 'tight-policy.yml');
     expect(code).toBe(0);
     expect(err).toBe('');
     expect(out).toMatch(/^r1 \(tool, session\.jsonl:7:1\)$/m);
@@ -35,11 +37,11 @@ describe('explain', () => {
     expect(out).toContain('a later result of the same command supersedes it');
     expect(out).toContain('(r5)');
     expect(out).toContain('Not in the stabilized context.');
-    expect(out).toContain('Run status: ok; budget 260/8000 tokens.');
+    expect(out).toContain('Run status: ok; budget 213/220 tokens.');
   });
 
   it('explains a verbose tool output', async () => {
-    const { code, out } = await explain('session.jsonl', 'r2');
+    const { code, out } = await explain('session.jsonl', 'r2', '--policy', 'tight-policy.yml');
     expect(code).toBe(0);
     expect(out).toContain('the tool output was over tool_output.max_tokens');
     expectNoContent(out);
@@ -50,7 +52,8 @@ describe('explain', () => {
     expect(code).toBe(0);
     expect(out).toContain('was kept, with parts masked');
     expect(out).toContain('Masked: 1 email.');
-    expect(out).toMatch(/Position in the stabilized context: 4 of 15\./);
+    // The whole history fits the default budget: all 17 artifacts are in the context (issue 27).
+    expect(out).toMatch(/Position in the stabilized context: 4 of 17\./);
     expectNoContent(out);
   });
 

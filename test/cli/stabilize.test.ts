@@ -46,12 +46,14 @@ describe('stabilize: text summary', () => {
     expect(code).toBe(0);
     expect(err).toBe('');
     expect(out).toMatch(/^session\.jsonl: ok$/m);
-    expect(out).toMatch(/budget 260 of 8000 tokens \(3%\); 15 of 17 artifacts in the context/);
-    expect(out).toMatch(/^ {2}kept +11 {2}\(protected 11\)$/m);
+    // Issue 27: the whole history fits the default budget, so nothing is cut: no superseded or
+    // verbose output leaves (the tight-policy test below counts those drops).
+    expect(out).toMatch(/budget 1511 of 8000 tokens \(19%\); 17 of 17 artifacts in the context/);
+    expect(out).toMatch(/^ {2}kept +15 {2}\(in_budget 8, protected 7\)$/m);
     expect(out).toMatch(/^ {2}masked +2 {2}\(pii 2\)$/m);
-    expect(out).toMatch(/^ {2}dropped +2 {2}\(superseded 1, verbose_tool_output 1\)$/m);
+    expect(out).not.toMatch(/^ {2}dropped /m);
     expect(out).toContain('checks: 13 of 13 passed');
-    expect(out).toMatch(/\[major\] superseded: /);
+    expect(out).not.toMatch(/\[major\] superseded: /);
   });
 
   it('never prints message content or PII', async () => {
@@ -73,33 +75,50 @@ describe('stabilize: text summary', () => {
     const { code, out } = await stabilize(['session.jsonl', '--policy', 'tiny-budget-policy.yml']);
     expect(code).toBe(1);
     expect(out).toMatch(/^session\.jsonl: escalated$/m);
-    expect(out).toContain('failing: budget (error), status (error)');
-    // Annotated where the budget went: what must be kept overflows, at its largest artifact (u2).
+    // Annotated where the budget went: what must be kept overflows, at its largest artifact. Issue
+    // 27: the recent turns (u2) are should-keep; system, policy, task and latest request need 51.
     expect(out).toMatch(
-      /^ {2}session\.jsonl:10:1: budget \(error\): the context needs 213 tokens, over the budget of 40: what must be kept .* alone needs 114, the largest of it is this user artifact of 30 tokens \[u2\]$/m,
+      /^ {2}session\.jsonl:2:1: budget \(error\): the context needs 51 tokens, over the budget of 40: what must be kept .* alone needs 51, the largest of it is this system artifact of 16 tokens \[sys\]$/m,
     );
     expect(out).toMatch(
       /^ {2}session\.jsonl:2:1: status \(error\): status escalated: what must be kept does not fit the budget even with protected evidence cut to excerpts \(protected_over_budget\) \[sys\]$/m,
     );
     expect(out).toMatch(/\[safety\] protected_over_budget: /);
+    // An escalated run fails budget and status (docs/protection.md). Red since issue 27: the
+    // escalated run drops the recent turns with reason budget, and `protected` fails at them too
+    // (reported as a src bug; not accepted here).
+    expect(out).toContain('failing: budget (error), status (error)');
   });
 
-  it('exits 0 with a warning when protected evidence is cut to an excerpt to fit the budget', async () => {
+  it('exits 0 with a warning when protected evidence is dropped to fit the budget', async () => {
+    // Issue 27, the stable prefix: with tool_output.max_tokens out of reach the npm test step
+    // (a1, r1) is older than the cut point and leaves with it (degraded), a warning at a1.
     const { code, out } = await stabilize(['long-output.jsonl', '--policy', 'excerpt-policy.yml']);
     expect(code).toBe(0);
     expect(out).toMatch(/^long-output\.jsonl: warning$/m);
     expect(out).toMatch(/budget \d+ of 600 tokens/);
-    expect(out).toMatch(/^ {2}excerpted +1 {2}\(excerpt 1\)$/m);
+    expect(out).toMatch(/^ {2}dropped +2 {2}\(degraded 2\)$/m);
     expect(out).toContain('failing: status (warning)');
     expect(out).toMatch(
-      /^ {2}long-output\.jsonl:4:1: status \(warning\): status warning: protected evidence was cut to excerpts to fit the budget \(protected_excerpted\) \[r1\]$/m,
+      /^ {2}long-output\.jsonl:3:1: status \(warning\): status warning: protected evidence was cut to excerpts or dropped \(oldest first\) to fit the budget \(protected_dropped\) \[a1\]$/m,
     );
-    expect(out).toMatch(/\[safety\] protected_excerpted: /);
+    expect(out).toMatch(/\[safety\] protected_dropped: /);
+  });
+
+  it('cuts an older protected output to an excerpt of tool_output.max_tokens under pressure', async () => {
+    // Issue 27: the limit cuts older outputs only when the history is over the budget; the excerpt
+    // keeps the evidence, everything fits, and the run is ok.
+    const { code, out } = await stabilize(['long-output.jsonl', '--policy', 'excerpt-limit-policy.yml']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^long-output\.jsonl: ok$/m);
+    expect(out).toMatch(/budget \d+ of 600 tokens/);
+    expect(out).toMatch(/^ {2}excerpted +1 {2}\(verbose_tool_output 1\)$/m);
+    expect(out).toMatch(/\[major\] tool_output_excerpted: /);
     // What the model receives: the failing test and the summary, with what was left out counted.
     const emitted = await stabilize([
       'long-output.jsonl',
       '--policy',
-      'excerpt-policy.yml',
+      'excerpt-limit-policy.yml',
       '--emit',
       'openai',
     ]);
@@ -124,10 +143,11 @@ describe('stabilize: text summary', () => {
     const { code, out } = await stabilize(['session.jsonl', '--policy', 'escalate-policy.yml']);
     expect(code).toBe(1);
     expect(out).toMatch(/^session\.jsonl: escalated$/m);
-    expect(out).toContain('failing: status (error), budget (warning)');
     expect(out).toMatch(
       /^ {2}session\.jsonl:\d+:1: status \(error\): status escalated: .*\(authority_over_budget\)/m,
     );
+    // Red since issue 27: `protected (error)` fails too in the escalated run (reported as a bug).
+    expect(out).toContain('failing: status (error), budget (warning)');
   });
 });
 
@@ -150,8 +170,9 @@ describe('stabilize --json', () => {
       'checks',
       'events',
     ]);
-    expect(report.budget).toEqual({ limit: 8000, used: 260 });
-    expect(report.context.reduce((s, c) => s + c.tokens, 0)).toBe(260);
+    // Issue 27: the whole history fits, nothing is cut.
+    expect(report.budget).toEqual({ limit: 8000, used: 1511 });
+    expect(report.context.reduce((s, c) => s + c.tokens, 0)).toBe(1511);
     expect(report.ledger.map((e) => e.id)).toEqual([
       ...['sys', 'pol', 'task', 'u1', 'a1', 'r1', 'a2', 'r2', 'u2'],
       ...['a3', 'r3', 'a4', 'r4', 'a5', 'r5', 'u3', 'a6'],
@@ -172,8 +193,8 @@ describe('stabilize --json', () => {
       ['status', true],
     ]);
     const byId = new Map(report.ledger.map((e) => [e.id, e]));
-    expect(byId.get('r1')).toMatchObject({ action: 'dropped', reason: 'superseded', tokens_after: 0 });
-    expect(byId.get('r2')).toMatchObject({ action: 'dropped', reason: 'verbose_tool_output' });
+    expect(byId.get('r1')).toMatchObject({ action: 'kept', reason: 'in_budget', tokens_after: 34 });
+    expect(byId.get('r2')).toMatchObject({ action: 'kept', reason: 'in_budget', tokens_after: 1202 });
     expect(byId.get('u1')).toMatchObject({ action: 'masked', pii: { email: 1 } });
     const u1 = report.context.find((c) => c.id === 'u1');
     expect(u1?.content).toContain('[REDACTED_EMAIL]');
@@ -195,7 +216,8 @@ describe('stabilize --json', () => {
     expect(report.checks.find((c) => c.name === 'budget')).toMatchObject({
       ok: false,
       severity: 'error',
-      violations: [{ id: 'u2', line: 10, column: 1 }],
+      // Issue 27: at the largest of what must be kept (the recent u2 is should-keep now).
+      violations: [{ id: 'sys', line: 2, column: 1 }],
     });
   });
 });
@@ -234,11 +256,12 @@ describe('stabilize --emit', () => {
       ...['system', 'user', 'assistant', 'tool', 'tool'],
       ...['assistant', 'user', 'assistant', 'tool', 'assistant'],
     ]);
-    const native = JSON.parse((await stabilize(['--emit', 'native', 'session.jsonl'])).out) as {
-      artifacts: { id: string }[];
-    };
+    // Under pressure (tight-policy.yml) the superseded r1 leaves (with room to spare it stays); the
+    // latest request u3 is kept.
+    const nativeRun = await stabilize(['--emit', 'native', 'session.jsonl', '--policy', 'tight-policy.yml']);
+    const native = JSON.parse(nativeRun.out) as { artifacts: { id: string }[] };
     expect(native.artifacts.map((a) => a.id)).not.toContain('r1');
-    expect(native.artifacts.map((a) => a.id)).toContain('u1');
+    expect(native.artifacts.map((a) => a.id)).toContain('u3');
   });
 
   it('native output keeps the transcript meta and masks PII in messages', async () => {
@@ -269,7 +292,7 @@ describe('stabilize --emit', () => {
     ]);
     expect(code).toBe(1);
     expect(() => JSON.parse(out) as unknown).not.toThrow();
-    expect(err).toMatch(/^session\.jsonl:10:1: budget \(error\): the context needs 213 tokens/m);
+    expect(err).toMatch(/^session\.jsonl:2:1: budget \(error\): the context needs 51 tokens/m);
   });
 });
 

@@ -24,6 +24,7 @@ function repo(transcript: string): string {
   cpSync(path.join(FIXTURES, transcript), path.join(dir, 'transcripts', transcript));
   for (const p of [
     'small',
+    'must-keep',
     'tool-loop',
     'target-anthropic',
     'target-openai',
@@ -66,37 +67,69 @@ describe('check goes red where the context is broken', () => {
     expect(found(report)).toContainEqual(['budget', 'error', 2, 1]);
     expect(found(report).map(([c]) => c)).not.toContain('task');
     const text = await runBuilt(['check', '--policy', 'policy-small.yml', 'transcripts'], dirs.at(-1)!);
+    // Issue 27: the recent turns are should-keep, not must-keep: the context is system, task and
+    // latest request (86 tokens; it used to be 103 with the recent turns).
     expect(text.stdout).toMatch(
-      /^ {2}transcripts\/task-dropped\.jsonl:2:1: error\[budget\] u1: the context needs 103 tokens, over the budget of 60/m,
+      /^ {2}transcripts\/task-dropped\.jsonl:2:1: error\[budget\] u1: the context needs 86 tokens, over the budget of 60/m,
     );
   });
 
-  it('a tool loop after the latest request: the request stays, stale runs leave, and it fits', async () => {
-    const { run, report } = await check(repo('latest-request-dropped.json'), [
-      '--policy',
-      'policy-tool-loop.yml',
-    ]);
-    // Tool-call-only steps are not turns (keep_recent counts turns): the loop's superseded runs
-    // leave with their calls, and the request, the task and the latest outcome fit in 120 tokens.
+  it('a tool loop after the latest request: the request stays, older runs leave, and it fits', async () => {
+    const dir = repo('latest-request-dropped.json');
+    const { run, report } = await check(dir, ['--policy', 'policy-tool-loop.yml']);
+    // Issue 27: the request, the task and the open tool loop (the latest outcome) are must-keep
+    // (100 of 120 tokens). With the stable prefix the conversation is kept from the earliest grid
+    // point from which it fits; every earlier step of the loop is older than that point, its
+    // should-keep evidence (the bash results, the recent m4) leaves with it: degraded, a status
+    // warning at the first of it (m2), and no error.
     expect(run.code).toBe(0);
-    expect(found(report)).toEqual([]);
-    expect(report.transcripts[0]?.status).toBe('ok');
+    expect(found(report)).toEqual([['status', 'warning', 12, 5]]);
+    expect(report.transcripts[0]?.status).toBe('warning');
+    const stabilized = await runBuilt(
+      ['stabilize', '--json', '--policy', 'policy-tool-loop.yml', 'transcripts/latest-request-dropped.json'],
+      dir,
+    );
+    const context = (JSON.parse(stabilized.stdout) as { context: { id: string }[] }).context;
+    expect(context.map((c) => c.id)).toEqual(['m0', 'm1', 'm5', 'm12', 'm13']);
   });
 
   it('budget annotated where it went, not at line 1', async () => {
+    // Issue 27: at 60 tokens (policy-small) the open loop is left out as the last resort and the
+    // run is a warning; 30 tokens are below system, task and latest request (40): escalated, red on
+    // budget at the largest of what must be kept, the latest request m5.
     const { run, report } = await check(repo('latest-request-dropped.json'), [
       '--policy',
-      'policy-small.yml',
+      'policy-must-keep.yml',
     ]);
     expect(run.code).toBe(1);
-    expect(found(report)).toContainEqual(['budget', 'error', 110, 5]);
+    expect(found(report)).toContainEqual(['budget', 'error', 35, 5]);
     const github = await runBuilt(
-      ['check', '--format', 'github', '--policy', 'policy-small.yml', 'transcripts'],
+      ['check', '--format', 'github', '--policy', 'policy-must-keep.yml', 'transcripts'],
       dirs.at(-1)!,
     );
     expect(github.stdout).toMatch(
-      /^::error file=transcripts\/latest-request-dropped\.json,line=110,col=5,title=context-stability budget%3A m13::/m,
+      /^::error file=transcripts\/latest-request-dropped\.json,line=35,col=5,title=context-stability budget%3A m5::/m,
     );
+  });
+
+  it('the open tool loop left out as the last resort: a warning, not an escalation', async () => {
+    // Issue 27: at 60 tokens system, task and latest request (40) fit, the open loop (60) does not
+    // even as excerpts: it is left out whole (degraded), and the run is a warning, exit 0.
+    const dir = repo('latest-request-dropped.json');
+    const { run, report } = await check(dir, ['--policy', 'policy-small.yml']);
+    expect(run.code).toBe(0);
+    expect(report.transcripts[0]?.status).toBe('warning');
+    expect(found(report)).toEqual([['status', 'warning', 12, 5]]);
+    const stabilized = await runBuilt(
+      ['stabilize', '--json', '--policy', 'policy-small.yml', 'transcripts/latest-request-dropped.json'],
+      dir,
+    );
+    const parsed = JSON.parse(stabilized.stdout) as {
+      context: { id: string }[];
+      ledger: { id: string; reason: string }[];
+    };
+    expect(parsed.context.map((c) => c.id)).toEqual(['m0', 'm1', 'm5']);
+    expect(parsed.ledger.find((e) => e.id === 'm13')?.reason).toBe('degraded');
   });
 
   it('a side-chain-only Claude Code log: nonempty, and both APIs refuse the empty request', async () => {

@@ -42,7 +42,8 @@ describe('check and update', () => {
     expect((await cli(['update', '--policy', 'policy.yml', 'transcripts'])).code).toBe(0);
     const run = await cli(['check', '--policy', 'policy.yml', 'transcripts']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^PASS +transcripts\/coding\.jsonl {2}287\/4000 tokens$/m);
+    // The whole history (334 tokens) fits the budget: nothing is cut (issue 27).
+    expect(run.stdout).toMatch(/^PASS +transcripts\/coding\.jsonl {2}334\/4000 tokens$/m);
     expect(run.stdout.split('\n')[1]).toBe('0 with violations · 0 drifted · 0 new · 0 errors · 3 passed');
     expect(run.stdout).toContain(
       '3 transcripts checked: 0 with violations, 0 drifted, 0 new, 0 errors, 3 passed',
@@ -58,9 +59,11 @@ describe('check and update', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^DRIFT +transcripts\/coding\.jsonl/m);
     // Under the headline: the first change and the command that accepts it, then the semantic
-    // diff (cause, then each artifact's fate), then the unified diff.
+    // diff (cause, then each artifact's fate), then the unified diff. Issue 27: over 260 tokens the
+    // stale npm test result leaves (superseded), and the conversation is kept from the stable cut
+    // point: u1, a recent turn older than it, leaves with its step (degraded, status warning).
     const first = run.stdout.indexOf(
-      '  first change: a1 (line 4): kept (in_budget, 25 tokens) → dropped (budget, 0 tokens)',
+      '  first change: u1 (line 3): masked (pii, 36 tokens) → dropped (degraded, 0 tokens)',
     );
     const accept = run.stdout.indexOf(
       '  accept the change: npx context-stability update transcripts/coding.jsonl --policy policy.yml',
@@ -68,7 +71,7 @@ describe('check and update', () => {
     const diff = run.stdout.indexOf('  semantic diff of golden/transcripts/coding.jsonl.golden.json:');
     const cause = run.stdout.indexOf('cause: policy changed', diff);
     const semantic = run.stdout.indexOf(
-      'a1 (line 4): kept (in_budget, 25 tokens) → dropped (budget, 0 tokens)',
+      'u1 (line 3): masked (pii, 36 tokens) → dropped (degraded, 0 tokens)',
       diff,
     );
     const unified = run.stdout.indexOf('--- a/golden/transcripts/coding.jsonl.golden.json');
@@ -257,8 +260,10 @@ describe('policy change review', () => {
       'transcripts',
     ]);
     expect(run.stdout).toContain('### Policy impact (base → head)');
+    // Issue 27: the base keeps the whole history (it fits); the tight budget drops the stale test
+    // run (superseded, its call compressed) and u1 before the stable cut point (degraded: warning).
     expect(run.stdout).toMatch(
-      /\| transcripts\/coding\.jsonl \| ok → ok \| 287 → 220 \| 10 → 8 \| 1 → 1 \| budget 0 → 2/,
+      /\| transcripts\/coding\.jsonl \| ok → warning \| 334 → 251 \| 12 → 10 \| 1 → 0 \| compressed 0 → 1<br>degraded 0 → 1<br>superseded 0 → 1 \|/,
     );
   });
 
@@ -282,7 +287,7 @@ describe('policy change review', () => {
     ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/base policy git-ref:HEAD:policy\.yml \([0-9a-f]{16}\)/);
-    expect(run.stdout).toContain('removed by reason: budget 0 → 2');
+    expect(run.stdout).toContain('removed by reason: compressed 0 → 1, degraded 0 → 1, superseded 0 → 1');
     const missing = await cli(['check', '--base-policy', 'git-ref:v9.9.9:policy.yml', 'transcripts']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('error[git-unknown-ref]');
@@ -312,9 +317,11 @@ describe('output formats', () => {
     expect(md).toContain(
       '**❌ 1 of 3 transcripts fails** — 0 with violations · 1 drifted · 0 new · 0 errors · 2 passed',
     );
-    expect(md).toContain('**transcripts/coding.jsonl** — ❌ drift · 220 / 260 tokens');
     expect(md).toContain(
-      '- first change: a1 (line 4): kept (in&#95;budget, 25 tokens) → dropped (budget, 0 tokens)',
+      '**transcripts/coding.jsonl** — ❌ drift · 1 violation · 251 / 260 tokens · status warning',
+    );
+    expect(md).toContain(
+      '- first change: u1 (line 3): masked (pii, 36 tokens) → dropped (degraded, 0 tokens)',
     );
     expect(md).toContain(
       '- accept the change: <code>npx context-stability update transcripts/coding.jsonl --policy policy-tight.yml</code>',
@@ -326,11 +333,15 @@ describe('output formats', () => {
     const github = await cli(['check', '--format', 'github', ...args]);
     expect(github.code).toBe(1);
     const annotations = github.stdout.split('\n').filter((l) => l.startsWith('::'));
+    // Issue 27: the drift, and the status warning of the degraded recent turn u1.
     expect(annotations).toEqual([
-      '::error file=transcripts/coding.jsonl,line=4,title=Golden drift%3A a1::First change: a1 (line 4): ' +
-        'kept (in_budget, 25 tokens) → dropped (budget, 0 tokens). Artifacts: 2 changed fate. Tokens 287 → 220. ' +
+      '::error file=transcripts/coding.jsonl,line=3,title=Golden drift%3A u1::First change: u1 (line 3): ' +
+        'masked (pii, 36 tokens) → dropped (degraded, 0 tokens). Artifacts: 3 changed fate, 1 changed content. ' +
+        'Status ok → warning. Tokens 334 → 251. check status: ok → failing (1 violation). ' +
         'Cause: policy changed. If the change is intended, accept it: ' +
         'npx context-stability update transcripts/coding.jsonl --policy policy-tight.yml',
+      '::warning file=transcripts/coding.jsonl,line=3,col=1,title=context-stability status%3A u1::status warning: ' +
+        'protected evidence was cut to excerpts or dropped (oldest first) to fit the budget (protected_dropped)',
     ]);
   });
 });

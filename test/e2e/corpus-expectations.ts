@@ -225,6 +225,8 @@ export const EMIT_BUDGETS = [500, 1000, 2000, 4000, 8000, 12000, 20000] as const
 /**
  * `stabilize FILE` under the default policy (budget 8000, target `same`): the stabilizer's status,
  * then the checks of severity error that fail, sorted (the run exits 1 when there is one).
+ * Issue 27: idx052 is a warning, two should-keep artifacts older than the stable cut point leave
+ * with their step (ledger `degraded`).
  */
 export const STABILIZE_OUTCOMES: Readonly<Record<string, string>> = {
   'aider/examples_hello-world-flask.md': 'ok',
@@ -242,7 +244,7 @@ export const STABILIZE_OUTCOMES: Readonly<Record<string, string>> = {
   'openai-chat/tau-bench/gpt-4o-airline_idx000_task0_trial0.json': 'ok',
   'openai-chat/tau-bench/gpt-4o-airline_idx003_task3_trial0.json': 'ok',
   'openai-chat/tau-bench/gpt-4o-airline_idx029_task29_trial0.json': 'ok',
-  'openai-chat/tau-bench/gpt-4o-airline_idx052_task2_trial1.json': 'ok',
+  'openai-chat/tau-bench/gpt-4o-airline_idx052_task2_trial1.json': 'warning',
   'openai-chat/tau-bench/gpt-4o-airline_idx087_task37_trial1.json': 'ok',
   'openai-chat/tau-bench/gpt-4o-airline_idx145_task45_trial2.json': 'ok',
   'openhands/trajs_basic_gui_mode.json': 'ok',
@@ -257,6 +259,14 @@ export const STABILIZE_OUTCOMES: Readonly<Record<string, string>> = {
  * severity error that fail (`-`: none, the run exits 0), sorted by name, with the provider rules
  * broken in brackets. Read it with `emitOutcome`. `npm run corpus-sweep -- --tables` prints both
  * tables as the code gives them now: regenerate after a stabilizer change, and read the diff.
+ *
+ * Issue 27 (two tiers; the open loop left out as a last resort): a run escalates only where
+ * system, task and latest request alone are over the budget, so the escalating ranges shrank
+ * (sample_session, 1af7fc5e and trajs_basic_gui_mode no longer escalate at 500; 5c0375b4 and
+ * function_calling_simple escalate only at 500, idx052 and both marshmallow files up to 1000, where
+ * system and task alone are over the budget). The escalated runs that remain are recorded as
+ * failing `budget status` only, as docs/protection.md says of an escalated run. The code now also fails `protected` in most of them (a recent turn dropped with reason
+ * `budget`, not `degraded`): that is reported as a bug, not recorded here.
  */
 export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>> = {
   'aider/examples_hello-world-flask.md': {
@@ -292,16 +302,16 @@ export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>>
     anthropic: '500-20000: -',
   },
   'claude-code/claude-code-transcripts/sample_session.json': {
-    openai: '500: budget status | 1000-20000: -',
-    anthropic: '500: budget status | 1000-20000: -',
+    openai: '500-20000: -',
+    anthropic: '500-20000: -',
   },
   'claude-code/claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl': {
-    openai: '500: budget status | 1000-20000: -',
-    anthropic: '500: budget status | 1000-20000: -',
+    openai: '500-20000: -',
+    anthropic: '500-20000: -',
   },
   'claude-code/claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl': {
-    openai: '500-2000: budget status | 4000-20000: -',
-    anthropic: '500-2000: budget status | 4000-20000: -',
+    openai: '500: budget status | 1000-20000: -',
+    anthropic: '500: budget status | 1000-20000: -',
   },
   'codex/rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl': {
     openai: '500-20000: -',
@@ -320,8 +330,8 @@ export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>>
     anthropic: '500-1000: budget status | 2000-20000: -',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx052_task2_trial1.json': {
-    openai: '500-2000: budget status | 4000-20000: -',
-    anthropic: '500-2000: budget status | 4000-20000: -',
+    openai: '500-1000: budget status | 2000-20000: -',
+    anthropic: '500-1000: budget status | 2000-20000: -',
   },
   'openai-chat/tau-bench/gpt-4o-airline_idx087_task37_trial1.json': {
     openai: '500-1000: budget status | 2000-20000: -',
@@ -332,24 +342,24 @@ export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>>
     anthropic: '500-1000: budget status | 2000-20000: -',
   },
   'openhands/trajs_basic_gui_mode.json': {
-    openai: '500: budget status | 1000-20000: -',
-    anthropic: '500: budget status | 1000-20000: -',
+    openai: '500-20000: -',
+    anthropic: '500-20000: -',
   },
   'openhands/trajs_wrong_initial_state.json': {
     openai: '500-20000: -',
     anthropic: '500-20000: -',
   },
   'swe-agent/function_calling_simple.traj': {
+    openai: '500: budget status | 1000-20000: -',
+    anthropic: '500: budget status | 1000-20000: -',
+  },
+  'swe-agent/marshmallow-1867__default_thought_action.traj': {
     openai: '500-1000: budget status | 2000-20000: -',
     anthropic: '500-1000: budget status | 2000-20000: -',
   },
-  'swe-agent/marshmallow-1867__default_thought_action.traj': {
-    openai: '500-2000: budget status | 4000-20000: -',
-    anthropic: '500-2000: budget status | 4000-20000: -',
-  },
   'swe-agent/marshmallow-1867__function_calling.traj': {
-    openai: '500-2000: budget status | 4000-20000: -',
-    anthropic: '500-2000: budget status | 4000-20000: -',
+    openai: '500-1000: budget status | 2000-20000: -',
+    anthropic: '500-1000: budget status | 2000-20000: -',
   },
 };
 

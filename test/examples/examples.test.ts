@@ -73,6 +73,17 @@ function example(name: string): Loaded {
   return value;
 }
 
+/**
+ * The example stabilized with the default policy but the budget one token below what its whole
+ * history takes: the cutting stages (tool_output, supersession, dedup) act only under pressure
+ * (issue 27), and both long examples fit the default budget whole.
+ */
+function pressed(name: string): StabilizeResult {
+  const { transcript, result } = example(name);
+  const policy = { ...DEFAULT_POLICY, budget: result.budget.used - 1 };
+  return stabilizeTranscript(transcript, { policy, tokenizer });
+}
+
 function textOf(content: Content): string {
   if (typeof content === 'string') return content;
   return content.map((p) => (p.type === 'text' && typeof p.text === 'string' ? p.text : '')).join('\n');
@@ -154,8 +165,12 @@ describe('support-session.openai.json', () => {
     }
   });
 
-  it('has a long session whose verbose lookup_order output is masked down to its kept fields', () => {
-    const { transcript, result } = example('support-session.openai.json');
+  it('has a long session whose verbose lookup_order output is masked down to its kept fields, under pressure', () => {
+    const { transcript, result: whole } = example('support-session.openai.json');
+    // With room to spare the output goes out whole, only its PII masked (nothing is cut while the
+    // history fits).
+    expect(ledger(whole, 'm7')).toMatchObject({ action: 'masked', reason: 'pii' });
+    const result = pressed('support-session.openai.json');
     expect(transcript.artifacts.length).toBeGreaterThanOrEqual(60);
     expect(transcript.artifacts.length).toBeLessThanOrEqual(80);
     const big = artifact(transcript, 'm7');
@@ -166,8 +181,9 @@ describe('support-session.openai.json', () => {
     expect(fields.sort()).toEqual(['result', 'status']);
   });
 
-  it('folds the re-sent question into its latest copy', () => {
-    const { transcript, result } = example('support-session.openai.json');
+  it('folds the re-sent question into its latest copy, under pressure', () => {
+    const { transcript } = example('support-session.openai.json');
+    const result = pressed('support-session.openai.json');
     expect(textOf(artifact(transcript, 'm9').content)).not.toBe(textOf(artifact(transcript, 'm11').content));
     expect(ledger(result, 'm9')).toMatchObject({ action: 'deduplicated', duplicate_of: 'm11' });
     expect(contextIds(result)).toContain('m11');
@@ -188,8 +204,9 @@ describe('coding-agent.anthropic.json', () => {
     for (const failure of runs.slice(0, 3)) expect(contextIds(result)).toContain(failure.id);
   });
 
-  it('reads a big file with cat, and drops the stale copy once it is read again', () => {
-    const { transcript, result } = example('coding-agent.anthropic.json');
+  it('reads a big file with cat, and drops the stale copy once it is read again, under pressure', () => {
+    const { transcript } = example('coding-agent.anthropic.json');
+    const result = pressed('coding-agent.anthropic.json');
     const cats = transcript.artifacts.filter((a) =>
       a.tool_calls?.some((c) => c.arguments.includes('cat src/pricing/discount.ts')),
     );
