@@ -150,7 +150,10 @@ export function applyBudget(
   if (protectedTokens > rules.budget) ({ tokens: protectedTokens, status } = fit(protectedEntries));
   let dropped = 0;
   if (status === 'escalated') {
+    // An escalated run keeps its evidence whole (nothing protected is cut or dropped for nothing):
+    // with the stable cut, should-keep evidence sits among the rest and stays too.
     for (const e of rest) {
+      if (e.members.some(isProtected)) continue;
       dropEntry(e, 'budget', 'no room left after protected artifacts');
       dropped += e.members.length;
     }
@@ -206,6 +209,7 @@ export function applyBudget(
         ({ tokens: protectedNow, status } = fit(protectedUnits));
         if (status === 'escalated') {
           for (const e of conversation) {
+            if (e.members.some(isProtected)) continue;
             dropEntry(e, 'budget', 'no room left after protected artifacts');
             dropped += e.members.length;
           }
