@@ -54624,7 +54624,11 @@ function applyBudget(ws, rules, masker, meter, dedup) {
         ({ tokens: protectedTokens, status } = fit(protectedEntries));
     let dropped = 0;
     if (status === 'escalated') {
+        // An escalated run keeps its evidence whole (nothing protected is cut or dropped for nothing):
+        // with the stable cut, should-keep evidence sits among the rest and stays too.
         for (const e of rest) {
+            if (e.members.some(isProtected))
+                continue;
             dropEntry(e, 'budget', 'no room left after protected artifacts');
             dropped += e.members.length;
         }
@@ -54675,6 +54679,8 @@ function applyBudget(ws, rules, masker, meter, dedup) {
                 ({ tokens: protectedNow, status } = fit(protectedUnits));
                 if (status === 'escalated') {
                     for (const e of conversation) {
+                        if (e.members.some(isProtected))
+                            continue;
                         dropEntry(e, 'budget', 'no room left after protected artifacts');
                         dropped += e.members.length;
                     }
