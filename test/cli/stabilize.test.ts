@@ -76,9 +76,10 @@ describe('stabilize: text summary', () => {
     expect(code).toBe(1);
     expect(out).toMatch(/^session\.jsonl: escalated$/m);
     // Annotated where the budget went: what must be kept overflows, at its largest artifact. Issue
-    // 27: the recent turns (u2) are should-keep; system, policy, task and latest request need 51.
+    // Annotated where the budget went: an escalated run keeps its evidence whole, and what must be
+    // kept overflows at its largest artifact (u2).
     expect(out).toMatch(
-      /^ {2}session\.jsonl:2:1: budget \(error\): the context needs 51 tokens, over the budget of 40: what must be kept .* alone needs 51, the largest of it is this system artifact of 16 tokens \[sys\]$/m,
+      /^ {2}session\.jsonl:10:1: budget \(error\): the context needs 129 tokens, over the budget of 40: what must be kept .* alone needs 114, the largest of it is this user artifact of 30 tokens \[u2\]$/m,
     );
     expect(out).toMatch(
       /^ {2}session\.jsonl:2:1: status \(error\): status escalated: what must be kept does not fit the budget even with protected evidence cut to excerpts \(protected_over_budget\) \[sys\]$/m,
@@ -216,8 +217,8 @@ describe('stabilize --json', () => {
     expect(report.checks.find((c) => c.name === 'budget')).toMatchObject({
       ok: false,
       severity: 'error',
-      // Issue 27: at the largest of what must be kept (the recent u2 is should-keep now).
-      violations: [{ id: 'sys', line: 2, column: 1 }],
+      // At the largest of what is kept (an escalated run keeps its evidence whole).
+      violations: [{ id: 'u2', line: 10, column: 1 }],
     });
   });
 });
@@ -292,7 +293,7 @@ describe('stabilize --emit', () => {
     ]);
     expect(code).toBe(1);
     expect(() => JSON.parse(out) as unknown).not.toThrow();
-    expect(err).toMatch(/^session\.jsonl:2:1: budget \(error\): the context needs 51 tokens/m);
+    expect(err).toMatch(/^session\.jsonl:10:1: budget \(error\): the context needs 129 tokens/m);
   });
 });
 
