@@ -32,13 +32,16 @@ describe('protect: kinds, pins and tags', () => {
       user('u', 'ok'),
       asst('a', 'fine'),
     );
-    const r = run(tr, policy({ budget: 6, keep_recent: 1 }));
+    // Protection ranks are what this tests: re-decided newest first (stable_prefix off), protected
+    // evidence is placed before the conversation. With the stable cut it leaves with its step.
+    const ranked = { stable_prefix: { enabled: false } };
+    const r = run(tr, policy({ budget: 6, keep_recent: 1, ...ranked }));
     expect(entry(r, 'dec').protected_by).toEqual(['tag:decision']);
     expect(fate(r, 'note')).toBe('dropped/budget');
 
     const custom = run(
       tr,
-      policy({ budget: 6, keep_recent: 1, resilience: { protected_message_kinds: ['note'] } }),
+      policy({ budget: 6, keep_recent: 1, resilience: { protected_message_kinds: ['note'] }, ...ranked }),
     );
     expect(entry(custom, 'note').protected_by).toEqual(['tag:note']);
     expect(fate(custom, 'dec')).toBe('dropped/budget');
