@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { firstErrorLine } from '../../../src/core/stabilize/collapse.js';
 import type { Draft } from '../../support/artifacts.js';
 import { asst, bash, call, calls, result, t, user } from '../../support/artifacts.js';
-import { check, entry, fate, ids, item, policy, run } from './helpers.js';
+import { check, entry, fate, ids, item, policy, pressed, run } from './helpers.js';
 
 const AGGRESSIVE = policy({ resilience: { truncation_mode: 'aggressive' } });
 
@@ -85,12 +85,14 @@ describe('collapse: retry runs', () => {
     const steps = retrySession().map((d) =>
       /^r\d$/.test(d.id) ? { ...d, tags: [], is_error: undefined, exit_code: 1 } : d,
     );
+    // Supersession is a cleanup under pressure: the history is one token over the budget.
     const kinds = { protected_message_kinds: ['decision'] };
+    const tr = t(...steps);
     for (const p of [
-      policy({ resilience: kinds }),
-      policy({ resilience: { ...kinds, truncation_mode: 'aggressive' } }),
+      pressed(tr, { resilience: kinds }),
+      pressed(tr, { resilience: { ...kinds, truncation_mode: 'aggressive' } }),
     ]) {
-      const r = run(t(...steps), p);
+      const r = run(tr, p);
       expect(fate(r, 'r1')).toBe('dropped/superseded');
       expect(fate(r, 'r2')).toBe('dropped/superseded');
       expect(item(r, 'r3').content).toBe(jestFailure(103));

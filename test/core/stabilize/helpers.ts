@@ -36,6 +36,19 @@ export function run(
   return stabilizeTranscript(transcript, { policy: p, tokenizer });
 }
 
+/**
+ * `overrides` with the budget one token under what the history takes: nothing is cut while a history
+ * fits (stage 9), so a test of what a stage cuts puts the history just over the budget.
+ */
+export function pressed(
+  transcript: Transcript,
+  overrides: Record<string, unknown> = {},
+  tokenizer: Tokenizer = wordTokenizer,
+): Policy {
+  const used = run(transcript, policy(overrides), tokenizer).budget.used;
+  return policy({ ...overrides, budget: used - 1 });
+}
+
 export function check(
   transcript: Transcript,
   result: StabilizeResult,

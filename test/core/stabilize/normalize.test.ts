@@ -95,7 +95,8 @@ describe('normalize: reused call ids', () => {
     expect(ids(r)).toEqual(['u1', 'a1', 'r1', 'u2', 'a2', 'r2']);
     // Each result is the latest outcome of its own command family.
     expect(entry(r, 'r1').protected_by).toEqual(['latest:bash:npm test']);
-    expect(entry(r, 'r2').protected_by).toEqual(['latest:bash:npm run build']);
+    // r2 is also the open loop: the result the agent just asked for.
+    expect(entry(r, 'r2').protected_by).toEqual(['latest:bash:npm run build', 'open_loop']);
     expect(check(tr, r, policy()).pairing?.ok).toBe(true);
   });
 

@@ -7,7 +7,7 @@ import type { Draft } from '../../support/artifacts.js';
 import { bash, call, calls, result, t, user, words } from '../../support/artifacts.js';
 import type { Policy } from '../../../src/core/policy/index.js';
 import type { Transcript } from '../../../src/core/types.js';
-import { check, entry, fate, ids, item, policy, run } from './helpers.js';
+import { check, entry, fate, ids, item, policy, pressed, run } from './helpers.js';
 
 /** Pretty-printed, so the word tokenizer sees one token per line fragment (~40 tokens here). */
 const ORDER = JSON.stringify(
@@ -22,19 +22,11 @@ const ORDER = JSON.stringify(
   2,
 );
 const MASKED_ORDER = '{"result":"found","status":"shipped","error":null}';
-const P = policy({ tool_output: { max_tokens: 10 }, keep_recent: 0 });
+const SMALL = { tool_output: { max_tokens: 10 }, keep_recent: 0 };
+const P = policy(SMALL);
 
-/**
- * `P` (or `overrides`) with the budget one token below what the whole history takes: the cutting
- * stages act only when the history does not fit.
- */
-function pressed(
-  tr: Transcript,
-  overrides: Record<string, unknown> = { tool_output: { max_tokens: 10 }, keep_recent: 0 },
-): Policy {
-  const used = run(tr, policy(overrides)).budget.used;
-  return policy({ ...overrides, budget: used - 1 });
-}
+/** `P` with the budget one token below what the whole history takes (the cutting stages act then). */
+const squeezed = (tr: Transcript): Policy => pressed(tr, SMALL);
 
 /**
  * Two lookups of one tool: the first is not the latest of its family, so it is not protected. The
@@ -54,7 +46,7 @@ function lookups(first: string, extra: Partial<Draft> = {}, text = ''): Draft[] 
 describe('tool output: masking to keep_fields', () => {
   it('masks a verbose JSON output down to result, status and error', () => {
     const tr = t(...lookups(ORDER));
-    const r = run(tr, pressed(tr));
+    const r = run(tr, squeezed(tr));
     expect(fate(r, 'r1')).toBe('masked/tool_output_fields');
     expect(item(r, 'r1').content).toBe(MASKED_ORDER);
     expect(entry(r, 'r1')).toMatchObject({
@@ -77,7 +69,7 @@ describe('tool output: masking to keep_fields', () => {
       2,
     );
     const tr = t(...lookups(rows));
-    const r = run(tr, pressed(tr));
+    const r = run(tr, squeezed(tr));
     expect(item(r, 'r1').content).toBe('[{"status":"s0"},{"status":"s1"},{"status":"s2"},{"status":"s3"}]');
   });
 
@@ -121,7 +113,7 @@ describe('tool output: verbose outputs dropped', () => {
   it('drops a JSON output that has none of the keep_fields', () => {
     const blob = JSON.stringify({ customer: { name: 'A', tier: 'gold' }, history: words(20) }, null, 2);
     const tr = t(...lookups(blob));
-    const r = run(tr, pressed(tr));
+    const r = run(tr, squeezed(tr));
     expect(fate(r, 'r1')).toBe('dropped/verbose_tool_output');
     expect(entry(r, 'r1').detail).toBe('over tool_output.max_tokens (10)');
     expect(r.events).toContainEqual({
@@ -134,14 +126,14 @@ describe('tool output: verbose outputs dropped', () => {
   it('drops a JSON output that is still too long after masking', () => {
     const blob = JSON.stringify({ result: words(20), debug: words(5) }, null, 2);
     const tr = t(...lookups(blob));
-    const r = run(tr, pressed(tr));
+    const r = run(tr, squeezed(tr));
     expect(fate(r, 'r1')).toBe('dropped/verbose_tool_output');
     expect(entry(r, 'r1').detail).toBe('over tool_output.max_tokens (10) even when masked to keep_fields');
   });
 
   it('drops a plain-text output over max_tokens', () => {
     const tr = t(...lookups(words(40, 'log')));
-    const r = run(tr, pressed(tr));
+    const r = run(tr, squeezed(tr));
     expect(fate(r, 'r1')).toBe('dropped/verbose_tool_output');
   });
 
@@ -153,7 +145,7 @@ describe('tool output: verbose outputs dropped', () => {
       calls('a2', [bash('c2', 'curl -s https://api.example.test/orders/2')]),
       result('r2', 'c2', 'not found'),
     );
-    const r = run(tr, pressed(tr));
+    const r = run(tr, squeezed(tr));
     // Two URLs are two invocations (DESIGN §4 stage 6): r1 is not stale, it is an outcome of the
     // protected tool bash, and it is never masked down to keep_fields.
     expect(entry(r, 'r1').reason).not.toBe('superseded');
@@ -166,7 +158,7 @@ describe('tool output: verbose outputs dropped', () => {
 describe('tool output: pair integrity', () => {
   it('takes the call with a dropped result, and the assistant when nothing else is left', () => {
     const tr = t(...lookups(words(40)));
-    const p = pressed(tr);
+    const p = squeezed(tr);
     const r = run(tr, p);
     expect(fate(r, 'a1')).toBe('dropped/pair_unit');
     expect(entry(r, 'a1').detail).toBe("its only tool calls' results were removed (r1: verbose_tool_output)");
@@ -176,7 +168,7 @@ describe('tool output: pair integrity', () => {
 
   it('keeps the text of an assistant whose call left with its result', () => {
     const tr = t(...lookups(words(40), {}, 'Let me look that up.'));
-    const r = run(tr, pressed(tr));
+    const r = run(tr, squeezed(tr));
     expect(fate(r, 'a1')).toBe('compressed/pair_unit');
     expect(item(r, 'a1')).toMatchObject({ content: 'Let me look that up.' });
     expect(item(r, 'a1')).not.toHaveProperty('tool_calls');
@@ -185,7 +177,7 @@ describe('tool output: pair integrity', () => {
 
   it('replaces the result by a placeholder when the assistant that made the call is protected', () => {
     const tr = t(...lookups(words(40), { pin: true }));
-    const p = pressed(tr);
+    const p = squeezed(tr);
     const r = run(tr, p);
     expect(fate(r, 'r1')).toBe('compressed/pair_placeholder');
     expect(item(r, 'r1')).toMatchObject({
@@ -208,7 +200,7 @@ describe('tool output: pair integrity', () => {
       calls('a2', [call('c3', 'get_order', { id: 3 })]),
       result('r3', 'c3', 'order 3: delivered'),
     );
-    const p = pressed(tr);
+    const p = squeezed(tr);
     const r = run(tr, p);
     expect(fate(r, 'r1')).toBe('dropped/verbose_tool_output');
     expect(fate(r, 'a1')).toBe('compressed/pair_unit');
@@ -227,7 +219,7 @@ describe('tool output: pair integrity', () => {
       result('r2', 'c2', '{"status": "processing"}'),
       user('u2', 'and the second one?'),
     );
-    const p = pressed(tr);
+    const p = squeezed(tr);
     const r = run(tr, p);
     expect(entry(r, 'a1').protected_by).toEqual(['latest:get_order', 'pair:r2']);
     expect(fate(r, 'r1')).toBe('compressed/pair_placeholder');
