@@ -289,12 +289,6 @@ function dropShouldKeep(
   return n;
 }
 
-/**
- * Fit the protected units into `limit`, in the documented order: placeholders for unprotected results,
- * excerpts of protected evidence, then of the recent turns, then drops of should-keep artifacts
- * (oldest evidence first), then excerpts of the open tool loop's results. What is left over the limit
- * after that is the must-keep tier alone: the run escalates.
- */
 export interface FitGrid {
   /** Each artifact's start in the history, in tokens (pressure.ts historyPositions). */
   positions: readonly number[];
@@ -302,6 +296,13 @@ export interface FitGrid {
   step: number;
 }
 
+/**
+ * Fit the protected units into `limit`, in the documented order (docs/protection.md): placeholders for
+ * unprotected results; evidence over tool_output.max_tokens cut to that fixed size; older should-keep
+ * evidence dropped by whole steps of history (with no grid, stable_prefix off: only after it was cut
+ * to a common size); what is left cut to a common size (evidence, then the recent turns); the recent turns dropped by steps; excerpts of the open tool loop; the open loop left
+ * out whole. What is over the limit after that is the must-keep tier alone: the run escalates.
+ */
 export function fitProtected(
   members: Work[],
   limit: number,
@@ -339,6 +340,12 @@ export function fitProtected(
         meter,
       );
     }
+    tokens = total();
+  }
+  // Without the stable cut's grid (stable_prefix off) every call re-decides anyway: evidence is cut
+  // to a common size before any of it is dropped, since an excerpt keeps its error lines.
+  if (tokens > limit && opts.grid === undefined) {
+    ({ floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, 0));
     tokens = total();
   }
   // Then older evidence goes, by whole steps of history (stable across calls), then what is left is

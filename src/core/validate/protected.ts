@@ -71,7 +71,7 @@ export function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
 }
 
 /** Protections of the should-keep tier: tags and the recent turns (never system, task or pinned). */
-function isShouldKeep(why: string): boolean {
+export function isShouldKeep(why: string): boolean {
   return why === 'recent' || why.startsWith('tag:');
 }
 

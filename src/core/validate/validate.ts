@@ -21,7 +21,7 @@ import { checkNonempty, checkRecency, checkTask } from './conversation.js';
 import { Locator } from './locate.js';
 import { checkOrder } from './order.js';
 import { checkPii } from './pii.js';
-import { checkProtected, mustKeep } from './protected.js';
+import { checkProtected, isShouldKeep, mustKeep } from './protected.js';
 import { checkProvider } from './provider.js';
 import { providerApis } from '../emit/provider-rules.js';
 import { statusCheck } from './status.js';
@@ -159,7 +159,10 @@ export function validateResult(t: Transcript, result: StabilizeResult, opts: Val
     const violations = f();
     return { name, ok: violations.length === 0, severity, violations };
   };
-  const keep = new Set([...mustKeep(t, policy).keys()].filter((id) => !unpaired.has(id)));
+  // The must-keep tier only: should-keep evidence and recent turns give way to the budget (stage 9).
+  const keep = new Set(
+    [...mustKeep(t, policy)].filter(([id, why]) => !unpaired.has(id) && !isShouldKeep(why)).map(([id]) => id),
+  );
   return [
     run('budget', sev('budget'), () => checkBudget(t, result, meter, keep, where)),
     run('order', sev('order'), () => checkOrder(result, index, policy.order, where)),

@@ -96,11 +96,13 @@ describe('budget: protection over budget', () => {
       sys('s', words(5)),
       task('tk', 'go'),
       user('old', words(3)),
-      user('pinned', words(10), { pin: true }),
+      user('pinned', words(14), { pin: true }),
       asst('a', words(4)),
       user('u', words(4)),
     );
-    const p = policy({ budget: 20, stable_prefix: { enabled: false } });
+    // Must-keep alone: system 5 + task 1 + pinned 14 + latest request 4 = 24, over 20. (The recent
+    // answer `a` is should-keep: on its own over the budget it would only be degraded.)
+    const p = policy({ budget: 20 });
     const r = run(tr, p);
     expect(r.status).toBe('escalated');
     expect(ids(r)).toEqual(['s', 'tk', 'pinned', 'a', 'u']);
@@ -123,7 +125,7 @@ describe('budget: protection over budget', () => {
         line: 4,
         column: 1,
         message:
-          'the context needs 24 tokens, over the budget of 20: what must be kept (system, task, latest request, protected) alone needs 24, the largest of it is this user artifact of 10 tokens',
+          'the context needs 28 tokens, over the budget of 20: what must be kept (system, task, latest request, protected) alone needs 24, the largest of it is this user artifact of 14 tokens',
       },
     ]);
   });

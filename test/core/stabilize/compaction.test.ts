@@ -143,7 +143,12 @@ function seed000(): Transcript {
   );
 }
 
+// The content and coverage of a summary are tested on the ranked cut (stable_prefix off), where what
+// the budget drops is decided per artifact; 'compaction: stable cut' tests it with the default cut.
+const RANKED = { stable_prefix: { enabled: false } };
+
 const SEED_POLICY = policy({
+  ...RANKED,
   budget: 800,
   message_overhead: 3,
   compaction: { enabled: true, max_tokens: 200, request_chars: 100 },
@@ -160,7 +165,11 @@ function turns(from: number, to: number, size = 20): Draft[] {
 }
 
 const HEAD: Draft[] = [sys('sys', 'You are a helpful agent.'), task('tk', 'Fix the build.')];
-const SMALL = policy({ budget: 150, compaction: { enabled: true, max_tokens: 80, request_chars: 40 } });
+const SMALL = policy({
+  ...RANKED,
+  budget: 150,
+  compaction: { enabled: true, max_tokens: 80, request_chars: 40 },
+});
 
 /** What the runtime records after a call: the compaction summary as an artifact of the history. */
 function recorded(r: StabilizeResult, at: number): Draft {
@@ -327,6 +336,7 @@ describe('compaction: refresh', () => {
 
 describe('compaction: content', () => {
   const OFF = policy({
+    ...RANKED,
     budget: 120,
     keep_recent: 1,
     resilience: { enabled: false },
@@ -372,7 +382,10 @@ describe('compaction: content', () => {
       asst('a2', `I have retrieved your reservation 4OG6T3. ${words(60, 'y')}.`),
       ...turns(3, 4, 6),
     );
-    const r = run(tr, policy({ budget: 80, keep_recent: 1, compaction: { enabled: true, max_tokens: 60 } }));
+    const r = run(
+      tr,
+      policy({ ...RANKED, budget: 80, keep_recent: 1, compaction: { enabled: true, max_tokens: 60 } }),
+    );
     expect(r.compaction?.[0]?.covers).toEqual(['a1', 'a2']);
     const text = item(r, r.compaction?.[0]?.id as string).content as string;
     expect(text).toBe(
@@ -409,6 +422,36 @@ describe('compaction: content', () => {
       /^no room for a compaction summary/,
     );
     expect(r.budget.used).toBeLessThanOrEqual(90);
+  });
+});
+
+describe('compaction: stable cut (the default)', () => {
+  it('summarises everything before the cut point, which only moves forward, call after call', () => {
+    // Replayed as an agent calls the model: the history so far, before each assistant turn.
+    const P = policy({ budget: 300, compaction: { enabled: true, max_tokens: 80, request_chars: 40 } });
+    let lastCut = -1;
+    let unchanged = 0;
+    let previous: string | undefined;
+    for (let n = 6; n <= 16; n++) {
+      const history = [...HEAD, ...turns(1, n)].slice(0, -1);
+      const tr = t(...history);
+      const r = run(tr, P);
+      expect(r.status).toBe('ok');
+      expect(r.budget.used).toBeLessThanOrEqual(300);
+      expect(failing(tr, r, P)).toEqual([]);
+      const kept = new Set(ids(r));
+      const conversation = history.slice(HEAD.length).map((d) => d.id);
+      const cut = conversation.findIndex((id) => kept.has(id));
+      // One contiguous cut: everything before it is in the summary, everything from it is kept.
+      expect(r.compaction?.[0]?.covers ?? []).toEqual(conversation.slice(0, cut));
+      expect(conversation.slice(cut).every((id) => kept.has(id))).toBe(true);
+      expect(cut).toBeGreaterThanOrEqual(lastCut);
+      if (r.compaction?.[0]?.id === previous && previous !== undefined) unchanged++;
+      lastCut = cut;
+      previous = r.compaction?.[0]?.id;
+    }
+    // Turns of 40 tokens against a grid step of 45: the cut stays put for at least one call.
+    expect(unchanged).toBeGreaterThan(0);
   });
 });
 

@@ -89,15 +89,28 @@ describe('stabilizeTranscript', () => {
   });
 
   // The protected part needs 166 tokens (o200k, overhead 3; the failed `npm test` run is error
-  // evidence): 170 and 195 force budget drops.
-  it.each([170, 195, 8000])('produces a context that passes every check at budget %i', (budget) => {
+  // evidence): 170 and 195 force budget drops. Under the stable cut, should-keep evidence older than
+  // the cut point leaves with its step (`degraded`): a warning, and every other check passes.
+  it.each([
+    [170, 'warning'],
+    [195, 'warning'],
+    [8000, 'ok'],
+  ] as const)('produces a context that passes every check at budget %i (%s)', (budget, status) => {
     const tr = codingSession();
     const p = policy({ budget, message_overhead: 3 });
     const r = run(tr, p, o200k);
-    expect(r.status).toBe('ok');
+    expect(r.status).toBe(status);
     expect(r.budget.used).toBeLessThanOrEqual(budget);
-    expect(failing(tr, r, o200k, p)).toEqual([]);
+    const failed = failing(tr, r, o200k, p).map((c) => c.name);
+    expect(failed).toEqual(status === 'ok' ? [] : ['status']);
+    const degraded = r.ledger.filter((e) => e.reason === 'degraded');
+    expect(degraded.length > 0).toBe(status === 'warning');
     expect(providerErrors(r)).toEqual([]);
+    // With stable_prefix off the protected part fits whole at both budgets: nothing protected goes.
+    const ranked = policy({ budget, message_overhead: 3, stable_prefix: { enabled: false } });
+    const again = run(tr, ranked, o200k);
+    expect(again.status).toBe('ok');
+    expect(failing(tr, again, o200k, ranked)).toEqual([]);
   });
 
   it('keeps the constraints first and masks the PII of what it keeps', () => {
