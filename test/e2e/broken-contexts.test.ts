@@ -67,10 +67,11 @@ describe('check goes red where the context is broken', () => {
     expect(found(report)).toContainEqual(['budget', 'error', 2, 1]);
     expect(found(report).map(([c]) => c)).not.toContain('task');
     const text = await runBuilt(['check', '--policy', 'policy-small.yml', 'transcripts'], dirs.at(-1)!);
-    // Issue 27: the recent turns are should-keep, not must-keep: the context is system, task and
-    // latest request (86 tokens; it used to be 103 with the recent turns).
+    // Issue 27: the recent turns are should-keep, not must-keep: what must be kept is system, task and
+    // latest request (86 tokens). An escalated run drops nothing protected for nothing, so the context
+    // keeps the recent turns too (103).
     expect(text.stdout).toMatch(
-      /^ {2}transcripts\/task-dropped\.jsonl:2:1: error\[budget\] u1: the context needs 86 tokens, over the budget of 60/m,
+      /^ {2}transcripts\/task-dropped\.jsonl:2:1: error\[budget\] u1: the context needs 103 tokens, over the budget of 60: what must be kept \(system, task, latest request, protected\) alone needs 86,/m,
     );
   });
 

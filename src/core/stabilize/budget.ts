@@ -105,10 +105,15 @@ export function applyBudget(
   const tokensOf = (w: Work): Final => finalOf(w, masker, meter);
   let chatter = rules.aggressive ? dropChatter(ws, rules.keepRecent) : 0;
   const entries = buildEntries(ws);
-  // With a stable prefix only the must-keep tier is placed first: should-keep evidence takes its
-  // place in the history and leaves with the cut, by whole steps, so the prefix holds from call to
-  // call (issue 27). Without it, everything protected is placed first.
-  const held = rules.stableStep !== undefined ? isMustKeep : isProtected;
+  // With a stable prefix only the must-keep tier and the recent turns are placed first: should-keep
+  // evidence takes its place in the history and leaves with the cut, by whole steps, so the prefix
+  // holds from call to call (issue 27). The recent turns are the newest, so holding them never moves
+  // the cut back; they give way (by steps) only when they do not fit with the must-keep tier.
+  // Without a stable prefix, everything protected is placed first.
+  const held =
+    rules.stableStep !== undefined
+      ? (w: Work): boolean => isMustKeep(w) || w.protectedBy.includes('recent')
+      : isProtected;
   const protectedEntries = entries.filter((e) => e.members.some(held));
   const rest = entries.filter((e) => !e.members.some(held));
 
@@ -218,17 +223,28 @@ export function applyBudget(
       }
     }
     let left = rules.budget - protectedNow - summaryTokens;
-    if (rules.reserve) left -= holdBack(conversation, left, rules.reserve, tokensOf);
+    const reserve = rules.reserve ? holdBack(conversation, left, rules.reserve, tokensOf) : 0;
+    left -= reserve;
     if (rules.stableStep !== undefined) {
       positions ??= rules.positions ?? positionsOf(ws);
-      const cut = stableCut(
-        conversation,
-        protectedUnits,
-        left + protectedNow,
-        rules.stableStep,
-        positions,
-        tokensOf,
-      );
+      const step = rules.stableStep;
+      const at = positions;
+      const cutWith = (room: number, g?: number): { kept: Entry[]; before: Entry[] } =>
+        stableCut(conversation, protectedUnits, room, step, at, tokensOf, g);
+      let cut = cutWith(left + protectedNow);
+      // The room held back for a compaction summary never pushes should-keep turns out of the context:
+      // when it would, the cut is the last grid point before them (still moving forward only) and the
+      // summary gets what is left (compaction sizes it to the room).
+      const evicted = cut.before.filter((e) => e.members.some(isProtected));
+      if (reserve > 0 && evicted.length > 0) {
+        const first = Math.min(...evicted.map((e) => entryStart(e, at)));
+        const g = Math.floor(first / step) * step;
+        const capped = cutWith(left + reserve + protectedNow, g);
+        const fits =
+          [...capped.kept, ...protectedUnits].reduce((sum, e) => sum + entryTokens(e, tokensOf), 0) <=
+          left + reserve + protectedNow;
+        if (fits && !capped.before.some((e) => e.members.some(isProtected))) cut = capped;
+      }
       const kept = cut.kept.flatMap((e) => e.members.map((m) => m.index));
       if (dedup && dedup.extendTo(minOf(kept, ws.items.length))) {
         if (rules.aggressive) chatter += dropChatter(ws, rules.keepRecent);
@@ -331,6 +347,18 @@ function positionsOf(ws: WorkSet): number[] {
  * point only moves forward and each request repeats the previous one as a prefix; when the history
  * outgrows the budget it moves on by whole steps, which leaves room below the budget (low water).
  */
+/** Where an entry starts in the recorded history (its earliest member). */
+function entryStart(e: Entry, positions: readonly number[]): number {
+  return (
+    positions[
+      minOf(
+        e.members.map((m) => m.index),
+        0,
+      )
+    ] ?? 0
+  );
+}
+
 function stableCut(
   conversation: readonly Entry[],
   held: readonly Entry[],
@@ -338,14 +366,16 @@ function stableCut(
   step: number,
   positions: readonly number[],
   tokensOf: (w: Work) => Final,
+  /** A grid point given, not searched for (the caller checked that it fits). */
+  at?: number,
 ): { kept: Entry[]; before: Entry[] } {
-  const startOf = (e: Entry): number =>
-    positions[
-      minOf(
-        e.members.map((m) => m.index),
-        0,
-      )
-    ] ?? 0;
+  const startOf = (e: Entry): number => entryStart(e, positions);
+  if (at !== undefined) {
+    const kept: Entry[] = [];
+    const before: Entry[] = [];
+    for (const e of conversation) (startOf(e) >= at ? kept : before).push(e);
+    return { kept, before };
+  }
   const units = [
     ...conversation.map((e) => ({ e, held: false })),
     ...held.map((e) => ({ e, held: true })),
@@ -453,6 +483,6 @@ function reportFit(
     code: authority ? 'authority_over_budget' : 'protected_over_budget',
     message: authority
       ? `system and policy artifacts alone need ${n.authorityTokens} tokens, over the budget of ${n.budget}: the budget cannot be met without violating authority`
-      : `protected artifacts need ${n.protectedTokens} tokens, and at least ${n.floor} with protected evidence cut to excerpts (system, task statement and latest request are never cut), over the budget of ${n.budget}: the budget cannot be met without dropping what must be kept; nothing protected was cut or dropped`,
+      : `protected artifacts need ${n.protectedTokens} tokens, and what must be kept at least ${n.floor} (system, task statement, latest request and pins whole, the open tool loop at its smallest excerpts; should-keep evidence and recent turns left out), over the budget of ${n.budget}: the budget cannot be met without dropping what must be kept; nothing protected was cut or dropped`,
   });
 }

@@ -398,5 +398,7 @@ export function fitProtected(
   const excerpted = members.filter(
     (m) => isAlive(m) && m.changed?.action === 'excerpted' && m.changed.stage === 'budget',
   ).length;
-  return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens), dropped };
+  // The least it could take: should-keep artifacts can all be dropped, so at most the must-keep floor.
+  const least = Math.min(floor, tokens, mustFloor(members.filter(counted), tokensOf, meter));
+  return { tokens, placeholders, excerpted, floor: least, dropped };
 }

@@ -23,7 +23,8 @@ function session(): { tr: Transcript; r: StabilizeResult } {
     user('u2', `${REPORT}, mail ${EMAIL}`),
     asst('a2', 'fine'),
   );
-  return { tr, r: run(tr, policy({ budget: 40, keep_recent: 1 })) };
+  // The ranked cut (stable_prefix off): dedup, not the stable cut point, decides u1's fate.
+  return { tr, r: run(tr, policy({ budget: 40, keep_recent: 1, stable_prefix: { enabled: false } })) };
 }
 
 function explain(id: string): string {
