@@ -105,15 +105,13 @@ export function applyBudget(
   const tokensOf = (w: Work): Final => finalOf(w, masker, meter);
   let chatter = rules.aggressive ? dropChatter(ws, rules.keepRecent) : 0;
   const entries = buildEntries(ws);
-  // With a stable prefix only the must-keep tier and the recent turns are placed first: should-keep
-  // evidence takes its place in the history and leaves with the cut, by whole steps, so the prefix
-  // holds from call to call (issue 27). The recent turns are the newest, so holding them never moves
-  // the cut back; they give way (by steps) only when they do not fit with the must-keep tier.
-  // Without a stable prefix, everything protected is placed first.
-  const held =
-    rules.stableStep !== undefined
-      ? (w: Work): boolean => isMustKeep(w) || w.protectedBy.includes('recent')
-      : isProtected;
+  // With a stable prefix only the must-keep tier is placed first: should-keep evidence and the recent
+  // turns take their place in the history and leave with the cut, by whole steps, so the prefix holds
+  // from call to call (issue 27). (Holding the recent turns too was measured worse: a turn that opens
+  // a long tool loop then holds its first message and answer while the grid cut drops the middle of
+  // the loop, leaving a hole the agent's next call needed; see docs/architecture.md.) Without a stable
+  // prefix, everything protected is placed first.
+  const held = rules.stableStep !== undefined ? isMustKeep : isProtected;
   const protectedEntries = entries.filter((e) => e.members.some(held));
   const rest = entries.filter((e) => !e.members.some(held));
 

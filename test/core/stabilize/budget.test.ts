@@ -115,7 +115,7 @@ describe('budget: protection over budget', () => {
       level: 'safety',
       code: 'protected_over_budget',
       message:
-        'protected artifacts need 28 tokens, and what must be kept at least 24 (system, task statement, latest request and pins whole, the open tool loop at its smallest excerpts; should-keep evidence and recent turns left out), over the budget of 20: the budget cannot be met without dropping what must be kept; nothing protected was cut or dropped',
+        'protected artifacts need 24 tokens, and what must be kept at least 24 (system, task statement, latest request and pins whole, the open tool loop at its smallest excerpts; should-keep evidence and recent turns left out), over the budget of 20: the budget cannot be met without dropping what must be kept; nothing protected was cut or dropped',
     });
     const budget = check(tr, r, p).budget;
     expect(budget).toMatchObject({ ok: false, severity: 'error' });
