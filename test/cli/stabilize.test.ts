@@ -75,11 +75,11 @@ describe('stabilize: text summary', () => {
     const { code, out } = await stabilize(['session.jsonl', '--policy', 'tiny-budget-policy.yml']);
     expect(code).toBe(1);
     expect(out).toMatch(/^session\.jsonl: escalated$/m);
-    // Annotated where the budget went: what must be kept overflows, at its largest artifact. Issue
-    // Annotated where the budget went: an escalated run keeps its evidence whole, and what must be
-    // kept overflows at its largest artifact (u2).
+    // Annotated where the budget went: an escalated run keeps its evidence whole (129 tokens), and
+    // what must be kept (the must-keep tier: system, task, latest request; the recent turns are
+    // should-keep) overflows on its own, at its largest artifact (sys).
     expect(out).toMatch(
-      /^ {2}session\.jsonl:10:1: budget \(error\): the context needs 129 tokens, over the budget of 40: what must be kept .* alone needs 114, the largest of it is this user artifact of 30 tokens \[u2\]$/m,
+      /^ {2}session\.jsonl:2:1: budget \(error\): the context needs 129 tokens, over the budget of 40: what must be kept .* alone needs 51, the largest of it is this system artifact of 16 tokens \[sys\]$/m,
     );
     expect(out).toMatch(
       /^ {2}session\.jsonl:2:1: status \(error\): status escalated: what must be kept does not fit the budget even with protected evidence cut to excerpts \(protected_over_budget\) \[sys\]$/m,
@@ -217,8 +217,8 @@ describe('stabilize --json', () => {
     expect(report.checks.find((c) => c.name === 'budget')).toMatchObject({
       ok: false,
       severity: 'error',
-      // At the largest of what is kept (an escalated run keeps its evidence whole).
-      violations: [{ id: 'u2', line: 10, column: 1 }],
+      // At the largest of what must be kept (the system prompt; the recent turns are should-keep).
+      violations: [{ id: 'sys', line: 2, column: 1 }],
     });
   });
 });
@@ -293,7 +293,7 @@ describe('stabilize --emit', () => {
     ]);
     expect(code).toBe(1);
     expect(() => JSON.parse(out) as unknown).not.toThrow();
-    expect(err).toMatch(/^session\.jsonl:10:1: budget \(error\): the context needs 129 tokens/m);
+    expect(err).toMatch(/^session\.jsonl:2:1: budget \(error\): the context needs 129 tokens/m);
   });
 });
 
