@@ -53666,6 +53666,13 @@ function dropShouldKeep(members, limit, total, recent, grid) {
     }
     return n;
 }
+/**
+ * Fit the protected units into `limit`, in the documented order (docs/protection.md): placeholders for
+ * unprotected results; evidence over tool_output.max_tokens cut to that fixed size; older should-keep
+ * evidence dropped by whole steps of history (with no grid, stable_prefix off: only after it was cut
+ * to a common size); what is left cut to a common size (evidence, then the recent turns); the recent turns dropped by steps; excerpts of the open tool loop; the open loop left
+ * out whole. What is over the limit after that is the must-keep tier alone: the run escalates.
+ */
 function fitProtected(members, limit, tokensOf, meter, opts = {}) {
     // An artifact counts while it is alive and protected, or a result held by its protected call.
     const counted = (m) => isAlive(m) && (isProtected(m) || (m.owner !== undefined && isAlive(m.owner) && isProtected(m.owner)));
@@ -53689,6 +53696,12 @@ function fitProtected(members, limit, tokensOf, meter, opts = {}) {
                 continue;
             cutTo(w, { text: opts.maxTokens }, 'budget', (why, omitted) => `protected (${why}) but over the budget: cut to its head and tail at tool_output.max_tokens, ${omitted} tokens left out`, tokensOf, meter);
         }
+        tokens = total();
+    }
+    // Without the stable cut's grid (stable_prefix off) every call re-decides anyway: evidence is cut
+    // to a common size before any of it is dropped, since an excerpt keeps its error lines.
+    if (tokens > limit && opts.grid === undefined) {
+        ({ floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, 0));
         tokens = total();
     }
     // Then older evidence goes, by whole steps of history (stable across calls), then what is left is
@@ -53737,7 +53750,9 @@ function fitProtected(members, limit, tokensOf, meter, opts = {}) {
     }
     // Each level re-cuts from the original: count what ends up excerpted, once.
     const excerpted = members.filter((m) => isAlive(m) && m.changed?.action === 'excerpted' && m.changed.stage === 'budget').length;
-    return { tokens, placeholders, excerpted, floor: Math.min(floor, tokens), dropped };
+    // The least it could take: should-keep artifacts can all be dropped, so at most the must-keep floor.
+    const least = Math.min(floor, tokens, mustFloor(members.filter(counted), tokensOf, meter));
+    return { tokens, placeholders, excerpted, floor: least, dropped };
 }
 
 ;// CONCATENATED MODULE: ./build/core/scope/main-chain.js
@@ -54581,9 +54596,12 @@ function applyBudget(ws, rules, masker, meter, dedup) {
     const tokensOf = (w) => finalOf(w, masker, meter);
     let chatter = rules.aggressive ? dropChatter(ws, rules.keepRecent) : 0;
     const entries = buildEntries(ws);
-    // With a stable prefix only the must-keep tier is placed first: should-keep evidence takes its
-    // place in the history and leaves with the cut, by whole steps, so the prefix holds from call to
-    // call (issue 27). Without it, everything protected is placed first.
+    // With a stable prefix only the must-keep tier is placed first: should-keep evidence and the recent
+    // turns take their place in the history and leave with the cut, by whole steps, so the prefix holds
+    // from call to call (issue 27). (Holding the recent turns too was measured worse: a turn that opens
+    // a long tool loop then holds its first message and answer while the grid cut drops the middle of
+    // the loop, leaving a hole the agent's next call needed; see docs/architecture.md.) Without a stable
+    // prefix, everything protected is placed first.
     const held = rules.stableStep !== undefined ? isMustKeep : isProtected;
     const protectedEntries = entries.filter((e) => e.members.some(held));
     const rest = entries.filter((e) => !e.members.some(held));
@@ -54689,11 +54707,27 @@ function applyBudget(ws, rules, masker, meter, dedup) {
             }
         }
         let left = rules.budget - protectedNow - summaryTokens;
-        if (rules.reserve)
-            left -= holdBack(conversation, left, rules.reserve, tokensOf);
+        const reserve = rules.reserve ? holdBack(conversation, left, rules.reserve, tokensOf) : 0;
+        left -= reserve;
         if (rules.stableStep !== undefined) {
             positions ??= rules.positions ?? positionsOf(ws);
-            const cut = stableCut(conversation, protectedUnits, left + protectedNow, rules.stableStep, positions, tokensOf);
+            const step = rules.stableStep;
+            const at = positions;
+            const cutWith = (room, g) => stableCut(conversation, protectedUnits, room, step, at, tokensOf, g);
+            let cut = cutWith(left + protectedNow);
+            // The room held back for a compaction summary never pushes should-keep turns out of the context:
+            // when it would, the cut is the last grid point before them (still moving forward only) and the
+            // summary gets what is left (compaction sizes it to the room).
+            const evicted = cut.before.filter((e) => e.members.some(isProtected));
+            if (reserve > 0 && evicted.length > 0) {
+                const first = Math.min(...evicted.map((e) => entryStart(e, at)));
+                const g = Math.floor(first / step) * step;
+                const capped = cutWith(left + reserve + protectedNow, g);
+                const fits = [...capped.kept, ...protectedUnits].reduce((sum, e) => sum + entryTokens(e, tokensOf), 0) <=
+                    left + reserve + protectedNow;
+                if (fits && !capped.before.some((e) => e.members.some(isProtected)))
+                    cut = capped;
+            }
             const kept = cut.kept.flatMap((e) => e.members.map((m) => m.index));
             if (dedup && dedup.extendTo((0,collections/* minOf */._h)(kept, ws.items.length))) {
                 if (rules.aggressive)
@@ -54803,8 +54837,21 @@ function positionsOf(ws) {
  * point only moves forward and each request repeats the previous one as a prefix; when the history
  * outgrows the budget it moves on by whole steps, which leaves room below the budget (low water).
  */
-function stableCut(conversation, held, room, step, positions, tokensOf) {
-    const startOf = (e) => positions[(0,collections/* minOf */._h)(e.members.map((m) => m.index), 0)] ?? 0;
+/** Where an entry starts in the recorded history (its earliest member). */
+function entryStart(e, positions) {
+    return (positions[(0,collections/* minOf */._h)(e.members.map((m) => m.index), 0)] ?? 0);
+}
+function stableCut(conversation, held, room, step, positions, tokensOf, 
+/** A grid point given, not searched for (the caller checked that it fits). */
+at) {
+    const startOf = (e) => entryStart(e, positions);
+    if (at !== undefined) {
+        const kept = [];
+        const before = [];
+        for (const e of conversation)
+            (startOf(e) >= at ? kept : before).push(e);
+        return { kept, before };
+    }
     const units = [
         ...conversation.map((e) => ({ e, held: false })),
         ...held.map((e) => ({ e, held: true })),
@@ -54900,7 +54947,7 @@ function reportFit(ws, status, n) {
         code: authority ? 'authority_over_budget' : 'protected_over_budget',
         message: authority
             ? `system and policy artifacts alone need ${n.authorityTokens} tokens, over the budget of ${n.budget}: the budget cannot be met without violating authority`
-            : `protected artifacts need ${n.protectedTokens} tokens, and at least ${n.floor} with protected evidence cut to excerpts (system, task statement and latest request are never cut), over the budget of ${n.budget}: the budget cannot be met without dropping what must be kept; nothing protected was cut or dropped`,
+            : `protected artifacts need ${n.protectedTokens} tokens, and what must be kept at least ${n.floor} (system, task statement, latest request and pins whole, the open tool loop at its smallest excerpts; should-keep evidence and recent turns left out), over the budget of ${n.budget}: the budget cannot be met without dropping what must be kept; nothing protected was cut or dropped`,
     });
 }
 
@@ -61719,7 +61766,8 @@ function validateResult(t, result, opts) {
         const violations = f();
         return { name, ok: violations.length === 0, severity, violations };
     };
-    const keep = new Set([...mustKeep(t, policy).keys()].filter((id) => !unpaired.has(id)));
+    // The must-keep tier only: should-keep evidence and recent turns give way to the budget (stage 9).
+    const keep = new Set([...mustKeep(t, policy)].filter(([id, why]) => !unpaired.has(id) && !isShouldKeep(why)).map(([id]) => id));
     return [
         run('budget', sev('budget'), () => checkBudget(t, result, meter, keep, where)),
         run('order', sev('order'), () => checkOrder(result, index, policy.order, where)),
