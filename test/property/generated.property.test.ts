@@ -190,4 +190,27 @@ describe('generated sessions, o200k tokenizer', () => {
     if (!again.ok) throw new Error('the native emit could not be read back');
     expect(projection(run(again.transcript, parsed.policy).context)).toEqual(projection(r.context));
   });
+
+  it('regression, seed 942184150: an excerpt that would hide the status of an outcome is not made, so read again it keeps its protection', () => {
+    const parsed = policyFromObject(
+      {
+        budget: 50,
+        keep_recent: 0,
+        tool_output: { max_tokens: 17 },
+        dedup: { enabled: false },
+        summaries: { ttl: 0 },
+      },
+      { file: 'regression.yml' },
+    );
+    if (!parsed.ok) throw new Error('invalid regression policy');
+    const { transcript } = session({ seed: 1946124194, messages: 32, format: 'native-jsonl' });
+    const r = run(transcript, parsed.policy);
+    // a27, get_order's latest outcome by its "status" key: a 17-token cut of it by characters kept
+    // neither, and read again it was contents, so its call and the calls' other results were dropped.
+    expect(r.ledger.find((e) => e.id === 'a27')?.protected_by).toEqual(['latest:get_order']);
+    const doc = JSON.stringify(emitContext(r.context, 'native', transcript));
+    const again = readTranscript(doc, { file: 'stabilized.json', format: 'native' });
+    if (!again.ok) throw new Error('the native emit could not be read back');
+    expect(projection(run(again.transcript, parsed.policy).context)).toEqual(projection(r.context));
+  });
 });

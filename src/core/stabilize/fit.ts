@@ -6,6 +6,7 @@
 // nothing is cut (the run escalates with its evidence whole).
 import { excerptText, isExcerpt } from './excerpt.js';
 import type { Final } from './finalize.js';
+import { keepsOutcome } from './outcome.js';
 import type { TokenMeter } from './meter.js';
 import type { Work } from './work.js';
 import { isAlive, isProtected, placeholderText, remove, removeResult, textOf } from './work.js';
@@ -143,7 +144,9 @@ export function cutTo(
   const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
   for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
     const ex = excerptText(text, textTarget, (s) => meter.count(s));
-    if (!ex) break;
+    // An excerpt that no longer reads as the outcome it was cut from is no excerpt: read again, it
+    // would lose its protection, and stabilizing the stabilized context would drop it.
+    if (!ex || !keepsOutcome(w, ex.text)) break;
     w.content = withText(shown.content, ex.text);
     w.piiCarried = shown.pii;
     w.changed = {

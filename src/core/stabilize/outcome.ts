@@ -277,6 +277,25 @@ export function isOutcome(w: Work): boolean {
 }
 
 /**
+ * Whether `text`, shown in place of `w`'s output (an excerpt), is judged as `w` was. A cut that leaves
+ * out what made an outcome one (a JSON object's `"status"` key between its head and tail) would be
+ * read as contents when the stabilized context is stabilized again, and lose its `latest:` protection.
+ */
+export function keepsOutcome(w: Work, text: string): boolean {
+  if (w.a.kind !== 'tool' || !isOutcome(w)) return true;
+  const call = callOf(w);
+  return (
+    outcomeSignal({
+      text,
+      is_error: w.a.is_error,
+      exit_code: w.a.exit_code,
+      tags: w.a.tags,
+      command: call ? shellCommandOf(call) : undefined,
+    }) !== undefined
+  );
+}
+
+/**
  * A call whose latest invocation is protected (the latest-invocation rule): one whose results hold an
  * outcome, or, before any result came, one that runs a shell command that is not a read.
  */
