@@ -91,3 +91,29 @@ describe('stabilizing the output again, regressions (issue 27)', () => {
     });
   }
 });
+
+// Seed 1534365637: with the must-keep over the budget no grid point of the stable cut lets the history
+// fit, and the freeze fell where the last grid line did; the expired summary (counted in the grid, not
+// in the stabilized context) moved that line, so the second pass superseded a result the first kept.
+describe('stabilizing the output again, regression (seed 1534365637)', () => {
+  it('an over-budget history is cleaned up whole, wherever the grid falls', () => {
+    const npmTest = (id: string) => ({ id, name: 'bash', arguments: '{"command":"npm test"}' });
+    const c = readCase(
+      [
+        { id: 'x0', kind: 'summary', content: 'stale', provenance: ['ghost'] },
+        { id: 'x1', kind: 'system', content: 'You are a coding agent.' },
+        { id: 'x2', kind: 'user', content: 'run '.repeat(47).trim() },
+        { id: 'x3', kind: 'assistant', content: '', tool_calls: [npmTest('c1'), npmTest('c2')] },
+        { id: 'x4', kind: 'tool', call_id: 'c1', content: 'tests failed' },
+        { id: 'x5', kind: 'tool', call_id: 'c2', content: 'tests failed' },
+        { id: 'x6', kind: 'user', content: 'fix it' },
+      ],
+      [],
+    );
+    const policy = toPolicy({ budget: 40, message_overhead: 0, keep_recent: 0 });
+    const first = stabilize(c.transcript, policy);
+    expect(first.ledger.find((e) => e.id === 'x4')?.detail).toMatch(/^superseded/);
+    const second = again(c.transcript, first, policy);
+    expect(projection(second.context)).toEqual(projection(first.context));
+  });
+});

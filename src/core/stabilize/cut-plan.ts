@@ -58,6 +58,11 @@ export function planCut(input: CutInput): CutPlan {
   const n = input.must.length;
   const at = cutFor(input, n);
   if (at === 0) return { at, freeze: 0 };
+  // No grid point inside the history lets it fit (say the must-keep alone is over the budget): the
+  // freeze found below would only say where the last grid line falls, which moves with artifacts out
+  // of play (an expired summary) that the stabilized context no longer holds, so a second pass, still
+  // over budget, cleaned up more. Clean up the whole history: stabilizing again then changes nothing.
+  if (at >= (input.positions[n] ?? 0)) return { at, freeze: n };
   // The cut only moves forward as the history grows: the first length that reached `at`.
   let lo = 1;
   let hi = n;

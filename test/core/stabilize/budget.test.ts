@@ -1,7 +1,20 @@
 // Stage 9 (budget): protected first, then newest-first while it fits; a tool call and its results are
 // one unit; a protection that cannot fit is a recovery warning, system/policy that cannot fit escalate.
 import { describe, expect, it } from 'vitest';
-import { asst, call, calls, pol, result, sys, t, task, user, words } from '../../support/artifacts.js';
+import {
+  asst,
+  bash,
+  call,
+  calls,
+  pol,
+  result,
+  summary,
+  sys,
+  t,
+  task,
+  user,
+  words,
+} from '../../support/artifacts.js';
 import { check, entry, fate, ids, item, policy, run } from './helpers.js';
 
 // Newest first and fill by fit are the rule with `stable_prefix: { enabled: false }` (issue 27); with
@@ -238,6 +251,30 @@ describe('budget: protection over budget', () => {
     });
     const failing = Object.values(check(tr, r, p)).filter((c) => !c.ok);
     expect(failing).toEqual([]);
+  });
+
+  // Regression, restabilize property seed 1534365637: with the must-keep over the budget no grid point
+  // of the stable cut lets the history fit, and its freeze fell where the last grid line did. An
+  // expired summary (out of play, but counted in the grid) moved that line past r2, so r1 stayed; the
+  // stabilized context, without the summary, froze after r2 and a second pass superseded r1.
+  it('cleans up the whole history when nothing fits, so a second pass changes nothing', () => {
+    const rest = [
+      sys('s', 'You are a coding agent.'),
+      user('u1', words(47)), // the task statement: must-keep, over the budget of 40 on its own
+      calls('a1', [bash('c1', 'npm test'), bash('c2', 'npm test')]),
+      result('r1', 'c1', 'tests failed'),
+      result('r2', 'c2', 'tests failed'),
+      user('u2', 'fix it'),
+    ];
+    const p = policy({ budget: 40, keep_recent: 0 });
+    const first = run(t(summary('s0', 'stale', ['ghost']), ...rest), p);
+    expect(first.status).toBe('escalated');
+    expect(fate(first, 's0')).toBe('expired/summary_invalid');
+    expect(fate(first, 'r1')).toBe('compressed/pair_placeholder');
+    expect(entry(first, 'r1').detail).toMatch(/^superseded/);
+    // The stabilized context as a second pass reads it: the same, without the expired summary.
+    const second = run(t(...rest), p);
+    expect(second.context.map((c) => [c.id, c.content])).toEqual(first.context.map((c) => [c.id, c.content]));
   });
 });
 
