@@ -373,7 +373,10 @@ export function fitProtected(
   // The last resort before escalating: the open loop leaves whole (its calls with their results), when
   // what the model cannot work without (system, constraints, task, latest request) then fits.
   if (tokens > limit) {
-    const loop = members.filter((m) => isAlive(m) && m.protectedBy.includes('open_loop'));
+    const inLoop = members.filter((m) => isAlive(m) && m.protectedBy.includes('open_loop'));
+    // A loop call's other results leave with it: one that is not in the loop itself (with reused
+    // call ids it can come before a later turn; then it is a placeholder here) would be orphaned.
+    const loop = [...new Set([...inLoop, ...inLoop.flatMap((m) => m.results.filter(isAlive))])];
     const whole = members
       .filter((m) => counted(m) && !loop.includes(m))
       .reduce((sum, m) => sum + tokensOf(m).tokens, 0);

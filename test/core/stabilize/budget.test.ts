@@ -276,6 +276,27 @@ describe('budget: protection over budget', () => {
     const second = run(t(...rest), p);
     expect(second.context.map((c) => [c.id, c.content])).toEqual(first.context.map((c) => [c.id, c.content]));
   });
+
+  it('leaves the open tool loop out with every result of its calls, also one before a later turn (reused call id)', () => {
+    // a2 reuses c2: r2 answers a2's c2, r3 the still-pending c2 of a1. The open loop is r2, r3 and
+    // their calls a1, a2; r1 answers a1's c1 but is no trailing result, so it is not in the loop.
+    const tr = t(
+      user('u', 'run the tests'),
+      calls('a1', [bash('c2', 'npm test'), bash('c1', 'npm test')]),
+      result('r1', 'c1', words(10)),
+      calls('a2', [bash('c2', 'npm test')]),
+      result('r2', 'c2', words(10)),
+      result('r3', 'c2', words(80)),
+    );
+    expect(tr.pairing.resultToCall).toEqual({ r1: 'a1', r2: 'a2', r3: 'a1' });
+    const p = policy({ budget: 60, keep_recent: 0, tool_output: { max_tokens: 1 } });
+    const r = run(tr, p);
+    // The loop does not fit even as excerpts: it leaves, and r1 with its call, not as an orphan.
+    expect(r.status).toBe('warning');
+    expect(ids(r)).toEqual(['u']);
+    for (const id of ['a1', 'r1', 'a2', 'r2', 'r3']) expect(fate(r, id)).toBe('dropped/degraded');
+    expect(check(tr, r, p).pairing).toMatchObject({ ok: true, violations: [] });
+  });
 });
 
 describe('budget: fill by fit (stable_prefix off)', () => {
