@@ -53423,417 +53423,6 @@ function excerptText(text, target, count) {
     }
 }
 
-;// CONCATENATED MODULE: ./build/core/stabilize/fit.js
-// Making what must be kept fit the budget (DESIGN §4 stage 9: the budget is a hard limit). First the
-// unprotected results inside protected units become placeholders; then protected evidence is cut to
-// excerpts, all of it to one common size (the largest that fits), so that no single output takes the
-// whole room. System and policy, the task statement, the latest user request and scope markers are
-// never cut: when they and the smallest excerpts cannot fit together, the budget cannot be met, and
-// nothing is cut (the run escalates with its evidence whole).
-
-
-/** An excerpt smaller than this no longer shows an outcome: below it the budget is not met. */
-const MIN_EXCERPT_TOKENS = 48;
-/** Protections that mean "the model cannot work without this verbatim". */
-const WHOLE = new Set(['system', 'policy', 'task', 'task_statement', 'latest_request', 'scope']);
-/**
- * The must-keep tier (DESIGN §4 stage 9, issue 27): never dropped. Besides WHOLE, the open tool loop
- * (its results may become excerpts, last of all) and what the author pinned.
- */
-const MUST = new Set([...WHOLE, 'open_loop', 'pinned']);
-/** Own protections, without the `pair:` a call gets from its protected results. */
-function ownProtections(w) {
-    return w.protectedBy.filter((p) => !p.startsWith('pair:'));
-}
-/** In the must-keep tier: by its own protection, or as the call of a must-keep result. */
-function isMustKeep(w) {
-    if (ownProtections(w).some((p) => MUST.has(p)))
-        return true;
-    return w.results.some((r) => isAlive(r) && ownProtections(r).some((p) => MUST.has(p)));
-}
-/**
- * Unprotected results inside protected units become placeholders, largest first, until the protected
- * part fits: the calls stay valid and no protected evidence is lost.
- */
-function shrinkUnprotected(members, over, tokensOf) {
-    const candidates = members
-        .filter((m) => m.owner && !isProtected(m))
-        .map((m) => ({ m, tokens: tokensOf(m).tokens }))
-        .sort((x, y) => y.tokens - x.tokens || x.m.index - y.m.index);
-    let n = 0;
-    for (const { m, tokens } of candidates) {
-        if (over <= 0)
-            break;
-        const before = { content: m.content, changed: m.changed };
-        m.content = placeholderText('budget');
-        m.changed = {
-            stage: 'budget',
-            action: 'compressed',
-            reason: 'pair_placeholder',
-            detail: `budget: replaced by a placeholder because its call in ${m.owner?.a.id ?? '?'} is protected`,
-        };
-        const saved = tokens - tokensOf(m).tokens;
-        // A result shorter than the placeholder stays as it is: replacing it would only cost room.
-        if (saved <= 0) {
-            m.content = before.content;
-            m.changed = before.changed;
-            continue;
-        }
-        over -= saved;
-        n++;
-    }
-    return n;
-}
-/**
- * What may be cut: protected evidence with text (a tool result may hold images too: they stay, only
- * its text is cut). `withRecent`: the recent turns rank above other evidence; they are cut only when
- * it cannot make room.
- */
-function cuttable(w, level) {
-    if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p)))
-        return false;
-    if (level < 2 && isMustKeep(w))
-        return false;
-    if (level < 1 && w.protectedBy.includes('recent'))
-        return false;
-    // An excerpt of the stabilized context this was read from is not cut again: stabilizing a
-    // stabilized context must change nothing. (One this run made is cut again from the original.)
-    if (w.changed?.action !== 'excerpted' && isExcerpt(work_textOf(w.content)))
-        return false;
-    if (w.a.kind === 'tool')
-        return true;
-    if (w.a.kind !== 'user' && w.a.kind !== 'assistant')
-        return false;
-    // Signed thinking blocks and media in a message cannot be cut around safely.
-    return typeof w.content === 'string' || w.content.every((p) => p.type === 'text');
-}
-function withText(content, text) {
-    if (typeof content === 'string')
-        return text;
-    const first = content.findIndex((p) => p.type === 'text');
-    return content.flatMap((p, i) => (p.type !== 'text' ? [p] : i === first ? [{ type: 'text', text }] : []));
-}
-/**
- * Cut `w`'s text so that the whole artifact costs at most `target.artifact` tokens, or its text alone
- * at most `target.text` (the framing: tool calls, media, overhead, is never cut). The cut is made on
- * the masked text: cutting first could split a value so that the masker no longer recognises it. An
- * excerpt this run made already (at tool_output.max_tokens) is cut again from the original; if no cut
- * fits, it stays as it was.
- */
-function cutTo(w, target, stage, detail, tokensOf, meter) {
-    const before = { content: w.content, changed: w.changed, piiCarried: w.piiCarried };
-    if (w.changed?.action === 'excerpted') {
-        w.content = w.a.content;
-        w.changed = undefined;
-        w.piiCarried = undefined;
-    }
-    const shown = tokensOf(w);
-    const text = work_textOf(shown.content);
-    const framing = shown.tokens - meter.count(text);
-    const limit = 'artifact' in target ? target.artifact : target.text + framing;
-    let textTarget = limit - framing;
-    const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
-    for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
-        const ex = excerptText(text, textTarget, (s) => meter.count(s));
-        if (!ex)
-            break;
-        w.content = withText(shown.content, ex.text);
-        w.piiCarried = shown.pii;
-        w.changed = {
-            stage,
-            action: 'excerpted',
-            reason: stage === 'budget' ? 'excerpt' : 'verbose_tool_output',
-            detail: detail(why, ex.omitted),
-        };
-        const over = tokensOf(w).tokens - limit;
-        if (over <= 0)
-            return true;
-        textTarget -= over;
-    }
-    // No excerpt within the target: the artifact stays as it was (an excerpt over its target would be
-    // cut again by the next run, and stabilizing a stabilized context must change nothing).
-    Object.assign(w, before);
-    return false;
-}
-/** Cut protected evidence in `members` to one common size so that they all fit `limit`. */
-function excerptProtected(members, limit, tokensOf, meter, level) {
-    const all = members.reduce((s, m) => s + tokensOf(m).tokens, 0);
-    const candidates = members
-        .filter((w) => cuttable(w, level))
-        .map((w) => {
-        const f = tokensOf(w);
-        const textTokens = meter.count(work_textOf(f.content));
-        // Framing, tool calls and media: what cutting the text cannot remove.
-        const fixed = f.tokens - textTokens;
-        return {
-            w,
-            cost: f.tokens,
-            floor: textTokens > MIN_EXCERPT_TOKENS ? fixed + MIN_EXCERPT_TOKENS : f.tokens,
-        };
-    });
-    const room = limit - (all - candidates.reduce((s, c) => s + c.cost, 0));
-    const size = (cap) => candidates.reduce((s, c) => s + Math.max(c.floor, Math.min(c.cost, cap)), 0);
-    let hi = candidates.reduce((m, c) => Math.max(m, c.cost), 0);
-    // Nothing to cut when it fits whole; no cut either when even the smallest excerpts do not fit:
-    // the run escalates, and cutting evidence would lose it without meeting the budget.
-    const floor = limit - room + size(0);
-    if (size(hi) <= room || size(0) > room)
-        return { excerpted: 0, floor };
-    // The largest common size that fits.
-    let lo = 0;
-    while (lo < hi) {
-        const mid = Math.ceil((lo + hi) / 2);
-        if (size(mid) <= room)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    let n = 0;
-    for (const c of candidates.sort((x, y) => x.w.index - y.w.index)) {
-        const target = Math.max(c.floor, lo);
-        if (c.cost <= target)
-            continue;
-        const cut = cutTo(c.w, { artifact: target }, 'budget', (why, omitted) => `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
-        if (cut)
-            n++;
-    }
-    return { excerpted: n, floor };
-}
-/** The least the must-keep tier takes: whole, but for the open loop's results at their smallest excerpt. */
-function mustFloor(members, tokensOf, meter) {
-    let sum = 0;
-    for (const m of members) {
-        const must = isMustKeep(m) || (m.owner !== undefined && isMustKeep(m.owner) && isProtected(m));
-        if (!must)
-            continue;
-        const f = tokensOf(m);
-        if (!cuttable(m, 2)) {
-            sum += f.tokens;
-            continue;
-        }
-        const text = meter.count(work_textOf(f.content));
-        sum += text > MIN_EXCERPT_TOKENS ? f.tokens - text + MIN_EXCERPT_TOKENS : f.tokens;
-    }
-    return sum;
-}
-/**
- * Drop should-keep artifacts (DESIGN §4 stage 9, two tiers) until the protected units fit `limit`:
- * protected evidence oldest first, then the recent turns oldest first. Must-keep artifacts stay.
- * Each drop is a ledger entry (`degraded`) and makes the status a warning, never a silent loss.
- */
-function dropShouldKeep(members, limit, total, recent, grid) {
-    const candidates = members
-        .filter((w) => isAlive(w) &&
-        ownProtections(w).length > 0 &&
-        !isMustKeep(w) &&
-        w.protectedBy.includes('recent') === recent)
-        .sort((x, y) => x.index - y.index);
-    const cell = (w) => (grid ? Math.floor((grid.positions[w.index] ?? 0) / grid.step) : w.index);
-    let n = 0;
-    let current;
-    for (const w of candidates) {
-        // Whole cells of the grid at a time: stop only where a cell ends.
-        if (cell(w) !== current && total() <= limit)
-            break;
-        current = cell(w);
-        if (!isAlive(w))
-            continue;
-        const why = ownProtections(w).join(', ');
-        const fate = {
-            stage: 'budget',
-            action: 'dropped',
-            reason: 'degraded',
-            detail: `should keep (${why}), but the must-keep tier and newer evidence fill the budget`,
-        };
-        const owner = w.owner;
-        // No longer kept for itself: a result that stays as a placeholder (its call is kept for another
-        // result) competes like any unprotected one.
-        w.protectedBy = [];
-        if (owner) {
-            // The call no longer needs keeping for this result; it leaves with it unless kept for itself.
-            owner.protectedBy = owner.protectedBy.filter((p) => p !== `pair:${w.a.id}`);
-            removeResult(w, fate);
-        }
-        else if (w.results.length > 0) {
-            // A call and its results leave together, all for the same reason.
-            remove(w, fate);
-            for (const r of w.results)
-                remove(r, { ...fate, detail: `${fate.detail}; went with its call in ${w.a.id}` });
-        }
-        else
-            remove(w, fate);
-        n++;
-    }
-    return n;
-}
-/**
- * Fit the protected units into `limit`, in the documented order (docs/protection.md): placeholders for
- * unprotected results; evidence over tool_output.max_tokens cut to that fixed size; older should-keep
- * evidence dropped by whole steps of history (with no grid, stable_prefix off: only after it was cut
- * to a common size); what is left cut to a common size (evidence, then the recent turns); the recent turns dropped by steps; excerpts of the open tool loop; the open loop left
- * out whole. What is over the limit after that is the must-keep tier alone: the run escalates.
- */
-function fitProtected(members, limit, tokensOf, meter, opts = {}) {
-    // An artifact counts while it is alive and protected, or a result held by its protected call.
-    const counted = (m) => isAlive(m) && (isProtected(m) || (m.owner !== undefined && isAlive(m.owner) && isProtected(m.owner)));
-    const total = () => members.filter(counted).reduce((s, m) => s + tokensOf(m).tokens, 0);
-    let tokens = total();
-    let placeholders = 0;
-    let dropped = 0;
-    let floor = tokens;
-    if (tokens > limit) {
-        placeholders = shrinkUnprotected(members, tokens - limit, tokensOf);
-        tokens = total();
-    }
-    // Dropping evidence only helps when the must-keep tier can fit at all: otherwise the run escalates
-    // with its evidence whole, and nothing is lost for nothing.
-    const canFit = () => mustFloor(members.filter(counted), tokensOf, meter) <= limit;
-    // Evidence over tool_output.max_tokens first becomes an excerpt of that size: a fixed size, so the
-    // same artifact is cut the same way on every call.
-    if (tokens > limit && opts.maxTokens !== undefined && canFit()) {
-        for (const w of members.filter((m) => counted(m) && cuttable(m, 0))) {
-            if (!meter.exceeds(work_textOf(tokensOf(w).content), opts.maxTokens))
-                continue;
-            cutTo(w, { text: opts.maxTokens }, 'budget', (why, omitted) => `protected (${why}) but over the budget: cut to its head and tail at tool_output.max_tokens, ${omitted} tokens left out`, tokensOf, meter);
-        }
-        tokens = total();
-    }
-    // Without the stable cut's grid (stable_prefix off) every call re-decides anyway: evidence is cut
-    // to a common size before any of it is dropped, since an excerpt keeps its error lines.
-    if (tokens > limit && opts.grid === undefined) {
-        ({ floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, 0));
-        tokens = total();
-    }
-    // Then older evidence goes, by whole steps of history (stable across calls), then what is left is
-    // cut to a common size, then the recent turns go, by steps too.
-    if (tokens > limit && canFit()) {
-        dropped += dropShouldKeep(members, limit, total, false, opts.grid);
-        tokens = total();
-    }
-    for (const level of [0, 1]) {
-        if (tokens <= limit)
-            break;
-        ({ floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, level));
-        tokens = total();
-    }
-    if (tokens > limit && canFit()) {
-        dropped += dropShouldKeep(members, limit, total, true, opts.grid);
-        tokens = total();
-    }
-    if (tokens > limit) {
-        ({ floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, 2));
-        tokens = total();
-    }
-    // The last resort before escalating: the open loop leaves whole (its calls with their results), when
-    // what the model cannot work without (system, constraints, task, latest request) then fits.
-    if (tokens > limit) {
-        const loop = members.filter((m) => isAlive(m) && m.protectedBy.includes('open_loop'));
-        const whole = members
-            .filter((m) => counted(m) && !loop.includes(m))
-            .reduce((sum, m) => sum + tokensOf(m).tokens, 0);
-        // Not when the loop holds something pinned, nor when nothing of the conversation would be left.
-        const pinned = loop.some((m) => ownProtections(m).some((p) => p !== 'open_loop' && MUST.has(p)));
-        const conversation = members.some((m) => counted(m) && !loop.includes(m) && m.a.kind !== 'system' && m.a.kind !== 'policy');
-        if (loop.length > 0 && whole <= limit && !pinned && conversation) {
-            for (const m of loop) {
-                m.protectedBy = [];
-                remove(m, {
-                    stage: 'budget',
-                    action: 'dropped',
-                    reason: 'degraded',
-                    detail: 'the open tool loop did not fit even as excerpts: left out so that system, task and latest request fit',
-                });
-            }
-            dropped += loop.length;
-            tokens = total();
-        }
-    }
-    // Each level re-cuts from the original: count what ends up excerpted, once.
-    const excerpted = members.filter((m) => isAlive(m) && m.changed?.action === 'excerpted' && m.changed.stage === 'budget').length;
-    // The least it could take: should-keep artifacts can all be dropped, so at most the must-keep floor.
-    const least = Math.min(floor, tokens, mustFloor(members.filter(counted), tokensOf, meter));
-    return { tokens, placeholders, excerpted, floor: least, dropped };
-}
-
-;// CONCATENATED MODULE: ./build/core/scope/main-chain.js
-/** Not a side chain (a sub-agent), not off the chain (a rewound branch, before a compaction). */
-function onMainChain(a) {
-    return a.sidechain !== true && a.offChain === undefined;
-}
-
-;// CONCATENATED MODULE: ./build/core/scope/task.js
-// The task statement of the current scope and the latest user request: what a context must hold
-// for the model to know what it is doing and what it was just asked (DESIGN §4 stage 8, §5). One
-// rule for every format: readers mark a task with native `kind: task`; where a format has no such
-// kind, the first user message of the current scope is the task statement.
-
-
-function task_hasText(content) {
-    if (typeof content === 'string')
-        return content.trim() !== '';
-    return content.some((p) => p.type !== 'text' || (typeof p.text === 'string' && p.text.trim() !== ''));
-}
-/** A message a person (or a simulated user) wrote: not a tool result, not empty. */
-function isUserRequest(a) {
-    return a.kind === 'user' && onMainChain(a) && task_hasText(a.content);
-}
-/**
- * Index of the first artifact of the current scope: the last phase marker after which the scope
- * (task or phase) differs from the one before it, or 0 when no marker changed it.
- */
-function currentScopeStart(artifacts) {
-    const { scopes } = scopesOf(artifacts);
-    let start = 0;
-    artifacts.forEach((a, i) => {
-        if (a.kind !== 'phase' || i === 0)
-            return;
-        const before = scopes[i - 1];
-        const now = scopes[i];
-        if (before?.task !== now?.task || before?.phase !== now?.phase)
-            start = i;
-    });
-    return start;
-}
-/**
- * The task statement of the current scope, from the main chain (side chains are sub-agents):
- * every native `kind: task` artifact of the current task; else the first user message of the
- * current scope (from the last phase marker that changed the task or phase); else the first user
- * message of the session.
- */
-function taskStatement(artifacts) {
-    const main = artifacts.filter(onMainChain);
-    const { scopes, outcome } = scopesOf(main);
-    const tasks = main.filter((a, i) => a.kind === 'task' &&
-        (outcome.task === undefined || scopes[i]?.task === undefined || scopes[i]?.task === outcome.task));
-    if (tasks.length > 0)
-        return { artifacts: tasks, rule: 'task-kind' };
-    const start = currentScopeStart(main);
-    const first = main.slice(start).find(isUserRequest) ?? main.find(isUserRequest);
-    return first ? { artifacts: [first], rule: 'first-user-message' } : { artifacts: [], rule: 'none' };
-}
-/** The latest user request of the main chain, if any. */
-function latestUserRequest(artifacts) {
-    for (let i = artifacts.length - 1; i >= 0; i--) {
-        const a = artifacts[i];
-        if (isUserRequest(a))
-            return a;
-    }
-    return undefined;
-}
-/**
- * Ids of what the model must still see after a task switch (scope reset): the latest user request,
- * and the task statement when it is a first user message (a native task has its own rule). The
- * stabilizer keeps them through the reset and the `protected` check expects exactly that.
- */
-function survivesTaskSwitch(artifacts) {
-    const latest = latestUserRequest(artifacts);
-    const statement = taskStatement(artifacts);
-    return new Set([
-        ...(latest ? [latest.id] : []),
-        ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
-    ]);
-}
-
 ;// CONCATENATED MODULE: ./build/core/stabilize/outcome.js
 
 
@@ -54072,6 +53661,23 @@ function isOutcome(w) {
     return value;
 }
 /**
+ * Whether `text`, shown in place of `w`'s output (an excerpt), is judged as `w` was. A cut that leaves
+ * out what made an outcome one (a JSON object's `"status"` key between its head and tail) would be
+ * read as contents when the stabilized context is stabilized again, and lose its `latest:` protection.
+ */
+function keepsOutcome(w, text) {
+    if (w.a.kind !== 'tool' || !isOutcome(w))
+        return true;
+    const call = callOf(w);
+    return (outcomeSignal({
+        text,
+        is_error: w.a.is_error,
+        exit_code: w.a.exit_code,
+        tags: w.a.tags,
+        command: call ? shellCommandOf(call) : undefined,
+    }) !== undefined);
+}
+/**
  * A call whose latest invocation is protected (the latest-invocation rule): one whose results hold an
  * outcome, or, before any result came, one that runs a shell command that is not a read.
  */
@@ -54097,6 +53703,423 @@ function contentsOnlyTools(ws, protectedTools) {
         seen.set(tool, (seen.get(tool) ?? true) && !isOutcome(w));
     }
     return protectedTools.filter((t, i) => seen.get(t) === true && protectedTools.indexOf(t) === i);
+}
+
+;// CONCATENATED MODULE: ./build/core/stabilize/fit.js
+// Making what must be kept fit the budget (DESIGN §4 stage 9: the budget is a hard limit). First the
+// unprotected results inside protected units become placeholders; then protected evidence is cut to
+// excerpts, all of it to one common size (the largest that fits), so that no single output takes the
+// whole room. System and policy, the task statement, the latest user request and scope markers are
+// never cut: when they and the smallest excerpts cannot fit together, the budget cannot be met, and
+// nothing is cut (the run escalates with its evidence whole).
+
+
+
+/** An excerpt smaller than this no longer shows an outcome: below it the budget is not met. */
+const MIN_EXCERPT_TOKENS = 48;
+/** Protections that mean "the model cannot work without this verbatim". */
+const WHOLE = new Set(['system', 'policy', 'task', 'task_statement', 'latest_request', 'scope']);
+/**
+ * The must-keep tier (DESIGN §4 stage 9, issue 27): never dropped. Besides WHOLE, the open tool loop
+ * (its results may become excerpts, last of all) and what the author pinned.
+ */
+const MUST = new Set([...WHOLE, 'open_loop', 'pinned']);
+/** Own protections, without the `pair:` a call gets from its protected results. */
+function ownProtections(w) {
+    return w.protectedBy.filter((p) => !p.startsWith('pair:'));
+}
+/** In the must-keep tier: by its own protection, or as the call of a must-keep result. */
+function isMustKeep(w) {
+    if (ownProtections(w).some((p) => MUST.has(p)))
+        return true;
+    return w.results.some((r) => isAlive(r) && ownProtections(r).some((p) => MUST.has(p)));
+}
+/**
+ * Unprotected results inside protected units become placeholders, largest first, until the protected
+ * part fits: the calls stay valid and no protected evidence is lost.
+ */
+function shrinkUnprotected(members, over, tokensOf) {
+    const candidates = members
+        .filter((m) => m.owner && !isProtected(m))
+        .map((m) => ({ m, tokens: tokensOf(m).tokens }))
+        .sort((x, y) => y.tokens - x.tokens || x.m.index - y.m.index);
+    let n = 0;
+    for (const { m, tokens } of candidates) {
+        if (over <= 0)
+            break;
+        const before = { content: m.content, changed: m.changed };
+        m.content = placeholderText('budget');
+        m.changed = {
+            stage: 'budget',
+            action: 'compressed',
+            reason: 'pair_placeholder',
+            detail: `budget: replaced by a placeholder because its call in ${m.owner?.a.id ?? '?'} is protected`,
+        };
+        const saved = tokens - tokensOf(m).tokens;
+        // A result shorter than the placeholder stays as it is: replacing it would only cost room.
+        if (saved <= 0) {
+            m.content = before.content;
+            m.changed = before.changed;
+            continue;
+        }
+        over -= saved;
+        n++;
+    }
+    return n;
+}
+/**
+ * What may be cut: protected evidence with text (a tool result may hold images too: they stay, only
+ * its text is cut). `withRecent`: the recent turns rank above other evidence; they are cut only when
+ * it cannot make room.
+ */
+function cuttable(w, level) {
+    if (!isAlive(w) || !isProtected(w) || w.protectedBy.some((p) => WHOLE.has(p)))
+        return false;
+    if (level < 2 && isMustKeep(w))
+        return false;
+    if (level < 1 && w.protectedBy.includes('recent'))
+        return false;
+    // An excerpt of the stabilized context this was read from is not cut again: stabilizing a
+    // stabilized context must change nothing. (One this run made is cut again from the original.)
+    if (w.changed?.action !== 'excerpted' && isExcerpt(work_textOf(w.content)))
+        return false;
+    if (w.a.kind === 'tool')
+        return true;
+    if (w.a.kind !== 'user' && w.a.kind !== 'assistant')
+        return false;
+    // Signed thinking blocks and media in a message cannot be cut around safely.
+    return typeof w.content === 'string' || w.content.every((p) => p.type === 'text');
+}
+function withText(content, text) {
+    if (typeof content === 'string')
+        return text;
+    const first = content.findIndex((p) => p.type === 'text');
+    return content.flatMap((p, i) => (p.type !== 'text' ? [p] : i === first ? [{ type: 'text', text }] : []));
+}
+/**
+ * Cut `w`'s text so that the whole artifact costs at most `target.artifact` tokens, or its text alone
+ * at most `target.text` (the framing: tool calls, media, overhead, is never cut). The cut is made on
+ * the masked text: cutting first could split a value so that the masker no longer recognises it. An
+ * excerpt this run made already (at tool_output.max_tokens) is cut again from the original; if no cut
+ * fits, it stays as it was.
+ */
+function cutTo(w, target, stage, detail, tokensOf, meter) {
+    const before = { content: w.content, changed: w.changed, piiCarried: w.piiCarried };
+    if (w.changed?.action === 'excerpted') {
+        w.content = w.a.content;
+        w.changed = undefined;
+        w.piiCarried = undefined;
+    }
+    const shown = tokensOf(w);
+    const text = work_textOf(shown.content);
+    const framing = shown.tokens - meter.count(text);
+    const limit = 'artifact' in target ? target.artifact : target.text + framing;
+    let textTarget = limit - framing;
+    const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
+    for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
+        const ex = excerptText(text, textTarget, (s) => meter.count(s));
+        // An excerpt that no longer reads as the outcome it was cut from is no excerpt: read again, it
+        // would lose its protection, and stabilizing the stabilized context would drop it.
+        if (!ex || !keepsOutcome(w, ex.text))
+            break;
+        w.content = withText(shown.content, ex.text);
+        w.piiCarried = shown.pii;
+        w.changed = {
+            stage,
+            action: 'excerpted',
+            reason: stage === 'budget' ? 'excerpt' : 'verbose_tool_output',
+            detail: detail(why, ex.omitted),
+        };
+        const over = tokensOf(w).tokens - limit;
+        if (over <= 0)
+            return true;
+        textTarget -= over;
+    }
+    // No excerpt within the target: the artifact stays as it was (an excerpt over its target would be
+    // cut again by the next run, and stabilizing a stabilized context must change nothing).
+    Object.assign(w, before);
+    return false;
+}
+/** Cut protected evidence in `members` to one common size so that they all fit `limit`. */
+function excerptProtected(members, limit, tokensOf, meter, level) {
+    const all = members.reduce((s, m) => s + tokensOf(m).tokens, 0);
+    const candidates = members
+        .filter((w) => cuttable(w, level))
+        .map((w) => {
+        const f = tokensOf(w);
+        const textTokens = meter.count(work_textOf(f.content));
+        // Framing, tool calls and media: what cutting the text cannot remove.
+        const fixed = f.tokens - textTokens;
+        return {
+            w,
+            cost: f.tokens,
+            floor: textTokens > MIN_EXCERPT_TOKENS ? fixed + MIN_EXCERPT_TOKENS : f.tokens,
+        };
+    });
+    const room = limit - (all - candidates.reduce((s, c) => s + c.cost, 0));
+    const size = (cap) => candidates.reduce((s, c) => s + Math.max(c.floor, Math.min(c.cost, cap)), 0);
+    let hi = candidates.reduce((m, c) => Math.max(m, c.cost), 0);
+    // Nothing to cut when it fits whole; no cut either when even the smallest excerpts do not fit:
+    // the run escalates, and cutting evidence would lose it without meeting the budget.
+    const floor = limit - room + size(0);
+    if (size(hi) <= room || size(0) > room)
+        return { excerpted: 0, floor };
+    // The largest common size that fits.
+    let lo = 0;
+    while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (size(mid) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    let n = 0;
+    for (const c of candidates.sort((x, y) => x.w.index - y.w.index)) {
+        const target = Math.max(c.floor, lo);
+        if (c.cost <= target)
+            continue;
+        const cut = cutTo(c.w, { artifact: target }, 'budget', (why, omitted) => `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
+        if (cut)
+            n++;
+    }
+    return { excerpted: n, floor };
+}
+/** The least the must-keep tier takes: whole, but for the open loop's results at their smallest excerpt. */
+function mustFloor(members, tokensOf, meter) {
+    let sum = 0;
+    for (const m of members) {
+        const must = isMustKeep(m) || (m.owner !== undefined && isMustKeep(m.owner) && isProtected(m));
+        if (!must)
+            continue;
+        const f = tokensOf(m);
+        if (!cuttable(m, 2)) {
+            sum += f.tokens;
+            continue;
+        }
+        const text = meter.count(work_textOf(f.content));
+        sum += text > MIN_EXCERPT_TOKENS ? f.tokens - text + MIN_EXCERPT_TOKENS : f.tokens;
+    }
+    return sum;
+}
+/**
+ * Drop should-keep artifacts (DESIGN §4 stage 9, two tiers) until the protected units fit `limit`:
+ * protected evidence oldest first, then the recent turns oldest first. Must-keep artifacts stay.
+ * Each drop is a ledger entry (`degraded`) and makes the status a warning, never a silent loss.
+ */
+function dropShouldKeep(members, limit, total, recent, grid) {
+    const candidates = members
+        .filter((w) => isAlive(w) &&
+        ownProtections(w).length > 0 &&
+        !isMustKeep(w) &&
+        w.protectedBy.includes('recent') === recent)
+        .sort((x, y) => x.index - y.index);
+    const cell = (w) => (grid ? Math.floor((grid.positions[w.index] ?? 0) / grid.step) : w.index);
+    let n = 0;
+    let current;
+    for (const w of candidates) {
+        // Whole cells of the grid at a time: stop only where a cell ends.
+        if (cell(w) !== current && total() <= limit)
+            break;
+        current = cell(w);
+        if (!isAlive(w))
+            continue;
+        const why = ownProtections(w).join(', ');
+        const fate = {
+            stage: 'budget',
+            action: 'dropped',
+            reason: 'degraded',
+            detail: `should keep (${why}), but the must-keep tier and newer evidence fill the budget`,
+        };
+        const owner = w.owner;
+        // No longer kept for itself: a result that stays as a placeholder (its call is kept for another
+        // result) competes like any unprotected one.
+        w.protectedBy = [];
+        if (owner) {
+            // The call no longer needs keeping for this result; it leaves with it unless kept for itself.
+            owner.protectedBy = owner.protectedBy.filter((p) => p !== `pair:${w.a.id}`);
+            removeResult(w, fate);
+        }
+        else if (w.results.length > 0) {
+            // A call and its results leave together, all for the same reason.
+            remove(w, fate);
+            for (const r of w.results)
+                remove(r, { ...fate, detail: `${fate.detail}; went with its call in ${w.a.id}` });
+        }
+        else
+            remove(w, fate);
+        n++;
+    }
+    return n;
+}
+/**
+ * Fit the protected units into `limit`, in the documented order (docs/protection.md): placeholders for
+ * unprotected results; evidence over tool_output.max_tokens cut to that fixed size; older should-keep
+ * evidence dropped by whole steps of history (with no grid, stable_prefix off: only after it was cut
+ * to a common size); what is left cut to a common size (evidence, then the recent turns); the recent turns dropped by steps; excerpts of the open tool loop; the open loop left
+ * out whole. What is over the limit after that is the must-keep tier alone: the run escalates.
+ */
+function fitProtected(members, limit, tokensOf, meter, opts = {}) {
+    // An artifact counts while it is alive and protected, or a result held by its protected call.
+    const counted = (m) => isAlive(m) && (isProtected(m) || (m.owner !== undefined && isAlive(m.owner) && isProtected(m.owner)));
+    const total = () => members.filter(counted).reduce((s, m) => s + tokensOf(m).tokens, 0);
+    let tokens = total();
+    let placeholders = 0;
+    let dropped = 0;
+    let floor = tokens;
+    if (tokens > limit) {
+        placeholders = shrinkUnprotected(members, tokens - limit, tokensOf);
+        tokens = total();
+    }
+    // Dropping evidence only helps when the must-keep tier can fit at all: otherwise the run escalates
+    // with its evidence whole, and nothing is lost for nothing.
+    const canFit = () => mustFloor(members.filter(counted), tokensOf, meter) <= limit;
+    // Evidence over tool_output.max_tokens first becomes an excerpt of that size: a fixed size, so the
+    // same artifact is cut the same way on every call.
+    if (tokens > limit && opts.maxTokens !== undefined && canFit()) {
+        for (const w of members.filter((m) => counted(m) && cuttable(m, 0))) {
+            if (!meter.exceeds(work_textOf(tokensOf(w).content), opts.maxTokens))
+                continue;
+            cutTo(w, { text: opts.maxTokens }, 'budget', (why, omitted) => `protected (${why}) but over the budget: cut to its head and tail at tool_output.max_tokens, ${omitted} tokens left out`, tokensOf, meter);
+        }
+        tokens = total();
+    }
+    // Without the stable cut's grid (stable_prefix off) every call re-decides anyway: evidence is cut
+    // to a common size before any of it is dropped, since an excerpt keeps its error lines.
+    if (tokens > limit && opts.grid === undefined) {
+        ({ floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, 0));
+        tokens = total();
+    }
+    // Then older evidence goes, by whole steps of history (stable across calls), then what is left is
+    // cut to a common size, then the recent turns go, by steps too.
+    if (tokens > limit && canFit()) {
+        dropped += dropShouldKeep(members, limit, total, false, opts.grid);
+        tokens = total();
+    }
+    for (const level of [0, 1]) {
+        if (tokens <= limit)
+            break;
+        ({ floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, level));
+        tokens = total();
+    }
+    if (tokens > limit && canFit()) {
+        dropped += dropShouldKeep(members, limit, total, true, opts.grid);
+        tokens = total();
+    }
+    if (tokens > limit) {
+        ({ floor } = excerptProtected(members.filter(counted), limit, tokensOf, meter, 2));
+        tokens = total();
+    }
+    // The last resort before escalating: the open loop leaves whole (its calls with their results), when
+    // what the model cannot work without (system, constraints, task, latest request) then fits.
+    if (tokens > limit) {
+        const inLoop = members.filter((m) => isAlive(m) && m.protectedBy.includes('open_loop'));
+        // A loop call's other results leave with it: one that is not in the loop itself (with reused
+        // call ids it can come before a later turn; then it is a placeholder here) would be orphaned.
+        const loop = [...new Set([...inLoop, ...inLoop.flatMap((m) => m.results.filter(isAlive))])];
+        const whole = members
+            .filter((m) => counted(m) && !loop.includes(m))
+            .reduce((sum, m) => sum + tokensOf(m).tokens, 0);
+        // Not when the loop holds something pinned, nor when nothing of the conversation would be left.
+        const pinned = loop.some((m) => ownProtections(m).some((p) => p !== 'open_loop' && MUST.has(p)));
+        const conversation = members.some((m) => counted(m) && !loop.includes(m) && m.a.kind !== 'system' && m.a.kind !== 'policy');
+        if (loop.length > 0 && whole <= limit && !pinned && conversation) {
+            for (const m of loop) {
+                m.protectedBy = [];
+                remove(m, {
+                    stage: 'budget',
+                    action: 'dropped',
+                    reason: 'degraded',
+                    detail: 'the open tool loop did not fit even as excerpts: left out so that system, task and latest request fit',
+                });
+            }
+            dropped += loop.length;
+            tokens = total();
+        }
+    }
+    // Each level re-cuts from the original: count what ends up excerpted, once.
+    const excerpted = members.filter((m) => isAlive(m) && m.changed?.action === 'excerpted' && m.changed.stage === 'budget').length;
+    // The least it could take: should-keep artifacts can all be dropped, so at most the must-keep floor.
+    const least = Math.min(floor, tokens, mustFloor(members.filter(counted), tokensOf, meter));
+    return { tokens, placeholders, excerpted, floor: least, dropped };
+}
+
+;// CONCATENATED MODULE: ./build/core/scope/main-chain.js
+/** Not a side chain (a sub-agent), not off the chain (a rewound branch, before a compaction). */
+function onMainChain(a) {
+    return a.sidechain !== true && a.offChain === undefined;
+}
+
+;// CONCATENATED MODULE: ./build/core/scope/task.js
+// The task statement of the current scope and the latest user request: what a context must hold
+// for the model to know what it is doing and what it was just asked (DESIGN §4 stage 8, §5). One
+// rule for every format: readers mark a task with native `kind: task`; where a format has no such
+// kind, the first user message of the current scope is the task statement.
+
+
+function task_hasText(content) {
+    if (typeof content === 'string')
+        return content.trim() !== '';
+    return content.some((p) => p.type !== 'text' || (typeof p.text === 'string' && p.text.trim() !== ''));
+}
+/** A message a person (or a simulated user) wrote: not a tool result, not empty. */
+function isUserRequest(a) {
+    return a.kind === 'user' && onMainChain(a) && task_hasText(a.content);
+}
+/**
+ * Index of the first artifact of the current scope: the last phase marker after which the scope
+ * (task or phase) differs from the one before it, or 0 when no marker changed it.
+ */
+function currentScopeStart(artifacts) {
+    const { scopes } = scopesOf(artifacts);
+    let start = 0;
+    artifacts.forEach((a, i) => {
+        if (a.kind !== 'phase' || i === 0)
+            return;
+        const before = scopes[i - 1];
+        const now = scopes[i];
+        if (before?.task !== now?.task || before?.phase !== now?.phase)
+            start = i;
+    });
+    return start;
+}
+/**
+ * The task statement of the current scope, from the main chain (side chains are sub-agents):
+ * every native `kind: task` artifact of the current task; else the first user message of the
+ * current scope (from the last phase marker that changed the task or phase); else the first user
+ * message of the session.
+ */
+function taskStatement(artifacts) {
+    const main = artifacts.filter(onMainChain);
+    const { scopes, outcome } = scopesOf(main);
+    const tasks = main.filter((a, i) => a.kind === 'task' &&
+        (outcome.task === undefined || scopes[i]?.task === undefined || scopes[i]?.task === outcome.task));
+    if (tasks.length > 0)
+        return { artifacts: tasks, rule: 'task-kind' };
+    const start = currentScopeStart(main);
+    const first = main.slice(start).find(isUserRequest) ?? main.find(isUserRequest);
+    return first ? { artifacts: [first], rule: 'first-user-message' } : { artifacts: [], rule: 'none' };
+}
+/** The latest user request of the main chain, if any. */
+function latestUserRequest(artifacts) {
+    for (let i = artifacts.length - 1; i >= 0; i--) {
+        const a = artifacts[i];
+        if (isUserRequest(a))
+            return a;
+    }
+    return undefined;
+}
+/**
+ * Ids of what the model must still see after a task switch (scope reset): the latest user request,
+ * and the task statement when it is a first user message (a native task has its own rule). The
+ * stabilizer keeps them through the reset and the `protected` check expects exactly that.
+ */
+function survivesTaskSwitch(artifacts) {
+    const latest = latestUserRequest(artifacts);
+    const statement = taskStatement(artifacts);
+    return new Set([
+        ...(latest ? [latest.id] : []),
+        ...(statement.rule === 'first-user-message' ? statement.artifacts.map((a) => a.id) : []),
+    ]);
 }
 
 ;// CONCATENATED MODULE: ./build/core/stabilize/open-loop.js
@@ -56650,6 +56673,12 @@ function planCut(input) {
     const at = cutFor(input, n);
     if (at === 0)
         return { at, freeze: 0 };
+    // No grid point inside the history lets it fit (say the must-keep alone is over the budget): the
+    // freeze found below would only say where the last grid line falls, which moves with artifacts out
+    // of play (an expired summary) that the stabilized context no longer holds, so a second pass, still
+    // over budget, cleaned up more. Clean up the whole history: stabilizing again then changes nothing.
+    if (at >= (input.positions[n] ?? 0))
+        return { at, freeze: n };
     // The cut only moves forward as the history grows: the first length that reached `at`.
     let lo = 1;
     let hi = n;
