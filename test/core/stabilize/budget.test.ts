@@ -297,6 +297,24 @@ describe('budget: protection over budget', () => {
     for (const id of ['a1', 'r1', 'a2', 'r2', 'r3']) expect(fate(r, id)).toBe('dropped/degraded');
     expect(check(tr, r, p).pairing).toMatchObject({ ok: true, violations: [] });
   });
+
+  it('leaves no result of a loop call behind when the open loop leaves (validate seed 187370780)', () => {
+    // a2 reuses c1: r1 answers a1's c1 before a2; the trailing r2 answers a2's c1 and r3 a1's c4, so
+    // a1 is in the open loop while its result r1 is not.
+    const tr = t(
+      user('u', 'run the tests'),
+      calls('a1', [bash('c4', 'npm test'), bash('c1', 'npm test x')], words(8)),
+      result('r1', 'c1', words(8), { exit_code: 0 }),
+      calls('a2', [bash('c1', 'npm test x')]),
+      result('r2', 'c1', words(8)),
+      result('r3', 'c4', words(80)),
+    );
+    expect(tr.pairing.resultToCall).toEqual({ r1: 'a1', r2: 'a2', r3: 'a1' });
+    const p = policy({ budget: 60, keep_recent: 0, tool_output: { max_tokens: 1 } });
+    const r = run(tr, p);
+    expect(r.context.some((c) => c.id === 'r1')).toBe(r.context.some((c) => c.id === 'a1'));
+    expect(check(tr, r, p).pairing).toMatchObject({ ok: true, violations: [] });
+  });
 });
 
 describe('budget: fill by fit (stable_prefix off)', () => {
