@@ -226,18 +226,15 @@ export function applyBudget(
     if (rules.stableStep !== undefined) {
       positions ??= rules.positions ?? positionsOf(ws);
       const step = rules.stableStep;
-      const at = positions;
-      const cutWith = (room: number, g?: number): { kept: Entry[]; before: Entry[] } =>
-        stableCut(conversation, protectedUnits, room, step, at, tokensOf, g);
-      let cut = cutWith(left + protectedNow);
+      const starts = positions;
+      let cut = stableCut(conversation, protectedUnits, left + protectedNow, step, starts, tokensOf);
       // The room held back for a compaction summary never pushes should-keep turns out of the context:
       // when it would, the cut is the last grid point before them (still moving forward only) and the
       // summary gets what is left (compaction sizes it to the room).
       const evicted = cut.before.filter((e) => e.members.some(isProtected));
       if (reserve > 0 && evicted.length > 0) {
-        const first = Math.min(...evicted.map((e) => entryStart(e, at)));
-        const g = Math.floor(first / step) * step;
-        const capped = cutWith(left + reserve + protectedNow, g);
+        const first = Math.min(...evicted.map((e) => entryStart(e, starts)));
+        const capped = splitAt(conversation, Math.floor(first / step) * step, starts);
         const fits =
           [...capped.kept, ...protectedUnits].reduce((sum, e) => sum + entryTokens(e, tokensOf), 0) <=
           left + reserve + protectedNow;
@@ -337,14 +334,6 @@ function positionsOf(ws: WorkSet): number[] {
   return out;
 }
 
-/**
- * The stable cut (DESIGN §4 stage 9, "stable across calls"): keep the conversation from the earliest
- * point of a fixed grid (multiples of `step` tokens of the history as recorded) from which it fits
- * `room` with the must-keep units before that point. Between two moves of the cut plan (cut-plan.ts)
- * nothing before the freeze changes size and everything after it is appended as recorded, so this
- * point only moves forward and each request repeats the previous one as a prefix; when the history
- * outgrows the budget it moves on by whole steps, which leaves room below the budget (low water).
- */
 /** Where an entry starts in the recorded history (its earliest member). */
 function entryStart(e: Entry, positions: readonly number[]): number {
   return (
@@ -357,6 +346,26 @@ function entryStart(e: Entry, positions: readonly number[]): number {
   );
 }
 
+/** `conversation` split at grid point `g`: what starts at or after it is kept. */
+function splitAt(
+  conversation: readonly Entry[],
+  g: number,
+  positions: readonly number[],
+): { kept: Entry[]; before: Entry[] } {
+  const kept: Entry[] = [];
+  const before: Entry[] = [];
+  for (const e of conversation) (entryStart(e, positions) >= g ? kept : before).push(e);
+  return { kept, before };
+}
+
+/**
+ * The stable cut (DESIGN §4 stage 9, "stable across calls"): keep the conversation from the earliest
+ * point of a fixed grid (multiples of `step` tokens of the history as recorded) from which it fits
+ * `room` with the must-keep units before that point. Between two moves of the cut plan (cut-plan.ts)
+ * nothing before the freeze changes size and everything after it is appended as recorded, so this
+ * point only moves forward and each request repeats the previous one as a prefix; when the history
+ * outgrows the budget it moves on by whole steps, which leaves room below the budget (low water).
+ */
 function stableCut(
   conversation: readonly Entry[],
   held: readonly Entry[],
@@ -364,16 +373,8 @@ function stableCut(
   step: number,
   positions: readonly number[],
   tokensOf: (w: Work) => Final,
-  /** A grid point given, not searched for (the caller checked that it fits). */
-  at?: number,
 ): { kept: Entry[]; before: Entry[] } {
   const startOf = (e: Entry): number => entryStart(e, positions);
-  if (at !== undefined) {
-    const kept: Entry[] = [];
-    const before: Entry[] = [];
-    for (const e of conversation) (startOf(e) >= at ? kept : before).push(e);
-    return { kept, before };
-  }
   const units = [
     ...conversation.map((e) => ({ e, held: false })),
     ...held.map((e) => ({ e, held: true })),
@@ -394,10 +395,7 @@ function stableCut(
     if (heldBefore + suffix <= room || g > end) break;
     g += step;
   }
-  const kept: Entry[] = [];
-  const before: Entry[] = [];
-  for (const e of conversation) (startOf(e) >= g ? kept : before).push(e);
-  return { kept, before };
+  return splitAt(conversation, g, positions);
 }
 
 /** What the fill below drops from `conversation` (newest first) with `room` tokens: the same rule. */

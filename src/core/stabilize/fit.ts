@@ -303,8 +303,9 @@ export interface FitGrid {
  * Fit the protected units into `limit`, in the documented order (docs/protection.md): placeholders for
  * unprotected results; evidence over tool_output.max_tokens cut to that fixed size; older should-keep
  * evidence dropped by whole steps of history (with no grid, stable_prefix off: only after it was cut
- * to a common size); what is left cut to a common size (evidence, then the recent turns); the recent turns dropped by steps; excerpts of the open tool loop; the open loop left
- * out whole. What is over the limit after that is the must-keep tier alone: the run escalates.
+ * to a common size); what is left cut to a common size (evidence, then the recent turns); the recent
+ * turns dropped by steps; excerpts of the open tool loop; the open loop left out whole. What is over
+ * the limit after that is the must-keep tier alone: the run escalates.
  */
 export function fitProtected(
   members: Work[],
