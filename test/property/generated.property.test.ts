@@ -149,68 +149,57 @@ describe('generated sessions, o200k tokenizer', () => {
     );
   });
 
-  it('regression, seed 1934508220: an excerpt is not cut again when the stabilized context is read back', () => {
+  /**
+   * A regression's session stabilized under `fields` (with dedup off and summaries at ttl 0), and that
+   * result stabilized again after a native emit and read back: the two contexts must be the same.
+   */
+  function restabilized(
+    fields: Record<string, unknown>,
+    generated: { seed: number; messages: number },
+  ): { first: ReturnType<typeof run>; again: ReturnType<typeof run> } {
     const parsed = policyFromObject(
-      {
-        budget: 201,
-        keep_recent: 0,
-        tool_output: { max_tokens: 17 },
-        dedup: { enabled: false },
-        summaries: { ttl: 0 },
-      },
+      { ...fields, dedup: { enabled: false }, summaries: { ttl: 0 } },
       { file: 'regression.yml' },
     );
     if (!parsed.ok) throw new Error('invalid regression policy');
-    const { transcript } = session({ seed: 503900448, messages: 8, format: 'native-jsonl' });
-    const r = run(transcript, parsed.policy);
-    expect(r.ledger.some((e) => e.action === 'excerpted')).toBe(true);
-    const doc = JSON.stringify(emitContext(r.context, 'native', transcript));
-    const again = readTranscript(doc, { file: 'stabilized.json', format: 'native' });
-    if (!again.ok) throw new Error('the native emit could not be read back');
-    expect(projection(run(again.transcript, parsed.policy).context)).toEqual(projection(r.context));
+    const { transcript } = session({ ...generated, format: 'native-jsonl' });
+    const first = run(transcript, parsed.policy);
+    const doc = JSON.stringify(emitContext(first.context, 'native', transcript));
+    const read = readTranscript(doc, { file: 'stabilized.json', format: 'native' });
+    if (!read.ok) throw new Error('the native emit could not be read back');
+    return { first, again: run(read.transcript, parsed.policy) };
+  }
+
+  it('regression, seed 1934508220: an excerpt is not cut again when the stabilized context is read back', () => {
+    const { first, again } = restabilized(
+      { budget: 201, keep_recent: 0, tool_output: { max_tokens: 17 } },
+      { seed: 503900448, messages: 8 },
+    );
+    expect(first.ledger.some((e) => e.action === 'excerpted')).toBe(true);
+    expect(projection(again.context)).toEqual(projection(first.context));
   });
 
   it('regression, seed 376363492: a call of an earlier task kept for a result that collapse took out leaves with the reset', () => {
-    const parsed = policyFromObject(
+    const { first, again } = restabilized(
       {
         budget: 326,
         keep_recent: 3,
         resilience: { truncation_mode: 'aggressive' },
         tool_output: { max_tokens: 16 },
-        dedup: { enabled: false },
-        summaries: { ttl: 0 },
       },
-      { file: 'regression.yml' },
+      { seed: 102468612, messages: 50 },
     );
-    if (!parsed.ok) throw new Error('invalid regression policy');
-    const { transcript } = session({ seed: 102468612, messages: 50, format: 'native-jsonl' });
-    const r = run(transcript, parsed.policy);
-    const doc = JSON.stringify(emitContext(r.context, 'native', transcript));
-    const again = readTranscript(doc, { file: 'stabilized.json', format: 'native' });
-    if (!again.ok) throw new Error('the native emit could not be read back');
-    expect(projection(run(again.transcript, parsed.policy).context)).toEqual(projection(r.context));
+    expect(projection(again.context)).toEqual(projection(first.context));
   });
 
   it('regression, seed 942184150: an excerpt that would hide the status of an outcome is not made, so read again it keeps its protection', () => {
-    const parsed = policyFromObject(
-      {
-        budget: 50,
-        keep_recent: 0,
-        tool_output: { max_tokens: 17 },
-        dedup: { enabled: false },
-        summaries: { ttl: 0 },
-      },
-      { file: 'regression.yml' },
+    const { first, again } = restabilized(
+      { budget: 50, keep_recent: 0, tool_output: { max_tokens: 17 } },
+      { seed: 1946124194, messages: 32 },
     );
-    if (!parsed.ok) throw new Error('invalid regression policy');
-    const { transcript } = session({ seed: 1946124194, messages: 32, format: 'native-jsonl' });
-    const r = run(transcript, parsed.policy);
     // a27, get_order's latest outcome by its "status" key: a 17-token cut of it by characters kept
     // neither, and read again it was contents, so its call and the calls' other results were dropped.
-    expect(r.ledger.find((e) => e.id === 'a27')?.protected_by).toEqual(['latest:get_order']);
-    const doc = JSON.stringify(emitContext(r.context, 'native', transcript));
-    const again = readTranscript(doc, { file: 'stabilized.json', format: 'native' });
-    if (!again.ok) throw new Error('the native emit could not be read back');
-    expect(projection(run(again.transcript, parsed.policy).context)).toEqual(projection(r.context));
+    expect(first.ledger.find((e) => e.id === 'a27')?.protected_by).toEqual(['latest:get_order']);
+    expect(projection(again.context)).toEqual(projection(first.context));
   });
 });
