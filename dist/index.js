@@ -53955,8 +53955,9 @@ function dropShouldKeep(members, limit, total, recent, grid) {
  * Fit the protected units into `limit`, in the documented order (docs/protection.md): placeholders for
  * unprotected results; evidence over tool_output.max_tokens cut to that fixed size; older should-keep
  * evidence dropped by whole steps of history (with no grid, stable_prefix off: only after it was cut
- * to a common size); what is left cut to a common size (evidence, then the recent turns); the recent turns dropped by steps; excerpts of the open tool loop; the open loop left
- * out whole. What is over the limit after that is the must-keep tier alone: the run escalates.
+ * to a common size); what is left cut to a common size (evidence, then the recent turns); the recent
+ * turns dropped by steps; excerpts of the open tool loop; the open loop left out whole. What is over
+ * the limit after that is the must-keep tier alone: the run escalates.
  */
 function fitProtected(members, limit, tokensOf, meter, opts = {}) {
     // An artifact counts while it is alive and protected, or a result held by its protected call.
@@ -54735,17 +54736,15 @@ function applyBudget(ws, rules, masker, meter, dedup) {
         if (rules.stableStep !== undefined) {
             positions ??= rules.positions ?? positionsOf(ws);
             const step = rules.stableStep;
-            const at = positions;
-            const cutWith = (room, g) => stableCut(conversation, protectedUnits, room, step, at, tokensOf, g);
-            let cut = cutWith(left + protectedNow);
+            const starts = positions;
+            let cut = stableCut(conversation, protectedUnits, left + protectedNow, step, starts, tokensOf);
             // The room held back for a compaction summary never pushes should-keep turns out of the context:
             // when it would, the cut is the last grid point before them (still moving forward only) and the
             // summary gets what is left (compaction sizes it to the room).
             const evicted = cut.before.filter((e) => e.members.some(isProtected));
             if (reserve > 0 && evicted.length > 0) {
-                const first = Math.min(...evicted.map((e) => entryStart(e, at)));
-                const g = Math.floor(first / step) * step;
-                const capped = cutWith(left + reserve + protectedNow, g);
+                const first = Math.min(...evicted.map((e) => entryStart(e, starts)));
+                const capped = splitAt(conversation, Math.floor(first / step) * step, starts);
                 const fits = [...capped.kept, ...protectedUnits].reduce((sum, e) => sum + entryTokens(e, tokensOf), 0) <=
                     left + reserve + protectedNow;
                 if (fits && !capped.before.some((e) => e.members.some(isProtected)))
@@ -54852,6 +54851,18 @@ function positionsOf(ws) {
     out.push(pos);
     return out;
 }
+/** Where an entry starts in the recorded history (its earliest member). */
+function entryStart(e, positions) {
+    return (positions[(0,collections/* minOf */._h)(e.members.map((m) => m.index), 0)] ?? 0);
+}
+/** `conversation` split at grid point `g`: what starts at or after it is kept. */
+function splitAt(conversation, g, positions) {
+    const kept = [];
+    const before = [];
+    for (const e of conversation)
+        (entryStart(e, positions) >= g ? kept : before).push(e);
+    return { kept, before };
+}
 /**
  * The stable cut (DESIGN §4 stage 9, "stable across calls"): keep the conversation from the earliest
  * point of a fixed grid (multiples of `step` tokens of the history as recorded) from which it fits
@@ -54860,21 +54871,8 @@ function positionsOf(ws) {
  * point only moves forward and each request repeats the previous one as a prefix; when the history
  * outgrows the budget it moves on by whole steps, which leaves room below the budget (low water).
  */
-/** Where an entry starts in the recorded history (its earliest member). */
-function entryStart(e, positions) {
-    return (positions[(0,collections/* minOf */._h)(e.members.map((m) => m.index), 0)] ?? 0);
-}
-function stableCut(conversation, held, room, step, positions, tokensOf, 
-/** A grid point given, not searched for (the caller checked that it fits). */
-at) {
+function stableCut(conversation, held, room, step, positions, tokensOf) {
     const startOf = (e) => entryStart(e, positions);
-    if (at !== undefined) {
-        const kept = [];
-        const before = [];
-        for (const e of conversation)
-            (startOf(e) >= at ? kept : before).push(e);
-        return { kept, before };
-    }
     const units = [
         ...conversation.map((e) => ({ e, held: false })),
         ...held.map((e) => ({ e, held: true })),
@@ -54897,11 +54895,7 @@ at) {
             break;
         g += step;
     }
-    const kept = [];
-    const before = [];
-    for (const e of conversation)
-        (startOf(e) >= g ? kept : before).push(e);
-    return { kept, before };
+    return splitAt(conversation, g, positions);
 }
 /** What the fill below drops from `conversation` (newest first) with `room` tokens: the same rule. */
 function wouldDrop(conversation, room, tokensOf) {
