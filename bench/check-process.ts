@@ -185,13 +185,18 @@ export async function processSection(opts: ProcessOptions): Promise<ProcessResul
     if (existsSync(opts.realCorpus)) {
       await copyRecordings(opts.realCorpus, path.join(work, 'real-corpus'));
       await update(['process/real-corpus'], 'process/golden/real');
+      // The same check without the retention replay (issue 28): what the default bound costs.
+      await writeFile(path.join(work, 'no-retention.yml'), 'version: 1\nchecks:\n  retention: off\n');
+      const noRetention = ['--policy', 'process/no-retention.yml'];
+      await update(['process/real-corpus'], 'process/golden/real-no-retention', noRetention);
       log(`timing the real recordings (${path.relative(ROOT, opts.realCorpus)})…`);
+      const realCheck = (golden: string, extra: readonly string[]): Command =>
+        cli(['check', '--ci', 'process/real-corpus', '--golden-dir', golden, ...extra, ...jobs1]);
       const real = await timeProcesses(
         {
           tokenizer: [{ argv: [TOKENIZER_PASS, 'process/real-corpus'], cwd: BENCH }],
-          check: [
-            cli(['check', '--ci', 'process/real-corpus', '--golden-dir', 'process/golden/real', ...jobs1]),
-          ],
+          check: [realCheck('process/golden/real', [])],
+          checkNoRetention: [realCheck('process/golden/real-no-retention', noRetention)],
         },
         { ...timing, runs: Math.max(opts.runs, 5), warmup: Math.max(opts.warmup, 1) },
       );

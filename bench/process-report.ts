@@ -13,6 +13,8 @@ export const PROCESS_GOALS = {
   checkOverTokenizer: 0.5,
   keepAllOverTokenizer: 1.1,
   realOverTokenizer: 1.5,
+  /** Issue 28: the retention replay at its default bound adds at most 2× to check. */
+  retentionOverNoRetention: 2,
   speedupOverTrimMemoized: 2,
   speedupOverTrimPlain: 50,
   peakRssMb: 300,
@@ -112,6 +114,23 @@ function realRow(p: ProcessResults): Row {
     value: `${r.text}; check ${s(check.medianMs)}, tokenizer-only ${s(tokenizer.medianMs)}`,
     goal,
     met: r.r <= PROCESS_GOALS.realOverTokenizer,
+  };
+}
+
+function retentionRow(p: ProcessResults): Row {
+  const measurement = 'P3r. check --ci ÷ check --ci with checks.retention: off, real recordings';
+  const goal = `≤ ${x(PROCESS_GOALS.retentionOverNoRetention)}`;
+  const real = p.real;
+  if (!real || 'skipped' in real)
+    return notRun(measurement, `not run (${real?.skipped ?? p.skipped ?? 'skipped'})`, goal);
+  const { check, checkNoRetention } = real.timings;
+  if (!check || !checkNoRetention) return notRun(measurement, 'not run', goal);
+  const r = ratioOf(check, checkNoRetention);
+  return {
+    measurement,
+    value: `${r.text}; check ${s(check.medianMs)}, without retention ${s(checkNoRetention.medianMs)}`,
+    goal,
+    met: r.r <= PROCESS_GOALS.retentionOverNoRetention,
   };
 }
 
@@ -250,6 +269,7 @@ export function processRows(p: ProcessResults, speed: SpeedResults | undefined):
   return [
     ...mainRows(p, speed),
     realRow(p),
+    retentionRow(p),
     ...langchainRows(p, speed),
     ...rssRows(p),
     ...parallelRows(p),

@@ -83,7 +83,7 @@ export type { RecordOptions } from './runtime/recorder.js';
 export { StabilizeMemo } from './core/stabilize/memo.js';
 export { stabilizeAnthropicRequest, stabilizeOpenAIRequest } from './adapters/request-body.js';
 export type { AnthropicMessagesBody, OpenAIChatBody } from './adapters/request-body.js';
-export { ESCALATION_CHOICES, OPTIONAL_CHECK_NAMES } from './core/policy/index.js';
+export { ESCALATION_CHOICES, OPTIONAL_CHECK_NAMES, WARNING_CHECK_NAMES } from './core/policy/index.js';
 export type { EscalationChoice } from './core/policy/index.js';
 
 // Context guardian (DESIGN §8): a namespace, because its names (Outcome, LastAction…) are its own.

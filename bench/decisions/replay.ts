@@ -20,7 +20,7 @@ import { createMasker, stabilizeTranscript } from '../../src/core/stabilize/stab
 import type { ContextItem, LedgerEntry, StabilizeResult } from '../../src/core/stabilize/types.js';
 import type { Tokenizer } from '../../src/core/tokens/tokenizer.js';
 import type { Artifact, Transcript } from '../../src/core/types.js';
-import { HistoryText, argumentValues, holds } from './args.js';
+import { HistoryText, argumentValues, holds } from '../../src/core/retention/facts.js';
 import { artifactCost, inHistory, naiveTrim } from './naive.js';
 
 export const TARGETS = ['openai', 'anthropic'] as const;

@@ -2,11 +2,18 @@
 // about one transcript or the policy review: what a reviewer reads first for a failing transcript
 // (its budget bar and session map, its violations, the first changed artifact, what fills the
 // budget, the command that accepts the change), and the policy impact table, narrow enough for a
-// PR comment, with its totals and the full table collapsed. Every transcript-derived string goes
+// PR comment, with its totals and the full table collapsed; its optional columns (prompt cache
+// prefix, facts lost) only when some transcript measured them. Every transcript-derived string goes
 // through escapeText.
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { CheckReport, TranscriptOutcome } from '../core/golden/check-report.js';
-import { DRIFT_WARNING, describeDiff, describeViolation } from '../core/golden/describe.js';
+import {
+  DRIFT_WARNING,
+  describeDiff,
+  describeFactsLost,
+  describeRetention,
+  describeViolation,
+} from '../core/golden/describe.js';
 import { acceptCommand, describeConsumers, describeFirstChange } from '../core/golden/describe-outcome.js';
 import type { PolicyImpact } from '../core/golden/impact.js';
 import { budgetBar, mapCells, sessionMap } from '../core/golden/render-picture.js';
@@ -69,6 +76,8 @@ export function outcomeBody(
   const consumers = describeConsumers(o);
   if (consumers) open.push(`- ${escapeText(consumers)}`);
   if (o.cache_prefix) open.push(`- ${escapeText(describeCachePrefix(o.cache_prefix))}`);
+  const retention = o.retention ? describeRetention(o.retention) : undefined;
+  if (retention) open.push(`- ${escapeText(retention)}`);
   if (o.outcome === 'new' && report.ci) {
     open.push('- no golden: in CI nothing is written; create it locally and commit it:');
   }
@@ -97,7 +106,13 @@ export function outcomeBody(
 export function passRow(o: TranscriptOutcome): string {
   const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
   const map = o.picture && o.picture.runs.length > 0 ? mapCells(o.picture).cells : '—';
-  const said = [...(o.notes ?? []), ...(o.cache_prefix ? [describeCachePrefix(o.cache_prefix)] : [])];
+  // The retention figures only beside findings (a pass's warnings): retention runs by default.
+  const retention = o.retention && o.violations.length > 0 ? describeRetention(o.retention) : undefined;
+  const said = [
+    ...(o.notes ?? []),
+    ...(o.cache_prefix ? [describeCachePrefix(o.cache_prefix)] : []),
+    ...(retention ? [retention] : []),
+  ];
   const notes = said.map(escapeText).join('<br>') || '—';
   return tableRow([escapeText(o.transcript), tokens, map, notes]);
 }
@@ -116,21 +131,55 @@ function removed(side: PolicyImpact['base']): number {
 /** Whether the edit changes anything the impact table counts for this transcript. */
 export function impactChanged(i: PolicyImpact): boolean {
   const side = (x: PolicyImpact['base']): string =>
-    JSON.stringify([x.status, x.tokens, x.kept, x.masked, x.dropped, x.cache_prefix ?? null]);
+    JSON.stringify([
+      x.status,
+      x.tokens,
+      x.kept,
+      x.masked,
+      x.dropped,
+      x.cache_prefix ?? null,
+      x.facts_lost ?? null,
+    ]);
   return side(i.base) !== side(i.head) || i.newlyFailing.length > 0 || i.fixed.length > 0;
 }
 
-/** Whether the impact table gets the prompt-cache column: the replay ran for some transcript. */
-export function hasCacheColumn(impacts: readonly PolicyImpact[]): boolean {
-  return impacts.some((i) => i.base.cache_prefix !== undefined || i.head.cache_prefix !== undefined);
+/** The optional columns of the impact tables: each only when some transcript measured it. */
+export interface ImpactColumns {
+  /** Prompt cache prefix: the replay ran (`--cache-report`, checks.cache_prefix). */
+  cache: boolean;
+  /** Facts lost: the `retention` check ran under either policy. */
+  facts: boolean;
+}
+
+export const NO_IMPACT_COLUMNS: ImpactColumns = { cache: false, facts: false };
+
+export function impactColumns(impacts: readonly PolicyImpact[]): ImpactColumns {
+  const some = (has: (s: PolicyImpact['base']) => boolean): boolean =>
+    impacts.some((i) => has(i.base) || has(i.head));
+  return {
+    cache: some((s) => s.cache_prefix !== undefined),
+    facts: some((s) => s.facts_lost !== undefined),
+  };
 }
 
 function cacheCell(i: PolicyImpact): string {
   return describeCacheImpact(i.base.cache_prefix, i.head.cache_prefix);
 }
 
-/** The narrow impact table: one row per transcript (`withCache`: the prompt-cache column too). */
-export function impactRow(i: PolicyImpact, withCache = false): string {
+/** The optional cells of one transcript, in column order (prompt cache, then facts lost). */
+function optionalCells(i: PolicyImpact, cols: ImpactColumns): string[] {
+  return [...(cols.cache ? [cacheCell(i)] : []), ...(cols.facts ? [describeFactsLost(i.base, i.head)] : [])];
+}
+
+function optionalHeads(cols: ImpactColumns): { title: string; right?: boolean }[] {
+  return [
+    ...(cols.cache ? [{ title: 'Prompt cache prefix' }] : []),
+    ...(cols.facts ? [{ title: 'Facts lost', right: true }] : []),
+  ];
+}
+
+/** The narrow impact table: one row per transcript, the optional columns before Checks. */
+export function impactRow(i: PolicyImpact, cols: ImpactColumns = NO_IMPACT_COLUMNS): string {
   const checks = [
     i.newlyFailing.length > 0 ? `❌ ${escapeText(i.newlyFailing.join(', '))}` : '',
     i.fixed.length > 0 ? `✅ ${escapeText(i.fixed.join(', '))}` : '',
@@ -141,29 +190,36 @@ export function impactRow(i: PolicyImpact, withCache = false): string {
     escapeText(i.transcript),
     `${i.base.tokens} → ${i.head.tokens} (${signed(i.head.tokens - i.base.tokens)})`,
     `${removed(i.base)} → ${removed(i.head)}`,
-    ...(withCache ? [cacheCell(i)] : []),
+    ...optionalCells(i, cols),
     checks || '—',
   ]);
 }
 
-export const IMPACT_HEAD = tableHead([
-  { title: 'Transcript' },
-  { title: 'Tokens', right: true },
-  { title: 'Removed', right: true },
-  { title: 'Checks' },
-]);
+/** The narrow impact table's head (the optional columns before Checks). */
+export function impactHead(cols: ImpactColumns = NO_IMPACT_COLUMNS): string[] {
+  return tableHead([
+    { title: 'Transcript' },
+    { title: 'Tokens', right: true },
+    { title: 'Removed', right: true },
+    ...optionalHeads(cols),
+    { title: 'Checks' },
+  ]);
+}
 
-/** The narrow impact table's head with the prompt-cache column (before Checks). */
-export const IMPACT_HEAD_CACHE = tableHead([
-  { title: 'Transcript' },
-  { title: 'Tokens', right: true },
-  { title: 'Removed', right: true },
-  { title: 'Prompt cache prefix' },
-  { title: 'Checks' },
-]);
+/** `base → head` summed over the transcripts that measured it; `—` for a side none did. */
+function factsTotal(impacts: readonly PolicyImpact[]): string {
+  const sum = (side: 'base' | 'head'): string => {
+    const counts = impacts.flatMap((i) => (i[side].facts_lost === undefined ? [] : [i[side].facts_lost]));
+    return counts.length === 0 ? '—' : String(counts.reduce((a, b) => a + b, 0));
+  };
+  return `**${sum('base')} → ${sum('head')}**`;
+}
 
-/** The totals row of the impact table. */
-export function impactTotals(impacts: readonly PolicyImpact[], withCache = false): string {
+/** The totals row of the impact table (shares do not add up: the cache cell stays empty). */
+export function impactTotals(
+  impacts: readonly PolicyImpact[],
+  cols: ImpactColumns = NO_IMPACT_COLUMNS,
+): string {
   let base = 0;
   let head = 0;
   let removedBase = 0;
@@ -186,22 +242,20 @@ export function impactTotals(impacts: readonly PolicyImpact[], withCache = false
     `**Total: ${plural(impacts.length, 'transcript')}, ${changed} changed${unchanged > 0 ? ` (${unchanged} unchanged not listed)` : ''}**`,
     `**${base} → ${head} (${signed(head - base)})**`,
     `**${removedBase} → ${removedHead}**`,
-    ...(withCache ? [''] : []),
+    ...(cols.cache ? [''] : []),
+    ...(cols.facts ? [factsTotal(impacts)] : []),
     `**${checks}**`,
   ]);
 }
 
-/** The full impact table (status, kept, masked, removed by reason), for the collapsed section. */
-export const IMPACT_FULL_HEAD = tableHead(
-  IMPACT_COLUMNS.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })),
-);
+/** The full impact table's head (status, kept, masked, removed by reason; collapsed), optional columns last. */
+export function impactFullHead(cols: ImpactColumns = NO_IMPACT_COLUMNS): string[] {
+  return tableHead([
+    ...IMPACT_COLUMNS.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })),
+    ...optionalHeads(cols),
+  ]);
+}
 
-/** The full impact table's head with the prompt-cache column (last). */
-export const IMPACT_FULL_HEAD_CACHE = tableHead([
-  ...IMPACT_COLUMNS.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })),
-  { title: 'Prompt cache prefix' },
-]);
-
-export function impactFullRow(i: PolicyImpact, withCache = false): string {
-  return tableRow([...impactCells(i, escapeText), ...(withCache ? [cacheCell(i)] : [])]);
+export function impactFullRow(i: PolicyImpact, cols: ImpactColumns = NO_IMPACT_COLUMNS): string {
+  return tableRow([...impactCells(i, escapeText), ...optionalCells(i, cols)]);
 }

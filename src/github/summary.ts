@@ -18,12 +18,10 @@ import { displayOrder, isWarningDrift, listingGroup } from '../core/golden/repor
 import { escapeText, fitLayout, link, utf8Bytes } from './html.js';
 import type { Part, Section } from './html.js';
 import {
-  IMPACT_FULL_HEAD,
-  IMPACT_FULL_HEAD_CACHE,
-  IMPACT_HEAD,
-  IMPACT_HEAD_CACHE,
-  hasCacheColumn,
   PASS_TABLE_HEAD,
+  impactColumns,
+  impactFullHead,
+  impactHead,
   impactFullRow,
   impactRow,
   impactChanged,
@@ -170,30 +168,31 @@ const GROUPS: { title: (n: number) => string; has: (o: TranscriptOutcome, ci: bo
 function impactSections(report: CheckReport): Section[] {
   const impacts = report.transcripts.flatMap((o) => (o.impact ? [o.impact] : []));
   if (impacts.length === 0) return [];
-  // The prompt-cache column only when the replay ran (`--cache-report`, checks.cache_prefix).
-  const cache = hasCacheColumn(impacts);
+  // The prompt-cache column only when the replay ran (`--cache-report`, checks.cache_prefix), facts
+  // lost only when the retention check ran under either policy.
+  const cols = impactColumns(impacts);
   const row = (text: string): Part => ({
     forms: [{ text: block([text]), tier: TIER.impact }],
     omitted: 'impact',
   });
   return [
     {
-      head: block(['### Policy impact (base → head)', '', ...(cache ? IMPACT_HEAD_CACHE : IMPACT_HEAD)]),
+      head: block(['### Policy impact (base → head)', '', ...impactHead(cols)]),
       tail: '\n',
       // Only the transcripts the edit changes; the totals row counts every one, the full table lists them all.
       parts: [
-        ...impacts.filter(impactChanged).map((i) => row(impactRow(i, cache))),
-        fixed([impactTotals(impacts, cache)]),
+        ...impacts.filter(impactChanged).map((i) => row(impactRow(i, cols))),
+        fixed([impactTotals(impacts, cols)]),
       ],
     },
     {
       head: block([
         '<details><summary>Policy impact in detail: status, kept, masked, removed by reason</summary>',
         '',
-        ...(cache ? IMPACT_FULL_HEAD_CACHE : IMPACT_FULL_HEAD),
+        ...impactFullHead(cols),
       ]),
       tail: block(['', '</details>', '']),
-      parts: impacts.map((i) => row(impactFullRow(i, cache))),
+      parts: impacts.map((i) => row(impactFullRow(i, cols))),
     },
   ];
 }

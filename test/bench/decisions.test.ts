@@ -1,6 +1,6 @@
 // The decisions bench (bench/decisions/): the naive trim, the argument values, the metrics.
 import { describe, expect, it } from 'vitest';
-import { HistoryText, argumentValues, holds } from '../../bench/decisions/args.js';
+import { HistoryText, argumentValues, holds } from '../../src/core/retention/facts.js';
 import { naiveTrim } from '../../bench/decisions/naive.js';
 import {
   benchPolicy,

@@ -64,6 +64,7 @@ describe('--base-policy FILE', () => {
         masked: 1,
         dropped: {},
         failing: [],
+        facts_lost: 0,
       },
       head: {
         status: 'warning',
@@ -72,6 +73,7 @@ describe('--base-policy FILE', () => {
         masked: 0,
         dropped: { compressed: 1, degraded: 1, superseded: 1 },
         failing: [],
+        facts_lost: 0,
       },
       newlyFailing: [],
       fixed: [],

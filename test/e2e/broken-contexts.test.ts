@@ -31,6 +31,9 @@ function repo(transcript: string): string {
     'escalate',
     'order-system-last',
     'cache-prefix',
+    'retention',
+    'fresh-results',
+    'fresh-cut',
   ])
     cpSync(path.join(FIXTURES, `policy-${p}.yml`), path.join(dir, `policy-${p}.yml`));
   return dir;
@@ -120,7 +123,12 @@ describe('check goes red where the context is broken', () => {
     const { run, report } = await check(dir, ['--policy', 'policy-small.yml']);
     expect(run.code).toBe(0);
     expect(report.transcripts[0]?.status).toBe('warning');
-    expect(found(report)).toEqual([['status', 'warning', 12, 5]]);
+    // Issue 28: the results the model just asked for are gone: fresh_results (a warning by default)
+    // at the assistant turn that made the call (m11, line 96).
+    expect(found(report)).toEqual([
+      ['fresh_results', 'warning', 96, 5],
+      ['status', 'warning', 12, 5],
+    ]);
     const stabilized = await runBuilt(
       ['stabilize', '--json', '--policy', 'policy-small.yml', 'transcripts/latest-request-dropped.json'],
       dir,
@@ -131,6 +139,46 @@ describe('check goes red where the context is broken', () => {
     };
     expect(parsed.context.map((c) => c.id)).toEqual(['m0', 'm1', 'm5']);
     expect(parsed.ledger.find((e) => e.id === 'm13')?.reason).toBe('degraded');
+  });
+
+  it('retention: an id the agent uses again was dropped before the call that needs it', async () => {
+    // Issue 28: at 150 tokens the user's message with the reservation id (line 16) and the lookup
+    // that repeated it (line 20) are gone when the agent calls cancel_reservation (line 55).
+    const dir = repo('retention-id-dropped.json');
+    const { run, report } = await check(dir, ['--policy', 'policy-retention.yml']);
+    expect(run.code).toBe(1);
+    expect(found(report)).toContainEqual(['retention', 'error', 55, 5]);
+    const v = report.transcripts[0]?.violations.find((x) => x.check === 'retention');
+    expect(v?.message).toBe(
+      'the cancel_reservation call at line 55 used `8JX2WO`, first seen at line 16 (user); the context at that call had lost it: dropped (pair_unit) at line 20',
+    );
+    const text = await runBuilt(['check', '--policy', 'policy-retention.yml', 'transcripts'], dir);
+    expect(text.stdout).toContain('transcripts/retention-id-dropped.json:55:5: error[retention] m10:');
+    const github = await runBuilt(
+      ['check', '--format', 'github', '--policy', 'policy-retention.yml', 'transcripts'],
+      dir,
+    );
+    expect(github.stdout).toMatch(
+      /^::error file=transcripts\/retention-id-dropped\.json,line=55,col=5,title=context-stability retention%3A m10::/m,
+    );
+    // The default policy keeps it (and reports the check as passed at warning).
+    const wide = await check(dir, []);
+    expect(found(wide.report).filter(([c]) => c === 'retention')).toEqual([]);
+  });
+
+  it('fresh_results: the open loop left out is red at the call when the policy says error', async () => {
+    const { run, report } = await check(repo('latest-request-dropped.json'), [
+      '--policy',
+      'policy-fresh-results.yml',
+    ]);
+    expect(run.code).toBe(1);
+    expect(found(report)).toContainEqual(['fresh_results', 'error', 96, 5]);
+  });
+
+  it('fresh_results: a fresh result cut to an excerpt is a warning even at error', async () => {
+    const { run, report } = await check(repo('fresh-result-cut.json'), ['--policy', 'policy-fresh-cut.yml']);
+    expect(run.code).toBe(0);
+    expect(found(report)).toContainEqual(['fresh_results', 'warning', 12, 5]);
   });
 
   it('a side-chain-only Claude Code log: nonempty, and both APIs refuse the empty request', async () => {

@@ -10,6 +10,7 @@ import type { ReportViolation } from '../../core/golden/check-report.js';
 import { buildGoldenText } from '../../core/golden/golden.js';
 import type { Golden } from '../../core/golden/golden.js';
 import { buildReport } from '../../core/report/report.js';
+import { runRetention } from '../../core/retention/index.js';
 import type { TranscriptReport } from '../../core/report/report.js';
 import type { TokenCache } from '../../core/stabilize/meter.js';
 import { sanitizeForPolicy, stabilizeTranscript } from '../../core/stabilize/stabilize.js';
@@ -73,8 +74,11 @@ export function evaluateTranscript(
   if (replay && severity !== undefined) {
     checks.push(cachePrefixCheck(replay.points, severity, cachePrefixMinShare(setup.policy)));
   }
+  const retention = runRetention(shown, result, run);
+  if (retention) checks.push(retention.check);
   const report = buildReport(result, checks);
   if (replay) report.cache_prefix = replay.summary;
+  if (retention) report.retention = retention.report;
   const { golden, text } = buildGoldenText(report, {
     transcript,
     policy: setup.policy,
@@ -90,7 +94,7 @@ export function reportViolations(report: TranscriptReport): ReportViolation[] {
     .flatMap((c) =>
       c.violations.map((v) => ({
         check: c.name,
-        severity: c.severity,
+        severity: v.severity ?? c.severity,
         id: v.id,
         line: v.line,
         ...(v.column !== undefined ? { column: v.column } : {}),

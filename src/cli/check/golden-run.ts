@@ -266,6 +266,7 @@ async function compareOne(
     ...(transcript.diagnostics.length > 0 ? { diagnostics: transcript.diagnostics } : {}),
     ...(base ? { impact: policyImpact(item.transcript, base.report, head.report) } : {}),
     ...(head.report.cache_prefix ? { cache_prefix: head.report.cache_prefix } : {}),
+    ...(head.report.retention ? { retention: head.report.retention } : {}),
   };
   // Some records were unreadable: the rest is reported, but a golden of part of a file is not written.
   if (hasErrors(transcript.diagnostics)) return { outcome: { ...common, outcome: 'error' } };

@@ -11,6 +11,7 @@ import {
 } from '../../core/cache/prefix.js';
 import { EMIT_FORMATS, emitContext, resolveEmitFormat } from '../../core/emit/index.js';
 import { buildReport, failingChecks } from '../../core/report/report.js';
+import { runRetention } from '../../core/retention/index.js';
 import { compareFindings } from '../../core/report/severity-order.js';
 import { stabilizeTranscript } from '../../core/stabilize/stabilize.js';
 import { ACTIONS } from '../../core/stabilize/types.js';
@@ -104,7 +105,7 @@ function violationLines(file: string, check: CheckResult, cap: number): string[]
   const shown = check.violations.slice(0, cap).map((v) => {
     const id = v.id === '*' ? '' : ` [${v.id}]`;
     const at = v.column !== undefined ? `${v.line}:${v.column}` : `${v.line}`;
-    return shownName(`${file}:${at}: ${check.name} (${check.severity}): ${v.message}${id}`);
+    return shownName(`${file}:${at}: ${check.name} (${v.severity ?? check.severity}): ${v.message}${id}`);
   });
   const more = check.violations.length - shown.length;
   if (more > 0) shown.push(`… and ${more} more ${check.name} violations (--json lists them all)`);
@@ -191,6 +192,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (replay && cacheSeverity !== undefined) {
     checks.push(cachePrefixCheck(replay.points, cacheSeverity, cachePrefixMinShare(policy)));
   }
+  // The retention check (on at warning unless the policy turns it off), as `check` runs it.
+  const retention = runRetention(transcript, result, { policy, tokenizer, rules });
+  if (retention) checks.push(retention.check);
   // An escalated status is the failing `status` check; a warning status is reported, like every warning.
   const failing = failingChecks(checks);
   const findings = failing.length > 0;
@@ -209,6 +213,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   } else if (values.json) {
     const report = { schema_version: STABILIZE_REPORT_SCHEMA, ...buildReport(result, checks) };
     if (replay) report.cache_prefix = replay.summary;
+    if (retention) report.retention = retention.report;
     io.stdout(inertJson(`${JSON.stringify(report, null, 2)}\n`));
   } else {
     const summary = renderSummary(result, checks, transcript.artifacts.length);

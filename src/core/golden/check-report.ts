@@ -1,6 +1,7 @@
 // The machine report of `check` (`--report out.json`) and of `merge`: everything a later step
 // needs (annotations, job summary, the merge of shard reports) without rerunning the check.
 // Serialized with stableStringify, so two runs over the same inputs give the same bytes.
+import type { RetentionReport } from '../retention/index.js';
 import type { CachePrefixSummary } from '../cache/prefix.js';
 import type { Diagnostic } from '../types.js';
 import type { GoldenDiff } from './diff.js';
@@ -51,6 +52,8 @@ export interface TranscriptOutcome {
   impact?: PolicyImpact;
   /** The prompt-cache prefix replay of the head policy, when computed (docs/cache-prefix.md). */
   cache_prefix?: CachePrefixSummary;
+  /** The retention replay of the head policy (docs/checks.md `retention`), unless the check is off. */
+  retention?: RetentionReport;
 }
 
 export interface ReportSummary {

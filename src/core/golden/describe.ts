@@ -1,6 +1,7 @@
 // Plain-words descriptions shared by the text and markdown renderers, so both say the same thing
 // the same way. Only ids, reason codes, counts and check names appear: never artifact content.
 import { describeCacheImpact } from '../cache/describe.js';
+import type { RetentionSummary } from '../retention/index.js';
 import type { CheckReport, ReportSummary, ReportViolation } from './check-report.js';
 import type { CheckChange, Fate, FateChange, GoldenDiff } from './diff.js';
 import type { ImpactSide, PolicyImpact } from './impact.js';
@@ -70,7 +71,29 @@ export function describeImpact(impact: PolicyImpact): string[] {
   if (base.cache_prefix || head.cache_prefix) {
     lines.push(`prompt cache prefix: ${describeCacheImpact(base.cache_prefix, head.cache_prefix)}`);
   }
+  if (base.facts_lost !== undefined || head.facts_lost !== undefined) {
+    lines.push(`facts lost: ${describeFactsLost(base, head)}`);
+  }
   return lines;
+}
+
+/**
+ * `0 → 3`: the `retention` violations under the base and the head policy; `—` for a side whose
+ * policy turns the check off (nothing was measured, which is not the same as nothing lost).
+ */
+export function describeFactsLost(base: ImpactSide, head: ImpactSide): string {
+  return `${base.facts_lost ?? '—'} → ${head.facts_lost ?? '—'}`;
+}
+
+/**
+ * `retention: 114 of 117 tool calls replayed, 241 facts, 3 lost`: the figures of the retention
+ * replay, or undefined when no call was replayed (nothing to tell). Counts only: the lost values
+ * are in the violations and the JSON report.
+ */
+export function describeRetention(r: RetentionSummary): string | undefined {
+  if (r.replayed === 0) return undefined;
+  const summaries = r.summary_findings ? `; ${plural(r.summary_findings, 'fact')} lost by summaries` : '';
+  return `retention: ${r.replayed} of ${plural(r.calls, 'tool call')} replayed, ${plural(r.facts, 'fact')}, ${r.lost} lost${summaries}`;
 }
 
 /** `line 7, column 3: error[pii] m4: message`: a violation where the transcript is already named. */

@@ -68,12 +68,21 @@ export function diffGoldens(expected: Golden, actual: Golden): GoldenDiff {
   }
   const fates = fateChanges(expected.ledger, actual.ledger);
   const contentChanged = contentChanges(expected.context, actual.context);
-  const equal = stableStringify(semanticView(expected)) === stableStringify(semanticView(actual));
+  // A check the golden predates that passes is no drift: upgrading the tool (a new check) does not
+  // turn every golden red. A new check with findings is drift, as any verdict change is.
+  const compared = withoutNewPassingChecks(expected, actual);
+  const equal = stableStringify(semanticView(expected)) === stableStringify(semanticView(compared));
   const identical = stableStringify(expected) === stableStringify(actual);
+  const added = actual.checks.filter((c) => !compared.checks.includes(c)).map((c) => c.name);
   return {
     equal,
     causes,
-    metadata: identical ? [] : metadataChanges(expected, actual, causes),
+    metadata: identical
+      ? []
+      : [
+          ...metadataChanges(expected, compared, causes),
+          ...(added.length > 0 ? [`checks the golden predates: ${added.join(', ')}`] : []),
+        ],
     first: firstChange(fates, contentChanged),
     status: expected.status === actual.status ? null : { before: expected.status, after: actual.status },
     tokens: {
@@ -83,8 +92,15 @@ export function diffGoldens(expected: Golden, actual: Golden): GoldenDiff {
     },
     fates,
     contentChanged,
-    checks: checkChanges(expected.checks, actual.checks),
+    checks: checkChanges(expected.checks, compared.checks),
   };
+}
+
+/** `actual` without the checks `expected` does not list and that found nothing. */
+function withoutNewPassingChecks(expected: Golden, actual: Golden): Golden {
+  const known = new Set(expected.checks.map((c) => c.name));
+  const checks = actual.checks.filter((c) => known.has(c.name) || c.violations.length > 0);
+  return checks.length === actual.checks.length ? actual : { ...actual, checks };
 }
 
 /**

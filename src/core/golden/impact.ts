@@ -22,6 +22,11 @@ export interface ImpactSide {
   failing: string[];
   /** Mean and lowest prompt-cache prefix share (docs/cache-prefix.md), when the replay ran. */
   cache_prefix?: { mean_share: number | null; min_share: number | null };
+  /**
+   * Facts the agent lost (the `retention` check's violations: values a call used that the context
+   * at that call had lost, and what a summary dropped), when the check ran.
+   */
+  facts_lost?: number;
 }
 
 export interface PolicyImpact {
@@ -58,6 +63,8 @@ export function impactSide(report: TranscriptReport): ImpactSide {
   };
   const cache = report.cache_prefix;
   if (cache) side.cache_prefix = { mean_share: cache.mean_share, min_share: cache.min_share };
+  const retention = report.checks.find((c) => c.name === 'retention');
+  if (retention && retention.severity !== 'off') side.facts_lost = retention.violations.length;
   return side;
 }
 

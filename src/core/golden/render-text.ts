@@ -5,7 +5,7 @@
 import { formatDiagnostic } from '../diagnostics.js';
 import { inertJson, shownName } from '../text/shown-name.js';
 import type { CheckReport, Outcome, TranscriptOutcome } from './check-report.js';
-import { DRIFT_WARNING, describeDiff, describeImpact, describeSummary } from './describe.js';
+import { DRIFT_WARNING, describeDiff, describeImpact, describeRetention, describeSummary } from './describe.js';
 import { acceptCommand, describeConsumers, describeFirstChange, describeTotals } from './describe-outcome.js';
 import { displayOrder, isWarningDrift } from './report-order.js';
 import { pushAll } from '../collections.js';
@@ -47,9 +47,14 @@ function details(o: TranscriptOutcome, report: CheckReport): string[] {
   if (isWarningDrift(o)) lines.push(`  ${DRIFT_WARNING}`);
   const first = describeFirstChange(o);
   if (first) lines.push(`  ${first}`);
-  const consumers = o.outcome !== 'pass' || o.violations.length > 0 ? describeConsumers(o) : undefined;
+  // What fills the budget and the retention figures are told of a transcript that failed or has
+  // findings: retention runs by default, and every clean pass growing a line would bury the rest.
+  const told = o.outcome !== 'pass' || o.violations.length > 0;
+  const consumers = told ? describeConsumers(o) : undefined;
   if (consumers) lines.push(`  ${consumers}`);
   if (o.cache_prefix) lines.push(`  ${describeCachePrefix(o.cache_prefix)}`);
+  const retention = told && o.retention ? describeRetention(o.retention) : undefined;
+  if (retention) lines.push(`  ${retention}`);
   const accept = acceptCommand(o, report.policy.source);
   if (accept) lines.push(`  ${o.outcome === 'new' ? 'write the golden' : 'accept the change'}: ${accept}`);
   if (o.diff && !o.diff.equal) {

@@ -88,6 +88,10 @@ export const POLICY_FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'checks.provider': 'The target API would accept the request (see target).',
   'checks.cache_prefix':
     'Off unless set: replayed turn by turn, each request repeats at least cache_prefix.min_share of the previous one as a byte-identical prefix (the provider’s prompt cache stays warm).',
+  'checks.fresh_results':
+    'Warning unless set: the results of the open tool loop (what the model just asked for) are in the context whole; an excerpt is a warning, a dropped result a violation at its call.',
+  'checks.retention':
+    'Warning unless set: replayed call by call, every argument value of a tool call that the history held reaches the model at that call, and a summary keeps the instructions, errors and pending calls of the turns it replaces.',
   compaction:
     'Replace the older turns the budget cannot keep with one summary built deterministically from them, instead of dropping them (off unless set).',
   'compaction.enabled': 'Turn compaction on.',
@@ -99,6 +103,9 @@ export const POLICY_FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   cache_prefix: 'Settings of the cache_prefix check.',
   'cache_prefix.min_share':
     'Least share (0 to 1) of each replayed request, in tokens, that must be a byte-identical prefix of the previous request.',
+  retention: 'Settings of the retention check.',
+  'retention.max_calls':
+    'Most tool-calling model calls replayed per transcript (the newest 8 always); each costs one stabilization.',
   stable_prefix:
     'Keep each request a byte-identical prefix of the next while the history fits, so the provider’s prompt cache stays warm.',
   'stable_prefix.enabled':

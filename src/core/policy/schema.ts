@@ -57,6 +57,21 @@ export type CheckName = (typeof CHECK_NAMES)[number];
 export const OPTIONAL_CHECK_NAMES = ['cache_prefix'] as const;
 export type OptionalCheckName = (typeof OPTIONAL_CHECK_NAMES)[number];
 
+/**
+ * Checks that run at `warning` unless the policy names them (issue 28): optional without a default
+ * too, so that a policy that does not mention them keeps its hash.
+ */
+export const WARNING_CHECK_NAMES = ['fresh_results', 'retention'] as const;
+export type WarningCheckName = (typeof WARNING_CHECK_NAMES)[number];
+
+/** The severity a policy gives a check that runs at `warning` unless named. */
+export function warningCheckSeverity(
+  policy: { readonly checks: { readonly [K in WarningCheckName]?: CheckSeverity } },
+  name: WarningCheckName,
+): CheckSeverity {
+  return policy.checks[name] ?? 'warning';
+}
+
 /** What an in-agent adapter does when a call's context is `escalated` (runtime.on_escalated). */
 export const ESCALATION_CHOICES = ['stop', 'continue'] as const;
 export type EscalationChoice = (typeof ESCALATION_CHOICES)[number];
@@ -466,8 +481,10 @@ export const PolicySchema = mapping(
         nonempty: severity(),
         provider: severity(),
         cache_prefix: oneOf(CHECK_SEVERITIES).optional(),
+        fresh_results: oneOf(CHECK_SEVERITIES).optional(),
+        retention: oneOf(CHECK_SEVERITIES).optional(),
       },
-      [...CHECK_NAMES, ...OPTIONAL_CHECK_NAMES].join(', '),
+      [...CHECK_NAMES, ...OPTIONAL_CHECK_NAMES, ...WARNING_CHECK_NAMES].join(', '),
     ).prefault({}),
     // The three below are optional without a default: a policy that sets none keeps its hash.
     compaction: mapping(
@@ -480,6 +497,7 @@ export const PolicySchema = mapping(
     ).optional(),
     runtime: mapping({ on_escalated: oneOf(ESCALATION_CHOICES).default('stop') }, 'on_escalated').optional(),
     cache_prefix: mapping({ min_share: fraction().default(0.5) }, 'min_share').optional(),
+    retention: mapping({ max_calls: integer(1, 1_000).default(24) }, 'max_calls').optional(),
     // Issue 27: on by default (prefault), so every policy keeps a stable prefix out of the box.
     stable_prefix: mapping(
       { enabled: flag().default(true), low_water: fraction().default(0.85) },
@@ -508,7 +526,7 @@ export const PolicySchema = mapping(
       PART_TOKEN_KINDS.join(', '),
     ).prefault({}),
   },
-  'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, stable_prefix, repair, part_tokens',
+  'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, retention, stable_prefix, repair, part_tokens',
 ).superRefine(familyNeedsCalibration);
 
 type DeepReadonly<T> = T extends readonly (infer U)[]

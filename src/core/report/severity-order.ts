@@ -11,6 +11,8 @@ export const FINDING_ORDER = [
   'provider',
   'budget',
   'protected',
+  'fresh_results',
+  'retention',
   'status',
   'pairing',
   'ledger',

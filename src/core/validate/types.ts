@@ -11,6 +11,7 @@ export const VALIDATE_CHECKS = [
   'recency',
   'nonempty',
   'provider',
+  'fresh_results',
 ] as const;
 export type ValidateCheckName = (typeof VALIDATE_CHECKS)[number];
 
@@ -20,6 +21,11 @@ export interface Violation {
   /** 1-based column of the artifact the violation is annotated at (absent: the start of the line). */
   column?: number;
   message: string;
+  /**
+   * A finding that is a warning whatever the check's severity (a `fresh_results` excerpt): it never
+   * fails the run. Absent: the check's severity.
+   */
+  severity?: 'warning';
 }
 
 export interface CheckResult {

@@ -8,6 +8,7 @@ import type { EmitFormat } from '../emit/index.js';
 import { checkDetectors, detectorConfig } from '../pii/registry.js';
 import { replayGuardian } from '../guardian/replay.js';
 import type { Policy } from '../policy/schema.js';
+import { warningCheckSeverity } from '../policy/schema.js';
 import { TokenMeter } from '../stabilize/meter.js';
 import type { TokenCache } from '../stabilize/meter.js';
 import type { StabilizeResult } from '../stabilize/types.js';
@@ -17,6 +18,7 @@ import { historySources, turnNumbers } from '../stabilize/summaries.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import type { Artifact, Transcript } from '../types.js';
 import { checkBudget } from './budget.js';
+import { checkFreshResults } from './fresh.js';
 import { checkNonempty, checkRecency, checkTask } from './conversation.js';
 import { Locator } from './locate.js';
 import { checkOrder } from './order.js';
@@ -149,7 +151,10 @@ export function validateResult(t: Transcript, result: StabilizeResult, opts: Val
   const unpaired = new Set([...t.pairing.unpairedResults, ...t.pairing.unpairedCalls].map((u) => u.artifact));
   // Built-in typed detectors whatever the policy enables; digit_run and user rules as it sets them.
   const detectors = checkDetectors(detectorConfig(policy.pii, opts.rules ?? []));
-  const sev = (name: keyof Policy['checks']): CheckResult['severity'] => policy.checks[name] ?? 'off';
+  const sev = (name: keyof Policy['checks']): CheckResult['severity'] =>
+    name === 'fresh_results' || name === 'retention'
+      ? warningCheckSeverity(policy, name)
+      : (policy.checks[name] ?? 'off');
   const run = (
     name: ValidateCheckName,
     severity: CheckResult['severity'],
@@ -181,6 +186,7 @@ export function validateResult(t: Transcript, result: StabilizeResult, opts: Val
     run('provider', sev('provider'), () =>
       checkProvider(t, result, providerApis(t.format, policy.target, opts.emit), where),
     ),
+    run('fresh_results', sev('fresh_results'), () => checkFreshResults(t, result, where)),
     statusCheck(result, where),
   ];
 }

@@ -23,6 +23,7 @@ import {
 } from './html-text.js';
 import type { Mask } from './html-text.js';
 import { findingsHtml, violationHtml, diagnosticHtml, diffHtml, sideBySideHtml } from './diff-html.js';
+import { lostFactsHtml } from './retention-html.js';
 import { ARTIFACT_KINDS } from '../types.js';
 import type { ViewDocument, ViewTranscript } from './model.js';
 import { PAGE_SCRIPT } from './page-script.js';
@@ -198,6 +199,7 @@ function transcriptHtml(doc: ViewDocument, t: ViewTranscript, index: number, mas
       'Violations',
       o.violations.map((v) => violationHtml(v, link)),
     ),
+    lostFactsHtml(o.retention, link),
     o.outcome === 'drift' && o.diff ? diffHtml(o.diff, link) : '',
     head ? budgetHtml(head) : '',
     o.outcome === 'drift' && head && t.stored ? sideBySideHtml(t.stored, head, changed, mask) : '',

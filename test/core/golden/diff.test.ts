@@ -28,6 +28,22 @@ describe('diffGoldens', () => {
     });
   });
 
+  it('a check the golden predates is no drift while it passes, and drift once it finds something', () => {
+    const before = golden();
+    const base = before.checks;
+    const passing = golden({ checks: [...base, checkResult('retention', 0, 'warning')] });
+    const d = diffGoldens(before, passing);
+    expect(d.equal).toBe(true);
+    expect(d.checks).toEqual([]);
+    expect(d.metadata).toEqual(['checks the golden predates: retention']);
+    const finding = golden({ checks: [...base, checkResult('retention', 1, 'warning')] });
+    const red = diffGoldens(before, finding);
+    expect(red.equal).toBe(false);
+    expect(red.checks).toEqual([{ name: 'retention', before: null, after: { ok: false, violations: 1 } }]);
+    // A check the golden lists and the new run does not is still a change.
+    expect(diffGoldens(passing, before).equal).toBe(false);
+  });
+
   it('lists an artifact that changed fate, with both fates and its line', () => {
     const after = golden({
       budget: { limit: 100, used: 10 },

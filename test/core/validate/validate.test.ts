@@ -64,6 +64,7 @@ describe('validate: a correct result', () => {
       ['recency', true, 'error'],
       ['nonempty', true, 'error'],
       ['provider', true, 'error'],
+      ['fresh_results', true, 'warning'],
       ['status', true, 'error'],
     ]);
   });

@@ -1,7 +1,8 @@
-// Argument values of the decisions bench: what the model must still see to write its next tool
+// Facts an agent carries from one call to the next (issue 28): the argument values of its tool
 // calls. From each call's JSON arguments, the leaf strings and numbers of at least MIN_LENGTH
-// characters; for a shell command, also its whitespace-separated words of that length.
-import type { Artifact, ToolCall } from '../../src/core/types.js';
+// characters; for a shell command, also its whitespace-separated words of that length. One
+// definition for the `retention` check and the decisions bench, so that both count the same facts.
+import type { Artifact, ToolCall } from '../types.js';
 
 export const MIN_LENGTH = 4;
 
@@ -89,11 +90,37 @@ export class HistoryText {
 
   /** True when the value (raw or JSON-escaped) appears in artifacts 0..index. */
   seenBy(index: number, value: string): boolean {
+    return this.firstHolder(index, value) >= 0;
+  }
+
+  /** True when artifact `index`'s own text holds the value. */
+  holdsAt(index: number, value: string): boolean {
+    const own = this.text.slice(index === 0 ? 0 : (this.ends[index - 1] ?? 0), this.ends[index] ?? 0);
+    return holds(own, value);
+  }
+
+  /** The first artifact (index) among 0..index whose text holds the value; -1 when none does. */
+  firstHolder(index: number, value: string): number {
     const end = this.ends[index] ?? 0;
+    let best = -1;
     for (const v of [value, jsonEscaped(value)]) {
       const at = this.text.indexOf(v);
-      if (at >= 0 && at + v.length <= end) return true;
+      if (at < 0 || at + v.length > end) continue;
+      const holder = this.artifactAt(at);
+      if (best === -1 || holder < best) best = holder;
     }
-    return false;
+    return best;
+  }
+
+  /** The artifact whose text holds position `at` (the separators never start a match). */
+  private artifactAt(at: number): number {
+    let lo = 0;
+    let hi = this.ends.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.ends[mid] ?? 0) > at) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
   }
 }
