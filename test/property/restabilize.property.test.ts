@@ -117,3 +117,41 @@ describe('stabilizing the output again, regression (seed 1534365637)', () => {
     expect(projection(second.context)).toEqual(projection(first.context));
   });
 });
+
+// Seed 1968358021: a superseded result stays as a placeholder in a should-keep unit (the first pass
+// escalates with its evidence whole); the final answer leaves, so read back its call's unit is the
+// open loop, must-keep, and the placeholder shrink reworded the placeholder to "over the budget".
+describe('stabilizing the output again, regression (seed 1968358021)', () => {
+  it('a placeholder read back is not reworded when its unit becomes the open loop', () => {
+    const build = 'The build failed because the cache was stale again';
+    const npmTest = (id: string) => ({ id, name: 'bash', arguments: '{"command":"npm test"}' });
+    const c = readCase(
+      [
+        { id: 'x0', kind: 'assistant', content: '', tool_calls: [npmTest('c3'), npmTest('c1')] },
+        { id: 'x1', kind: 'tool', call_id: 'c3', content: build },
+        {
+          id: 'x2',
+          kind: 'user',
+          content: [
+            { type: 'text', text: build },
+            { type: 'image_url', image_url: { url: 'https://example.invalid/shot.png' } },
+          ],
+        },
+        { id: 'x3', kind: 'tool', call_id: 'c1', content: '' },
+        { id: 'x4', kind: 'assistant', content: build },
+      ],
+      [],
+    );
+    const policy = toPolicy({
+      budget: 60,
+      message_overhead: 0,
+      keep_recent: 0,
+      tool_output: { max_tokens: 1 },
+      dedup: { enabled: false },
+    });
+    const first = stabilize(c.transcript, policy);
+    expect(first.ledger.find((e) => e.id === 'x1')?.detail).toMatch(/^superseded/);
+    const second = again(c.transcript, first, policy);
+    expect(projection(second.context)).toEqual(projection(first.context));
+  });
+});

@@ -9,7 +9,15 @@ import type { Final } from './finalize.js';
 import { keepsOutcome } from './outcome.js';
 import type { TokenMeter } from './meter.js';
 import type { Work } from './work.js';
-import { isAlive, isProtected, placeholderText, remove, removeResult, textOf } from './work.js';
+import {
+  isAlive,
+  isPlaceholder,
+  isProtected,
+  placeholderText,
+  remove,
+  removeResult,
+  textOf,
+} from './work.js';
 import type { Content } from '../types.js';
 
 /** An excerpt smaller than this no longer shows an outcome: below it the budget is not met. */
@@ -56,8 +64,12 @@ export interface FitOutcome {
  * part fits: the calls stay valid and no protected evidence is lost.
  */
 export function shrinkUnprotected(members: Work[], over: number, tokensOf: (w: Work) => Final): number {
+  // A placeholder read back from a stabilized context stays as it is (work.ts, isPlaceholder): which
+  // units are must-keep can change between passes (the open loop), and rewording it would change the
+  // context the first pass gave. One made in this run (a duplicate's) may still shrink.
+  const readBack = (m: Work): boolean => isPlaceholder(m) && m.changed === undefined;
   const candidates = members
-    .filter((m) => m.owner && !isProtected(m))
+    .filter((m) => m.owner && !isProtected(m) && !readBack(m))
     .map((m) => ({ m, tokens: tokensOf(m).tokens }))
     .sort((x, y) => y.tokens - x.tokens || x.m.index - y.m.index);
   let n = 0;
