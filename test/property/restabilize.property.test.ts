@@ -154,4 +154,43 @@ describe('stabilizing the output again, regression (seed 1968358021)', () => {
     const second = again(c.transcript, first, policy);
     expect(projection(second.context)).toEqual(projection(first.context));
   });
+
+  it('an escalated run leaves the results of a unit that is the open loop only when read back whole', () => {
+    const build = 'The build failed because the cache was stale again';
+    const c = readCase(
+      [
+        {
+          id: 'x0',
+          kind: 'assistant',
+          content: '',
+          tool_calls: [
+            { id: 'c1', name: 'bash', arguments: '{"command":"npm test"}' },
+            { id: 'c4', name: 'read', arguments: '{"path":"src/a.ts"}' },
+          ],
+        },
+        { id: 'x1', kind: 'tool', call_id: 'c4', content: build },
+        {
+          id: 'x2',
+          kind: 'user',
+          content: [
+            { type: 'text', text: build },
+            { type: 'image_url', image_url: { url: 'https://example.invalid/shot.png' } },
+          ],
+        },
+        { id: 'x3', kind: 'tool', call_id: 'c1', content: '' },
+        { id: 'x4', kind: 'assistant', content: build },
+      ],
+      [],
+    );
+    const policy = toPolicy({
+      budget: 60,
+      message_overhead: 0,
+      keep_recent: 0,
+      tool_output: { max_tokens: 1 },
+      dedup: { enabled: false },
+    });
+    const first = stabilize(c.transcript, policy);
+    const second = again(c.transcript, first, policy);
+    expect(projection(second.context)).toEqual(projection(first.context));
+  });
 });

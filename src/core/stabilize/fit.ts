@@ -334,7 +334,10 @@ export function fitProtected(
   let placeholders = 0;
   let dropped = 0;
   let floor = tokens;
-  if (tokens > limit) {
+  // Placeholders only when the must-keep tier can fit at all (they never lower its floor): an
+  // escalated run keeps its results whole, as it keeps the should-keep units' (budget.ts), so a
+  // unit that is the open loop only when read back does not change (restabilize seed 1968358021).
+  if (tokens > limit && mustFloor(members.filter(counted), tokensOf, meter) <= limit) {
     placeholders = shrinkUnprotected(members, tokens - limit, tokensOf);
     tokens = total();
   }
