@@ -40879,7 +40879,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3273);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9578);
 /* harmony import */ var _cli_check_golden_worker_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9340);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
@@ -40914,7 +40914,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3273:
+/***/ 9578:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -45994,11 +45994,17 @@ function details(o, report) {
     const first = (0,describe_outcome/* describeFirstChange */.IE)(o);
     if (first)
         lines.push(`  ${first}`);
-    const consumers = o.outcome !== 'pass' || o.violations.length > 0 ? (0,describe_outcome/* describeConsumers */.Ne)(o) : undefined;
+    // What fills the budget and the retention figures are told of a transcript that failed or has
+    // findings: retention runs by default, and every clean pass growing a line would bury the rest.
+    const told = o.outcome !== 'pass' || o.violations.length > 0;
+    const consumers = told ? (0,describe_outcome/* describeConsumers */.Ne)(o) : undefined;
     if (consumers)
         lines.push(`  ${consumers}`);
     if (o.cache_prefix)
         lines.push(`  ${(0,cache_describe/* describeCachePrefix */.ql)(o.cache_prefix)}`);
+    const retention = told && o.retention ? (0,describe/* describeRetention */.uN)(o.retention) : undefined;
+    if (retention)
+        lines.push(`  ${retention}`);
     const accept = (0,describe_outcome/* acceptCommand */.O3)(o, report.policy.source);
     if (accept)
         lines.push(`  ${o.outcome === 'new' ? 'write the golden' : 'accept the change'}: ${accept}`);
@@ -46514,6 +46520,30 @@ function sideBySideHtml(stored, head, changed, mask) {
     ].join('');
 }
 
+;// CONCATENATED MODULE: ./build/core/view/retention-html.js
+// The lost facts of one transcript on the viewer page (the `retention` check, docs/checks.md): each
+// value a call used that the context at that call had lost, where it was needed, where it was first
+// seen and why it was gone. The violations already sit on the call's row of the timeline; this
+// table puts both places side by side. Pure; every input string escaped.
+
+
+/** The block, or '' when nothing was lost. `link` makes an artifact id a link to its row. */
+function lostFactsHtml(r, link) {
+    if (!r || r.lost_facts.length === 0)
+        return '';
+    const figures = (0,describe/* describeRetention */.uN)(r);
+    const rows = r.lost_facts.map((f) => `<tr><td><code>${esc(f.value)}</code></td>` +
+        `<td>line ${f.needed.line} ${link(f.needed.id)} ${esc(f.needed.tool)}</td>` +
+        `<td>line ${f.source.line} ${link(f.source.id)} ${esc(f.source.kind)}</td>` +
+        `<td>${esc(f.cause)}</td></tr>`);
+    return [
+        `<div class="block lost-facts"><h3>Lost facts (${r.lost_facts.length})</h3>`,
+        figures ? `<p class="lost-figures">${esc(figures)}</p>` : '',
+        '<table class="grid"><thead><tr><th>value</th><th>needed at</th><th>first seen</th><th>cause</th></tr></thead>',
+        `<tbody>${rows.join('')}</tbody></table></div>`,
+    ].join('');
+}
+
 // EXTERNAL MODULE: ./build/core/types.js
 var types = __nccwpck_require__(559);
 ;// CONCATENATED MODULE: ./build/core/view/page-script.js
@@ -46819,6 +46849,7 @@ pre.unified .u-hunk { color: #6639ba; display: block; }
 
 
 
+
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 const FATE_MEANING = {
     kept: 'as it was',
@@ -46971,6 +47002,7 @@ function transcriptHtml(doc, t, index, mask) {
         notes.length > 0 ? `<ul class="notes">${notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : '',
         findingsHtml('Diagnostics', (o.diagnostics ?? []).map(diagnosticHtml)),
         findingsHtml('Violations', o.violations.map((v) => violationHtml(v, link))),
+        lostFactsHtml(o.retention, link),
         o.outcome === 'drift' && o.diff ? diffHtml(o.diff, link) : '',
         head ? budgetHtml(head) : '',
         o.outcome === 'drift' && head && t.stored ? sideBySideHtml(t.stored, head, changed, mask) : '',
@@ -47501,8 +47533,8 @@ function apiUrl(env) {
 
 // EXTERNAL MODULE: ./build/action/inputs.js
 var inputs = __nccwpck_require__(7126);
-// EXTERNAL MODULE: ./build/cli/check/golden-run.js + 111 modules
-var golden_run = __nccwpck_require__(1823);
+// EXTERNAL MODULE: ./build/cli/check/golden-run.js + 117 modules
+var golden_run = __nccwpck_require__(1460);
 // EXTERNAL MODULE: ./build/cli/check/golden-jobs.js
 var golden_jobs = __nccwpck_require__(8966);
 // EXTERNAL MODULE: ./build/cli/check/policies.js + 12 modules
@@ -48310,7 +48342,7 @@ async function* runOnLanes(items, opts) {
 
 /***/ }),
 
-/***/ 1823:
+/***/ 1460:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -49028,12 +49060,21 @@ function diffGoldens(expected, actual) {
     }
     const fates = fateChanges(expected.ledger, actual.ledger);
     const contentChanged = contentChanges(expected.context, actual.context);
-    const equal = (0,stable_json/* stableStringify */.J)(semanticView(expected)) === (0,stable_json/* stableStringify */.J)(semanticView(actual));
+    // A check the golden predates that passes is no drift: upgrading the tool (a new check) does not
+    // turn every golden red. A new check with findings is drift, as any verdict change is.
+    const compared = withoutNewPassingChecks(expected, actual);
+    const equal = (0,stable_json/* stableStringify */.J)(semanticView(expected)) === (0,stable_json/* stableStringify */.J)(semanticView(compared));
     const identical = (0,stable_json/* stableStringify */.J)(expected) === (0,stable_json/* stableStringify */.J)(actual);
+    const added = actual.checks.filter((c) => !compared.checks.includes(c)).map((c) => c.name);
     return {
         equal,
         causes,
-        metadata: identical ? [] : metadataChanges(expected, actual, causes),
+        metadata: identical
+            ? []
+            : [
+                ...metadataChanges(expected, compared, causes),
+                ...(added.length > 0 ? [`checks the golden predates: ${added.join(', ')}`] : []),
+            ],
         first: firstChange(fates, contentChanged),
         status: expected.status === actual.status ? null : { before: expected.status, after: actual.status },
         tokens: {
@@ -49043,8 +49084,14 @@ function diffGoldens(expected, actual) {
         },
         fates,
         contentChanged,
-        checks: checkChanges(expected.checks, actual.checks),
+        checks: checkChanges(expected.checks, compared.checks),
     };
+}
+/** `actual` without the checks `expected` does not list and that found nothing. */
+function withoutNewPassingChecks(expected, actual) {
+    const known = new Set(expected.checks.map((c) => c.name));
+    const checks = actual.checks.filter((c) => known.has(c.name) || c.violations.length > 0);
+    return checks.length === actual.checks.length ? actual : { ...actual, checks };
 }
 /**
  * The part of a golden that drift compares (docs/goldens.md): what the model would see and every
@@ -49193,9 +49240,12 @@ function buildReport(result, checks) {
         report.compaction = result.compaction;
     return report;
 }
-/** A check fails the run when it found violations and its severity is `error`. */
+/**
+ * A check fails the run when its severity is `error` and it found a violation that is not a warning
+ * of its own (a `fresh_results` excerpt is a warning whatever the check's severity).
+ */
 function failingChecks(checks) {
-    return checks.filter((c) => !c.ok && c.severity === 'error');
+    return checks.filter((c) => c.severity === 'error' && c.violations.some((v) => v.severity !== 'warning'));
 }
 
 ;// CONCATENATED MODULE: ./build/core/golden/impact.js
@@ -49230,6 +49280,9 @@ function impactSide(report) {
     const cache = report.cache_prefix;
     if (cache)
         side.cache_prefix = { mean_share: cache.mean_share, min_share: cache.min_share };
+    const retention = report.checks.find((c) => c.name === 'retention');
+    if (retention && retention.severity !== 'off')
+        side.facts_lost = retention.violations.length;
     return side;
 }
 function policyImpact(transcript, base, head) {
@@ -53739,8 +53792,12 @@ function isMustKeep(w) {
  * part fits: the calls stay valid and no protected evidence is lost.
  */
 function shrinkUnprotected(members, over, tokensOf) {
+    // A placeholder read back from a stabilized context stays as it is (work.ts, isPlaceholder): which
+    // units are must-keep can change between passes (the open loop), and rewording it would change the
+    // context the first pass gave. One made in this run (a duplicate's) may still shrink.
+    const readBack = (m) => isPlaceholder(m) && m.changed === undefined;
     const candidates = members
-        .filter((m) => m.owner && !isProtected(m))
+        .filter((m) => m.owner && !isProtected(m) && !readBack(m))
         .map((m) => ({ m, tokens: tokensOf(m).tokens }))
         .sort((x, y) => y.tokens - x.tokens || x.m.index - y.m.index);
     let n = 0;
@@ -53967,7 +54024,10 @@ function fitProtected(members, limit, tokensOf, meter, opts = {}) {
     let placeholders = 0;
     let dropped = 0;
     let floor = tokens;
-    if (tokens > limit) {
+    // Placeholders only when the must-keep tier can fit at all (they never lower its floor): an
+    // escalated run keeps its results whole, as it keeps the should-keep units' (budget.ts), so a
+    // unit that is the open loop only when read back does not change (restabilize seed 1968358021).
+    if (tokens > limit && mustFloor(members.filter(counted), tokensOf, meter) <= limit) {
         placeholders = shrinkUnprotected(members, tokens - limit, tokensOf);
         tokens = total();
     }
@@ -60795,6 +60855,604 @@ async function loadTranscript(file, opts = {}) {
     return loaded[0].result;
 }
 
+;// CONCATENATED MODULE: ./build/core/retention/check.js
+/** How a report quotes a value: in backticks, which the value itself never holds. */
+function quoted(value) {
+    return `\`${value.replace(/`/g, "'")}\``;
+}
+function lostFactMessage(f) {
+    return (`the ${f.needed.tool} call at line ${f.needed.line} used ${quoted(f.value)}, first seen at line ` +
+        `${f.source.line} (${f.source.kind}); the context at that call had lost it: ${f.cause}`);
+}
+/** The check over a replay's lost facts and any summary findings, in line order. */
+function retentionCheck(lost, summaryFindings, severity) {
+    const violations = [
+        ...lost.map((f) => ({
+            id: f.needed.id,
+            line: f.needed.line,
+            column: f.needed.column,
+            message: lostFactMessage(f),
+        })),
+        ...summaryFindings,
+    ].sort((a, b) => a.line - b.line);
+    return { name: 'retention', ok: violations.length === 0, severity, violations };
+}
+
+;// CONCATENATED MODULE: ./build/core/retention/facts.js
+const MIN_LENGTH = 4;
+const SHELL_TOOL = /bash|shell|terminal|exec|command/i;
+const SHELL_KEY = /^(command|cmd|script|commands?)$/i;
+function facts_parse(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The argument values of one tool call, deduplicated, in the order met. Arguments that are not
+ * JSON are one string leaf (a shell command when the tool is a shell).
+ */
+function argumentValues(call) {
+    const out = new Set();
+    const shellTool = SHELL_TOOL.test(call.name);
+    const leaf = (value, key) => {
+        if (value.length >= MIN_LENGTH)
+            out.add(value);
+        if (shellTool || (key !== undefined && SHELL_KEY.test(key))) {
+            for (const word of value.split(/\s+/))
+                if (word.length >= MIN_LENGTH)
+                    out.add(word);
+        }
+    };
+    const walk = (v, key) => {
+        if (typeof v === 'string')
+            leaf(v, key);
+        else if (typeof v === 'number' && Number.isFinite(v)) {
+            const s = String(v);
+            if (s.length >= MIN_LENGTH)
+                out.add(s);
+        }
+        else if (Array.isArray(v))
+            for (const x of v)
+                walk(x, key);
+        else if (typeof v === 'object' && v !== null)
+            for (const [k, x] of Object.entries(v))
+                walk(x, k);
+    };
+    const parsed = facts_parse(call.arguments);
+    walk(parsed === undefined ? call.arguments : parsed, undefined);
+    return [...out];
+}
+/** Every string of an artifact the model reads: its text (any part's strings) and its calls' arguments. */
+function artifactText(a) {
+    const parts = [];
+    if (typeof a.content === 'string')
+        parts.push(a.content);
+    else
+        for (const p of a.content) {
+            if (p.type === 'text' && typeof p.text === 'string')
+                parts.push(p.text);
+            else
+                parts.push(JSON.stringify(p));
+        }
+    for (const c of a.tool_calls ?? [])
+        parts.push(c.arguments);
+    return parts.join('\n');
+}
+/** The value as it reads inside a JSON string (escapes applied): how a request body holds it. */
+function jsonEscaped(value) {
+    return JSON.stringify(value).slice(1, -1);
+}
+/** True when `text` holds the value raw or JSON-escaped. */
+function holds(text, value) {
+    return text.includes(value) || text.includes(jsonEscaped(value));
+}
+/**
+ * The texts of a transcript's artifacts joined once, with where each artifact ends, so that "does
+ * the value appear in the history up to artifact i" is one search of a prefix.
+ */
+class HistoryText {
+    text;
+    ends;
+    /** `include`: the artifacts the agent's history holds (the others count as empty). */
+    constructor(artifacts, include = () => true) {
+        const parts = [];
+        this.ends = [];
+        let length = 0;
+        for (const a of artifacts) {
+            const t = `${include(a) ? artifactText(a) : ''}\n\u0000\n`;
+            parts.push(t);
+            length += t.length;
+            this.ends.push(length);
+        }
+        this.text = parts.join('');
+    }
+    /** True when the value (raw or JSON-escaped) appears in artifacts 0..index. */
+    seenBy(index, value) {
+        return this.firstHolder(index, value) >= 0;
+    }
+    /** True when artifact `index`'s own text holds the value. */
+    holdsAt(index, value) {
+        const own = this.text.slice(index === 0 ? 0 : (this.ends[index - 1] ?? 0), this.ends[index] ?? 0);
+        return holds(own, value);
+    }
+    /** The first artifact (index) among 0..index whose text holds the value; -1 when none does. */
+    firstHolder(index, value) {
+        const end = this.ends[index] ?? 0;
+        let best = -1;
+        for (const v of [value, jsonEscaped(value)]) {
+            const at = this.text.indexOf(v);
+            if (at < 0 || at + v.length > end)
+                continue;
+            const holder = this.artifactAt(at);
+            if (best === -1 || holder < best)
+                best = holder;
+        }
+        return best;
+    }
+    /** The artifact whose text holds position `at` (the separators never start a match). */
+    artifactAt(at) {
+        let lo = 0;
+        let hi = this.ends.length - 1;
+        while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            if ((this.ends[mid] ?? 0) > at)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        return lo;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/core/retention/replay.js
+
+
+
+
+
+
+
+
+/**
+ * Replayed calls per transcript at most (the default bound): each costs one stabilization of the
+ * history so far. The newest calls are always among them (RETENTION_TAIL); the rest are spread
+ * evenly over the earlier ones.
+ */
+const MAX_RETENTION_CALLS = 24;
+const RETENTION_TAIL = 8;
+/** Every model call answered with tool calls, oldest first (side chains are not the agent's). */
+function toolCallPoints(artifacts) {
+    const out = [];
+    for (const call of callPoints(artifacts)) {
+        const next = nextOnMainChain(artifacts, call);
+        if (next?.kind === 'assistant' && (next.tool_calls?.length ?? 0) > 0)
+            out.push({ index: call.index, next });
+    }
+    return out;
+}
+function nextOnMainChain(artifacts, call) {
+    for (let i = call.index + 1; i < artifacts.length; i++) {
+        const a = artifacts[i];
+        if (onMainChain(a))
+            return a;
+    }
+    return undefined;
+}
+/** Which of `count` calls are replayed (positions, ascending): all, or the newest `tail` and a spread. */
+function pickReplayed(count, max, tail = RETENTION_TAIL) {
+    if (count <= max)
+        return Array.from({ length: count }, (_, i) => i);
+    const picked = new Set();
+    for (let i = count - tail; i < count; i++)
+        picked.add(i);
+    const spread = max - tail;
+    const span = count - tail;
+    for (let k = 0; k < spread; k++)
+        picked.add(Math.floor((k * span) / spread));
+    return [...picked].sort((a, b) => a - b);
+}
+function replay_historyAt(transcript, index) {
+    const artifacts = transcript.artifacts.slice(0, index + 1);
+    return { ...transcript, artifacts, pairing: pairToolResults(artifacts), diagnostics: [] };
+}
+/** The history text the facts are looked up in: the main chain (phase markers hold no facts). */
+function inHistory(a) {
+    return onMainChain(a) && a.kind !== 'phase';
+}
+const SHOWN_CHARS = 60;
+/** A value as a report shows it: one line, at most SHOWN_CHARS characters. */
+function shownValue(value) {
+    const line = value.replace(/\s+/g, ' ');
+    return line.length <= SHOWN_CHARS ? line : `${line.slice(0, SHOWN_CHARS - 1)}…`;
+}
+/**
+ * Why the context lacked a value: the final decision on the newest artifact that held it (whose loss
+ * lost it), with its line when that is not the first holder: `dropped (budget)`,
+ * `dropped (pair_unit) at line 20`.
+ */
+function causeOf(ledger, first, newest) {
+    const e = ledger.get(newest.id);
+    const fate = e === undefined ? 'left out' : `${e.action} (${e.reason})`;
+    return newest === first ? fate : `${fate} at line ${newest.source.line}`;
+}
+/**
+ * The detectors the `pii` check runs (every built-in type, whatever the policy enables): a value any
+ * of them matches is personal data, which the PII rules keep from the model, so it is no fact to keep
+ * (and it is never quoted in a report).
+ */
+function piiMasker(policy, rules) {
+    return {
+        detectors: (0,registry/* checkDetectors */._h)((0,registry/* detectorConfig */.vd)(policy.pii, rules ?? [])),
+        replacement: policy.pii.replacement,
+        allow: policy.pii.allow,
+    };
+}
+/**
+ * Replays the transcript's tool-calling model calls (at most `maxCalls`, the newest always) and
+ * lists every argument value the history held but the context at that call did not.
+ */
+function replayRetention(transcript, opts) {
+    const { policy, tokenizer } = opts;
+    const points = toolCallPoints(transcript.artifacts);
+    const max = Math.max(RETENTION_TAIL, opts.maxCalls ?? MAX_RETENTION_CALLS);
+    const replayed = pickReplayed(points.length, max);
+    const memo = new StabilizeMemo();
+    const run = { policy, tokenizer, memo, ...(opts.rules ? { rules: opts.rules } : {}) };
+    const pii = piiMasker(policy, opts.rules);
+    const text = new HistoryText(transcript.artifacts, inHistory);
+    const lost = [];
+    let facts = 0;
+    for (const pos of replayed) {
+        const point = points[pos];
+        const values = new Map();
+        for (const call of point.next.tool_calls ?? []) {
+            for (const v of argumentValues(call))
+                if (!values.has(v))
+                    values.set(v, call.name);
+        }
+        const known = [...values].filter(([v]) => text.seenBy(point.index, v) && maskString(v, pii, {}) === v);
+        if (known.length === 0)
+            continue;
+        const history = replay_historyAt(transcript, point.index);
+        const result = stabilizeTranscript(history, run);
+        // What the model reads, as the history holds it (item texts and raw call arguments): a request
+        // body escapes call arguments twice, which would hide a value that is there.
+        const seen = result.context.map(artifactText).join('\n\u0000\n');
+        const ledger = new Map(result.ledger.map((e) => [e.id, e]));
+        for (const [value, tool] of known) {
+            facts++;
+            if (holds(seen, value))
+                continue;
+            const first = transcript.artifacts[text.firstHolder(point.index, value)];
+            lost.push({
+                value: shownValue(value),
+                needed: { id: point.next.id, line: point.next.source.line, column: point.next.source.column, tool },
+                source: { id: first.id, line: first.source.line, kind: first.kind },
+                cause: causeOf(ledger, first, newestHolder(transcript, text, point.index, value) ?? first),
+            });
+        }
+    }
+    return {
+        summary: { calls: points.length, replayed: replayed.length, facts, lost: lost.length },
+        lost,
+    };
+}
+/** The newest artifact among 0..index whose text holds the value (the one whose loss lost it). */
+function newestHolder(transcript, text, index, value) {
+    for (let i = index; i >= 0; i--) {
+        const a = transcript.artifacts[i];
+        if (inHistory(a) && text.holdsAt(i, value))
+            return a;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./build/core/validate/locate.js
+class Locator {
+    byId;
+    constructor(t) {
+        this.byId = new Map(t.artifacts.map((a) => [a.id, a]));
+    }
+    artifact(id) {
+        return this.byId.get(id);
+    }
+    /** A violation at artifact `id` (line 1 when the id is not one of the transcript's). */
+    at(id, message) {
+        const a = this.byId.get(id);
+        return a ? { id, line: a.source.line, column: a.source.column, message } : { id, line: 1, message };
+    }
+}
+
+;// CONCATENATED MODULE: ./build/core/retention/summary.js
+
+
+
+
+
+
+
+
+
+/** Longer words are blobs (base64, minified code), not identifiers anyone restates. */
+const MAX_WORD = 200;
+/** Violations listed per replaced artifact; the rest are counted in one note. */
+const MAX_PER_ARTIFACT = 3;
+/** Inline code longer than this is a snippet; its identifier-like words still count one by one. */
+const MAX_CODE = 80;
+/** What makes a word an identifier rather than prose: a digit, a path separator, `_`, or an inner dot. */
+const MARK = /[0-9/\\_]|[A-Za-z0-9]\.[A-Za-z0-9]/;
+/** `and/or`, `yes/no`, `w/o`: prose with a slash. */
+const PROSE_PAIR = /^[A-Za-z]{1,3}\/[A-Za-z]{1,3}$/;
+const TRIM_HEAD = /^["'([{<*_`]+/;
+const TRIM_TAIL = /["')\]}>*_`,.;:!?]+$/;
+const INLINE_CODE = /`([^`\n]+)`/g;
+/** The sentence openers of a decision (docs/compaction.md "Decisions"): the tool's own vocabulary. */
+const summary_DECISION = /^(?:decision|decided|we decided|i decided|we agreed|agreed)\b/i;
+/** The first line of a summary the deterministic compaction wrote (recorded or made in this run). */
+const DETERMINISTIC = /^Summary of earlier turns? [^\n]*compacted by context-stability/;
+const summary_oneLine = (text) => text.replace(/\s+/g, ' ').trim();
+/**
+ * The identifier-like tokens of a text, in the order met: words (surrounding punctuation trimmed)
+ * of MIN_LENGTH..MAX_WORD characters with a digit, `/`, `\`, `_` or an inner dot (`8JX2WO`,
+ * `src/a.ts`, `jdoe_42`, `v1.2`), and inline code in backticks. Plain prose words, hyphenated
+ * compounds (`sign-in`) and all-caps words never count. `masked` is the text with PII masked: a
+ * word counts only if the raw text holds it as well (a replacement marker is no fact).
+ */
+function identifierFacts(raw, masked) {
+    const line = summary_oneLine(masked);
+    const out = new Map();
+    const add = (value, at) => {
+        if (!out.has(value) && raw.includes(value))
+            out.set(value, { value, at, line });
+    };
+    let offset = 0;
+    for (const word of line.split(' ')) {
+        const head = TRIM_HEAD.exec(word)?.[0].length ?? 0;
+        const value = word.slice(head).replace(TRIM_TAIL, '');
+        const fits = value.length >= MIN_LENGTH && value.length <= MAX_WORD;
+        if (fits && MARK.test(value) && !PROSE_PAIR.test(value))
+            add(value, offset + head);
+        offset += word.length + 1;
+    }
+    for (const m of line.matchAll(INLINE_CODE)) {
+        const code = m[1].trim();
+        if (code.length >= MIN_LENGTH && code.length <= MAX_CODE)
+            add(code, m.index + 1);
+    }
+    return [...out.values()].sort((x, y) => x.at - y.at);
+}
+/** A failed tool result, as work.ts `isFailure` decides it (taken from the artifact itself). */
+function failed(a) {
+    return (a.is_error === true ||
+        (a.exit_code !== undefined && a.exit_code !== 0) ||
+        (a.tags ?? []).includes('error'));
+}
+const summary_quoted = (value) => `\`${shownValue(value).replace(/`/g, "'")}\``;
+const readOf = (raw) => ({ raw, flat: summary_oneLine(raw) });
+/** True when the text holds the value raw or JSON-escaped (facts.ts `holds`), or with spaces collapsed. */
+const reads = (text, value) => holds(text.raw, value) || holds(text.flat, summary_oneLine(value));
+/** The cut note: the value stands past the characters a compaction line keeps (compaction.ts `shorten`). */
+function pastCut(f, cut) {
+    if (cut === undefined || f.line.length <= cut || f.at + f.value.length <= cut - 1)
+        return '';
+    return `; it stands past the first ${cut} characters of that line, where compaction cuts it`;
+}
+/**
+ * Facts of the artifacts one summary replaces, each checked against what the model reads; one
+ * violation per lost fact, at the replaced artifact that held it (the first, for a repeated value).
+ */
+class SummaryCheck {
+    r;
+    where;
+    pii;
+    reported = new Set();
+    /** Violations per replaced artifact, and what went past MAX_PER_ARTIFACT (one note each). */
+    count = new Map();
+    more = new Map();
+    out = [];
+    constructor(r, where, pii) {
+        this.r = r;
+        this.where = where;
+        this.pii = pii;
+    }
+    isPii(value) {
+        return maskString(value, this.pii, {}) !== value;
+    }
+    facts(text) {
+        return identifierFacts(text, maskString(text, this.pii, {})).filter((f) => !this.isPii(f.value));
+    }
+    head(a, what) {
+        return `${this.r.label} replaced this ${what} (line ${a.source.line})`;
+    }
+    // A pasted file or log in one message would otherwise bury every other finding.
+    report(a, what, message) {
+        const n = (this.count.get(a.id) ?? 0) + 1;
+        this.count.set(a.id, n);
+        if (n <= MAX_PER_ARTIFACT)
+            this.out.push(this.where.at(a.id, message));
+        else
+            this.more.set(a.id, { a, what, n: n - MAX_PER_ARTIFACT });
+    }
+    lost(a, what, facts, kind) {
+        for (const f of facts) {
+            if (this.reported.has(f.value) || reads(this.r.context, f.value))
+                continue;
+            this.reported.add(f.value);
+            const note = pastCut(f, this.r.cut);
+            this.report(a, what, `${this.head(a, what)} but keeps no ${summary_quoted(f.value)} (${kind})${note}`);
+        }
+    }
+    violations() {
+        const notes = [...this.more.values()].map(({ a, what, n }) => this.where.at(a.id, `${this.head(a, what)} and lost ${n} more of its values (not listed)`));
+        return [...this.out, ...notes];
+    }
+    /** Instructions: every identifier of a replaced user message. */
+    user(a) {
+        this.lost(a, 'user message', this.facts(work_textOf(a.content)), 'an instruction');
+    }
+    /** Decisions: a message tagged `decision` whole, else each sentence that opens with a decision. */
+    decisions(a) {
+        const text = work_textOf(a.content);
+        const said = (a.tags ?? []).includes('decision')
+            ? [text]
+            : text.split(/\n+|(?<=[.?!])\s+/).filter((s) => summary_DECISION.test(s.trim()));
+        for (const s of said)
+            this.lost(a, 'assistant message', this.facts(s), 'a decision');
+    }
+    /**
+     * Pending calls: a call with no result anywhere in the transcript. The summary must name its tool,
+     * and its argument values (facts.ts) must be read. (A call whose result exists but left the context
+     * is answered: the stabilizer strips such a call from its turn, so nothing pends on it.)
+     */
+    pending(a, answered) {
+        for (const call of a.tool_calls ?? []) {
+            if (answered.has(`${a.id}\u0000${call.id}`))
+                continue;
+            const head = `${this.head(a, 'assistant turn')}, but the call to ${call.name} is still pending and the summary`;
+            if (!reads(this.r.summary, call.name)) {
+                this.report(a, 'assistant turn', `${head} does not name it`);
+                continue;
+            }
+            for (const v of argumentValues(call)) {
+                if (v.length > MAX_CODE || this.isPii(v) || this.reported.has(v) || reads(this.r.context, v))
+                    continue;
+                this.reported.add(v);
+                this.report(a, 'assistant turn', `${head} keeps no ${summary_quoted(v)} of its arguments`);
+            }
+        }
+    }
+    /**
+     * The last error of a command family: the summary names the family (`bash:npm test`), its command
+     * or path (`npm test`) or its tool, and the identifiers of its first error line are read.
+     */
+    lastError(a, tool, family) {
+        const name = this.isPii(family) ? tool : family;
+        const names = [name, name.slice(name.indexOf(':') + 1), tool];
+        const what = `failed ${tool} result`;
+        if (!names.some((n) => reads(this.r.summary, n))) {
+            const message = `${this.head(a, what)} but does not name its command family ${summary_quoted(name)} (the last error of that family)`;
+            this.report(a, what, message);
+            return;
+        }
+        const text = work_textOf(a.content);
+        const line = firstErrorLine(maskString(text, this.pii, {}));
+        const facts = identifierFacts(text, line).filter((f) => !this.isPii(f.value));
+        this.lost(a, what, facts, `from its first error line, the last error of ${summary_quoted(name)}`);
+    }
+}
+/**
+ * Per command family (families.ts), the last failed result among the replaced ones, unless a later
+ * result of the family succeeded (the error is resolved: compaction marks it "a later run succeeded").
+ */
+function lastErrors(t, replaced, byId) {
+    const out = new Map();
+    for (const a of t.artifacts) {
+        if (a.kind !== 'tool')
+            continue;
+        const owner = byId.get(t.pairing.resultToCall[a.id] ?? '');
+        const callId = a.call_id ?? a.call_ids?.[0];
+        const call = owner?.tool_calls?.find((c) => c.id === callId);
+        const tool = call?.name ?? a.tool ?? 'tool';
+        const family = call ? commandKeys(call).family : tool;
+        if (!failed(a))
+            out.delete(family);
+        else if (replaced.has(a.id))
+            out.set(family, { a, tool });
+    }
+    return out;
+}
+/** The artifacts a summary replaces: a compaction log's `covers`, else the artifact's provenance. */
+function coversOf(item, t, result) {
+    const log = result.compaction?.find((l) => l.id === item.id);
+    if (log)
+        return log.covers;
+    return t.artifacts.find((a) => a.id === item.id && a.kind === 'summary')?.provenance;
+}
+function readerOf(item, t, r, policy, context) {
+    const made = r.compaction?.some((l) => l.id === item.id) === true;
+    const recorded = t.artifacts.find((a) => a.id === item.id);
+    const compaction = made || (recorded?.tags ?? []).includes(COMPACTION_TAG);
+    const summary = readOf(work_textOf(item.content));
+    return {
+        label: `the ${compaction ? 'compaction summary' : 'summary'} ${item.id}`,
+        summary,
+        context,
+        cut: made || DETERMINISTIC.test(summary.raw) ? (policy.compaction?.request_chars ?? 160) : undefined,
+    };
+}
+/**
+ * The summary rule: for each summary of the final context, the facts of the artifacts it replaces
+ * (those of its sources that exist and are not in the context themselves) that the model no longer
+ * reads. Values any PII detector matches are no facts and are never quoted. Ordered by line, then message.
+ */
+function checkSummaryRetention(t, result, opts) {
+    const { policy } = opts;
+    const pii = {
+        detectors: (0,registry/* checkDetectors */._h)((0,registry/* detectorConfig */.vd)(policy.pii, opts.rules ?? [])),
+        replacement: policy.pii.replacement,
+        allow: policy.pii.allow,
+    };
+    const where = new Locator(t);
+    const live = new Set(result.context.map((c) => c.id));
+    const context = readOf(result.context.map(artifactText).join('\n\u0000\n'));
+    const byId = new Map(t.artifacts.map((a) => [a.id, a]));
+    // `turn\0call id` of every call some result answers (the pairing the readers made).
+    const answered = new Set(t.artifacts.flatMap((a) => {
+        const owner = t.pairing.resultToCall[a.id];
+        return owner === undefined ? [] : [a.call_id, ...(a.call_ids ?? [])].map((id) => `${owner}\u0000${id}`);
+    }));
+    const out = [];
+    for (const item of result.context) {
+        if (item.kind !== 'summary')
+            continue;
+        const covers = coversOf(item, t, result);
+        if (!covers)
+            continue;
+        // A source still in the context lost nothing; the rest, in transcript order.
+        const ids = new Set(covers.filter((id) => byId.has(id) && !live.has(id)));
+        const replaced = t.artifacts.filter((a) => ids.has(a.id));
+        const check = new SummaryCheck(readerOf(item, t, result, policy, context), where, pii);
+        for (const a of replaced) {
+            if (a.kind === 'user')
+                check.user(a);
+            else if (a.kind === 'assistant') {
+                check.decisions(a);
+                check.pending(a, answered);
+            }
+        }
+        for (const [family, { a, tool }] of lastErrors(t, ids, byId))
+            check.lastError(a, tool, family);
+        out.push(...check.violations());
+    }
+    return out.sort((x, y) => x.line - y.line || (x.message < y.message ? -1 : x.message > y.message ? 1 : 0));
+}
+
+;// CONCATENATED MODULE: ./build/core/retention/index.js
+
+
+
+
+
+
+/**
+ * The `retention` check of one transcript (`result` is its stabilization under `policy`), or
+ * undefined when the policy turns it off. Replays at most `retention.max_calls` calls.
+ */
+function runRetention(t, result, opts) {
+    const severity = (0,schema/* warningCheckSeverity */._X)(opts.policy, 'retention');
+    if (severity === 'off')
+        return undefined;
+    const replay = replayRetention(t, { ...opts, maxCalls: opts.policy.retention?.max_calls });
+    const findings = checkSummaryRetention(t, result, opts);
+    return {
+        check: retentionCheck(replay.lost, findings, severity),
+        report: { ...replay.summary, summary_findings: findings.length, lost_facts: replay.lost },
+    };
+}
+
 ;// CONCATENATED MODULE: ./build/core/tokens/bounded-cache.js
 // A token cache bounded by the bytes of its keys. `check` keeps one per transcript; the bound keeps
 // one huge transcript from taking the memory (an unbounded run-wide cache made a 600 MB corpus peak
@@ -61339,6 +61997,51 @@ function checkBudget(t, result, meter, protectedIds, where) {
     ];
 }
 
+;// CONCATENATED MODULE: ./build/core/validate/fresh.js
+// `fresh_results` (issue 28): the model gets the results it just asked for. The open tool loop is
+// recomputed from the input transcript: the tool results that end the main chain's history (after
+// any section the order stage puts last) and answer a call. Each must be in the context whole; under
+// budget pressure an excerpt (or a verbose output cut to its keep_fields) is a warning; a result that
+// is gone or left as a placeholder is a violation at the line of the call that asked for it.
+
+const fresh_SECTION_KINDS = new Set(['summary', 'phase', 'system', 'policy', 'task']);
+/** The results of the open tool loop, oldest first: empty when the history ends otherwise. */
+function openLoopResults(t) {
+    const main = t.artifacts.filter(onMainChain);
+    let i = main.length - 1;
+    while (i >= 0 && fresh_SECTION_KINDS.has(main[i].kind))
+        i--;
+    const out = [];
+    for (; i >= 0 && main[i].kind === 'tool'; i--) {
+        const a = main[i];
+        if (t.pairing.resultToCall[a.id] !== undefined)
+            out.push(a);
+    }
+    return out.reverse();
+}
+function checkFreshResults(t, result, where) {
+    const items = new Map(result.context.map((c) => [c.id, c]));
+    const ledger = new Map(result.ledger.map((e) => [e.id, e]));
+    const out = [];
+    for (const r of openLoopResults(t)) {
+        const call = t.pairing.resultToCall[r.id];
+        const item = items.get(r.id);
+        const e = ledger.get(r.id);
+        const fate = e ? `${e.action} (${e.reason})` : 'left out';
+        const asked = `the result at line ${r.source.line} that this turn's call${r.tool ? ` to ${r.tool}` : ''} asked for`;
+        if (item === undefined || item.placeholder === true) {
+            const how = item === undefined ? `is not in the context: ${fate}` : 'was replaced by a placeholder';
+            out.push(where.at(call, `${asked} ${how}; the model is about to read it and will ask again`));
+        }
+        else if (item.excerpt === true ||
+            (e !== undefined && e.action !== 'kept' && !e.reason.startsWith('pii'))) {
+            const v = where.at(call, `${asked} reaches the model cut (${fate}), not whole`);
+            out.push({ ...v, severity: 'warning' });
+        }
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./build/core/validate/conversation.js
 // `task`, `recency`, `nonempty`: the context still says what the agent is doing, what it was just
 // asked, and holds a conversation at all. A context without them is answered by the model, but
@@ -61402,22 +62105,6 @@ function checkNonempty(t, result, where) {
             message: `${why}: the context is empty, and both APIs reject a request without messages`,
         },
     ];
-}
-
-;// CONCATENATED MODULE: ./build/core/validate/locate.js
-class Locator {
-    byId;
-    constructor(t) {
-        this.byId = new Map(t.artifacts.map((a) => [a.id, a]));
-    }
-    artifact(id) {
-        return this.byId.get(id);
-    }
-    /** A violation at artifact `id` (line 1 when the id is not one of the transcript's). */
-    at(id, message) {
-        const a = this.byId.get(id);
-        return a ? { id, line: a.source.line, column: a.source.column, message } : { id, line: 1, message };
-    }
 }
 
 ;// CONCATENATED MODULE: ./build/core/validate/order.js
@@ -61671,6 +62358,8 @@ function statusCheck(result, where) {
 
 
 
+
+
 function validate_checkPairing(result, where) {
     const out = [];
     const pending = new Map();
@@ -61782,7 +62471,9 @@ function validateResult(t, result, opts) {
     const unpaired = new Set([...t.pairing.unpairedResults, ...t.pairing.unpairedCalls].map((u) => u.artifact));
     // Built-in typed detectors whatever the policy enables; digit_run and user rules as it sets them.
     const detectors = (0,registry/* checkDetectors */._h)((0,registry/* detectorConfig */.vd)(policy.pii, opts.rules ?? []));
-    const sev = (name) => policy.checks[name] ?? 'off';
+    const sev = (name) => name === 'fresh_results' || name === 'retention'
+        ? (0,schema/* warningCheckSeverity */._X)(policy, name)
+        : (policy.checks[name] ?? 'off');
     const run = (name, severity, f) => {
         if (severity === 'off')
             return { name, ok: true, severity, violations: [] };
@@ -61805,6 +62496,7 @@ function validateResult(t, result, opts) {
         run('recency', sev('recency'), () => checkRecency(t, result, where)),
         run('nonempty', sev('nonempty'), () => checkNonempty(t, result, where)),
         run('provider', sev('provider'), () => checkProvider(t, result, providerApis(t.format, policy.target, opts.emit), where)),
+        run('fresh_results', sev('fresh_results'), () => checkFreshResults(t, result, where)),
         statusCheck(result, where),
     ];
 }
@@ -61812,6 +62504,7 @@ function validateResult(t, result, opts) {
 ;// CONCATENATED MODULE: ./build/cli/check/evaluate.js
 // One transcript under one policy: stabilize → validate → report → golden, the pipeline whose
 // output `check` compares with the stored golden and `update` writes.
+
 
 
 
@@ -61857,9 +62550,14 @@ function evaluateTranscript(loaded, transcript, setup, caches, cacheReport = fal
     if (replay && severity !== undefined) {
         checks.push(cachePrefixCheck(replay.points, severity, cachePrefixMinShare(setup.policy)));
     }
+    const retention = runRetention(shown, result, run);
+    if (retention)
+        checks.push(retention.check);
     const report = buildReport(result, checks);
     if (replay)
         report.cache_prefix = replay.summary;
+    if (retention)
+        report.retention = retention.report;
     const { golden, text } = (0,golden_golden/* buildGoldenText */.f$)(report, {
         transcript,
         policy: setup.policy,
@@ -61873,7 +62571,7 @@ function reportViolations(report) {
         .filter((c) => !c.ok && c.severity !== 'off')
         .flatMap((c) => c.violations.map((v) => ({
         check: c.name,
-        severity: c.severity,
+        severity: v.severity ?? c.severity,
         id: v.id,
         line: v.line,
         ...(v.column !== undefined ? { column: v.column } : {}),
@@ -62132,6 +62830,7 @@ async function compareOne(item, loaded, ctx, seen) {
         ...(transcript.diagnostics.length > 0 ? { diagnostics: transcript.diagnostics } : {}),
         ...(base ? { impact: policyImpact(item.transcript, base.report, head.report) } : {}),
         ...(head.report.cache_prefix ? { cache_prefix: head.report.cache_prefix } : {}),
+        ...(head.report.retention ? { retention: head.report.retention } : {}),
     };
     // Some records were unreadable: the rest is reported, but a golden of part of a file is not written.
     if ((0,core_diagnostics/* hasErrors */.Cs)(transcript.diagnostics))
@@ -62294,7 +62993,7 @@ async function runGoldens(opts) {
 /* unused harmony export serveGoldenRun */
 /* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5919);
 /* harmony import */ var _golden_jobs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8966);
-/* harmony import */ var _golden_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1823);
+/* harmony import */ var _golden_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1460);
 /* harmony import */ var _policies_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4879);
 // A worker thread of a golden run (golden-jobs.ts): rebuilds the run's policies from plain data,
 // then runs each planned file it is sent, one at a time, and replies with its steps. The CLI
@@ -70615,7 +71314,9 @@ function describeDrift(o, policySource) {
 /* harmony export */   fo: () => (/* binding */ DRIFT_WARNING),
 /* harmony export */   gp: () => (/* binding */ describeSummary),
 /* harmony export */   kn: () => (/* binding */ describeCheckChange),
-/* harmony export */   l7: () => (/* binding */ describeDiff)
+/* harmony export */   l7: () => (/* binding */ describeDiff),
+/* harmony export */   tc: () => (/* binding */ describeFactsLost),
+/* harmony export */   uN: () => (/* binding */ describeRetention)
 /* harmony export */ });
 /* unused harmony export describeFate */
 /* harmony import */ var _cache_describe_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2594);
@@ -70687,7 +71388,28 @@ function describeImpact(impact) {
     if (base.cache_prefix || head.cache_prefix) {
         lines.push(`prompt cache prefix: ${(0,_cache_describe_js__WEBPACK_IMPORTED_MODULE_0__/* .describeCacheImpact */ .SI)(base.cache_prefix, head.cache_prefix)}`);
     }
+    if (base.facts_lost !== undefined || head.facts_lost !== undefined) {
+        lines.push(`facts lost: ${describeFactsLost(base, head)}`);
+    }
     return lines;
+}
+/**
+ * `0 → 3`: the `retention` violations under the base and the head policy; `—` for a side whose
+ * policy turns the check off (nothing was measured, which is not the same as nothing lost).
+ */
+function describeFactsLost(base, head) {
+    return `${base.facts_lost ?? '—'} → ${head.facts_lost ?? '—'}`;
+}
+/**
+ * `retention: 114 of 117 tool calls replayed, 241 facts, 3 lost`: the figures of the retention
+ * replay, or undefined when no call was replayed (nothing to tell). Counts only: the lost values
+ * are in the violations and the JSON report.
+ */
+function describeRetention(r) {
+    if (r.replayed === 0)
+        return undefined;
+    const summaries = r.summary_findings ? `; ${plural(r.summary_findings, 'fact')} lost by summaries` : '';
+    return `retention: ${r.replayed} of ${plural(r.calls, 'tool call')} replayed, ${plural(r.facts, 'fact')}, ${r.lost} lost${summaries}`;
 }
 /** `line 7, column 3: error[pii] m4: message`: a violation where the transcript is already named. */
 function describeViolation(v) {
@@ -71288,6 +72010,8 @@ const FINDING_ORDER = [
     'provider',
     'budget',
     'protected',
+    'fresh_results',
+    'retention',
     'status',
     'pairing',
     'ledger',
@@ -79271,10 +79995,11 @@ function deepFreeze(value) {
 /* harmony export */   Ky: () => (/* binding */ POLICY_VERSION),
 /* harmony export */   NZ: () => (/* binding */ TYPE_PLACEHOLDER),
 /* harmony export */   Qz: () => (/* binding */ PolicySchema),
+/* harmony export */   _X: () => (/* binding */ warningCheckSeverity),
 /* harmony export */   oD: () => (/* binding */ ORDER_SECTIONS),
 /* harmony export */   zv: () => (/* binding */ PII_DETECTORS)
 /* harmony export */ });
-/* unused harmony exports TOKENIZERS, MODEL_FAMILIES, CALIBRATION_RANGE, TRUNCATION_MODES, NOTIFICATION_LEVELS, CHECK_SEVERITIES, CHECK_NAMES, OPTIONAL_CHECK_NAMES, ESCALATION_CHOICES, PROVIDER_TARGETS, AUTHORITY_KINDS, PART_TOKEN_KINDS, POLICY_LIMITS, RULE_NAME_PATTERN */
+/* unused harmony exports TOKENIZERS, MODEL_FAMILIES, CALIBRATION_RANGE, TRUNCATION_MODES, NOTIFICATION_LEVELS, CHECK_SEVERITIES, CHECK_NAMES, OPTIONAL_CHECK_NAMES, WARNING_CHECK_NAMES, ESCALATION_CHOICES, PROVIDER_TARGETS, AUTHORITY_KINDS, PART_TOKEN_KINDS, POLICY_LIMITS, RULE_NAME_PATTERN */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9691);
 /* harmony import */ var _pii_detectors_phone_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4563);
 /* harmony import */ var _pii_registry_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2624);
@@ -79322,6 +80047,15 @@ const CHECK_NAMES = [
  * so a policy that does not mention them keeps its hash, and its goldens.
  */
 const OPTIONAL_CHECK_NAMES = ['cache_prefix'];
+/**
+ * Checks that run at `warning` unless the policy names them (issue 28): optional without a default
+ * too, so that a policy that does not mention them keeps its hash.
+ */
+const WARNING_CHECK_NAMES = ['fresh_results', 'retention'];
+/** The severity a policy gives a check that runs at `warning` unless named. */
+function warningCheckSeverity(policy, name) {
+    return policy.checks[name] ?? 'warning';
+}
 /** What an in-agent adapter does when a call's context is `escalated` (runtime.on_escalated). */
 const ESCALATION_CHOICES = ['stop', 'continue'];
 /**
@@ -79612,7 +80346,9 @@ const PolicySchema = mapping({
         nonempty: severity(),
         provider: severity(),
         cache_prefix: oneOf(CHECK_SEVERITIES).optional(),
-    }, [...CHECK_NAMES, ...OPTIONAL_CHECK_NAMES].join(', ')).prefault({}),
+        fresh_results: oneOf(CHECK_SEVERITIES).optional(),
+        retention: oneOf(CHECK_SEVERITIES).optional(),
+    }, [...CHECK_NAMES, ...OPTIONAL_CHECK_NAMES, ...WARNING_CHECK_NAMES].join(', ')).prefault({}),
     // The three below are optional without a default: a policy that sets none keeps its hash.
     compaction: mapping({
         enabled: flag().default(false),
@@ -79621,6 +80357,7 @@ const PolicySchema = mapping({
     }, 'enabled, max_tokens, request_chars').optional(),
     runtime: mapping({ on_escalated: oneOf(ESCALATION_CHOICES).default('stop') }, 'on_escalated').optional(),
     cache_prefix: mapping({ min_share: fraction().default(0.5) }, 'min_share').optional(),
+    retention: mapping({ max_calls: integer(1, 1_000).default(24) }, 'max_calls').optional(),
     // Issue 27: on by default (prefault), so every policy keeps a stable prefix out of the box.
     stable_prefix: mapping({ enabled: flag().default(true), low_water: fraction().default(0.85) }, 'enabled, low_water').prefault({}),
     repair: mapping({
@@ -79638,7 +80375,7 @@ const PolicySchema = mapping({
         file: integer(0, 1_000_000).default(1000),
         other: integer(0, 1_000_000).default(256),
     }, PART_TOKEN_KINDS.join(', ')).prefault({}),
-}, 'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, stable_prefix, repair, part_tokens').superRefine(familyNeedsCalibration);
+}, 'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, retention, stable_prefix, repair, part_tokens').superRefine(familyNeedsCalibration);
 
 
 /***/ }),
@@ -81042,7 +81779,8 @@ var cache_describe = __nccwpck_require__(2594);
 // about one transcript or the policy review: what a reviewer reads first for a failing transcript
 // (its budget bar and session map, its violations, the first changed artifact, what fills the
 // budget, the command that accepts the change), and the policy impact table, narrow enough for a
-// PR comment, with its totals and the full table collapsed. Every transcript-derived string goes
+// PR comment, with its totals and the full table collapsed; its optional columns (prompt cache
+// prefix, facts lost) only when some transcript measured them. Every transcript-derived string goes
 // through escapeText.
 
 
@@ -81107,6 +81845,9 @@ function outcomeBody(o, report, opts) {
         open.push(`- ${(0,html/* escapeText */.X1)(consumers)}`);
     if (o.cache_prefix)
         open.push(`- ${(0,html/* escapeText */.X1)((0,cache_describe/* describeCachePrefix */.ql)(o.cache_prefix))}`);
+    const retention = o.retention ? (0,describe/* describeRetention */.uN)(o.retention) : undefined;
+    if (retention)
+        open.push(`- ${(0,html/* escapeText */.X1)(retention)}`);
     if (o.outcome === 'new' && report.ci) {
         open.push('- no golden: in CI nothing is written; create it locally and commit it:');
     }
@@ -81136,7 +81877,13 @@ function outcomeBody(o, report, opts) {
 function passRow(o) {
     const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
     const map = o.picture && o.picture.runs.length > 0 ? mapCells(o.picture).cells : '—';
-    const said = [...(o.notes ?? []), ...(o.cache_prefix ? [(0,cache_describe/* describeCachePrefix */.ql)(o.cache_prefix)] : [])];
+    // The retention figures only beside findings (a pass's warnings): retention runs by default.
+    const retention = o.retention && o.violations.length > 0 ? (0,describe/* describeRetention */.uN)(o.retention) : undefined;
+    const said = [
+        ...(o.notes ?? []),
+        ...(o.cache_prefix ? [(0,cache_describe/* describeCachePrefix */.ql)(o.cache_prefix)] : []),
+        ...(retention ? [retention] : []),
+    ];
     const notes = said.map(html/* escapeText */.X1).join('<br>') || '—';
     return (0,html/* tableRow */.jD)([(0,html/* escapeText */.X1)(o.transcript), tokens, map, notes]);
 }
@@ -81151,18 +81898,40 @@ function removed(side) {
 }
 /** Whether the edit changes anything the impact table counts for this transcript. */
 function impactChanged(i) {
-    const side = (x) => JSON.stringify([x.status, x.tokens, x.kept, x.masked, x.dropped, x.cache_prefix ?? null]);
+    const side = (x) => JSON.stringify([
+        x.status,
+        x.tokens,
+        x.kept,
+        x.masked,
+        x.dropped,
+        x.cache_prefix ?? null,
+        x.facts_lost ?? null,
+    ]);
     return side(i.base) !== side(i.head) || i.newlyFailing.length > 0 || i.fixed.length > 0;
 }
-/** Whether the impact table gets the prompt-cache column: the replay ran for some transcript. */
-function hasCacheColumn(impacts) {
-    return impacts.some((i) => i.base.cache_prefix !== undefined || i.head.cache_prefix !== undefined);
+const NO_IMPACT_COLUMNS = { cache: false, facts: false };
+function impactColumns(impacts) {
+    const some = (has) => impacts.some((i) => has(i.base) || has(i.head));
+    return {
+        cache: some((s) => s.cache_prefix !== undefined),
+        facts: some((s) => s.facts_lost !== undefined),
+    };
 }
 function cacheCell(i) {
     return (0,cache_describe/* describeCacheImpact */.SI)(i.base.cache_prefix, i.head.cache_prefix);
 }
-/** The narrow impact table: one row per transcript (`withCache`: the prompt-cache column too). */
-function impactRow(i, withCache = false) {
+/** The optional cells of one transcript, in column order (prompt cache, then facts lost). */
+function optionalCells(i, cols) {
+    return [...(cols.cache ? [cacheCell(i)] : []), ...(cols.facts ? [(0,describe/* describeFactsLost */.tc)(i.base, i.head)] : [])];
+}
+function optionalHeads(cols) {
+    return [
+        ...(cols.cache ? [{ title: 'Prompt cache prefix' }] : []),
+        ...(cols.facts ? [{ title: 'Facts lost', right: true }] : []),
+    ];
+}
+/** The narrow impact table: one row per transcript, the optional columns before Checks. */
+function impactRow(i, cols = NO_IMPACT_COLUMNS) {
     const checks = [
         i.newlyFailing.length > 0 ? `❌ ${(0,html/* escapeText */.X1)(i.newlyFailing.join(', '))}` : '',
         i.fixed.length > 0 ? `✅ ${(0,html/* escapeText */.X1)(i.fixed.join(', '))}` : '',
@@ -81173,26 +81942,30 @@ function impactRow(i, withCache = false) {
         (0,html/* escapeText */.X1)(i.transcript),
         `${i.base.tokens} → ${i.head.tokens} (${signed(i.head.tokens - i.base.tokens)})`,
         `${removed(i.base)} → ${removed(i.head)}`,
-        ...(withCache ? [cacheCell(i)] : []),
+        ...optionalCells(i, cols),
         checks || '—',
     ]);
 }
-const IMPACT_HEAD = (0,html/* tableHead */.PP)([
-    { title: 'Transcript' },
-    { title: 'Tokens', right: true },
-    { title: 'Removed', right: true },
-    { title: 'Checks' },
-]);
-/** The narrow impact table's head with the prompt-cache column (before Checks). */
-const IMPACT_HEAD_CACHE = (0,html/* tableHead */.PP)([
-    { title: 'Transcript' },
-    { title: 'Tokens', right: true },
-    { title: 'Removed', right: true },
-    { title: 'Prompt cache prefix' },
-    { title: 'Checks' },
-]);
-/** The totals row of the impact table. */
-function impactTotals(impacts, withCache = false) {
+/** The narrow impact table's head (the optional columns before Checks). */
+function impactHead(cols = NO_IMPACT_COLUMNS) {
+    return (0,html/* tableHead */.PP)([
+        { title: 'Transcript' },
+        { title: 'Tokens', right: true },
+        { title: 'Removed', right: true },
+        ...optionalHeads(cols),
+        { title: 'Checks' },
+    ]);
+}
+/** `base → head` summed over the transcripts that measured it; `—` for a side none did. */
+function factsTotal(impacts) {
+    const sum = (side) => {
+        const counts = impacts.flatMap((i) => (i[side].facts_lost === undefined ? [] : [i[side].facts_lost]));
+        return counts.length === 0 ? '—' : String(counts.reduce((a, b) => a + b, 0));
+    };
+    return `**${sum('base')} → ${sum('head')}**`;
+}
+/** The totals row of the impact table (shares do not add up: the cache cell stays empty). */
+function impactTotals(impacts, cols = NO_IMPACT_COLUMNS) {
     let base = 0;
     let head = 0;
     let removedBase = 0;
@@ -81216,19 +81989,20 @@ function impactTotals(impacts, withCache = false) {
         `**Total: ${plural(impacts.length, 'transcript')}, ${changed} changed${unchanged > 0 ? ` (${unchanged} unchanged not listed)` : ''}**`,
         `**${base} → ${head} (${signed(head - base)})**`,
         `**${removedBase} → ${removedHead}**`,
-        ...(withCache ? [''] : []),
+        ...(cols.cache ? [''] : []),
+        ...(cols.facts ? [factsTotal(impacts)] : []),
         `**${checks}**`,
     ]);
 }
-/** The full impact table (status, kept, masked, removed by reason), for the collapsed section. */
-const IMPACT_FULL_HEAD = (0,html/* tableHead */.PP)(render_markdown/* IMPACT_COLUMNS */.ZX.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })));
-/** The full impact table's head with the prompt-cache column (last). */
-const IMPACT_FULL_HEAD_CACHE = (0,html/* tableHead */.PP)([
-    ...render_markdown/* IMPACT_COLUMNS */.ZX.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })),
-    { title: 'Prompt cache prefix' },
-]);
-function impactFullRow(i, withCache = false) {
-    return (0,html/* tableRow */.jD)([...(0,render_markdown/* impactCells */._M)(i, html/* escapeText */.X1), ...(withCache ? [cacheCell(i)] : [])]);
+/** The full impact table's head (status, kept, masked, removed by reason; collapsed), optional columns last. */
+function impactFullHead(cols = NO_IMPACT_COLUMNS) {
+    return (0,html/* tableHead */.PP)([
+        ...render_markdown/* IMPACT_COLUMNS */.ZX.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })),
+        ...optionalHeads(cols),
+    ]);
+}
+function impactFullRow(i, cols = NO_IMPACT_COLUMNS) {
+    return (0,html/* tableRow */.jD)([...(0,render_markdown/* impactCells */._M)(i, html/* escapeText */.X1), ...optionalCells(i, cols)]);
 }
 
 ;// CONCATENATED MODULE: ./build/github/summary.js
@@ -81348,30 +82122,31 @@ function impactSections(report) {
     const impacts = report.transcripts.flatMap((o) => (o.impact ? [o.impact] : []));
     if (impacts.length === 0)
         return [];
-    // The prompt-cache column only when the replay ran (`--cache-report`, checks.cache_prefix).
-    const cache = hasCacheColumn(impacts);
+    // The prompt-cache column only when the replay ran (`--cache-report`, checks.cache_prefix), facts
+    // lost only when the retention check ran under either policy.
+    const cols = impactColumns(impacts);
     const row = (text) => ({
         forms: [{ text: block([text]), tier: TIER.impact }],
         omitted: 'impact',
     });
     return [
         {
-            head: block(['### Policy impact (base → head)', '', ...(cache ? IMPACT_HEAD_CACHE : IMPACT_HEAD)]),
+            head: block(['### Policy impact (base → head)', '', ...impactHead(cols)]),
             tail: '\n',
             // Only the transcripts the edit changes; the totals row counts every one, the full table lists them all.
             parts: [
-                ...impacts.filter(impactChanged).map((i) => row(impactRow(i, cache))),
-                fixed([impactTotals(impacts, cache)]),
+                ...impacts.filter(impactChanged).map((i) => row(impactRow(i, cols))),
+                fixed([impactTotals(impacts, cols)]),
             ],
         },
         {
             head: block([
                 '<details><summary>Policy impact in detail: status, kept, masked, removed by reason</summary>',
                 '',
-                ...(cache ? IMPACT_FULL_HEAD_CACHE : IMPACT_FULL_HEAD),
+                ...impactFullHead(cols),
             ]),
             tail: block(['', '</details>', '']),
-            parts: impacts.map((i) => row(impactFullRow(i, cache))),
+            parts: impacts.map((i) => row(impactFullRow(i, cols))),
         },
     ];
 }
