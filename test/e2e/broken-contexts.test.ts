@@ -166,6 +166,25 @@ describe('check goes red where the context is broken', () => {
     expect(found(wide.report).filter(([c]) => c === 'retention')).toEqual([]);
   });
 
+  it('retention: a recorded summary that replaced the voucher message without the voucher', async () => {
+    // Issue 28: s1 stands for u2 (line 4, "Apply the voucher VCH-55120 …") and a2; the budget leaves
+    // the summary and drops its sources, and nothing in the context still holds the voucher.
+    const { run, report } = await check(repo('summary-dropped-voucher.jsonl'), [
+      '--policy',
+      'policy-retention.yml',
+    ]);
+    expect(run.code).toBe(1);
+    const v = report.transcripts[0]?.violations.filter((x) => x.check === 'retention');
+    expect(v?.map((x) => [x.line, x.column, x.id, x.message])).toEqual([
+      [
+        4,
+        1,
+        'u2',
+        'the summary s1 replaced this user message (line 4) but keeps no `VCH-55120` (an instruction)',
+      ],
+    ]);
+  });
+
   it('fresh_results: the open loop left out is red at the call when the policy says error', async () => {
     const { run, report } = await check(repo('latest-request-dropped.json'), [
       '--policy',
