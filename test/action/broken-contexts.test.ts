@@ -51,6 +51,12 @@ describe('action: a broken context fails the step at the line that broke it', ()
     ['pii-thinking-document.json', undefined, 'pii', 'm1', 22, 5],
     // The optional check (checks.cache_prefix): the last call's request misses the prompt cache.
     ['cache-prefix-window.jsonl', 'policy-cache-prefix.yml', 'cache_prefix', 'u4', 8, 1],
+    // Issue 28: the reservation id dropped before the call that uses it, at that call; a summary
+    // that dropped the voucher id of the message it replaced, at that message; the open loop left
+    // out, at the call that asked for it.
+    ['retention-id-dropped.json', 'policy-retention.yml', 'retention', 'm10', 55, 5],
+    ['summary-dropped-voucher.jsonl', 'policy-retention.yml', 'retention', 'u2', 4, 1],
+    ['latest-request-dropped.json', 'policy-fresh-results.yml', 'fresh_results', 'm11', 96, 5],
   ] as const)('%s with %s: %s at %s', async (transcript, policy, check_, id, line, col) => {
     const run = await check(transcript, policy);
     expect(run.code).toBe(1);
