@@ -56,7 +56,7 @@ describe('action: a broken context fails the step at the line that broke it', ()
     // out, at the call that asked for it.
     ['retention-id-dropped.json', 'policy-retention.yml', 'retention', 'm10', 55, 5],
     ['summary-dropped-voucher.jsonl', 'policy-retention.yml', 'retention', 'u2', 4, 1],
-    ['latest-request-dropped.json', 'policy-fresh-results.yml', 'fresh_results', 'm11', 96, 5],
+    ['latest-request-dropped.json', 'policy-fresh-results.yml', 'fresh_results', 'm12', 96, 5],
   ] as const)('%s with %s: %s at %s', async (transcript, policy, check_, id, line, col) => {
     const run = await check(transcript, policy);
     expect(run.code).toBe(1);

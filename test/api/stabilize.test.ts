@@ -215,6 +215,7 @@ describe('validate (library)', () => {
       'recency',
       'nonempty',
       'provider',
+      'fresh_results',
       'status',
     ]);
     expect(checks.every((c) => c.ok)).toBe(true);

@@ -124,7 +124,7 @@ describe('check goes red where the context is broken', () => {
     expect(run.code).toBe(0);
     expect(report.transcripts[0]?.status).toBe('warning');
     // Issue 28: the results the model just asked for are gone: fresh_results (a warning by default)
-    // at the assistant turn that made the call (m11, line 96).
+    // at the assistant turn that made the call (m12, line 96).
     expect(found(report)).toEqual([
       ['fresh_results', 'warning', 96, 5],
       ['status', 'warning', 12, 5],

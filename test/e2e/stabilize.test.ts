@@ -68,6 +68,8 @@ const REPORT_KEYS = [
   'summaries',
   'checks',
   'events',
+  // Issue 28: the retention replay (on unless checks.retention is off).
+  'retention',
 ];
 const CHECK_NAMES = [
   'budget',
@@ -82,7 +84,9 @@ const CHECK_NAMES = [
   'recency',
   'nonempty',
   'provider',
+  'fresh_results',
   'status',
+  'retention',
 ];
 
 /** The exit code DESIGN §7 asks for, derived from the report alone. */

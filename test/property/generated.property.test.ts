@@ -91,62 +91,71 @@ function run(transcript: Transcript, policy: Policy): StabilizeResult {
 /** Checks a run of each status may fail: a warning is reported, only an escalation may break a rule. */
 const ALLOWED = {
   ok: [],
-  warning: ['status'],
-  escalated: ['budget', 'protected', 'status', 'nonempty', 'provider'],
+  // The open loop left out as the last resort (degraded, issue 27) is a warning run: fresh_results.
+  warning: ['status', 'fresh_results'],
+  escalated: ['budget', 'protected', 'status', 'nonempty', 'provider', 'fresh_results'],
 } as const;
 
 describe('generated sessions, o200k tokenizer', () => {
+  const everyInvariant = fc.property(sessionArb, policyArb, (s, policy) => {
+    const { transcript, planted } = session(s);
+    const r = run(transcript, policy);
+
+    // 1. budget, recounted with the tokenizer itself
+    const used = recount(r.context, policy, (t) => tokenizer.count(t));
+    expect(r.budget.used).toBe(used);
+    if (r.status !== 'escalated') expect(used).toBeLessThanOrEqual(policy.budget);
+
+    // 2, 3. sections in policy order, chronology inside each
+    const position = new Map(transcript.artifacts.map((a, i) => [a.id, i]));
+    const keys = r.context.map((c) => [sectionRank(c.kind, policy.order).rank, position.get(c.id) ?? -1]);
+    expect(keys).toEqual([...keys].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0) || (a[1] ?? 0) - (b[1] ?? 0)));
+
+    // 4. a green never lies: with or without --emit, no failing error check means the context
+    // works and the emitted requests pass the providers' rules, and the provider check names
+    // exactly the rules the verifiers find.
+    expect(lies(transcript, r, { policy, tokenizer, ownApis: OWN_APIS[transcript.format] })).toEqual([]);
+
+    // 5. deterministic
+    expect(JSON.stringify(run(transcript, policy))).toBe(JSON.stringify(r));
+
+    // 6. stabilizing the output again changes nothing
+    if (r.context.length > 0) {
+      const doc = JSON.stringify(emitContext(r.context, 'native', transcript));
+      const again = readTranscript(doc, { file: 'stabilized.json', format: 'native' });
+      if (!again.ok) throw new Error('the native emit could not be read back');
+      expect(projection(run(again.transcript, policy).context)).toEqual(projection(r.context));
+    }
+
+    // 7. no planted PII anywhere in the result
+    const json = JSON.stringify(r);
+    expect(planted.filter((v) => json.includes(v)).length).toBe(0);
+
+    // 9. the validate suite agrees with the status (a warning fails only status, as a warning;
+    // an escalation may fail budget, protected and status); one ledger entry per input artifact. `guardian` judges the
+    // recorded session's pressure (DESIGN §8), not the stabilized context: generated sessions
+    // rise to full pressure on purpose.
+    const failed = validateResult(transcript, r, { policy, tokenizer })
+      .filter((k) => k.name !== 'guardian')
+      .filter((k) => !(ALLOWED[r.status] as readonly string[]).includes(k.name))
+      // A finding that is a warning whatever its check's severity (a fresh result excerpted by
+      // tool_output, issue 28) is reported, never a failure of the stabilizer.
+      .map((k) => ({ name: k.name, violations: k.violations.filter((v) => v.severity !== 'warning') }))
+      .filter((k) => k.violations.length > 0);
+    expect(failed).toEqual([]);
+    expect(r.ledger.map((e) => e.id)).toEqual(transcript.artifacts.map((a) => a.id));
+  });
+
   it('hold every invariant', () => {
-    fc.assert(
-      fc.property(sessionArb, policyArb, (s, policy) => {
-        const { transcript, planted } = session(s);
-        const r = run(transcript, policy);
+    fc.assert(everyInvariant, fcOptions(80));
+  });
 
-        // 1. budget, recounted with the tokenizer itself
-        const used = recount(r.context, policy, (t) => tokenizer.count(t));
-        expect(r.budget.used).toBe(used);
-        if (r.status !== 'escalated') expect(used).toBeLessThanOrEqual(policy.budget);
-
-        // 2, 3. sections in policy order, chronology inside each
-        const position = new Map(transcript.artifacts.map((a, i) => [a.id, i]));
-        const keys = r.context.map((c) => [sectionRank(c.kind, policy.order).rank, position.get(c.id) ?? -1]);
-        expect(keys).toEqual(
-          [...keys].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0) || (a[1] ?? 0) - (b[1] ?? 0)),
-        );
-
-        // 4. a green never lies: with or without --emit, no failing error check means the context
-        // works and the emitted requests pass the providers' rules, and the provider check names
-        // exactly the rules the verifiers find.
-        expect(lies(transcript, r, { policy, tokenizer, ownApis: OWN_APIS[transcript.format] })).toEqual([]);
-
-        // 5. deterministic
-        expect(JSON.stringify(run(transcript, policy))).toBe(JSON.stringify(r));
-
-        // 6. stabilizing the output again changes nothing
-        if (r.context.length > 0) {
-          const doc = JSON.stringify(emitContext(r.context, 'native', transcript));
-          const again = readTranscript(doc, { file: 'stabilized.json', format: 'native' });
-          if (!again.ok) throw new Error('the native emit could not be read back');
-          expect(projection(run(again.transcript, policy).context)).toEqual(projection(r.context));
-        }
-
-        // 7. no planted PII anywhere in the result
-        const json = JSON.stringify(r);
-        expect(planted.filter((v) => json.includes(v)).length).toBe(0);
-
-        // 9. the validate suite agrees with the status (a warning fails only status, as a warning;
-        // an escalation may fail budget, protected and status); one ledger entry per input artifact. `guardian` judges the
-        // recorded session's pressure (DESIGN §8), not the stabilized context: generated sessions
-        // rise to full pressure on purpose.
-        const failed = validateResult(transcript, r, { policy, tokenizer })
-          .filter((k) => k.name !== 'guardian')
-          .filter((k) => !k.ok && !(ALLOWED[r.status] as readonly string[]).includes(k.name))
-          .map((k) => ({ name: k.name, violations: k.violations }));
-        expect(failed).toEqual([]);
-        expect(r.ledger.map((e) => e.id)).toEqual(transcript.artifacts.map((a) => a.id));
-      }),
-      fcOptions(80),
-    );
+  it('regression, seed 334614222: a warning run that left the open loop out as the last resort fails fresh_results, as allowed', () => {
+    fc.assert(everyInvariant, {
+      seed: 334614222,
+      path: '1:1:4:4:2:3:3:4:3:1:3:3:3:2:3:3:3:3',
+      endOnFailure: true,
+    });
   });
 
   /**
