@@ -9,6 +9,7 @@ import { policyFromObject } from '../../src/core/policy/index.js';
 import type { Policy } from '../../src/core/policy/index.js';
 import { checkDetectors, detectorConfig } from '../../src/core/pii/registry.js';
 import { pairToolResults } from '../../src/core/readers/pairing.js';
+import { runRetention } from '../../src/core/retention/index.js';
 import { replayRetention } from '../../src/core/retention/replay.js';
 import { maskString } from '../../src/core/stabilize/finalize.js';
 import { stabilizeTranscript } from '../../src/core/stabilize/stabilize.js';
@@ -132,6 +133,13 @@ describe.skipIf(!HAS_CORPUS)('retention on the recorded corpus', () => {
     expect(wide.facts).toBeGreaterThan(100);
     expect(wide.check).toEqual([]);
     expect(wide.own).toEqual([]);
+    // The whole check (replay and the summary rule over the final context) finds nothing either.
+    const policy = policyAt(20_000);
+    const findings = sessions.flatMap(({ file, t }) => {
+      const run = runRetention(t, stabilizeTranscript(t, { policy, tokenizer }), { policy, tokenizer });
+      return (run?.check.violations ?? []).map((v) => `${file}:${v.line}: ${v.message}`);
+    });
+    expect(findings).toEqual([]);
     const tight = all(2_000);
     expect(tight.check.length).toBeGreaterThan(20);
     expect(tight.check).toEqual(tight.own);
