@@ -110,6 +110,8 @@ interface SessionState {
   reader: IncrementalReader;
   /** Summaries a summarizer wrote, each after the artifact that ended the history it was made in. */
   summaries: { after: string; artifact: Artifact }[];
+  /** The file the session was last recorded to (the `record` option), named by an escalation. */
+  recording?: string;
 }
 
 /** Sessions kept at once; the least recently used is forgotten beyond this. */
@@ -170,7 +172,10 @@ export class ContextStabilizer {
       if (this.recorder) await this.record(session, shown, transcript, ready.masker);
       result = run(transcript);
     }
-    this.verdict(session, shown, result, policy);
+    // The recording's name holds the session's stem: masked like `shown` when the recorder does not mask.
+    const recording =
+      state.recording === undefined ? undefined : maskString(state.recording, ready.masker, {});
+    this.verdict(session, shown, result, policy, recording);
     const opts = emitOptionsOf(policy, (t) => maskString(t, ready.masker, {}));
     const payload = emitContext(result.context, emit, transcript, opts) as P;
     const before = repairedBefore(result.context, emitApis(transcript.format, policy.target, emit), opts);
@@ -274,15 +279,21 @@ export class ContextStabilizer {
     (this.opts.onWarning ?? defaultWarning)(w);
   }
 
-  private verdict(session: string, shown: string, result: StabilizeResult, policy: Policy): void {
+  private verdict(
+    session: string,
+    shown: string,
+    result: StabilizeResult,
+    policy: Policy,
+    recording: string | undefined,
+  ): void {
     if (result.status === 'escalated') {
       const choice = this.opts.onEscalated ?? policy.runtime?.on_escalated ?? 'stop';
-      const error = new ContextEscalatedError(session, result, shown);
+      const error = new ContextEscalatedError(session, result, shown, recording);
       if (choice === 'stop') throw error;
       this.warn({
         code: 'escalated',
         session,
-        message: `${error.message} (sent anyway: on_escalated is continue)`,
+        message: `${error.message.split('\n')[0] ?? error.message} (sent anyway: on_escalated is continue)`,
         result,
       });
     } else if (result.status === 'warning') {
@@ -303,7 +314,9 @@ export class ContextStabilizer {
     masker: Masker,
   ): Promise<void> {
     try {
-      await this.recorder!.record(session, transcript, masker);
+      const file = await this.recorder!.record(session, transcript, masker);
+      const state = this.sessions.get(session);
+      if (state) state.recording = file;
     } catch (e) {
       // A full disk must not stop the agent; the message names the error code, never the history.
       const code = (e as NodeJS.ErrnoException).code ?? 'error';

@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stabilizeAnthropicRequest, stabilizeOpenAIRequest } from '../../src/adapters/request-body.js';
 import { main } from '../../src/cli/main.js';
@@ -142,6 +143,35 @@ describe('escalation', () => {
     expect(e.session).toBe('s1');
     expect(e.result.status).toBe('escalated');
     expect(e.reasons.length).toBeGreaterThan(0);
+  });
+
+  it('an uncaught escalation prints a few lines, never the context or a raw session id (issue 29)', async () => {
+    const session = `thread-${EMAIL}`;
+    const cs = createContextStabilizer({ policy: tiny, onWarning: () => {}, record: dir });
+    const e = (await stabilizeOpenAIRequest(cs, { messages: history }, { session }).catch(
+      (x: unknown) => x,
+    )) as ContextEscalatedError;
+    expect(e).toBeInstanceOf(ContextEscalatedError);
+    const lines = e.message.split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(
+      /^context-stability: the context of session \S*\[REDACTED_EMAIL\] is escalated \(authority_over_budget\): 34 of 12 tokens, 2 of 2 artifacts kept\.$/,
+    );
+    expect(lines[2]).toMatch(
+      /^Investigate: npx context-stability stabilize .+\.jsonl --policy <your policy>/,
+    );
+    expect(lines[2]).not.toContain(EMAIL);
+    // What Node prints for an uncaught error: the stack and the enumerable fields. The details stay
+    // on the error, not enumerable: the context (3,000 lines before), the raw session id.
+    const printed = inspect(e);
+    expect(printed.split('\n').length).toBeLessThan(25);
+    expect(printed).not.toContain(EMAIL);
+    expect(printed).not.toContain('payments service');
+    expect(Object.keys(e)).toEqual(['code']);
+    expect(e.session).toBe(session);
+    expect(e.result.status).toBe('escalated');
+    expect(e.reasons.length).toBeGreaterThan(0);
+    expect(e.recording).toMatch(/\.jsonl$/);
   });
 
   it('goes on with a warning when the policy says continue', async () => {
