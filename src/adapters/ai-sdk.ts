@@ -1,4 +1,4 @@
-// The Vercel AI SDK adapter (v6): a language-model middleware whose transformParams stabilizes the
+// The Vercel AI SDK adapter (AI SDK 6 and 7, middleware v3): a language-model middleware whose transformParams stabilizes the
 // provider-level prompt of every call, generateText and streamText alike, each step of a tool loop
 // included. Only types come from the SDK, so it is needed only by those who use this adapter.
 import type { LanguageModelMiddleware } from 'ai';

@@ -5,7 +5,6 @@
 // installed into library users), the CLI working without them, and engines the tree satisfies.
 // Needs build/ (`npm test` builds first) and the npm registry (or npm's cache) for the dependencies.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -19,9 +18,9 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TIMEOUT, ok, run } from './npm-child.js';
 
 const REPO = path.resolve(fileURLToPath(import.meta.url), '../../..');
-const TIMEOUT = 120_000;
 const EXAMPLE = 'coding-agent.anthropic.json';
 
 interface PackageJson {
@@ -31,27 +30,6 @@ interface PackageJson {
 }
 
 const own = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as PackageJson;
-
-/** The environment of a child npm: without the npm_* variables of an enclosing `npm test`. */
-function childEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (key.startsWith('npm_') && !key.startsWith('npm_config_')) continue;
-    if (key === 'npm_config_prefix' || key === 'INIT_CWD') continue;
-    env[key] = value;
-  }
-  return { ...env, NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false' };
-}
-
-function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd, env: childEnv(), encoding: 'utf8', timeout: TIMEOUT });
-}
-
-function ok(r: SpawnSyncReturns<string>, what: string): string {
-  if (r.error || r.status !== 0)
-    throw new Error(`${what} failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stdout}\n${r.stderr}`);
-  return r.stdout;
-}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
