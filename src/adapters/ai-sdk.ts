@@ -1,6 +1,7 @@
-// The Vercel AI SDK adapter (AI SDK 6 and 7, middleware v3): a language-model middleware whose transformParams stabilizes the
-// provider-level prompt of every call, generateText and streamText alike, each step of a tool loop
-// included. Only types come from the SDK, so it is needed only by those who use this adapter.
+// The Vercel AI SDK adapter (AI SDK 6 and 7; middleware v3, which 7 accepts): a language-model
+// middleware whose transformParams stabilizes the provider-level prompt of every call, generateText
+// and streamText alike, each step of a tool loop included. Only types come from the SDK, so it is
+// needed only by those who use this adapter.
 import type { LanguageModelMiddleware } from 'ai';
 import type { ContextStabilizer } from '../runtime/stabilizer.js';
 import { readablePrompt, rebuildPrompt } from './ai-sdk-prompt.js';
