@@ -37,11 +37,14 @@ export interface AgentsFilterOptions<C = unknown> {
 
 /**
  * A `callModelInputFilter`. Generic in the item type so that it is assignable to the SDK's
- * `CallModelInputFilter` without this module depending on the SDK's types. It never mutates the
- * items it is given, so it asks the SDK not to deep-copy them (`preserveInputIdentity`).
+ * `CallModelInputFilter` without this module depending on the SDK's types. The run context is
+ * `unknown`, as the SDK passes it (its run options take `CallModelInputFilter<unknown>`): a filter
+ * made for your context type (`contextStabilityInputFilter<{ chatId: string }>`) is accepted there.
+ * It never mutates the items it is given, so it asks the SDK not to deep-copy them
+ * (`preserveInputIdentity`).
  */
-export type AgentsInputFilter<C = unknown> = (<I extends object>(
-  args: AgentsFilterArgs<I, C>,
+export type AgentsInputFilter = (<I extends object>(
+  args: AgentsFilterArgs<I, unknown>,
 ) => Promise<AgentsModelData<I>>) & { preserveInputIdentity: boolean };
 
 type Item = Record<string, unknown>;
@@ -407,12 +410,15 @@ export function restoreAgentsInput(
 export function contextStabilityInputFilter<C = unknown>(
   stabilizer: ContextStabilizer,
   opts: AgentsFilterOptions<C> = {},
-): AgentsInputFilter<C> {
-  const filter = async <I extends object>(args: AgentsFilterArgs<I, C>): Promise<AgentsModelData<I>> => {
+): AgentsInputFilter {
+  const filter = async <I extends object>(
+    args: AgentsFilterArgs<I, unknown>,
+  ): Promise<AgentsModelData<I>> => {
     const { input, instructions } = args.modelData;
+    // The SDK passes the run context untyped; `C` is what the caller says its context is.
     const session =
       typeof opts.session === 'function'
-        ? opts.session({ agent: args.agent, context: args.context })
+        ? opts.session({ agent: args.agent, context: args.context as C | undefined })
         : (opts.session ?? 'default');
     const body = agentsInputToResponses({ input, instructions });
     const out = await stabilizer.stabilize(body, 'responses', { session, format: 'responses' });
