@@ -122,13 +122,15 @@ describe('stabilizing the output again, regression (seed 1534365637)', () => {
 // escalates with its evidence whole); the final answer leaves, so read back its call's unit is the
 // open loop, must-keep, and the placeholder shrink reworded the placeholder to "over the budget".
 describe('stabilizing the output again, regression (seed 1968358021)', () => {
-  it('a placeholder read back is not reworded when its unit becomes the open loop', () => {
-    const build = 'The build failed because the cache was stale again';
-    const npmTest = (id: string) => ({ id, name: 'bash', arguments: '{"command":"npm test"}' });
-    const c = readCase(
+  const build = 'The build failed because the cache was stale again';
+  const call = (id: string, name: string, args: string) => ({ id, name, arguments: args });
+  const npmTest = (id: string) => call(id, 'bash', '{"command":"npm test"}');
+  /** Both cases: two calls, the first one's result, a user turn with an image, the other result, an answer. */
+  const session = (calls: { id: string }[], first: string, second: string) =>
+    readCase(
       [
-        { id: 'x0', kind: 'assistant', content: '', tool_calls: [npmTest('c3'), npmTest('c1')] },
-        { id: 'x1', kind: 'tool', call_id: 'c3', content: build },
+        { id: 'x0', kind: 'assistant', content: '', tool_calls: calls },
+        { id: 'x1', kind: 'tool', call_id: first, content: build },
         {
           id: 'x2',
           kind: 'user',
@@ -137,18 +139,21 @@ describe('stabilizing the output again, regression (seed 1968358021)', () => {
             { type: 'image_url', image_url: { url: 'https://example.invalid/shot.png' } },
           ],
         },
-        { id: 'x3', kind: 'tool', call_id: 'c1', content: '' },
+        { id: 'x3', kind: 'tool', call_id: second, content: '' },
         { id: 'x4', kind: 'assistant', content: build },
       ],
       [],
     );
-    const policy = toPolicy({
-      budget: 60,
-      message_overhead: 0,
-      keep_recent: 0,
-      tool_output: { max_tokens: 1 },
-      dedup: { enabled: false },
-    });
+  const policy = toPolicy({
+    budget: 60,
+    message_overhead: 0,
+    keep_recent: 0,
+    tool_output: { max_tokens: 1 },
+    dedup: { enabled: false },
+  });
+
+  it('a placeholder read back is not reworded when its unit becomes the open loop', () => {
+    const c = session([npmTest('c3'), npmTest('c1')], 'c3', 'c1');
     const first = stabilize(c.transcript, policy);
     expect(first.ledger.find((e) => e.id === 'x1')?.detail).toMatch(/^superseded/);
     const second = again(c.transcript, first, policy);
@@ -156,39 +161,7 @@ describe('stabilizing the output again, regression (seed 1968358021)', () => {
   });
 
   it('an escalated run leaves the results of a unit that is the open loop only when read back whole', () => {
-    const build = 'The build failed because the cache was stale again';
-    const c = readCase(
-      [
-        {
-          id: 'x0',
-          kind: 'assistant',
-          content: '',
-          tool_calls: [
-            { id: 'c1', name: 'bash', arguments: '{"command":"npm test"}' },
-            { id: 'c4', name: 'read', arguments: '{"path":"src/a.ts"}' },
-          ],
-        },
-        { id: 'x1', kind: 'tool', call_id: 'c4', content: build },
-        {
-          id: 'x2',
-          kind: 'user',
-          content: [
-            { type: 'text', text: build },
-            { type: 'image_url', image_url: { url: 'https://example.invalid/shot.png' } },
-          ],
-        },
-        { id: 'x3', kind: 'tool', call_id: 'c1', content: '' },
-        { id: 'x4', kind: 'assistant', content: build },
-      ],
-      [],
-    );
-    const policy = toPolicy({
-      budget: 60,
-      message_overhead: 0,
-      keep_recent: 0,
-      tool_output: { max_tokens: 1 },
-      dedup: { enabled: false },
-    });
+    const c = session([npmTest('c1'), call('c4', 'read', '{"path":"src/a.ts"}')], 'c4', 'c1');
     const first = stabilize(c.transcript, policy);
     const second = again(c.transcript, first, policy);
     expect(projection(second.context)).toEqual(projection(first.context));
