@@ -5,6 +5,7 @@
 // kept assistant loses the calls whose results are not all kept (it is dropped when nothing is left).
 // Nothing is masked, excerpted or summarized.
 import { resultCallIds } from '../../src/core/readers/pairing.js';
+import { inHistory } from '../../src/core/retention/facts.js';
 import type { ContextItem } from '../../src/core/stabilize/types.js';
 import { countArtifactTokens } from '../../src/core/tokens/count.js';
 import type { TokenCostConfig } from '../../src/core/tokens/count.js';
@@ -16,10 +17,8 @@ export function artifactCost(a: Artifact, tokenizer: Tokenizer, cost: TokenCostC
   return countArtifactTokens(a, tokenizer, cost);
 }
 
-/** What the agent's own history holds: the main line, without side chains, off-chain records or phase markers. */
-export function inHistory(a: Artifact): boolean {
-  return a.sidechain !== true && a.offChain === undefined && a.kind !== 'phase';
-}
+/** What the agent's own history holds: the one definition the retention check uses too. */
+export { inHistory };
 
 export interface NaiveTrim {
   context: ContextItem[];

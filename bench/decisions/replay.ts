@@ -5,6 +5,7 @@
 import { emitContext } from '../../src/core/emit/index.js';
 import {
   callPoints,
+  historyAt,
   canonicalRequest,
   cacheRequestFormat,
   commonPrefixLength,
@@ -12,7 +13,6 @@ import {
 import type { CacheRequestFormat, CallPoint } from '../../src/core/cache/prefix.js';
 import { policyFromObject } from '../../src/core/policy/index.js';
 import type { Policy } from '../../src/core/policy/index.js';
-import { pairToolResults } from '../../src/core/readers/pairing.js';
 import { latestUserRequest, taskStatement } from '../../src/core/scope/task.js';
 import { maskString } from '../../src/core/stabilize/finalize.js';
 import { StabilizeMemo } from '../../src/core/stabilize/memo.js';
@@ -102,11 +102,8 @@ export function benchPolicy(budget: number, target: Target): Policy {
   return parsed.policy;
 }
 
-/** The history as the agent had it at a call: the artifacts so far, paired among themselves. */
-export function historyAt(transcript: Transcript, index: number): Transcript {
-  const artifacts = transcript.artifacts.slice(0, index + 1);
-  return { ...transcript, artifacts, pairing: pairToolResults(artifacts), diagnostics: [] };
-}
+/** The history as the agent had it at a call: the cache replay's, shared by every replay. */
+export { historyAt };
 
 /**
  * The tool results that end the history and answer calls (the open tool loop): the trailing run of

@@ -142,7 +142,7 @@ export function cacheRequestFormat(transcript: Transcript, policy: Policy): Cach
 }
 
 /** The history as the agent had it at a call: the artifacts so far, paired among themselves. */
-function historyAt(transcript: Transcript, index: number): Transcript {
+export function historyAt(transcript: Transcript, index: number): Transcript {
   const artifacts = transcript.artifacts.slice(0, index + 1);
   return { ...transcript, artifacts, pairing: pairToolResults(artifacts), diagnostics: [] };
 }

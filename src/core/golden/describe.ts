@@ -90,7 +90,7 @@ export function describeFactsLost(base: ImpactSide, head: ImpactSide): string {
  * replay, or undefined when no call was replayed (nothing to tell). Counts only: the lost values
  * are in the violations and the JSON report.
  */
-export function describeRetention(r: RetentionSummary): string | undefined {
+export function describeRetention(r: RetentionSummary & { summary_findings?: number }): string | undefined {
   if (r.replayed === 0) return undefined;
   const summaries = r.summary_findings ? `; ${plural(r.summary_findings, 'fact')} lost by summaries` : '';
   return `retention: ${r.replayed} of ${plural(r.calls, 'tool call')} replayed, ${plural(r.facts, 'fact')}, ${r.lost} lost${summaries}`;

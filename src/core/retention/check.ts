@@ -1,16 +1,12 @@
 // The `retention` check (issue 28): one violation per fact the model lacked when it needed it, at
 // the line of the call that used it, naming the line it came from and what the stabilizer did to it.
 import type { CheckResult, Violation } from '../validate/types.js';
+import { quotedValue } from './replay.js';
 import type { LostFact } from './replay.js';
-
-/** How a report quotes a value: in backticks, which the value itself never holds. */
-function quoted(value: string): string {
-  return `\`${value.replace(/`/g, "'")}\``;
-}
 
 export function lostFactMessage(f: LostFact): string {
   return (
-    `the ${f.needed.tool} call at line ${f.needed.line} used ${quoted(f.value)}, first seen at line ` +
+    `the ${f.needed.tool} call at line ${f.needed.line} used ${quotedValue(f.value)}, first seen at line ` +
     `${f.source.line} (${f.source.kind}); the context at that call had lost it: ${f.cause}`
   );
 }

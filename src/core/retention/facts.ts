@@ -2,9 +2,32 @@
 // calls. From each call's JSON arguments, the leaf strings and numbers of at least MIN_LENGTH
 // characters; for a shell command, also its whitespace-separated words of that length. One
 // definition for the `retention` check and the decisions bench, so that both count the same facts.
+import type { RE2JS } from 're2js';
+import { checkDetectors, detectorConfig } from '../pii/registry.js';
+import type { Policy } from '../policy/schema.js';
+import { onMainChain } from '../scope/main-chain.js';
+import type { Masker } from '../stabilize/finalize.js';
 import type { Artifact, ToolCall } from '../types.js';
 
 export const MIN_LENGTH = 4;
+
+/** What the agent's own history holds: the main chain, without phase markers (they hold no facts). */
+export function inHistory(a: Artifact): boolean {
+  return onMainChain(a) && a.kind !== 'phase';
+}
+
+/**
+ * The detectors the `pii` check runs (every built-in type, whatever the policy enables): a value any
+ * of them matches is personal data, which the PII rules keep from the model, so it is no fact to keep
+ * (and it is never quoted in a report).
+ */
+export function factPiiMasker(policy: Policy, rules: readonly { name: string; re: RE2JS }[] = []): Masker {
+  return {
+    detectors: checkDetectors(detectorConfig(policy.pii, rules)),
+    replacement: policy.pii.replacement,
+    allow: policy.pii.allow,
+  };
+}
 
 const SHELL_TOOL = /bash|shell|terminal|exec|command/i;
 const SHELL_KEY = /^(command|cmd|script|commands?)$/i;
@@ -93,12 +116,6 @@ export class HistoryText {
     return this.firstHolder(index, value) >= 0;
   }
 
-  /** True when artifact `index`'s own text holds the value. */
-  holdsAt(index: number, value: string): boolean {
-    const own = this.text.slice(index === 0 ? 0 : (this.ends[index - 1] ?? 0), this.ends[index] ?? 0);
-    return holds(own, value);
-  }
-
   /** The first artifact (index) among 0..index whose text holds the value; -1 when none does. */
   firstHolder(index: number, value: string): number {
     const end = this.ends[index] ?? 0;
@@ -108,6 +125,18 @@ export class HistoryText {
       if (at < 0 || at + v.length > end) continue;
       const holder = this.artifactAt(at);
       if (best === -1 || holder < best) best = holder;
+    }
+    return best;
+  }
+
+  /** The last artifact (index) among 0..index whose text holds the value; -1 when none does. */
+  lastHolder(index: number, value: string): number {
+    const end = this.ends[index] ?? 0;
+    let best = -1;
+    for (const v of [value, jsonEscaped(value)]) {
+      if (end < v.length) continue;
+      const at = this.text.lastIndexOf(v, end - v.length);
+      if (at >= 0) best = Math.max(best, this.artifactAt(at));
     }
     return best;
   }

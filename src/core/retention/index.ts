@@ -18,6 +18,8 @@ export type { LostFact, RetentionReplay, RetentionSummary } from './replay.js';
 
 /** What reports carry (`retention` of a transcript): the figures and each lost fact with both lines. */
 export interface RetentionReport extends RetentionSummary {
+  /** Facts the summaries in the final context lost (summary.ts); set whenever the check ran. */
+  summary_findings?: number;
   lost_facts: LostFact[];
 }
 

@@ -1,25 +1,22 @@
 // The `retention` replay (issue 28, docs/checks.md "retention"): a valid context can still have lost
 // what the agent needs next. The transcript is replayed as the agent lived it: before each assistant
 // turn that makes tool calls, the history so far is stabilized under the policy (one memo per
-// session, as an agent keeps it) and read as the model reads it. Every argument
-// value of those calls (facts.ts) that the history already held must be in what the model reads at that call; a value
-// that is not is a lost fact, told with where it came from and where it was needed.
+// session, as an agent keeps it) and read as the model reads it. Every argument value of those
+// calls (facts.ts) that the history already held must be in what the model reads at that call; a
+// value that is not is a lost fact, told with where it came from and where it was needed.
 // Pure and deterministic: the same transcript, policy and tokenizer give the same facts.
 import type { RE2JS } from 're2js';
-import { callPoints } from '../cache/prefix.js';
+import { callPoints, historyAt, pickMeasured } from '../cache/prefix.js';
 import type { CallPoint } from '../cache/prefix.js';
-import { checkDetectors, detectorConfig } from '../pii/registry.js';
 import type { Policy } from '../policy/schema.js';
-import { pairToolResults } from '../readers/pairing.js';
 import { onMainChain } from '../scope/main-chain.js';
 import { maskString } from '../stabilize/finalize.js';
-import type { Masker } from '../stabilize/finalize.js';
 import { StabilizeMemo } from '../stabilize/memo.js';
 import { stabilizeTranscript } from '../stabilize/stabilize.js';
 import type { LedgerEntry, StabilizeResult } from '../stabilize/types.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import type { Artifact, Transcript } from '../types.js';
-import { HistoryText, argumentValues, artifactText, holds } from './facts.js';
+import { HistoryText, argumentValues, artifactText, factPiiMasker, holds, inHistory } from './facts.js';
 
 /**
  * Replayed calls per transcript at most (the default bound): each costs one stabilization of the
@@ -53,8 +50,6 @@ export interface RetentionSummary {
   /** Argument values of the replayed calls that the history already held, and those lost. */
   facts: number;
   lost: number;
-  /** Facts the summaries in the final context lost (summary.ts), when the check ran. */
-  summary_findings?: number;
 }
 
 export interface RetentionReplay {
@@ -97,25 +92,13 @@ function nextOnMainChain(artifacts: readonly Artifact[], call: CallPoint): Artif
   return undefined;
 }
 
-/** Which of `count` calls are replayed (positions, ascending): all, or the newest `tail` and a spread. */
+/**
+ * Which of `count` calls are replayed (positions, ascending): all, or the newest `tail` and an even
+ * spread over the rest. The cache replay's pick over one more call, shifted: it measures each call
+ * against the one before, so its first call is never a pick.
+ */
 export function pickReplayed(count: number, max: number, tail = RETENTION_TAIL): number[] {
-  if (count <= max) return Array.from({ length: count }, (_, i) => i);
-  const picked = new Set<number>();
-  for (let i = count - tail; i < count; i++) picked.add(i);
-  const spread = max - tail;
-  const span = count - tail;
-  for (let k = 0; k < spread; k++) picked.add(Math.floor((k * span) / spread));
-  return [...picked].sort((a, b) => a - b);
-}
-
-function historyAt(transcript: Transcript, index: number): Transcript {
-  const artifacts = transcript.artifacts.slice(0, index + 1);
-  return { ...transcript, artifacts, pairing: pairToolResults(artifacts), diagnostics: [] };
-}
-
-/** The history text the facts are looked up in: the main chain (phase markers hold no facts). */
-function inHistory(a: Artifact): boolean {
-  return onMainChain(a) && a.kind !== 'phase';
+  return pickMeasured(count + 1, max, tail).map((p) => p - 1);
 }
 
 const SHOWN_CHARS = 60;
@@ -124,6 +107,11 @@ const SHOWN_CHARS = 60;
 export function shownValue(value: string): string {
   const line = value.replace(/\s+/g, ' ');
   return line.length <= SHOWN_CHARS ? line : `${line.slice(0, SHOWN_CHARS - 1)}…`;
+}
+
+/** How a report quotes a value: shown, in backticks, which the value itself never holds. */
+export function quotedValue(value: string): string {
+  return `\`${shownValue(value).replace(/`/g, "'")}\``;
 }
 
 /**
@@ -138,19 +126,6 @@ function causeOf(ledger: ReadonlyMap<string, LedgerEntry>, first: Artifact, newe
 }
 
 /**
- * The detectors the `pii` check runs (every built-in type, whatever the policy enables): a value any
- * of them matches is personal data, which the PII rules keep from the model, so it is no fact to keep
- * (and it is never quoted in a report).
- */
-function piiMasker(policy: Policy, rules: RetentionOptions['rules']): Masker {
-  return {
-    detectors: checkDetectors(detectorConfig(policy.pii, rules ?? [])),
-    replacement: policy.pii.replacement,
-    allow: policy.pii.allow,
-  };
-}
-
-/**
  * Replays the transcript's tool-calling model calls (at most `maxCalls`, the newest always) and
  * lists every argument value the history held but the context at that call did not.
  */
@@ -161,7 +136,7 @@ export function replayRetention(transcript: Transcript, opts: RetentionOptions):
   const replayed = pickReplayed(points.length, max);
   const memo = new StabilizeMemo();
   const run = { policy, tokenizer, memo, ...(opts.rules ? { rules: opts.rules } : {}) };
-  const pii = piiMasker(policy, opts.rules);
+  const pii = factPiiMasker(policy, opts.rules);
   const text = new HistoryText(transcript.artifacts, inHistory);
   const lost: LostFact[] = [];
   let facts = 0;
@@ -187,7 +162,8 @@ export function replayRetention(transcript: Transcript, opts: RetentionOptions):
         value: shownValue(value),
         needed: { id: point.next.id, line: point.next.source.line, column: point.next.source.column, tool },
         source: { id: first.id, line: first.source.line, kind: first.kind },
-        cause: causeOf(ledger, first, newestHolder(transcript, text, point.index, value) ?? first),
+        // The newest holder is the one whose loss lost the value.
+        cause: causeOf(ledger, first, transcript.artifacts[text.lastHolder(point.index, value)] ?? first),
       });
     }
   }
@@ -195,18 +171,4 @@ export function replayRetention(transcript: Transcript, opts: RetentionOptions):
     summary: { calls: points.length, replayed: replayed.length, facts, lost: lost.length },
     lost,
   };
-}
-
-/** The newest artifact among 0..index whose text holds the value (the one whose loss lost it). */
-function newestHolder(
-  transcript: Transcript,
-  text: HistoryText,
-  index: number,
-  value: string,
-): Artifact | undefined {
-  for (let i = index; i >= 0; i--) {
-    const a = transcript.artifacts[i] as Artifact;
-    if (inHistory(a) && text.holdsAt(i, value)) return a;
-  }
-  return undefined;
 }

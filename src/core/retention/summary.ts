@@ -6,7 +6,6 @@
 // which artifacts a summary replaces. A fact is lost when neither the summary nor anything else the
 // model reads holds it (a fact the context repeats elsewhere was not lost). Pure and deterministic.
 import type { RE2JS } from 're2js';
-import { checkDetectors, detectorConfig } from '../pii/registry.js';
 import type { Policy } from '../policy/schema.js';
 import { firstErrorLine } from '../stabilize/collapse.js';
 import { COMPACTION_TAG } from '../stabilize/compaction.js';
@@ -18,8 +17,8 @@ import { textOf } from '../stabilize/work.js';
 import type { Artifact, Transcript } from '../types.js';
 import { Locator } from '../validate/locate.js';
 import type { Violation } from '../validate/types.js';
-import { MIN_LENGTH, argumentValues, artifactText, holds } from './facts.js';
-import { shownValue } from './replay.js';
+import { MIN_LENGTH, argumentValues, artifactText, factPiiMasker, holds } from './facts.js';
+import { quotedValue as quoted } from './replay.js';
 
 /** Longer words are blobs (base64, minified code), not identifiers anyone restates. */
 const MAX_WORD = 200;
@@ -80,8 +79,6 @@ function failed(a: Artifact): boolean {
     (a.tags ?? []).includes('error')
   );
 }
-
-const quoted = (value: string): string => `\`${shownValue(value).replace(/`/g, "'")}\``;
 
 /** A text as the model reads it, and with its whitespace collapsed (as compaction writes lines). */
 type Read = { raw: string; flat: string };
@@ -278,11 +275,7 @@ export function checkSummaryRetention(
   opts: { policy: Policy; rules?: readonly { name: string; re: RE2JS }[] },
 ): Violation[] {
   const { policy } = opts;
-  const pii: Masker = {
-    detectors: checkDetectors(detectorConfig(policy.pii, opts.rules ?? [])),
-    replacement: policy.pii.replacement,
-    allow: policy.pii.allow,
-  };
+  const pii = factPiiMasker(policy, opts.rules);
   const where = new Locator(t);
   const live = new Set(result.context.map((c) => c.id));
   const context = readOf(result.context.map(artifactText).join('\n\u0000\n'));
