@@ -60855,31 +60855,26 @@ async function loadTranscript(file, opts = {}) {
     return loaded[0].result;
 }
 
-;// CONCATENATED MODULE: ./build/core/retention/check.js
-/** How a report quotes a value: in backticks, which the value itself never holds. */
-function quoted(value) {
-    return `\`${value.replace(/`/g, "'")}\``;
-}
-function lostFactMessage(f) {
-    return (`the ${f.needed.tool} call at line ${f.needed.line} used ${quoted(f.value)}, first seen at line ` +
-        `${f.source.line} (${f.source.kind}); the context at that call had lost it: ${f.cause}`);
-}
-/** The check over a replay's lost facts and any summary findings, in line order. */
-function retentionCheck(lost, summaryFindings, severity) {
-    const violations = [
-        ...lost.map((f) => ({
-            id: f.needed.id,
-            line: f.needed.line,
-            column: f.needed.column,
-            message: lostFactMessage(f),
-        })),
-        ...summaryFindings,
-    ].sort((a, b) => a.line - b.line);
-    return { name: 'retention', ok: violations.length === 0, severity, violations };
-}
-
 ;// CONCATENATED MODULE: ./build/core/retention/facts.js
+
+
 const MIN_LENGTH = 4;
+/** What the agent's own history holds: the main chain, without phase markers (they hold no facts). */
+function inHistory(a) {
+    return onMainChain(a) && a.kind !== 'phase';
+}
+/**
+ * The detectors the `pii` check runs (every built-in type, whatever the policy enables): a value any
+ * of them matches is personal data, which the PII rules keep from the model, so it is no fact to keep
+ * (and it is never quoted in a report).
+ */
+function factPiiMasker(policy, rules = []) {
+    return {
+        detectors: (0,registry/* checkDetectors */._h)((0,registry/* detectorConfig */.vd)(policy.pii, rules)),
+        replacement: policy.pii.replacement,
+        allow: policy.pii.allow,
+    };
+}
 const SHELL_TOOL = /bash|shell|terminal|exec|command/i;
 const SHELL_KEY = /^(command|cmd|script|commands?)$/i;
 function facts_parse(text) {
@@ -60973,11 +60968,6 @@ class HistoryText {
     seenBy(index, value) {
         return this.firstHolder(index, value) >= 0;
     }
-    /** True when artifact `index`'s own text holds the value. */
-    holdsAt(index, value) {
-        const own = this.text.slice(index === 0 ? 0 : (this.ends[index - 1] ?? 0), this.ends[index] ?? 0);
-        return holds(own, value);
-    }
     /** The first artifact (index) among 0..index whose text holds the value; -1 when none does. */
     firstHolder(index, value) {
         const end = this.ends[index] ?? 0;
@@ -60989,6 +60979,19 @@ class HistoryText {
             const holder = this.artifactAt(at);
             if (best === -1 || holder < best)
                 best = holder;
+        }
+        return best;
+    }
+    /** The last artifact (index) among 0..index whose text holds the value; -1 when none does. */
+    lastHolder(index, value) {
+        const end = this.ends[index] ?? 0;
+        let best = -1;
+        for (const v of [value, jsonEscaped(value)]) {
+            if (end < v.length)
+                continue;
+            const at = this.text.lastIndexOf(v, end - v.length);
+            if (at >= 0)
+                best = Math.max(best, this.artifactAt(at));
         }
         return best;
     }
@@ -61008,8 +61011,6 @@ class HistoryText {
 }
 
 ;// CONCATENATED MODULE: ./build/core/retention/replay.js
-
-
 
 
 
@@ -61041,32 +61042,23 @@ function nextOnMainChain(artifacts, call) {
     }
     return undefined;
 }
-/** Which of `count` calls are replayed (positions, ascending): all, or the newest `tail` and a spread. */
+/**
+ * Which of `count` calls are replayed (positions, ascending): all, or the newest `tail` and an even
+ * spread over the rest. The cache replay's pick over one more call, shifted: it measures each call
+ * against the one before, so its first call is never a pick.
+ */
 function pickReplayed(count, max, tail = RETENTION_TAIL) {
-    if (count <= max)
-        return Array.from({ length: count }, (_, i) => i);
-    const picked = new Set();
-    for (let i = count - tail; i < count; i++)
-        picked.add(i);
-    const spread = max - tail;
-    const span = count - tail;
-    for (let k = 0; k < spread; k++)
-        picked.add(Math.floor((k * span) / spread));
-    return [...picked].sort((a, b) => a - b);
-}
-function replay_historyAt(transcript, index) {
-    const artifacts = transcript.artifacts.slice(0, index + 1);
-    return { ...transcript, artifacts, pairing: pairToolResults(artifacts), diagnostics: [] };
-}
-/** The history text the facts are looked up in: the main chain (phase markers hold no facts). */
-function inHistory(a) {
-    return onMainChain(a) && a.kind !== 'phase';
+    return pickMeasured(count + 1, max, tail).map((p) => p - 1);
 }
 const SHOWN_CHARS = 60;
 /** A value as a report shows it: one line, at most SHOWN_CHARS characters. */
 function shownValue(value) {
     const line = value.replace(/\s+/g, ' ');
     return line.length <= SHOWN_CHARS ? line : `${line.slice(0, SHOWN_CHARS - 1)}…`;
+}
+/** How a report quotes a value: shown, in backticks, which the value itself never holds. */
+function quotedValue(value) {
+    return `\`${shownValue(value).replace(/`/g, "'")}\``;
 }
 /**
  * Why the context lacked a value: the final decision on the newest artifact that held it (whose loss
@@ -61079,18 +61071,6 @@ function causeOf(ledger, first, newest) {
     return newest === first ? fate : `${fate} at line ${newest.source.line}`;
 }
 /**
- * The detectors the `pii` check runs (every built-in type, whatever the policy enables): a value any
- * of them matches is personal data, which the PII rules keep from the model, so it is no fact to keep
- * (and it is never quoted in a report).
- */
-function piiMasker(policy, rules) {
-    return {
-        detectors: (0,registry/* checkDetectors */._h)((0,registry/* detectorConfig */.vd)(policy.pii, rules ?? [])),
-        replacement: policy.pii.replacement,
-        allow: policy.pii.allow,
-    };
-}
-/**
  * Replays the transcript's tool-calling model calls (at most `maxCalls`, the newest always) and
  * lists every argument value the history held but the context at that call did not.
  */
@@ -61101,7 +61081,7 @@ function replayRetention(transcript, opts) {
     const replayed = pickReplayed(points.length, max);
     const memo = new StabilizeMemo();
     const run = { policy, tokenizer, memo, ...(opts.rules ? { rules: opts.rules } : {}) };
-    const pii = piiMasker(policy, opts.rules);
+    const pii = factPiiMasker(policy, opts.rules);
     const text = new HistoryText(transcript.artifacts, inHistory);
     const lost = [];
     let facts = 0;
@@ -61116,7 +61096,7 @@ function replayRetention(transcript, opts) {
         const known = [...values].filter(([v]) => text.seenBy(point.index, v) && maskString(v, pii, {}) === v);
         if (known.length === 0)
             continue;
-        const history = replay_historyAt(transcript, point.index);
+        const history = historyAt(transcript, point.index);
         const result = stabilizeTranscript(history, run);
         // What the model reads, as the history holds it (item texts and raw call arguments): a request
         // body escapes call arguments twice, which would hide a value that is there.
@@ -61131,7 +61111,8 @@ function replayRetention(transcript, opts) {
                 value: shownValue(value),
                 needed: { id: point.next.id, line: point.next.source.line, column: point.next.source.column, tool },
                 source: { id: first.id, line: first.source.line, kind: first.kind },
-                cause: causeOf(ledger, first, newestHolder(transcript, text, point.index, value) ?? first),
+                // The newest holder is the one whose loss lost the value.
+                cause: causeOf(ledger, first, transcript.artifacts[text.lastHolder(point.index, value)] ?? first),
             });
         }
     }
@@ -61140,14 +61121,25 @@ function replayRetention(transcript, opts) {
         lost,
     };
 }
-/** The newest artifact among 0..index whose text holds the value (the one whose loss lost it). */
-function newestHolder(transcript, text, index, value) {
-    for (let i = index; i >= 0; i--) {
-        const a = transcript.artifacts[i];
-        if (inHistory(a) && text.holdsAt(i, value))
-            return a;
-    }
-    return undefined;
+
+;// CONCATENATED MODULE: ./build/core/retention/check.js
+
+function lostFactMessage(f) {
+    return (`the ${f.needed.tool} call at line ${f.needed.line} used ${quotedValue(f.value)}, first seen at line ` +
+        `${f.source.line} (${f.source.kind}); the context at that call had lost it: ${f.cause}`);
+}
+/** The check over a replay's lost facts and any summary findings, in line order. */
+function retentionCheck(lost, summaryFindings, severity) {
+    const violations = [
+        ...lost.map((f) => ({
+            id: f.needed.id,
+            line: f.needed.line,
+            column: f.needed.column,
+            message: lostFactMessage(f),
+        })),
+        ...summaryFindings,
+    ].sort((a, b) => a.line - b.line);
+    return { name: 'retention', ok: violations.length === 0, severity, violations };
 }
 
 ;// CONCATENATED MODULE: ./build/core/validate/locate.js
@@ -61167,7 +61159,6 @@ class Locator {
 }
 
 ;// CONCATENATED MODULE: ./build/core/retention/summary.js
-
 
 
 
@@ -61230,7 +61221,6 @@ function failed(a) {
         (a.exit_code !== undefined && a.exit_code !== 0) ||
         (a.tags ?? []).includes('error'));
 }
-const summary_quoted = (value) => `\`${shownValue(value).replace(/`/g, "'")}\``;
 const readOf = (raw) => ({ raw, flat: summary_oneLine(raw) });
 /** True when the text holds the value raw or JSON-escaped (facts.ts `holds`), or with spaces collapsed. */
 const reads = (text, value) => holds(text.raw, value) || holds(text.flat, summary_oneLine(value));
@@ -61282,7 +61272,7 @@ class SummaryCheck {
                 continue;
             this.reported.add(f.value);
             const note = pastCut(f, this.r.cut);
-            this.report(a, what, `${this.head(a, what)} but keeps no ${summary_quoted(f.value)} (${kind})${note}`);
+            this.report(a, what, `${this.head(a, what)} but keeps no ${quotedValue(f.value)} (${kind})${note}`);
         }
     }
     violations() {
@@ -61320,7 +61310,7 @@ class SummaryCheck {
                 if (v.length > MAX_CODE || this.isPii(v) || this.reported.has(v) || reads(this.r.context, v))
                     continue;
                 this.reported.add(v);
-                this.report(a, 'assistant turn', `${head} keeps no ${summary_quoted(v)} of its arguments`);
+                this.report(a, 'assistant turn', `${head} keeps no ${quotedValue(v)} of its arguments`);
             }
         }
     }
@@ -61333,14 +61323,14 @@ class SummaryCheck {
         const names = [name, name.slice(name.indexOf(':') + 1), tool];
         const what = `failed ${tool} result`;
         if (!names.some((n) => reads(this.r.summary, n))) {
-            const message = `${this.head(a, what)} but does not name its command family ${summary_quoted(name)} (the last error of that family)`;
+            const message = `${this.head(a, what)} but does not name its command family ${quotedValue(name)} (the last error of that family)`;
             this.report(a, what, message);
             return;
         }
         const text = work_textOf(a.content);
         const line = firstErrorLine(maskString(text, this.pii, {}));
         const facts = identifierFacts(text, line).filter((f) => !this.isPii(f.value));
-        this.lost(a, what, facts, `from its first error line, the last error of ${summary_quoted(name)}`);
+        this.lost(a, what, facts, `from its first error line, the last error of ${quotedValue(name)}`);
     }
 }
 /**
@@ -61390,11 +61380,7 @@ function readerOf(item, t, r, policy, context) {
  */
 function checkSummaryRetention(t, result, opts) {
     const { policy } = opts;
-    const pii = {
-        detectors: (0,registry/* checkDetectors */._h)((0,registry/* detectorConfig */.vd)(policy.pii, opts.rules ?? [])),
-        replacement: policy.pii.replacement,
-        allow: policy.pii.allow,
-    };
+    const pii = factPiiMasker(policy, opts.rules);
     const where = new Locator(t);
     const live = new Set(result.context.map((c) => c.id));
     const context = readOf(result.context.map(artifactText).join('\n\u0000\n'));
