@@ -167,3 +167,48 @@ describe('stabilizing the output again, regression (seed 1968358021)', () => {
     expect(projection(second.context)).toEqual(projection(first.context));
   });
 });
+
+// Seed 1135995981: a task marker without a phase ends the phase named before it (scope.ts), but the
+// protect stage still kept that earlier phase marker for the scope; its task's own marker left, so
+// read back the phase marker sat under the previous task and the scope reset dropped it.
+describe('stabilizing the output again, regression (seed 1135995981)', () => {
+  it('a phase marker that a later task marker ended is not kept as the scope', () => {
+    const marker = (id: string, scope: Record<string, string>, pin?: boolean) => ({
+      id,
+      kind: 'phase',
+      content: 'phase marker',
+      scope,
+      ...(pin ? { pin } : {}),
+    });
+    const c = readCase(
+      [
+        marker('x0', { task: 'T1' }, true),
+        marker('x1', { task: 'T3' }),
+        marker('x2', { phase: 'p1' }),
+        {
+          id: 'x3',
+          kind: 'user',
+          content: [
+            { type: 'text', text: 'The build failed because the cache was stale again' },
+            { type: 'image_url', image_url: { url: 'https://example.invalid/shot.png' } },
+          ],
+        },
+        marker('x4', { task: 'T3' }),
+      ],
+      [],
+    );
+    const policy = toPolicy({
+      budget: 60,
+      message_overhead: 0,
+      keep_recent: 0,
+      order: ['system'],
+      resilience: { enabled: false },
+      tool_output: { max_tokens: 1, keep_fields: [] },
+      dedup: { enabled: false, similarity: 0.3 },
+      summaries: { ttl: 0 },
+    });
+    const first = stabilize(c.transcript, policy);
+    const second = again(c.transcript, first, policy);
+    expect(projection(second.context)).toEqual(projection(first.context));
+  });
+});

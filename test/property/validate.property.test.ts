@@ -175,6 +175,39 @@ describe('validate', () => {
     expect(checks.filter((k) => !k.ok).map((k) => k.name)).toEqual([]);
   });
 
+  it('regression, seed 1631336666: a task switch after the tool loop closes it, and the scope reset may take it', () => {
+    const build = 'The build failed because the cache was stale again';
+    const c = readCase(
+      [
+        { id: 'x0', kind: 'user', content: '' },
+        { id: 'x1', kind: 'phase', content: 'phase marker', scope: { task: 'T3' } },
+        {
+          id: 'x2',
+          kind: 'assistant',
+          content: build,
+          tool_calls: [{ id: 'c1', name: 'bash', arguments: '{"command":"npm test"}' }],
+        },
+        { id: 'x3', kind: 'tool', call_id: 'c1', content: build },
+        { id: 'x4', kind: 'phase', content: 'phase marker', scope: { task: 'T1' } },
+      ],
+      [],
+    );
+    const policy = toPolicy({
+      budget: 400,
+      message_overhead: 0,
+      keep_recent: 0,
+      order: ['system'],
+      resilience: { enabled: false },
+      tool_output: { max_tokens: 1, keep_fields: [] },
+      dedup: { enabled: false, similarity: 0.3 },
+      summaries: { ttl: 0 },
+    });
+    const r = stabilize(c.transcript, policy);
+    expect(r.ledger.find((e) => e.id === 'x2')?.reason).toBe('scope_reset');
+    const checks = validateResult(c.transcript, r, { policy, tokenizer: wordTokenizer });
+    expect(checks.find((k) => k.name === 'fresh_results')?.violations).toEqual([]);
+  });
+
   it('a green never lies: no failing error check means the context works and both APIs accept it', () => {
     let green = 0;
     let red = 0;

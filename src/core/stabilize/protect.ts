@@ -112,14 +112,18 @@ export function computeProtection(ws: WorkSet, rules: ProtectRules): void {
     // the latest run of a command failed, its latest success stays too: what worked before.
     for (const [family, w] of latestSuccessAfterFailure(ws, latest)) add(w, `latest_success:${family}`);
   }
-  // The markers that set the current scope (scope.ts: the last one naming a task, the last one
-  // naming a phase): without them the context no longer says which scope it is in, and stabilizing
+  // The markers that set the current scope (scope.ts: the last one naming a task, and the last one
+  // naming a phase after it): without them the context no longer says which scope it is in, and stabilizing
   // it again would judge its artifacts and summaries against another scope.
   let taskMarker: Work | undefined;
   let phaseMarker: Work | undefined;
   for (const w of ws.items) {
     if (!isAlive(w) || w.a.kind !== 'phase') continue;
-    if (w.a.scope?.task !== undefined) taskMarker = w;
+    // A marker naming a task states the whole scope (scope.ts): a phase named before it is over.
+    if (w.a.scope?.task !== undefined) {
+      taskMarker = w;
+      phaseMarker = undefined;
+    }
     if (w.a.scope?.phase !== undefined) phaseMarker = w;
   }
   if (taskMarker) add(taskMarker, 'scope');

@@ -4,6 +4,7 @@
 // budget pressure an excerpt (or a verbose output cut to its keep_fields) is a warning; a result that
 // is gone or left as a placeholder is a violation at the line of the call that asked for it.
 import { onMainChain } from '../scope/main-chain.js';
+import { scopesOf } from '../stabilize/scope.js';
 import type { StabilizeResult } from '../stabilize/types.js';
 import type { Artifact, Transcript } from '../types.js';
 import type { Locator } from './locate.js';
@@ -21,7 +22,11 @@ export function openLoopResults(t: Transcript): Artifact[] {
     const a = main[i] as Artifact;
     if (t.pairing.resultToCall[a.id] !== undefined) out.push(a);
   }
-  return out.reverse();
+  // A marker after the loop that switches the task closes it: the scope reset takes an earlier
+  // task's loop out, and the model is no longer about to read it (seed 1631336666).
+  const { scopes, outcome } = scopesOf(main);
+  const index = new Map(main.map((a, k) => [a, k]));
+  return out.reverse().filter((a) => scopes[index.get(a) as number]?.task === outcome.task);
 }
 
 export function checkFreshResults(t: Transcript, result: StabilizeResult, where: Locator): Violation[] {
