@@ -30,6 +30,8 @@ const WHOLE = new Set(['system', 'policy', 'task', 'task_statement', 'latest_req
  * (its results may become excerpts, last of all) and what the author pinned.
  */
 const MUST = new Set([...WHOLE, 'open_loop', 'pinned']);
+/** The must-keep protections as the ledger's `protected_by` names them (the guardian's pressure reads them). */
+export const MUST_KEEP_PROTECTIONS: ReadonlySet<string> = MUST;
 
 /** Own protections, without the `pair:` a call gets from its protected results. */
 function ownProtections(w: Work): string[] {
@@ -155,7 +157,7 @@ export function cutTo(
   let textTarget = limit - framing;
   const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
   for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
-    const ex = excerptText(text, textTarget, (s) => meter.count(s));
+    const ex = meter.derive(text, textTarget, () => excerptText(text, textTarget, (s) => meter.count(s)));
     // An excerpt that no longer reads as the outcome it was cut from is no excerpt: read again, it
     // would lose its protection, and stabilizing the stabilized context would drop it.
     if (!ex || !keepsOutcome(w, ex.text)) break;

@@ -20,6 +20,8 @@ export class StabilizeMemo {
   readonly tokens: TokenCache = new Map();
   /** Texts known to exceed a token limit (meter.ts `exceeds`), by the largest such limit. */
   readonly tokensOver: TokenCache = new Map();
+  /** Excerpts of a text to a token target (meter.ts `derive`). */
+  readonly derived = new Map<string, Map<number, unknown>>();
   readonly dedup = new DedupCache();
   readonly masked = new Map<string, MaskMemoEntry>();
   /** Whether a text of the context still holds PII the `pii` check would find (verdict.ts). */
@@ -32,6 +34,7 @@ export class StabilizeMemo {
       if (this.policy !== undefined) {
         this.tokens.clear();
         this.tokensOver.clear();
+        this.derived.clear();
         this.masked.clear();
         this.piiFound.clear();
         this.dedup.clear();

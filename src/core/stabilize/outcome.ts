@@ -31,7 +31,7 @@
 // Everything else is contents: a file, a document excerpt, a search listing, a table an MCP tool
 // returned. The patterns are anchored (whole first or last lines, counts followed by the end of the
 // line or a separator) so that prose mentioning an error or a count is not taken for a status.
-import type { ToolCall } from '../types.js';
+import type { Artifact, ToolCall } from '../types.js';
 import { isExcerpt } from './excerpt.js';
 import { shellCommandOf } from './families.js';
 import { shellWords } from './shell-words.js';
@@ -254,16 +254,17 @@ export function callOf(w: Work): ToolCall | undefined {
   return id === undefined ? undefined : w.owner?.a.tool_calls?.find((c) => c.id === id);
 }
 
-const cache = new WeakMap<Work, boolean>();
+// By artifact, with the call it answered: an agent's session reads the same artifacts on every call.
+const cache = new WeakMap<Artifact, { call: ToolCall | undefined; value: boolean }>();
 
 /**
  * A tool result that holds a command outcome. Judged on the result as it came in (not on a field
- * mask or an excerpt a stage made of it), once per run.
+ * mask or an excerpt a stage made of it), once per artifact and call.
  */
 export function isOutcome(w: Work): boolean {
-  const known = cache.get(w);
-  if (known !== undefined) return known;
   const call = callOf(w);
+  const known = cache.get(w.a);
+  if (known !== undefined && known.call === call) return known.value;
   const value =
     outcomeSignal({
       text: textOf(w.a.content),
@@ -272,7 +273,7 @@ export function isOutcome(w: Work): boolean {
       tags: w.a.tags,
       command: call ? shellCommandOf(call) : undefined,
     }) !== undefined;
-  cache.set(w, value);
+  cache.set(w.a, { call, value });
   return value;
 }
 

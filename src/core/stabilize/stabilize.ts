@@ -105,7 +105,13 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
   const transcript = sanitizeTranscript(input, search);
   const res = policy.resilience;
   const memo = opts.memo?.for(policy);
-  const meter = new TokenMeter(opts.tokenizer, policy, memo?.tokens ?? opts.cache, memo?.tokensOver);
+  const meter = new TokenMeter(
+    opts.tokenizer,
+    policy,
+    memo?.tokens ?? opts.cache,
+    memo?.tokensOver,
+    memo?.derived,
+  );
   const masker: Masker = { ...createMasker(policy, opts.rules), ...(memo ? { memo: memo.masked } : {}) };
   const ws = buildWork(transcript, (text) => maskString(text, masker, {}));
   let status: Status = 'ok';

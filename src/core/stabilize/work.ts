@@ -57,6 +57,9 @@ export interface WorkSet {
  * before supersession (DESIGN §4 stages 4 and 6), and the keys must be those of the arguments the
  * context shows, or stabilizing the context again would group calls differently.
  */
+// A session's calls read the same tool calls again: their keys are parsed once per call object.
+const keysOfCall = new WeakMap<ToolCall, { args: string; keys: CommandKeys }>();
+
 export function buildWork(transcript: Transcript, maskArgs: (text: string) => string = (t) => t): WorkSet {
   const items: Work[] = transcript.artifacts.map((a, index) => ({
     a,
@@ -70,8 +73,16 @@ export function buildWork(transcript: Transcript, maskArgs: (text: string) => st
   for (const w of items) byId.set(w.a.id, w);
   const families = new Map<ToolCall, CommandKeys>();
   for (const w of items)
-    for (const c of w.toolCalls ?? [])
-      families.set(c, commandKeys({ ...c, arguments: maskArgs(c.arguments) }));
+    for (const c of w.toolCalls ?? []) {
+      const args = maskArgs(c.arguments);
+      const known = keysOfCall.get(c);
+      if (known !== undefined && known.args === args) families.set(c, known.keys);
+      else {
+        const keys = commandKeys({ ...c, arguments: args });
+        keysOfCall.set(c, { args, keys });
+        families.set(c, keys);
+      }
+    }
   for (const [resultId, ownerId] of Object.entries(transcript.pairing.resultToCall)) {
     const result = byId.get(resultId);
     const owner = byId.get(ownerId);
