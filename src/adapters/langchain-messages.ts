@@ -42,6 +42,16 @@ function callBlockId(block: unknown, ids: ReadonlySet<string>): string | undefin
  * nothing else of the message (metadata, usage, provider extras) enters the stabilizer.
  */
 export function toStoredMessage(m: BaseMessage): { type: string; data: Fields } {
+  // The same object on every call of an agent's loop: the stabilizer's reader then knows it by
+  // identity and reads only the new messages (a message is not changed once in the agent's state).
+  let stored = storedOf.get(m);
+  if (stored === undefined) storedOf.set(m, (stored = storedMessage(m)));
+  return stored;
+}
+
+const storedOf = new WeakMap<BaseMessage, { type: string; data: Fields }>();
+
+function storedMessage(m: BaseMessage): { type: string; data: Fields } {
   const data: Fields = { content: m.content };
   const extra = isObject(m.additional_kwargs) ? m.additional_kwargs : {};
   if (isAi(m)) {

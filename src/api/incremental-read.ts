@@ -1,19 +1,22 @@
 // Reading an agent's history on every call without re-reading it: a message array is read one message
 // at a time, and a message seen in an earlier call (the same object, or the same JSON) reuses what
 // was read then. Only the message formats whose reader reads each message on its own are read so
-// (openai without legacy function calls, anthropic, vercel-ai); anything else is read whole.
+// (openai without legacy function calls, anthropic, vercel-ai, langchain without legacy function
+// messages); anything else is read whole.
 import { nameResultsByCall, pairToolResults, pairingDiagnostics } from '../core/readers/pairing.js';
 import { readArtifacts, readTranscript } from '../core/readers/index.js';
 import { isObject } from '../core/readers/values.js';
 import type { Artifact, Diagnostic, Transcript, TranscriptFormat } from '../core/types.js';
 
 /** Formats whose messages read alone give the same artifacts as read in their array. */
-const CHUNKED: ReadonlySet<TranscriptFormat> = new Set(['openai', 'anthropic', 'vercel-ai']);
+const CHUNKED: ReadonlySet<TranscriptFormat> = new Set(['openai', 'anthropic', 'vercel-ai', 'langchain']);
 
 /** A message read alone, its ids as message 0 (`m0`, `m0.<part>`). */
 interface Chunk {
   artifacts: Artifact[];
   diagnostics: Diagnostic[];
+  /** The model a LangChain AI message names (its response_metadata): the transcript's, if first. */
+  model?: unknown;
   /** Its artifacts placed at a message index (ids, source), as the last call placed them. */
   placed?: { index: number; artifacts: Artifact[] };
 }
@@ -28,6 +31,14 @@ interface Head {
 /** An openai legacy function call or result: its call id is derived from the caller's index. */
 function isLegacyOpenAi(message: unknown): boolean {
   return isObject(message) && (message['role'] === 'function' || message['function_call'] != null);
+}
+
+/** A LangChain legacy function call (`fc_<index>`) or a FunctionMessage (no call id), read alone. */
+function legacyLangChain(chunk: Chunk): boolean {
+  return chunk.artifacts.some(
+    (a) =>
+      (a.kind === 'tool' && a.call_id === undefined) || (a.tool_calls ?? []).some((c) => c.id === 'fc_0'),
+  );
 }
 
 function renumber(id: string, index: number): string {
@@ -66,6 +77,8 @@ export class IncrementalReader {
     if (!head) return undefined;
     const chunks = this.chunks(messages, format, file);
     if (!chunks) return undefined;
+    // A legacy function call's id and its result's pairing come from the message's neighbours.
+    if (format === 'langchain' && chunks.some(legacyLangChain)) return undefined;
     const artifacts: Artifact[] = [...head.artifacts];
     const diagnostics: Diagnostic[] = [];
     for (let i = 0; i < messages.length; i++) {
@@ -79,10 +92,13 @@ export class IncrementalReader {
     }
     const pairing = pairToolResults(artifacts);
     const named = nameResultsByCall(artifacts, pairing, this.renamed);
+    // The LangChain reader takes the model from the first AI message that names one.
+    const model = head.meta['model'] ?? chunks.find((c) => c.model !== undefined)?.model;
+    const meta = model === head.meta['model'] ? head.meta : { ...head.meta, model };
     return {
       file,
       format,
-      meta: head.meta,
+      meta,
       artifacts: named,
       pairing,
       diagnostics: [...diagnostics, ...pairingDiagnostics(pairing, named)],
@@ -147,12 +163,13 @@ export class IncrementalReader {
       out.push(chunk);
     }
     if (missing.length > 0) {
-      const read = this.readBatch(
-        missing.map((m) => m.json),
-        format,
-        file,
-      );
-      if (!read) return undefined;
+      const jsons = missing.map((m) => m.json);
+      // LangChain's model comes with the message that names it: each new message is read alone.
+      const read =
+        format === 'langchain'
+          ? jsons.map((json) => this.readBatch([json], format, file)?.[0])
+          : this.readBatch(jsons, format, file);
+      if (!read || read.some((c) => c === undefined)) return undefined;
       missing.forEach((m, k) => {
         const chunk = read[k]!;
         this.byJson.set(m.json, chunk);
@@ -180,6 +197,7 @@ export class IncrementalReader {
     const out = readArtifacts(`[${jsons.join(',')}]`, `${file}.json`, format);
     if (!out || out.diagnostics.some((d) => d.severity === 'error')) return undefined;
     const chunks: Chunk[] = jsons.map(() => ({ artifacts: [], diagnostics: [] }));
+    if (jsons.length === 1 && out.meta['model'] !== undefined) chunks[0]!.model = out.meta['model'];
     for (const a of out.artifacts) {
       const m = /^m(\d+)(\..*)?$/.exec(a.id);
       const chunk = m ? chunks[Number(m[1])] : undefined;

@@ -16,6 +16,42 @@ import { contextOf } from '../property/support/run.js';
 import { wordTokenizer } from '../property/support/tokenizer.js';
 import { caseArb, readCase } from '../property/support/transcript-arb.js';
 
+type OpenAIish = {
+  role: string;
+  content?: unknown;
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+};
+
+/** OpenAI chat messages as LangChain stored messages; undefined when a call's arguments are not JSON. */
+function toLangChain(
+  messages: readonly OpenAIish[],
+): { type: string; data: Record<string, unknown> }[] | undefined {
+  const out: { type: string; data: Record<string, unknown> }[] = [];
+  let ai = 0;
+  for (const m of messages) {
+    const content = m.content ?? '';
+    if (m.role === 'assistant') {
+      const calls = [];
+      for (const c of m.tool_calls ?? []) {
+        let args: unknown;
+        try {
+          args = JSON.parse(c.function.arguments);
+        } catch {
+          return undefined;
+        }
+        if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
+        calls.push({ id: c.id, name: c.function.name, args, type: 'tool_call' });
+      }
+      const data: Record<string, unknown> = { content, tool_calls: calls };
+      if (ai++ % 3 === 1) data['response_metadata'] = { model_name: `model-${ai}` };
+      out.push({ type: 'ai', data });
+    } else if (m.role === 'tool') out.push({ type: 'tool', data: { content, tool_call_id: m.tool_call_id } });
+    else out.push({ type: m.role === 'user' ? 'human' : 'system', data: { content } });
+  }
+  return out;
+}
+
 /** What a whole read and a message-by-message read must agree on (source lines differ by design). */
 function comparable(t: Transcript) {
   return {
@@ -89,6 +125,47 @@ describe('message-by-message reading', () => {
       );
     }, 120_000);
   }
+
+  // LangChain stored messages (messages_to_dict) of the same conversation; every third AI message
+  // names its model, which the whole read takes from the first one that does.
+  it('langchain: every growing prefix reads as the whole payload does', () => {
+    fc.assert(
+      fc.property(caseArb, fc.integer({ min: 1, max: 5 }), (c, step) => {
+        const messages = toLangChain(toOpenAI(contextOf(c.transcript)));
+        if (messages === undefined) return;
+        const reader = new IncrementalReader();
+        for (let n = Math.min(step, messages.length); n <= messages.length; n += step) {
+          const prefix = messages.slice(0, n);
+          let whole: Transcript;
+          try {
+            whole = toTranscript(JSON.parse(JSON.stringify(prefix)) as unknown[], {
+              file: 'p',
+              format: 'langchain',
+            });
+          } catch {
+            expect(reader.read(prefix, 'langchain', 'p')).toBeUndefined();
+            continue;
+          }
+          const inc = reader.read(prefix, 'langchain', 'p');
+          expect(inc).toBeDefined();
+          expect(comparable(inc!)).toEqual(comparable(whole));
+        }
+      }),
+      fcOptions(300),
+    );
+  }, 120_000);
+
+  it('reads LangChain legacy function messages whole (their pairing depends on the message before)', () => {
+    const messages = [
+      { type: 'human', data: { content: 'hi' } },
+      {
+        type: 'ai',
+        data: { content: '', additional_kwargs: { function_call: { name: 'f', arguments: '{}' } } },
+      },
+      { type: 'function', data: { name: 'f', content: 'ok' } },
+    ];
+    expect(new IncrementalReader().read(messages, 'langchain', 'p')).toBeUndefined();
+  });
 
   it('reads legacy OpenAI function calls whole (their call ids depend on the message index)', () => {
     const messages = [
