@@ -25,10 +25,13 @@ import { cachePrefixTable } from './cache-prefix.js';
 import type { CachePrefixRow } from './cache-prefix.js';
 import { decisionsSection } from './decisions.js';
 import type { DecisionsResults } from './decisions/report.js';
+import { adapterCostTable, childTable } from './adapter-cost/report.js';
+import type { AdapterCostResults } from './adapter-cost/report.js';
 
 const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale N,N] [--runs N] [--warmup N] [--profile]
     [--skip-process | --only-process] [--process-warmup N] [--rss-sizes 20,120,600] [--real-corpus DIR]
     [--skip-agent] [--agent-sizes 100,1000,10000] [--skip-decisions] [--decision-budgets 3000,6000]
+    [--skip-adapters] [--adapter-sizes 100,1000,10000]
 
   --seed N      corpus seed (default 42; negative as --seed=-N); same seed → same corpus
   --count N     transcripts in the corpus (default 200)
@@ -50,8 +53,11 @@ const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale 
   --skip-decisions  skip the decisions section (the stabilizer beside a naive newest-first trim,
                     replayed call by call over --real-corpus; npm run bench:decisions runs it alone)
   --decision-budgets N,N budgets of the decisions section (default 3000,6000)
+  --skip-adapters   skip the adapter section (import, first call and warm call through each adapter;
+                    npm run bench:adapters runs it alone, with --profile)
+  --adapter-sizes N,N history sizes of the adapter section's warm calls (default 100,1000,10000)
 
-The process section needs the build (npm run build).
+The process section and the adapter section's import rows need the build (npm run build).
 Writes .bench/corpus, .bench/scale-N, .bench/caps, .bench/process, .bench/results.json (and .bench/profile/pipeline.cpuprofile with --profile).`;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -112,6 +118,8 @@ async function main(): Promise<void> {
       'agent-sizes': { type: 'string' },
       'skip-decisions': { type: 'boolean' },
       'decision-budgets': { type: 'string' },
+      'skip-adapters': { type: 'boolean' },
+      'adapter-sizes': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -131,7 +139,13 @@ async function main(): Promise<void> {
   const processWarmup = int('process-warmup', values['process-warmup'], 0, 0);
   const inProcess = !values['only-process'];
   const withProcess = !values['skip-process'];
-  if (!inProcess && !withProcess && values['skip-agent'] && values['skip-decisions'])
+  if (
+    !inProcess &&
+    !withProcess &&
+    values['skip-agent'] &&
+    values['skip-decisions'] &&
+    values['skip-adapters']
+  )
     throw new UsageError('--skip-process and --only-process leave nothing to run.');
 
   await mkdir(OUT, { recursive: true });
@@ -167,6 +181,15 @@ async function main(): Promise<void> {
     const prefixFile = path.join(OUT, 'cache-prefix.json');
     node('bench/cache-prefix.ts', flags({ out: prefixFile }));
     cachePrefix = await readJson<CachePrefixRow[]>(prefixFile);
+  }
+
+  let adapters: AdapterCostResults | undefined;
+  if (!values['skip-adapters']) {
+    console.error('Adapter section: import, first call and warm call through each adapter…');
+    const adaptersFile = path.join(OUT, 'adapter-cost.json');
+    const sizes = values['adapter-sizes'] ?? '100,1000,10000';
+    node('bench/adapter-cost.ts', flags({ seed, sizes, out: adaptersFile }));
+    adapters = await readJson<AdapterCostResults>(adaptersFile);
   }
 
   let decisions: DecisionsResults | undefined;
@@ -211,6 +234,11 @@ async function main(): Promise<void> {
     console.log(agentLoopTable(agent));
   }
   if (cachePrefix) console.log(`\n${cachePrefixTable(cachePrefix)}`);
+  if (adapters) {
+    console.log('\n## Through each adapter: import, first call, warm call (issue 29)\n');
+    console.log(adapterCostTable(adapters));
+    if (adapters.imports) console.log(`\n${childTable(adapters.imports)}`);
+  }
   if (decisions) {
     console.log('\n## Decisions: the stabilizer beside a naive newest-first trim (issue 27)\n');
     console.log(decisionsSection(decisions));
@@ -226,6 +254,7 @@ async function main(): Promise<void> {
     ...(processTable ? { processTable, process: processResults } : {}),
     ...(agent ? { agent } : {}),
     ...(cachePrefix ? { cachePrefix } : {}),
+    ...(adapters ? { adapters } : {}),
     ...(decisions ? { decisions } : {}),
   };
   await writeFile(path.join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
