@@ -77,8 +77,17 @@ export * from './api/index.js';
 // /langchain, /openai-agents), so that the package never needs a framework it does not use.
 export { ContextStabilizer, createContextStabilizer } from './runtime/stabilizer.js';
 export type { CallOptions, ContextStabilizerOptions, StabilizedCall } from './runtime/stabilizer.js';
-export { ContextEscalatedError } from './runtime/errors.js';
-export type { RuntimeWarning } from './runtime/errors.js';
+export { ContextEscalatedError, ContextHaltedError } from './runtime/errors.js';
+export { ContextBlockedError } from './runtime/errors.js';
+export type { Restore } from './runtime/pii-session.js';
+// PII strategies (docs/pii.md): pii.strategy values and the variable the CLI reads the hash key from.
+export { DEFAULT_PII_STRATEGY, PII_KEY_ENV, PII_STRATEGIES } from './core/pii/aliases.js';
+export type { PiiStrategy } from './core/pii/aliases.js';
+export type { ContextHaltDetails, HaltCheckpoint, RuntimeWarning } from './runtime/errors.js';
+// The context guardian inside the agent (docs/host-loop.md): pressure from the stabilizer, halts through the adapters.
+export { GuardianLink, createGuardianLink } from './runtime/guardian-link.js';
+export type { GuardianLinkOptions, GuardianReport, GuardianResume } from './runtime/guardian-link.js';
+export type { ContextPressure } from './core/guardian/pressure.js';
 export type { RecordOptions } from './runtime/recorder.js';
 export { StabilizeMemo } from './core/stabilize/memo.js';
 export { stabilizeAnthropicRequest, stabilizeOpenAIRequest } from './adapters/request-body.js';

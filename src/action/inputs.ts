@@ -30,6 +30,11 @@ export interface ActionOptions {
   reports: string[];
   /** undefined: `.github/context-policy.yml` when present, else the built-in default. */
   policy: string | undefined;
+  /**
+   * The key of `pii.strategy: hash`: not an input (inputs are logged), the job's
+   * CONTEXT_STABILITY_PII_KEY variable, set by run.ts.
+   */
+  piiKey?: string | undefined;
   /** cwd-relative, '/'-separated (resolveGoldenDir). */
   goldenDir: string;
   failOn: FailCategory[];

@@ -44,12 +44,12 @@ async function loadPolicies(
 ): Promise<
   { ok: true; policies: Policies; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] }
 > {
-  const head = await loadHeadPolicy(options.policy, cwd);
+  const head = await loadHeadPolicy(options.policy, cwd, options.piiKey);
   if (!head.ok) return { ok: false, diagnostics: head.diagnostics };
   if (options.basePolicy === undefined) {
     return { ok: true, policies: { head: head.setup, base: null }, diagnostics: head.diagnostics };
   }
-  const base = await loadBasePolicy(options.basePolicy, cwd);
+  const base = await loadBasePolicy(options.basePolicy, cwd, options.piiKey);
   const diagnostics = [...head.diagnostics, ...base.diagnostics];
   if (!base.ok) return { ok: false, diagnostics };
   return { ok: true, policies: { head: head.setup, base: base.setup }, diagnostics };

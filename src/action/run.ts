@@ -31,6 +31,7 @@ import { apiUrl, commentTargetOf, runUrl } from './event.js';
 import type { ActionOptions } from './inputs.js';
 import { DEFAULT_REPORT_NAME } from './inputs.js';
 import { produceReport } from './produce.js';
+import { piiKeyFrom } from '../cli/pii-key.js';
 import type { WorkerScript } from '../cli/check/golden-jobs.js';
 import { failureMessage, findingsOf, verdictOf, withError } from './verdict.js';
 import type { Verdict } from './verdict.js';
@@ -207,7 +208,12 @@ function noteForShard(report: CheckReport): string[] {
 export async function runAction(options: ActionOptions, ctx: ActionContext): Promise<void> {
   const write = ctx.write;
   const target = reportTarget(options, ctx);
-  const produced = await produceReport(options, ctx.cwd, target, ctx.workerScript);
+  const produced = await produceReport(
+    { ...options, piiKey: piiKeyFrom(ctx.env) },
+    ctx.cwd,
+    target,
+    ctx.workerScript,
+  );
   if (!produced.ok) return stopped(options, ctx, produced.message, produced.diagnostics);
   const { report } = produced;
 

@@ -7,7 +7,7 @@
 import { HumanMessage, SystemMessage, createMiddleware } from 'langchain';
 import type { BaseMessage, ModelRequest } from 'langchain';
 import type { Artifact } from '../core/types.js';
-import { ContextEscalatedError } from '../runtime/errors.js';
+import { ContextEscalatedError, ContextHaltedError } from '../runtime/errors.js';
 import type { ContextStabilizer, StabilizedCall } from '../runtime/stabilizer.js';
 import { messageFor, toStoredMessage } from './langchain-messages.js';
 
@@ -102,6 +102,15 @@ export async function stabilizeLangChainMessages(
 export function contextEscalationOf(error: unknown): ContextEscalatedError | undefined {
   for (let e = error, depth = 0; e !== undefined && e !== null && depth < 8; depth++) {
     if (e instanceof ContextEscalatedError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The same for the guardian's halt (ContextHaltedError), when the stabilizer has a guardian link. */
+export function contextHaltOf(error: unknown): ContextHaltedError | undefined {
+  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 8; depth++) {
+    if (e instanceof ContextHaltedError) return e;
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;

@@ -25,6 +25,8 @@ export interface StabilizeApiOptions extends TranscriptInputOptions {
    * diagnostics (unpaired tool calls, skipped records). None of them stops the run.
    */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** The key of `pii.strategy: hash` (docs/pii.md); a policy that hashes throws PiiKeyMissingError without it. */
+  piiKey?: string;
 }
 
 async function prepare(input: TranscriptInput, options: StabilizeApiOptions) {
@@ -39,6 +41,7 @@ async function prepare(input: TranscriptInput, options: StabilizeApiOptions) {
     tokenizer,
     rules: parsed.rules,
     ...(options.cache ? { cache: options.cache } : {}),
+    ...(options.piiKey !== undefined ? { piiKey: options.piiKey } : {}),
   };
   // The same aliases as in the result: callers compare its ids with the transcript's.
   return { transcript: sanitizeForPolicy(transcript, parsed.policy, parsed.rules), run };

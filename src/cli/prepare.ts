@@ -14,6 +14,7 @@ import { loadPolicyTokenizer } from '../tokens/load.js';
 import { PROGRAM, UsageError, parseChoice } from './args.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from './input-limits.js';
 import type { CliIO } from './command.js';
+import { missingPiiKey, piiKeyFrom } from './pii-key.js';
 
 export const FORMAT_CHOICES: readonly FormatOption[] = ['auto', ...TRANSCRIPT_FORMATS];
 
@@ -131,6 +132,8 @@ export interface PrepareRequest {
 export interface Prepared {
   policy: Policy;
   rules: CompiledRule[];
+  /** The key of `pii.strategy: hash`, from CONTEXT_STABILITY_PII_KEY (pii-key.ts). */
+  piiKey: string | undefined;
   tokenizer: Tokenizer;
   transcript: Transcript;
   /**
@@ -157,6 +160,12 @@ export async function prepare(req: PrepareRequest, io: CliIO): Promise<Prepared 
   const loaded = await loadPolicy(req.policy, { cwd: io.cwd });
   printDiagnostics(io, loaded.diagnostics);
   if (!loaded.ok) return undefined;
+  const piiKey = piiKeyFrom(io.env);
+  const keyless = missingPiiKey(loaded.policy, piiKey, loaded.source);
+  if (keyless) {
+    printDiagnostics(io, [keyless]);
+    return undefined;
+  }
 
   const read = await loadTranscript(req.file, {
     format,
@@ -173,6 +182,7 @@ export async function prepare(req: PrepareRequest, io: CliIO): Promise<Prepared 
   return {
     policy: loaded.policy,
     rules: loaded.rules,
+    piiKey,
     tokenizer,
     // Every output of the command shows this transcript: PII goes from its ids and names first.
     transcript: sanitizeForPolicy(read.transcript, loaded.policy, loaded.rules),

@@ -10,7 +10,7 @@ import { InputError, formatDiagnostic } from '../core/diagnostics.js';
 import type { ParsedPolicy, Policy } from '../core/policy/index.js';
 import type { EscalationChoice } from '../core/policy/schema.js';
 import type { FormatOption } from '../core/readers/index.js';
-import { createMasker, sanitizeForPolicy, stabilizeTranscript } from '../core/stabilize/stabilize.js';
+import { sanitizeForPolicy, stabilizeTranscript } from '../core/stabilize/stabilize.js';
 import type { Masker } from '../core/stabilize/finalize.js';
 import { maskString } from '../core/stabilize/finalize.js';
 import { COMPACTION_TAG } from '../core/stabilize/compaction.js';
@@ -28,10 +28,15 @@ import type { TranscriptInput } from '../api/input.js';
 import { loadPolicy } from '../io/load-policy.js';
 import { loadPolicyTokenizer } from '../tokens/load.js';
 import { ContextEscalatedError } from './errors.js';
+import { GuardianLink, guardCall } from './guardian-link.js';
+import type { GuardianLinkOptions, GuardianReport, LinkCall } from './guardian-link.js';
+import type { ContextPressure } from '../core/guardian/pressure.js';
 import type { RuntimeWarning } from './errors.js';
 import { maskArtifact } from './record-lines.js';
 import { SessionRecorder } from './recorder.js';
 import type { RecordOptions } from './recorder.js';
+import { checkPiiKey, nameMasker, refuseIfBlocked, restorer, sessionMasker } from './pii-session.js';
+import type { Restore } from './pii-session.js';
 
 export interface ContextStabilizerOptions {
   /**
@@ -44,6 +49,11 @@ export interface ContextStabilizerOptions {
   policyFile?: string;
   /** Where the policy file is looked up; default process.cwd(). */
   cwd?: string;
+  /**
+   * The key of `pii.strategy: hash` (each value's alias is a keyed hash of it): required by such a
+   * policy, e.g. `process.env.CONTEXT_STABILITY_PII_KEY`, the variable the CLI and the Action read.
+   */
+  piiKey?: string;
   /** Overrides the policy's `runtime.on_escalated` (default `stop`: throw ContextEscalatedError). */
   onEscalated?: EscalationChoice;
   /** Receives warnings (an escalated context sent anyway, excerpts, policy warnings, recording errors). Default: process.emitWarning. */
@@ -58,6 +68,12 @@ export interface ContextStabilizerOptions {
    * deterministic summary is used and a `summarizer` warning says why.
    */
   summarizer?: Summarizer;
+  /**
+   * The context guardian (docs/host-loop.md): a GuardianLink (createGuardianLink), or its options.
+   * Each call's pressure goes through the gate; at critical the checkpoint is written and the call
+   * throws ContextHaltedError, as does every later one until the halt is resumed.
+   */
+  guardian?: GuardianLink | GuardianLinkOptions;
 }
 
 /** What a summarizer gets: PII masked with the policy's detectors, like everything the model sees. */
@@ -97,6 +113,17 @@ export interface StabilizedCall<P = unknown> {
    * payload holds it already; an adapter that rebuilds its framework's messages puts it in itself.
    */
   repair?: { before: string; text: string };
+  /**
+   * The restore map (pii.strategy numbered or hash; docs/pii.md): `value` with every alias of this
+   * session (`[EMAIL_1]`) in its strings, at any depth and inside JSON texts, replaced by the value
+   * it stands for, for a tool call's arguments before the tool runs. Never secrets; under redact
+   * and block the value comes back unchanged. Host-side only: never record or log what it returns.
+   */
+  restore: Restore;
+  /** Must-keep tokens ÷ budget (1 when escalated), with its level against the thresholds in force. */
+  pressure: ContextPressure;
+  /** With a guardian link: what the gate made of the call (a fresh summary due…). */
+  guardian?: GuardianReport;
 }
 
 interface Ready {
@@ -112,6 +139,8 @@ interface SessionState {
   summaries: { after: string; artifact: Artifact }[];
   /** The file the session was last recorded to (the `record` option), named by an escalation. */
   recording?: string;
+  /** The session's masker (its numbering table is the memo's) and restore map, made on first use. */
+  pii?: { masker: Masker; restore: Restore };
 }
 
 /** Sessions kept at once; the least recently used is forgotten beyond this. */
@@ -126,12 +155,16 @@ export class ContextStabilizer {
   private ready: Promise<Ready> | undefined;
   private readonly sessions = new Map<string, SessionState>();
   private readonly recorder: SessionRecorder | undefined;
+  /** The guardian link; also reachable to resume or checkpoint through it. */
+  readonly guardian: GuardianLink | undefined;
 
   constructor(opts: ContextStabilizerOptions = {}) {
     this.opts = opts;
     const rec = opts.record;
     this.recorder =
       rec === undefined ? undefined : new SessionRecorder(typeof rec === 'string' ? { dir: rec } : rec);
+    const g = opts.guardian;
+    this.guardian = g === undefined || g instanceof GuardianLink ? g : new GuardianLink(g);
   }
 
   /** The policy in force (loaded on first use). */
@@ -155,6 +188,14 @@ export class ContextStabilizer {
     // Messages, ledger lines and the file label show the session with PII masked: a thread id may be an address.
     const shown = shownName(maskString(session, ready.masker, {}));
     const file = `<session ${shown}>`;
+    const link: LinkCall = {
+      session,
+      shown,
+      mask: (t) => shownName(maskString(t, ready.masker, {})),
+      warn: (w) => this.warn(w),
+    };
+    // A latched halt stops the call before anything is read, recorded or sent.
+    await this.guardian?.beforeCall(link);
     const format = call.format ?? 'auto';
     // A payload in a message format is read message by message, each message once per session.
     const read =
@@ -162,28 +203,41 @@ export class ContextStabilizer {
       toTranscript(input, { file, format });
     const { policy, rules } = ready.parsed;
     let transcript = withSummaries(sanitizeForPolicy(read, policy, rules), state.summaries);
-    if (this.recorder) await this.record(session, shown, transcript, ready.masker);
+    // The session's masker numbers with its memo's table: recordings show the aliases the model sees.
+    const pii = (state.pii ??= {
+      masker: sessionMasker(policy, rules, state.memo, this.opts.piiKey),
+      restore: restorer(policy, state.memo.aliases),
+    });
+    if (this.recorder) await this.record(session, shown, transcript, pii.masker);
+    const piiKey = this.opts.piiKey;
     const run = (t: Transcript): StabilizeResult =>
-      stabilizeTranscript(t, { policy, tokenizer: ready.tokenizer, rules, memo: state.memo, emit });
+      stabilizeTranscript(t, { policy, tokenizer: ready.tokenizer, rules, memo: state.memo, emit, piiKey });
     let result = run(transcript);
     const summarized = await this.summarize(session, shown, transcript, result, ready, state);
     if (summarized) {
       transcript = summarized;
-      if (this.recorder) await this.record(session, shown, transcript, ready.masker);
+      if (this.recorder) await this.record(session, shown, transcript, pii.masker);
       result = run(transcript);
     }
     // The recording's name holds the session's stem: masked like `shown` when the recorder does not mask.
     const recording =
       state.recording === undefined ? undefined : maskString(state.recording, ready.masker, {});
-    this.verdict(session, shown, result, policy, recording);
-    const opts = emitOptionsOf(policy, (t) => maskString(t, ready.masker, {}));
+    // pii.strategy block: a context holding PII is not sent (ContextBlockedError, counts only).
+    refuseIfBlocked(session, shown, result, policy);
+    const guard = await guardCall(this.guardian, link, result, policy.guardian);
+    if (guard.halt && result.status !== 'escalated') throw guard.halt;
+    this.verdict(session, shown, result, policy, recording, guard.halt);
+    const opts = emitOptionsOf(policy, (t) => maskString(t, pii.masker, {}));
     const payload = emitContext(result.context, emit, transcript, opts) as P;
     const before = repairedBefore(result.context, emitApis(transcript.format, policy.target, emit), opts);
     return {
       payload,
       result,
       transcript,
+      restore: pii.restore,
       ...(before !== undefined ? { repair: { before, text: leadingUserText(opts) } } : {}),
+      pressure: guard.pressure,
+      ...(guard.report ? { guardian: guard.report } : {}),
     };
   }
 
@@ -210,7 +264,7 @@ export class ContextStabilizer {
     const artifacts = log.covers
       .filter((id) => !earlier.has(id))
       .flatMap((id) => byId.get(id) ?? [])
-      .map((a) => maskArtifact(a, ready.masker));
+      .map((a) => maskArtifact(a, state.pii?.masker ?? ready.masker));
     const deterministic = textOf(result.context.find((c) => c.id === log.id)?.content ?? '');
     const fail = (why: string): undefined => {
       this.warn({
@@ -253,10 +307,20 @@ export class ContextStabilizer {
     return withSummaries(transcript, [{ after: last.id, artifact }]);
   }
 
-  /** Forgets a session's state (counts, recording file); call it when a conversation ends. */
+  /** Forgets a session's state (counts, recording file, restore map); call it when a conversation ends. */
   endSession(session: string): void {
     this.sessions.delete(session);
     this.recorder?.forget(session);
+  }
+
+  /**
+   * `value` with the session's aliases (`[EMAIL_1]`) replaced by the values they stand for: a tool
+   * call's arguments before the tool runs (docs/pii.md). Numbered and hash only, never secrets; a
+   * session that made no call yet (or was ended) restores nothing. Host-side only.
+   */
+  restore<T>(session: string, value: T): T {
+    const restore = this.sessions.get(session)?.pii?.restore;
+    return restore ? restore(value) : value;
   }
 
   private state(session: string): SessionState {
@@ -285,11 +349,14 @@ export class ContextStabilizer {
     result: StabilizeResult,
     policy: Policy,
     recording: string | undefined,
+    halt?: Error,
   ): void {
     if (result.status === 'escalated') {
       const choice = this.opts.onEscalated ?? policy.runtime?.on_escalated ?? 'stop';
       const error = new ContextEscalatedError(session, result, shown, recording);
       if (choice === 'stop') throw error;
+      // With a guardian, an escalated context is pressure 1.0: the halt overrides `continue`.
+      if (halt) throw halt;
       this.warn({
         code: 'escalated',
         session,
@@ -338,7 +405,9 @@ export class ContextStabilizer {
     for (const d of parsed.diagnostics)
       this.warn({ code: 'policy', session: '', message: formatDiagnostic(d) });
     const tokenizer = await loadPolicyTokenizer(parsed.policy);
-    return { parsed, tokenizer, masker: createMasker(parsed.policy, parsed.rules) };
+    checkPiiKey(parsed, this.opts.piiKey);
+    // Session ids and file names are masked outside any session's numbering (the label form).
+    return { parsed, tokenizer, masker: nameMasker(parsed.policy, parsed.rules) };
   }
 
   private async loadPolicy(): Promise<ParsedPolicy> {

@@ -136,7 +136,7 @@ function agentModel(check: (prompt: AiSdkPrompt) => Promise<void>): MockLanguage
       const last = prompt[prompt.length - 1];
       if (last?.role === 'tool') return answer(`Done: the customer record ${calls} is up to date.`);
       // Asked about their own account, it looks the customer up by email: a call whose input holds PII.
-      const own = textOf(last).includes('[REDACTED_EMAIL]');
+      const own = /\[EMAIL_\d+\]/.test(textOf(last));
       return toolCall(`call_${calls}`, own ? EMAIL : `C${calls}`);
     },
   });
@@ -362,11 +362,11 @@ describe('non-text parts', () => {
     const prompt = model.doGenerateCalls[0]?.prompt ?? [];
     const user = parts(prompt[1]!);
     expect(user.map((p) => p['type'])).toEqual(['text', 'file', 'file', 'file']);
-    expect(user[0]).toEqual({ type: 'text', text: 'Files from [REDACTED_EMAIL]:', providerOptions: cache });
+    expect(user[0]).toEqual({ type: 'text', text: 'Files from [EMAIL_1]:', providerOptions: cache });
     // The bytes are the caller's own, byte for byte; the filename that held an email is masked.
     expect(user[1]?.['data']).toBeInstanceOf(Uint8Array);
     expect(Buffer.from(user[1]?.['data'] as Uint8Array).equals(Buffer.from(pdf))).toBe(true);
-    expect(user[1]?.['filename']).toBe('invoice for [REDACTED_EMAIL] (May).pdf');
+    expect(user[1]?.['filename']).toBe('invoice for [EMAIL_1] (May).pdf');
     expect(user[2]?.['data']).toBeInstanceOf(Uint8Array);
     expect(Buffer.from(user[2]?.['data'] as Uint8Array).equals(Buffer.from(png))).toBe(true);
     expect(user[3]?.['data']).toBeInstanceOf(URL);

@@ -199,7 +199,7 @@ describe('the middleware in an agent loop', () => {
     expect(last.length).toBeLessThan(full.length);
     // Masked, not dropped: the first request is still there, its PII replaced.
     const first = seen.calls[0]!.find((m) => m.id === 'human-0');
-    expect(first?.text).toContain('[REDACTED_EMAIL]');
+    expect(first?.text).toContain('[EMAIL_1]');
   });
 
   it('leaves the agent state with the full, unmasked history (wrapModelCall is not destructive)', async () => {
@@ -298,7 +298,7 @@ function openaiCall(id: string, query: string) {
 
 /** A call's arguments holding PII, and as the model must get them. */
 const ASKED = `plan of ${EMAIL}`;
-const MASKED = 'plan of [REDACTED_EMAIL]';
+const MASKED = 'plan of [EMAIL_1]';
 
 describe('messages back from the context', () => {
   it.each([
@@ -371,7 +371,7 @@ describe('messages back from the context', () => {
       expect(h).not.toBe(human);
       expect(HumanMessage.isInstance(h)).toBe(true);
       expect(h.content).toEqual([
-        { type: 'text', text: 'Please check the chart, reply to [REDACTED_EMAIL].' },
+        { type: 'text', text: 'Please check the chart, reply to [EMAIL_1].' },
         image,
       ]);
       expect((h.content as unknown[])[1]).toBe(image);

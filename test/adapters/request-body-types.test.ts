@@ -87,7 +87,7 @@ describe('request bodies typed with the SDKs’ own types', () => {
     expect(sent.temperature).toBe(0);
     expect(sent.messages).toEqual([
       { role: 'system', content: 'You help.' },
-      { role: 'user', content: 'Mail [REDACTED_EMAIL] the report.' },
+      { role: 'user', content: 'Mail [EMAIL_1] the report.' },
     ]);
   });
 
@@ -102,7 +102,7 @@ describe('request bodies typed with the SDKs’ own types', () => {
     const sent = anthropic.create(await stabilizeAnthropicRequest(cs, body, { session: 'typed' }));
     expect(sent.max_tokens).toBe(100);
     expect(sent.system).toBe('You help.');
-    expect(JSON.stringify(sent.messages)).toContain('[REDACTED_EMAIL]');
+    expect(JSON.stringify(sent.messages)).toContain('[EMAIL_1]');
     expect(JSON.stringify(sent.messages)).not.toContain('jane.roe');
   });
 });

@@ -43,7 +43,7 @@ describe('stabilize (library)', () => {
     expect(result.ledger.map((e) => e.id)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5']);
     const text = JSON.stringify(result.context);
     expect(text).not.toContain('kim.api@example.com');
-    expect(text).toContain('[REDACTED_EMAIL]');
+    expect(text).toContain('[EMAIL_1]');
     const body = emitContext(result.context, 'openai') as { messages: OpenAIMessage[] };
     expect(verifyOpenAI(body.messages)).toEqual([]);
     expect(body.messages.map((m) => m.role)).toEqual([

@@ -59,7 +59,7 @@ describe('--base-policy FILE', () => {
       transcript: 'transcripts/coding.jsonl',
       base: {
         status: 'ok',
-        tokens: 334,
+        tokens: 330,
         kept: 12,
         masked: 1,
         dropped: {},
@@ -118,7 +118,7 @@ describe('--base-policy FILE', () => {
     const markdown = await repo.cli(['check', '--format', 'markdown', ...args]);
     expect(markdown.stdout).toContain('| Transcript | Status | Tokens | Kept | Masked | Removed by reason |');
     expect(markdown.stdout).toContain(
-      '| transcripts/coding.jsonl | ok → warning | 334 → 251 | 12 → 10 | 1 → 0 |',
+      '| transcripts/coding.jsonl | ok → warning | 330 → 251 | 12 → 10 | 1 → 0 |',
     );
   });
 

@@ -142,7 +142,7 @@ describe('drift', () => {
     expect(coding?.diff?.fates).toContainEqual({
       id: 'u1',
       line: 3,
-      before: { action: 'masked', reason: 'pii', tokens: 36 },
+      before: { action: 'masked', reason: 'pii', tokens: 32 },
       after: { action: 'dropped', reason: 'degraded', tokens: 0 },
     });
     expect(coding?.diff?.fates).toContainEqual({
@@ -157,7 +157,7 @@ describe('drift', () => {
     const update = await repo.cli(['update', '--policy', 'policy-tight.yml', 'transcripts']);
     expect(update.code).toBe(0);
     expect(update.stdout).toContain('updated golden/transcripts/coding.jsonl.golden.json (drift)');
-    expect(update.stdout).toContain('u1 (line 3): masked (pii, 36 tokens) → dropped (degraded, 0 tokens)');
+    expect(update.stdout).toContain('u1 (line 3): masked (pii, 32 tokens) → dropped (degraded, 0 tokens)');
     expect(update.stdout).toContain(
       'updated golden/transcripts/notes.jsonl.golden.json (policy changed, budget limit; this context is unchanged)',
     );

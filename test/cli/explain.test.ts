@@ -37,7 +37,7 @@ describe('explain', () => {
     expect(out).toContain('a later result of the same command supersedes it');
     expect(out).toContain('(r5)');
     expect(out).toContain('Not in the stabilized context.');
-    expect(out).toContain('Run status: ok; budget 213/220 tokens.');
+    expect(out).toContain('Run status: ok; budget 211/220 tokens.');
   });
 
   it('explains a verbose tool output', async () => {
@@ -68,7 +68,7 @@ describe('explain', () => {
     const { code, out } = await explain('session.jsonl', 'u1', '--policy', 'tight-policy.yml');
     expect(code).toBe(0);
     expect(out).toContain('it did not fit in the token budget');
-    expect(out).toContain('Run status: ok; budget 213/220 tokens.');
+    expect(out).toContain('Run status: ok; budget 211/220 tokens.');
   });
 
   it('suggests the nearest id and lists the first ids for an unknown id (exit 2)', async () => {

@@ -80,7 +80,7 @@ describe('the package beside each AI SDK major', () => {
         text: 'ok',
         prompt: [
           { role: 'system', content: 'You help.' },
-          { role: 'user', content: [{ type: 'text', text: 'Mail me at [REDACTED_EMAIL]' }] },
+          { role: 'user', content: [{ type: 'text', text: 'Mail me at [EMAIL_1]' }] },
         ],
       });
     },

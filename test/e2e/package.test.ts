@@ -161,7 +161,7 @@ describe('the npm package', () => {
     writeFileSync(path.join(project, 'agent.mjs'), script);
     const out = ok(run(process.execPath, ['agent.mjs'], project), 'node agent.mjs');
     expect(JSON.parse(out)).toEqual({
-      sent: 'mail [REDACTED_EMAIL]',
+      sent: 'mail [EMAIL_1]',
       model: 'm',
       anthropic: 9,
       filter: 'function',

@@ -155,7 +155,7 @@ describe('stabilize and explain on the fixtures', () => {
     expect(ok.code).toBe(0);
     const report = JSON.parse(ok.stdout) as TranscriptReport;
     expect(Object.keys(report)).toEqual(REPORT_KEYS);
-    expect(report.context.find((c) => c.id === 'u2')?.content).toContain('[REDACTED_CREDIT_CARD]');
+    expect(report.context.find((c) => c.id === 'u2')?.content).toContain('[CREDIT_CARD_1]');
 
     const over = await cli(['stabilize', 'session.jsonl', '--policy', 'tiny-budget-policy.yml'], FIXTURES);
     expect(over.code).toBe(1);

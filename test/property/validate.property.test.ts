@@ -156,7 +156,7 @@ describe('validate', () => {
     expect(x1).toMatchObject({ action: 'compressed', reason: 'unpaired_call' });
     expect(x1?.protected_by).toContain('recent');
     const item = r.context.find((i) => i.id === 'x1');
-    expect(item?.content).toBe('[REDACTED_EMAIL]');
+    expect(item?.content).toBe('[EMAIL_1]');
     expect(item?.tool_calls ?? []).toEqual([]);
     expect(checks.find((k) => k.name === 'protected')).toMatchObject({ ok: true, violations: [] });
     // The context starts with an assistant turn: the Anthropic request is repaired with a

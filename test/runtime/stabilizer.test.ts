@@ -241,7 +241,7 @@ describe('recording', () => {
     const text = readFileSync(path.join(rec, 'run-1.jsonl'), 'utf8');
     expect(text).not.toContain(EMAIL);
     expect(text).not.toContain('555 0134');
-    expect(text).toContain('[REDACTED_EMAIL]');
+    expect(text).toContain('[EMAIL_1]');
     const lines = text.trimEnd().split('\n');
     // One meta line, then each artifact once.
     expect(lines).toHaveLength(1 + history.length);

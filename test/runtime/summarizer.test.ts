@@ -76,7 +76,7 @@ describe('summarizer', () => {
     expect(first.deterministic).toContain('Summary of earlier turns');
     expect(first.maxTokens).toBe(200);
     expect(JSON.stringify(first.artifacts)).not.toContain(EMAIL);
-    expect(JSON.stringify(first.artifacts)).toContain('[REDACTED_EMAIL]');
+    expect(JSON.stringify(first.artifacts)).toContain('[EMAIL_1]');
     // A later compaction refreshes the model's summary, which the summarizer gets back.
     expect(calls.length).toBeGreaterThan(1);
     expect(calls[1]!.previous).toMatch(/^MODEL SUMMARY 1/);

@@ -9,7 +9,8 @@
 //   preserve the system prompt and the most recent message"). The lookup result is not evidence:
 //   an account record with no status keys is contents, not a command outcome (outcome.ts), so
 //   resilience on or off makes no difference (see the fourth test).
-// - pii: `123-45-6789` → `[REDACTED_SSN]` (the seed's masking step).
+// - pii: `123-45-6789` → `[REDACTED_SSN]` (the seed's masking step: one text per type, which is
+//   pii.strategy redact; the default, numbered, would write `[SSN_1]`).
 // - tool output: the history (about 570 tokens) does not fit the budget of 256, so the cutting
 //   stages act (pressure). The blob is older than the recent window (the last user message), over
 //   tool_output.max_tokens (256, the seed's limit) and none of its top-level fields is in
@@ -67,6 +68,7 @@ const POLICY = policy({
   keep_recent: 1,
   tool_output: { max_tokens: 256 },
   resilience: { enabled: false },
+  pii: { strategy: 'redact' },
 });
 
 describe('seed 001: the example walkthrough', () => {

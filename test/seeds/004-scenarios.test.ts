@@ -54,8 +54,8 @@ describe('seed 004, scenario 2: PII pasted into the chat', () => {
     const text = JSON.stringify(emitContext(r.context, 'openai'));
     expect(text).not.toContain('415 555 2671');
     expect(text).not.toContain('078-05-1120');
-    expect(text).toContain('[REDACTED_PHONE]');
-    expect(text).toContain('[REDACTED_SSN]');
+    expect(text).toContain('[PHONE_1]');
+    expect(text).toContain('[SSN_1]');
     expect(r.ledger.find((e) => e.id === 'u1')).toMatchObject({
       action: 'masked',
       pii: { phone: 1, ssn: 1 },

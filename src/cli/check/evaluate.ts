@@ -61,6 +61,7 @@ export function evaluateTranscript(
     tokenizer: setup.tokenizer,
     rules: setup.rules,
     cache: caches.for(setup.tokenizer.name),
+    piiKey: setup.piiKey,
   };
   // Lines are located in the transcript the result was made from: ids holding PII are aliases there.
   const shown = sanitizeForPolicy(loaded, setup.policy, setup.rules);
@@ -69,7 +70,12 @@ export function evaluateTranscript(
   const severity = cachePrefixSeverity(setup.policy);
   const replay =
     cacheReport || severity !== undefined
-      ? replayCachePrefix(shown, { policy: setup.policy, tokenizer: setup.tokenizer, rules: setup.rules })
+      ? replayCachePrefix(shown, {
+          policy: setup.policy,
+          tokenizer: setup.tokenizer,
+          rules: setup.rules,
+          piiKey: setup.piiKey,
+        })
       : undefined;
   if (replay && severity !== undefined) {
     checks.push(cachePrefixCheck(replay.points, severity, cachePrefixMinShare(setup.policy)));

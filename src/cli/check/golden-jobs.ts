@@ -57,6 +57,8 @@ export interface PolicyTransfer {
   policy: Policy;
   source: string;
   hash: string;
+  /** The hash key, to the worker threads of this process only (never written anywhere). */
+  piiKey?: string | undefined;
 }
 
 /** What a worker needs of GoldenRunOptions to run one planned file, as plain data. */

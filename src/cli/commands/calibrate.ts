@@ -105,10 +105,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
       failed = true;
       if (!prepared) continue;
     }
-    const { transcript, policy, rules, tokenizer } = prepared;
+    const { transcript, policy, rules, tokenizer, piiKey } = prepared;
     // The context the provider counted is the one `stabilize --emit` sends under this policy; our
     // side of the ratio is that context counted with the bare encoding (no calibration).
-    const result = stabilizeTranscript(transcript, { policy, tokenizer, rules, cache: new Map() });
+    const result = stabilizeTranscript(transcript, { policy, tokenizer, rules, cache: new Map(), piiKey });
     const raw = await loadTokenizer(policy.tokenizer);
     const local = result.context.reduce((sum, a) => sum + countArtifactTokens(a, raw, policy), 0);
     rows.push({

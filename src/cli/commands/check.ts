@@ -20,6 +20,7 @@ import {
 } from '../check/options.js';
 import { printDiagnostics, printReport, writeReportFile } from '../check/output.js';
 import { loadBasePolicy, loadHeadPolicy } from '../check/policies.js';
+import { piiKeyFrom } from '../pii-key.js';
 import type { PolicySetup } from '../check/policies.js';
 import { guardOutput } from '../workflow-output.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
@@ -118,11 +119,12 @@ async function loadPolicies(
   policy: string | undefined,
   basePolicy: string | undefined,
 ): Promise<{ head: PolicySetup; base: PolicySetup | null } | null> {
-  const head = await loadHeadPolicy(policy, io.cwd);
+  const key = piiKeyFrom(io.env);
+  const head = await loadHeadPolicy(policy, io.cwd, key);
   printDiagnostics(io, head.diagnostics);
   if (!head.ok) return null;
   if (basePolicy === undefined) return { head: head.setup, base: null };
-  const base = await loadBasePolicy(basePolicy, io.cwd);
+  const base = await loadBasePolicy(basePolicy, io.cwd, key);
   printDiagnostics(io, base.diagnostics);
   if (!base.ok) return null;
   return { head: head.setup, base: base.setup };

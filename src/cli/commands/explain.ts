@@ -103,11 +103,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
     io,
   );
   if (!prepared) return EXIT_INPUT;
-  const { transcript, policy, rules, tokenizer } = prepared;
+  const { transcript, policy, rules, tokenizer, piiKey } = prepared;
 
   const artifact = transcript.artifacts.find((a) => a.id === id);
   if (!artifact) return unknownId(io, transcript, id);
-  const result = stabilizeTranscript(transcript, { policy, tokenizer, rules });
+  const result = stabilizeTranscript(transcript, { policy, tokenizer, rules, piiKey });
   const entry = result.ledger.find((e) => e.id === id);
   // The ledger holds one final decision per input artifact (DESIGN §4): a gap is our bug.
   if (!entry) throw new Error('The ledger has no decision for an artifact of the transcript.');

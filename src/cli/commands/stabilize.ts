@@ -163,7 +163,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     io,
   );
   if (!prepared) return EXIT_INPUT;
-  const { transcript, policy, rules, tokenizer } = prepared;
+  const { transcript, policy, rules, tokenizer, piiKey } = prepared;
 
   const cache = new Map<string, number>();
   // With --emit openai|anthropic|responses, the verdict and the provider check apply that API's rules
@@ -174,6 +174,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     tokenizer,
     rules,
     cache,
+    piiKey,
     ...(format ? { emit: format } : {}),
   });
   const checks = validateResult(transcript, result, {
@@ -188,12 +189,14 @@ async function run(args: string[], io: CliIO): Promise<number> {
   // history once per measured model call. It measures the requests of the policy's target, as there.
   const cacheSeverity = cachePrefixSeverity(policy);
   const replay =
-    cacheSeverity === undefined ? undefined : replayCachePrefix(transcript, { policy, tokenizer, rules });
+    cacheSeverity === undefined
+      ? undefined
+      : replayCachePrefix(transcript, { policy, tokenizer, rules, piiKey });
   if (replay && cacheSeverity !== undefined) {
     checks.push(cachePrefixCheck(replay.points, cacheSeverity, cachePrefixMinShare(policy)));
   }
   // The retention check (on at warning unless the policy turns it off), as `check` runs it.
-  const retention = runRetention(transcript, result, { policy, tokenizer, rules });
+  const retention = runRetention(transcript, result, { policy, tokenizer, rules, piiKey });
   if (retention) checks.push(retention.check);
   // An escalated status is the failing `status` check; a warning status is reported, like every warning.
   const failing = failingChecks(checks);
@@ -202,7 +205,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (format !== undefined) {
     // With the transcript, a native document keeps the fields that make it stabilize the same way.
     // The placeholder user turn of a repaired request says what the policy says (masked like any text).
-    const repair = emitOptionsOf(policy, (t) => maskString(t, createMasker(policy, rules), {}));
+    const masker = createMasker(policy, rules, { key: piiKey });
+    const repair = emitOptionsOf(policy, (t) => maskString(t, masker, {}));
     const body = emitContext(result.context, format, transcript, repair);
     io.stdout(inertJson(`${JSON.stringify(body, null, 2)}\n`));
     // stdout is the request body: say on stderr why the run fails, if it does.

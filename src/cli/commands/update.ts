@@ -19,6 +19,7 @@ import {
 } from '../check/options.js';
 import { printDiagnostics } from '../check/output.js';
 import { loadHeadPolicy } from '../check/policies.js';
+import { piiKeyFrom } from '../pii-key.js';
 import { guardOutput } from '../workflow-output.js';
 import { shownName } from '../../core/text/shown-name.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
@@ -118,7 +119,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const session = parseSession(values.session);
   const store = { cwd: io.cwd, goldenDir };
 
-  const head = await loadHeadPolicy(values.policy, io.cwd);
+  const head = await loadHeadPolicy(values.policy, io.cwd, piiKeyFrom(io.env));
   printDiagnostics(io, head.diagnostics);
   if (!head.ok) return EXIT_INPUT;
 

@@ -18,6 +18,7 @@ import {
 } from '../check/options.js';
 import { printDiagnostics } from '../check/output.js';
 import { loadHeadPolicy } from '../check/policies.js';
+import { piiKeyFrom } from '../pii-key.js';
 import { writeViewPage } from '../check/view-page.js';
 import { LIMIT_HELP, LIMIT_OPTIONS, parseLimits } from '../input-limits.js';
 import { SESSIONS_HELP, parseSession } from '../prepare.js';
@@ -78,7 +79,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const session = parseSession(values.session);
   const out = values.out ?? DEFAULT_VIEW_FILE;
 
-  const head = await loadHeadPolicy(values.policy, io.cwd);
+  const head = await loadHeadPolicy(values.policy, io.cwd, piiKeyFrom(io.env));
   printDiagnostics(io, head.diagnostics);
   if (!head.ok) return EXIT_INPUT;
 

@@ -89,6 +89,8 @@ export interface CachePrefixOptions {
   rules?: readonly { name: string; re: RE2JS }[];
   /** Measured calls at most (default MAX_REPLAY_POINTS); at least REPLAY_TAIL + 1 is used. */
   maxPoints?: number;
+  /** The key of `pii.strategy: hash` (StabilizeOptions.piiKey). */
+  piiKey?: string | undefined;
 }
 
 function onMainLine(a: Artifact): boolean {
@@ -196,8 +198,15 @@ export function replayCachePrefix(transcript: Transcript, opts: CachePrefixOptio
   const measured = pickMeasured(calls.length, max);
   // Every call stabilizes almost the same history: one memo makes each old text cost a lookup.
   const memo = new StabilizeMemo();
-  const run = { policy, tokenizer, memo, ...(opts.rules ? { rules: opts.rules } : {}) };
-  const masker = createMasker(policy, opts.rules);
+  const run = {
+    policy,
+    tokenizer,
+    memo,
+    ...(opts.rules ? { rules: opts.rules } : {}),
+    ...(opts.piiKey !== undefined ? { piiKey: opts.piiKey } : {}),
+  };
+  // The replay's numbering table is its memo's: the repair text is numbered with it too.
+  const masker = createMasker(policy, opts.rules, { aliases: memo.for(policy).aliases, key: opts.piiKey });
   const repair = emitOptionsOf(policy, (t) => maskString(t, masker, {}));
   const requests = new Map<number, string>();
   const requestAt = (pos: number): string => {

@@ -56,6 +56,8 @@ export type {
   PressureLevel,
   PressureSource,
 } from './gate.js';
+export { contextPressure, mustKeepTokens } from './pressure.js';
+export type { ContextPressure } from './pressure.js';
 export { ARCHIVABLE_REASONS, decideStartup } from './startup.js';
 export type { FileRead, MissingReason, StartupDecision, StartupFiles, SummaryStatus } from './startup.js';
 export { buildWorkingBundle, pathsNamedIn, renderBundleMarkdown } from './bundle.js';

@@ -7,7 +7,7 @@
 import { decodeString, jsonLiterals } from './json-literals.js';
 import type { JsonLiteral } from './json-literals.js';
 import { hintOfKey } from './key-hints.js';
-import { findPii, maskText, renderReplacement } from './mask.js';
+import { findPii, maskText, replacementOf } from './mask.js';
 import type { MaskOptions, MaskResult } from './mask.js';
 import type { Detector, PiiMatch, TypeHint } from './types.js';
 
@@ -144,13 +144,16 @@ function maskLiteral(
   let raw = text.slice(lit.start, lit.end);
   let current: JsonLiteral = { ...lit, start: 0, end: raw.length };
   let map: Int32Array | undefined = found.map ? found.map.map((k) => k - lit.start) : undefined;
+  let decoded = found.decoded;
   let spans = found.spans;
   while (spans.length > 0) {
     const parts: string[] = [];
     let pos = 0;
     for (const span of spans) {
+      // The value as decoded (an escape hides nothing): what numbering and hashing see.
+      const value = decoded.slice(span.start, span.end);
       parts.push(raw.slice(pos, rawAt(current, map, span.start)));
-      parts.push(escapeInString(renderReplacement(opts.replacement, span.type)));
+      parts.push(escapeInString(replacementOf(opts, span.type, value)));
       pos = rawAt(current, map, span.end);
       counts.set(span.type, (counts.get(span.type) ?? 0) + 1);
     }
@@ -159,6 +162,7 @@ function maskLiteral(
     current = { ...current, end: raw.length, escaped: raw.includes('\\') };
     const next = decodedOf(raw, current);
     map = next.map;
+    decoded = next.decoded;
     spans = findPii(next.decoded, detectors, opts.allow, opts.replacement, hint);
   }
   return raw;

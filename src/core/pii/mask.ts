@@ -4,7 +4,8 @@
 // hold for any detector set and any replacement:
 // 1. Replacement tokens are inert: detection ignores every character inside an occurrence of a
 //    rendered token (matches are clipped around them), so a token is never masked again, even
-//    when it contains digits or a user rule matches it.
+//    when it contains digits or a user rule matches it. An alias (`[EMAIL_3]`, template.ts) is a
+//    token too: it is never detected, so never numbered again.
 // 2. maskText repeats detection until nothing is found. A replacement can change what its
 //    neighbours look like (digits joined after a deletion, `[REDACTED_PHONE]` being a context
 //    word for a nearby national number); the fixed point is by construction stable.
@@ -12,14 +13,21 @@
 // replaces at least one non-token character by token characters (or deletes it, with an empty
 // replacement), so the count of non-token characters strictly decreases.
 
+import type { AliasOf } from './aliases.js';
 import { isCovered, literalOccurrences, mergeByPriority, priorityOf, subtract } from './spans.js';
+import { renderTemplate, replacementOccurrences } from './template.js';
 import type { Detector, PiiMatch, TypeHint } from './types.js';
 
 export interface MaskOptions {
-  /** Replacement text; `{TYPE}` becomes the upper-cased type, e.g. `[REDACTED_{TYPE}]`. */
+  /**
+   * Replacement template; `{TYPE}` becomes the upper-cased type, e.g. `[REDACTED_{TYPE}]`. With
+   * `{N}` or `{HASH}`, `alias` renders each value and the template only makes its aliases inert.
+   */
   replacement: string;
   /** Literal values never masked: a match lying inside an occurrence of one is dropped. */
   allow: readonly string[];
+  /** Renders a found value (aliases.ts aliasOf); absent: the template with its type. */
+  alias?: AliasOf | undefined;
 }
 
 /** The masked text and how many regions of each type were replaced. Never holds the values. */
@@ -29,7 +37,12 @@ export interface MaskResult {
 }
 
 export function renderReplacement(replacement: string, type: string): string {
-  return replacement.replaceAll('{TYPE}', type.toUpperCase());
+  return renderTemplate(replacement, type);
+}
+
+/** What replaces one found value: its alias, or the template rendered for its type. */
+export function replacementOf(opts: MaskOptions, type: string, value: string): string {
+  return opts.alias ? opts.alias(type, value) : renderReplacement(opts.replacement, type);
 }
 
 /**
@@ -58,10 +71,7 @@ export function findPii(
     // Types of the matches too: a detector reporting a type other than its own must not be able
     // to re-mask its own token forever.
     const types = new Set([...detectors.map((d) => d.type), ...matches.map((m) => m.type)]);
-    const tokens = literalOccurrences(
-      text,
-      [...types].map((t) => renderReplacement(replacement, t)),
-    );
+    const tokens = replacementOccurrences(text, replacement, [...types]);
     if (tokens.length > 0) matches = matches.flatMap((m) => subtract(m, tokens));
   }
   return mergeByPriority(matches, priorityOf(detectors));
@@ -81,7 +91,8 @@ export function maskText(
     const parts: string[] = [];
     let pos = 0;
     for (const span of spans) {
-      parts.push(current.slice(pos, span.start), renderReplacement(opts.replacement, span.type));
+      const value = current.slice(span.start, span.end);
+      parts.push(current.slice(pos, span.start), replacementOf(opts, span.type, value));
       pos = span.end;
       counts.set(span.type, (counts.get(span.type) ?? 0) + 1);
     }

@@ -10,10 +10,14 @@
 // (`redacted-id-a`, `redacted_tool_b`, `redacted-task-c`), the same alias wherever the same value
 // occurs, so pairing, provenance and scopes work as before. Aliases are letters only, so no
 // detector (digit_run included) finds anything in them: sanitizing twice changes nothing.
-// Labels (tags, roles) and the meta record are masked like text.
+// Labels (tags, roles) and the meta record are masked like text; under a numbered or hashed
+// template with its label form (`[REDACTED_EMAIL]`, template.ts): they stand outside the content's
+// numbering, which counts in content order.
 import type { Artifact, Pairing, ToolCall, Transcript } from '../types.js';
 import { findPiiIn, maskJsonText } from './mask-json.js';
 import { maskText } from './mask.js';
+import type { MaskOptions } from './mask.js';
+import { labelTemplate, renderTemplate } from './template.js';
 import type { Detector } from './types.js';
 
 export interface MetaSearch {
@@ -98,13 +102,19 @@ function leaky(labels: readonly string[], s: MetaSearch): Set<string> {
   return out;
 }
 
+/** Aliases of the template stay inert; a found value gets the label form. */
+function labelOptions(s: MetaSearch): MaskOptions {
+  const label = labelTemplate(s.replacement);
+  return { replacement: s.replacement, allow: s.allow, alias: (type) => renderTemplate(label, type) };
+}
+
 function maskLabel(text: string, s: MetaSearch): string {
-  return maskText(text, s.detectors, { replacement: s.replacement, allow: s.allow }).text;
+  return maskText(text, s.detectors, labelOptions(s)).text;
 }
 
 function maskMeta(value: unknown, s: MetaSearch, ids: (id: string) => string): unknown {
   if (typeof value === 'string') {
-    const opts = { replacement: s.replacement, allow: s.allow };
+    const opts = labelOptions(s);
     return (maskJsonText(value, s.detectors, opts) ?? maskText(value, s.detectors, opts)).text;
   }
   if (Array.isArray(value)) return value.map((v) => maskMeta(v, s, ids));

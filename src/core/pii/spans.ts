@@ -50,7 +50,8 @@ export function literalOccurrences(text: string, literals: readonly string[]): I
   return union(found);
 }
 
-function union(intervals: Interval[]): Interval[] {
+/** Sorted, merged intervals (a union), from any list; the list is sorted in place. */
+export function union(intervals: Interval[]): Interval[] {
   intervals.sort((a, b) => a.start - b.start);
   const out: Interval[] = [];
   for (const iv of intervals) {

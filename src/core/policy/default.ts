@@ -43,7 +43,14 @@ pii:
   rules: []                  # extra detectors, RE2 syntax (no lookaround; (?i) for any case), e.g.
   #  - { name: employee_id, pattern: 'EMP-\\d{6}' }
   allow: []                  # literal values never masked
-  replacement: '[REDACTED_{TYPE}]'   # {TYPE}: the detector or rule name in upper case; no digits, quotes or backslashes
+  # What a found value becomes (docs/pii.md): numbered ([EMAIL_1], [EMAIL_2]: one number per value,
+  # the same all conversation long; the default), redact ([REDACTED_EMAIL]), hash ([EMAIL_k3f9ab2c],
+  # keyed: CONTEXT_STABILITY_PII_KEY) or block (masked as redact; a context holding PII is refused).
+  # strategy: numbered
+  # The text of each value: {TYPE} the detector or rule name in upper case, {N} its number (numbered
+  # only), {HASH} its keyed hash (hash only); no digits, quotes or backslashes. Left out, it follows
+  # the strategy: numbered '[{TYPE}_{N}]', redact and block '[REDACTED_{TYPE}]', hash '[{TYPE}_{HASH}]'.
+  replacement: '[{TYPE}_{N}]'
 tool_output:
   max_tokens: 256            # larger outputs: unprotected ones dropped, protected ones cut to an excerpt
   keep_fields: [result, status, error]   # JSON tool outputs are masked down to these

@@ -44,7 +44,7 @@ export const POLICY_FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'resilience.protected_tools': 'Tool names whose calls and results are never dropped.',
   'resilience.protected_message_kinds': 'Message kinds (tags) that are never dropped.',
   'resilience.notification_level': 'How much the stabilizer tells the agent about what it removed.',
-  pii: 'PII masking: detectors, phone regions, extra rules, allow list and replacement text.',
+  pii: 'PII masking: detectors, phone regions, extra rules, allow list, strategy and replacement text.',
   'pii.detectors':
     'Detectors that mask PII. The default is the seven built-ins; the others are opt-in (docs/pii.md).',
   'pii.regions':
@@ -56,8 +56,10 @@ export const POLICY_FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Lower-case letters, digits and _, starting with a letter; unique. Upper-cased, it is the {TYPE} of the replacement.',
   'pii.rules[].pattern': 'An RE2 regular expression; it must not match empty text or the replacement.',
   'pii.allow': 'Literal values that are never masked.',
+  'pii.strategy':
+    'What a found value becomes: numbered ([EMAIL_1], one number per value in the transcript or session), redact ([REDACTED_EMAIL]), hash ([EMAIL_k3f9ab2c], a keyed hash; the key comes from CONTEXT_STABILITY_PII_KEY or the piiKey option) or block (masked as redact, and a call whose context holds PII is refused). See docs/pii.md.',
   'pii.replacement':
-    'Text that replaces each match; {TYPE} is the detector or rule name in upper case. No digits, quotes, backslashes or control characters.',
+    'Text that replaces each match; {TYPE} is the detector or rule name in upper case, {N} the value’s number (numbered only), {HASH} its keyed hash (hash only). Default per strategy: [{TYPE}_{N}], [REDACTED_{TYPE}], [{TYPE}_{HASH}]. No digits, quotes, backslashes or control characters.',
   tool_output: 'Large tool outputs: their token limit and the JSON fields kept.',
   'tool_output.max_tokens':
     'Larger outputs: unprotected ones are masked down to keep_fields or dropped, protected ones cut to an excerpt.',

@@ -5,6 +5,7 @@ import { RE2JS } from 're2js';
 import { diagnostic } from '../diagnostics.js';
 import type { Diagnostic } from '../types.js';
 import { formatPath, showString } from './format.js';
+import { HASH_PLACEHOLDER, LABEL_TEMPLATE, NUMBER_PLACEHOLDER, isPerValue } from '../pii/template.js';
 import { PII_DETECTORS, TYPE_PLACEHOLDER } from './schema.js';
 import type { Policy } from './schema.js';
 import type { Locate, Position } from './source.js';
@@ -108,7 +109,17 @@ export function compileRules(policy: Pick<Policy, 'pii'>, opts: CompileRulesOpti
   const check: RuleCheck = { file: opts.file, at: atFor(opts), out: [] };
   const { rules, replacement, digit_run: digitRun } = policy.pii;
   const types = [...PII_DETECTORS, ...rules.map((r) => r.name)];
-  const replacements = [...new Set(types.map((type) => replacementText(replacement, type)))];
+  // A numbered or hashed alias is checked by its fixed text (its digits are inert whatever a rule
+  // matches, mask.ts), and tags and meta get the label form (template.ts).
+  const perValue = isPerValue(replacement);
+  const fixed = (type: string): string =>
+    replacementText(replacement, type).replaceAll(NUMBER_PLACEHOLDER, '').replaceAll(HASH_PLACEHOLDER, '');
+  const replacements = [
+    ...new Set([
+      ...types.map(fixed),
+      ...(perValue ? types.map((type) => replacementText(LABEL_TEMPLATE, type)) : []),
+    ]),
+  ];
   const compiled: CompiledRule[] = [];
 
   rules.forEach((rule, index) => {
@@ -125,7 +136,7 @@ export function compileRules(policy: Pick<Policy, 'pii'>, opts: CompileRulesOpti
       );
       return;
     }
-    if (digitRun >= 2 && replacement.includes(TYPE_PLACEHOLDER)) {
+    if (digitRun >= 2 && (perValue || replacement.includes(TYPE_PLACEHOLDER))) {
       const run = new RegExp(`[0-9]{${digitRun},}`).exec(rule.name);
       if (run) {
         invalid(

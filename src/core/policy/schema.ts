@@ -3,11 +3,13 @@
 // the wording lives next to the rule it describes.
 import { z } from 'zod';
 import { DEFAULT_PHONE_REGIONS, isPhoneRegion } from '../pii/detectors/phone.js';
+import { PII_STRATEGIES } from '../pii/aliases.js';
 import { PII_DETECTOR_NAMES } from '../pii/registry.js';
 import { BUILTIN_PII_TYPES } from '../pii/types.js';
 import { TOKENIZER_NAMES } from '../tokens/tokenizer.js';
 import type { TokenizerName } from '../tokens/tokenizer.js';
 import { showValue } from './format.js';
+import { effectiveTemplate, templateIssues } from './pii-template.js';
 
 export const POLICY_VERSION = 1;
 
@@ -445,10 +447,23 @@ export const PolicySchema = mapping(
           .default(0),
         rules: RulesSchema.default(() => []),
         allow: nameList(L.maxAllowItems, L.maxAllowItemChars).default(() => []),
-        replacement: ReplacementSchema.default(`[REDACTED_${TYPE_PLACEHOLDER}]`),
+        // Optional without a default: a policy that names no strategy keeps its hash (the default
+        // strategy shows in its replacement).
+        strategy: oneOf(PII_STRATEGIES).optional(),
+        // Its default depends on the strategy (filled in below).
+        replacement: ReplacementSchema.optional(),
       },
-      'detectors, regions, digit_run, rules, allow, replacement',
-    ).prefault({}),
+      'detectors, regions, digit_run, rules, allow, strategy, replacement',
+    )
+      .superRefine((pii, ctx) => {
+        // A replacement that breaks its own rules is reported once, by them.
+        if (pii.replacement === undefined || !ReplacementSchema.safeParse(pii.replacement).success) return;
+        for (const issue of templateIssues(pii.replacement, pii.strategy)) {
+          report(ctx, ['replacement'], pii.replacement, issue.message, issue.hint);
+        }
+      })
+      .transform((pii) => ({ ...pii, replacement: effectiveTemplate(pii.replacement, pii.strategy) }))
+      .prefault({}),
     tool_output: mapping(
       {
         max_tokens: integer(1, L.maxBudget).default(256),

@@ -4,6 +4,7 @@
 // definition for the `retention` check and the decisions bench, so that both count the same facts.
 import type { RE2JS } from 're2js';
 import { checkDetectors, detectorConfig } from '../pii/registry.js';
+import { labelTemplate, renderTemplate } from '../pii/template.js';
 import type { Policy } from '../policy/schema.js';
 import { onMainChain } from '../scope/main-chain.js';
 import type { Masker } from '../stabilize/finalize.js';
@@ -22,10 +23,14 @@ export function inHistory(a: Artifact): boolean {
  * (and it is never quoted in a report).
  */
 export function factPiiMasker(policy: Policy, rules: readonly { name: string; re: RE2JS }[] = []): Masker {
+  // Aliases of a numbered template stay inert; a value found is written in the label form (no
+  // numbering table: these texts are only compared and quoted, never sent).
+  const label = labelTemplate(policy.pii.replacement);
   return {
     detectors: checkDetectors(detectorConfig(policy.pii, rules)),
     replacement: policy.pii.replacement,
     allow: policy.pii.allow,
+    alias: (type) => renderTemplate(label, type),
   };
 }
 

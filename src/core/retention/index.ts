@@ -35,7 +35,12 @@ export interface RetentionRun {
 export function runRetention(
   t: Transcript,
   result: StabilizeResult,
-  opts: { policy: Policy; tokenizer: Tokenizer; rules?: readonly { name: string; re: RE2JS }[] },
+  opts: {
+    policy: Policy;
+    tokenizer: Tokenizer;
+    rules?: readonly { name: string; re: RE2JS }[];
+    piiKey?: string | undefined;
+  },
 ): RetentionRun | undefined {
   const severity = warningCheckSeverity(opts.policy, 'retention');
   if (severity === 'off') return undefined;

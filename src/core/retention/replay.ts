@@ -63,6 +63,8 @@ export interface RetentionOptions {
   rules?: readonly { name: string; re: RE2JS }[];
   /** Replayed calls at most (default MAX_RETENTION_CALLS); at least RETENTION_TAIL is used. */
   maxCalls?: number | undefined;
+  /** The key of `pii.strategy: hash` (StabilizeOptions.piiKey). */
+  piiKey?: string | undefined;
 }
 
 /** A model call that the agent answered with tool calls: the history it saw, the turn it wrote. */
@@ -135,7 +137,13 @@ export function replayRetention(transcript: Transcript, opts: RetentionOptions):
   const max = Math.max(RETENTION_TAIL, opts.maxCalls ?? MAX_RETENTION_CALLS);
   const replayed = pickReplayed(points.length, max);
   const memo = new StabilizeMemo();
-  const run = { policy, tokenizer, memo, ...(opts.rules ? { rules: opts.rules } : {}) };
+  const run = {
+    policy,
+    tokenizer,
+    memo,
+    ...(opts.rules ? { rules: opts.rules } : {}),
+    ...(opts.piiKey !== undefined ? { piiKey: opts.piiKey } : {}),
+  };
   const pii = factPiiMasker(policy, opts.rules);
   const text = new HistoryText(transcript.artifacts, inHistory);
   const lost: LostFact[] = [];

@@ -1,19 +1,26 @@
 // PII masking and exact counts, applied lazily to what can still reach the context. The visible
 // result is the same as masking every artifact up front (stage 4), at a fraction of the cost: an
 // artifact that leaves the context is never shown, so its text needs neither masking nor counting.
+import type { AliasOf } from '../pii/aliases.js';
 import { maskText } from '../pii/mask.js';
 import { maskJsonText } from '../pii/mask-json.js';
 import type { Detector } from '../pii/types.js';
 import { mapPartStrings } from '../pii/visible-texts.js';
-import type { Content, ContentPart, ToolCall } from '../types.js';
+import type { Artifact, Content, ContentPart, ToolCall } from '../types.js';
 import type { MaskMemoEntry } from './memo.js';
 import type { TokenMeter } from './meter.js';
 import type { Work } from './work.js';
 
 export interface Masker {
   detectors: readonly Detector[];
+  /** The policy's template (`pii.replacement`): what a value becomes, or what its aliases look like. */
   replacement: string;
   allow: readonly string[];
+  /**
+   * Renders a found value under a numbered or hashed template (pii/aliases.ts). A masker with one
+   * is tied to its numbering table: its memo must be too (memo.ts keeps both per session).
+   */
+  alias?: AliasOf;
   /** Texts already masked with these detectors (a session's memo, memo.ts). */
   memo?: Map<string, MaskMemoEntry>;
 }
@@ -36,7 +43,7 @@ export function maskString(text: string, masker: Masker, pii: Record<string, num
     addCounts(pii, known.counts);
     return known.text;
   }
-  const opts = { replacement: masker.replacement, allow: masker.allow };
+  const opts = { replacement: masker.replacement, allow: masker.allow, alias: masker.alias };
   const r = maskJsonText(text, masker.detectors, opts) ?? maskText(text, masker.detectors, opts);
   masker.memo?.set(text, { text: r.text, counts: r.counts });
   addCounts(pii, r.counts);
@@ -62,6 +69,19 @@ export function maskContent(content: Content, masker: Masker, pii: Record<string
     });
     return changed ? (out as ContentPart) : p;
   });
+}
+
+/**
+ * Masks every artifact's content, then its tool arguments, in transcript order, so that a numbered
+ * masker numbers values by first occurrence whatever order the stages mask in later (the memo
+ * keeps the results, so nothing is masked twice).
+ */
+export function numberValues(artifacts: readonly Artifact[], masker: Masker): void {
+  const none: Record<string, number> = {};
+  for (const a of artifacts) {
+    maskContent(a.content, masker, none);
+    for (const c of a.tool_calls ?? []) maskString(c.arguments, masker, none);
+  }
 }
 
 /** Masked content and its exact tokens; recomputed only when a stage changed the content since. */

@@ -2,7 +2,10 @@
 // transcript, policy and tokenizer give a byte-identical result.
 import type { RE2JS } from 're2js';
 import type { EmitFormat } from '../emit/index.js';
+import { PiiKeyMissingError, aliasOf, piiStrategyOf } from '../pii/aliases.js';
+import type { AliasSettings } from '../pii/aliases.js';
 import { checkDetectors, createDetectors, detectorConfig } from '../pii/registry.js';
+import { HASH_PLACEHOLDER, NUMBER_PLACEHOLDER, isPerValue } from '../pii/template.js';
 import type { Policy } from '../policy/schema.js';
 import { DEFAULT_POLICY } from '../policy/default.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
@@ -14,14 +17,14 @@ import { applyCompaction, applyCompactionBase, compactionNeed, insertCompaction 
 import type { CompactionContext, CompactionOutcome } from './compaction.js';
 import { SuffixDedup, applySuperseded } from './dedup.js';
 import type { Masker } from './finalize.js';
-import { finalOf, maskString } from './finalize.js';
+import { finalOf, maskString, numberValues } from './finalize.js';
 import { ledgerEntry } from './ledger.js';
 import type { StabilizeMemo } from './memo.js';
 import type { TokenCache } from './meter.js';
 import { TokenMeter } from './meter.js';
 import { normalizeFates } from './normalize.js';
 import { orderItems } from './order.js';
-import { unmaskedPiiEvent, verdictEvents } from './verdict.js';
+import { blockedPiiEvent, unmaskedPiiEvent, verdictEvents } from './verdict.js';
 import type { PiiSearch } from './verdict.js';
 import { sanitizeTranscript } from '../pii/sanitize-transcript.js';
 import { dropThinkingPii } from './thinking.js';
@@ -56,6 +59,11 @@ export interface StabilizeOptions {
   memo?: StabilizeMemo;
   /** The format the context will be written in (`--emit`); it overrides `policy.target` for the verdict. */
   emit?: EmitFormat;
+  /**
+   * The key of `pii.strategy: hash` (HMAC-SHA256 of each value): given by the host, never part of
+   * the policy. A policy that hashes throws PiiKeyMissingError without it.
+   */
+  piiKey?: string;
 }
 
 const VISIBLE: Record<Policy['resilience']['notification_level'], ReadonlySet<EventLevel>> = {
@@ -68,11 +76,21 @@ function major(ws: WorkSet, code: string, count: number, message: string): void 
   if (count > 0) ws.events.push({ level: 'major', code, message });
 }
 
-export function createMasker(policy: Policy, rules: readonly { name: string; re: RE2JS }[] = []): Masker {
+/**
+ * The policy's masker. Under a numbered template `aliases` is the numbering table it writes to (a
+ * fresh one when absent); under a hashed one `key` is the hash key (docs/pii.md).
+ */
+export function createMasker(
+  policy: Policy,
+  rules: readonly { name: string; re: RE2JS }[] = [],
+  aliases: AliasSettings = {},
+): Masker {
+  const alias = aliasOf(policy.pii.replacement, aliases);
   return {
     detectors: createDetectors(detectorConfig(policy.pii, rules)),
     replacement: policy.pii.replacement,
     allow: policy.pii.allow,
+    ...(alias ? { alias } : {}),
   };
 }
 
@@ -112,7 +130,17 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     memo?.tokensOver,
     memo?.derived,
   );
-  const masker: Masker = { ...createMasker(policy, opts.rules), ...(memo ? { memo: memo.masked } : {}) };
+  const template = policy.pii.replacement;
+  if (template.includes(HASH_PLACEHOLDER) && !opts.piiKey) throw new PiiKeyMissingError();
+  // Masked texts hold the aliases of one numbering table: the session's memo keeps both, a run
+  // without one gets its own (and a local memo, so that what the numbering pass masked is reused).
+  const masker: Masker = {
+    ...createMasker(policy, opts.rules, { aliases: memo?.aliases, key: opts.piiKey }),
+    ...(memo ? { memo: memo.masked } : isPerValue(template) ? { memo: new Map() } : {}),
+  };
+  // Numbers go by first occurrence over the whole transcript (artifact order, then position), not
+  // by the order the lazy stages happen to mask in: every artifact is masked once, in order, first.
+  if (template.includes(NUMBER_PLACEHOLDER)) numberValues(transcript.artifacts, masker);
   const ws = buildWork(transcript, (text) => maskString(text, masker, {}));
   let status: Status = 'ok';
 
@@ -480,6 +508,9 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
     new Set(thinking.unmaskable),
   );
   if (unmasked) verdict.push(unmasked);
+  // pii.strategy block: a context that holds PII is not sent (the runtime throws ContextBlockedError).
+  const blocked = piiStrategyOf(policy.pii) === 'block' ? blockedPiiEvent(context, ledger) : undefined;
+  if (blocked) verdict.push(blocked);
   if (verdict.length > 0) status = 'escalated';
   ws.events.push(...verdict);
 

@@ -10,7 +10,7 @@ import type { EmitOptions } from '../emit/repair.js';
 import type { ProviderTarget } from '../policy/schema.js';
 import { CONVERSATION } from '../scope/conversation.js';
 import type { Transcript } from '../types.js';
-import type { ContextItem, StabilizeEvent } from './types.js';
+import type { ContextItem, LedgerEntry, StabilizeEvent } from './types.js';
 import { findPiiIn } from '../pii/mask-json.js';
 import type { Detector } from '../pii/types.js';
 import { visibleTexts } from '../pii/visible-texts.js';
@@ -49,6 +49,48 @@ export function unmaskedPiiEvent(
     code: 'pii_unmasked',
     message: `${items.length} artifact${items.length === 1 ? '' : 's'} of the context hold PII the masker did not reach (a signed thinking block, a document, or a detector the policy turned off): the pii check fails`,
     ...(first ? { id: first.id } : {}),
+  };
+}
+
+/** PII masked in the context's artifacts, by type, and the artifacts holding it (ledger order). */
+export function contextPii(
+  context: readonly ContextItem[],
+  ledger: readonly LedgerEntry[],
+): { counts: Record<string, number>; ids: string[] } {
+  const kept = new Set(context.map((c) => c.id));
+  const counts: Record<string, number> = {};
+  const ids: string[] = [];
+  for (const e of ledger) {
+    if (!e.pii || !kept.has(e.id)) continue;
+    ids.push(e.id);
+    for (const [type, n] of Object.entries(e.pii)) counts[type] = (counts[type] ?? 0) + n;
+  }
+  return { counts, ids };
+}
+
+/** `2 email, 1 phone`: counts by type, in type order. */
+export function countsText(counts: Readonly<Record<string, number>>): string {
+  return Object.keys(counts)
+    .sort()
+    .map((type) => `${counts[type]} ${type}`)
+    .join(', ');
+}
+
+/**
+ * pii.strategy block: the context holds PII (masked, as redact masks it), so the call must not be
+ * made. Counts by type only, never a value.
+ */
+export function blockedPiiEvent(
+  context: readonly ContextItem[],
+  ledger: readonly LedgerEntry[],
+): StabilizeEvent | undefined {
+  const { counts, ids } = contextPii(context, ledger);
+  if (ids.length === 0) return undefined;
+  return {
+    level: 'safety',
+    code: 'pii_blocked',
+    message: `${ids.length} artifact${ids.length === 1 ? '' : 's'} of the context hold PII (${countsText(counts)}) and pii.strategy is block: the call is refused`,
+    id: ids[0] as string,
   };
 }
 

@@ -18,6 +18,7 @@ const CAUSES: readonly (readonly [string, string])[] = [
   ['provider_rejects', 'the target API would refuse the request'],
   ['pii_unmaskable', 'PII in a thinking block that can be neither masked nor left out'],
   ['pii_unmasked', 'PII the masker could not reach stays in the context'],
+  ['pii_blocked', 'the context holds PII and pii.strategy is block'],
 ];
 
 export function statusCheck(result: StabilizeResult, where: Locator): CheckResult {

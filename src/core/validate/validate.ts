@@ -5,6 +5,7 @@
 import { isStandaloneOutput } from '../emit/standalone.js';
 import type { RE2JS } from 're2js';
 import type { EmitFormat } from '../emit/index.js';
+import { piiStrategyOf } from '../pii/aliases.js';
 import { checkDetectors, detectorConfig } from '../pii/registry.js';
 import { replayGuardian } from '../guardian/replay.js';
 import type { Policy } from '../policy/schema.js';
@@ -172,7 +173,14 @@ export function validateResult(t: Transcript, result: StabilizeResult, opts: Val
     run('budget', sev('budget'), () => checkBudget(t, result, meter, keep, where)),
     run('order', sev('order'), () => checkOrder(result, index, policy.order, where)),
     run('pii', sev('pii'), () =>
-      checkPii(result, detectors, policy.pii.allow, policy.pii.replacement, where),
+      checkPii(
+        result,
+        detectors,
+        policy.pii.allow,
+        policy.pii.replacement,
+        where,
+        piiStrategyOf(policy.pii) === 'block',
+      ),
     ),
     run('protected', sev('protected'), () => checkProtected(t, result, policy, unpaired, where)),
     run('pairing', sev('pairing'), () => checkPairing(result, where)),

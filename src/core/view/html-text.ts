@@ -47,11 +47,16 @@ export function width(part: number, whole: number): string {
 
 /**
  * The masked spans of the policy's replacement template: `[REDACTED_{TYPE}]` finds
- * `[REDACTED_EMAIL]`, the type captured (a template without `{TYPE}` finds itself, type PII).
+ * `[REDACTED_EMAIL]`, `[{TYPE}_{N}]` finds `[EMAIL_3]`, the type captured (a template without `{TYPE}` finds itself, type PII).
  */
 export function maskPattern(template: string): RegExp | null {
   if (template === '') return null;
-  const quote = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  // `{N}` and `{HASH}` (numbered and hashed aliases, `[EMAIL_3]`) match the number or hash.
+  const quote = (s: string): string =>
+    s
+      .replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')
+      .replaceAll('\\{N\\}', '[1-9][0-9]{0,9}')
+      .replaceAll('\\{HASH\\}', '[a-z2-7]{8}');
   const pieces = template.split('{TYPE}').map(quote);
   const body = pieces.reduce(
     (acc, piece, i) => (i === 0 ? piece : `${acc}${i === 1 ? '([A-Z][A-Z0-9_]*)' : '\\1'}${piece}`),

@@ -45,7 +45,7 @@ describe('buildGolden', () => {
     const golden = buildGolden(realReport(session(), META.policy), META);
     const written = stableStringify(golden);
     expect(written).not.toContain('alice@example.com');
-    expect(written).toContain('[REDACTED_EMAIL]');
+    expect(written).toContain('[EMAIL_1]');
     expect(written).not.toMatch(/"\/|[A-Za-z]:\\\\/);
     expect(written).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
   });

@@ -51,7 +51,7 @@ describe('DEFAULT_POLICY', () => {
         digit_run: 0,
         rules: [],
         allow: [],
-        replacement: '[REDACTED_{TYPE}]',
+        replacement: '[{TYPE}_{N}]',
       },
       tool_output: { max_tokens: 256, keep_fields: ['result', 'status', 'error'] },
       dedup: { enabled: true, similarity: 0.9 },

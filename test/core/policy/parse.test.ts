@@ -325,6 +325,7 @@ describe('parsePolicy: valid policies', () => {
         { name: 'ticket', pattern: '(?i)tkt-[a-z]{3}' },
       ],
       allow: ['support@example.com'],
+      strategy: 'redact',
       replacement: '<hidden:{TYPE}>',
     },
     tool_output: { max_tokens: 512, keep_fields: ['result'] },

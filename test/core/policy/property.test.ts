@@ -54,6 +54,32 @@ const validOrder = fc
   )
   .map(([head, tail, n]) => [...head, 'task' as const, ...tail].slice(0, n));
 
+// A strategy and a replacement it accepts (docs/pii.md): {N} only under numbered (the default),
+// {HASH} only under hash, neither under redact and block.
+const plainTemplate = fc
+  .stringMatching(/^[A-Za-z_<>[\]{}: #-]{1,20}$/)
+  .filter((t) => !t.includes('{N}') && !t.includes('{HASH}'));
+const piiTemplate = fc.oneof(
+  fc.record(
+    { strategy: fc.constantFrom('redact' as const, 'block' as const), replacement: plainTemplate },
+    { requiredKeys: ['strategy'] },
+  ),
+  fc.record(
+    {
+      strategy: fc.constant('numbered' as const),
+      replacement: fc.constantFrom('[{TYPE}_{N}]', '<{TYPE}:{N}>'),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record(
+    {
+      strategy: fc.constant('hash' as const),
+      replacement: fc.constantFrom('[{TYPE}_{HASH}]', '#{HASH}:{TYPE}'),
+    },
+    { requiredKeys: ['strategy'] },
+  ),
+);
+
 const partialPolicy = fc.record(
   {
     version: fc.constant(1),
@@ -74,16 +100,20 @@ const partialPolicy = fc.record(
       },
       { requiredKeys: [] },
     ),
-    pii: fc.record(
-      {
-        detectors: fc.shuffledSubarray([...PII_DETECTORS]),
-        digit_run: fc.oneof(fc.constant(0), fc.integer({ min: 2, max: 64 })),
-        rules,
-        allow: names,
-        replacement: fc.stringMatching(/^[A-Za-z_<>[\]{}: #-]{1,20}$/),
-      },
-      { requiredKeys: [] },
-    ),
+    pii: fc
+      .tuple(
+        fc.record(
+          {
+            detectors: fc.shuffledSubarray([...PII_DETECTORS]),
+            digit_run: fc.oneof(fc.constant(0), fc.integer({ min: 2, max: 64 })),
+            rules,
+            allow: names,
+          },
+          { requiredKeys: [] },
+        ),
+        piiTemplate,
+      )
+      .map(([pii, template]) => ({ ...pii, ...template })),
     tool_output: fc.record(
       { max_tokens: fc.integer({ min: 1, max: 100_000 }), keep_fields: names },
       { requiredKeys: [] },

@@ -406,7 +406,7 @@ describe('compaction: content', () => {
     );
     const r = run(tr, SMALL);
     const text = item(r, r.compaction?.[0]?.id as string).content as string;
-    expect(text).toContain('[REDACTED_EMAIL]');
+    expect(text).toContain('[EMAIL_1]');
     expect(text).not.toContain('jane.doe@example.com');
     expect(failing(tr, r)).toEqual([]);
   });

@@ -78,7 +78,7 @@ describe('ledger', () => {
       tokens_after: 10,
       pii: { email: 1, phone: 1 },
     });
-    expect(item(r, 'u1').content).toBe('Reach me at [REDACTED_EMAIL] or call [REDACTED_PHONE] if it breaks.');
+    expect(item(r, 'u1').content).toBe('Reach me at [EMAIL_1] or call [PHONE_1] if it breaks.');
   });
 
   it('names why a protected artifact could not be dropped', () => {
@@ -100,8 +100,8 @@ describe('ledger', () => {
       user('u2', 'thanks'),
     );
     const r = run(tr, policy({ resilience: { notification_level: 'verbose' } }));
-    expect(entry(r, 'r2').protected_by).toEqual(['latest:bash:mail [REDACTED_EMAIL]']);
-    expect(item(r, 'a2').tool_calls?.[0]?.arguments).toBe('{"command":"mail [REDACTED_EMAIL] < report.txt"}');
+    expect(entry(r, 'r2').protected_by).toEqual(['latest:bash:mail [EMAIL_1]']);
+    expect(item(r, 'a2').tool_calls?.[0]?.arguments).toBe('{"command":"mail [EMAIL_1] < report.txt"}');
     expect(JSON.stringify(r)).not.toContain(email);
   });
 });

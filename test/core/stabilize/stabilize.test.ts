@@ -118,7 +118,7 @@ describe('stabilizeTranscript', () => {
     expect(r.context.slice(0, 4).map((c) => c.id)).toEqual(['s', 'p', 'ph', 'tk']);
     const u1 = r.context.find((c) => c.id === 'u1');
     expect(u1?.content).toBe(
-      'The cart total is wrong for orders shipped to [REDACTED_IP_ADDRESS], email me at [REDACTED_EMAIL].',
+      'The cart total is wrong for orders shipped to [IP_ADDRESS_1], email me at [EMAIL_1].',
     );
   });
 });

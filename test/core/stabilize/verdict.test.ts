@@ -80,6 +80,6 @@ describe('verdict', () => {
     expect(r.status).toBe('ok');
     expect(codes(r)).not.toContain('pii_unmasked');
     expect(JSON.stringify(r.context)).not.toContain(EMAIL);
-    expect(JSON.stringify(r.context)).toContain('Signed [REDACTED_EMAIL]');
+    expect(JSON.stringify(r.context)).toContain('Signed [EMAIL_1]');
   });
 });
