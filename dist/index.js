@@ -46359,12 +46359,16 @@ function width(part, whole) {
 }
 /**
  * The masked spans of the policy's replacement template: `[REDACTED_{TYPE}]` finds
- * `[REDACTED_EMAIL]`, the type captured (a template without `{TYPE}` finds itself, type PII).
+ * `[REDACTED_EMAIL]`, `[{TYPE}_{N}]` finds `[EMAIL_3]`, the type captured (a template without `{TYPE}` finds itself, type PII).
  */
 function maskPattern(template) {
     if (template === '')
         return null;
-    const quote = (s) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+    // `{N}` and `{HASH}` (numbered and hashed aliases, `[EMAIL_3]`) match the number or hash.
+    const quote = (s) => s
+        .replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')
+        .replaceAll('\\{N\\}', '[1-9][0-9]{0,9}')
+        .replaceAll('\\{HASH\\}', '[a-z2-7]{8}');
     const pieces = template.split('{TYPE}').map(quote);
     const body = pieces.reduce((acc, piece, i) => (i === 0 ? piece : `${acc}${i === 1 ? '([A-Z][A-Z0-9_]*)' : '\\1'}${piece}`), '');
     return new RegExp(body, 'g');
@@ -47661,13 +47665,13 @@ function busyDiagnostic(store, error) {
 
 
 async function loadPolicies(options, cwd) {
-    const head = await (0,policies/* loadHeadPolicy */.nD)(options.policy, cwd);
+    const head = await (0,policies/* loadHeadPolicy */.nD)(options.policy, cwd, options.piiKey);
     if (!head.ok)
         return { ok: false, diagnostics: head.diagnostics };
     if (options.basePolicy === undefined) {
         return { ok: true, policies: { head: head.setup, base: null }, diagnostics: head.diagnostics };
     }
-    const base = await (0,policies/* loadBasePolicy */.EA)(options.basePolicy, cwd);
+    const base = await (0,policies/* loadBasePolicy */.EA)(options.basePolicy, cwd, options.piiKey);
     const diagnostics = [...head.diagnostics, ...base.diagnostics];
     if (!base.ok)
         return { ok: false, diagnostics };
@@ -47821,6 +47825,8 @@ function produceReport(options, cwd, reportTarget, workerScript) {
     }
 }
 
+// EXTERNAL MODULE: ./build/cli/pii-key.js
+var pii_key = __nccwpck_require__(9093);
 ;// CONCATENATED MODULE: ./build/action/verdict.js
 
 function hasErrorViolations(o) {
@@ -47875,6 +47881,7 @@ function failureMessage(verdict, failOn) {
 // job summary and the step outputs — and fail the step per fail-on. Transcript-derived text only
 // reaches the log inside stop-commands blocks (log.ts); annotations are escaped by @actions/core;
 // the summary and comment are HTML-escaped by their builders.
+
 
 
 
@@ -48028,7 +48035,7 @@ function noteForShard(report) {
 async function runAction(options, ctx) {
     const write = ctx.write;
     const target = reportTarget(options, ctx);
-    const produced = await produceReport(options, ctx.cwd, target, ctx.workerScript);
+    const produced = await produceReport({ ...options, piiKey: (0,pii_key/* piiKeyFrom */.A)(ctx.env) }, ctx.cwd, target, ctx.workerScript);
     if (!produced.ok)
         return stopped(options, ctx, produced.message, produced.diagnostics);
     const { report } = produced;
@@ -50876,10 +50883,10 @@ function toAnthropicWithOrigins(context, opts = {}) {
     };
 }
 
-// EXTERNAL MODULE: ./build/core/pii/mask.js + 1 modules
-var mask = __nccwpck_require__(1318);
-// EXTERNAL MODULE: ./build/core/pii/registry.js + 27 modules
-var registry = __nccwpck_require__(2624);
+// EXTERNAL MODULE: ./build/core/pii/mask.js
+var mask = __nccwpck_require__(2355);
+// EXTERNAL MODULE: ./build/core/pii/registry.js + 26 modules
+var registry = __nccwpck_require__(3432);
 ;// CONCATENATED MODULE: ./build/core/stabilize/shell-words.js
 // A small POSIX-shell tokenizer for comparing command strings (DESIGN §4 stage 6): two commands are
 // the same invocation when they split into the same words and operators, whatever their spacing and
@@ -51365,6 +51372,8 @@ function invocation(call, args) {
  * before supersession (DESIGN §4 stages 4 and 6), and the keys must be those of the arguments the
  * context shows, or stabilizing the context again would group calls differently.
  */
+// A session's calls read the same tool calls again: their keys are parsed once per call object.
+const keysOfCall = new WeakMap();
 function buildWork(transcript, maskArgs = (t) => t) {
     const items = transcript.artifacts.map((a, index) => ({
         a,
@@ -51379,8 +51388,17 @@ function buildWork(transcript, maskArgs = (t) => t) {
         byId.set(w.a.id, w);
     const families = new Map();
     for (const w of items)
-        for (const c of w.toolCalls ?? [])
-            families.set(c, commandKeys({ ...c, arguments: maskArgs(c.arguments) }));
+        for (const c of w.toolCalls ?? []) {
+            const args = maskArgs(c.arguments);
+            const known = keysOfCall.get(c);
+            if (known !== undefined && known.args === args)
+                families.set(c, known.keys);
+            else {
+                const keys = commandKeys({ ...c, arguments: args });
+                keysOfCall.set(c, { args, keys });
+                families.set(c, keys);
+            }
+        }
     for (const [resultId, ownerId] of Object.entries(transcript.pairing.resultToCall)) {
         const result = byId.get(resultId);
         const owner = byId.get(ownerId);
@@ -52320,6 +52338,8 @@ renamed) {
     });
 }
 
+// EXTERNAL MODULE: ./build/core/pii/aliases.js
+var pii_aliases = __nccwpck_require__(1587);
 // EXTERNAL MODULE: ./build/core/similarity/hash.js
 var hash = __nccwpck_require__(1918);
 ;// CONCATENATED MODULE: ./build/core/similarity/minhash.js
@@ -52667,8 +52687,9 @@ function signatureOf(features, count) {
 ;// CONCATENATED MODULE: ./build/core/stabilize/memo.js
 // What the calls of one agent session can share: every value is a pure function of a text (its
 // tokens, its masked form, its dedup features), so a memo changes the cost of a call, never its
-// result. An agent that stabilizes before each model call re-reads the same history plus a few new
+// result (the PII numbering aside: see `aliases`). An agent that stabilizes before each model call re-reads the same history plus a few new
 // messages; with a memo, the old messages cost a Map lookup.
+
 
 /**
  * Per-session memo for stabilizeTranscript (`options.memo`). It keeps every distinct text of the
@@ -52679,8 +52700,18 @@ class StabilizeMemo {
     tokens = new Map();
     /** Texts known to exceed a token limit (meter.ts `exceeds`), by the largest such limit. */
     tokensOver = new Map();
+    /** Excerpts of a text to a token target (meter.ts `derive`). */
+    derived = new Map();
     dedup = new DedupCache();
     masked = new Map();
+    /**
+     * The session's PII numbering (pii.strategy numbered) and restore map. Masked texts above hold
+     * its aliases, so it lives and is emptied with them. Over a history that only grows it numbers
+     * as a fresh run does (first occurrence in the history); when a host rewrites its history, a
+     * value keeps the number the model has already seen, which a fresh run of the rewritten history
+     * might not give it: the one way a memo changes a result, on purpose.
+     */
+    aliases = new pii_aliases/* PiiAliases */.He();
     /** Whether a text of the context still holds PII the `pii` check would find (verdict.ts). */
     piiFound = new Map();
     policy;
@@ -52690,7 +52721,9 @@ class StabilizeMemo {
             if (this.policy !== undefined) {
                 this.tokens.clear();
                 this.tokensOver.clear();
+                this.derived.clear();
                 this.masked.clear();
+                this.aliases.clear();
                 this.piiFound.clear();
                 this.dedup.clear();
             }
@@ -52700,6 +52733,8 @@ class StabilizeMemo {
     }
 }
 
+// EXTERNAL MODULE: ./build/core/pii/template.js
+var pii_template = __nccwpck_require__(1353);
 ;// CONCATENATED MODULE: ./build/core/pii/json-literals.js
 // The literals of a JSON text with their positions, found by one validating pass over the raw text
 // (no parse, no re-serialization). Masking works on these spans so that every byte outside a
@@ -53104,13 +53139,16 @@ function maskLiteral(text, found, detectors, opts, counts) {
     let raw = text.slice(lit.start, lit.end);
     let current = { ...lit, start: 0, end: raw.length };
     let map = found.map ? found.map.map((k) => k - lit.start) : undefined;
+    let decoded = found.decoded;
     let spans = found.spans;
     while (spans.length > 0) {
         const parts = [];
         let pos = 0;
         for (const span of spans) {
+            // The value as decoded (an escape hides nothing): what numbering and hashing see.
+            const value = decoded.slice(span.start, span.end);
             parts.push(raw.slice(pos, rawAt(current, map, span.start)));
-            parts.push(escapeInString((0,mask/* renderReplacement */.zU)(opts.replacement, span.type)));
+            parts.push(escapeInString((0,mask/* replacementOf */.ml)(opts, span.type, value)));
             pos = rawAt(current, map, span.end);
             counts.set(span.type, (counts.get(span.type) ?? 0) + 1);
         }
@@ -53119,6 +53157,7 @@ function maskLiteral(text, found, detectors, opts, counts) {
         current = { ...current, end: raw.length, escaped: raw.includes('\\') };
         const next = decodedOf(raw, current);
         map = next.map;
+        decoded = next.decoded;
         spans = (0,mask/* findPii */.IF)(next.decoded, detectors, opts.allow, opts.replacement, hint);
     }
     return raw;
@@ -53240,9 +53279,6 @@ function visibleTexts(item) {
 }
 
 ;// CONCATENATED MODULE: ./build/core/stabilize/finalize.js
-// PII masking and exact counts, applied lazily to what can still reach the context. The visible
-// result is the same as masking every artifact up front (stage 4), at a fraction of the cost: an
-// artifact that leaves the context is never shown, so its text needs neither masking nor counting.
 
 
 
@@ -53258,7 +53294,7 @@ function maskString(text, masker, pii) {
         finalize_addCounts(pii, known.counts);
         return known.text;
     }
-    const opts = { replacement: masker.replacement, allow: masker.allow };
+    const opts = { replacement: masker.replacement, allow: masker.allow, alias: masker.alias };
     const r = maskJsonText(text, masker.detectors, opts) ?? (0,mask/* maskText */.gC)(text, masker.detectors, opts);
     masker.memo?.set(text, { text: r.text, counts: r.counts });
     finalize_addCounts(pii, r.counts);
@@ -53285,6 +53321,19 @@ function maskContent(content, masker, pii) {
         });
         return changed ? out : p;
     });
+}
+/**
+ * Masks every artifact's content, then its tool arguments, in transcript order, so that a numbered
+ * masker numbers values by first occurrence whatever order the stages mask in later (the memo
+ * keeps the results, so nothing is masked twice).
+ */
+function numberValues(artifacts, masker) {
+    const none = {};
+    for (const a of artifacts) {
+        maskContent(a.content, masker, none);
+        for (const c of a.tool_calls ?? [])
+            maskString(c.arguments, masker, none);
+    }
 }
 /** Masked content and its exact tokens; recomputed only when a stage changed the content since. */
 function finalOf(w, masker, meter) {
@@ -53693,16 +53742,17 @@ function callOf(w) {
     const id = w.a.call_id ?? w.a.call_ids?.[0];
     return id === undefined ? undefined : w.owner?.a.tool_calls?.find((c) => c.id === id);
 }
+// By artifact, with the call it answered: an agent's session reads the same artifacts on every call.
 const outcome_cache = new WeakMap();
 /**
  * A tool result that holds a command outcome. Judged on the result as it came in (not on a field
- * mask or an excerpt a stage made of it), once per run.
+ * mask or an excerpt a stage made of it), once per artifact and call.
  */
 function isOutcome(w) {
-    const known = outcome_cache.get(w);
-    if (known !== undefined)
-        return known;
     const call = callOf(w);
+    const known = outcome_cache.get(w.a);
+    if (known !== undefined && known.call === call)
+        return known.value;
     const value = outcomeSignal({
         text: work_textOf(w.a.content),
         is_error: w.a.is_error,
@@ -53710,7 +53760,7 @@ function isOutcome(w) {
         tags: w.a.tags,
         command: call ? shellCommandOf(call) : undefined,
     }) !== undefined;
-    outcome_cache.set(w, value);
+    outcome_cache.set(w.a, { call, value });
     return value;
 }
 /**
@@ -53777,6 +53827,8 @@ const WHOLE = new Set(['system', 'policy', 'task', 'task_statement', 'latest_req
  * (its results may become excerpts, last of all) and what the author pinned.
  */
 const MUST = new Set([...WHOLE, 'open_loop', 'pinned']);
+/** The must-keep protections as the ledger's `protected_by` names them (the guardian's pressure reads them). */
+const MUST_KEEP_PROTECTIONS = (/* unused pure expression or super */ null && (MUST));
 /** Own protections, without the `pair:` a call gets from its protected results. */
 function ownProtections(w) {
     return w.protectedBy.filter((p) => !p.startsWith('pair:'));
@@ -53874,7 +53926,7 @@ function cutTo(w, target, stage, detail, tokensOf, meter) {
     let textTarget = limit - framing;
     const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
     for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
-        const ex = excerptText(text, textTarget, (s) => meter.count(s));
+        const ex = meter.derive(text, textTarget, () => excerptText(text, textTarget, (s) => meter.count(s)));
         // An excerpt that no longer reads as the outcome it was cut from is no excerpt: read again, it
         // would lose its protection, and stabilizing the stabilized context would drop it.
         if (!ex || !keepsOutcome(w, ex.text))
@@ -54389,16 +54441,19 @@ function computeProtection(ws, rules) {
         for (const [family, w] of latestSuccessAfterFailure(ws, latest))
             add(w, `latest_success:${family}`);
     }
-    // The markers that set the current scope (scope.ts: the last one naming a task, the last one
-    // naming a phase): without them the context no longer says which scope it is in, and stabilizing
+    // The markers that set the current scope (scope.ts: the last one naming a task, and the last one
+    // naming a phase after it): without them the context no longer says which scope it is in, and stabilizing
     // it again would judge its artifacts and summaries against another scope.
     let taskMarker;
     let phaseMarker;
     for (const w of ws.items) {
         if (!isAlive(w) || w.a.kind !== 'phase')
             continue;
-        if (w.a.scope?.task !== undefined)
+        // A marker naming a task states the whole scope (scope.ts): a phase named before it is over.
+        if (w.a.scope?.task !== undefined) {
             taskMarker = w;
+            phaseMarker = undefined;
+        }
         if (w.a.scope?.phase !== undefined)
             phaseMarker = w;
     }
@@ -54585,11 +54640,14 @@ class TokenMeter {
     /** Texts known to have more tokens than a limit (an early-stopped count), by the largest such limit. */
     over;
     cached;
-    constructor(tokenizer, cost, cache = new Map(), over = new Map()) {
+    /** Results of a pure function of a text and a number (an excerpt of a text to a target), by both. */
+    derived;
+    constructor(tokenizer, cost, cache = new Map(), over = new Map(), derived) {
         this.tokenizer = tokenizer;
         this.cost = cost;
         this.cache = cache;
         this.over = over;
+        this.derived = derived;
         this.cached = { name: tokenizer.name, version: tokenizer.version, count: (t) => this.count(t) };
     }
     count(text) {
@@ -54604,7 +54662,10 @@ class TokenMeter {
     }
     /** True when `text` has more than `limit` tokens; counts only as far as needed. */
     exceeds(text, limit) {
-        if (utf8Length(text) <= limit)
+        // Every UTF-16 unit is at most 3 UTF-8 bytes, every token at least one byte. A session's texts
+        // are asked about on every call: the caches (a string's hash is kept on the string) come before
+        // the byte count, which walks the whole text.
+        if (text.length * 3 <= limit)
             return false;
         const known = this.cache.get(text);
         if (known !== undefined)
@@ -54612,6 +54673,8 @@ class TokenMeter {
         const above = this.over.get(text);
         if (above !== undefined && above >= limit)
             return true;
+        if (utf8Length(text) <= limit)
+            return false;
         if (!this.tokenizer.countUpTo)
             return this.count(text) > limit;
         // Exact up to the limit, so a count within it is the count; above it, only "more than limit" is known.
@@ -54622,6 +54685,22 @@ class TokenMeter {
         }
         this.over.set(text, Math.max(above ?? 0, limit));
         return true;
+    }
+    /**
+     * `make()` for `text` and `n`, kept for the session when the meter has a memo: an agent's calls cut
+     * the same long outputs to the same targets again and again. `make` must be a pure function of both.
+     */
+    derive(text, n, make) {
+        if (!this.derived)
+            return make();
+        let byN = this.derived.get(text);
+        if (!byN)
+            this.derived.set(text, (byN = new Map()));
+        if (byN.has(n))
+            return byN.get(n);
+        const value = make();
+        byN.set(n, value);
+        return value;
     }
     artifact(a) {
         return countArtifactTokens(a, this.cached, this.cost);
@@ -55124,8 +55203,8 @@ function collapseRuns(ws, mask) {
     return collapsed;
 }
 
-// EXTERNAL MODULE: ./build/core/policy/schema.js
-var schema = __nccwpck_require__(658);
+// EXTERNAL MODULE: ./build/core/policy/schema.js + 1 modules
+var schema = __nccwpck_require__(6963);
 ;// CONCATENATED MODULE: ./build/core/stabilize/order.js
 // Stage 10 (order): sections in the policy's `order`; inside a section, original chronology.
 
@@ -56300,6 +56379,42 @@ function unmaskedPiiEvent(context, search, skip) {
         ...(first ? { id: first.id } : {}),
     };
 }
+/** PII masked in the context's artifacts, by type, and the artifacts holding it (ledger order). */
+function contextPii(context, ledger) {
+    const kept = new Set(context.map((c) => c.id));
+    const counts = {};
+    const ids = [];
+    for (const e of ledger) {
+        if (!e.pii || !kept.has(e.id))
+            continue;
+        ids.push(e.id);
+        for (const [type, n] of Object.entries(e.pii))
+            counts[type] = (counts[type] ?? 0) + n;
+    }
+    return { counts, ids };
+}
+/** `2 email, 1 phone`: counts by type, in type order. */
+function countsText(counts) {
+    return Object.keys(counts)
+        .sort()
+        .map((type) => `${counts[type]} ${type}`)
+        .join(', ');
+}
+/**
+ * pii.strategy block: the context holds PII (masked, as redact masks it), so the call must not be
+ * made. Counts by type only, never a value.
+ */
+function blockedPiiEvent(context, ledger) {
+    const { counts, ids } = contextPii(context, ledger);
+    if (ids.length === 0)
+        return undefined;
+    return {
+        level: 'safety',
+        code: 'pii_blocked',
+        message: `${ids.length} artifact${ids.length === 1 ? '' : 's'} of the context hold PII (${countsText(counts)}) and pii.strategy is block: the call is refused`,
+        id: ids[0],
+    };
+}
 /** `repair`: the policy's emit options (emitOptionsOf), so the request checked is the one written. */
 function verdictEvents(context, transcript, target, emit, repair = {}) {
     if (!context.some((c) => CONVERSATION.has(c.kind))) {
@@ -56331,6 +56446,7 @@ function verdictEvents(context, transcript, target, emit, repair = {}) {
 }
 
 ;// CONCATENATED MODULE: ./build/core/pii/sanitize-transcript.js
+
 
 
 /** `a`, `b`, …, `z`, `aa`, `ab`, …: an alias suffix without digits. */
@@ -56423,12 +56539,17 @@ function leaky(labels, s) {
     }
     return out;
 }
+/** Aliases of the template stay inert; a found value gets the label form. */
+function labelOptions(s) {
+    const label = (0,pii_template/* labelTemplate */.fg)(s.replacement);
+    return { replacement: s.replacement, allow: s.allow, alias: (type) => (0,pii_template/* renderTemplate */.Xm)(label, type) };
+}
 function maskLabel(text, s) {
-    return (0,mask/* maskText */.gC)(text, s.detectors, { replacement: s.replacement, allow: s.allow }).text;
+    return (0,mask/* maskText */.gC)(text, s.detectors, labelOptions(s)).text;
 }
 function sanitize_transcript_maskMeta(value, s, ids) {
     if (typeof value === 'string') {
-        const opts = { replacement: s.replacement, allow: s.allow };
+        const opts = labelOptions(s);
         return (maskJsonText(value, s.detectors, opts) ?? (0,mask/* maskText */.gC)(value, s.detectors, opts)).text;
     }
     if (Array.isArray(value))
@@ -56878,6 +56999,8 @@ function excerptOutput(w, maxTokens, tokensOf, meter) {
 
 
 
+
+
 /** Stages whose removals hold whatever the budget: those artifacts are not part of the history's size. */
 const STRUCTURAL = new Set(['normalize', 'scope', 'summaries']);
 const VISIBLE = {
@@ -56889,11 +57012,17 @@ function major(ws, code, count, message) {
     if (count > 0)
         ws.events.push({ level: 'major', code, message });
 }
-function createMasker(policy, rules = []) {
+/**
+ * The policy's masker. Under a numbered template `aliases` is the numbering table it writes to (a
+ * fresh one when absent); under a hashed one `key` is the hash key (docs/pii.md).
+ */
+function createMasker(policy, rules = [], aliases = {}) {
+    const alias = (0,pii_aliases/* aliasOf */.O5)(policy.pii.replacement, aliases);
     return {
         detectors: (0,registry/* createDetectors */.is)((0,registry/* detectorConfig */.vd)(policy.pii, rules)),
         replacement: policy.pii.replacement,
         allow: policy.pii.allow,
+        ...(alias ? { alias } : {}),
     };
 }
 /** What the `pii` check searches with (verdict.ts): every built-in typed detector and the policy's own rules. */
@@ -56919,8 +57048,20 @@ function stabilizeTranscript(input, opts) {
     const transcript = sanitizeTranscript(input, search);
     const res = policy.resilience;
     const memo = opts.memo?.for(policy);
-    const meter = new TokenMeter(opts.tokenizer, policy, memo?.tokens ?? opts.cache, memo?.tokensOver);
-    const masker = { ...createMasker(policy, opts.rules), ...(memo ? { memo: memo.masked } : {}) };
+    const meter = new TokenMeter(opts.tokenizer, policy, memo?.tokens ?? opts.cache, memo?.tokensOver, memo?.derived);
+    const template = policy.pii.replacement;
+    if (template.includes(pii_template/* HASH_PLACEHOLDER */.fK) && !opts.piiKey)
+        throw new pii_aliases/* PiiKeyMissingError */.I8();
+    // Masked texts hold the aliases of one numbering table: the session's memo keeps both, a run
+    // without one gets its own (and a local memo, so that what the numbering pass masked is reused).
+    const masker = {
+        ...createMasker(policy, opts.rules, { aliases: memo?.aliases, key: opts.piiKey }),
+        ...(memo ? { memo: memo.masked } : (0,pii_template/* isPerValue */.Rk)(template) ? { memo: new Map() } : {}),
+    };
+    // Numbers go by first occurrence over the whole transcript (artifact order, then position), not
+    // by the order the lazy stages happen to mask in: every artifact is masked once, in order, first.
+    if (template.includes(pii_template/* NUMBER_PLACEHOLDER */.ed))
+        numberValues(transcript.artifacts, masker);
     const ws = buildWork(transcript, (text) => maskString(text, masker, {}));
     let status = 'ok';
     // 1. normalize
@@ -57180,6 +57321,10 @@ function stabilizeTranscript(input, opts) {
     const unmasked = unmaskedPiiEvent(context, memo ? { ...search, memo: memo.piiFound } : search, new Set(thinking.unmaskable));
     if (unmasked)
         verdict.push(unmasked);
+    // pii.strategy block: a context that holds PII is not sent (the runtime throws ContextBlockedError).
+    const blocked = (0,pii_aliases/* piiStrategyOf */.FM)(policy.pii) === 'block' ? blockedPiiEvent(context, ledger) : undefined;
+    if (blocked)
+        verdict.push(blocked);
     if (verdict.length > 0)
         status = 'escalated';
     ws.events.push(...verdict);
@@ -57321,8 +57466,15 @@ function replayCachePrefix(transcript, opts) {
     const measured = pickMeasured(calls.length, max);
     // Every call stabilizes almost the same history: one memo makes each old text cost a lookup.
     const memo = new StabilizeMemo();
-    const run = { policy, tokenizer, memo, ...(opts.rules ? { rules: opts.rules } : {}) };
-    const masker = createMasker(policy, opts.rules);
+    const run = {
+        policy,
+        tokenizer,
+        memo,
+        ...(opts.rules ? { rules: opts.rules } : {}),
+        ...(opts.piiKey !== undefined ? { piiKey: opts.piiKey } : {}),
+    };
+    // The replay's numbering table is its memo's: the repair text is numbered with it too.
+    const masker = createMasker(policy, opts.rules, { aliases: memo.for(policy).aliases, key: opts.piiKey });
     const repair = emitOptionsOf(policy, (t) => maskString(t, masker, {}));
     const requests = new Map();
     const requestAt = (pos) => {
@@ -60858,6 +61010,7 @@ async function loadTranscript(file, opts = {}) {
 ;// CONCATENATED MODULE: ./build/core/retention/facts.js
 
 
+
 const MIN_LENGTH = 4;
 /** What the agent's own history holds: the main chain, without phase markers (they hold no facts). */
 function inHistory(a) {
@@ -60869,10 +61022,14 @@ function inHistory(a) {
  * (and it is never quoted in a report).
  */
 function factPiiMasker(policy, rules = []) {
+    // Aliases of a numbered template stay inert; a value found is written in the label form (no
+    // numbering table: these texts are only compared and quoted, never sent).
+    const label = (0,pii_template/* labelTemplate */.fg)(policy.pii.replacement);
     return {
         detectors: (0,registry/* checkDetectors */._h)((0,registry/* detectorConfig */.vd)(policy.pii, rules)),
         replacement: policy.pii.replacement,
         allow: policy.pii.allow,
+        alias: (type) => (0,pii_template/* renderTemplate */.Xm)(label, type),
     };
 }
 const SHELL_TOOL = /bash|shell|terminal|exec|command/i;
@@ -61080,7 +61237,13 @@ function replayRetention(transcript, opts) {
     const max = Math.max(RETENTION_TAIL, opts.maxCalls ?? MAX_RETENTION_CALLS);
     const replayed = pickReplayed(points.length, max);
     const memo = new StabilizeMemo();
-    const run = { policy, tokenizer, memo, ...(opts.rules ? { rules: opts.rules } : {}) };
+    const run = {
+        policy,
+        tokenizer,
+        memo,
+        ...(opts.rules ? { rules: opts.rules } : {}),
+        ...(opts.piiKey !== undefined ? { piiKey: opts.piiKey } : {}),
+    };
     const pii = factPiiMasker(policy, opts.rules);
     const text = new HistoryText(transcript.artifacts, inHistory);
     const lost = [];
@@ -61990,6 +62153,7 @@ function checkBudget(t, result, meter, protectedIds, where) {
 // budget pressure an excerpt (or a verbose output cut to its keep_fields) is a warning; a result that
 // is gone or left as a placeholder is a violation at the line of the call that asked for it.
 
+
 const fresh_SECTION_KINDS = new Set(['summary', 'phase', 'system', 'policy', 'task']);
 /** The results of the open tool loop, oldest first: empty when the history ends otherwise. */
 function openLoopResults(t) {
@@ -62003,7 +62167,11 @@ function openLoopResults(t) {
         if (t.pairing.resultToCall[a.id] !== undefined)
             out.push(a);
     }
-    return out.reverse();
+    // A marker after the loop that switches the task closes it: the scope reset takes an earlier
+    // task's loop out, and the model is no longer about to read it (seed 1631336666).
+    const { scopes, outcome } = scopesOf(main);
+    const index = new Map(main.map((a, k) => [a, k]));
+    return out.reverse().filter((a) => scopes[index.get(a)]?.task === outcome.task);
 }
 function checkFreshResults(t, result, where) {
     const items = new Map(result.context.map((c) => [c.id, c]));
@@ -62135,13 +62303,21 @@ function checkOrder(result, index, order, where) {
 
 ;// CONCATENATED MODULE: ./build/core/validate/pii.js
 // `pii`: the built-in typed detectors find nothing in any text the context puts into an output
-// (thinking, documents, tool arguments, server tool results, ids and names included).
+// (thinking, documents, tool arguments, server tool results, ids and names included). Under
+// pii.strategy block, PII the masker found is a violation too: the call would have been refused.
 
 
 
-function checkPii(result, detectors, allow, replacement, where) {
+
+function checkPii(result, detectors, allow, replacement, where, block = false) {
     const out = [];
+    const masked = block ? new Map(result.ledger.map((e) => [e.id, e.pii])) : undefined;
     for (const c of result.context) {
+        const found = masked?.get(c.id);
+        if (found) {
+            out.push(where.at(c.id, `PII in the context (${countsText(found)}, masked) and pii.strategy is block: the call would be refused`));
+            continue;
+        }
         const types = new Set();
         for (const t of visibleTexts(c))
             for (const m of findPiiIn(t, detectors, allow, replacement))
@@ -62292,6 +62468,7 @@ const CAUSES = [
     ['provider_rejects', 'the target API would refuse the request'],
     ['pii_unmaskable', 'PII in a thinking block that can be neither masked nor left out'],
     ['pii_unmasked', 'PII the masker could not reach stays in the context'],
+    ['pii_blocked', 'the context holds PII and pii.strategy is block'],
 ];
 function statusCheck(result, where) {
     if (result.status === 'ok')
@@ -62329,6 +62506,7 @@ function statusCheck(result, where) {
 // stabilized context and never trusts the stages' own bookkeeping: token counts are recounted,
 // protection and summary validity are recomputed, PII is searched with every built-in detector,
 // and the request the context becomes is checked against the target API's rules.
+
 
 
 
@@ -62471,7 +62649,7 @@ function validateResult(t, result, opts) {
     return [
         run('budget', sev('budget'), () => checkBudget(t, result, meter, keep, where)),
         run('order', sev('order'), () => checkOrder(result, index, policy.order, where)),
-        run('pii', sev('pii'), () => checkPii(result, detectors, policy.pii.allow, policy.pii.replacement, where)),
+        run('pii', sev('pii'), () => checkPii(result, detectors, policy.pii.allow, policy.pii.replacement, where, (0,pii_aliases/* piiStrategyOf */.FM)(policy.pii) === 'block')),
         run('protected', sev('protected'), () => checkProtected(t, result, policy, unpaired, where)),
         run('pairing', sev('pairing'), () => validate_checkPairing(result, where)),
         run('summaries', sev('summaries'), () => checkSummaries(t, result, policy, where)),
@@ -62524,6 +62702,7 @@ function evaluateTranscript(loaded, transcript, setup, caches, cacheReport = fal
         tokenizer: setup.tokenizer,
         rules: setup.rules,
         cache: caches.for(setup.tokenizer.name),
+        piiKey: setup.piiKey,
     };
     // Lines are located in the transcript the result was made from: ids holding PII are aliases there.
     const shown = sanitizeForPolicy(loaded, setup.policy, setup.rules);
@@ -62531,7 +62710,12 @@ function evaluateTranscript(loaded, transcript, setup, caches, cacheReport = fal
     const checks = validateResult(shown, result, run);
     const severity = cachePrefixSeverity(setup.policy);
     const replay = cacheReport || severity !== undefined
-        ? replayCachePrefix(shown, { policy: setup.policy, tokenizer: setup.tokenizer, rules: setup.rules })
+        ? replayCachePrefix(shown, {
+            policy: setup.policy,
+            tokenizer: setup.tokenizer,
+            rules: setup.rules,
+            piiKey: setup.piiKey,
+        })
         : undefined;
     if (replay && severity !== undefined) {
         checks.push(cachePrefixCheck(replay.points, severity, cachePrefixMinShare(setup.policy)));
@@ -62567,6 +62751,8 @@ function reportViolations(report) {
 
 ;// CONCATENATED MODULE: ./build/core/pii/index.js
 // Public surface of the PII stage.
+
+
 
 
 
@@ -63044,8 +63230,8 @@ var policy_default = __nccwpck_require__(4032);
 var freeze = __nccwpck_require__(7206);
 // EXTERNAL MODULE: ./build/core/policy/format.js
 var format = __nccwpck_require__(5294);
-// EXTERNAL MODULE: ./build/core/policy/schema.js
-var schema = __nccwpck_require__(658);
+// EXTERNAL MODULE: ./build/core/policy/schema.js + 1 modules
+var schema = __nccwpck_require__(6963);
 ;// CONCATENATED MODULE: ./build/core/policy/suggest.js
 // "Did you mean …?" for misspelt keys and enum values.
 /** Optimal string alignment distance: Levenshtein plus adjacent transpositions (`trunaction`). */
@@ -70127,10 +70313,13 @@ function re(stringsOrFlags, ...values) {
 }
 
 
+// EXTERNAL MODULE: ./build/core/pii/template.js
+var template = __nccwpck_require__(1353);
 ;// CONCATENATED MODULE: ./build/core/policy/rules.js
 // User PII rules (`pii.rules`) compiled with re2js: linear-time matching, so a policy pattern
 // can never hang a run on a hostile transcript (no backtracking, no lookaround). Compiled
 // once when the policy is parsed; masking takes `{ name, re }` as it is.
+
 
 
 
@@ -70188,7 +70377,16 @@ function compileRules(policy, opts) {
     const check = { file: opts.file, at: atFor(opts), out: [] };
     const { rules, replacement, digit_run: digitRun } = policy.pii;
     const types = [...schema/* PII_DETECTORS */.zv, ...rules.map((r) => r.name)];
-    const replacements = [...new Set(types.map((type) => replacementText(replacement, type)))];
+    // A numbered or hashed alias is checked by its fixed text (its digits are inert whatever a rule
+    // matches, mask.ts), and tags and meta get the label form (template.ts).
+    const perValue = (0,template/* isPerValue */.Rk)(replacement);
+    const fixed = (type) => replacementText(replacement, type).replaceAll(template/* NUMBER_PLACEHOLDER */.ed, '').replaceAll(template/* HASH_PLACEHOLDER */.fK, '');
+    const replacements = [
+        ...new Set([
+            ...types.map(fixed),
+            ...(perValue ? types.map((type) => replacementText(template/* LABEL_TEMPLATE */.qm, type)) : []),
+        ]),
+    ];
     const compiled = [];
     rules.forEach((rule, index) => {
         const path = ['pii', 'rules', index, 'pattern'];
@@ -70200,7 +70398,7 @@ function compileRules(policy, opts) {
             invalid(check, path, `${(0,format/* formatPath */.Cg)(path)}: ${(0,format/* showString */.N4)(rule.pattern)} matches the replacement text ${(0,format/* showString */.N4)(hit)}, so masking would not be idempotent.`, 'Make the pattern stricter, or change pii.replacement.');
             return;
         }
-        if (digitRun >= 2 && replacement.includes(schema/* TYPE_PLACEHOLDER */.NZ)) {
+        if (digitRun >= 2 && (perValue || replacement.includes(schema/* TYPE_PLACEHOLDER */.NZ))) {
             const run = new RegExp(`[0-9]{${digitRun},}`).exec(rule.name);
             if (run) {
                 invalid(check, ['pii', 'rules', index, 'name'], `${(0,format/* formatPath */.Cg)(['pii', 'rules', index, 'name'])}: ${(0,format/* showString */.N4)(rule.name)} holds a run of ${run[0].length} digits that digit_run (${digitRun}) would mask again inside its replacement.`, 'Rename the rule without that run of digits.');
@@ -70843,10 +71041,13 @@ async function loadPolicyTokenizer(policy) {
 
 // EXTERNAL MODULE: ./build/cli/args.js
 var args = __nccwpck_require__(9376);
+// EXTERNAL MODULE: ./build/cli/pii-key.js
+var pii_key = __nccwpck_require__(9093);
 ;// CONCATENATED MODULE: ./build/cli/check/policies.js
 // The policies a golden run applies: the head policy (`--policy`, or the conventional file) and,
 // for a policy change review, the base policy (`--base-policy FILE` or `git-ref:REF:path`), each
 // with its compiled PII rules, its tokenizer and the hash goldens record.
+
 
 
 
@@ -70862,28 +71063,36 @@ function displaySource(source, cwd) {
     const rel = external_node_path_.relative(cwd, source);
     return rel.startsWith('..') || external_node_path_.isAbsolute(rel) ? source : rel.split(external_node_path_.sep).join('/');
 }
-async function setupFrom(policy, rules, source) {
+async function setupFrom(policy, rules, source, piiKey) {
     return {
         policy,
         rules,
+        piiKey,
         tokenizer: await loadPolicyTokenizer(policy),
         source,
         hash: (0,golden/* policyHash */.tx)(policy),
     };
 }
-/** `--policy P`, or the conventional file, or the built-in default. */
-async function loadHeadPolicy(file, cwd) {
+/**
+ * `--policy P`, or the conventional file, or the built-in default. `piiKey`: the hash key from the
+ * environment (pii-key.ts); a policy that hashes without one does not load.
+ */
+async function loadHeadPolicy(file, cwd, piiKey) {
     const loaded = await loadPolicy(file, { cwd });
     if (!loaded.ok)
         return { ok: false, diagnostics: loaded.diagnostics };
-    const setup = await setupFrom(loaded.policy, loaded.rules, displaySource(loaded.source, cwd));
+    const source = displaySource(loaded.source, cwd);
+    const keyless = (0,pii_key/* missingPiiKey */.C)(loaded.policy, piiKey, source);
+    if (keyless)
+        return { ok: false, diagnostics: [...loaded.diagnostics, keyless] };
+    const setup = await setupFrom(loaded.policy, loaded.rules, source, piiKey);
     return { ok: true, setup, diagnostics: loaded.diagnostics };
 }
 /** `--base-policy`: a policy file, or `git-ref:REF:path` read from git. A malformed spec is a usage error. */
-async function loadBasePolicy(spec, cwd) {
+async function loadBasePolicy(spec, cwd, piiKey) {
     const ref = (0,git/* parseGitRefSpec */.Is)(spec);
     if (ref === null)
-        return loadHeadPolicy(spec, cwd);
+        return loadHeadPolicy(spec, cwd, piiKey);
     if (!ref.ok)
         throw new args/* UsageError */.eb(`Option --base-policy: ${ref.reason}`);
     const shown = await (0,git/* gitShowFile */.g7)(ref.ref, ref.path, { cwd, label: spec });
@@ -70892,9 +71101,12 @@ async function loadBasePolicy(spec, cwd) {
     const parsed = parsePolicy(shown.text, { file: spec });
     if (!parsed.ok)
         return { ok: false, diagnostics: parsed.diagnostics };
+    const keyless = (0,pii_key/* missingPiiKey */.C)(parsed.policy, piiKey, spec);
+    if (keyless)
+        return { ok: false, diagnostics: [...parsed.diagnostics, keyless] };
     return {
         ok: true,
-        setup: await setupFrom(parsed.policy, parsed.rules, spec),
+        setup: await setupFrom(parsed.policy, parsed.rules, spec, piiKey),
         diagnostics: parsed.diagnostics,
     };
 }
@@ -70904,6 +71116,7 @@ async function setupFromTransfer(transfer) {
     return {
         policy: transfer.policy,
         rules,
+        piiKey: transfer.piiKey,
         tokenizer: await loadPolicyTokenizer(transfer.policy),
         source: transfer.source,
         hash: transfer.hash,
@@ -70911,7 +71124,38 @@ async function setupFromTransfer(transfer) {
 }
 /** The plain data of a setup, for a worker thread. */
 function transferOf(setup) {
-    return { policy: setup.policy, source: setup.source, hash: setup.hash };
+    return { policy: setup.policy, source: setup.source, hash: setup.hash, piiKey: setup.piiKey };
+}
+
+
+/***/ }),
+
+/***/ 9093:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ piiKeyFrom),
+/* harmony export */   C: () => (/* binding */ missingPiiKey)
+/* harmony export */ });
+/* harmony import */ var _core_diagnostics_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6450);
+/* harmony import */ var _core_pii_aliases_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1587);
+/* harmony import */ var _core_pii_template_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1353);
+// The key of `pii.strategy: hash` at the edge (docs/pii.md): the CLI and the Action read it from
+// CONTEXT_STABILITY_PII_KEY, never from the policy (which is committed, hashed into goldens and
+// shown in reports). A policy that hashes without it is an input error (exit 2) saying what to set.
+
+
+
+/** The key from the environment; an empty value is no key. */
+function piiKeyFrom(env) {
+    const key = env[_core_pii_aliases_js__WEBPACK_IMPORTED_MODULE_1__/* .PII_KEY_ENV */ .p0];
+    return key === undefined || key === '' ? undefined : key;
+}
+/** The error of a policy that hashes values when no key is set; undefined when all is well. */
+function missingPiiKey(policy, key, file) {
+    if (key !== undefined || !policy.pii.replacement.includes(_core_pii_template_js__WEBPACK_IMPORTED_MODULE_2__/* .HASH_PLACEHOLDER */ .fK))
+        return undefined;
+    return (0,_core_diagnostics_js__WEBPACK_IMPORTED_MODULE_0__/* .diagnostic */ .YK)('error', 'pii-key', { file, line: 1, column: 1 }, `pii.strategy is hash, which needs a key: the environment variable ${_core_pii_aliases_js__WEBPACK_IMPORTED_MODULE_1__/* .PII_KEY_ENV */ .p0} is not set.`, `Set ${_core_pii_aliases_js__WEBPACK_IMPORTED_MODULE_1__/* .PII_KEY_ENV */ .p0} to the key the goldens were made with (in a workflow, from a secret: env: ${_core_pii_aliases_js__WEBPACK_IMPORTED_MODULE_1__/* .PII_KEY_ENV */ .p0}: \${{ secrets.CONTEXT_STABILITY_PII_KEY }}).`);
 }
 
 
@@ -72785,6 +73029,480 @@ function formatJsonPath(segments) {
             out += isShowableKey(s) ? `.${s}` : '[…]';
     }
     return out;
+}
+
+
+/***/ }),
+
+/***/ 1587:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   EE: () => (/* binding */ DEFAULT_TEMPLATES),
+/* harmony export */   FM: () => (/* binding */ piiStrategyOf),
+/* harmony export */   He: () => (/* binding */ PiiAliases),
+/* harmony export */   I8: () => (/* binding */ PiiKeyMissingError),
+/* harmony export */   O5: () => (/* binding */ aliasOf),
+/* harmony export */   R1: () => (/* binding */ PII_STRATEGIES),
+/* harmony export */   Tj: () => (/* binding */ DEFAULT_PII_STRATEGY),
+/* harmony export */   ej: () => (/* binding */ impliedStrategy),
+/* harmony export */   p0: () => (/* binding */ PII_KEY_ENV)
+/* harmony export */ });
+/* unused harmony exports SECRET_TYPES, isSecretType, normalizeValue, hmacSha256, keyedHash */
+/* harmony import */ var _detectors_crypto_wallet_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3334);
+/* harmony import */ var _template_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1353);
+// PII strategies (DESIGN §3 `pii.strategy`, issue 29): what a found value becomes.
+// - numbered: `[EMAIL_1]`, `[EMAIL_2]`: one number per distinct value and type, in order of first
+//   occurrence (artifact order, then position; tool arguments included), so two people stay two
+//   and a tool call can name the one it means;
+// - redact: one text per type, `[REDACTED_EMAIL]` (the values are gone, and so is who is who);
+// - hash: a short keyed hash (HMAC-SHA256 with a key the host gives), the same in every transcript
+//   made with that key;
+// - block: masked as redact, and a call whose context holds PII is refused.
+// Pure: the key is an input; SHA-256 is the core's own (crypto-wallet.ts), as src/core may not
+// import node:crypto.
+
+
+const PII_STRATEGIES = ['numbered', 'redact', 'hash', 'block'];
+/** The strategy of a policy that names none. */
+const DEFAULT_PII_STRATEGY = 'numbered';
+/** The replacement of each strategy when the policy sets no `pii.replacement`. */
+const DEFAULT_TEMPLATES = {
+    numbered: '[{TYPE}_{N}]',
+    redact: '[REDACTED_{TYPE}]',
+    hash: '[{TYPE}_{HASH}]',
+    block: '[REDACTED_{TYPE}]',
+};
+/** The environment variable the CLI and the Action read the hash key from. */
+const PII_KEY_ENV = 'CONTEXT_STABILITY_PII_KEY';
+/**
+ * Credentials: masked like any type, but never restorable (a host restores a person's address for
+ * the tool that needs it, never a token the model could then use or repeat).
+ */
+const SECRET_TYPES = new Set(['secret', 'url_credentials']);
+function isSecretType(type) {
+    return SECRET_TYPES.has(type);
+}
+/**
+ * The effective strategy of a policy's `pii:` block: the one it names; else the one its replacement
+ * implies (`{HASH}` hash, `{N}` numbered, a fixed text such as `[REDACTED_{TYPE}]` redact, so a
+ * policy written before strategies existed masks as it did); else numbered.
+ */
+function piiStrategyOf(pii) {
+    if (pii.strategy !== undefined)
+        return pii.strategy;
+    if (pii.replacement === undefined)
+        return DEFAULT_PII_STRATEGY;
+    return impliedStrategy(pii.replacement);
+}
+/** The strategy a replacement template implies when the policy names none. */
+function impliedStrategy(template) {
+    if (template.includes(_template_js__WEBPACK_IMPORTED_MODULE_1__/* .HASH_PLACEHOLDER */ .fK))
+        return 'hash';
+    if (template.includes(_template_js__WEBPACK_IMPORTED_MODULE_1__/* .NUMBER_PLACEHOLDER */ .ed))
+        return 'numbered';
+    return 'redact';
+}
+const SEPARATORS = /[\s\-.()/]/g;
+/**
+ * The value as numbering and hashing compare it: an address in any case, a phone, card, SSN or
+ * IBAN with or without its spaces, dashes, dots and parentheses are one value; anything else is
+ * compared exactly.
+ */
+function normalizeValue(type, value) {
+    switch (type) {
+        case 'email':
+            return value.toLowerCase();
+        case 'phone':
+        case 'credit_card':
+        case 'ssn':
+            return value.replace(SEPARATORS, '');
+        case 'iban':
+            return value.replace(SEPARATORS, '').toUpperCase();
+        default:
+            return value;
+    }
+}
+const BLOCK = 64;
+/** HMAC-SHA256 (RFC 2104) of `message` under `key`, both UTF-8. */
+function hmacSha256(key, message) {
+    const enc = new TextEncoder();
+    let k = enc.encode(key);
+    if (k.length > BLOCK)
+        k = (0,_detectors_crypto_wallet_js__WEBPACK_IMPORTED_MODULE_0__/* .sha256 */ .sc)(k);
+    const pad = (byte) => {
+        const out = new Uint8Array(BLOCK).fill(byte);
+        for (let i = 0; i < k.length; i++)
+            out[i] = k[i] ^ byte;
+        return out;
+    };
+    const m = enc.encode(message);
+    const inner = new Uint8Array(BLOCK + m.length);
+    inner.set(pad(0x36));
+    inner.set(m, BLOCK);
+    const innerHash = (0,_detectors_crypto_wallet_js__WEBPACK_IMPORTED_MODULE_0__/* .sha256 */ .sc)(inner);
+    const outer = new Uint8Array(BLOCK + innerHash.length);
+    outer.set(pad(0x5c));
+    outer.set(innerHash, BLOCK);
+    return (0,_detectors_crypto_wallet_js__WEBPACK_IMPORTED_MODULE_0__/* .sha256 */ .sc)(outer);
+}
+/** The `{HASH}` of a value: its first 40 HMAC bits in base32 (8 characters, no padding). */
+function keyedHash(key, type, value) {
+    const mac = hmacSha256(key, `${type}\u0000${normalizeValue(type, value)}`);
+    let bits = 0;
+    let acc = 0;
+    let out = '';
+    for (let i = 0; out.length < _template_js__WEBPACK_IMPORTED_MODULE_1__/* .HASH_CHARS */ .dR;) {
+        if (bits < 5) {
+            acc = (acc << 8) | mac[i++];
+            bits += 8;
+        }
+        bits -= 5;
+        out += _template_js__WEBPACK_IMPORTED_MODULE_1__/* .HASH_ALPHABET */ .l0[(acc >>> bits) & 31];
+        acc &= (1 << bits) - 1;
+    }
+    return out;
+}
+function hex(bytes) {
+    let s = '';
+    for (const b of bytes)
+        s += b.toString(16).padStart(2, '0');
+    return s;
+}
+/**
+ * The aliases of one transcript (or one agent session): the number of each value, per type, and
+ * what each alias stands for. The originals are the restore map (host-side only: nothing here is
+ * ever written out); secrets are numbered but never kept, not even as the numbering key, which is
+ * their SHA-256.
+ */
+class PiiAliases {
+    numbers = new Map();
+    lastNumber = new Map();
+    originals = new Map();
+    /** The number of the value (1, 2, … per type, in order of first call). */
+    numberOf(type, value) {
+        const norm = normalizeValue(type, value);
+        const key = `${type}\u0000${isSecretType(type) ? hex((0,_detectors_crypto_wallet_js__WEBPACK_IMPORTED_MODULE_0__/* .sha256 */ .sc)(new TextEncoder().encode(norm))) : norm}`;
+        let n = this.numbers.get(key);
+        if (n === undefined) {
+            n = (this.lastNumber.get(type) ?? 0) + 1;
+            this.lastNumber.set(type, n);
+            this.numbers.set(key, n);
+            this.remember(type, String(n), value);
+        }
+        return n;
+    }
+    /** Keeps what the alias part (a number or hash) of `type` stands for; the first spelling wins. */
+    remember(type, part, value) {
+        if (isSecretType(type))
+            return;
+        const key = `${type.toUpperCase()}\u0000${part}`;
+        if (!this.originals.has(key))
+            this.originals.set(key, value);
+    }
+    /** The value an alias stands for (`type` upper-case, as aliases write it); undefined for secrets. */
+    original(type, part) {
+        return this.originals.get(`${type}\u0000${part}`);
+    }
+    /** Distinct values numbered so far (all types). */
+    get size() {
+        return this.numbers.size;
+    }
+    clear() {
+        this.numbers.clear();
+        this.lastNumber.clear();
+        this.originals.clear();
+    }
+}
+/** Thrown when a template hashes values and no key was given; says what to set. */
+class PiiKeyMissingError extends Error {
+    code = 'pii_key_missing';
+    constructor() {
+        super(`pii.strategy is hash, which needs a key: set the environment variable ${PII_KEY_ENV} (CLI, Action) or the piiKey option (ContextStabilizer, stabilize()).`);
+        this.name = 'PiiKeyMissingError';
+    }
+}
+/**
+ * How found values are rendered under `template`: undefined for a fixed one (the template itself),
+ * numbered for `{N}`, hashed for `{HASH}`. The template decides, so a policy built in code keeps
+ * working whatever its strategy says; the policy schema keeps the two consistent.
+ */
+function aliasOf(template, settings = {}) {
+    if (!(0,_template_js__WEBPACK_IMPORTED_MODULE_1__/* .isPerValue */ .Rk)(template))
+        return undefined;
+    const table = settings.aliases ?? new PiiAliases();
+    if (template.includes('{HASH}')) {
+        const key = settings.key;
+        return (type, value) => {
+            if (key === undefined || key === '')
+                throw new PiiKeyMissingError();
+            const part = keyedHash(key, type, value);
+            table.remember(type, part, value);
+            return (0,_template_js__WEBPACK_IMPORTED_MODULE_1__/* .renderTemplate */ .Xm)(template, type, part);
+        };
+    }
+    return (type, value) => (0,_template_js__WEBPACK_IMPORTED_MODULE_1__/* .renderTemplate */ .Xm)(template, type, String(table.numberOf(type, value)));
+}
+
+
+/***/ }),
+
+/***/ 3334:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   T: () => (/* binding */ cryptoWalletDetector),
+/* harmony export */   sc: () => (/* binding */ sha256)
+/* harmony export */ });
+/* unused harmony exports base58Decode, base58CheckAddressValid, segwitAddressValid, findCryptoWallets */
+/* harmony import */ var _scan_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2638);
+// Cryptocurrency wallet addresses, each validated by its own checksum or exact shape:
+// - Base58Check (Bitcoin `1…`/`3…`, Litecoin `L…`/`M…`, Dogecoin `D…`, Tron `T…`): the string
+//   decodes to 25 bytes whose version byte belongs to the prefix family and whose last four
+//   bytes are the first four of SHA-256(SHA-256(version + payload));
+// - Bech32/Bech32m segwit addresses (`bc1…`, testnet `tb1…`, Litecoin `ltc1…`) per BIP-173 and
+//   BIP-350: the BCH checksum (Bech32 for witness v0, Bech32m for v1+), a valid witness
+//   version, program length and padding, and a single case;
+// - Ethereum and EVM chains: `0x` + exactly 40 hex digits, not glued to letters or digits.
+//
+// Ethereum choice: EIP-55 mixed-case checksums need Keccak-256, which is not worth a second hash
+// implementation here: all-lower and all-upper addresses (most of them) carry no checksum at
+// all, so the check could only reject mixed-case strings with a wrong checksum, which are
+// typos of real addresses anyway. The shape alone is specific: `0x` + 40 hex digits is what
+// Ethereum prints for an address, 32-byte hashes (`0x` + 64 hex) and calldata are excluded by
+// the boundary check, and the all-zero address (a well-known constant) is skipped.
+//
+// Deliberately not matched: git SHAs and other hex digests without `0x` (never an address),
+// base58 strings whose checksum fails (most random base58 ids), testnet legacy addresses
+// (`m…`/`n…`/`2…`: too many look-alikes for a checksum-only filter on short prefixes), and
+// chains without a verifiable checksum (Solana base58 keys are indistinguishable from ids).
+//
+// SHA-256 is implemented below (FIPS 180-4): src/core may not import node:crypto.
+
+// ---- SHA-256 ------------------------------------------------------------------------------
+const K = new Uint32Array(64);
+const H0 = new Uint32Array(8);
+{
+    // FIPS 180-4 §4.2.2 / §5.3.3: the first 32 bits of the fractional parts of the cube roots of
+    // the first 64 primes, and of the square roots of the first 8 (checked by the test vectors).
+    const primes = [];
+    for (let n = 2; primes.length < 64; n++)
+        if (primes.every((p) => n % p !== 0))
+            primes.push(n);
+    const frac32 = (x) => ((x - Math.floor(x)) * 0x100000000) >>> 0;
+    primes.forEach((p, i) => {
+        K[i] = frac32(Math.cbrt(p));
+        if (i < 8)
+            H0[i] = frac32(Math.sqrt(p));
+    });
+}
+function rotr(x, n) {
+    return (x >>> n) | (x << (32 - n));
+}
+/** SHA-256 digest of `data`. */
+function sha256(data) {
+    const blocks = new Uint8Array((((data.length + 8) >> 6) + 1) << 6);
+    blocks.set(data);
+    blocks[data.length] = 0x80;
+    const view = new DataView(blocks.buffer);
+    const bits = data.length * 8;
+    view.setUint32(blocks.length - 8, Math.floor(bits / 0x100000000));
+    view.setUint32(blocks.length - 4, bits >>> 0);
+    const h = H0.slice();
+    const w = new Uint32Array(64);
+    for (let offset = 0; offset < blocks.length; offset += 64) {
+        for (let t = 0; t < 16; t++)
+            w[t] = view.getUint32(offset + t * 4);
+        for (let t = 16; t < 64; t++) {
+            const x = w[t - 15];
+            const y = w[t - 2];
+            const s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3);
+            const s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10);
+            w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+        }
+        let a = h[0];
+        let b = h[1];
+        let c = h[2];
+        let d = h[3];
+        let e = h[4];
+        let f = h[5];
+        let g = h[6];
+        let k = h[7];
+        for (let t = 0; t < 64; t++) {
+            const t1 = (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t]) >>> 0;
+            const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+            k = g;
+            g = f;
+            f = e;
+            e = (d + t1) >>> 0;
+            d = c;
+            c = b;
+            b = a;
+            a = (t1 + t2) >>> 0;
+        }
+        h[0] = h[0] + a;
+        h[1] = h[1] + b;
+        h[2] = h[2] + c;
+        h[3] = h[3] + d;
+        h[4] = h[4] + e;
+        h[5] = h[5] + f;
+        h[6] = h[6] + g;
+        h[7] = h[7] + k;
+    }
+    const out = new Uint8Array(32);
+    const outView = new DataView(out.buffer);
+    for (let i = 0; i < 8; i++)
+        outView.setUint32(i * 4, h[i]);
+    return out;
+}
+// ---- Base58Check --------------------------------------------------------------------------
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const BASE58_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < BASE58.length; i++)
+    BASE58_VALUE[BASE58.charCodeAt(i)] = i;
+/** Version byte of each accepted Base58Check prefix character. */
+const VERSION_BY_PREFIX = {
+    '1': 0x00, // Bitcoin P2PKH
+    '3': 0x05, // Bitcoin (and legacy Litecoin) P2SH
+    L: 0x30, // Litecoin P2PKH
+    M: 0x32, // Litecoin P2SH
+    D: 0x1e, // Dogecoin P2PKH
+    T: 0x41, // Tron
+};
+/** Base58 string to bytes (leading `1`s are leading zero bytes); undefined on a bad character. */
+function base58Decode(s) {
+    const little = [];
+    for (let i = 0; i < s.length; i++) {
+        const code = s.charCodeAt(i);
+        let carry = code < 128 ? BASE58_VALUE[code] : -1;
+        if (carry < 0)
+            return undefined;
+        for (let j = 0; j < little.length; j++) {
+            carry += little[j] * 58;
+            little[j] = carry & 0xff;
+            carry >>= 8;
+        }
+        for (; carry > 0; carry >>= 8)
+            little.push(carry & 0xff);
+    }
+    let zeros = 0;
+    while (zeros < s.length && s.charCodeAt(zeros) === 49)
+        zeros++;
+    const out = new Uint8Array(zeros + little.length);
+    for (let j = 0; j < little.length; j++)
+        out[out.length - 1 - j] = little[j];
+    return out;
+}
+/** A 25-byte Base58Check address whose version byte matches its first character. */
+function base58CheckAddressValid(candidate) {
+    const version = VERSION_BY_PREFIX[candidate.charAt(0)];
+    const bytes = base58Decode(candidate);
+    if (version === undefined || bytes === undefined || bytes.length !== 25 || bytes[0] !== version)
+        return false;
+    const check = sha256(sha256(bytes.subarray(0, 21)));
+    for (let i = 0; i < 4; i++)
+        if (check[i] !== bytes[21 + i])
+            return false;
+    return true;
+}
+// ---- Bech32 / Bech32m ---------------------------------------------------------------------
+const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const BECH32_GENERATOR = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+const BECH32_CONST = 1;
+const BECH32M_CONST = 0x2bc830a3;
+const BECH32_MAX_LENGTH = 90;
+const SEGWIT_HRPS = new Set(['bc', 'tb', 'ltc']);
+function polymod(values) {
+    let chk = 1;
+    for (const v of values) {
+        const top = chk >>> 25;
+        chk = ((chk & 0x1ffffff) << 5) ^ v;
+        for (let i = 0; i < 5; i++)
+            if ((top >>> i) & 1)
+                chk ^= BECH32_GENERATOR[i];
+    }
+    return chk;
+}
+/** 5-bit groups to bytes; undefined when the padding is longer than 4 bits or not zero. */
+function fiveToEight(groups) {
+    const out = [];
+    let acc = 0;
+    let bits = 0;
+    for (const v of groups) {
+        acc = ((acc << 5) | v) & 0xfff;
+        bits += 5;
+        if (bits >= 8) {
+            bits -= 8;
+            out.push((acc >> bits) & 0xff);
+        }
+    }
+    if (bits >= 5 || (acc & ((1 << bits) - 1)) !== 0)
+        return undefined;
+    return out;
+}
+/** A segwit address (BIP-173/350) of an accepted chain, in one case. */
+function segwitAddressValid(candidate) {
+    if (candidate.length > BECH32_MAX_LENGTH)
+        return false;
+    const lower = candidate.toLowerCase();
+    if (lower !== candidate && candidate.toUpperCase() !== candidate)
+        return false; // mixed case
+    const sep = lower.lastIndexOf('1');
+    const hrp = lower.slice(0, sep);
+    if (!SEGWIT_HRPS.has(hrp))
+        return false;
+    const data = [];
+    for (let i = sep + 1; i < lower.length; i++) {
+        const v = BECH32_CHARSET.indexOf(lower.charAt(i));
+        if (v < 0)
+            return false;
+        data.push(v);
+    }
+    if (data.length < 7)
+        return false;
+    const expanded = [];
+    for (let i = 0; i < hrp.length; i++)
+        expanded.push(hrp.charCodeAt(i) >> 5);
+    expanded.push(0);
+    for (let i = 0; i < hrp.length; i++)
+        expanded.push(hrp.charCodeAt(i) & 31);
+    const version = data[0];
+    if (version > 16)
+        return false;
+    const expected = version === 0 ? BECH32_CONST : BECH32M_CONST;
+    if (polymod([...expanded, ...data]) !== expected)
+        return false;
+    const program = fiveToEight(data.slice(1, -6));
+    if (program === undefined || program.length < 2 || program.length > 40)
+        return false;
+    return version !== 0 || program.length === 20 || program.length === 32;
+}
+// ---- Scanning -----------------------------------------------------------------------------
+// Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
+const BASE58_ADDRESS = /[13LMDT][1-9A-HJ-NP-Za-km-z]{24,34}/g;
+const SEGWIT_ADDRESS = /(?:bc|tb|ltc)1[02-9ac-hj-np-z]{11,87}/gi;
+const EVM_ADDRESS = /0x[0-9a-fA-F]{40}/g;
+const ZERO_EVM_ADDRESS = '0x' + '0'.repeat(40);
+/** Runs `re` over `text`, reporting the standalone matches that `valid` accepts. */
+function scan(text, re, valid, out) {
+    (0,_scan_js__WEBPACK_IMPORTED_MODULE_0__/* .forEachMatch */ .Ak)(re, text, 0, (m) => {
+        const start = m.index;
+        const end = start + m[0].length;
+        // A glued match is part of a longer token; every later start inside it is glued too.
+        if ((0,_scan_js__WEBPACK_IMPORTED_MODULE_0__/* .alnumAt */ .pq)(text, start - 1) || (0,_scan_js__WEBPACK_IMPORTED_MODULE_0__/* .alnumAt */ .pq)(text, end) || !valid(m[0]))
+            return;
+        out.push({ type: 'crypto_wallet', start, end });
+    });
+}
+function findCryptoWallets(text) {
+    const out = [];
+    scan(text, BASE58_ADDRESS, base58CheckAddressValid, out);
+    scan(text, SEGWIT_ADDRESS, segwitAddressValid, out);
+    scan(text, EVM_ADDRESS, (c) => c !== ZERO_EVM_ADDRESS, out);
+    return out;
+}
+function cryptoWalletDetector() {
+    return { type: 'crypto_wallet', find: findCryptoWallets };
 }
 
 
@@ -76758,150 +77476,25 @@ function windowBefore(text, start, size) {
 
 /***/ }),
 
-/***/ 1318:
+/***/ 2355:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  IF: () => (/* binding */ findPii),
-  gC: () => (/* binding */ maskText),
-  zU: () => (/* binding */ renderReplacement)
-});
-
-// EXTERNAL MODULE: ./build/core/pii/types.js
-var types = __nccwpck_require__(6022);
-;// CONCATENATED MODULE: ./build/core/pii/spans.js
-// Span arithmetic for findPii: literal occurrences, coverage, subtraction and the priority merge
-// of overlapping matches (DESIGN §3: one replacement per masked region, typed by the strongest
-// detector).
-
-// When spans overlap, the union is masked once with the type of the highest-priority detector:
-// the most specific and most sensitive kind names the region.
-// Opt-in types sit next to the built-in they resemble: a credential in a URL with secrets, national
-// ids with the SSN, network identifiers last.
-// prettier-ignore
-const BUILTIN_PRIORITY = [
-    'secret', 'url_credentials', 'credit_card', 'iban', 'crypto_wallet', 'us_aba_routing', 'ssn',
-    'us_itin', 'uk_nino', 'uk_nhs', 'in_pan', 'in_aadhaar', 'es_nif', 'it_fiscal_code', 'au_tfn',
-    'passport', 'phone', 'email', 'ip_address', 'mac',
-];
-const USER_RULE_BASE = BUILTIN_PRIORITY.length;
-/** Lower is stronger: built-ins in BUILTIN_PRIORITY order, then user rules as listed, then digit_run. */
-function priorityOf(detectors) {
-    const ruleOrder = new Map();
-    for (const d of detectors) {
-        const builtin = BUILTIN_PRIORITY.includes(d.type);
-        if (!builtin && d.type !== types/* DIGIT_RUN_TYPE */.l && !ruleOrder.has(d.type))
-            ruleOrder.set(d.type, ruleOrder.size);
-    }
-    return (type) => {
-        const builtin = BUILTIN_PRIORITY.indexOf(type);
-        if (builtin !== -1)
-            return builtin;
-        if (type === types/* DIGIT_RUN_TYPE */.l)
-            return Number.MAX_SAFE_INTEGER;
-        return USER_RULE_BASE + (ruleOrder.get(type) ?? ruleOrder.size);
-    };
-}
-/** Every occurrence (overlapping ones too) of each non-empty literal, as a sorted union. */
-function literalOccurrences(text, literals) {
-    const found = [];
-    for (const literal of new Set(literals)) {
-        if (literal.length === 0)
-            continue;
-        for (let at = text.indexOf(literal); at !== -1; at = text.indexOf(literal, at + 1)) {
-            found.push({ start: at, end: at + literal.length });
-        }
-    }
-    return union(found);
-}
-function union(intervals) {
-    intervals.sort((a, b) => a.start - b.start);
-    const out = [];
-    for (const iv of intervals) {
-        const last = out[out.length - 1];
-        if (last && iv.start <= last.end)
-            last.end = Math.max(last.end, iv.end);
-        else
-            out.push({ start: iv.start, end: iv.end });
-    }
-    return out;
-}
-/** Index of the last interval starting at or before `pos`, or -1. `sorted` is a union. */
-function lastStartingAtOrBefore(sorted, pos) {
-    let lo = 0;
-    let hi = sorted.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        if ((sorted[mid]?.start ?? 0) <= pos) {
-            found = mid;
-            lo = mid + 1;
-        }
-        else {
-            hi = mid - 1;
-        }
-    }
-    return found;
-}
-function isCovered(span, sorted) {
-    const iv = sorted[lastStartingAtOrBefore(sorted, span.start)];
-    return iv !== undefined && span.end <= iv.end;
-}
-/** The parts of `match` outside every interval of `sorted` (a union). */
-function subtract(match, sorted) {
-    const out = [];
-    let pos = match.start;
-    let i = Math.max(0, lastStartingAtOrBefore(sorted, match.start));
-    for (; i < sorted.length && pos < match.end; i++) {
-        const iv = sorted[i];
-        if (!iv || iv.end <= pos)
-            continue;
-        if (iv.start >= match.end)
-            break;
-        if (iv.start > pos)
-            out.push({ type: match.type, start: pos, end: iv.start });
-        pos = Math.max(pos, iv.end);
-    }
-    if (pos < match.end)
-        out.push({ type: match.type, start: pos, end: match.end });
-    return out;
-}
-/**
- * Overlapping matches (sharing at least one character) become one span over their union, typed
- * by the strongest member; touching spans stay separate. Result sorted and disjoint.
- */
-function mergeByPriority(matches, priority) {
-    matches.sort((a, b) => a.start - b.start || b.end - a.end);
-    const out = [];
-    let current;
-    let currentRank = 0;
-    for (const m of matches) {
-        const rank = priority(m.type);
-        if (current && m.start < current.end) {
-            current.end = Math.max(current.end, m.end);
-            if (rank < currentRank || (rank === currentRank && m.type < current.type)) {
-                current.type = m.type;
-                currentRank = rank;
-            }
-            continue;
-        }
-        current = { type: m.type, start: m.start, end: m.end };
-        currentRank = rank;
-        out.push(current);
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./build/core/pii/mask.js
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   IF: () => (/* binding */ findPii),
+/* harmony export */   gC: () => (/* binding */ maskText),
+/* harmony export */   ml: () => (/* binding */ replacementOf)
+/* harmony export */ });
+/* unused harmony export renderReplacement */
+/* harmony import */ var _spans_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1326);
+/* harmony import */ var _template_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1353);
 // Finding and masking PII in one text (DESIGN §4 stage 4 and the §5 `pii` check).
 //
 // Idempotence: maskText(maskText(x).text).text === maskText(x).text for every x. Two rules make it
 // hold for any detector set and any replacement:
 // 1. Replacement tokens are inert: detection ignores every character inside an occurrence of a
 //    rendered token (matches are clipped around them), so a token is never masked again, even
-//    when it contains digits or a user rule matches it.
+//    when it contains digits or a user rule matches it. An alias (`[EMAIL_3]`, template.ts) is a
+//    token too: it is never detected, so never numbered again.
 // 2. maskText repeats detection until nothing is found. A replacement can change what its
 //    neighbours look like (digits joined after a deletion, `[REDACTED_PHONE]` being a context
 //    word for a nearby national number); the fixed point is by construction stable.
@@ -76909,8 +77502,13 @@ function mergeByPriority(matches, priority) {
 // replaces at least one non-token character by token characters (or deletes it, with an empty
 // replacement), so the count of non-token characters strictly decreases.
 
+
 function renderReplacement(replacement, type) {
-    return replacement.replaceAll('{TYPE}', type.toUpperCase());
+    return (0,_template_js__WEBPACK_IMPORTED_MODULE_1__/* .renderTemplate */ .Xm)(replacement, type);
+}
+/** What replaces one found value: its alias, or the template rendered for its type. */
+function replacementOf(opts, type, value) {
+    return opts.alias ? opts.alias(type, value) : renderReplacement(opts.replacement, type);
 }
 /**
  * Every PII region of `text`: the detectors' matches minus those inside an `allow` literal,
@@ -76928,18 +77526,18 @@ function findPii(text, detectors, allow, replacement, hint) {
     }
     if (matches.length === 0)
         return [];
-    const allowed = literalOccurrences(text, allow);
+    const allowed = (0,_spans_js__WEBPACK_IMPORTED_MODULE_0__/* .literalOccurrences */ .kG)(text, allow);
     if (allowed.length > 0)
-        matches = matches.filter((m) => !isCovered(m, allowed));
+        matches = matches.filter((m) => !(0,_spans_js__WEBPACK_IMPORTED_MODULE_0__/* .isCovered */ .P$)(m, allowed));
     if (replacement !== undefined) {
         // Types of the matches too: a detector reporting a type other than its own must not be able
         // to re-mask its own token forever.
         const types = new Set([...detectors.map((d) => d.type), ...matches.map((m) => m.type)]);
-        const tokens = literalOccurrences(text, [...types].map((t) => renderReplacement(replacement, t)));
+        const tokens = (0,_template_js__WEBPACK_IMPORTED_MODULE_1__/* .replacementOccurrences */ .B7)(text, replacement, [...types]);
         if (tokens.length > 0)
-            matches = matches.flatMap((m) => subtract(m, tokens));
+            matches = matches.flatMap((m) => (0,_spans_js__WEBPACK_IMPORTED_MODULE_0__/* .subtract */ .Re)(m, tokens));
     }
-    return mergeByPriority(matches, priorityOf(detectors));
+    return (0,_spans_js__WEBPACK_IMPORTED_MODULE_0__/* .mergeByPriority */ .Q0)(matches, (0,_spans_js__WEBPACK_IMPORTED_MODULE_0__/* .priorityOf */ .a2)(detectors));
 }
 function maskText(text, detectors, opts, hint) {
     const counts = new Map();
@@ -76951,7 +77549,8 @@ function maskText(text, detectors, opts, hint) {
         const parts = [];
         let pos = 0;
         for (const span of spans) {
-            parts.push(current.slice(pos, span.start), renderReplacement(opts.replacement, span.type));
+            const value = current.slice(span.start, span.end);
+            parts.push(current.slice(pos, span.start), replacementOf(opts, span.type, value));
             pos = span.end;
             counts.set(span.type, (counts.get(span.type) ?? 0) + 1);
         }
@@ -76965,7 +77564,7 @@ function maskText(text, detectors, opts, hint) {
 
 /***/ }),
 
-/***/ 2624:
+/***/ 3432:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -77632,256 +78231,8 @@ function auTfnDetector() {
     return { type: TYPE, find: findAuTfns };
 }
 
-;// CONCATENATED MODULE: ./build/core/pii/detectors/crypto-wallet.js
-// Cryptocurrency wallet addresses, each validated by its own checksum or exact shape:
-// - Base58Check (Bitcoin `1…`/`3…`, Litecoin `L…`/`M…`, Dogecoin `D…`, Tron `T…`): the string
-//   decodes to 25 bytes whose version byte belongs to the prefix family and whose last four
-//   bytes are the first four of SHA-256(SHA-256(version + payload));
-// - Bech32/Bech32m segwit addresses (`bc1…`, testnet `tb1…`, Litecoin `ltc1…`) per BIP-173 and
-//   BIP-350: the BCH checksum (Bech32 for witness v0, Bech32m for v1+), a valid witness
-//   version, program length and padding, and a single case;
-// - Ethereum and EVM chains: `0x` + exactly 40 hex digits, not glued to letters or digits.
-//
-// Ethereum choice: EIP-55 mixed-case checksums need Keccak-256, which is not worth a second hash
-// implementation here: all-lower and all-upper addresses (most of them) carry no checksum at
-// all, so the check could only reject mixed-case strings with a wrong checksum, which are
-// typos of real addresses anyway. The shape alone is specific: `0x` + 40 hex digits is what
-// Ethereum prints for an address, 32-byte hashes (`0x` + 64 hex) and calldata are excluded by
-// the boundary check, and the all-zero address (a well-known constant) is skipped.
-//
-// Deliberately not matched: git SHAs and other hex digests without `0x` (never an address),
-// base58 strings whose checksum fails (most random base58 ids), testnet legacy addresses
-// (`m…`/`n…`/`2…`: too many look-alikes for a checksum-only filter on short prefixes), and
-// chains without a verifiable checksum (Solana base58 keys are indistinguishable from ids).
-//
-// SHA-256 is implemented below (FIPS 180-4): src/core may not import node:crypto.
-
-// ---- SHA-256 ------------------------------------------------------------------------------
-const K = new Uint32Array(64);
-const H0 = new Uint32Array(8);
-{
-    // FIPS 180-4 §4.2.2 / §5.3.3: the first 32 bits of the fractional parts of the cube roots of
-    // the first 64 primes, and of the square roots of the first 8 (checked by the test vectors).
-    const primes = [];
-    for (let n = 2; primes.length < 64; n++)
-        if (primes.every((p) => n % p !== 0))
-            primes.push(n);
-    const frac32 = (x) => ((x - Math.floor(x)) * 0x100000000) >>> 0;
-    primes.forEach((p, i) => {
-        K[i] = frac32(Math.cbrt(p));
-        if (i < 8)
-            H0[i] = frac32(Math.sqrt(p));
-    });
-}
-function rotr(x, n) {
-    return (x >>> n) | (x << (32 - n));
-}
-/** SHA-256 digest of `data`. */
-function sha256(data) {
-    const blocks = new Uint8Array((((data.length + 8) >> 6) + 1) << 6);
-    blocks.set(data);
-    blocks[data.length] = 0x80;
-    const view = new DataView(blocks.buffer);
-    const bits = data.length * 8;
-    view.setUint32(blocks.length - 8, Math.floor(bits / 0x100000000));
-    view.setUint32(blocks.length - 4, bits >>> 0);
-    const h = H0.slice();
-    const w = new Uint32Array(64);
-    for (let offset = 0; offset < blocks.length; offset += 64) {
-        for (let t = 0; t < 16; t++)
-            w[t] = view.getUint32(offset + t * 4);
-        for (let t = 16; t < 64; t++) {
-            const x = w[t - 15];
-            const y = w[t - 2];
-            const s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3);
-            const s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10);
-            w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-        }
-        let a = h[0];
-        let b = h[1];
-        let c = h[2];
-        let d = h[3];
-        let e = h[4];
-        let f = h[5];
-        let g = h[6];
-        let k = h[7];
-        for (let t = 0; t < 64; t++) {
-            const t1 = (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t]) >>> 0;
-            const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-            k = g;
-            g = f;
-            f = e;
-            e = (d + t1) >>> 0;
-            d = c;
-            c = b;
-            b = a;
-            a = (t1 + t2) >>> 0;
-        }
-        h[0] = h[0] + a;
-        h[1] = h[1] + b;
-        h[2] = h[2] + c;
-        h[3] = h[3] + d;
-        h[4] = h[4] + e;
-        h[5] = h[5] + f;
-        h[6] = h[6] + g;
-        h[7] = h[7] + k;
-    }
-    const out = new Uint8Array(32);
-    const outView = new DataView(out.buffer);
-    for (let i = 0; i < 8; i++)
-        outView.setUint32(i * 4, h[i]);
-    return out;
-}
-// ---- Base58Check --------------------------------------------------------------------------
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const BASE58_VALUE = new Int8Array(128).fill(-1);
-for (let i = 0; i < BASE58.length; i++)
-    BASE58_VALUE[BASE58.charCodeAt(i)] = i;
-/** Version byte of each accepted Base58Check prefix character. */
-const VERSION_BY_PREFIX = {
-    '1': 0x00, // Bitcoin P2PKH
-    '3': 0x05, // Bitcoin (and legacy Litecoin) P2SH
-    L: 0x30, // Litecoin P2PKH
-    M: 0x32, // Litecoin P2SH
-    D: 0x1e, // Dogecoin P2PKH
-    T: 0x41, // Tron
-};
-/** Base58 string to bytes (leading `1`s are leading zero bytes); undefined on a bad character. */
-function base58Decode(s) {
-    const little = [];
-    for (let i = 0; i < s.length; i++) {
-        const code = s.charCodeAt(i);
-        let carry = code < 128 ? BASE58_VALUE[code] : -1;
-        if (carry < 0)
-            return undefined;
-        for (let j = 0; j < little.length; j++) {
-            carry += little[j] * 58;
-            little[j] = carry & 0xff;
-            carry >>= 8;
-        }
-        for (; carry > 0; carry >>= 8)
-            little.push(carry & 0xff);
-    }
-    let zeros = 0;
-    while (zeros < s.length && s.charCodeAt(zeros) === 49)
-        zeros++;
-    const out = new Uint8Array(zeros + little.length);
-    for (let j = 0; j < little.length; j++)
-        out[out.length - 1 - j] = little[j];
-    return out;
-}
-/** A 25-byte Base58Check address whose version byte matches its first character. */
-function base58CheckAddressValid(candidate) {
-    const version = VERSION_BY_PREFIX[candidate.charAt(0)];
-    const bytes = base58Decode(candidate);
-    if (version === undefined || bytes === undefined || bytes.length !== 25 || bytes[0] !== version)
-        return false;
-    const check = sha256(sha256(bytes.subarray(0, 21)));
-    for (let i = 0; i < 4; i++)
-        if (check[i] !== bytes[21 + i])
-            return false;
-    return true;
-}
-// ---- Bech32 / Bech32m ---------------------------------------------------------------------
-const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-const BECH32_GENERATOR = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
-const BECH32_CONST = 1;
-const BECH32M_CONST = 0x2bc830a3;
-const BECH32_MAX_LENGTH = 90;
-const SEGWIT_HRPS = new Set(['bc', 'tb', 'ltc']);
-function polymod(values) {
-    let chk = 1;
-    for (const v of values) {
-        const top = chk >>> 25;
-        chk = ((chk & 0x1ffffff) << 5) ^ v;
-        for (let i = 0; i < 5; i++)
-            if ((top >>> i) & 1)
-                chk ^= BECH32_GENERATOR[i];
-    }
-    return chk;
-}
-/** 5-bit groups to bytes; undefined when the padding is longer than 4 bits or not zero. */
-function fiveToEight(groups) {
-    const out = [];
-    let acc = 0;
-    let bits = 0;
-    for (const v of groups) {
-        acc = ((acc << 5) | v) & 0xfff;
-        bits += 5;
-        if (bits >= 8) {
-            bits -= 8;
-            out.push((acc >> bits) & 0xff);
-        }
-    }
-    if (bits >= 5 || (acc & ((1 << bits) - 1)) !== 0)
-        return undefined;
-    return out;
-}
-/** A segwit address (BIP-173/350) of an accepted chain, in one case. */
-function segwitAddressValid(candidate) {
-    if (candidate.length > BECH32_MAX_LENGTH)
-        return false;
-    const lower = candidate.toLowerCase();
-    if (lower !== candidate && candidate.toUpperCase() !== candidate)
-        return false; // mixed case
-    const sep = lower.lastIndexOf('1');
-    const hrp = lower.slice(0, sep);
-    if (!SEGWIT_HRPS.has(hrp))
-        return false;
-    const data = [];
-    for (let i = sep + 1; i < lower.length; i++) {
-        const v = BECH32_CHARSET.indexOf(lower.charAt(i));
-        if (v < 0)
-            return false;
-        data.push(v);
-    }
-    if (data.length < 7)
-        return false;
-    const expanded = [];
-    for (let i = 0; i < hrp.length; i++)
-        expanded.push(hrp.charCodeAt(i) >> 5);
-    expanded.push(0);
-    for (let i = 0; i < hrp.length; i++)
-        expanded.push(hrp.charCodeAt(i) & 31);
-    const version = data[0];
-    if (version > 16)
-        return false;
-    const expected = version === 0 ? BECH32_CONST : BECH32M_CONST;
-    if (polymod([...expanded, ...data]) !== expected)
-        return false;
-    const program = fiveToEight(data.slice(1, -6));
-    if (program === undefined || program.length < 2 || program.length > 40)
-        return false;
-    return version !== 0 || program.length === 20 || program.length === 32;
-}
-// ---- Scanning -----------------------------------------------------------------------------
-// Boundaries are checked in code: a regex opening with a lookbehind cannot use V8's fast scan.
-const BASE58_ADDRESS = /[13LMDT][1-9A-HJ-NP-Za-km-z]{24,34}/g;
-const SEGWIT_ADDRESS = /(?:bc|tb|ltc)1[02-9ac-hj-np-z]{11,87}/gi;
-const EVM_ADDRESS = /0x[0-9a-fA-F]{40}/g;
-const ZERO_EVM_ADDRESS = '0x' + '0'.repeat(40);
-/** Runs `re` over `text`, reporting the standalone matches that `valid` accepts. */
-function crypto_wallet_scan(text, re, valid, out) {
-    (0,scan/* forEachMatch */.Ak)(re, text, 0, (m) => {
-        const start = m.index;
-        const end = start + m[0].length;
-        // A glued match is part of a longer token; every later start inside it is glued too.
-        if ((0,scan/* alnumAt */.pq)(text, start - 1) || (0,scan/* alnumAt */.pq)(text, end) || !valid(m[0]))
-            return;
-        out.push({ type: 'crypto_wallet', start, end });
-    });
-}
-function findCryptoWallets(text) {
-    const out = [];
-    crypto_wallet_scan(text, BASE58_ADDRESS, base58CheckAddressValid, out);
-    crypto_wallet_scan(text, SEGWIT_ADDRESS, segwitAddressValid, out);
-    crypto_wallet_scan(text, EVM_ADDRESS, (c) => c !== ZERO_EVM_ADDRESS, out);
-    return out;
-}
-function cryptoWalletDetector() {
-    return { type: 'crypto_wallet', find: findCryptoWallets };
-}
-
+// EXTERNAL MODULE: ./build/core/pii/detectors/crypto-wallet.js
+var crypto_wallet = __nccwpck_require__(3334);
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/es-nif.js
 // Spanish tax identification numbers, each with its control character:
 // - DNI/NIF of Spanish citizens: eight digits and the mod-23 letter (`12345678Z`, `12345678-Z`);
@@ -78637,7 +78988,7 @@ const OPTIONAL_PII_TYPES = [
 ];
 const OPTIONAL_DETECTORS = {
     mac: macDetector,
-    crypto_wallet: cryptoWalletDetector,
+    crypto_wallet: crypto_wallet/* cryptoWalletDetector */.T,
     url_credentials: urlCredentialsDetector,
     us_itin: usItinDetector,
     us_aba_routing: usAbaRoutingDetector,
@@ -79717,8 +80068,8 @@ function checkDetectors(cfg) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Q: () => (/* binding */ maskedForMessage)
 /* harmony export */ });
-/* harmony import */ var _mask_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1318);
-/* harmony import */ var _registry_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2624);
+/* harmony import */ var _mask_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2355);
+/* harmony import */ var _registry_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3432);
 // A name or id from an input file or the command line, as a message may show it: whatever a
 // built-in detector finds is masked. Messages reach logs, annotations and PR comments, where PII
 // must never go, and their text is made before any policy is known, so the fixed built-in set
@@ -79729,6 +80080,315 @@ const DETECTORS = (0,_registry_js__WEBPACK_IMPORTED_MODULE_1__/* .builtinDetecto
 const OPTIONS = { replacement: '[REDACTED_{TYPE}]', allow: [] };
 function maskedForMessage(text) {
     return (0,_mask_js__WEBPACK_IMPORTED_MODULE_0__/* .maskText */ .gC)(text, DETECTORS, OPTIONS).text;
+}
+
+
+/***/ }),
+
+/***/ 1326:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KC: () => (/* binding */ union),
+/* harmony export */   P$: () => (/* binding */ isCovered),
+/* harmony export */   Q0: () => (/* binding */ mergeByPriority),
+/* harmony export */   Re: () => (/* binding */ subtract),
+/* harmony export */   a2: () => (/* binding */ priorityOf),
+/* harmony export */   kG: () => (/* binding */ literalOccurrences)
+/* harmony export */ });
+/* harmony import */ var _types_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6022);
+// Span arithmetic for findPii: literal occurrences, coverage, subtraction and the priority merge
+// of overlapping matches (DESIGN §3: one replacement per masked region, typed by the strongest
+// detector).
+
+// When spans overlap, the union is masked once with the type of the highest-priority detector:
+// the most specific and most sensitive kind names the region.
+// Opt-in types sit next to the built-in they resemble: a credential in a URL with secrets, national
+// ids with the SSN, network identifiers last.
+// prettier-ignore
+const BUILTIN_PRIORITY = [
+    'secret', 'url_credentials', 'credit_card', 'iban', 'crypto_wallet', 'us_aba_routing', 'ssn',
+    'us_itin', 'uk_nino', 'uk_nhs', 'in_pan', 'in_aadhaar', 'es_nif', 'it_fiscal_code', 'au_tfn',
+    'passport', 'phone', 'email', 'ip_address', 'mac',
+];
+const USER_RULE_BASE = BUILTIN_PRIORITY.length;
+/** Lower is stronger: built-ins in BUILTIN_PRIORITY order, then user rules as listed, then digit_run. */
+function priorityOf(detectors) {
+    const ruleOrder = new Map();
+    for (const d of detectors) {
+        const builtin = BUILTIN_PRIORITY.includes(d.type);
+        if (!builtin && d.type !== _types_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGIT_RUN_TYPE */ .l && !ruleOrder.has(d.type))
+            ruleOrder.set(d.type, ruleOrder.size);
+    }
+    return (type) => {
+        const builtin = BUILTIN_PRIORITY.indexOf(type);
+        if (builtin !== -1)
+            return builtin;
+        if (type === _types_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGIT_RUN_TYPE */ .l)
+            return Number.MAX_SAFE_INTEGER;
+        return USER_RULE_BASE + (ruleOrder.get(type) ?? ruleOrder.size);
+    };
+}
+/** Every occurrence (overlapping ones too) of each non-empty literal, as a sorted union. */
+function literalOccurrences(text, literals) {
+    const found = [];
+    for (const literal of new Set(literals)) {
+        if (literal.length === 0)
+            continue;
+        for (let at = text.indexOf(literal); at !== -1; at = text.indexOf(literal, at + 1)) {
+            found.push({ start: at, end: at + literal.length });
+        }
+    }
+    return union(found);
+}
+/** Sorted, merged intervals (a union), from any list; the list is sorted in place. */
+function union(intervals) {
+    intervals.sort((a, b) => a.start - b.start);
+    const out = [];
+    for (const iv of intervals) {
+        const last = out[out.length - 1];
+        if (last && iv.start <= last.end)
+            last.end = Math.max(last.end, iv.end);
+        else
+            out.push({ start: iv.start, end: iv.end });
+    }
+    return out;
+}
+/** Index of the last interval starting at or before `pos`, or -1. `sorted` is a union. */
+function lastStartingAtOrBefore(sorted, pos) {
+    let lo = 0;
+    let hi = sorted.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if ((sorted[mid]?.start ?? 0) <= pos) {
+            found = mid;
+            lo = mid + 1;
+        }
+        else {
+            hi = mid - 1;
+        }
+    }
+    return found;
+}
+function isCovered(span, sorted) {
+    const iv = sorted[lastStartingAtOrBefore(sorted, span.start)];
+    return iv !== undefined && span.end <= iv.end;
+}
+/** The parts of `match` outside every interval of `sorted` (a union). */
+function subtract(match, sorted) {
+    const out = [];
+    let pos = match.start;
+    let i = Math.max(0, lastStartingAtOrBefore(sorted, match.start));
+    for (; i < sorted.length && pos < match.end; i++) {
+        const iv = sorted[i];
+        if (!iv || iv.end <= pos)
+            continue;
+        if (iv.start >= match.end)
+            break;
+        if (iv.start > pos)
+            out.push({ type: match.type, start: pos, end: iv.start });
+        pos = Math.max(pos, iv.end);
+    }
+    if (pos < match.end)
+        out.push({ type: match.type, start: pos, end: match.end });
+    return out;
+}
+/**
+ * Overlapping matches (sharing at least one character) become one span over their union, typed
+ * by the strongest member; touching spans stay separate. Result sorted and disjoint.
+ */
+function mergeByPriority(matches, priority) {
+    matches.sort((a, b) => a.start - b.start || b.end - a.end);
+    const out = [];
+    let current;
+    let currentRank = 0;
+    for (const m of matches) {
+        const rank = priority(m.type);
+        if (current && m.start < current.end) {
+            current.end = Math.max(current.end, m.end);
+            if (rank < currentRank || (rank === currentRank && m.type < current.type)) {
+                current.type = m.type;
+                currentRank = rank;
+            }
+            continue;
+        }
+        current = { type: m.type, start: m.start, end: m.end };
+        currentRank = rank;
+        out.push(current);
+    }
+    return out;
+}
+
+
+/***/ }),
+
+/***/ 1353:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B7: () => (/* binding */ replacementOccurrences),
+/* harmony export */   NZ: () => (/* binding */ TYPE_PLACEHOLDER),
+/* harmony export */   Rk: () => (/* binding */ isPerValue),
+/* harmony export */   Xm: () => (/* binding */ renderTemplate),
+/* harmony export */   dR: () => (/* binding */ HASH_CHARS),
+/* harmony export */   ed: () => (/* binding */ NUMBER_PLACEHOLDER),
+/* harmony export */   fK: () => (/* binding */ HASH_PLACEHOLDER),
+/* harmony export */   fg: () => (/* binding */ labelTemplate),
+/* harmony export */   l0: () => (/* binding */ HASH_ALPHABET),
+/* harmony export */   qm: () => (/* binding */ LABEL_TEMPLATE)
+/* harmony export */ });
+/* unused harmony export readAliases */
+/* harmony import */ var _spans_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1326);
+// The replacement template of `pii.replacement` (DESIGN §3) and the aliases it renders: `{TYPE}` is
+// the upper-case type, `{N}` a value's number (strategy numbered), `{HASH}` its keyed hash
+// (strategy hash). A template without `{N}` and `{HASH}` renders one text per type (redact).
+//
+// Aliases are inert (mask.ts): detection ignores every character of a rendered alias, so masking
+// twice changes nothing even though `[EMAIL_12]` holds digits that `digit_run` or a user rule would
+// find. A fixed template is found by its literal occurrences (as before aliases existed); a
+// numbered or hashed one by a pattern built from the template, with its types spelled out.
+
+const TYPE_PLACEHOLDER = '{TYPE}';
+const NUMBER_PLACEHOLDER = '{N}';
+const HASH_PLACEHOLDER = '{HASH}';
+/** Characters of a `{HASH}`: lower-case RFC 4648 base32, 8 of them (40 bits). */
+const HASH_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+const HASH_CHARS = 8;
+/**
+ * What labels (tags, roles, meta values) and messages are masked with when the policy's template
+ * numbers or hashes values: a label is masked on its own, outside the transcript's numbering.
+ */
+const LABEL_TEMPLATE = '[REDACTED_{TYPE}]';
+/** How a number and a hash are written in text; bounded, so a long digit run costs little. */
+const NUMBER_SOURCE = '[1-9][0-9]{0,9}';
+const HASH_SOURCE = `[a-z2-7]{${HASH_CHARS}}`;
+/** Whether the template renders a different text per value (`{N}` or `{HASH}`). */
+function isPerValue(template) {
+    return template.includes(NUMBER_PLACEHOLDER) || template.includes(HASH_PLACEHOLDER);
+}
+/** What labels and messages are masked with under `template` (LABEL_TEMPLATE for a per-value one). */
+function labelTemplate(template) {
+    return isPerValue(template) ? LABEL_TEMPLATE : template;
+}
+/**
+ * The template rendered for one type and, for a per-value template, the value's number or hash
+ * (`part`). Without a part, `{N}` and `{HASH}` stay as written (only a caller that renders texts
+ * nobody reads does that, e.g. a check whether a text holds PII at all).
+ */
+function renderTemplate(template, type, part) {
+    const typed = template.replaceAll(TYPE_PLACEHOLDER, type.toUpperCase());
+    if (part === undefined)
+        return typed;
+    return typed.replaceAll(NUMBER_PLACEHOLDER, part).replaceAll(HASH_PLACEHOLDER, part);
+}
+function quote(s) {
+    return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+/** The template as a regular expression source, and the groups of its type and part when captured. */
+function templateSource(template, typeSource, capture) {
+    let group = 0;
+    let typeGroup = 0;
+    let partGroup = 0;
+    const source = template
+        .split(/(\{TYPE\}|\{N\}|\{HASH\})/)
+        .map((piece) => {
+        if (piece === TYPE_PLACEHOLDER) {
+            if (!capture)
+                return typeSource;
+            // A repeated {TYPE} must repeat the first one.
+            if (typeGroup !== 0)
+                return `\\${typeGroup}`;
+            typeGroup = ++group;
+            return `(${typeSource})`;
+        }
+        if (piece !== NUMBER_PLACEHOLDER && piece !== HASH_PLACEHOLDER)
+            return quote(piece);
+        const part = piece === NUMBER_PLACEHOLDER ? NUMBER_SOURCE : HASH_SOURCE;
+        if (!capture)
+            return part;
+        if (partGroup !== 0)
+            return `(?:${part})`;
+        partGroup = ++group;
+        return `(${part})`;
+    })
+        .join('');
+    return { source, typeGroup, partGroup };
+}
+const inertCache = new Map();
+/** The aliases a per-value template renders for these types, as one pattern (cached). */
+function aliasPattern(template, types) {
+    const names = [...new Set(types.map((t) => t.toUpperCase()))].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+    const key = `${template}\u0000${names.join(',')}`;
+    let re = inertCache.get(key);
+    if (!re) {
+        const alternatives = `(?:${names.map(quote).join('|')})`;
+        re = new RegExp(templateSource(template, alternatives, false).source, 'g');
+        if (inertCache.size > 64)
+            inertCache.clear();
+        inertCache.set(key, re);
+    }
+    return re;
+}
+/**
+ * Where `text` holds a rendered replacement of `template` for one of `types`, as a union: literal
+ * renderings for a fixed template; for a per-value one, its aliases and the label form of each
+ * type (LABEL_TEMPLATE, what tags and meta are masked with).
+ */
+function replacementOccurrences(text, template, types) {
+    if (!isPerValue(template))
+        return (0,_spans_js__WEBPACK_IMPORTED_MODULE_0__/* .literalOccurrences */ .kG)(text, types.map((t) => renderTemplate(template, t)));
+    const found = (0,_spans_js__WEBPACK_IMPORTED_MODULE_0__/* .literalOccurrences */ .kG)(text, types.map((t) => renderTemplate(LABEL_TEMPLATE, t)));
+    if (types.length === 0)
+        return found;
+    const re = aliasPattern(template, types);
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+        if (m[0] === '') {
+            re.lastIndex++;
+            continue;
+        }
+        found.push({ start: m.index, end: m.index + m[0].length });
+    }
+    return (0,_spans_js__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KC)(found);
+}
+const readerCache = new Map();
+/**
+ * A pattern that reads aliases of a per-value template back (any upper-case type), capturing type
+ * and part; null for a fixed template, or one without `{TYPE}` (its aliases name no type).
+ */
+function aliasReader(template) {
+    let reader = readerCache.get(template);
+    if (reader === undefined) {
+        reader = null;
+        if (isPerValue(template) && template.includes(TYPE_PLACEHOLDER)) {
+            const s = templateSource(template, '[A-Z][A-Z0-9_]*', true);
+            reader = { re: new RegExp(s.source, 'g'), typeGroup: s.typeGroup, partGroup: s.partGroup };
+        }
+        if (readerCache.size > 16)
+            readerCache.clear();
+        readerCache.set(template, reader);
+    }
+    return reader;
+}
+/** The aliases of `template` in `text`, in order (none for a fixed template). */
+function readAliases(text, template) {
+    const reader = aliasReader(template);
+    if (!reader)
+        return [];
+    const { re, typeGroup, partGroup } = reader;
+    const out = [];
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+        if (m[0] === '') {
+            re.lastIndex++;
+            continue;
+        }
+        const type = m[typeGroup] ?? '';
+        const part = m[partGroup] ?? '';
+        out.push({ start: m.index, end: m.index + m[0].length, type, part });
+    }
+    return out;
 }
 
 
@@ -79766,7 +80426,7 @@ const DIGIT_RUN_TYPE = 'digit_run';
 /* harmony export */ });
 /* unused harmony export DEFAULT_POLICY_YAML */
 /* harmony import */ var _freeze_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7206);
-/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(658);
+/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6963);
 // The built-in policy (DESIGN §3): what applies when a repository has no policy file, and the
 // commented starting point `context-stability policy print-default` prints.
 
@@ -79809,7 +80469,14 @@ pii:
   rules: []                  # extra detectors, RE2 syntax (no lookaround; (?i) for any case), e.g.
   #  - { name: employee_id, pattern: 'EMP-\\d{6}' }
   allow: []                  # literal values never masked
-  replacement: '[REDACTED_{TYPE}]'   # {TYPE}: the detector or rule name in upper case; no digits, quotes or backslashes
+  # What a found value becomes (docs/pii.md): numbered ([EMAIL_1], [EMAIL_2]: one number per value,
+  # the same all conversation long; the default), redact ([REDACTED_EMAIL]), hash ([EMAIL_k3f9ab2c],
+  # keyed: CONTEXT_STABILITY_PII_KEY) or block (masked as redact; a context holding PII is refused).
+  # strategy: numbered
+  # The text of each value: {TYPE} the detector or rule name in upper case, {N} its number (numbered
+  # only), {HASH} its keyed hash (hash only); no digits, quotes or backslashes. Left out, it follows
+  # the strategy: numbered '[{TYPE}_{N}]', redact and block '[REDACTED_{TYPE}]', hash '[{TYPE}_{HASH}]'.
+  replacement: '[{TYPE}_{N}]'
 tool_output:
   max_tokens: 256            # larger outputs: unprotected ones dropped, protected ones cut to an excerpt
   keep_fields: [result, status, error]   # JSON tool outputs are masked down to these
@@ -79974,24 +80641,102 @@ function deepFreeze(value) {
 
 /***/ }),
 
-/***/ 658:
+/***/ 6963:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ky: () => (/* binding */ POLICY_VERSION),
-/* harmony export */   NZ: () => (/* binding */ TYPE_PLACEHOLDER),
-/* harmony export */   Qz: () => (/* binding */ PolicySchema),
-/* harmony export */   _X: () => (/* binding */ warningCheckSeverity),
-/* harmony export */   oD: () => (/* binding */ ORDER_SECTIONS),
-/* harmony export */   zv: () => (/* binding */ PII_DETECTORS)
-/* harmony export */ });
-/* unused harmony exports TOKENIZERS, MODEL_FAMILIES, CALIBRATION_RANGE, TRUNCATION_MODES, NOTIFICATION_LEVELS, CHECK_SEVERITIES, CHECK_NAMES, OPTIONAL_CHECK_NAMES, WARNING_CHECK_NAMES, ESCALATION_CHOICES, PROVIDER_TARGETS, AUTHORITY_KINDS, PART_TOKEN_KINDS, POLICY_LIMITS, RULE_NAME_PATTERN */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9691);
-/* harmony import */ var _pii_detectors_phone_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4563);
-/* harmony import */ var _pii_registry_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2624);
-/* harmony import */ var _pii_types_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6022);
-/* harmony import */ var _tokens_tokenizer_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8468);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5294);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  oD: () => (/* binding */ ORDER_SECTIONS),
+  zv: () => (/* binding */ PII_DETECTORS),
+  Ky: () => (/* binding */ POLICY_VERSION),
+  Qz: () => (/* binding */ PolicySchema),
+  NZ: () => (/* binding */ TYPE_PLACEHOLDER),
+  _X: () => (/* binding */ warningCheckSeverity)
+});
+
+// UNUSED EXPORTS: AUTHORITY_KINDS, CALIBRATION_RANGE, CHECK_NAMES, CHECK_SEVERITIES, ESCALATION_CHOICES, MODEL_FAMILIES, NOTIFICATION_LEVELS, OPTIONAL_CHECK_NAMES, PART_TOKEN_KINDS, POLICY_LIMITS, PROVIDER_TARGETS, RULE_NAME_PATTERN, TOKENIZERS, TRUNCATION_MODES, WARNING_CHECK_NAMES
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 15 modules
+var schemas = __nccwpck_require__(9691);
+// EXTERNAL MODULE: ./build/core/pii/detectors/phone.js + 47 modules
+var phone = __nccwpck_require__(4563);
+// EXTERNAL MODULE: ./build/core/pii/aliases.js
+var aliases = __nccwpck_require__(1587);
+// EXTERNAL MODULE: ./build/core/pii/registry.js + 26 modules
+var registry = __nccwpck_require__(3432);
+// EXTERNAL MODULE: ./build/core/pii/types.js
+var types = __nccwpck_require__(6022);
+// EXTERNAL MODULE: ./build/core/tokens/tokenizer.js
+var tokenizer = __nccwpck_require__(8468);
+// EXTERNAL MODULE: ./build/core/policy/format.js
+var format = __nccwpck_require__(5294);
+// EXTERNAL MODULE: ./build/core/pii/template.js
+var pii_template = __nccwpck_require__(1353);
+;// CONCATENATED MODULE: ./build/core/policy/pii-template.js
+// How `pii.replacement` and `pii.strategy` must agree (DESIGN §3, docs/pii.md): `{N}` is the
+// value's number and only numbered has one, `{HASH}` its keyed hash and only hash has one. A
+// template that numbers or hashes needs `{TYPE}` (each type is numbered on its own, so `[PII_1]`
+// would name an address and a phone number at once) and must set its `{N}` or `{HASH}` off from
+// letters and digits (`[EMAIL_12]` reads back as EMAIL and 12; `[EMAIL12]` would not, under a
+// rule named `email1`). A template the strategy cannot use is an error with the fix, never
+// silently rewritten: what the policy says is what goes into goldens.
+
+
+
+function count(text, part) {
+    return text.split(part).length - 1;
+}
+/** Whether every occurrence of `part` stands apart from letters, digits and other placeholders. */
+function setOff(text, part) {
+    for (let at = text.indexOf(part); at !== -1; at = text.indexOf(part, at + 1)) {
+        const before = text[at - 1] ?? '';
+        const after = text[at + part.length] ?? '';
+        if (/[\p{L}\p{N}}]/u.test(before) || /[\p{L}\p{N}{]/u.test(after))
+            return false;
+    }
+    return true;
+}
+/** The problems of a template under a strategy; empty when they agree. */
+function templateIssues(template, strategy) {
+    // A policy that names no strategy takes the one its template implies (a fixed text: redact).
+    const effective = strategy ?? (0,aliases/* impliedStrategy */.ej)(template);
+    const shown = (0,format/* showValue */.vp)(template);
+    const named = strategy === undefined ? `${effective} (implied by the replacement)` : effective;
+    const own = aliases/* DEFAULT_TEMPLATES */.EE[effective];
+    const n = count(template, pii_template/* NUMBER_PLACEHOLDER */.ed);
+    const h = count(template, pii_template/* HASH_PLACEHOLDER */.fK);
+    const out = [];
+    const issue = (message, hint) => void out.push({ message, hint });
+    if (n > 1 || h > 1) {
+        issue(`${shown} holds {N} or {HASH} more than once.`, `Write each at most once, e.g. '${own}'.`);
+    }
+    if (effective === 'numbered' && n === 0) {
+        issue(`${shown} has no {N}: under pii.strategy ${named} each value is written with its number.`, `Add {N}, e.g. '${aliases/* DEFAULT_TEMPLATES */.EE.numbered}' or '[REDACTED_${pii_template/* TYPE_PLACEHOLDER */.NZ}_${pii_template/* NUMBER_PLACEHOLDER */.ed}]', or set pii.strategy: redact for one text per type.`);
+    }
+    if (effective === 'hash' && h === 0) {
+        issue(`${shown} has no {HASH}: under pii.strategy hash each value is written with its keyed hash.`, `Add {HASH}, e.g. '${aliases/* DEFAULT_TEMPLATES */.EE.hash}'.`);
+    }
+    if (effective !== 'numbered' && n > 0) {
+        issue(`${shown} holds {N}, which only pii.strategy numbered fills in (the strategy is ${named}).`, `Remove {N} (e.g. '${own}'), or set pii.strategy: numbered.`);
+    }
+    if (effective !== 'hash' && h > 0) {
+        issue(`${shown} holds {HASH}, which only pii.strategy hash fills in (the strategy is ${named}).`, `Remove {HASH} (e.g. '${own}'), or set pii.strategy: hash.`);
+    }
+    if ((n > 0 || h > 0) && !template.includes(pii_template/* TYPE_PLACEHOLDER */.NZ)) {
+        issue(`${shown} numbers or hashes values but has no {TYPE}: each type is numbered on its own, so the alias would not say which value it stands for.`, `Add {TYPE}, e.g. '${own}'.`);
+    }
+    if (!setOff(template, pii_template/* NUMBER_PLACEHOLDER */.ed) || !setOff(template, pii_template/* HASH_PLACEHOLDER */.fK)) {
+        issue(`${shown} puts {N} or {HASH} right next to a letter, digit or another placeholder, so an alias could not be read back.`, `Set it off with a character such as _ or :, e.g. '${own}'.`);
+    }
+    return out;
+}
+/** `pii.replacement` as the policy sets it, or the default template of its strategy. */
+function effectiveTemplate(replacement, strategy) {
+    return replacement ?? aliases/* DEFAULT_TEMPLATES */.EE[strategy ?? aliases/* DEFAULT_PII_STRATEGY */.Tj];
+}
+
+;// CONCATENATED MODULE: ./build/core/policy/schema.js
 // The policy contract (DESIGN §3) as a zod schema: every field, its accepted shape and its
 // default. Each schema's `error` text is the "accepted values or shape" a diagnostic shows, so
 // the wording lives next to the rule it describes.
@@ -80001,9 +80746,11 @@ function deepFreeze(value) {
 
 
 
+
+
 const POLICY_VERSION = 1;
 /** The encodings gpt-tokenizer ships (the list is owned by the token counter). */
-const TOKENIZERS = _tokens_tokenizer_js__WEBPACK_IMPORTED_MODULE_3__/* .TOKENIZER_NAMES */ .P;
+const TOKENIZERS = tokenizer/* TOKENIZER_NAMES */.P;
 /**
  * Whose tokens the budget counts. Only OpenAI's encodings run locally; for the other families a
  * local count is scaled by a measured `calibration` (src/core/tokens/calibrate.ts, docs/tokenizers.md).
@@ -80062,7 +80809,7 @@ const AUTHORITY_KINDS = [
     'assistant',
 ];
 /** Every detector a policy may list: the seven built-ins (the default) and the opt-in ones. */
-const PII_DETECTORS = _pii_registry_js__WEBPACK_IMPORTED_MODULE_1__/* .PII_DETECTOR_NAMES */ .XK;
+const PII_DETECTORS = registry/* PII_DETECTOR_NAMES */.XK;
 /** Non-text content part types with a declared token cost; any other type costs `other`. */
 const PART_TOKEN_KINDS = ['image', 'audio', 'file', 'other'];
 /** Size limits that keep a policy cheap to validate and apply. */
@@ -80087,25 +80834,25 @@ function report(ctx, path, input, message, hint) {
     ctx.addIssue({ code: 'custom', path, input, message, params: { hint } });
 }
 function integer(min, max) {
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig({ error: () => `an integer from ${min} to ${max}` })
+    return schemas/* number */.aig({ error: () => `an integer from ${min} to ${max}` })
         .int()
         .min(min)
         .max(max);
 }
 function fraction() {
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig({ error: () => 'a number from 0 to 1' })
+    return schemas/* number */.aig({ error: () => 'a number from 0 to 1' })
         .min(0)
         .max(1);
 }
 function flag() {
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .boolean */ .zMY({ error: () => 'true or false' });
+    return schemas/* boolean */.zMY({ error: () => 'true or false' });
 }
 function oneOf(values) {
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* ["enum"] */ .k5n(values, { error: () => `one of ${values.join(', ')}` });
+    return schemas/* enum */.k5n(values, { error: () => `one of ${values.join(', ')}` });
 }
 function nameList(maxItems, maxChars) {
     const shape = `a list of non-empty strings (at most ${maxItems}, each at most ${maxChars} characters)`;
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP({ error: () => shape })
+    return schemas/* array */.YOg(schemas/* string */.YjP({ error: () => shape })
         .min(1)
         .max(maxChars), { error: () => shape })
         .max(maxItems);
@@ -80113,12 +80860,12 @@ function nameList(maxItems, maxChars) {
 /** A list drawn from a fixed set, each value at most once. */
 function setOf(values, minItems) {
     const shape = `a ${minItems > 0 ? 'non-empty ' : ''}list of ${values.join(', ')} (each at most once)`;
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_4__/* ["enum"] */ .k5n(values, { error: () => shape }), { error: () => shape })
+    return schemas/* array */.YOg(schemas/* enum */.k5n(values, { error: () => shape }), { error: () => shape })
         .min(minItems)
         .superRefine((list, ctx) => {
         list.forEach((item, index) => {
             if (list.indexOf(item) !== index) {
-                report(ctx, [index], item, `${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .showValue */ .vp)(item)} is listed more than once; each value may appear once.`, 'Remove the repeated entry.');
+                report(ctx, [index], item, `${(0,format/* showValue */.vp)(item)} is listed more than once; each value may appear once.`, 'Remove the repeated entry.');
             }
         });
     })
@@ -80127,35 +80874,35 @@ function setOf(values, minItems) {
 /** Regions whose national phone numbers count: codes libphonenumber knows, each once. */
 function regionList() {
     const shape = 'a list of region codes (ISO 3166-1 alpha-2, upper case, e.g. US, GB, DE), each at most once';
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP({ error: () => shape }).meta({ pattern: '^[A-Z]{2}$' }), { error: () => shape })
+    return schemas/* array */.YOg(schemas/* string */.YjP({ error: () => shape }).meta({ pattern: '^[A-Z]{2}$' }), { error: () => shape })
         .max(L.maxListItems)
         .superRefine((list, ctx) => {
         list.forEach((item, index) => {
-            if (!(0,_pii_detectors_phone_js__WEBPACK_IMPORTED_MODULE_0__/* .isPhoneRegion */ .BF)(item)) {
-                report(ctx, [index], item, `${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .showValue */ .vp)(item)} is not a region code the phone detector knows.`, 'Use an upper-case ISO 3166-1 alpha-2 code such as US, GB, DE, FR, IN or JP.');
+            if (!(0,phone/* isPhoneRegion */.BF)(item)) {
+                report(ctx, [index], item, `${(0,format/* showValue */.vp)(item)} is not a region code the phone detector knows.`, 'Use an upper-case ISO 3166-1 alpha-2 code such as US, GB, DE, FR, IN or JP.');
             }
             else if (list.indexOf(item) !== index) {
-                report(ctx, [index], item, `${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .showValue */ .vp)(item)} is listed more than once; each value may appear once.`, 'Remove the repeated entry.');
+                report(ctx, [index], item, `${(0,format/* showValue */.vp)(item)} is listed more than once; each value may appear once.`, 'Remove the repeated entry.');
             }
         });
     })
         .meta({ uniqueItems: true });
 }
 function mapping(shape, keys) {
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .strictObject */ .rej(shape, { error: () => `a mapping with the keys ${keys}` });
+    return schemas/* strictObject */.rej(shape, { error: () => `a mapping with the keys ${keys}` });
 }
 const RULE_NAME_SHAPE = `a name of lower-case letters, digits and _ that starts with a letter (at most ${L.maxRuleNameChars} characters)`;
 const RuleSchema = mapping({
-    name: zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP({ error: () => RULE_NAME_SHAPE })
+    name: schemas/* string */.YjP({ error: () => RULE_NAME_SHAPE })
         .max(L.maxRuleNameChars)
         .regex(RULE_NAME_PATTERN),
-    pattern: zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP({
+    pattern: schemas/* string */.YjP({
         error: () => `a non-empty RE2 regular expression of at most ${L.maxPatternChars} characters`,
     })
         .min(1)
         .max(L.maxPatternChars),
 }, 'name, pattern');
-const RulesSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .array */ .YOg(RuleSchema, { error: () => `a list of { name, pattern } rules (at most ${L.maxRules})` })
+const RulesSchema = schemas/* array */.YOg(RuleSchema, { error: () => `a list of { name, pattern } rules (at most ${L.maxRules})` })
     .max(L.maxRules)
     .superRefine((rules, ctx) => {
     const first = new Map();
@@ -80164,7 +80911,7 @@ const RulesSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .array */ .YOg(RuleSchema
         if (earlier === undefined)
             first.set(rule.name, index);
         else {
-            report(ctx, [index, 'name'], rule.name, `${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .showValue */ .vp)(rule.name)} is already the name of pii.rules[${earlier}]; rule names must be unique.`, 'Rename one of the rules: the name is the `{TYPE}` of its replacements.');
+            report(ctx, [index, 'name'], rule.name, `${(0,format/* showValue */.vp)(rule.name)} is already the name of pii.rules[${earlier}]; rule names must be unique.`, 'Rename one of the rules: the name is the `{TYPE}` of its replacements.');
         }
     });
 });
@@ -80176,13 +80923,13 @@ const FORBIDDEN_IN_REPLACEMENT = [
     { test: /[\u0000-\u001f\u007f-\u009f]/, what: 'a control character' },
     { test: /\p{Nd}/u, what: 'a digit' },
 ];
-const ReplacementSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP({ error: () => `a non-empty string of at most ${L.maxReplacementChars} characters` })
+const ReplacementSchema = schemas/* string */.YjP({ error: () => `a non-empty string of at most ${L.maxReplacementChars} characters` })
     .min(1)
     .max(L.maxReplacementChars)
     .superRefine((text, ctx) => {
     for (const { test, what } of FORBIDDEN_IN_REPLACEMENT) {
         if (test.test(text)) {
-            report(ctx, [], text, `${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .showValue */ .vp)(text)} contains ${what}; a replacement must not contain quotes, backslashes, control characters or digits.`, `Use plain text such as '[REDACTED_${TYPE_PLACEHOLDER}]': it is written inside JSON strings and must not be masked again.`);
+            report(ctx, [], text, `${(0,format/* showValue */.vp)(text)} contains ${what}; a replacement must not contain quotes, backslashes, control characters or digits.`, `Use plain text such as '[REDACTED_${TYPE_PLACEHOLDER}]': it is written inside JSON strings and must not be masked again.`);
             return;
         }
     }
@@ -80233,7 +80980,7 @@ function orderInvariant(list, ctx) {
 const severity = () => oneOf(CHECK_SEVERITIES).default('error');
 const CALIBRATION_SHAPE = `a number from ${CALIBRATION_RANGE.min} to ${CALIBRATION_RANGE.max} with at most 3 decimals (provider tokens per local token)`;
 function calibration() {
-    return zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig({ error: () => CALIBRATION_SHAPE })
+    return schemas/* number */.aig({ error: () => CALIBRATION_SHAPE })
         .min(CALIBRATION_RANGE.min)
         .max(CALIBRATION_RANGE.max)
         .superRefine((n, ctx) => {
@@ -80253,7 +81000,7 @@ function familyNeedsCalibration(p, ctx) {
     report(ctx, ['model_family'], family, `${family} has no local tokenizer, so a budget in ${family} tokens needs a calibration: how many ${family} tokens one ${p.tokenizer} token is.`, "Measure it from the provider's reported input tokens (context-stability calibrate, docs/tokenizers.md) and add e.g. calibration: 1.2 next to model_family.");
 }
 const PolicySchema = mapping({
-    version: zod__WEBPACK_IMPORTED_MODULE_4__/* .literal */ .euz(POLICY_VERSION, { error: () => `the number ${POLICY_VERSION}` })
+    version: schemas/* literal */.euz(POLICY_VERSION, { error: () => `the number ${POLICY_VERSION}` })
         .default(POLICY_VERSION),
     tokenizer: oneOf(TOKENIZERS).default('o200k_base'),
     // Both optional without a default, so a policy that sets neither keeps its hash (and goldens).
@@ -80291,9 +81038,9 @@ const PolicySchema = mapping({
         notification_level: oneOf(NOTIFICATION_LEVELS).default('normal'),
     }, 'enabled, truncation_mode, protected_tools, protected_message_kinds, notification_level').prefault({}),
     pii: mapping({
-        detectors: setOf(PII_DETECTORS, 0).default(() => [..._pii_types_js__WEBPACK_IMPORTED_MODULE_5__/* .BUILTIN_PII_TYPES */ .D]),
-        regions: regionList().default(() => [..._pii_detectors_phone_js__WEBPACK_IMPORTED_MODULE_0__/* .DEFAULT_PHONE_REGIONS */ .TG]),
-        digit_run: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig({ error: () => `0 (off) or an integer from 2 to ${L.maxDigitRun}` })
+        detectors: setOf(PII_DETECTORS, 0).default(() => [...types/* BUILTIN_PII_TYPES */.D]),
+        regions: regionList().default(() => [...phone/* DEFAULT_PHONE_REGIONS */.TG]),
+        digit_run: schemas/* number */.aig({ error: () => `0 (off) or an integer from 2 to ${L.maxDigitRun}` })
             .int()
             .min(0)
             .max(L.maxDigitRun)
@@ -80305,8 +81052,22 @@ const PolicySchema = mapping({
             .default(0),
         rules: RulesSchema.default(() => []),
         allow: nameList(L.maxAllowItems, L.maxAllowItemChars).default(() => []),
-        replacement: ReplacementSchema.default(`[REDACTED_${TYPE_PLACEHOLDER}]`),
-    }, 'detectors, regions, digit_run, rules, allow, replacement').prefault({}),
+        // Optional without a default: a policy that names no strategy keeps its hash (the default
+        // strategy shows in its replacement).
+        strategy: oneOf(aliases/* PII_STRATEGIES */.R1).optional(),
+        // Its default depends on the strategy (filled in below).
+        replacement: ReplacementSchema.optional(),
+    }, 'detectors, regions, digit_run, rules, allow, strategy, replacement')
+        .superRefine((pii, ctx) => {
+        // A replacement that breaks its own rules is reported once, by them.
+        if (pii.replacement === undefined || !ReplacementSchema.safeParse(pii.replacement).success)
+            return;
+        for (const issue of templateIssues(pii.replacement, pii.strategy)) {
+            report(ctx, ['replacement'], pii.replacement, issue.message, issue.hint);
+        }
+    })
+        .transform((pii) => ({ ...pii, replacement: effectiveTemplate(pii.replacement, pii.strategy) }))
+        .prefault({}),
     tool_output: mapping({
         max_tokens: integer(1, L.maxBudget).default(256),
         keep_fields: nameList(L.maxListItems, L.maxListItemChars).default(() => [
@@ -80347,7 +81108,7 @@ const PolicySchema = mapping({
     // Issue 27: on by default (prefault), so every policy keeps a stable prefix out of the box.
     stable_prefix: mapping({ enabled: flag().default(true), low_water: fraction().default(0.85) }, 'enabled, low_water').prefault({}),
     repair: mapping({
-        leading_user_text: zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP({ error: () => 'a non-empty string of at most 200 characters' })
+        leading_user_text: schemas/* string */.YjP({ error: () => 'a non-empty string of at most 200 characters' })
             .min(1)
             .max(200)
             .refine((text) => text.trim().length > 0, {
