@@ -42,8 +42,8 @@ describe('check and update', () => {
     expect((await cli(['update', '--policy', 'policy.yml', 'transcripts'])).code).toBe(0);
     const run = await cli(['check', '--policy', 'policy.yml', 'transcripts']);
     expect(run.code).toBe(0);
-    // The whole history (334 tokens) fits the budget: nothing is cut (issue 27).
-    expect(run.stdout).toMatch(/^PASS +transcripts\/coding\.jsonl {2}334\/4000 tokens$/m);
+    // The whole history (330 tokens) fits the budget: nothing is cut (issue 27).
+    expect(run.stdout).toMatch(/^PASS +transcripts\/coding\.jsonl {2}330\/4000 tokens$/m);
     expect(run.stdout.split('\n')[1]).toBe('0 with violations · 0 drifted · 0 new · 0 errors · 3 passed');
     expect(run.stdout).toContain(
       '3 transcripts checked: 0 with violations, 0 drifted, 0 new, 0 errors, 3 passed',
@@ -63,7 +63,7 @@ describe('check and update', () => {
     // stale npm test result leaves (superseded), and the conversation is kept from the stable cut
     // point: u1, a recent turn older than it, leaves with its step (degraded, status warning).
     const first = run.stdout.indexOf(
-      '  first change: u1 (line 3): masked (pii, 36 tokens) → dropped (degraded, 0 tokens)',
+      '  first change: u1 (line 3): masked (pii, 32 tokens) → dropped (degraded, 0 tokens)',
     );
     const accept = run.stdout.indexOf(
       '  accept the change: npx context-stability update transcripts/coding.jsonl --policy policy.yml',
@@ -71,7 +71,7 @@ describe('check and update', () => {
     const diff = run.stdout.indexOf('  semantic diff of golden/transcripts/coding.jsonl.golden.json:');
     const cause = run.stdout.indexOf('cause: policy changed', diff);
     const semantic = run.stdout.indexOf(
-      'u1 (line 3): masked (pii, 36 tokens) → dropped (degraded, 0 tokens)',
+      'u1 (line 3): masked (pii, 32 tokens) → dropped (degraded, 0 tokens)',
       diff,
     );
     const unified = run.stdout.indexOf('--- a/golden/transcripts/coding.jsonl.golden.json');
@@ -263,7 +263,7 @@ describe('policy change review', () => {
     // Issue 27: the base keeps the whole history (it fits); the tight budget drops the stale test
     // run (superseded, its call compressed) and u1 before the stable cut point (degraded: warning).
     expect(run.stdout).toMatch(
-      /\| transcripts\/coding\.jsonl \| ok → warning \| 334 → 251 \| 12 → 10 \| 1 → 0 \| compressed 0 → 1<br>degraded 0 → 1<br>superseded 0 → 1 \|/,
+      /\| transcripts\/coding\.jsonl \| ok → warning \| 330 → 251 \| 12 → 10 \| 1 → 0 \| compressed 0 → 1<br>degraded 0 → 1<br>superseded 0 → 1 \|/,
     );
   });
 
@@ -321,7 +321,7 @@ describe('output formats', () => {
       '**transcripts/coding.jsonl** — ❌ drift · 1 violation · 251 / 260 tokens · status warning',
     );
     expect(md).toContain(
-      '- first change: u1 (line 3): masked (pii, 36 tokens) → dropped (degraded, 0 tokens)',
+      '- first change: u1 (line 3): masked (pii, 32 tokens) → dropped (degraded, 0 tokens)',
     );
     expect(md).toContain(
       '- accept the change: <code>npx context-stability update transcripts/coding.jsonl --policy policy-tight.yml</code>',
@@ -336,8 +336,8 @@ describe('output formats', () => {
     // Issue 27: the drift, and the status warning of the degraded recent turn u1.
     expect(annotations).toEqual([
       '::error file=transcripts/coding.jsonl,line=3,title=Golden drift%3A u1::First change: u1 (line 3): ' +
-        'masked (pii, 36 tokens) → dropped (degraded, 0 tokens). Artifacts: 3 changed fate, 1 changed content. ' +
-        'Status ok → warning. Tokens 334 → 251. check status: ok → failing (1 violation). ' +
+        'masked (pii, 32 tokens) → dropped (degraded, 0 tokens). Artifacts: 3 changed fate, 1 changed content. ' +
+        'Status ok → warning. Tokens 330 → 251. check status: ok → failing (1 violation). ' +
         'Cause: policy changed. If the change is intended, accept it: ' +
         'npx context-stability update transcripts/coding.jsonl --policy policy-tight.yml',
       '::warning file=transcripts/coding.jsonl,line=3,col=1,title=context-stability status%3A u1::status warning: ' +
