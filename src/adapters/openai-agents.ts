@@ -147,9 +147,21 @@ export function agentsInputToResponses(data: {
   instructions?: string;
   input: Item[];
 } {
-  const input = data.input.map((item) => (isObject(item) ? toResponsesItem(item) : (item as Item)));
+  const input = data.input.map((item) => (isObject(item) ? responsesItemOf(item) : (item as Item)));
   return data.instructions === undefined ? { input } : { instructions: data.instructions, input };
 }
+
+/**
+ * The same Responses item for the same SDK item on every call of a run: the stabilizer's reader
+ * then knows it by identity and reads only the new items (an item is not changed once in the run).
+ */
+function responsesItemOf(item: Item): Item {
+  let converted = responsesOf.get(item);
+  if (converted === undefined) responsesOf.set(item, (converted = toResponsesItem(item)));
+  return converted;
+}
+
+const responsesOf = new WeakMap<Item, Item>();
 
 // ---------------------------------------------------------------------------------------------
 // Back from the context

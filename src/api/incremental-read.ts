@@ -2,9 +2,11 @@
 // at a time, and a message seen in an earlier call (the same object, or the same JSON) reuses what
 // was read then. Only the message formats whose reader reads each message on its own are read so
 // (openai without legacy function calls, anthropic, vercel-ai, langchain without legacy function
-// messages); anything else is read whole.
+// messages); anything else is read whole. A Responses body is read by segments of items
+// (incremental-responses.ts): its model items are merged into turns, so they do not read alone.
 import { nameResultsByCall, pairToolResults, pairingDiagnostics } from '../core/readers/pairing.js';
 import { readArtifacts, readTranscript } from '../core/readers/index.js';
+import { chunkableResponsesBody, ResponsesSegments } from './incremental-responses.js';
 import { isObject } from '../core/readers/values.js';
 import type { Artifact, Diagnostic, Transcript, TranscriptFormat } from '../core/types.js';
 
@@ -59,22 +61,33 @@ export class IncrementalReader {
   private readonly byJson = new Map<string, Chunk>();
   private head: Head | undefined;
   private readonly renamed = new WeakMap<Artifact, Artifact>();
+  private responses: ResponsesSegments | undefined;
 
   read(input: unknown, format: TranscriptFormat, file: string): Transcript | undefined {
-    if (!CHUNKED.has(format)) return undefined;
+    const responses = format === 'responses';
+    if (!CHUNKED.has(format) && !responses) return undefined;
+    // The key of the array: a Responses body's items are its `input`.
+    const key = responses ? 'input' : 'messages';
     let messages: readonly unknown[];
     let rest: Record<string, unknown> = {};
     if (Array.isArray(input)) messages = input;
-    else if (isObject(input) && Array.isArray(input['messages'])) {
-      messages = input['messages'] as unknown[];
-      const { messages: _m, ...others } = input;
+    else if (isObject(input) && Array.isArray(input[key])) {
+      messages = input[key] as unknown[];
+      const { [key]: _m, ...others } = input;
       rest = others;
     } else return undefined;
     if (messages.length === 0) return undefined;
     if (format === 'openai' && messages.some(isLegacyOpenAi)) return undefined;
+    if (responses && !chunkableResponsesBody(rest)) return undefined;
 
-    const head = this.readHead(rest, messages[0], format, file);
+    const head = this.readHead(rest, messages[0], format, file, key);
     if (!head) return undefined;
+    if (responses) {
+      const items = (this.responses ??= new ResponsesSegments()).read(messages, file, Array.isArray(input));
+      // No artifact at all: the whole read fails (an empty transcript).
+      if (!items || head.artifacts.length + items.length === 0) return undefined;
+      return this.paired(file, format, head.meta, [...head.artifacts, ...items], []);
+    }
     const chunks = this.chunks(messages, format, file);
     if (!chunks) return undefined;
     // A legacy function call's id and its result's pairing come from the message's neighbours.
@@ -90,11 +103,22 @@ export class IncrementalReader {
       for (const a of chunk.placed.artifacts) artifacts.push(a);
       for (const d of chunk.diagnostics) diagnostics.push({ ...d, file, line, column: 1 });
     }
-    const pairing = pairToolResults(artifacts);
-    const named = nameResultsByCall(artifacts, pairing, this.renamed);
     // The LangChain reader takes the model from the first AI message that names one.
     const model = head.meta['model'] ?? chunks.find((c) => c.model !== undefined)?.model;
     const meta = model === head.meta['model'] ? head.meta : { ...head.meta, model };
+    return this.paired(file, format, meta, artifacts, diagnostics);
+  }
+
+  /** The transcript of the artifacts in order, paired as a whole read pairs them. */
+  private paired(
+    file: string,
+    format: TranscriptFormat,
+    meta: Record<string, unknown>,
+    artifacts: Artifact[],
+    diagnostics: Diagnostic[],
+  ): Transcript {
+    const pairing = pairToolResults(artifacts);
+    const named = nameResultsByCall(artifacts, pairing, this.renamed);
     return {
       file,
       format,
@@ -111,24 +135,25 @@ export class IncrementalReader {
     return out;
   }
 
-  /** The artifacts and meta of the fields beside `messages`: they do not depend on the messages. */
+  /** The artifacts and meta of the fields beside the array (`arrayKey`): they do not depend on it. */
   private readHead(
     rest: Record<string, unknown>,
     first: unknown,
     format: TranscriptFormat,
     file: string,
+    arrayKey: string,
   ): Head | undefined {
     const keys = Object.keys(rest).filter((k) => rest[k] !== undefined);
     if (keys.length === 0) return { key: '', artifacts: [], meta: {} };
     let key: string;
     try {
-      key = JSON.stringify(rest);
+      key = `${format}:${JSON.stringify(rest)}`;
     } catch {
       return undefined;
     }
     if (this.head?.key === key) return this.head;
     // Read with one message: a document without messages may not be one of the format.
-    const read = readTranscript(JSON.stringify({ ...rest, messages: [first] }), {
+    const read = readTranscript(JSON.stringify({ ...rest, [arrayKey]: [first] }), {
       file: `${file}.json`,
       format,
     });

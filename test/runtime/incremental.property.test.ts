@@ -7,6 +7,7 @@ import { IncrementalReader } from '../../src/api/incremental-read.js';
 import { toTranscript } from '../../src/api/input.js';
 import { toAnthropic } from '../../src/core/emit/anthropic.js';
 import { toOpenAI } from '../../src/core/emit/openai.js';
+import { toResponses } from '../../src/core/emit/responses.js';
 import { StabilizeMemo } from '../../src/core/stabilize/memo.js';
 import { stabilizeTranscript } from '../../src/core/stabilize/stabilize.js';
 import type { Transcript } from '../../src/core/types.js';
@@ -153,6 +154,49 @@ describe('message-by-message reading', () => {
       }),
       fcOptions(300),
     );
+  }, 120_000);
+
+  // A Responses body of the same conversation (or its bare item array), with `instructions` in some
+  // cases; a step of 1–5 items often cuts a model run (message, calls) that the next prefix grows.
+  it('responses: every growing prefix reads as the whole payload does', () => {
+    // Prefixes read whole by both, and read incrementally: most of them must be.
+    let readable = 0;
+    let incremental = 0;
+    fc.assert(
+      fc.property(
+        caseArb,
+        fc.integer({ min: 1, max: 5 }),
+        fc.option(fc.string({ maxLength: 12 }), { nil: undefined }),
+        fc.boolean(),
+        fc.boolean(),
+        (c, step, instructions, bare, copy) => {
+          const items = toResponses(contextOf(c.transcript)).input;
+          const reader = new IncrementalReader();
+          for (let n = Math.min(step, items.length); n <= items.length; n += step) {
+            // The same item objects call after call, or new ones (known then by their JSON).
+            const input = copy ? structuredClone(items.slice(0, n)) : items.slice(0, n);
+            const prefix = bare ? input : instructions === undefined ? { input } : { instructions, input };
+            let whole: Transcript;
+            try {
+              whole = toTranscript(JSON.parse(JSON.stringify(prefix)) as Record<string, unknown>, {
+                file: 'p',
+                format: 'responses',
+              });
+            } catch {
+              expect(reader.read(prefix, 'responses', 'p')).toBeUndefined();
+              continue;
+            }
+            const inc = reader.read(prefix, 'responses', 'p');
+            readable++;
+            if (inc === undefined) continue;
+            incremental++;
+            expect(comparable(inc)).toEqual(comparable(whole));
+          }
+        },
+      ),
+      fcOptions(300),
+    );
+    expect(incremental).toBeGreaterThan(readable * 0.8);
   }, 120_000);
 
   it('reads LangChain legacy function messages whole (their pairing depends on the message before)', () => {
