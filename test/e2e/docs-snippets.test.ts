@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TIMEOUT, ok, registryUnreachable, run, runAsync, type Ran } from './npm-child.js';
+import { TIMEOUT, ok, packTarball, registryUnreachable, runAsync, type Ran } from './npm-child.js';
 
 const REPO = path.resolve(fileURLToPath(import.meta.url), '../../..');
 const COMPILED = new Set(['ts', 'typescript']);
@@ -171,14 +171,7 @@ beforeAll(async () => {
   if (!existsSync(path.join(REPO, 'build/index.d.ts')))
     throw new Error('build/ is missing: run `npm run build` first (`npm test` does)');
   work = mkdtempSync(path.join(tmpdir(), 'cs-snippets-'));
-  // --ignore-scripts: no prepack rebuild of build/ while other test files use it (`npm test` built it).
-  const pack = ok(
-    run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO),
-    'npm pack',
-  );
-  const [info] = JSON.parse(pack) as { filename: string }[];
-  if (!info) throw new Error(`npm pack printed no package:\n${pack}`);
-  const tarball = path.join(work, path.basename(info.filename));
+  const { tarball } = packTarball(REPO, work);
 
   const project = path.join(work, 'snippets');
   mkdirSync(project);

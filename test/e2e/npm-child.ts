@@ -1,6 +1,7 @@
 // Child npm and node processes for the package tests: the environment without the npm_* variables
 // of an enclosing `npm test`, a bounded run, and a check that names what failed with its output.
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import path from 'node:path';
 
 export const TIMEOUT = 120_000;
 
@@ -58,4 +59,18 @@ export function ok(r: Ran, what: string): string {
   if (r.error || r.status !== 0)
     throw new Error(`${what} failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
+}
+
+/**
+ * `npm pack` of the repo into `dest`: the tarball's path and the files it holds. --ignore-scripts:
+ * no prepack rebuild of build/ while other test files use it (`npm test` built it).
+ */
+export function packTarball(repo: string, dest: string): { tarball: string; files: string[] } {
+  const out = ok(
+    run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dest], repo),
+    'npm pack',
+  );
+  const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
+  if (!info) throw new Error(`npm pack printed no package:\n${out}`);
+  return { tarball: path.join(dest, path.basename(info.filename)), files: info.files.map((f) => f.path) };
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TIMEOUT, ok, run } from './npm-child.js';
+import { TIMEOUT, ok, packTarball, run } from './npm-child.js';
 
 const REPO = path.resolve(fileURLToPath(import.meta.url), '../../..');
 /** Each major the peer range names, with the mock model class its `ai/test` exports. */
@@ -21,13 +21,7 @@ let tarball: string;
 
 beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), 'cs-ai-majors-'));
-  const pack = ok(
-    run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO),
-    'npm pack',
-  );
-  const [info] = JSON.parse(pack) as { filename: string }[];
-  if (!info) throw new Error(`npm pack printed no package:\n${pack}`);
-  tarball = path.join(work, path.basename(info.filename));
+  tarball = packTarball(REPO, work).tarball;
 }, TIMEOUT);
 
 afterAll(() => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { TIMEOUT, ok, registryUnreachable, run, runAsync } from './npm-child.js';
+import { TIMEOUT, ok, packTarball, registryUnreachable, runAsync } from './npm-child.js';
 
 const REPO = path.resolve(fileURLToPath(import.meta.url), '../../..');
 const OFFLINE = registryUnreachable(tmpdir());
@@ -128,14 +128,7 @@ let tarball: string;
 beforeAll(() => {
   if (OFFLINE) return;
   work = mkdtempSync(path.join(tmpdir(), 'cs-frameworks-'));
-  // --ignore-scripts: no prepack rebuild of build/ while other test files use it (`npm test` built it).
-  const pack = ok(
-    run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO),
-    'npm pack',
-  );
-  const [info] = JSON.parse(pack) as { filename: string }[];
-  if (!info) throw new Error(`npm pack printed no package:\n${pack}`);
-  tarball = path.join(work, path.basename(info.filename));
+  tarball = packTarball(REPO, work).tarball;
 }, TIMEOUT);
 
 afterAll(() => {

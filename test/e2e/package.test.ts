@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TIMEOUT, ok, run } from './npm-child.js';
+import { TIMEOUT, ok, packTarball, run } from './npm-child.js';
 
 const REPO = path.resolve(fileURLToPath(import.meta.url), '../../..');
 const EXAMPLE = 'coding-agent.anthropic.json';
@@ -47,15 +47,9 @@ beforeAll(() => {
   if (!existsSync(path.join(REPO, 'build/index.js')) || !existsSync(path.join(REPO, 'build/cli/main.js')))
     ok(run('npm', ['run', 'build'], REPO), 'npm run build');
   work = mkdtempSync(path.join(tmpdir(), 'cs-package-'));
-  // --ignore-scripts: no prepack rebuild of build/ while other test files use it (`npm test` built it).
-  const pack = ok(
-    run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO),
-    'npm pack',
-  );
-  const [info] = JSON.parse(pack) as { filename: string; files: { path: string }[] }[];
-  if (!info) throw new Error(`npm pack printed no package:\n${pack}`);
-  packed = info.files.map((f) => f.path);
-  const tarball = path.join(work, path.basename(info.filename));
+  const pack = packTarball(REPO, work);
+  packed = pack.files;
+  const tarball = pack.tarball;
 
   project = path.join(work, 'consumer');
   mkdirSync(project);
