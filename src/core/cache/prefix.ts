@@ -10,6 +10,7 @@ import type { Policy } from '../policy/schema.js';
 import { pairToolResults } from '../readers/pairing.js';
 import { StabilizeMemo } from '../stabilize/memo.js';
 import { createMasker, stabilizeTranscript } from '../stabilize/stabilize.js';
+import type { StabilizeOptions } from '../stabilize/stabilize.js';
 import { maskString } from '../stabilize/finalize.js';
 import { emitOptionsOf } from '../emit/repair.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
@@ -91,6 +92,26 @@ export interface CachePrefixOptions {
   maxPoints?: number;
   /** The key of `pii.strategy: hash` (StabilizeOptions.piiKey). */
   piiKey?: string | undefined;
+}
+
+/**
+ * What each call of a replay stabilizes with: the policy, tokenizer, rules and hash key of the run,
+ * and one memo for all its calls (every call stabilizes almost the same history, so each old text
+ * costs a lookup). Shared by this replay and the retention replay.
+ */
+export function replayRun(opts: {
+  policy: Policy;
+  tokenizer: Tokenizer;
+  rules?: readonly { name: string; re: RE2JS }[] | undefined;
+  piiKey?: string | undefined;
+}): StabilizeOptions & { memo: StabilizeMemo } {
+  return {
+    policy: opts.policy,
+    tokenizer: opts.tokenizer,
+    memo: new StabilizeMemo(),
+    ...(opts.rules ? { rules: opts.rules } : {}),
+    ...(opts.piiKey !== undefined ? { piiKey: opts.piiKey } : {}),
+  };
 }
 
 function onMainLine(a: Artifact): boolean {
@@ -196,15 +217,8 @@ export function replayCachePrefix(transcript: Transcript, opts: CachePrefixOptio
   const calls = callPoints(transcript.artifacts);
   const max = Math.max(REPLAY_TAIL + 1, opts.maxPoints ?? MAX_REPLAY_POINTS);
   const measured = pickMeasured(calls.length, max);
-  // Every call stabilizes almost the same history: one memo makes each old text cost a lookup.
-  const memo = new StabilizeMemo();
-  const run = {
-    policy,
-    tokenizer,
-    memo,
-    ...(opts.rules ? { rules: opts.rules } : {}),
-    ...(opts.piiKey !== undefined ? { piiKey: opts.piiKey } : {}),
-  };
+  const run = replayRun(opts);
+  const { memo } = run;
   // The replay's numbering table is its memo's: the repair text is numbered with it too.
   const masker = createMasker(policy, opts.rules, { aliases: memo.for(policy).aliases, key: opts.piiKey });
   const repair = emitOptionsOf(policy, (t) => maskString(t, masker, {}));

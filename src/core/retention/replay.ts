@@ -6,12 +6,11 @@
 // value that is not is a lost fact, told with where it came from and where it was needed.
 // Pure and deterministic: the same transcript, policy and tokenizer give the same facts.
 import type { RE2JS } from 're2js';
-import { callPoints, historyAt, pickMeasured } from '../cache/prefix.js';
+import { callPoints, historyAt, pickMeasured, replayRun } from '../cache/prefix.js';
 import type { CallPoint } from '../cache/prefix.js';
 import type { Policy } from '../policy/schema.js';
 import { onMainChain } from '../scope/main-chain.js';
 import { maskString } from '../stabilize/finalize.js';
-import { StabilizeMemo } from '../stabilize/memo.js';
 import { stabilizeTranscript } from '../stabilize/stabilize.js';
 import type { LedgerEntry, StabilizeResult } from '../stabilize/types.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
@@ -132,18 +131,11 @@ function causeOf(ledger: ReadonlyMap<string, LedgerEntry>, first: Artifact, newe
  * lists every argument value the history held but the context at that call did not.
  */
 export function replayRetention(transcript: Transcript, opts: RetentionOptions): RetentionReplay {
-  const { policy, tokenizer } = opts;
+  const { policy } = opts;
   const points = toolCallPoints(transcript.artifacts);
   const max = Math.max(RETENTION_TAIL, opts.maxCalls ?? MAX_RETENTION_CALLS);
   const replayed = pickReplayed(points.length, max);
-  const memo = new StabilizeMemo();
-  const run = {
-    policy,
-    tokenizer,
-    memo,
-    ...(opts.rules ? { rules: opts.rules } : {}),
-    ...(opts.piiKey !== undefined ? { piiKey: opts.piiKey } : {}),
-  };
+  const run = replayRun(opts);
   const pii = factPiiMasker(policy, opts.rules);
   const text = new HistoryText(transcript.artifacts, inHistory);
   const lost: LostFact[] = [];
