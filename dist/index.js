@@ -57362,6 +57362,20 @@ var cache_describe = __nccwpck_require__(2594);
 const MAX_REPLAY_POINTS = 32;
 /** Of those, the newest calls are always measured: they are what the next request builds on. */
 const REPLAY_TAIL = 8;
+/**
+ * What each call of a replay stabilizes with: the policy, tokenizer, rules and hash key of the run,
+ * and one memo for all its calls (every call stabilizes almost the same history, so each old text
+ * costs a lookup). Shared by this replay and the retention replay.
+ */
+function replayRun(opts) {
+    return {
+        policy: opts.policy,
+        tokenizer: opts.tokenizer,
+        memo: new StabilizeMemo(),
+        ...(opts.rules ? { rules: opts.rules } : {}),
+        ...(opts.piiKey !== undefined ? { piiKey: opts.piiKey } : {}),
+    };
+}
 function prefix_onMainLine(a) {
     return a.sidechain !== true && a.offChain === undefined;
 }
@@ -57464,15 +57478,8 @@ function replayCachePrefix(transcript, opts) {
     const calls = callPoints(transcript.artifacts);
     const max = Math.max(REPLAY_TAIL + 1, opts.maxPoints ?? MAX_REPLAY_POINTS);
     const measured = pickMeasured(calls.length, max);
-    // Every call stabilizes almost the same history: one memo makes each old text cost a lookup.
-    const memo = new StabilizeMemo();
-    const run = {
-        policy,
-        tokenizer,
-        memo,
-        ...(opts.rules ? { rules: opts.rules } : {}),
-        ...(opts.piiKey !== undefined ? { piiKey: opts.piiKey } : {}),
-    };
+    const run = replayRun(opts);
+    const { memo } = run;
     // The replay's numbering table is its memo's: the repair text is numbered with it too.
     const masker = createMasker(policy, opts.rules, { aliases: memo.for(policy).aliases, key: opts.piiKey });
     const repair = emitOptionsOf(policy, (t) => maskString(t, masker, {}));
@@ -61173,7 +61180,6 @@ class HistoryText {
 
 
 
-
 /**
  * Replayed calls per transcript at most (the default bound): each costs one stabilization of the
  * history so far. The newest calls are always among them (RETENTION_TAIL); the rest are spread
@@ -61232,18 +61238,11 @@ function causeOf(ledger, first, newest) {
  * lists every argument value the history held but the context at that call did not.
  */
 function replayRetention(transcript, opts) {
-    const { policy, tokenizer } = opts;
+    const { policy } = opts;
     const points = toolCallPoints(transcript.artifacts);
     const max = Math.max(RETENTION_TAIL, opts.maxCalls ?? MAX_RETENTION_CALLS);
     const replayed = pickReplayed(points.length, max);
-    const memo = new StabilizeMemo();
-    const run = {
-        policy,
-        tokenizer,
-        memo,
-        ...(opts.rules ? { rules: opts.rules } : {}),
-        ...(opts.piiKey !== undefined ? { piiKey: opts.piiKey } : {}),
-    };
+    const run = replayRun(opts);
     const pii = factPiiMasker(policy, opts.rules);
     const text = new HistoryText(transcript.artifacts, inHistory);
     const lost = [];
