@@ -1,8 +1,11 @@
 // Payment card numbers: 13–19 digits, contiguous or in the printed groupings (4-4-4-4,
-// 4-4-4-4-3, 4-6-5 / 4-6-4) with one consistent single space or dash, passing Luhn.
+// 4-4-4-4-3, 4-4-4-3, 4-6-5 / 4-6-4, and UATP's 4-5-6) with one consistent single space or dash,
+// passing Luhn.
 // Extra false-positive guards, each for a common look-alike in agent transcripts:
 // - the first digit must be an ISO/IEC 7812 major industry identifier used by card networks
-//   (2–6): millisecond timestamps (17…) and snowflake ids (1…) start with 1;
+//   (2–6): millisecond timestamps (17…) and snowflake ids (1…) start with 1. The one network
+//   numbering from 1, UATP (airline cards, `1220 00000 000003`), issues exactly fifteen digits,
+//   a length neither of those look-alikes has (13 and 17–19 digits), so 1 counts at fifteen;
 // - all-same-digit numbers are placeholders (`0000 0000 0000 0000`);
 // - a digit run glued to letters is part of a hash, base64 or identifier;
 // - a digit run next to a decimal point is a float (`0.4111111111111111`);
@@ -14,7 +17,10 @@
 import type { Detector, PiiMatch, TypeHint } from '../types.js';
 import { alnumAt, digitAt, forEachMatch } from './scan.js';
 
-const CARD = /(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?!\d)/g;
+const CARD =
+  /(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{4}([ -])\d{5}\3\d{6}|\d{13,19})(?!\d)/g;
+/** UATP cards: fifteen digits starting with 1. */
+const UATP_LENGTH = 15;
 
 export function luhnValid(digits: string): boolean {
   let sum = 0;
@@ -46,13 +52,14 @@ export function findCreditCards(text: string, hint?: TypeHint): PiiMatch[] {
     if (text[start - 1] === '+') return;
     // The whole value is the number: the id itself (`order-a 5372…` under `order_id` is not).
     const whole = text.trim().length === m[0].length;
-    if (identifier && whole && m[1] === undefined && m[2] === undefined) return;
+    if (identifier && whole && m[1] === undefined && m[2] === undefined && m[3] === undefined) return;
     if (text[start - 1] === '.' && digitAt(text, start - 2)) return;
     if (text[end] === '.' && digitAt(text, end + 1)) return;
     const digits = m[0].replace(/[ -]/g, '');
     if (digits.length < 13 || digits.length > 19) return;
     const mii = digits.charCodeAt(0) - 48;
-    if (mii < 2 || mii > 6 || allSame(digits) || !luhnValid(digits)) return;
+    const network = (mii >= 2 && mii <= 6) || (mii === 1 && digits.length === UATP_LENGTH);
+    if (!network || allSame(digits) || !luhnValid(digits)) return;
     out.push({ type: 'credit_card', start, end });
   });
   return out;

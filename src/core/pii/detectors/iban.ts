@@ -1,5 +1,6 @@
 // IBANs: country code, two check digits and the country's BBAN, contiguous or printed in groups
-// of four separated by single spaces, with the ISO 13616 mod-97 checksum. Upper case only:
+// of four separated by one separator used throughout (a space, a no-break space, `-` or `.`:
+// `AL47 2121 …`, `AL47-2121-…`), with the ISO 13616 mod-97 checksum. Upper case only:
 // lower-case look-alikes are far more often identifiers than account numbers.
 
 import type { Detector, PiiMatch } from '../types.js';
@@ -38,12 +39,20 @@ export function ibanChecksumValid(compact: string): boolean {
   return rem === 1;
 }
 
-/** End offset of an IBAN of `length` characters printed in groups of four from `start`, or -1. */
-function scanGrouped(text: string, start: number, length: number): number {
+/** Space, no-break space, `-`, `.`: what people and banks print between the groups of four. */
+function isGroupSeparator(code: number): boolean {
+  return code === 32 || code === 0xa0 || code === 45 || code === 46;
+}
+
+/**
+ * End offset of an IBAN of `length` characters printed in groups of four from `start`, every
+ * group after the first opened by the separator `sep`, or -1.
+ */
+function scanGrouped(text: string, start: number, length: number, sep: number): number {
   let i = start;
   for (let count = 0; count < length; count++) {
     if (count > 0 && count % 4 === 0) {
-      if (text.charCodeAt(i) !== 32) return -1;
+      if (text.charCodeAt(i) !== sep) return -1;
       i++;
     }
     if (!isUpperAlnum(text.charCodeAt(i))) return -1;
@@ -58,17 +67,32 @@ function scanContiguous(text: string, start: number, length: number): number {
   return start + length;
 }
 
+function runsOn(text: string, at: number, sep: number): boolean {
+  const code = text.charCodeAt(at);
+  return isUpperAlnum(code) && (sep === 45 || sep === 46 || (code >= 48 && code <= 57));
+}
+
+function removeSeparators(grouped: string): string {
+  let out = '';
+  for (let i = 0; i < grouped.length; i++) if (!isGroupSeparator(grouped.charCodeAt(i))) out += grouped[i];
+  return out;
+}
+
 export function findIbans(text: string): PiiMatch[] {
   const out: PiiMatch[] = [];
   forEachMatch(HEAD, text, 0, (m) => {
     const length = IBAN_LENGTH[m[1] ?? ''];
     if (length === undefined) return;
     const start = m.index;
-    // Decide the layout at the first group boundary: a space there means grouped.
-    const spaced = text.charCodeAt(start + 4) === 32;
-    const end = spaced ? scanGrouped(text, start, length) : scanContiguous(text, start, length);
+    // Decide the layout at the first group boundary: a separator there means grouped.
+    const sep = text.charCodeAt(start + 4);
+    const grouped = isGroupSeparator(sep);
+    const end = grouped ? scanGrouped(text, start, length, sep) : scanContiguous(text, start, length);
     if (end === -1 || alnumAt(text, end)) return;
-    const compact = spaced ? text.slice(start, end).replace(/ /g, '') : text.slice(start, end);
+    // `AL47-2121-…-8741-5555`: the grouping runs on, a longer identifier (a space then a word is
+    // prose: `… 0130 00 is mine`).
+    if (grouped && text.charCodeAt(end) === sep && runsOn(text, end + 1, sep)) return;
+    const compact = grouped ? removeSeparators(text.slice(start, end)) : text.slice(start, end);
     if (!ibanChecksumValid(compact)) return;
     out.push({ type: 'iban', start, end });
     HEAD.lastIndex = end;

@@ -1,7 +1,12 @@
 // Context words that make a national phone number out of a bare digit run: the run must follow
-// one of them closely (CONTEXT_WINDOW characters). Generic words (`number`, `contact`, `call`
-// far from the number, `id`) are no context: transcripts are full of `order number 4155552671`,
-// `build number …` and `ticket number …`, and those are dialable-looking identifiers.
+// one of them closely (CONTEXT_WINDOW characters). Two strengths:
+// - a PHONE word (phone, tel, mobile, WhatsApp, call me…): any number in a phone shape after it
+//   is masked, whatever its region or validity;
+// - the word NUMBER (`my number is`, `US number:`, `Nummer`, `número`, `番号`…), which people use
+//   for their phone as often as for anything else: a number after it is masked when it is a
+//   valid number of a listed region. Not when an identifier noun names it (`order number …`,
+//   `build number …`, `line number …`) or it counts something (`number of rows`).
+// `contact`, `call` far from the number and `id` are no context at all.
 import { windowBefore } from './scan.js';
 
 /** How far before a national number its context word may stand. */
@@ -58,10 +63,45 @@ const CALL_BEFORE =
 const ID_BEFORE =
   /\b(?:order|build|ticket|account|acct|invoice|tracking|case|reference|ref|pr|issue|job|run|transaction|txn|customer|member|user|session|request|serial|part|item|sku|batch|lot|policy|claim|booking|confirmation|receipt|shipment|parcel|id)(?:[\s_-]*(?:number|no\.?|nr\.?|num\.?|id|#))?["']?\s*[:=]?\s*["']?\s*$/i;
 
-/** Whether a phone context word stands in the window before `start` (and no identifier noun right before it). */
-export function hasPhoneContext(text: string, start: number): boolean {
+// `number` in the languages of PHONE_WORDS, with the word before it (an identifier noun there
+// makes it an identifier's number).
+const NUMBER_WORD =
+  /(?:([\p{L}]+)[\s_-]+)?(?<!\p{L})(?:numbers?|nummer|num[eé]ro|n[uú]mero|номер|番号|号码|號碼|번호)(?!\p{L})(\s+of\b)?/giu;
+
+// Nouns whose number is not a phone number (besides those of ID_BEFORE, which may also stand
+// right before the digits): `line number 12345678`, `card number …`, `social security number …`.
+const ID_NOUNS = new Set([
+  ...'order build ticket account acct invoice tracking case reference ref pr issue job run transaction txn customer member user session request serial part item sku batch lot policy claim booking confirmation receipt shipment parcel id'.split(
+    ' ',
+  ),
+  ...'line port version error exit page row column step pid process card security ssn tax vat license licence registration routing bank iban passport employee student model product seat room flight record document file commit revision sequence phase check cheque container pin otp code random magic'.split(
+    ' ',
+  ),
+]);
+
+/** How strongly the window before `start` says that a phone number follows. */
+export type PhoneCue = 'phone' | 'number' | undefined;
+
+/** The context before `start`: a phone word, the word `number`, or nothing. */
+export function phoneCueAt(text: string, start: number): PhoneCue {
   // One character more than the window, so that `\b` sees what precedes the window's first word.
   const before = windowBefore(text, start, CONTEXT_WINDOW);
-  if (!PHONE_WORDS.test(before) && !CALL_BEFORE.test(before)) return false;
-  return !ID_BEFORE.test(before);
+  if (ID_BEFORE.test(before)) return undefined;
+  if (PHONE_WORDS.test(before) || CALL_BEFORE.test(before)) return 'phone';
+  return hasNumberWord(before) ? 'number' : undefined;
+}
+
+function hasNumberWord(before: string): boolean {
+  NUMBER_WORD.lastIndex = 0;
+  for (let m = NUMBER_WORD.exec(before); m !== null; m = NUMBER_WORD.exec(before)) {
+    if (m[2] !== undefined) continue; // `number of rows`
+    if (m[1] !== undefined && ID_NOUNS.has(m[1].toLowerCase())) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Whether a phone context word stands in the window before `start` (and no identifier noun right before it). */
+export function hasPhoneContext(text: string, start: number): boolean {
+  return phoneCueAt(text, start) === 'phone';
 }

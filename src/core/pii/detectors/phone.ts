@@ -5,14 +5,18 @@
 // word before them (or the `phone` key hint) a merely possible one counts too: a user's typo is
 // still their number.
 //
-// NATIONAL numbers count only with a context word in the CONTEXT_WINDOW characters before them
-// (phone-context.ts: phone, tel, mobile, fax, Handy, téléphone, 電話…; `number` or `contact`
-// alone are no context) or the `phone` key hint, and only for the configured regions
-// (phone-regions.ts). Such a candidate is masked when it is possible (libphonenumber's
-// `isPossible`: the right length, trunk prefix stripped) for any listed region; a valid number
-// is always possible, so unassigned area codes next to a context word are masked too.
-// Transcripts are full of bare dialable-looking values (order numbers, unix timestamps such as
-// 1718000000, ids), hence the context rule. A contiguous `00…` string without separators or
+// NATIONAL numbers (the configured regions, phone-regions.ts) count in three ways:
+// - after a PHONE word in the CONTEXT_WINDOW characters before them (phone-context.ts: phone,
+//   tel, mobile, fax, Handy, téléphone, 電話…) or under the `phone` key hint: when possible
+//   (libphonenumber's `isPossible`: the right length, trunk prefix stripped) for a listed region,
+//   else whenever written in a phone shape of 7–15 digits (`call 555-0132`): a typo or a local
+//   number is still the user's number;
+// - after the word NUMBER (`my number is`, not `order number`): when valid for a listed region;
+// - with no context word, when written in a phone shape that agrees with the national format
+//   of a listed region where it is valid (phone-shape.ts): `(415) 555-0132`, `090-1234-5678`.
+// A bare digit run without a context word never counts: transcripts are full of dialable-looking
+// values (order numbers, unix timestamps such as 1718000000, ids). Fictional ranges (the US
+// 555-01xx) are valid numbers to libphonenumber, and masked like any other. A contiguous `00…` string without separators or
 // context is read as a zero-padded id for the same reason; `#4155552671` is a numbered
 // identifier whatever precedes it; dates (`2024-06-10 12`) and dotted quads are not phones.
 //
@@ -23,8 +27,11 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import type { Detector, PiiMatch, TypeHint } from '../types.js';
-import { hasPhoneContext } from './phone-context.js';
+import { phoneCueAt } from './phone-context.js';
+import type { PhoneCue } from './phone-context.js';
 import { DEFAULT_PHONE_REGIONS, isPhoneRegion, nationalNumberLengths } from './phone-regions.js';
+import { isPhoneLayout, isWrittenNationalNumber, lengthsOf } from './phone-shape.js';
+import type { Group } from './phone-shape.js';
 import { forEachMatch, isAsciiAlnum, isAsciiLetter, isDigit } from './scan.js';
 
 export { DEFAULT_PHONE_REGIONS, isPhoneRegion, phoneRegionCodes } from './phone-regions.js';
@@ -39,15 +46,12 @@ const MIN_DIGITS = 7;
 const NATIONAL_MAX_DIGITS = 13;
 /** E.164: at most fifteen digits, country code included. */
 const INTERNATIONAL_MAX_DIGITS = 15;
+/** Most digits of a number in a phone shape after a phone word, whatever its validity. */
+const SHAPE_MAX_DIGITS = 15;
 /** How many shorter windows to try when the longest one holds no number. */
 const MAX_TRIMS = 2;
 /** Digits a national trunk prefix may add (`0` in most regions, `06` in Hungary). */
 const TRUNK_SLACK = 2;
-
-interface Group {
-  start: number;
-  end: number;
-}
 
 interface Window {
   /** Index of the window's last group. */
@@ -194,16 +198,21 @@ interface RunState {
   hinted: boolean;
   text: string;
   runStart: number;
-  /** Context before the run, once computed: without it, no group of the run has any. */
-  runContext: boolean | undefined;
-  /** A national number of this run matched: the numbers after it are its list. */
+  /** The cue before the run, once computed (null: none): without one, no group of the run has any. */
+  runCue: PhoneCue | null | undefined;
+  /** A national number of this run matched after a phone word: the numbers after it are its list. */
   listed: boolean;
 }
 
+function cueAt(run: RunState, at: number): PhoneCue {
+  if (run.hinted || run.listed) return 'phone';
+  if (run.runCue === undefined) run.runCue = phoneCueAt(run.text, run.runStart) ?? null;
+  if (run.runCue === null) return undefined;
+  return at === run.runStart ? run.runCue : phoneCueAt(run.text, at);
+}
+
 function hasContextAt(run: RunState, at: number): boolean {
-  if (run.hinted || run.listed) return true;
-  run.runContext ??= hasPhoneContext(run.text, run.runStart);
-  return run.runContext && (at === run.runStart || hasPhoneContext(run.text, at));
+  return cueAt(run, at) === 'phone';
 }
 
 /** The window holding the international number starting at `from`, if any. */
@@ -282,6 +291,75 @@ function readNational(
 }
 
 /**
+ * The whole segment after a phone word, when no listed region calls it possible: any number of
+ * 7–15 digits written in one group or a phone layout (`call 555-0132`, a local number).
+ */
+function readAnyShape(text: string, from: number, segment: Segment): Window | undefined {
+  const { groups, first, last, digits } = segment;
+  const end = groups[last]?.end;
+  if (end === undefined || digits < MIN_DIGITS || digits > SHAPE_MAX_DIGITS) return undefined;
+  if (last > first && !isPhoneLayout(text, from, groups, first, last, { thousands: true })) return undefined;
+  return { last, end, digits };
+}
+
+/** `23:17:02.182015`, `1,415-555-0132`: the digits go on past a joiner, a time or a longer number. */
+function partOfNumber(text: string, from: number, end: number): boolean {
+  const joiners = ':.,/-';
+  const before = text.charAt(from - 1);
+  if (before !== '' && joiners.includes(before) && isDigit(text.charCodeAt(from - 2))) return true;
+  const after = text.charAt(end);
+  return after !== '' && joiners.includes(after) && isDigit(text.charCodeAt(end + 1));
+}
+
+/**
+ * A number written as its nation writes it (phone-shape.ts): groups from `first` to the next
+ * break, valid for a listed region, and grouped (or not) as its national format groups it, trunk
+ * prefix included. With no context word (`bare`) the number must also be the whole run, in two to
+ * five groups, and two groups only with a trunk prefix or an area code in parentheses
+ * (`09-7625400`, `(415)555-0132`): `8080-8090`, `94105-1234` and `2048 4096` are ranges, ZIP
+ * codes and sizes that happen to be valid in some region.
+ */
+function readWritten(
+  plan: NationalPlan,
+  text: string,
+  from: number,
+  groups: readonly Group[],
+  first: number,
+  bare: boolean,
+): Window | undefined {
+  // A group right after another one's `-` or `.` continues that number (`12-415-555-0132`).
+  if (groups[first - 1] && !isSpace(text.charCodeAt(from - 1))) return undefined;
+  const head = groups[first];
+  if (!head) return undefined;
+  let last = first;
+  let digits = head.end - head.start;
+  for (let k = first + 1; k < groups.length; k++) {
+    const group = groups[k];
+    if (!group || isBreak(text, groups[k - 1]?.end ?? group.start, group.start)) break;
+    digits += group.end - group.start;
+    if (digits > NATIONAL_MAX_DIGITS) return undefined;
+    last = k;
+  }
+  const end = groups[last]?.end;
+  if (end === undefined || digits < MIN_DIGITS) return undefined;
+  if (bare) {
+    if (last !== groups.length - 1 || last === first || partOfNumber(text, from, end)) return undefined;
+    // Two groups: `0.1234567` and `02.182015` are decimals; `8080-8090` a range.
+    const paren = text.charCodeAt(from) === 40;
+    if (
+      last === first + 1 &&
+      !paren &&
+      (text.charCodeAt(head.start) !== 48 || text.charCodeAt(head.end) === 46)
+    )
+      return undefined;
+  }
+  if (last > first && !isPhoneLayout(text, from, groups, first, last)) return undefined;
+  const lengths = lengthsOf(groups, first, last);
+  if (!isWrittenNationalNumber(text, from, end, lengths, plan[digits] ?? [])) return undefined;
+  return { last, end, digits };
+}
+
+/**
  * Numbers of one run, trying windows that start at each digit group: `+44 20 7946 0958 (4111 …)`
  * or `+1 415 555 2671 4` only parse once the trailing groups are cut. Windows hold at most a
  * number's worth of digits.
@@ -298,8 +376,11 @@ function phonesInRun(
   // whatever context word precedes it.
   if (!hinted && text.charCodeAt(runStart - 1) === 35) return;
   const groups = digitGroups(text, runStart, runEnd);
-  const run: RunState = { hinted, text, runStart, runContext: undefined, listed: false };
+  const run: RunState = { hinted, text, runStart, runCue: undefined, listed: false };
   let g = 0;
+  // Where a number with no context word may start: the run's start, or right after a date or a
+  // dotted quad at its start.
+  let open = 0;
   while (g < groups.length) {
     const first = groups[g];
     if (!first) break;
@@ -308,17 +389,23 @@ function phonesInRun(
     const plus = text.charCodeAt(from) === 43;
     const doubleZero = !plus && text.startsWith('00', from);
     const international = plus || (doubleZero && (groups.length > g + 1 || hasContextAt(run, from)));
+    let cue: PhoneCue;
     if (!international) {
       if (isDateAt(text, groups, g)) {
+        if (open === g) open += 3;
         g += 3;
         continue;
       }
       if (isDottedQuadAt(text, groups, g)) {
+        if (open === g) open += 4;
         g += 4;
         continue;
       }
-      if (!hasContextAt(run, from)) {
-        g++;
+      cue = cueAt(run, from);
+      if (cue === undefined) {
+        const shaped = g === open ? readWritten(plan, text, from, groups, g, true) : undefined;
+        if (shaped) out.push({ type: 'phone', start: from, end: shaped.end });
+        g = shaped ? shaped.last + 1 : g + 1;
         continue;
       }
     }
@@ -339,13 +426,15 @@ function phonesInRun(
     }
     const found = international
       ? readInternational(run, from, windows, doubleZero)
-      : readNational(plan, text, from, windows, segment);
+      : cue === 'number'
+        ? readWritten(plan, text, from, groups, g, false)
+        : (readNational(plan, text, from, windows, segment) ?? readAnyShape(text, from, segment));
     if (!found) {
       g++;
       continue;
     }
     out.push({ type: 'phone', start: from, end: found.end });
-    if (!international) run.listed = true;
+    if (cue === 'phone') run.listed = true;
     g = found.last + 1;
   }
 }

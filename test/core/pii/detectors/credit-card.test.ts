@@ -17,6 +17,11 @@ describe('credit card detector', () => {
     ['mastercard 2-series 2223000048400011', ['2223000048400011']],
     ['"card":"4012888888881881"', ['4012888888881881']],
     ['card 4111 1111 1111 1111. Thanks', ['4111 1111 1111 1111']],
+    // Fifteen digits (issue 30): UATP numbers from 1, contiguous and in its 4-5-6 grouping;
+    // Amex in 4-4-4-3.
+    ['uatp 122000000000003', ['122000000000003']],
+    ['uatp 1220 00000 000003 on file', ['1220 00000 000003']],
+    ['amex 3782-8224-6310-005', ['3782-8224-6310-005']],
   ])('finds %j', (text, expected) => {
     expect(matchedTexts(findCreditCards, text)).toEqual(expected);
   });
@@ -29,6 +34,8 @@ describe('credit card detector', () => {
     ['0000 0000 0000 0000', 'placeholder of zeros'],
     [luhnComplete('171800000012'), 'millisecond timestamp: major industry identifier 1, not a card network'],
     [luhnComplete('123456789012345678'), 'snowflake-style id starting with 1'],
+    [luhnComplete('123456789012345'), 'fifteen digits from 1 are UATP; sixteen are not'],
+    [luhnComplete('171800000000'), 'thirteen digits from 1: a millisecond timestamp'],
     [luhnComplete('911111111111111'), 'major industry identifier 9 (national use), not a card network'],
     [`score 0.${luhnComplete('411111111111111')}`, 'decimal fraction of a float'],
     [`${luhnComplete('411111111111111')}.5`, 'integer part of a float'],

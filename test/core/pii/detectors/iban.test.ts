@@ -12,6 +12,14 @@ describe('iban detector', () => {
     ['Norway, shortest: NO9386011117947', ['NO9386011117947']],
     ['Malta, long: MT84MALT011000012345MTLCAST001S', ['MT84MALT011000012345MTLCAST001S']],
     ['"iban":"NL91ABNA0417164300"', ['NL91ABNA0417164300']],
+    // Any one separator between the groups (issue 30): dashes, dots, no-break spaces.
+    ['IBAN AL47-2121-1009-0000-0002-3569-8741.', ['AL47-2121-1009-0000-0002-3569-8741']],
+    ['GB82-WEST-1234-5698-7654-32', ['GB82-WEST-1234-5698-7654-32']],
+    ['DE89.3704.0044.0532.0130.00', ['DE89.3704.0044.0532.0130.00']],
+    [
+      'DE89\u00a03704\u00a00044\u00a00532\u00a00130\u00a000',
+      ['DE89\u00a03704\u00a00044\u00a00532\u00a00130\u00a000'],
+    ],
   ])('finds %j', (text, expected) => {
     expect(matchedTexts(findIbans, text)).toEqual(expected);
   });
@@ -24,6 +32,9 @@ describe('iban detector', () => {
     ['de89370400440532013000', 'lower case: identifiers, not account numbers'],
     ['DE89 3704 0044 0532013000', 'grouping abandoned half-way'],
     ['DE893 7040 0440 5320 1300 0', 'groups not of four'],
+    ['DE89-3704 0044 0532 0130 00', 'separators mixed'],
+    ['AL47-2121-1009-0000-0002-3569-8741-5555', 'the grouping runs on: a longer identifier'],
+    ['DE89_3704_0044_0532_0130_00', 'underscores join an identifier'],
     ['XDE89370400440532013000', 'glued to a letter'],
     ['AB12 CD34', 'short code-like token'],
     ['UTF8 and SHA256 and ISO8601', 'format names'],

@@ -53,7 +53,7 @@ describe('phone detector', () => {
     ['order 4155552671', 'national number without a context word: order ids look dialable'],
     ['"created": 1718000000', 'unix timestamp'],
     ['number of rows: 123-456-7890', '"number" alone is no context'],
-    ['contact: 415-555-2671', '"contact" alone is no context'],
+    ['contact: 4155552671', '"contact" alone is no context'],
     [`phone${' '.repeat(40)}4155552671`, 'context word more than 30 characters before'],
     ['hotel 4155552671', '"tel" inside another word is not a context word'],
     ['recall 4155552671', '"call" inside another word is not a context word'],
@@ -71,6 +71,52 @@ describe('phone detector', () => {
     ['[REDACTED_PHONE]', 'already masked'],
   ])('ignores %j (%s)', (text) => {
     expect(findPhones(text)).toEqual([]);
+  });
+});
+
+describe('phone detector: numbers written as their region writes them (issue 30)', () => {
+  it.each([
+    ['(415) 555-0132', ['(415) 555-0132']],
+    ['(415)555-0132', ['(415)555-0132']],
+    ['415-555-0132', ['415-555-0132']],
+    ['415.555.0132', ['415.555.0132']],
+    ['1-415-555-0132', ['1-415-555-0132']],
+    ['US: (415) 555-0132', ['(415) 555-0132']],
+    ['"to": "212-555-0199"', ['212-555-0199']],
+    ['at 2024-06-10 415-555-0132', ['415-555-0132']],
+    ['090-1234-5678', ['090-1234-5678']], // JP
+    ['09-7625400', ['09-7625400']], // IL: the format's 09-762-5400 with two groups joined
+    ['020 7946 0958', ['020 7946 0958']], // GB
+    ['06 12 34 56 78', ['06 12 34 56 78']], // FR
+  ])('finds %j without a context word', (text, expected) => {
+    expect(matchedTexts(findPhones, text)).toEqual(expected);
+  });
+
+  it.each([
+    ['123-456-7890', 'not a valid US number'],
+    ['415-5550-132', 'not grouped as the US writes it'],
+    ['415-555.0132', 'mixed separators'],
+    ['912 345 678', 'thousands'],
+    ['1.234.567.890', 'thousands'],
+    ['123-45-6789', 'the SSN layout'],
+    ['94105-1234', 'a ZIP+4 code: two groups need a trunk prefix or parentheses'],
+    ['ports 8080-8090', 'a range'],
+    ['12-415-555-0132', 'part of a longer number'],
+    ['415-555-0132-7', 'part of a longer number'],
+    ['1024 2048 4096', 'a list of sizes'],
+    ['"timestamp": "2025-01-27T23:17:02.182015"', 'seconds and microseconds of a time'],
+    ['x = 0.1234567', 'a decimal'],
+    ['ratio 1:090-1234-5678', 'after a joiner and a digit'],
+    ['+1 171 800 0000', 'the groups of an unassigned international number'],
+    ['4155550132', 'contiguous: needs a context word'],
+  ])('ignores %j (%s)', (text) => {
+    expect(findPhones(text)).toEqual([]);
+  });
+
+  it('after a phone word, any phone shape counts, a local number or an unknown region', () => {
+    expect(matchedTexts(findPhones, 'call 555-0132')).toEqual(['555-0132']);
+    expect(matchedTexts(findPhones, 'tel: 912 345 678')).toEqual(['912 345 678']);
+    expect(matchedTexts(findPhones, 'WhatsApp 12345678901234')).toEqual(['12345678901234']);
   });
 });
 
@@ -115,8 +161,8 @@ describe('phone detector: national numbers of other regions', () => {
     expect(matchedTexts(findPhones, text)).toEqual(expected);
   });
 
-  it.each(['020 7946 0958', 'see 06 12 34 56 78', '0151 23456789 rows'])(
-    'leaves %j alone without a context word',
+  it.each(['02079460958', 'see 0612345678', '0151 23456789 rows', 'row 2048 4096'])(
+    'leaves %j alone without a context word (not grouped as its region writes it)',
     (text) => {
       expect(findPhones(text)).toEqual([]);
     },
@@ -192,8 +238,11 @@ describe('phone detector: generic words are no context', () => {
     'reference number 4155552671',
     'PR number 4155552671',
     'issue number 4155552671',
-    'number: 4155552671',
     'contact 4155552671',
+    'number of rows: 4155552671',
+    'line number 4155552671',
+    'card number 4155552671',
+    'number: 1718000000', // valid in DE only with its trunk 0: not written as a number there
     'tool call took 1718000000 ns',
     'calls: 4155552671',
     'call me about order 4155552671',
@@ -207,6 +256,11 @@ describe('phone detector: generic words are no context', () => {
   it.each([
     ['call me at 4155552671', ['4155552671']],
     ['contact number 4155552671', ['4155552671']],
+    ['number: 4155552671', ['4155552671']],
+    ['My Japanese number is 090-1234-5678', ['090-1234-5678']],
+    ['my number 13812345678', ['13812345678']],
+    ['su número es 612 34 56 78', ['612 34 56 78']],
+    ['meine Nummer: 030 12345678', ['030 12345678']],
     ['call us: 020 7946 0958', ['020 7946 0958']],
     ['Customer asked us to call back at (415) 555-2671 tomorrow', ['(415) 555-2671']],
   ])('finds %j: a phone word or compound', (text, expected) => {
@@ -237,11 +291,15 @@ describe('phone detector: the phone key hint', () => {
 });
 
 describe('phone detector: regions', () => {
-  it('reads national numbers of the listed regions only', () => {
-    const text = 'phone: 020 7946 0958';
-    expect(phoneDetector(['US']).find(text)).toEqual([]);
-    expect(matchedTexts((t) => phoneDetector(['GB']).find(t), text)).toEqual(['020 7946 0958']);
-    expect(matchedTexts((t) => phoneDetector().find(t), text)).toEqual(['020 7946 0958']);
+  it('reads national numbers of the listed regions only, unless a phone word says it is one', () => {
+    const bare = 'see 020 7946 0958';
+    expect(phoneDetector(['US']).find(bare)).toEqual([]);
+    expect(matchedTexts((t) => phoneDetector(['GB']).find(t), bare)).toEqual(['020 7946 0958']);
+    expect(matchedTexts((t) => phoneDetector().find(t), bare)).toEqual(['020 7946 0958']);
+    expect(matchedTexts((t) => phoneDetector(['US']).find(t), 'phone: 020 7946 0958')).toEqual([
+      '020 7946 0958',
+    ]);
+    expect(phoneDetector(['US']).find('number: 020 7946 0958')).toEqual([]);
   });
 
   it('passes the hint through the detector', () => {
