@@ -1,22 +1,22 @@
 // Goldens are committed and their diffs go to CI logs and pull-request comments, so a golden must
 // never hold raw PII (DESIGN §6) — whatever the policy masks and whatever severity it gives the
 // `pii` check (even `off`). Before a golden is written or diffed, its context is searched with
-// every built-in typed detector, in every text an output holds (thinking, documents, arguments,
+// every default detector (the built-ins and the checksummed national ids), in every text an output holds (thinking, documents, arguments,
 // ids and names: visible-texts.ts); only the types and artifact ids are reported, never the values.
 import type { ReportViolation } from '../../core/golden/check-report.js';
 import type { Golden } from '../../core/golden/golden.js';
-import { builtinDetectors, findPiiIn } from '../../core/pii/index.js';
+import { defaultDetectors, findPiiIn } from '../../core/pii/index.js';
 import { visibleTexts } from '../../core/pii/visible-texts.js';
 import type { Policy } from '../../core/policy/index.js';
 
 export const GOLDEN_PII_CHECK = 'golden-pii';
 
 /**
- * One violation per context artifact that still holds PII a built-in detector finds (values in
+ * One violation per context artifact that still holds PII a default detector finds (values in
  * the policy's `pii.allow` excepted). Non-empty means: do not write or diff this golden.
  */
 export function unmaskedPii(golden: Golden, policy: Policy): ReportViolation[] {
-  const detectors = builtinDetectors();
+  const detectors = defaultDetectors();
   const out: ReportViolation[] = [];
   for (const item of golden.context) {
     const types = new Set<string>();

@@ -1,6 +1,6 @@
 // Writes a stabilized context in the native format (DESIGN §2): `{ meta, artifacts }`.
 import { maskText } from '../pii/mask.js';
-import { builtinDetectors } from '../pii/registry.js';
+import { defaultDetectors } from '../pii/registry.js';
 import type { ContextItem } from '../stabilize/types.js';
 import { scopesOf } from '../stabilize/scope.js';
 import { HISTORY_META_KEY, historySources, turnNumbers } from '../stabilize/summaries.js';
@@ -87,4 +87,4 @@ function maskMeta(value: unknown): unknown {
   return value;
 }
 
-const META_DETECTORS = builtinDetectors();
+const META_DETECTORS = defaultDetectors();

@@ -1,7 +1,7 @@
 // Public surface of the PII stage.
 export { BUILTIN_PII_TYPES, DIGIT_RUN_TYPE } from './types.js';
 export type { BuiltinPiiType, Detector, PiiMatch, TypeHint } from './types.js';
-export { builtinDetectors, createDetectors } from './registry.js';
+export { DEFAULT_PII_DETECTORS, builtinDetectors, createDetectors, defaultDetectors } from './registry.js';
 export type { DetectorConfig } from './registry.js';
 export type { CompiledRule } from './detectors/user-rule.js';
 export { findPii, maskText, renderReplacement } from './mask.js';

@@ -7,7 +7,12 @@ import { digitRunDetector } from './detectors/digit-run.js';
 import { emailDetector } from './detectors/email.js';
 import { ibanDetector } from './detectors/iban.js';
 import { ipAddressDetector } from './detectors/ip-address.js';
-import { OPTIONAL_DETECTORS, OPTIONAL_PII_TYPES, isOptionalPiiType } from './detectors/optional.js';
+import {
+  CHECKSUM_ID_TYPES,
+  OPTIONAL_DETECTORS,
+  OPTIONAL_PII_TYPES,
+  isOptionalPiiType,
+} from './detectors/optional.js';
 import { DEFAULT_PHONE_REGIONS, phoneDetector } from './detectors/phone.js';
 import { secretDetector } from './detectors/secret.js';
 import { ssnDetector } from './detectors/ssn.js';
@@ -28,6 +33,12 @@ const BUILTIN: Record<BuiltinPiiType, (regions: readonly string[]) => Detector> 
 
 /** Every detector name a policy may list: the built-ins, then the opt-in ones. */
 export const PII_DETECTOR_NAMES = [...BUILTIN_PII_TYPES, ...OPTIONAL_PII_TYPES] as const;
+
+/** What the default policy enables and the `pii` check always searches: the built-ins and the checksummed national ids. */
+export const DEFAULT_PII_DETECTORS: readonly (typeof PII_DETECTOR_NAMES)[number][] = Object.freeze([
+  ...BUILTIN_PII_TYPES,
+  ...CHECKSUM_ID_TYPES,
+]);
 
 function isBuiltin(name: string): name is BuiltinPiiType {
   return (BUILTIN_PII_TYPES as readonly string[]).includes(name);
@@ -73,6 +84,17 @@ export function builtinDetectors(): Detector[] {
   return [...builtins];
 }
 
+let defaults: Detector[] | undefined;
+
+/**
+ * The detectors of DEFAULT_PII_DETECTORS with the default regions: what the default policy masks,
+ * and what the edges (log lines, messages, report metadata) mask whatever the policy.
+ */
+export function defaultDetectors(): Detector[] {
+  defaults ??= [...builtinDetectors(), ...CHECKSUM_ID_TYPES.map((t) => OPTIONAL_DETECTORS[t]())];
+  return [...defaults];
+}
+
 /** A policy's `pii:` block (and its compiled rules) as the registry takes it. */
 export function detectorConfig(
   pii: { detectors: readonly string[]; digit_run: number; regions: readonly string[] },
@@ -82,10 +104,11 @@ export function detectorConfig(
 }
 
 /**
- * What the `pii` check searches with, and the stabilizer's verdict with it: every built-in typed
- * detector whatever the policy enables, the opt-in ones it enables, its `digit_run` and its rules.
+ * What the `pii` check searches with, and the stabilizer's verdict with it: every default detector
+ * (the built-ins and the checksummed national ids) whatever the policy enables, the other opt-in
+ * ones it enables, its `digit_run` and its rules.
  */
 export function checkDetectors(cfg: DetectorConfig): Detector[] {
   const optional = cfg.detectors.filter(isOptionalPiiType);
-  return createDetectors({ ...cfg, detectors: [...BUILTIN_PII_TYPES, ...optional] });
+  return createDetectors({ ...cfg, detectors: [...DEFAULT_PII_DETECTORS, ...optional] });
 }

@@ -33,11 +33,13 @@ resilience:
   protected_message_kinds: [error, result, decision]
   notification_level: normal # quiet | normal | verbose
 pii:
-  detectors: [email, phone, ssn, credit_card, iban, ip_address, secret]
+  detectors: [email, phone, ssn, credit_card, iban, ip_address, secret, uk_nhs, in_aadhaar, es_nif, it_fiscal_code, au_tfn]
   # Opt-in (add by name): mac, crypto_wallet, url_credentials, us_itin, us_aba_routing, uk_nino,
-  # uk_nhs, in_pan, in_aadhaar, es_nif, it_fiscal_code, au_tfn, passport. See docs/pii.md.
-  # Regions whose NATIONAL phone numbers are masked after a context word (phone, tel, mobile…) or
-  # under a key such as "phone"; international numbers (+…) are masked for every region.
+  # in_pan, passport. The checksummed national ids are on by default. See docs/pii.md.
+  # Regions whose NATIONAL phone numbers are masked when written in the region's own format
+  # ((415) 555-0132, 090-1234-5678), after "number", or under a key such as "phone"; after a
+  # phone word (phone, tel, mobile…) any phone shape is masked; international numbers (+…) are
+  # masked for every region.
   regions: [AE, AR, AT, AU, BE, BR, CA, CH, CL, CN, CO, CZ, DE, DK, ES, FI, FR, GB, GR, HK, HU, IE, IL, IN, IT, JP, KR, MX, NL, NO, NZ, PH, PL, PT, RO, SE, SG, TR, TW, US, ZA]
   digit_run: 0               # mask any run of >= N digits (0 = off; 3 = the strict rule)
   rules: []                  # extra detectors, RE2 syntax (no lookaround; (?i) for any case), e.g.

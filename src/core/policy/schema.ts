@@ -4,8 +4,7 @@
 import { z } from 'zod';
 import { DEFAULT_PHONE_REGIONS, isPhoneRegion } from '../pii/detectors/phone.js';
 import { PII_STRATEGIES } from '../pii/aliases.js';
-import { PII_DETECTOR_NAMES } from '../pii/registry.js';
-import { BUILTIN_PII_TYPES } from '../pii/types.js';
+import { DEFAULT_PII_DETECTORS, PII_DETECTOR_NAMES } from '../pii/registry.js';
 import { TOKENIZER_NAMES } from '../tokens/tokenizer.js';
 import type { TokenizerName } from '../tokens/tokenizer.js';
 import { showValue } from './format.js';
@@ -432,7 +431,7 @@ export const PolicySchema = mapping(
     ).prefault({}),
     pii: mapping(
       {
-        detectors: setOf(PII_DETECTORS, 0).default(() => [...BUILTIN_PII_TYPES]),
+        detectors: setOf(PII_DETECTORS, 0).default(() => [...DEFAULT_PII_DETECTORS]),
         regions: regionList().default(() => [...DEFAULT_PHONE_REGIONS]),
         digit_run: z
           .number({ error: () => `0 (off) or an integer from 2 to ${L.maxDigitRun}` })

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { RE2JS } from 're2js';
-import { builtinDetectors, createDetectors } from '../../../src/core/pii/registry.js';
+import {
+  DEFAULT_PII_DETECTORS,
+  builtinDetectors,
+  checkDetectors,
+  createDetectors,
+  defaultDetectors,
+} from '../../../src/core/pii/registry.js';
 import { BUILTIN_PII_TYPES } from '../../../src/core/pii/types.js';
 import { maskText } from '../../../src/core/pii/mask.js';
 
@@ -42,5 +48,30 @@ describe('createDetectors', () => {
 describe('builtinDetectors', () => {
   it('returns all seven typed detectors, whatever a policy enables', () => {
     expect(builtinDetectors().map((d) => d.type)).toEqual([...BUILTIN_PII_TYPES]);
+  });
+});
+
+describe('the default set (issue 30)', () => {
+  it('is the seven built-ins and the checksummed national ids, in a fixed order', () => {
+    expect(DEFAULT_PII_DETECTORS).toEqual([
+      ...BUILTIN_PII_TYPES,
+      'uk_nhs',
+      'in_aadhaar',
+      'es_nif',
+      'it_fiscal_code',
+      'au_tfn',
+    ]);
+    expect(defaultDetectors().map((d) => d.type)).toEqual(DEFAULT_PII_DETECTORS);
+  });
+
+  it('is what the pii check searches whatever the policy enables, plus the opt-in ones it enables', () => {
+    const types = (detectors: string[]) =>
+      checkDetectors({ detectors, digit_run: 0, rules: [] }).map((d) => d.type);
+    expect(types([])).toEqual(DEFAULT_PII_DETECTORS);
+    expect(types(['email', 'mac'])).toEqual([
+      ...DEFAULT_PII_DETECTORS.slice(0, 7),
+      'mac',
+      ...DEFAULT_PII_DETECTORS.slice(7),
+    ]);
   });
 });

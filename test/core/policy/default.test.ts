@@ -46,7 +46,21 @@ describe('DEFAULT_POLICY', () => {
         notification_level: 'normal',
       },
       pii: {
-        detectors: ['email', 'phone', 'ssn', 'credit_card', 'iban', 'ip_address', 'secret'],
+        // The seven built-ins and, since issue 30, the checksummed national ids.
+        detectors: [
+          'email',
+          'phone',
+          'ssn',
+          'credit_card',
+          'iban',
+          'ip_address',
+          'secret',
+          'uk_nhs',
+          'in_aadhaar',
+          'es_nif',
+          'it_fiscal_code',
+          'au_tfn',
+        ],
         regions: [...DEFAULT_PHONE_REGIONS],
         digit_run: 0,
         rules: [],

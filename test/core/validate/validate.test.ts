@@ -158,6 +158,27 @@ describe('validate: pii', () => {
     expect(violations(run(tr, p), 'pii', p, tr).violations).toHaveLength(1);
   });
 
+  it('runs the checksummed national-id detectors too, on by default (issue 30)', () => {
+    // A seed-004 style request names "a phone number or ID card number": an NHS number, an
+    // Aadhaar number or a DNI must not pass with the check green when the policy lists only the
+    // seven built-ins.
+    const p = policy({
+      pii: { detectors: ['email', 'phone', 'ssn', 'credit_card', 'iban', 'ip_address', 'secret'] },
+    });
+    for (const [text, type] of [
+      ['My NHS number is 9434765919', 'uk_nhs'],
+      ['Aadhaar 2345 6789 0124 attached', 'in_aadhaar'],
+      ['DNI 12345678Z', 'es_nif'],
+    ] as const) {
+      const tr = t(user('u', text));
+      expect(violations(run(tr, p), 'pii', p, tr).violations.map((v) => v.message)).toEqual([
+        `unmasked PII in the context: ${type}`,
+      ]);
+      // The default policy masks it.
+      expect(violations(run(tr, P), 'pii', P, tr).ok).toBe(true);
+    }
+  });
+
   it('applies digit_run and the allow list as the policy sets them', () => {
     const r = broken((x) => {
       ctx(x, 'u1').content = 'Order 55512 is late, write to help@example.com';

@@ -51,6 +51,15 @@ export const OPTIONAL_DETECTORS: Record<OptionalPiiType, () => Detector> = {
   passport: passportDetector,
 };
 
+/**
+ * The national ids whose check digit (or check letter) makes them precise enough to be on by
+ * default (issue 30): in the default policy's `pii.detectors` and always searched by the `pii`
+ * check, like the seven built-ins. The other opt-in types have no checksum (uk_nino, in_pan,
+ * us_itin, passport) or are not personal (us_aba_routing names a bank, mac a device), so a policy
+ * opts in to them.
+ */
+export const CHECKSUM_ID_TYPES = ['uk_nhs', 'in_aadhaar', 'es_nif', 'it_fiscal_code', 'au_tfn'] as const;
+
 export function isOptionalPiiType(name: string): name is OptionalPiiType {
   return (OPTIONAL_PII_TYPES as readonly string[]).includes(name);
 }

@@ -74,7 +74,7 @@ const ID_NOUNS = new Set([
   ...'order build ticket account acct invoice tracking case reference ref pr issue job run transaction txn customer member user session request serial part item sku batch lot policy claim booking confirmation receipt shipment parcel id'.split(
     ' ',
   ),
-  ...'line port version error exit page row column step pid process card security ssn tax vat license licence registration routing bank iban passport employee student model product seat room flight record document file commit revision sequence phase check cheque container pin otp code random magic'.split(
+  ...'line port version error exit page row column step pid process card security ssn tax vat license licence registration routing bank iban passport employee student model product seat room flight record document file commit revision sequence phase check cheque container pin otp code random magic social nhs health patient medical insurance national identity aadhaar aadhar uid dni nif nie cif tfn nino pan itin ein'.split(
     ' ',
   ),
 ]);

@@ -242,6 +242,8 @@ describe('phone detector: generic words are no context', () => {
     'number of rows: 4155552671',
     'line number 4155552671',
     'card number 4155552671',
+    'My NHS number is 4155552671',
+    'social security number: 4155552671',
     'number: 1718000000', // valid in DE only with its trunk 0: not written as a number there
     'tool call took 1718000000 ns',
     'calls: 4155552671',
