@@ -208,6 +208,35 @@ describe('validate', () => {
     expect(checks.find((k) => k.name === 'fresh_results')?.violations).toEqual([]);
   });
 
+  it('regression, seed 1796658320: a call id used by two turns; the second result answers the earlier call', () => {
+    const build = 'The build failed because the cache was stale again';
+    const call = { id: 'c1', name: 'bash', arguments: '{"command":"npm test"}' };
+    const c = readCase(
+      [
+        { id: 'x0', kind: 'phase', content: 'phase marker', scope: { task: 'T3' } },
+        { id: 'x1', kind: 'assistant', content: '', tool_calls: [call] },
+        { id: 'x2', kind: 'phase', content: 'phase marker', scope: { task: 'T1' } },
+        { id: 'x3', kind: 'assistant', content: '', tool_calls: [call] },
+        { id: 'x4', kind: 'tool', call_id: 'c1', content: build },
+        { id: 'x5', kind: 'tool', call_id: 'c1', content: '' },
+      ],
+      [],
+    );
+    const policy = toPolicy({
+      budget: 400,
+      message_overhead: 0,
+      keep_recent: 0,
+      order: ['system'],
+      resilience: { enabled: false },
+      tool_output: { max_tokens: 1, keep_fields: [] },
+      dedup: { enabled: false, similarity: 0.3 },
+      summaries: { ttl: 0 },
+    });
+    const r = stabilize(c.transcript, policy);
+    const checks = validateResult(c.transcript, r, { policy, tokenizer: wordTokenizer });
+    expect(checks.find((k) => k.name === 'fresh_results')?.violations).toEqual([]);
+  });
+
   it('a green never lies: no failing error check means the context works and both APIs accept it', () => {
     let green = 0;
     let red = 0;

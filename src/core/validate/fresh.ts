@@ -17,11 +17,15 @@ export function openLoopResults(t: Transcript): Artifact[] {
   const main = t.artifacts.filter(onMainChain);
   let i = main.length - 1;
   while (i >= 0 && SECTION_KINDS.has((main[i] as Artifact).kind)) i--;
-  const out: Artifact[] = [];
-  for (; i >= 0 && (main[i] as Artifact).kind === 'tool'; i--) {
-    const a = main[i] as Artifact;
-    if (t.pairing.resultToCall[a.id] !== undefined) out.push(a);
-  }
+  const trailing: Artifact[] = [];
+  for (; i >= 0 && (main[i] as Artifact).kind === 'tool'; i--) trailing.push(main[i] as Artifact);
+  // Only what the turn right before them asked for (its assistant records: some formats write one
+  // per call): with a call id used twice, a second result pairs with an earlier turn's call, which
+  // the model is not about to read (seed 1796658320).
+  const turn = new Set<string>();
+  for (let k = i; k >= 0 && (main[k] as Artifact).kind === 'assistant'; k--)
+    turn.add((main[k] as Artifact).id);
+  const out = trailing.filter((a) => turn.has(t.pairing.resultToCall[a.id] ?? ''));
   // A marker after the loop that switches the task closes it: the scope reset takes an earlier
   // task's loop out, and the model is no longer about to read it (seed 1631336666).
   const { scopes, outcome } = scopesOf(main);
