@@ -5,7 +5,8 @@
 // Not mailboxes: SCP remotes and URL authorities with a port (`git@github.com:org/repo`,
 // `user@host:5432`), and the password of a URL's userinfo (`postgres://app:s3cret@db.example.com`:
 // the "local part" follows a `:` and a `scheme://` opens the same whitespace-free token).
-// `mailto:bob@x.com` has no `//` and stays an address.
+// `mailto:bob@x.com` has no `//` and stays an address. A URL-encoded address
+// (`?email=jane.doe%40example.com`, `%40` for `@`) is an address too.
 
 import type { Detector, PiiMatch } from '../types.js';
 import { isAsciiAlnum } from './scan.js';
@@ -95,24 +96,35 @@ function isUserinfoPassword(text: string, start: number): boolean {
   return false;
 }
 
+/** The next `@` or URL-encoded `%40` from `from`: its index and length, or undefined. */
+function nextAt(text: string, from: number): [number, number] | undefined {
+  const plain = text.indexOf('@', from);
+  const encoded = text.indexOf('%40', from);
+  if (encoded !== -1 && (plain === -1 || encoded < plain)) return [encoded, 3];
+  return plain === -1 ? undefined : [plain, 1];
+}
+
 export function findEmails(text: string): PiiMatch[] {
   const out: PiiMatch[] = [];
   let floor = 0; // never extend a local part back into the previous match
-  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+  for (let next = nextAt(text, 0); next !== undefined; next = nextAt(text, next[0] + 1)) {
+    const [at, sepLength] = next;
+    const domainStart = at + sepLength;
     let start = at;
     while (start > floor && at - start < MAX_LOCAL && isLocalChar(text.charCodeAt(start - 1))) start--;
     while (start < at && text.charCodeAt(start) === DOT) start++; // a local part cannot open with '.'
     if (start < at && escapeLetterAt(text, start)) start++; // `\nbob@…` in JSON text: keep the `\n`
     if (start === at || isUserinfoPassword(text, start)) continue;
-    let end = at + 1;
-    while (end < text.length && end - at - 1 < MAX_DOMAIN && isDomainChar(text.charCodeAt(end))) end++;
+    let end = domainStart;
+    while (end < text.length && end - domainStart < MAX_DOMAIN && isDomainChar(text.charCodeAt(end))) end++;
     // Sentence punctuation after an address is not part of it.
-    while (end > at + 1 && (text.charCodeAt(end - 1) === DOT || text.charCodeAt(end - 1) === HYPHEN)) end--;
-    if (end === at + 1 || text.charCodeAt(end) === AT) continue;
-    if (!validDomain(text.slice(at + 1, end))) {
+    while (end > domainStart && (text.charCodeAt(end - 1) === DOT || text.charCodeAt(end - 1) === HYPHEN))
+      end--;
+    if (end === domainStart || text.charCodeAt(end) === AT) continue;
+    if (!validDomain(text.slice(domainStart, end))) {
       // `jane@example.com.pdf`, `jane@example.com-0`: an address with a suffix glued on is still an
       // address. The longest prefix that is a valid domain (two labels at least) is the address.
-      const shorter = validPrefixEnd(text, at + 1, end);
+      const shorter = validPrefixEnd(text, domainStart, end);
       if (shorter === undefined) continue;
       end = shorter;
     }
@@ -122,7 +134,7 @@ export function findEmails(text: string): PiiMatch[] {
     }
     out.push({ type: 'email', start, end });
     floor = end;
-    at = end - 1;
+    next[0] = end - 1;
   }
   return out;
 }

@@ -74,7 +74,7 @@ const ID_NOUNS = new Set([
   ...'order build ticket account acct invoice tracking case reference ref pr issue job run transaction txn customer member user session request serial part item sku batch lot policy claim booking confirmation receipt shipment parcel id'.split(
     ' ',
   ),
-  ...'line port version error exit page row column step pid process card security ssn tax vat license licence registration routing bank iban passport employee student model product seat room flight record document file commit revision sequence phase check cheque container pin otp code random magic social nhs health patient medical insurance national identity aadhaar aadhar uid dni nif nie cif tfn nino pan itin ein'.split(
+  ...'line port version error exit page row column step pid process card security ssn tax vat license licence registration routing bank iban passport employee student model product seat room flight record document file commit revision sequence phase check cheque container pin otp code random magic social nhs health patient medical insurance national identity aadhaar aadhar uid dni nif nie cif tfn nino pan itin ein po purchase project vendor supplier'.split(
     ' ',
   ),
 ]);
@@ -82,12 +82,18 @@ const ID_NOUNS = new Set([
 /** How strongly the window before `start` says that a phone number follows. */
 export type PhoneCue = 'phone' | 'number' | undefined;
 
+// A cheap test that lets most windows skip NUMBER_WORD and ID_BEFORE (every run of seven digits
+// or more asks for its cue, and most have none).
+const NUMBER_HINT = /n[uú]m|номер|番号|号码|號碼|번호/i;
+
 /** The context before `start`: a phone word, the word `number`, or nothing. */
 export function phoneCueAt(text: string, start: number): PhoneCue {
   // One character more than the window, so that `\b` sees what precedes the window's first word.
   const before = windowBefore(text, start, CONTEXT_WINDOW);
+  const phone = PHONE_WORDS.test(before) || CALL_BEFORE.test(before);
+  if (!phone && !NUMBER_HINT.test(before)) return undefined;
   if (ID_BEFORE.test(before)) return undefined;
-  if (PHONE_WORDS.test(before) || CALL_BEFORE.test(before)) return 'phone';
+  if (phone) return 'phone';
   return hasNumberWord(before) ? 'number' : undefined;
 }
 

@@ -21,6 +21,10 @@ describe('email detector', () => {
     ['file name: invoice-jane.doe@example.com.pdf', ['invoice-jane.doe@example.com']],
     ['two suffixes: jane@example.co.uk.tar.gz', ['jane@example.co.uk']],
     ['counter: jane.doe@example.com-0', ['jane.doe@example.com']],
+    // URL-encoded (issue 30): `%40` is the `@` of a query string's address.
+    ['GET /lookup?email=Jane.Doe%40example.com&include=teams', ['Jane.Doe%40example.com']],
+    ['mailto:ops%2Balerts%40example.org', ['ops%2Balerts%40example.org']],
+    ['a%40b then bob@x.com', ['bob@x.com']],
   ])('finds %j', (text, expected) => {
     expect(matchedTexts(findEmails, text)).toEqual(expected);
   });
