@@ -298,14 +298,262 @@ const FAMILIES: Family[] = [
   ],
 ];
 
+const MONTH_ABBR = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Groups of three joined by `sep` (`912 345 678`, `1.234.567`). */
+function thousands(n: number, sep: string): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
+}
+
+/** A valid ISBN-13 with hyphens (`978-3-16-148410-0`). */
+function isbn13(g: Gen): string {
+  const group = g.pick(['0', '1', '3', '2', '84', '88', '4', '7']);
+  const publisher = g.digits(g.int(2, 5));
+  const title = g.digits(9 - group.length - publisher.length);
+  const body = `978${group}${publisher}${title}`;
+  const sum = [...body].reduce((acc, ch, i) => acc + Number(ch) * (i % 2 === 0 ? 1 : 3), 0);
+  return `978-${group}-${publisher}-${title}-${(10 - (sum % 10)) % 10}`;
+}
+
+/** A valid ISBN-10 with hyphens (`0-306-40615-2`). */
+function isbn10(g: Gen): string {
+  const group = g.pick(['0', '1', '3']);
+  const publisher = g.digits(g.int(2, 4));
+  const title = g.digits(9 - group.length - publisher.length);
+  const body = `${group}${publisher}${title}`;
+  const sum = [...body].reduce((acc, ch, i) => acc + Number(ch) * (10 - i), 0);
+  const check = (11 - (sum % 11)) % 11;
+  return `${group}-${publisher}-${title}-${check === 10 ? 'X' : check}`;
+}
+
+/** A ten-digit NANP-shaped number that no one can hold: area or exchange code starting 0/1. */
+function invalidNanp(g: Gen): string {
+  // Area codes from 1: no NANP number, and no Mexican one either (MX writes its ten digits
+  // 3-3-4 like the US). A leading 0 is not used: `039 599 3377`, `(041) 911-3503` are valid
+  // Italian, South African, Irish and Korean numbers written as those regions write them.
+  const [a, b, c] = g.pick([
+    ['123', '456', '7890'],
+    [`1${g.digits(2)}`, `${g.int(2, 9)}${g.digits(2)}`, g.digits(4)],
+    [`1${g.digits(2)}`, `${g.int(0, 1)}${g.digits(2)}`, g.digits(4)],
+  ]);
+  return g.pick([`${a}-${b}-${c}`, `(${a}) ${b}-${c}`, `${a}.${b}.${c}`]);
+}
+
+/** Families added for the phone, card, IBAN and national-ID look-alikes an agent session holds. */
+const LOOKALIKE_FAMILIES: Family[] = [
+  [
+    'number/thousands-space',
+    (g) =>
+      `${g.pick(['Total requests:', 'processed', 'heap used', 'rows scanned:'])} ${thousands(g.int(100_000_000, 999_999_999), ' ')}${g.pick(['', ' (p99 ok)', ' so far'])}`,
+  ],
+  [
+    'number/thousands-space-unit',
+    (g) =>
+      `${thousands(g.int(1_000_000, 99_999_999), ' ')} ${g.pick(['bytes', 'octets', 'tokens', 'records'])} written in ${g.int(1, 99)} s`,
+  ],
+  [
+    'number/thousands-dot',
+    (g) =>
+      `${g.pick(['Einwohner', 'Datensätze', 'Zeilen', 'Aufrufe'])}: ${thousands(g.int(1_000_000, 99_999_999), '.')}`,
+  ],
+  [
+    'number/thousands-comma',
+    (g) =>
+      `${thousands(g.int(1_000_000, 9_999_999_999), ',')} ${g.pick(['rows affected', 'events ingested', 'downloads last month'])}`,
+  ],
+  [
+    'number/money-eu',
+    (g) =>
+      `Gesamtbetrag: ${thousands(g.int(1_000_000, 99_999_999), '.')},${g.digits(2)} € (netto ${thousands(g.int(1000, 999_999), '.')},${g.digits(2)} €)`,
+  ],
+  [
+    'number/money-table',
+    (g) =>
+      `| Q${g.int(1, 4)} revenue | $${thousands(g.int(1_000_000, 999_999_999), ',')}.${g.digits(2)} | +${g.int(1, 40)}.${g.digits(1)}% |`,
+  ],
+  [
+    'lookalike/invalid-nanp',
+    (g) =>
+      `${g.pick(['placeholder="e.g.', 'example:', 'format:', 'mask'])} ${invalidNanp(g)}${g.pick(['"', '', ' (digits only)'])}`,
+  ],
+  [
+    'lookalike/isbn',
+    (g) =>
+      `${g.pick(['ISBN', 'ISBN-13:', 'isbn'])} ${isbn13(g)}${g.chance(0.4) ? `, ISBN-10 ${isbn10(g)}` : ''}`,
+  ],
+  [
+    'lookalike/zip-plus-four',
+    (g) =>
+      `${g.f.location.streetAddress()}, ${g.f.location.state({ abbreviated: true })} ${g.int(10000, 99999)}-${g.digits(4)}`,
+  ],
+  [
+    'time/dates-various',
+    (g) => {
+      const y = g.int(2019, 2025);
+      const m = pad(g.int(1, 12));
+      const d = pad(g.int(1, 28));
+      return g.pick([
+        `${d}.${m}.${y} ${time(g)}`,
+        `${m}/${d}/${y} ${pad(g.int(1, 12))}:${pad(g.int(0, 59))} ${g.pick(['AM', 'PM'])}`,
+        `${y}${m}${d}-${pad(g.int(0, 23))}${pad(g.int(0, 59))}${pad(g.int(0, 59))}`,
+        `${y}/${m}/${d} ${time(g)}.${g.digits(3)}`,
+        `${d}-${g.pick(MONTH_ABBR)}-${y} ${time(g)}`,
+        `${y}-${m}-${d}T${time(g)}+0${g.int(0, 9)}:00`,
+        `backup-${y}-${m}-${d}-${pad(g.int(0, 23))}${pad(g.int(0, 59))}.tar.gz`,
+      ]);
+    },
+  ],
+  [
+    'time/time-ranges',
+    (g) =>
+      `${g.pick(['maintenance window', 'on call', 'office hours'])} ${time(g)}-${time(g)} UTC, ${pad(g.int(1, 12))}:${pad(g.int(0, 59))}-${pad(g.int(1, 12))}:${pad(g.int(0, 59))} local`,
+  ],
+  [
+    'version/long-builds',
+    (g) =>
+      g.pick([
+        `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${g.int(110, 127)}.0.${g.int(5000, 6999)}.${g.int(10, 199)} Safari/537.36`,
+        `Xcode ${g.int(13, 16)}.${g.int(0, 4)} (Build ${g.int(13, 16)}${g.pick(['A', 'B', 'C', 'E'])}${g.int(100, 999)}${g.pick(['', 'a', 'b'])})`,
+        `kernel 6.${g.int(1, 9)}.${g.int(0, 99)}-${g.int(100, 999)}.${g.int(1, 99)}.${g.int(1, 9)}.el9_${g.int(1, 4)}.x86_64`,
+        `OS Build 22631.${g.int(1000, 4000)}, .NET 8.0.${g.int(100, 999)}.${g.int(10000, 99999)}`,
+      ]),
+  ],
+  [
+    'version/prerelease',
+    (g) =>
+      `v${v3(g)}-${g.pick(['rc', 'beta', 'alpha', 'canary'])}.${g.int(0, 20)}+build.${g.int(1000, 99999)}`,
+  ],
+  [
+    'lookalike/rows-count',
+    (g) =>
+      `${g.pick(['number of rows:', 'Number of records:', 'total number of keys:', 'row count ='])} ${g.int(100_000, 99_999_999)}`,
+  ],
+  [
+    'lookalike/line-number',
+    (g) =>
+      `${g.pick(['error at line number', 'line number', 'offset', 'byte offset'])} ${g.int(10_000, 99_999_999)} in ${file(g)}`,
+  ],
+  [
+    'lookalike/number-after-number',
+    (g) =>
+      g.pick([
+        `Order number: ${g.digits(3)}-${g.digits(7)}-${g.digits(7)}`,
+        `${g.pick(['case', 'ticket', 'build', 'run', 'job', 'tracking'])} number ${g.number(g.int(7, 12))}`,
+        `${g.pick(['Invoice', 'PO', 'Batch'])} number ${g.int(2019, 2025)}-${g.digits(g.int(4, 7))}`,
+        `serial number ${g.upperAlnum(4)}-${g.digits(6)}-${g.digits(4)}`,
+        `build number ${g.int(2019, 2025)}${pad(g.int(1, 12))}${pad(g.int(1, 28))}.${g.int(1, 9)}`,
+      ]),
+  ],
+  [
+    'net/port-ranges',
+    (g) =>
+      g.pick([
+        `--publish ${g.int(30000, 31000)}-${g.int(32000, 32767)}:${g.int(30000, 31000)}-${g.int(32000, 32767)}`,
+        `net.ipv4.ip_local_port_range = ${g.int(1024, 40000)} ${g.int(50000, 65535)}`,
+        `EXPOSE ${g.int(3000, 5000)}-${g.int(5001, 9999)}`,
+        `allow tcp ${g.int(1024, 9999)}-${g.int(10000, 65535)} from VPC`,
+      ]),
+  ],
+  [
+    'net/docker-ps-ports',
+    (g) =>
+      `${g.hex(12)}   ${g.word()}:latest   "docker-entrypoint.s…"   ${g.int(2, 59)} minutes ago   Up ${g.int(2, 59)} minutes   0.0.0.0:${g.int(3000, 9999)}->${g.int(80, 9000)}/tcp, :::${g.int(3000, 9999)}->${g.int(80, 9000)}/tcp`,
+  ],
+  [
+    'net/reserved-addresses',
+    (g) =>
+      g.pick([
+        `127.0.0.1   localhost\n::1         localhost ip6-localhost`,
+        `server listening on [::1]:${g.int(1024, 9999)} and 0.0.0.0:${g.int(1024, 9999)}`,
+        `bind-address = 0.0.0.0`,
+        `ping -c 3 127.0.0.1`,
+        `broadcast 255.255.255.255 port ${g.pick([67, 68, 9])}`,
+        `inet 127.0.0.1 netmask 0xff000000\ninet6 ::1 prefixlen 128`,
+        JSON.stringify({ host: g.pick(['127.0.0.1', '0.0.0.0', '::1']), port: g.int(1024, 9999) }),
+        `route add default 0.0.0.0/0 via gateway`,
+        `redis-cli -h 127.0.0.1 -p 6379 ping`,
+        `DATABASE_HOST=127.0.0.1`,
+      ]),
+  ],
+  [
+    'net/netmask-broadcast',
+    // The limited broadcast and netmasks identify no one. (A subnet's broadcast address,
+    // `192.168.1.255`, is an address of that network like any other and is masked.)
+    (g) =>
+      g.pick([
+        `        inet 127.0.0.1  netmask 255.0.0.0`,
+        `DHCPDISCOVER on eth${g.int(0, 3)} to 255.255.255.255 port 67 interval ${g.int(3, 20)}`,
+        `        netmask ${g.pick(['255.255.255.0', '255.255.0.0', '255.255.255.128'])}  broadcast 255.255.255.255`,
+      ]),
+  ],
+  [
+    'number/coordinates-pair',
+    (g) =>
+      `${g.pick(['center:', 'geo:', 'location', '@'])} ${g.f.location.latitude({ precision: 6 })}, ${g.f.location.longitude({ precision: 6 })}`,
+  ],
+  [
+    'number/ranges',
+    (g) =>
+      `${g.pick(['see lines ', 'pages ', 'Range: bytes=', 'rows '])}${g.int(100, 9999)}-${g.int(10000, 99999)}`,
+  ],
+  [
+    'lookalike/cve-ids',
+    (g) =>
+      `${g.pick(['Fixes', 'Mitigates', 'Tracked as'])} CVE-${g.int(2019, 2025)}-${g.int(1000, 59999)} and GHSA-${g.alnum(4).toLowerCase()}-${g.alnum(4).toLowerCase()}-${g.alnum(4).toLowerCase()}`,
+  ],
+  [
+    'lookalike/ls-du-output',
+    (g) =>
+      g.pick([
+        `-rw-r--r--  1 dev  staff  ${g.int(1_000_000, 999_999_999)} ${g.pick(MONTH_ABBR)} ${g.int(1, 28)} ${pad(g.int(0, 23))}:${pad(g.int(0, 59))} ${g.word()}.bin`,
+        `/dev/nvme0n1p${g.int(1, 4)}  ${g.int(100_000_000, 999_999_999)} ${g.int(10_000_000, 99_999_999)} ${g.int(10_000_000, 99_999_999)}  ${g.int(1, 99)}% /`,
+      ]),
+  ],
+  [
+    'lookalike/git-stats',
+    (g) => ` ${g.int(1, 99)} files changed, ${g.int(1, 9999)} insertions(+), ${g.int(1, 9999)} deletions(-)`,
+  ],
+  [
+    'lookalike/nine-digit-groups',
+    (g) =>
+      `${g.pick(['job', 'shard', 'batch'])} ${g.digits(3)} ${g.digits(3)} ${g.digits(3)} ${g.pick(['done', 'queued', 'retried'])}`,
+  ],
+  [
+    'lookalike/twelve-digit-ids',
+    (g) =>
+      `${g.pick(['account', 'project number', 'GCP project'])} ${g.number(12)} · ${g.pick(['billing enabled', 'us-central1'])}`,
+  ],
+  [
+    'lookalike/eight-digits-letter',
+    (g) => `${g.pick(['build', 'artifact', 'ref'])} ${g.digits(8)}${g.pick(['A', 'B', 'X', 'Z'])} promoted`,
+  ],
+  ['lookalike/upper-16', (g) => `license key ${g.upperAlnum(16)} activated on ${g.word()}-${g.int(1, 99)}`],
+  [
+    'lookalike/bigint-max',
+    (g) =>
+      `${g.pick(['BIGINT max', 'Long.MAX_VALUE', 'i64::MAX'])} = ${g.pick(['9223372036854775807', '18446744073709551615', '2147483647'])}`,
+  ],
+  [
+    'lookalike/phone-keys-json',
+    (g) =>
+      JSON.stringify({
+        phone_count: g.int(1, 9),
+        phone_country_code: g.pick(['+1', '+44', '+49']),
+        phone_verified_at: g.iso(),
+      }),
+  ],
+];
+
+const ALL_FAMILIES: Family[] = [...FAMILIES, ...LOOKALIKE_FAMILIES];
+
 /** `count` non-PII strings, the families in turn so that each is represented alike. */
 export function buildNegatives(g: Gen, count: number): Negative[] {
   const out: Negative[] = [];
   for (let i = 0; i < count; i++) {
-    const [family, make] = FAMILIES[i % FAMILIES.length] as Family;
+    const [family, make] = ALL_FAMILIES[i % ALL_FAMILIES.length] as Family;
     out.push({ family, text: make(g) });
   }
   return out;
 }
 
-export const NEGATIVE_FAMILIES = FAMILIES.length;
+export const NEGATIVE_FAMILIES = ALL_FAMILIES.length;

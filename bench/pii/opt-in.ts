@@ -1,18 +1,76 @@
-// The opt-in detectors (src/core/pii/detectors/optional.ts, when it exists): a loader that adapts to
-// what that module exports, valid values of each type (checksums computed here) and their
-// carriers. Scored apart from the seven defaults, with the defaults on as well (a policy that opts
-// in keeps them), so a value another detector claims first shows as "predicted as".
+// The detector sets the benchmark scores: the default policy's (what a repository without a policy
+// file masks) and, apart, the opt-in types it leaves off (src/core/pii/detectors/optional.ts), with
+// the default policy's detectors on as well (a policy that opts in keeps them), so a value another
+// detector claims first shows as "predicted as". Also valid values of each opt-in type (checksums
+// computed here) and their carriers.
 
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BUILTIN_PII_TYPES, builtinDetectors, createDetectors } from '../../src/core/pii/index.js';
+import * as registry from '../../src/core/pii/registry.js';
 import type { Detector } from '../../src/core/pii/index.js';
+import { DEFAULT_POLICY } from '../../src/core/policy/default.js';
 import { sb } from './positives-contact.js';
 import type { Template } from './positives-contact.js';
 import type { Gen } from './values.js';
 
+/**
+ * The checksummed national-ID types the issue makes default-on. They are scored in the default
+ * table whatever the policy says: while the default policy leaves them off, their recall is what it
+ * really masks (about 0).
+ */
+export const DEFAULT_ID_TYPES = ['uk_nhs', 'in_aadhaar', 'es_nif', 'it_fiscal_code', 'au_tfn'] as const;
+
 const OPTIONAL_TS = fileURLToPath(new URL('../../src/core/pii/detectors/optional.ts', import.meta.url));
+
+/** The default policy's `pii:` block as the registry takes it. */
+function defaultPii(): { detectors: readonly string[]; digit_run: number; regions: readonly string[] } {
+  const pii = DEFAULT_POLICY.pii as {
+    detectors: readonly string[];
+    digit_run: number;
+    regions: readonly string[];
+  };
+  return { detectors: pii.detectors, digit_run: pii.digit_run, regions: pii.regions };
+}
+
+export interface DefaultSet {
+  /** The detectors the default policy enables, as the product builds them for masking. */
+  detectors: Detector[];
+  /** The types the default policy lists. */
+  policyTypes: string[];
+  /** The types scored in the default table: the policy's plus DEFAULT_ID_TYPES. */
+  types: string[];
+  /** DEFAULT_ID_TYPES the default policy does not enable (scored anyway: their recall is ~0). */
+  notEnabled: string[];
+  /** When some are not enabled: the default policy's detectors plus them (a preview), else undefined. */
+  withIds: Detector[] | undefined;
+}
+
+/** `createDetectors(detectorConfig(DEFAULT_POLICY.pii, []))`: what the default policy masks with. */
+export function loadDefaultSet(): DefaultSet {
+  const pii = defaultPii();
+  const detectors = registry.createDetectors(registry.detectorConfig(pii, []));
+  const policyTypes = [...new Set(pii.detectors)];
+  const enabled = new Set(detectors.map((d) => d.type));
+  const notEnabled = DEFAULT_ID_TYPES.filter((t) => !enabled.has(t));
+  let withIds: Detector[] | undefined;
+  if (notEnabled.length > 0) {
+    try {
+      withIds = registry.createDetectors(
+        registry.detectorConfig({ ...pii, detectors: [...pii.detectors, ...notEnabled] }, []),
+      );
+    } catch {
+      withIds = undefined; // the registry does not know them: no preview
+    }
+  }
+  return {
+    detectors,
+    policyTypes,
+    types: [...new Set([...policyTypes, ...DEFAULT_ID_TYPES])],
+    notEnabled,
+    withIds,
+  };
+}
 
 export type OptIn = { types: string[]; detectors: Detector[]; how: string } | { missing: string };
 
@@ -29,8 +87,11 @@ function toDetector(v: unknown): Detector | undefined {
   return undefined;
 }
 
-/** The opt-in detectors, or why they are not scored. */
-export async function loadOptIn(): Promise<OptIn> {
+/**
+ * The opt-in types outside the default table (the default policy's detectors on as well), or why
+ * they are not scored.
+ */
+export async function loadOptIn(defaults: DefaultSet): Promise<OptIn> {
   if (!existsSync(OPTIONAL_TS)) return { missing: 'src/core/pii/detectors/optional.ts does not exist yet' };
   const specifier = pathToFileURL(OPTIONAL_TS).href;
   let mod: Record<string, unknown>;
@@ -39,15 +100,15 @@ export async function loadOptIn(): Promise<OptIn> {
   } catch (e) {
     return { missing: `optional.ts failed to load (${(e as Error).message.split('\n')[0]})` };
   }
-  const types = Array.isArray(mod.OPTIONAL_PII_TYPES) ? mod.OPTIONAL_PII_TYPES.map(String) : [];
-  if (types.length === 0) return { missing: 'optional.ts exports no OPTIONAL_PII_TYPES' };
+  const all = Array.isArray(mod.OPTIONAL_PII_TYPES) ? mod.OPTIONAL_PII_TYPES.map(String) : [];
+  const types = all.filter((t) => !defaults.types.includes(t));
+  if (types.length === 0) return { missing: 'no opt-in type outside the default table' };
   // The product path first: the registry building them by name.
   try {
-    const detectors = createDetectors({
-      detectors: [...BUILTIN_PII_TYPES, ...types],
-      digit_run: 0,
-      rules: [],
-    });
+    const pii = defaultPii();
+    const detectors = registry.createDetectors(
+      registry.detectorConfig({ ...pii, detectors: [...pii.detectors, ...types] }, []),
+    );
     if (types.every((t) => detectors.some((d) => d.type === t)))
       return { types, detectors, how: 'createDetectors' };
   } catch {
@@ -57,11 +118,13 @@ export async function loadOptIn(): Promise<OptIn> {
   const entries: unknown[] = Array.isArray(raw)
     ? raw
     : typeof raw === 'object' && raw !== null
-      ? Object.values(raw)
+      ? Object.entries(raw as Record<string, unknown>)
+          .filter(([t]) => types.includes(t))
+          .map(([, v]) => v)
       : [];
   const optional = entries.map(toDetector).filter((d): d is Detector => d !== undefined);
   if (optional.length === 0) return { missing: 'optional.ts exports no usable OPTIONAL_DETECTORS' };
-  return { types, detectors: [...builtinDetectors(), ...optional], how: 'OPTIONAL_DETECTORS' };
+  return { types, detectors: [...defaults.detectors, ...optional], how: 'OPTIONAL_DETECTORS' };
 }
 
 // --- checksums ---

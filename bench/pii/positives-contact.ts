@@ -5,8 +5,8 @@
 
 import { SampleBuilder } from './sample.js';
 import type { CarrierKind, Sample } from './sample.js';
-import { PHONE_COUNTRIES } from './values.js';
-import type { Gen, PhoneCountry } from './values.js';
+import { NATIONAL_REGIONS, PHONE_COUNTRIES } from './values.js';
+import type { Gen, NationalRegion, PhoneCountry } from './values.js';
 
 export type Template = (g: Gen) => Sample;
 
@@ -162,7 +162,7 @@ function country(g: Gen): PhoneCountry {
   return g.pick(PHONE_COUNTRIES);
 }
 
-export const PHONE_TEMPLATES: Template[] = [
+const PHONE_CLASSIC_TEMPLATES: Template[] = [
   (g) => {
     const c = country(g);
     const b = sb(`phone/signature-national-${c}`, 'prose');
@@ -282,6 +282,155 @@ export const PHONE_TEMPLATES: Template[] = [
   },
 ];
 
+// How people name a region's number in English ("My Japanese number is …").
+const DEMONYM: Record<NationalRegion, string> = {
+  JP: 'Japanese',
+  CN: 'Chinese',
+  IL: 'Israeli',
+  GB: 'UK',
+  DE: 'German',
+  FR: 'French',
+  IN: 'Indian',
+  BR: 'Brazilian',
+  AU: 'Australian',
+  KR: 'Korean',
+  MX: 'Mexican',
+};
+
+const US_CUES = [
+  'My US number is',
+  'my US number is',
+  'US:',
+  'US phone:',
+  'my number is',
+  'My number is',
+  'his number:',
+  'her number is',
+  'you can reach me at',
+];
+const NATIONAL_CUES = [
+  'my number:',
+  'my number is',
+  'mobile',
+  'Mobile:',
+  'my mobile is',
+  'cell:',
+  'call me on',
+  'phone:',
+];
+
+function region(g: Gen): NationalRegion {
+  return g.pick(NATIONAL_REGIONS);
+}
+
+/**
+ * The forms the issue reported missed: NANP numbers as people write them (`(415) 555-0132`,
+ * `(415)555-0132`, `415-555-0132`, `415.555.0132`, `1-415-555-0132`, fictional 555-01xx included),
+ * bare or after a cue; local seven-digit numbers; national numbers of other regions without a
+ * country code, in their national format or as contiguous digits.
+ */
+export const PHONE_FORM_TEMPLATES: Template[] = [
+  (g) => {
+    const b = sb('phone/us-cue-prose', 'prose');
+    return b.text(`${g.pick(US_CUES)} ${b.s('phone', g.nanpText())} — text first, I screen unknown calls.`);
+  },
+  (g) => {
+    const b = sb('phone/us-bare-prose', 'prose');
+    return b.text(
+      `Escalate to ${g.name()} at ${b.s('phone', g.nanpText())} if the ${g.word()} job fails again tonight.`,
+    );
+  },
+  (g) => {
+    const b = sb('phone/us-and-national', 'prose');
+    const r = region(g);
+    return b.text(
+      `Contacts for ${g.name()} — US: ${b.s('phone', g.nanpText())}, ${DEMONYM[r]}: ${b.s('phone', g.nationalPhone(r).national)}`,
+    );
+  },
+  (g) => {
+    const b = sb('phone/us-two-bare', 'prose');
+    return b.text(
+      `Office ${b.s('phone', g.nanpText())} or cell ${b.s('phone', g.nanpText())}; leave a message with ${g.first()}.`,
+    );
+  },
+  (g) => {
+    const b = sb('phone/us-json-bare', 'json');
+    return b.json({
+      id: g.int(1, 99999),
+      name: g.name(),
+      contact: b.s('phone', g.nanpText()),
+      notes: `prefers SMS`,
+    });
+  },
+  (g) => {
+    const b = sb('phone/us-json-message', 'json');
+    return b.json(
+      {
+        ticket: g.int(1000, 99999),
+        message: `Voicemail from ${g.first()} (${b.s('phone', g.nanpText())}): please call back about order ${g.int(10000, 99999)}`,
+        status: 'open',
+      },
+      2,
+    );
+  },
+  (g) => {
+    const b = sb('phone/us-log', 'log');
+    return b.text(
+      `${g.iso()} INFO voice: inbound call from ${b.s('phone', g.nanpText())} routed to queue ${g.word()} (wait ${g.int(1, 300)}s)`,
+    );
+  },
+  (g) => {
+    const b = sb('phone/us-test-fixture', 'code');
+    const d = g.nanpDigits();
+    return b.text(
+      `it('formats a US number', () => {\n  expect(formatPhone('${b.s('phone', d)}')).toBe('${b.s('phone', `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`)}');\n});`,
+    );
+  },
+  (g) => {
+    const b = sb('phone/us-yaml-contact', 'code');
+    return b.text(
+      `support:\n  owner: ${g.name()}\n  contact: "${b.s('phone', g.nanpText())}"\n  hours: 9-17\n`,
+    );
+  },
+  (g) => {
+    const b = sb('phone/local-7-digit', 'prose');
+    return b.text(
+      `${g.pick(['If the line drops, call', 'Call', 'Front desk phone:', 'phone:', 'Or just call'])} ${b.s('phone', g.localPhone())} from the lobby.`,
+    );
+  },
+  (g) => {
+    const r = region(g);
+    const b = sb(`phone/national-demonym-${r}`, 'prose');
+    return b.text(
+      `${g.pick(['My', 'my'])} ${DEMONYM[r]} number is ${b.s('phone', g.nationalPhone(r).written)}${g.pick(['.', ', WhatsApp works too.', ' if you need me while I travel.'])}`,
+    );
+  },
+  (g) => {
+    const r = region(g);
+    const b = sb(`phone/national-cue-${r}`, 'prose');
+    return b.text(
+      `Sure — ${g.pick(NATIONAL_CUES)} ${b.s('phone', g.nationalPhone(r).written)}. I'm in ${g.city()} until Friday.`,
+    );
+  },
+  (g) => {
+    const r = region(g);
+    const b = sb(`phone/national-contiguous-${r}`, 'prose');
+    return b.text(
+      `${g.pick(['my number is', 'My number is', 'my mobile is', 'call me on'])} ${b.s('phone', g.nationalPhone(r).digits)}, thanks`,
+    );
+  },
+  (g) => {
+    const r = region(g);
+    const b = sb(`phone/national-json-${r}`, 'json');
+    return b.json({ user: g.user(), mobile: b.s('phone', g.nationalPhone(r).national), region: r });
+  },
+  (g) => {
+    const r = region(g);
+    const b = sb(`phone/national-signature-${r}`, 'prose');
+    return b.text(`Best,\n${g.name()}\nMobile ${b.s('phone', g.nationalPhone(r).national)}`);
+  },
+];
+
 /** An SSN as a JSON number can hold: nine digits, no leading zero. */
 function ssnDigits(g: Gen): string {
   for (;;) {
@@ -358,3 +507,16 @@ export const SSN_TEMPLATES: Template[] = [
     return b.text(`Form 1040 draft for ${g.name()} — SSN: ${b.s('ssn', g.ssn(''))}, filing status single.`);
   },
 ];
+
+/** Every phone template: the classic carriers and the written forms, interleaved. */
+export const PHONE_TEMPLATES: Template[] = interleave(PHONE_CLASSIC_TEMPLATES, PHONE_FORM_TEMPLATES);
+
+/** `a` and `b` alternated (the rest of the longer one at the end): each fill round mixes both. */
+export function interleave<T>(a: readonly T[], b: readonly T[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (i < a.length) out.push(a[i] as T);
+    if (i < b.length) out.push(b[i] as T);
+  }
+  return out;
+}

@@ -1,9 +1,9 @@
 // Carriers of payment PII: card numbers and IBANs in prose, JSON tool outputs, code and logs.
 
-import { sb } from './positives-contact.js';
+import { interleave, sb } from './positives-contact.js';
 import type { Template } from './positives-contact.js';
 
-export const CARD_TEMPLATES: Template[] = [
+const CARD_CLASSIC_TEMPLATES: Template[] = [
   (g) => {
     const b = sb('card/support-prose', 'prose');
     return b.text(
@@ -78,7 +78,7 @@ export const CARD_TEMPLATES: Template[] = [
   },
 ];
 
-export const IBAN_TEMPLATES: Template[] = [
+const IBAN_CLASSIC_TEMPLATES: Template[] = [
   (g) => {
     const b = sb('iban/support-prose', 'prose');
     return b.text(`Please wire the refund to IBAN ${b.s('iban', g.iban())} (account holder ${g.name()}).`);
@@ -131,3 +131,78 @@ export const IBAN_TEMPLATES: Template[] = [
     return b.text(`assert validate_iban("${b.s('iban', g.iban(false))}")`);
   },
 ];
+
+/** 15-digit cards (Amex 34/37, UATP 1…): contiguous, 4-6-5, 4-5-6 or 4-4-4-3. */
+const CARD_15_TEMPLATES: Template[] = [
+  (g) => {
+    const b = sb('card/15-chat', 'prose');
+    return b.text(
+      `${g.pick(['My card number is', 'The card is', 'Card:', 'card number'])} ${b.s('credit_card', g.card15Text())}, expiring ${g.int(1, 12)}/${g.int(26, 31)}.`,
+    );
+  },
+  (g) => {
+    const b = sb('card/15-airline-prose', 'prose');
+    return b.text(
+      `The fare was charged to the ${g.pick(['UATP', 'corporate travel'])} account ${b.s('credit_card', g.card15Text(g.card15('uatp').digits))} on booking ${g.upperAlnum(6)}.`,
+    );
+  },
+  (g) => {
+    const b = sb('card/15-json', 'json');
+    return b.json({
+      card_number: b.s('credit_card', g.card15Text()),
+      holder: g.name(),
+      exp: `${g.int(1, 12)}/${g.int(26, 31)}`,
+    });
+  },
+  (g) => {
+    const b = sb('card/15-json-number', 'json');
+    return b.json({ order: g.int(1000, 99999), pan: b.n('credit_card', g.card15().digits), currency: 'USD' });
+  },
+  (g) => {
+    const b = sb('card/15-log', 'log');
+    return b.text(
+      `${g.iso()} WARN billing: authorization declined for ${b.s('credit_card', g.card15Text())} (code ${g.int(1, 99)})`,
+    );
+  },
+  (g) => {
+    const b = sb('card/15-test', 'code');
+    return b.text(
+      `const AMEX_OK = '${b.s('credit_card', g.card15Text(g.card15('amex').digits))}';\nconst UATP_OK = '${b.s('credit_card', g.card15Text(g.card15('uatp').digits))}';`,
+    );
+  },
+];
+
+/** Dash-separated IBANs (`AL47-2121-1009-…`), and space-separated and contiguous ones in new carriers. */
+const IBAN_FORM_TEMPLATES: Template[] = [
+  (g) => {
+    const b = sb('iban/dash-prose', 'prose');
+    return b.text(`My IBAN is ${b.s('iban', g.iban('dash'))}, please send the deposit back there.`);
+  },
+  (g) => {
+    const b = sb('iban/dash-json', 'json');
+    return b.json({
+      beneficiary: g.company(),
+      account: b.s('iban', g.iban('dash')),
+      reference: `INV-${g.digits(6)}`,
+    });
+  },
+  (g) => {
+    const b = sb('iban/dash-form', 'prose');
+    return b.text(
+      `Account holder: ${g.name()}\nIBAN: ${b.s('iban', g.iban('dash'))}\nSWIFT: ${g.f.finance.bic()}`,
+    );
+  },
+  (g) => {
+    const b = sb('iban/space-chat', 'prose');
+    return b.text(`you can pay me at ${b.s('iban', g.iban('space'))} (${g.first()})`);
+  },
+  (g) => {
+    const b = sb('iban/compact-log', 'log');
+    return b.text(
+      `${g.iso()} ERROR payouts: transfer to ${b.s('iban', g.iban(g.pick(['compact', 'dash'] as const)))} rejected: ${g.pick(['AC01', 'AC04', 'AM04'])}`,
+    );
+  },
+];
+
+export const CARD_TEMPLATES: Template[] = interleave(CARD_CLASSIC_TEMPLATES, CARD_15_TEMPLATES);
+export const IBAN_TEMPLATES: Template[] = interleave(IBAN_CLASSIC_TEMPLATES, IBAN_FORM_TEMPLATES);

@@ -5,7 +5,7 @@ import type { CarrierKind } from './sample.js';
 import { topShapes } from './score.js';
 import type { ErrorShape, NegativeScores, Scores, TypeScore } from './score.js';
 
-export const GOALS = { precision: 0.97, recall: 0.95, nonPiiMaskedPct: 1, mbps: 40 };
+export const GOALS = { precision: 0.97, recall: 0.97, nonPiiMaskedPct: 1, mbps: 40 };
 
 const KINDS: CarrierKind[] = ['prose', 'json', 'code', 'log'];
 
@@ -106,12 +106,12 @@ export function goalRows(
   const pct = (negatives.masked / negatives.total) * 100;
   return [
     {
-      goal: `precision ≥ ${GOALS.precision} on every default detector`,
+      goal: `precision ≥ ${GOALS.precision} on every default type`,
       value: `lowest ${fmt(p.value)} (${p.type})${failingP.length ? `; below: ${failingP.join(', ')}` : ''}`,
       met: failingP.length === 0,
     },
     {
-      goal: `recall ≥ ${GOALS.recall} on every default detector`,
+      goal: `recall ≥ ${GOALS.recall} on every default type`,
       value: `lowest ${fmt(r.value)} (${r.type})${failingR.length ? `; below: ${failingR.join(', ')}` : ''}`,
       met: failingR.length === 0,
     },
@@ -121,7 +121,7 @@ export function goalRows(
       met: pct <= GOALS.nonPiiMaskedPct,
     },
     {
-      goal: `scan ≥ ${GOALS.mbps} MB/s, every default detector on (session texts)`,
+      goal: `scan ≥ ${GOALS.mbps} MB/s, the default policy's detectors (session texts)`,
       value: `${mbps.toFixed(1)} MB/s (the labelled set, PII in every text: ${denseMbps.toFixed(1)} MB/s)`,
       met: mbps >= GOALS.mbps,
     },
@@ -154,7 +154,7 @@ export function missTable(misses: readonly ErrorShape[], types: readonly string[
     : table(['detector', 'missed shape', 'count', 'predicted as', 'where (template)'], rows);
 }
 
-/** Non-PII families with at least one string masked. */
+/** Non-PII families with at least one string masked: strings masked of the family's, and matches by type. */
 export function familyTable(negatives: NegativeScores): string {
   const byFamily = new Map<string, Map<string, number>>();
   for (const fp of negatives.falsePositives) {
@@ -163,12 +163,35 @@ export function familyTable(negatives: NegativeScores): string {
     m.set(fp.type, (m.get(fp.type) ?? 0) + 1);
   }
   const rows = [...byFamily.entries()]
-    .map(([family, m]) => ({ family, total: [...m.values()].reduce((a, b) => a + b, 0), m }))
-    .sort((a, b) => b.total - a.total || (a.family < b.family ? -1 : 1))
-    .map(({ family, total, m }) => [
+    .map(([family, m]) => ({
       family,
+      strings: negatives.byFamily.get(family) ?? { total: 0, masked: 0 },
+      total: [...m.values()].reduce((a, b) => a + b, 0),
+      m,
+    }))
+    .sort(
+      (a, b) => b.strings.masked - a.strings.masked || b.total - a.total || (a.family < b.family ? -1 : 1),
+    )
+    .map(({ family, strings, total, m }) => [
+      family,
+      `${strings.masked} of ${strings.total}`,
       String(total),
       [...m.entries()].map(([t, n]) => `${t} ×${n}`).join(', '),
     ]);
-  return rows.length === 0 ? '_none_' : table(['family', 'matches', 'types'], rows);
+  return rows.length === 0 ? '_none_' : table(['family', 'strings masked', 'matches', 'types'], rows);
+}
+
+/** Per default type, the templates below the recall goal (region suffixes merged), lowest first. */
+export function templateRecallTable(scores: Scores, types: readonly string[]): string {
+  const rows: string[][] = [];
+  for (const type of types) {
+    const templates = scores.byTemplate.get(type);
+    if (!templates) continue;
+    const below = [...templates.entries()]
+      .map(([name, c]) => ({ name, ...c, r: c.found / c.labelled }))
+      .filter((t) => t.r < GOALS.recall)
+      .sort((a, b) => a.r - b.r || (a.name < b.name ? -1 : 1));
+    for (const t of below) rows.push([type, t.name, String(t.labelled), fmt(t.r)]);
+  }
+  return rows.length === 0 ? '_none_' : table(['type', 'template', 'labelled', 'recall'], rows);
 }

@@ -35,6 +35,8 @@ export interface ErrorShape {
 
 export interface Scores {
   types: Map<string, TypeScore>;
+  /** Per type, per template (its region suffix `-JP` dropped): labelled and found. */
+  byTemplate: Map<string, Map<string, { labelled: number; found: number }>>;
   misses: ErrorShape[];
   falsePositives: ErrorShape[];
 }
@@ -45,6 +47,8 @@ export interface NegativeScores {
   falsePositives: ErrorShape[];
   /** Predictions by type (a string may hold several). */
   byType: Map<string, number>;
+  /** Per family: strings, and strings with a match. */
+  byFamily: Map<string, { total: number; masked: number }>;
 }
 
 const overlaps = (a: Span | PiiMatch, b: Span | PiiMatch) => a.start < b.end && b.start < a.end;
@@ -65,6 +69,7 @@ export function scoreSamples(
   types: readonly string[],
 ): Scores {
   const scores = score(types);
+  const byTemplate = new Map<string, Map<string, { labelled: number; found: number }>>();
   const misses: ErrorShape[] = [];
   const falsePositives: ErrorShape[] = [];
   for (const sample of samples) {
@@ -76,11 +81,18 @@ export function scoreSamples(
       const kind = s.byKind.get(sample.kind) ?? { labelled: 0, found: 0 };
       s.byKind.set(sample.kind, kind);
       kind.labelled++;
+      const templates = byTemplate.get(label.type) ?? new Map<string, { labelled: number; found: number }>();
+      byTemplate.set(label.type, templates);
+      const name = sample.carrier.replace(/-[A-Z]{2}$/, '');
+      const t = templates.get(name) ?? { labelled: 0, found: 0 };
+      templates.set(name, t);
+      t.labelled++;
       if (predicted.some((p) => overlaps(p, label))) s.covered++;
       const hits = predicted.filter((p) => p.type === label.type && overlaps(p, label));
       if (hits.length > 0) {
         s.found++;
         kind.found++;
+        t.found++;
         if (hits.some((p) => p.start === label.start && p.end === label.end)) s.exact++;
       } else {
         const other = predicted.find((p) => overlaps(p, label));
@@ -105,7 +117,7 @@ export function scoreSamples(
         });
     }
   }
-  return { types: scores, misses, falsePositives };
+  return { types: scores, byTemplate, misses, falsePositives };
 }
 
 /** Every match in a non-PII string is a false positive. */
@@ -113,10 +125,22 @@ export function scoreNegatives(
   negatives: readonly Negative[],
   detectors: readonly Detector[],
 ): NegativeScores {
-  const out: NegativeScores = { total: negatives.length, masked: 0, falsePositives: [], byType: new Map() };
+  const out: NegativeScores = {
+    total: negatives.length,
+    masked: 0,
+    falsePositives: [],
+    byType: new Map(),
+    byFamily: new Map(),
+  };
   for (const n of negatives) {
     const predicted = findPiiIn(n.text, detectors, []);
-    if (predicted.length > 0) out.masked++;
+    const fam = out.byFamily.get(n.family) ?? { total: 0, masked: 0 };
+    out.byFamily.set(n.family, fam);
+    fam.total++;
+    if (predicted.length > 0) {
+      out.masked++;
+      fam.masked++;
+    }
     for (const p of predicted) {
       out.byType.set(p.type, (out.byType.get(p.type) ?? 0) + 1);
       out.falsePositives.push({

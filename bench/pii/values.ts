@@ -21,7 +21,7 @@ import {
   base,
 } from '@faker-js/faker';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import type { PhoneNumber } from 'libphonenumber-js/max';
+import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import type { LocaleDefinition } from '@faker-js/faker';
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -62,11 +62,92 @@ const LOCALES: Record<PhoneCountry, LocaleDefinition[]> = {
   PL: [pl, en, base],
 };
 
+export type IbanStyle = 'compact' | 'space' | 'dash';
+
+const IBAN_COUNTRIES = [
+  'DE',
+  'FR',
+  'GB',
+  'NL',
+  'ES',
+  'IT',
+  'BE',
+  'CH',
+  'AT',
+  'PL',
+  'SE',
+  'IE',
+  'PT',
+  'AL',
+  'NO',
+  'DK',
+  'FI',
+  'CZ',
+  'HU',
+  'RO',
+  'HR',
+  'LT',
+  'TR',
+];
+
 export interface Phone {
   country: PhoneCountry;
   national: string;
   international: string;
   e164: string;
+}
+
+/** Regions whose national numbers the benchmark writes without a country code (all in the default policy's regions). */
+export const NATIONAL_REGIONS = ['JP', 'CN', 'IL', 'GB', 'DE', 'FR', 'IN', 'BR', 'AU', 'KR', 'MX'] as const;
+export type NationalRegion = (typeof NATIONAL_REGIONS)[number];
+
+// Valid national significant numbers (mobile and fixed line) whose tail the generator redraws until
+// libphonenumber calls the result valid for the region.
+const NATIONAL_SEEDS: Record<NationalRegion, readonly string[]> = {
+  JP: ['9012345678', '8012345678', '7012345678', '312345678', '662345678'],
+  CN: ['13812345678', '15912345678', '18612345678', '1012345678', '2112345678'],
+  IL: ['502345678', '541234567', '97625400', '36123456', '21234567'],
+  GB: ['7400123456', '7700123456', '2079460123', '1614960000'],
+  DE: ['15123456789', '17612345678', '3012345678', '8912345678'],
+  FR: ['612345678', '712345678', '123456789', '478123456'],
+  IN: ['9876543210', '8123456789', '7012345678', '1123456789'],
+  BR: ['11961234567', '21987654321', '1123456789'],
+  AU: ['412345678', '412987654', '212345678', '398765432'],
+  KR: ['1020000000', '1098765432', '21234567'],
+  MX: ['5512345678', '2221234567', '3312345678'],
+};
+
+/** Area codes of real NANP regions, for the fictional 555-01xx numbers. */
+const NANP_AREAS = [
+  '201',
+  '202',
+  '206',
+  '212',
+  '213',
+  '305',
+  '312',
+  '404',
+  '415',
+  '469',
+  '503',
+  '512',
+  '617',
+  '646',
+  '702',
+  '718',
+  '805',
+  '917',
+];
+
+/** A national number as written in its region, and the region. */
+export interface NationalPhone {
+  region: NationalRegion;
+  /** libphonenumber's formatNational (`090-1234-5678`, `138 1234 5678`, `09-762-5400`). */
+  national: string;
+  /** The national digits without separators, trunk prefix kept (`09012345678`, `13812345678`). */
+  digits: string;
+  /** Another way people write it (`09-7625400`, `98765 43210`), or the national format. */
+  written: string;
 }
 
 /** All the randomness of one benchmark run: one seed, one faker per locale. */
@@ -229,6 +310,60 @@ export class Gen {
     return { text, digits: d };
   }
 
+  /** Ten NANP digits: a libphonenumber-valid US number, or a fictional 555-01xx one (a third). */
+  nanpDigits(): string {
+    if (this.chance(1 / 3)) return `${this.pick(NANP_AREAS)}55501${this.digits(2)}`;
+    for (;;) {
+      // A person's number: not toll-free (8xx) or premium (900).
+      const d = this.phone('US').e164.slice(2);
+      if (!/^(8(00|33|44|55|66|77|88)|900)/.test(d)) return d;
+    }
+  }
+
+  /** Ten NANP digits in one of the common written forms (`(415) 555-0132`, `415.555.0132`…). */
+  nanpText(digits = this.nanpDigits()): string {
+    const a = digits.slice(0, 3);
+    const b = digits.slice(3, 6);
+    const c = digits.slice(6);
+    return this.pick([
+      `(${a}) ${b}-${c}`,
+      `(${a})${b}-${c}`,
+      `${a}-${b}-${c}`,
+      `${a}.${b}.${c}`,
+      `1-${a}-${b}-${c}`,
+    ]);
+  }
+
+  /** A local seven-digit number (`555-0132`, `867-5309`). */
+  localPhone(): string {
+    return this.chance(0.5)
+      ? `555-01${this.digits(2)}`
+      : `${this.int(2, 9)}${this.digits(2)}-${this.digits(4)}`;
+  }
+
+  /** A valid national number of `region` (its tail redrawn from a seed number). */
+  nationalPhone(region: NationalRegion = this.pick(NATIONAL_REGIONS)): NationalPhone {
+    for (let tries = 0; tries < 200; tries++) {
+      const seed = this.pick(NATIONAL_SEEDS[region]);
+      const keep = Math.max(2, seed.length - this.int(4, 6));
+      const p = parsePhoneNumberFromString(
+        seed.slice(0, keep) + this.digits(seed.length - keep),
+        region as CountryCode,
+      );
+      if (!p?.isValid() || p.country !== region) continue;
+      const national = p.formatNational();
+      let digits = national.replace(/\D/g, '');
+      // Indian mobiles are written as their ten digits, without the trunk 0.
+      if (region === 'IN' && digits.length === 11) digits = digits.slice(1);
+      let written = national;
+      const il = /^(0\d)-(\d{3})-(\d{4})$/.exec(national);
+      if (region === 'IL' && il) written = `${il[1]}-${il[2]}${il[3]}`;
+      if (region === 'IN' && /^0\d{5} \d{5}$/.test(national)) written = national.slice(1);
+      return { region, national, digits, written };
+    }
+    throw new Error(`no valid ${region} national number in 200 tries`);
+  }
+
   ssn(sep = this.pick(['-', '-', '-', ' '])): string {
     let area = this.int(1, 899);
     if (area === 666) area = 665;
@@ -254,6 +389,26 @@ export class Gen {
     return { digits: body + luhnDigit(body), brand };
   }
 
+  /** A Luhn-valid 15-digit card: Amex (34, 37) or UATP (1…). */
+  card15(brand = this.pick(['amex', 'uatp'] as const)): { digits: string; brand: 'amex' | 'uatp' } {
+    const prefix = brand === 'amex' ? this.pick(['34', '37']) : '1';
+    const body = prefix + this.digits(14 - prefix.length);
+    return { digits: body + luhnDigit(body), brand };
+  }
+
+  /** A 15-digit card contiguous or grouped 4-6-5, 4-5-6 or 4-4-4-3 (spaces or dashes). */
+  card15Text(digits = this.card15().digits): string {
+    const sizes = this.pick([[15], [4, 6, 5], [4, 6, 5], [4, 5, 6], [4, 4, 4, 3]]);
+    const sep = this.pick([' ', ' ', '-']);
+    const parts: string[] = [];
+    let at = 0;
+    for (const n of sizes) {
+      parts.push(digits.slice(at, at + n));
+      at += n;
+    }
+    return parts.join(sep);
+  }
+
   /** The card written the way receipts, forms and dashboards write it. */
   cardText(): string {
     const { digits } = this.card();
@@ -263,13 +418,21 @@ export class Gen {
     return (digits.match(/.{4}/g) ?? []).join(sep);
   }
 
-  iban(grouped = this.chance(0.5)): string {
-    const country = this.pick(['DE', 'FR', 'GB', 'NL', 'ES', 'IT', 'BE', 'CH', 'AT', 'PL', 'SE', 'IE', 'PT']);
+  /**
+   * A mod-97-valid IBAN, contiguous or in groups of four (space- or dash-separated); `true` and
+   * `false` are kept for "space" and "compact".
+   */
+  iban(
+    style: IbanStyle | boolean = this.pick(['compact', 'compact', 'space', 'space', 'dash'] as const),
+  ): string {
+    const country = this.pick(IBAN_COUNTRIES);
     const compact = this.f.finance.iban({ countryCode: country }).replace(/\s/g, '');
     const bban = compact.slice(4);
     const check = 98 - mod97(`${bban}${country}00`);
     const valid = `${country}${String(check).padStart(2, '0')}${bban}`;
-    return grouped ? (valid.match(/.{1,4}/g) ?? []).join(' ') : valid;
+    const s = style === true ? 'space' : style === false ? 'compact' : style;
+    if (s === 'compact') return valid;
+    return (valid.match(/.{1,4}/g) ?? []).join(s === 'dash' ? '-' : ' ');
   }
 
   /** An IPv4 address someone could be reached at: not 0/8, loopback (127/8) or broadcast. */
