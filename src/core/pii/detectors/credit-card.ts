@@ -40,6 +40,23 @@ function allSame(digits: string): boolean {
   return true;
 }
 
+/**
+ * Whether the grouped number at [start, end) is a stretch of a longer grouped identifier: an
+ * IBAN's groups (`HU22-3001-5450-0038-0276-…`, `GB82 WEST 1234 5698 7654 32`) or a dashed serial.
+ * A dash glued to letters or digits on either side, or, with spaces, a group of four capitals
+ * and digits (a digit among them: `VISA 4111 …` stays a card) right before it.
+ */
+function continuesGroups(text: string, start: number, end: number, sep: string): boolean {
+  if (sep === '-') {
+    return (
+      (text[start - 1] === '-' && alnumAt(text, start - 2)) || (text[end] === '-' && alnumAt(text, end + 1))
+    );
+  }
+  if (text[start - 1] !== ' ' || start < 5 || alnumAt(text, start - 6)) return false;
+  const group = text.slice(start - 5, start - 1);
+  return /^[A-Z0-9]{4}$/.test(group) && /\d/.test(group);
+}
+
 export function findCreditCards(text: string, hint?: TypeHint): PiiMatch[] {
   const out: PiiMatch[] = [];
   if (hint?.has('phone')) return out;
@@ -50,6 +67,8 @@ export function findCreditCards(text: string, hint?: TypeHint): PiiMatch[] {
     // Bounded by non-alphanumerics (checked here, not by a lookbehind, to keep V8's fast scan).
     if (alnumAt(text, start - 1) || alnumAt(text, end)) return;
     if (text[start - 1] === '+') return;
+    const sep = m[1] ?? m[2] ?? m[3];
+    if (sep !== undefined && continuesGroups(text, start, end, sep)) return;
     // The whole value is the number: the id itself (`order-a 5372…` under `order_id` is not).
     const whole = text.trim().length === m[0].length;
     if (identifier && whole && m[1] === undefined && m[2] === undefined && m[3] === undefined) return;

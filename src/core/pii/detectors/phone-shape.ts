@@ -123,13 +123,26 @@ function formattedLengths(formatted: string): number[] {
 /**
  * Whether the written groups agree with `formatted`, the number's national format: the digits are
  * the same (or the writer added a trunk prefix of their own, `1-415-555-0132`, as a group of its
- * own) and every written break is a break of the format.
+ * own, or, given `trunk`, left the format's trunk prefix out of a grouped number) and every
+ * written break is a break of the format.
  */
-export function agreesWithFormat(written: readonly number[], formatted: string): boolean {
-  const format = formattedLengths(formatted);
+export function agreesWithFormat(written: readonly number[], formatted: string, trunk = ''): boolean {
+  let format = formattedLengths(formatted);
   const writtenDigits = written.reduce((a, b) => a + b, 0);
   const formatDigits = format.reduce((a, b) => a + b, 0);
-  const extra = writtenDigits - formatDigits;
+  let extra = writtenDigits - formatDigits;
+  // `98765 69784` for India's `098765 69784`: grouped as the format, the trunk prefix left out.
+  if (
+    extra < 0 &&
+    trunk !== '' &&
+    -extra === trunk.length &&
+    written.length > 1 &&
+    digitsOf(formatted).startsWith(trunk)
+  ) {
+    const head = (format[0] ?? 0) - trunk.length;
+    format = head > 0 ? [head, ...format.slice(1)] : format.slice(1);
+    extra = 0;
+  }
   if (extra < 0) return false;
   const formatBreaks = new Set(breaksOf(format));
   let first = true;
@@ -192,7 +205,8 @@ function digitsOf(text: string): string {
 
 /**
  * Whether the written number text[from, end) (laid out as `lengths`) is a valid national number
- * of one of `regions`, of a personal type, whose national format agrees with how it is written.
+ * of one of `regions`, of a personal type, whose national format agrees with how it is written
+ * (`trunkless`: its trunk prefix may be left out of a grouped number).
  */
 export function isWrittenNationalNumber(
   text: string,
@@ -200,13 +214,20 @@ export function isWrittenNationalNumber(
   end: number,
   lengths: readonly number[],
   regions: readonly CountryCode[],
+  trunkless = false,
 ): boolean {
   const slice = text.slice(from, end);
   const digits = digitsOf(slice);
   for (const region of regions) {
     if (!mayBeOf(region, digits)) continue;
     const number = parsePhoneNumberFromString(slice, { defaultCountry: region, extract: false });
-    if (!number?.isValid() || !agreesWithFormat(lengths, number.formatNational())) continue;
+    if (!number?.isValid()) continue;
+    const formatted = number.formatNational();
+    if (
+      !agreesWithFormat(lengths, formatted) &&
+      !(trunkless && agreesWithFormat(lengths, formatted, regionShape(region).prefix))
+    )
+      continue;
     if (PERSONAL_TYPES.has(number.getType() ?? '')) return true;
   }
   return false;

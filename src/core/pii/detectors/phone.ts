@@ -58,6 +58,8 @@ interface Window {
   last: number;
   end: number;
   digits: number;
+  /** Where the number starts, when not where its reading started (a `(` left out). */
+  start?: number;
 }
 
 /**
@@ -327,10 +329,12 @@ function readWritten(
   first: number,
   bare: boolean,
 ): Window | undefined {
-  // A group right after another one's `-` or `.` continues that number (`12-415-555-0132`).
-  if (groups[first - 1] && !isSpace(text.charCodeAt(from - 1))) return undefined;
   const head = groups[first];
   if (!head) return undefined;
+  // `(930-402-2671)`: a parenthesis around the whole number, not around an area code.
+  const start = text.charCodeAt(from) === 40 && text.charCodeAt(head.end) !== 41 ? from + 1 : from;
+  // A group right after another one's `-` or `.` continues that number (`12-415-555-0132`).
+  if (groups[first - 1] && !isSpace(text.charCodeAt(start - 1))) return undefined;
   let last = first;
   let digits = head.end - head.start;
   for (let k = first + 1; k < groups.length; k++) {
@@ -343,9 +347,9 @@ function readWritten(
   const end = groups[last]?.end;
   if (end === undefined || digits < MIN_DIGITS) return undefined;
   if (bare) {
-    if (last !== groups.length - 1 || last === first || partOfNumber(text, from, end)) return undefined;
+    if (last !== groups.length - 1 || last === first || partOfNumber(text, start, end)) return undefined;
     // Two groups: `0.1234567` and `02.182015` are decimals; `8080-8090` a range.
-    const paren = text.charCodeAt(from) === 40;
+    const paren = text.charCodeAt(start) === 40;
     if (
       last === first + 1 &&
       !paren &&
@@ -353,10 +357,11 @@ function readWritten(
     )
       return undefined;
   }
-  if (last > first && !isPhoneLayout(text, from, groups, first, last)) return undefined;
+  if (last > first && !isPhoneLayout(text, start, groups, first, last)) return undefined;
   const lengths = lengthsOf(groups, first, last);
-  if (!isWrittenNationalNumber(text, from, end, lengths, plan[digits] ?? [])) return undefined;
-  return { last, end, digits };
+  // After `number` the writer may leave the trunk prefix out (`98765 69784`); without a cue, not.
+  if (!isWrittenNationalNumber(text, start, end, lengths, plan[digits] ?? [], !bare)) return undefined;
+  return { last, end, digits, start };
 }
 
 /**
@@ -404,7 +409,7 @@ function phonesInRun(
       cue = cueAt(run, from);
       if (cue === undefined) {
         const shaped = g === open ? readWritten(plan, text, from, groups, g, true) : undefined;
-        if (shaped) out.push({ type: 'phone', start: from, end: shaped.end });
+        if (shaped) out.push({ type: 'phone', start: shaped.start ?? from, end: shaped.end });
         g = shaped ? shaped.last + 1 : g + 1;
         continue;
       }
@@ -433,7 +438,7 @@ function phonesInRun(
       g++;
       continue;
     }
-    out.push({ type: 'phone', start: from, end: found.end });
+    out.push({ type: 'phone', start: found.start ?? from, end: found.end });
     if (cue === 'phone') run.listed = true;
     g = found.last + 1;
   }

@@ -51,6 +51,8 @@ describe('credit card detector', () => {
       'a grouping no card uses',
     ],
     [luhnComplete('41111111111'), 'too short (12 digits)'],
+    ['HU22-3001-5450-0038-0276-0040-6038', 'the groups of a dashed IBAN'],
+    ['HU22 3001 5450 0038 0276 0040 6038', 'the groups of a spaced IBAN'],
     [luhnComplete('4111111111111111111'), 'too long (20 digits)'],
   ])('ignores %j (%s)', (text) => {
     expect(findCreditCards(text)).toEqual([]);

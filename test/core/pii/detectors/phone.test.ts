@@ -83,6 +83,8 @@ describe('phone detector: numbers written as their region writes them (issue 30)
     ['1-415-555-0132', ['1-415-555-0132']],
     ['US: (415) 555-0132', ['(415) 555-0132']],
     ['"to": "212-555-0199"', ['212-555-0199']],
+    ['Voicemail from Hazle (930-402-2671): call back', ['930-402-2671']],
+    ['(1-312-555-0108)', ['1-312-555-0108']],
     ['at 2024-06-10 415-555-0132', ['415-555-0132']],
     ['090-1234-5678', ['090-1234-5678']], // JP
     ['09-7625400', ['09-7625400']], // IL: the format's 09-762-5400 with two groups joined
@@ -109,6 +111,7 @@ describe('phone detector: numbers written as their region writes them (issue 30)
     ['ratio 1:090-1234-5678', 'after a joiner and a digit'],
     ['+1 171 800 0000', 'the groups of an unassigned international number'],
     ['4155550132', 'contiguous: needs a context word'],
+    ['98765 69784', 'two groups without a trunk prefix'],
   ])('ignores %j (%s)', (text) => {
     expect(findPhones(text)).toEqual([]);
   });
@@ -263,6 +266,7 @@ describe('phone detector: generic words are no context', () => {
     ['my number 13812345678', ['13812345678']],
     ['su número es 612 34 56 78', ['612 34 56 78']],
     ['meine Nummer: 030 12345678', ['030 12345678']],
+    ['My Indian number is 98765 69784', ['98765 69784']], // grouped as India writes it, trunk 0 left out
     ['call us: 020 7946 0958', ['020 7946 0958']],
     ['Customer asked us to call back at (415) 555-2671 tomorrow', ['(415) 555-2671']],
   ])('finds %j: a phone word or compound', (text, expected) => {
