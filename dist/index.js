@@ -51829,7 +51829,7 @@ function maskMeta(value) {
     }
     return value;
 }
-const META_DETECTORS = (0,registry/* builtinDetectors */.PU)();
+const META_DETECTORS = (0,registry/* defaultDetectors */.jd)();
 
 ;// CONCATENATED MODULE: ./build/core/emit/openai.js
 // Writes a stabilized context as OpenAI Chat Completions messages. Tool messages are placed right
@@ -62160,12 +62160,16 @@ function openLoopResults(t) {
     let i = main.length - 1;
     while (i >= 0 && fresh_SECTION_KINDS.has(main[i].kind))
         i--;
-    const out = [];
-    for (; i >= 0 && main[i].kind === 'tool'; i--) {
-        const a = main[i];
-        if (t.pairing.resultToCall[a.id] !== undefined)
-            out.push(a);
-    }
+    const trailing = [];
+    for (; i >= 0 && main[i].kind === 'tool'; i--)
+        trailing.push(main[i]);
+    // Only what the turn right before them asked for (its assistant records: some formats write one
+    // per call): with a call id used twice, a second result pairs with an earlier turn's call, which
+    // the model is not about to read (seed 1796658320).
+    const turn = new Set();
+    for (let k = i; k >= 0 && main[k].kind === 'assistant'; k--)
+        turn.add(main[k].id);
+    const out = trailing.filter((a) => turn.has(t.pairing.resultToCall[a.id] ?? ''));
     // A marker after the loop that switches the task closes it: the scope reset takes an earlier
     // task's loop out, and the model is no longer about to read it (seed 1631336666).
     const { scopes, outcome } = scopesOf(main);
@@ -62762,11 +62766,11 @@ function reportViolations(report) {
 
 const GOLDEN_PII_CHECK = 'golden-pii';
 /**
- * One violation per context artifact that still holds PII a built-in detector finds (values in
+ * One violation per context artifact that still holds PII a default detector finds (values in
  * the policy's `pii.allow` excepted). Non-empty means: do not write or diff this golden.
  */
 function unmaskedPii(golden, policy) {
-    const detectors = (0,registry/* builtinDetectors */.PU)();
+    const detectors = (0,registry/* defaultDetectors */.jd)();
     const out = [];
     for (const item of golden.context) {
         const types = new Set();
@@ -73507,7 +73511,7 @@ function cryptoWalletDetector() {
 
 /***/ }),
 
-/***/ 4563:
+/***/ 3363:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -76945,9 +76949,14 @@ function exports_parsePhoneNumber_parsePhoneNumber() {
 var scan = __nccwpck_require__(2638);
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/phone-context.js
 // Context words that make a national phone number out of a bare digit run: the run must follow
-// one of them closely (CONTEXT_WINDOW characters). Generic words (`number`, `contact`, `call`
-// far from the number, `id`) are no context: transcripts are full of `order number 4155552671`,
-// `build number …` and `ticket number …`, and those are dialable-looking identifiers.
+// one of them closely (CONTEXT_WINDOW characters). Two strengths:
+// - a PHONE word (phone, tel, mobile, WhatsApp, call me…): any number in a phone shape after it
+//   is masked, whatever its region or validity;
+// - the word NUMBER (`my number is`, `US number:`, `Nummer`, `número`, `番号`…), which people use
+//   for their phone as often as for anything else: a number after it is masked when it is a
+//   valid number of a listed region. Not when an identifier noun names it (`order number …`,
+//   `build number …`, `line number …`) or it counts something (`number of rows`).
+// `contact`, `call` far from the number and `id` are no context at all.
 
 /** How far before a national number its context word may stand. */
 const CONTEXT_WINDOW = 30;
@@ -76994,13 +77003,45 @@ const CALL_BEFORE = /\bcall(?:ing|ed)?(?:\s+(?:me|us|him|her|them))?(?:\s+back)?
 // An identifier noun right before the number outweighs an earlier phone word: `call me about
 // order 4155552671`, `phone ticket number 4155552671`.
 const ID_BEFORE = /\b(?:order|build|ticket|account|acct|invoice|tracking|case|reference|ref|pr|issue|job|run|transaction|txn|customer|member|user|session|request|serial|part|item|sku|batch|lot|policy|claim|booking|confirmation|receipt|shipment|parcel|id)(?:[\s_-]*(?:number|no\.?|nr\.?|num\.?|id|#))?["']?\s*[:=]?\s*["']?\s*$/i;
-/** Whether a phone context word stands in the window before `start` (and no identifier noun right before it). */
-function hasPhoneContext(text, start) {
+// `number` in the languages of PHONE_WORDS, with the word before it (an identifier noun there
+// makes it an identifier's number).
+const NUMBER_WORD = /(?:([\p{L}]+)[\s_-]+)?(?<!\p{L})(?:numbers?|nummer|num[eé]ro|n[uú]mero|номер|番号|号码|號碼|번호)(?!\p{L})(\s+of\b)?/giu;
+// Nouns whose number is not a phone number (besides those of ID_BEFORE, which may also stand
+// right before the digits): `line number 12345678`, `card number …`, `social security number …`.
+const ID_NOUNS = new Set([
+    ...'order build ticket account acct invoice tracking case reference ref pr issue job run transaction txn customer member user session request serial part item sku batch lot policy claim booking confirmation receipt shipment parcel id'.split(' '),
+    ...'line port version error exit page row column step pid process card security ssn tax vat license licence registration routing bank iban passport employee student model product seat room flight record document file commit revision sequence phase check cheque container pin otp code random magic social nhs health patient medical insurance national identity aadhaar aadhar uid dni nif nie cif tfn nino pan itin ein po purchase project vendor supplier'.split(' '),
+]);
+// A cheap test that lets most windows skip NUMBER_WORD and ID_BEFORE (every run of seven digits
+// or more asks for its cue, and most have none).
+const NUMBER_HINT = /n[uú]m|номер|番号|号码|號碼|번호/i;
+/** The context before `start`: a phone word, the word `number`, or nothing. */
+function phoneCueAt(text, start) {
     // One character more than the window, so that `\b` sees what precedes the window's first word.
     const before = (0,scan/* windowBefore */.Yy)(text, start, CONTEXT_WINDOW);
-    if (!PHONE_WORDS.test(before) && !CALL_BEFORE.test(before))
-        return false;
-    return !ID_BEFORE.test(before);
+    const phone = PHONE_WORDS.test(before) || CALL_BEFORE.test(before);
+    if (!phone && !NUMBER_HINT.test(before))
+        return undefined;
+    if (ID_BEFORE.test(before))
+        return undefined;
+    if (phone)
+        return 'phone';
+    return hasNumberWord(before) ? 'number' : undefined;
+}
+function hasNumberWord(before) {
+    NUMBER_WORD.lastIndex = 0;
+    for (let m = NUMBER_WORD.exec(before); m !== null; m = NUMBER_WORD.exec(before)) {
+        if (m[2] !== undefined)
+            continue; // `number of rows`
+        if (m[1] !== undefined && ID_NOUNS.has(m[1].toLowerCase()))
+            continue;
+        return true;
+    }
+    return false;
+}
+/** Whether a phone context word stands in the window before `start` (and no identifier noun right before it). */
+function hasPhoneContext(text, start) {
+    return phoneCueAt(text, start) === 'phone';
 }
 
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/max/exports/isSupportedCountry.js
@@ -77063,6 +77104,212 @@ function nationalNumberLengths(region) {
     return metadata.numberingPlan?.possibleLengths() ?? [];
 }
 
+;// CONCATENATED MODULE: ./build/core/pii/detectors/phone-shape.js
+// Whether digit groups are written the way a phone number is (issue 30): `(415) 555-0132`,
+// `415-555-0132`, `090-1234-5678`, `020 7946 0958`. Such a number needs no context word when
+// libphonenumber calls it valid for one of the policy's regions AND its written grouping agrees
+// with that region's national format: every break the writer put between digits is a break of
+// the formatted number (`09-7625400` joins two groups of `09-762-5400`, and counts). The format
+// check is what keeps precision without a context word: ids, sizes and part numbers that happen
+// to be valid somewhere are rarely grouped like a phone number of that place.
+//
+// Never a phone shape: mixed separators (`415-555.0132`), a thousands grouping with spaces or
+// dots (`912 345 678`, `1.234.567`: a number, in any region), the SSN layout (`123-45-6789`, the
+// SSN detector's), one group alone (a bare digit run still needs a context word).
+
+
+/** The separator shared by every break of a plain layout, or undefined for a mixed one. */
+const PLAIN_SEPARATORS = new Set(['-', '.', ' ', '\u00a0']);
+function groupLength(group) {
+    return group ? group.end - group.start : 0;
+}
+/**
+ * Whether groups[first..last], written from `from` (which may be the `(` of an area code), are
+ * laid out as a phone number: two to five groups, a `(…)` first group or none, and one separator
+ * (`-`, `.`, space) between all the others. `allow.thousands`: after a phone word, `912 345 678`
+ * is a phone number too.
+ */
+function isPhoneLayout(text, from, groups, first, last, allow = {}) {
+    const count = last - first + 1;
+    if (count < 2 || count > 5)
+        return false;
+    const head = groups[first];
+    if (!head)
+        return false;
+    let k = first;
+    if (text.charCodeAt(from) === 40) {
+        // `(415) 555-0132`, `(415)555-0132`, `(090) 1234-5678`: `)` closes the first group.
+        if (from + 1 !== head.start || text.charCodeAt(head.end) !== 41)
+            return false;
+        const next = groups[first + 1];
+        if (!next || next.start - head.end > 2)
+            return false;
+        if (next.start - head.end === 2 && !PLAIN_SEPARATORS.has(text.charAt(head.end + 1)))
+            return false;
+        k = first + 1;
+    }
+    let sep;
+    for (; k < last; k++) {
+        const a = groups[k];
+        const b = groups[k + 1];
+        if (!a || !b || b.start - a.end !== 1)
+            return false;
+        const s = text.charAt(a.end);
+        if (!PLAIN_SEPARATORS.has(s) || (sep !== undefined && s !== sep))
+            return false;
+        sep = s;
+    }
+    if (allow.thousands !== true && isThousands(groups, first, last, sep))
+        return false;
+    return !isSsnLayout(groups, first, last, sep);
+}
+/** `912 345 678`, `1.234.567`: an integer with thousands separators. */
+function isThousands(groups, first, last, sep) {
+    if (sep === undefined || sep === '-')
+        return false;
+    if (groupLength(groups[first]) > 3)
+        return false;
+    for (let k = first + 1; k <= last; k++)
+        if (groupLength(groups[k]) !== 3)
+            return false;
+    return true;
+}
+function isSsnLayout(groups, first, last, sep) {
+    return (last - first === 2 &&
+        (sep === '-' || sep === ' ') &&
+        groupLength(groups[first]) === 3 &&
+        groupLength(groups[first + 1]) === 2 &&
+        groupLength(groups[first + 2]) === 4);
+}
+/** Digit counts before each break of a layout: `415-555-0132` → [3, 6]. */
+function breaksOf(lengths) {
+    const out = [];
+    let at = 0;
+    for (let i = 0; i < lengths.length - 1; i++) {
+        at += lengths[i] ?? 0;
+        out.push(at);
+    }
+    return out;
+}
+/** Lengths of the digit groups of a formatted number: `(415) 555-0132` → [3, 3, 4]. */
+function formattedLengths(formatted) {
+    const out = [];
+    let run = 0;
+    for (let i = 0; i < formatted.length; i++) {
+        if ((0,scan/* isDigit */.yp)(formatted.charCodeAt(i)))
+            run++;
+        else if (run > 0) {
+            out.push(run);
+            run = 0;
+        }
+    }
+    if (run > 0)
+        out.push(run);
+    return out;
+}
+/**
+ * Whether the written groups agree with `formatted`, the number's national format: the digits are
+ * the same (or the writer added a trunk prefix of their own, `1-415-555-0132`, as a group of its
+ * own, or, given `trunk`, left the format's trunk prefix out of a grouped number) and every
+ * written break is a break of the format.
+ */
+function agreesWithFormat(written, formatted, trunk = '') {
+    let format = formattedLengths(formatted);
+    const writtenDigits = written.reduce((a, b) => a + b, 0);
+    const formatDigits = format.reduce((a, b) => a + b, 0);
+    let extra = writtenDigits - formatDigits;
+    // `98765 69784` for India's `098765 69784`: grouped as the format, the trunk prefix left out.
+    if (extra < 0 &&
+        trunk !== '' &&
+        -extra === trunk.length &&
+        written.length > 1 &&
+        digitsOf(formatted).startsWith(trunk)) {
+        const head = (format[0] ?? 0) - trunk.length;
+        format = head > 0 ? [head, ...format.slice(1)] : format.slice(1);
+        extra = 0;
+    }
+    if (extra < 0)
+        return false;
+    const formatBreaks = new Set(breaksOf(format));
+    let first = true;
+    for (const at of breaksOf(written)) {
+        const shifted = at - extra;
+        if (first && extra > 0) {
+            if (shifted !== 0)
+                return false;
+            first = false;
+            continue;
+        }
+        first = false;
+        if (!formatBreaks.has(shifted))
+            return false;
+    }
+    return extra === 0 || written.length > 1;
+}
+// Numbers of a person or a household. Toll-free, premium, shared-cost, UAN and voicemail
+// numbers belong to businesses and services, and ids that happen to be valid mostly land there.
+const PERSONAL_TYPES = new Set(['FIXED_LINE', 'MOBILE', 'FIXED_LINE_OR_MOBILE', 'PERSONAL_NUMBER', 'VOIP']);
+const shapes = new Map();
+function regionShape(region) {
+    let shape = shapes.get(region);
+    if (!shape) {
+        const metadata = new Metadata_Metadata();
+        metadata.selectNumberingPlan(region);
+        const plan = metadata.numberingPlan;
+        shape = { prefix: plan.nationalPrefix() ?? '', nsn: new RegExp(`^(?:${plan.nationalNumberPattern()})$`) };
+        shapes.set(region, shape);
+    }
+    return shape;
+}
+/**
+ * Whether `digits` (or `digits` without the region's national prefix) matches the region's
+ * general number pattern: what every valid number of it matches, tested in a fraction of a
+ * microsecond where a parse takes tens. Most regions fail it, so most parses are skipped.
+ */
+function mayBeOf(region, digits) {
+    const { prefix, nsn } = regionShape(region);
+    if (nsn.test(digits))
+        return true;
+    return prefix !== '' && digits.startsWith(prefix) && nsn.test(digits.slice(prefix.length));
+}
+function digitsOf(text) {
+    let out = '';
+    for (let i = 0; i < text.length; i++)
+        if ((0,scan/* isDigit */.yp)(text.charCodeAt(i)))
+            out += text[i];
+    return out;
+}
+/**
+ * Whether the written number text[from, end) (laid out as `lengths`) is a valid national number
+ * of one of `regions`, of a personal type, whose national format agrees with how it is written
+ * (`trunkless`: its trunk prefix may be left out of a grouped number).
+ */
+function isWrittenNationalNumber(text, from, end, lengths, regions, trunkless = false) {
+    const slice = text.slice(from, end);
+    const digits = digitsOf(slice);
+    for (const region of regions) {
+        if (!mayBeOf(region, digits))
+            continue;
+        const number = exports_parsePhoneNumber_parsePhoneNumber(slice, { defaultCountry: region, extract: false });
+        if (!number?.isValid())
+            continue;
+        const formatted = number.formatNational();
+        if (!agreesWithFormat(lengths, formatted) &&
+            !(trunkless && agreesWithFormat(lengths, formatted, regionShape(region).prefix)))
+            continue;
+        if (PERSONAL_TYPES.has(number.getType() ?? ''))
+            return true;
+    }
+    return false;
+}
+/** Lengths of groups[first..last]. */
+function lengthsOf(groups, first, last) {
+    const out = [];
+    for (let k = first; k <= last; k++)
+        out.push(groupLength(groups[k]));
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/phone.js
 // Phone numbers, read by libphonenumber (max metadata: full per-country number plans).
 //
@@ -77071,20 +77318,25 @@ function nationalNumberLengths(region) {
 // word before them (or the `phone` key hint) a merely possible one counts too: a user's typo is
 // still their number.
 //
-// NATIONAL numbers count only with a context word in the CONTEXT_WINDOW characters before them
-// (phone-context.ts: phone, tel, mobile, fax, Handy, téléphone, 電話…; `number` or `contact`
-// alone are no context) or the `phone` key hint, and only for the configured regions
-// (phone-regions.ts). Such a candidate is masked when it is possible (libphonenumber's
-// `isPossible`: the right length, trunk prefix stripped) for any listed region; a valid number
-// is always possible, so unassigned area codes next to a context word are masked too.
-// Transcripts are full of bare dialable-looking values (order numbers, unix timestamps such as
-// 1718000000, ids), hence the context rule. A contiguous `00…` string without separators or
+// NATIONAL numbers (the configured regions, phone-regions.ts) count in three ways:
+// - after a PHONE word in the CONTEXT_WINDOW characters before them (phone-context.ts: phone,
+//   tel, mobile, fax, Handy, téléphone, 電話…) or under the `phone` key hint: when possible
+//   (libphonenumber's `isPossible`: the right length, trunk prefix stripped) for a listed region,
+//   else whenever written in a phone shape of 7–15 digits (`call 555-0132`): a typo or a local
+//   number is still the user's number;
+// - after the word NUMBER (`my number is`, not `order number`): when valid for a listed region;
+// - with no context word, when written in a phone shape that agrees with the national format
+//   of a listed region where it is valid (phone-shape.ts): `(415) 555-0132`, `090-1234-5678`.
+// A bare digit run without a context word never counts: transcripts are full of dialable-looking
+// values (order numbers, unix timestamps such as 1718000000, ids). Fictional ranges (the US
+// 555-01xx) are valid numbers to libphonenumber, and masked like any other. A contiguous `00…` string without separators or
 // context is read as a zero-padded id for the same reason; `#4155552671` is a numbered
 // identifier whatever precedes it; dates (`2024-06-10 12`) and dotted quads are not phones.
 //
 // Speed: a cheap regex finds runs of digits and separators; only runs that are international or
 // have context reach libphonenumber, and a per-region table of possible lengths keeps it to
 // about one parse per national candidate.
+
 
 
 
@@ -77100,6 +77352,8 @@ const MIN_DIGITS = 7;
 const NATIONAL_MAX_DIGITS = 13;
 /** E.164: at most fifteen digits, country code included. */
 const INTERNATIONAL_MAX_DIGITS = 15;
+/** Most digits of a number in a phone shape after a phone word, whatever its validity. */
+const SHAPE_MAX_DIGITS = 15;
 /** How many shorter windows to try when the longest one holds no number. */
 const MAX_TRIMS = 2;
 /** Digits a national trunk prefix may add (`0` in most regions, `06` in Hungary). */
@@ -77162,7 +77416,7 @@ function digitGroups(text, from, to) {
     }
     return groups;
 }
-function groupLength(group) {
+function phone_groupLength(group) {
     return group ? group.end - group.start : 0;
 }
 /**
@@ -77196,17 +77450,17 @@ function isDateAt(text, groups, g) {
     const a = groups[g];
     const b = groups[g + 1];
     const c = groups[g + 2];
-    if (!a || !b || !c || groupLength(b) !== 2)
+    if (!a || !b || !c || phone_groupLength(b) !== 2)
         return false;
     const sep = text[a.end];
     if (b.start !== a.end + 1 || c.start !== b.end + 1 || text[b.end] !== sep)
         return false;
     if (sep !== '-' && sep !== '/' && sep !== '.')
         return false;
-    return (isYear(text, a) && groupLength(c) === 2) || (groupLength(a) <= 2 && isYear(text, c));
+    return (isYear(text, a) && phone_groupLength(c) === 2) || (phone_groupLength(a) <= 2 && isYear(text, c));
 }
 function isYear(text, group) {
-    if (groupLength(group) !== 4)
+    if (phone_groupLength(group) !== 4)
         return false;
     const head = text.charCodeAt(group.start) * 10 + text.charCodeAt(group.start + 1) - 48 * 11;
     return head === 19 || head === 20;
@@ -77215,7 +77469,7 @@ function isYear(text, group) {
 function isDottedQuadAt(text, groups, g) {
     for (let k = g; k < g + 4; k++) {
         const group = groups[k];
-        if (!group || groupLength(group) > 3)
+        if (!group || phone_groupLength(group) > 3)
             return false;
         if (k > g && (groups[k - 1]?.end ?? -1) + 1 !== group.start)
             return false;
@@ -77229,11 +77483,17 @@ function parseInternational(text, from, end, doubleZero) {
     const slice = doubleZero ? `+${text.slice(from + 2, end)}` : text.slice(from, end);
     return exports_parsePhoneNumber_parsePhoneNumber(slice, { extract: false });
 }
-function hasContextAt(run, at) {
+function cueAt(run, at) {
     if (run.hinted || run.listed)
-        return true;
-    run.runContext ??= hasPhoneContext(run.text, run.runStart);
-    return run.runContext && (at === run.runStart || hasPhoneContext(run.text, at));
+        return 'phone';
+    if (run.runCue === undefined)
+        run.runCue = phoneCueAt(run.text, run.runStart) ?? null;
+    if (run.runCue === null)
+        return undefined;
+    return at === run.runStart ? run.runCue : phoneCueAt(run.text, at);
+}
+function hasContextAt(run, at) {
+    return cueAt(run, at) === 'phone';
 }
 /** The window holding the international number starting at `from`, if any. */
 function readInternational(run, from, windows, doubleZero) {
@@ -77267,7 +77527,7 @@ function repeatsAfter(groups, first, last, segmentLast) {
     if (last + count > segmentLast)
         return false;
     for (let i = 0; i < count; i++) {
-        if (groupLength(groups[first + i]) !== groupLength(groups[last + 1 + i]))
+        if (phone_groupLength(groups[first + i]) !== phone_groupLength(groups[last + 1 + i]))
             return false;
     }
     return true;
@@ -77295,6 +77555,77 @@ function readNational(plan, text, from, windows, segment) {
     return spare ?? fallback;
 }
 /**
+ * The whole segment after a phone word, when no listed region calls it possible: any number of
+ * 7–15 digits written in one group or a phone layout (`call 555-0132`, a local number).
+ */
+function readAnyShape(text, from, segment) {
+    const { groups, first, last, digits } = segment;
+    const end = groups[last]?.end;
+    if (end === undefined || digits < MIN_DIGITS || digits > SHAPE_MAX_DIGITS)
+        return undefined;
+    if (last > first && !isPhoneLayout(text, from, groups, first, last, { thousands: true }))
+        return undefined;
+    return { last, end, digits };
+}
+/** `23:17:02.182015`, `1,415-555-0132`: the digits go on past a joiner, a time or a longer number. */
+function partOfNumber(text, from, end) {
+    const joiners = ':.,/-';
+    const before = text.charAt(from - 1);
+    if (before !== '' && joiners.includes(before) && (0,scan/* isDigit */.yp)(text.charCodeAt(from - 2)))
+        return true;
+    const after = text.charAt(end);
+    return after !== '' && joiners.includes(after) && (0,scan/* isDigit */.yp)(text.charCodeAt(end + 1));
+}
+/**
+ * A number written as its nation writes it (phone-shape.ts): groups from `first` to the next
+ * break, valid for a listed region, and grouped (or not) as its national format groups it, trunk
+ * prefix included. With no context word (`bare`) the number must also be the whole run, in two to
+ * five groups, and two groups only with a trunk prefix or an area code in parentheses
+ * (`09-7625400`, `(415)555-0132`): `8080-8090`, `94105-1234` and `2048 4096` are ranges, ZIP
+ * codes and sizes that happen to be valid in some region.
+ */
+function readWritten(plan, text, from, groups, first, bare) {
+    const head = groups[first];
+    if (!head)
+        return undefined;
+    // `(930-402-2671)`: a parenthesis around the whole number, not around an area code.
+    const start = text.charCodeAt(from) === 40 && text.charCodeAt(head.end) !== 41 ? from + 1 : from;
+    // A group right after another one's `-` or `.` continues that number (`12-415-555-0132`).
+    if (groups[first - 1] && !isSpace(text.charCodeAt(start - 1)))
+        return undefined;
+    let last = first;
+    let digits = head.end - head.start;
+    for (let k = first + 1; k < groups.length; k++) {
+        const group = groups[k];
+        if (!group || isBreak(text, groups[k - 1]?.end ?? group.start, group.start))
+            break;
+        digits += group.end - group.start;
+        if (digits > NATIONAL_MAX_DIGITS)
+            return undefined;
+        last = k;
+    }
+    const end = groups[last]?.end;
+    if (end === undefined || digits < MIN_DIGITS)
+        return undefined;
+    if (bare) {
+        if (last !== groups.length - 1 || last === first || partOfNumber(text, start, end))
+            return undefined;
+        // Two groups: `0.1234567` and `02.182015` are decimals; `8080-8090` a range.
+        const paren = text.charCodeAt(start) === 40;
+        if (last === first + 1 &&
+            !paren &&
+            (text.charCodeAt(head.start) !== 48 || text.charCodeAt(head.end) === 46))
+            return undefined;
+    }
+    if (last > first && !isPhoneLayout(text, start, groups, first, last))
+        return undefined;
+    const lengths = lengthsOf(groups, first, last);
+    // After `number` the writer may leave the trunk prefix out (`98765 69784`); without a cue, not.
+    if (!isWrittenNationalNumber(text, start, end, lengths, plan[digits] ?? [], !bare))
+        return undefined;
+    return { last, end, digits, start };
+}
+/**
  * Numbers of one run, trying windows that start at each digit group: `+44 20 7946 0958 (4111 …)`
  * or `+1 415 555 2671 4` only parse once the trailing groups are cut. Windows hold at most a
  * number's worth of digits.
@@ -77305,8 +77636,11 @@ function phonesInRun(plan, hinted, text, runStart, runEnd, out) {
     if (!hinted && text.charCodeAt(runStart - 1) === 35)
         return;
     const groups = digitGroups(text, runStart, runEnd);
-    const run = { hinted, text, runStart, runContext: undefined, listed: false };
+    const run = { hinted, text, runStart, runCue: undefined, listed: false };
     let g = 0;
+    // Where a number with no context word may start: the run's start, or right after a date or a
+    // dotted quad at its start.
+    let open = 0;
     while (g < groups.length) {
         const first = groups[g];
         if (!first)
@@ -77317,17 +77651,26 @@ function phonesInRun(plan, hinted, text, runStart, runEnd, out) {
         const plus = text.charCodeAt(from) === 43;
         const doubleZero = !plus && text.startsWith('00', from);
         const international = plus || (doubleZero && (groups.length > g + 1 || hasContextAt(run, from)));
+        let cue;
         if (!international) {
             if (isDateAt(text, groups, g)) {
+                if (open === g)
+                    open += 3;
                 g += 3;
                 continue;
             }
             if (isDottedQuadAt(text, groups, g)) {
+                if (open === g)
+                    open += 4;
                 g += 4;
                 continue;
             }
-            if (!hasContextAt(run, from)) {
-                g++;
+            cue = cueAt(run, from);
+            if (cue === undefined) {
+                const shaped = g === open ? readWritten(plan, text, from, groups, g, true) : undefined;
+                if (shaped)
+                    out.push({ type: 'phone', start: shaped.start ?? from, end: shaped.end });
+                g = shaped ? shaped.last + 1 : g + 1;
                 continue;
             }
         }
@@ -77350,13 +77693,15 @@ function phonesInRun(plan, hinted, text, runStart, runEnd, out) {
         }
         const found = international
             ? readInternational(run, from, windows, doubleZero)
-            : readNational(plan, text, from, windows, segment);
+            : cue === 'number'
+                ? readWritten(plan, text, from, groups, g, false)
+                : (readNational(plan, text, from, windows, segment) ?? readAnyShape(text, from, segment));
         if (!found) {
             g++;
             continue;
         }
-        out.push({ type: 'phone', start: from, end: found.end });
-        if (!international)
+        out.push({ type: 'phone', start: found.start ?? from, end: found.end });
+        if (cue === 'phone')
             run.listed = true;
         g = found.last + 1;
     }
@@ -77569,21 +77914,27 @@ function maskText(text, detectors, opts, hint) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  H8: () => (/* binding */ DEFAULT_PII_DETECTORS),
   XK: () => (/* binding */ PII_DETECTOR_NAMES),
-  PU: () => (/* binding */ builtinDetectors),
   _h: () => (/* binding */ checkDetectors),
   is: () => (/* binding */ createDetectors),
+  jd: () => (/* binding */ defaultDetectors),
   vd: () => (/* binding */ detectorConfig)
 });
+
+// UNUSED EXPORTS: builtinDetectors
 
 // EXTERNAL MODULE: ./build/core/pii/detectors/scan.js
 var scan = __nccwpck_require__(2638);
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/credit-card.js
 // Payment card numbers: 13–19 digits, contiguous or in the printed groupings (4-4-4-4,
-// 4-4-4-4-3, 4-6-5 / 4-6-4) with one consistent single space or dash, passing Luhn.
+// 4-4-4-4-3, 4-4-4-3, 4-6-5 / 4-6-4, and UATP's 4-5-6) with one consistent single space or dash,
+// passing Luhn.
 // Extra false-positive guards, each for a common look-alike in agent transcripts:
 // - the first digit must be an ISO/IEC 7812 major industry identifier used by card networks
-//   (2–6): millisecond timestamps (17…) and snowflake ids (1…) start with 1;
+//   (2–6): millisecond timestamps (17…) and snowflake ids (1…) start with 1. The one network
+//   numbering from 1, UATP (airline cards, `1220 00000 000003`), issues exactly fifteen digits,
+//   a length neither of those look-alikes has (13 and 17–19 digits), so 1 counts at fifteen;
 // - all-same-digit numbers are placeholders (`0000 0000 0000 0000`);
 // - a digit run glued to letters is part of a hash, base64 or identifier;
 // - a digit run next to a decimal point is a float (`0.4111111111111111`);
@@ -77592,7 +77943,9 @@ var scan = __nccwpck_require__(2638);
 // - a contiguous run that is the whole value of an id key (`"order_id": 5…`, the `identifier` hint)
 //   is an identifier: about one random 16-digit id in ten passes Luhn.
 
-const CARD = /(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?!\d)/g;
+const CARD = /(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{4}([ -])\d{5}\3\d{6}|\d{13,19})(?!\d)/g;
+/** UATP cards: fifteen digits starting with 1. */
+const UATP_LENGTH = 15;
 function luhnValid(digits) {
     let sum = 0;
     for (let i = 0; i < digits.length; i++) {
@@ -77612,6 +77965,21 @@ function allSame(digits) {
             return false;
     return true;
 }
+/**
+ * Whether the grouped number at [start, end) is a stretch of a longer grouped identifier: an
+ * IBAN's groups (`HU22-3001-5450-0038-0276-…`, `GB82 WEST 1234 5698 7654 32`) or a dashed serial.
+ * A dash glued to letters or digits on either side, or, with spaces, a group of four capitals
+ * and digits (a digit among them: `VISA 4111 …` stays a card) right before it.
+ */
+function continuesGroups(text, start, end, sep) {
+    if (sep === '-') {
+        return ((text[start - 1] === '-' && (0,scan/* alnumAt */.pq)(text, start - 2)) || (text[end] === '-' && (0,scan/* alnumAt */.pq)(text, end + 1)));
+    }
+    if (text[start - 1] !== ' ' || start < 5 || (0,scan/* alnumAt */.pq)(text, start - 6))
+        return false;
+    const group = text.slice(start - 5, start - 1);
+    return /^[A-Z0-9]{4}$/.test(group) && /\d/.test(group);
+}
 function findCreditCards(text, hint) {
     const out = [];
     if (hint?.has('phone'))
@@ -77625,9 +77993,12 @@ function findCreditCards(text, hint) {
             return;
         if (text[start - 1] === '+')
             return;
+        const sep = m[1] ?? m[2] ?? m[3];
+        if (sep !== undefined && continuesGroups(text, start, end, sep))
+            return;
         // The whole value is the number: the id itself (`order-a 5372…` under `order_id` is not).
         const whole = text.trim().length === m[0].length;
-        if (identifier && whole && m[1] === undefined && m[2] === undefined)
+        if (identifier && whole && m[1] === undefined && m[2] === undefined && m[3] === undefined)
             return;
         if (text[start - 1] === '.' && (0,scan/* digitAt */.zG)(text, start - 2))
             return;
@@ -77637,7 +78008,8 @@ function findCreditCards(text, hint) {
         if (digits.length < 13 || digits.length > 19)
             return;
         const mii = digits.charCodeAt(0) - 48;
-        if (mii < 2 || mii > 6 || allSame(digits) || !luhnValid(digits))
+        const network = (mii >= 2 && mii <= 6) || (mii === 1 && digits.length === UATP_LENGTH);
+        if (!network || allSame(digits) || !luhnValid(digits))
             return;
         out.push({ type: 'credit_card', start, end });
     });
@@ -77679,7 +78051,8 @@ function digitRunDetector(minDigits) {
 // Not mailboxes: SCP remotes and URL authorities with a port (`git@github.com:org/repo`,
 // `user@host:5432`), and the password of a URL's userinfo (`postgres://app:s3cret@db.example.com`:
 // the "local part" follows a `:` and a `scheme://` opens the same whitespace-free token).
-// `mailto:bob@x.com` has no `//` and stays an address.
+// `mailto:bob@x.com` has no `//` and stays an address. A URL-encoded address
+// (`?email=jane.doe%40example.com`, `%40` for `@`) is an address too.
 
 const AT = 64;
 const DOT = 46;
@@ -77769,10 +78142,20 @@ function isUserinfoPassword(text, start) {
     }
     return false;
 }
+/** The next `@` or URL-encoded `%40` from `from`: its index and length, or undefined. */
+function nextAt(text, from) {
+    const plain = text.indexOf('@', from);
+    const encoded = text.indexOf('%40', from);
+    if (encoded !== -1 && (plain === -1 || encoded < plain))
+        return [encoded, 3];
+    return plain === -1 ? undefined : [plain, 1];
+}
 function findEmails(text) {
     const out = [];
     let floor = 0; // never extend a local part back into the previous match
-    for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+    for (let next = nextAt(text, 0); next !== undefined; next = nextAt(text, next[0] + 1)) {
+        const [at, sepLength] = next;
+        const domainStart = at + sepLength;
         let start = at;
         while (start > floor && at - start < MAX_LOCAL && isLocalChar(text.charCodeAt(start - 1)))
             start--;
@@ -77782,18 +78165,18 @@ function findEmails(text) {
             start++; // `\nbob@…` in JSON text: keep the `\n`
         if (start === at || isUserinfoPassword(text, start))
             continue;
-        let end = at + 1;
-        while (end < text.length && end - at - 1 < MAX_DOMAIN && isDomainChar(text.charCodeAt(end)))
+        let end = domainStart;
+        while (end < text.length && end - domainStart < MAX_DOMAIN && isDomainChar(text.charCodeAt(end)))
             end++;
         // Sentence punctuation after an address is not part of it.
-        while (end > at + 1 && (text.charCodeAt(end - 1) === DOT || text.charCodeAt(end - 1) === HYPHEN))
+        while (end > domainStart && (text.charCodeAt(end - 1) === DOT || text.charCodeAt(end - 1) === HYPHEN))
             end--;
-        if (end === at + 1 || text.charCodeAt(end) === AT)
+        if (end === domainStart || text.charCodeAt(end) === AT)
             continue;
-        if (!validDomain(text.slice(at + 1, end))) {
+        if (!validDomain(text.slice(domainStart, end))) {
             // `jane@example.com.pdf`, `jane@example.com-0`: an address with a suffix glued on is still an
             // address. The longest prefix that is a valid domain (two labels at least) is the address.
-            const shorter = validPrefixEnd(text, at + 1, end);
+            const shorter = validPrefixEnd(text, domainStart, end);
             if (shorter === undefined)
                 continue;
             end = shorter;
@@ -77804,7 +78187,7 @@ function findEmails(text) {
         }
         out.push({ type: 'email', start, end });
         floor = end;
-        at = end - 1;
+        next[0] = end - 1;
     }
     return out;
 }
@@ -77814,7 +78197,8 @@ function emailDetector() {
 
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/iban.js
 // IBANs: country code, two check digits and the country's BBAN, contiguous or printed in groups
-// of four separated by single spaces, with the ISO 13616 mod-97 checksum. Upper case only:
+// of four separated by one separator used throughout (a space, a no-break space, `-` or `.`:
+// `AL47 2121 …`, `AL47-2121-…`), with the ISO 13616 mod-97 checksum. Upper case only:
 // lower-case look-alikes are far more often identifiers than account numbers.
 
 // Total IBAN length per country, from the SWIFT IBAN registry (IR: national format, not in the
@@ -77847,12 +78231,19 @@ function ibanChecksumValid(compact) {
     }
     return rem === 1;
 }
-/** End offset of an IBAN of `length` characters printed in groups of four from `start`, or -1. */
-function scanGrouped(text, start, length) {
+/** Space, no-break space, `-`, `.`: what people and banks print between the groups of four. */
+function isGroupSeparator(code) {
+    return code === 32 || code === 0xa0 || code === 45 || code === 46;
+}
+/**
+ * End offset of an IBAN of `length` characters printed in groups of four from `start`, every
+ * group after the first opened by the separator `sep`, or -1.
+ */
+function scanGrouped(text, start, length, sep) {
     let i = start;
     for (let count = 0; count < length; count++) {
         if (count > 0 && count % 4 === 0) {
-            if (text.charCodeAt(i) !== 32)
+            if (text.charCodeAt(i) !== sep)
                 return -1;
             i++;
         }
@@ -77869,6 +78260,17 @@ function scanContiguous(text, start, length) {
             return -1;
     return start + length;
 }
+function runsOn(text, at, sep) {
+    const code = text.charCodeAt(at);
+    return isUpperAlnum(code) && (sep === 45 || sep === 46 || (code >= 48 && code <= 57));
+}
+function removeSeparators(grouped) {
+    let out = '';
+    for (let i = 0; i < grouped.length; i++)
+        if (!isGroupSeparator(grouped.charCodeAt(i)))
+            out += grouped[i];
+    return out;
+}
 function findIbans(text) {
     const out = [];
     (0,scan/* forEachMatch */.Ak)(HEAD, text, 0, (m) => {
@@ -77876,12 +78278,17 @@ function findIbans(text) {
         if (length === undefined)
             return;
         const start = m.index;
-        // Decide the layout at the first group boundary: a space there means grouped.
-        const spaced = text.charCodeAt(start + 4) === 32;
-        const end = spaced ? scanGrouped(text, start, length) : scanContiguous(text, start, length);
+        // Decide the layout at the first group boundary: a separator there means grouped.
+        const sep = text.charCodeAt(start + 4);
+        const grouped = isGroupSeparator(sep);
+        const end = grouped ? scanGrouped(text, start, length, sep) : scanContiguous(text, start, length);
         if (end === -1 || (0,scan/* alnumAt */.pq)(text, end))
             return;
-        const compact = spaced ? text.slice(start, end).replace(/ /g, '') : text.slice(start, end);
+        // `AL47-2121-…-8741-5555`: the grouping runs on, a longer identifier (a space then a word is
+        // prose: `… 0130 00 is mine`).
+        if (grouped && text.charCodeAt(end) === sep && runsOn(text, end + 1, sep))
+            return;
+        const compact = grouped ? removeSeparators(text.slice(start, end)) : text.slice(start, end);
         if (!ibanChecksumValid(compact))
             return;
         out.push({ type: 'iban', start, end });
@@ -79000,12 +79407,20 @@ const OPTIONAL_DETECTORS = {
     au_tfn: auTfnDetector,
     passport: passportDetector,
 };
+/**
+ * The national ids whose check digit (or check letter) makes them precise enough to be on by
+ * default (issue 30): in the default policy's `pii.detectors` and always searched by the `pii`
+ * check, like the seven built-ins. The other opt-in types have no checksum (uk_nino, in_pan,
+ * us_itin, passport) or are not personal (us_aba_routing names a bank, mac a device), so a policy
+ * opts in to them.
+ */
+const CHECKSUM_ID_TYPES = ['uk_nhs', 'in_aadhaar', 'es_nif', 'it_fiscal_code', 'au_tfn'];
 function isOptionalPiiType(name) {
     return OPTIONAL_PII_TYPES.includes(name);
 }
 
-// EXTERNAL MODULE: ./build/core/pii/detectors/phone.js + 47 modules
-var phone = __nccwpck_require__(4563);
+// EXTERNAL MODULE: ./build/core/pii/detectors/phone.js + 48 modules
+var phone = __nccwpck_require__(3363);
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/secret-formats.js
 // Credentials in HIGH-SIGNAL formats: each has a fixed prefix or frame that ordinary text, hashes
 // and ids do not produce. The formats were learnt from the providers' documentation, checked
@@ -80013,6 +80428,11 @@ const BUILTIN = {
 };
 /** Every detector name a policy may list: the built-ins, then the opt-in ones. */
 const PII_DETECTOR_NAMES = [...types/* BUILTIN_PII_TYPES */.D, ...OPTIONAL_PII_TYPES];
+/** What the default policy enables and the `pii` check always searches: the built-ins and the checksummed national ids. */
+const DEFAULT_PII_DETECTORS = Object.freeze([
+    ...types/* BUILTIN_PII_TYPES */.D,
+    ...CHECKSUM_ID_TYPES,
+]);
 function isBuiltin(name) {
     return types/* BUILTIN_PII_TYPES */.D.includes(name);
 }
@@ -80045,17 +80465,27 @@ function builtinDetectors() {
     builtins ??= types/* BUILTIN_PII_TYPES */.D.map((t) => BUILTIN[t](phone/* DEFAULT_PHONE_REGIONS */.TG));
     return [...builtins];
 }
+let defaults;
+/**
+ * The detectors of DEFAULT_PII_DETECTORS with the default regions: what the default policy masks,
+ * and what the edges (log lines, messages, report metadata) mask whatever the policy.
+ */
+function defaultDetectors() {
+    defaults ??= [...builtinDetectors(), ...CHECKSUM_ID_TYPES.map((t) => OPTIONAL_DETECTORS[t]())];
+    return [...defaults];
+}
 /** A policy's `pii:` block (and its compiled rules) as the registry takes it. */
 function detectorConfig(pii, rules) {
     return { detectors: pii.detectors, digit_run: pii.digit_run, rules, regions: pii.regions };
 }
 /**
- * What the `pii` check searches with, and the stabilizer's verdict with it: every built-in typed
- * detector whatever the policy enables, the opt-in ones it enables, its `digit_run` and its rules.
+ * What the `pii` check searches with, and the stabilizer's verdict with it: every default detector
+ * (the built-ins and the checksummed national ids) whatever the policy enables, the other opt-in
+ * ones it enables, its `digit_run` and its rules.
  */
 function checkDetectors(cfg) {
     const optional = cfg.detectors.filter(isOptionalPiiType);
-    return createDetectors({ ...cfg, detectors: [...types/* BUILTIN_PII_TYPES */.D, ...optional] });
+    return createDetectors({ ...cfg, detectors: [...DEFAULT_PII_DETECTORS, ...optional] });
 }
 
 
@@ -80070,12 +80500,12 @@ function checkDetectors(cfg) {
 /* harmony import */ var _mask_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2355);
 /* harmony import */ var _registry_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3432);
 // A name or id from an input file or the command line, as a message may show it: whatever a
-// built-in detector finds is masked. Messages reach logs, annotations and PR comments, where PII
-// must never go, and their text is made before any policy is known, so the fixed built-in set
+// default detector finds is masked. Messages reach logs, annotations and PR comments, where PII
+// must never go, and their text is made before any policy is known, so the fixed default set
 // decides.
 
 
-const DETECTORS = (0,_registry_js__WEBPACK_IMPORTED_MODULE_1__/* .builtinDetectors */ .PU)();
+const DETECTORS = (0,_registry_js__WEBPACK_IMPORTED_MODULE_1__/* .defaultDetectors */ .jd)();
 const OPTIONS = { replacement: '[REDACTED_{TYPE}]', allow: [] };
 function maskedForMessage(text) {
     return (0,_mask_js__WEBPACK_IMPORTED_MODULE_0__/* .maskText */ .gC)(text, DETECTORS, OPTIONS).text;
@@ -80458,11 +80888,13 @@ resilience:
   protected_message_kinds: [error, result, decision]
   notification_level: normal # quiet | normal | verbose
 pii:
-  detectors: [email, phone, ssn, credit_card, iban, ip_address, secret]
+  detectors: [email, phone, ssn, credit_card, iban, ip_address, secret, uk_nhs, in_aadhaar, es_nif, it_fiscal_code, au_tfn]
   # Opt-in (add by name): mac, crypto_wallet, url_credentials, us_itin, us_aba_routing, uk_nino,
-  # uk_nhs, in_pan, in_aadhaar, es_nif, it_fiscal_code, au_tfn, passport. See docs/pii.md.
-  # Regions whose NATIONAL phone numbers are masked after a context word (phone, tel, mobile…) or
-  # under a key such as "phone"; international numbers (+…) are masked for every region.
+  # in_pan, passport. The checksummed national ids are on by default. See docs/pii.md.
+  # Regions whose NATIONAL phone numbers are masked when written in the region's own format
+  # ((415) 555-0132, 090-1234-5678), after "number", or under a key such as "phone"; after a
+  # phone word (phone, tel, mobile…) any phone shape is masked; international numbers (+…) are
+  # masked for every region.
   regions: [AE, AR, AT, AU, BE, BR, CA, CH, CL, CN, CO, CZ, DE, DK, ES, FI, FR, GB, GR, HK, HU, IE, IL, IN, IT, JP, KR, MX, NL, NO, NZ, PH, PL, PT, RO, SE, SG, TR, TW, US, ZA]
   digit_run: 0               # mask any run of >= N digits (0 = off; 3 = the strict rule)
   rules: []                  # extra detectors, RE2 syntax (no lookaround; (?i) for any case), e.g.
@@ -80658,14 +81090,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 15 modules
 var schemas = __nccwpck_require__(9691);
-// EXTERNAL MODULE: ./build/core/pii/detectors/phone.js + 47 modules
-var phone = __nccwpck_require__(4563);
+// EXTERNAL MODULE: ./build/core/pii/detectors/phone.js + 48 modules
+var phone = __nccwpck_require__(3363);
 // EXTERNAL MODULE: ./build/core/pii/aliases.js
 var aliases = __nccwpck_require__(1587);
 // EXTERNAL MODULE: ./build/core/pii/registry.js + 26 modules
 var registry = __nccwpck_require__(3432);
-// EXTERNAL MODULE: ./build/core/pii/types.js
-var types = __nccwpck_require__(6022);
 // EXTERNAL MODULE: ./build/core/tokens/tokenizer.js
 var tokenizer = __nccwpck_require__(8468);
 // EXTERNAL MODULE: ./build/core/policy/format.js
@@ -80739,7 +81169,6 @@ function effectiveTemplate(replacement, strategy) {
 // The policy contract (DESIGN §3) as a zod schema: every field, its accepted shape and its
 // default. Each schema's `error` text is the "accepted values or shape" a diagnostic shows, so
 // the wording lives next to the rule it describes.
-
 
 
 
@@ -81037,7 +81466,7 @@ const PolicySchema = mapping({
         notification_level: oneOf(NOTIFICATION_LEVELS).default('normal'),
     }, 'enabled, truncation_mode, protected_tools, protected_message_kinds, notification_level').prefault({}),
     pii: mapping({
-        detectors: setOf(PII_DETECTORS, 0).default(() => [...types/* BUILTIN_PII_TYPES */.D]),
+        detectors: setOf(PII_DETECTORS, 0).default(() => [...registry/* DEFAULT_PII_DETECTORS */.H8]),
         regions: regionList().default(() => [...phone/* DEFAULT_PHONE_REGIONS */.TG]),
         digit_run: schemas/* number */.aig({ error: () => `0 (off) or an integer from 2 to ${L.maxDigitRun}` })
             .int()
