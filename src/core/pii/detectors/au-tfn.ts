@@ -11,7 +11,13 @@
 // of longer grouped numbers.
 
 import type { Detector, PiiMatch, TypeHint } from '../types.js';
-import { allSameDigit, contextWords, hasContext, numberStandsAlone } from './context-word.js';
+import {
+  allSameDigit,
+  contextWords,
+  hasContext,
+  mayHoldIdNumber,
+  numberStandsAlone,
+} from './context-word.js';
 import { forEachMatch } from './scan.js';
 
 const TYPE = 'au_tfn';
@@ -31,6 +37,7 @@ export function tfnChecksumValid(digits: string): boolean {
 }
 
 export function findAuTfns(text: string, hint?: TypeHint): PiiMatch[] {
+  if (!mayHoldIdNumber(text)) return [];
   const out: PiiMatch[] = [];
   forEachMatch(TFN, text, 0, (m) => {
     const start = m.index;

@@ -90,3 +90,19 @@ export function allSameDigit(digits: string): boolean {
   for (let i = 1; i < digits.length; i++) if (digits.charCodeAt(i) !== digits.charCodeAt(0)) return false;
   return true;
 }
+
+// Six digits, in one run or two groups of three: what every numeric national id (NHS, Aadhaar,
+// TFN, DNI/NIE) holds. Most texts hold none, and one scan answers for all four detectors, which
+// findPii runs one after another on the same text (hence the one-text memo).
+const SIX_DIGITS = /\d{3}[ -]?\d{3}/;
+let lastText: string | undefined;
+let lastAnswer = false;
+
+/** Whether `text` may hold a numeric national id at all (a cheap, shared pre-check). */
+export function mayHoldIdNumber(text: string): boolean {
+  if (text !== lastText) {
+    lastText = text;
+    lastAnswer = SIX_DIGITS.test(text);
+  }
+  return lastAnswer;
+}

@@ -17,7 +17,7 @@
 // letters or digits.
 
 import type { Detector, PiiMatch, TypeHint } from '../types.js';
-import { allSameDigit, contextWords, hasContext } from './context-word.js';
+import { allSameDigit, contextWords, hasContext, mayHoldIdNumber } from './context-word.js';
 import { alnumAt, forEachMatch } from './scan.js';
 
 const TYPE = 'es_nif';
@@ -71,6 +71,7 @@ export function classifySpanishId(compact: string): Kind | undefined {
 }
 
 export function findEsNifs(text: string, hint?: TypeHint): PiiMatch[] {
+  if (!mayHoldIdNumber(text)) return [];
   const out: PiiMatch[] = [];
   forEachMatch(CANDIDATE, text, 0, (m) => {
     const start = m.index;

@@ -10,7 +10,13 @@
 // longer grouped numbers, the 16-digit Virtual ID (a different scheme).
 
 import type { Detector, PiiMatch, TypeHint } from '../types.js';
-import { allSameDigit, contextWords, hasContext, numberStandsAlone } from './context-word.js';
+import {
+  allSameDigit,
+  contextWords,
+  hasContext,
+  mayHoldIdNumber,
+  numberStandsAlone,
+} from './context-word.js';
 import { forEachMatch } from './scan.js';
 
 const TYPE = 'in_aadhaar';
@@ -48,6 +54,7 @@ export function verhoeffValid(digits: string): boolean {
 }
 
 export function findInAadhaars(text: string, hint?: TypeHint): PiiMatch[] {
+  if (!mayHoldIdNumber(text)) return [];
   const out: PiiMatch[] = [];
   forEachMatch(AADHAAR, text, 0, (m) => {
     const start = m.index;

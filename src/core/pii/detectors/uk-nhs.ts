@@ -13,7 +13,13 @@
 // glued to letters or digits, and stretches of longer grouped numbers.
 
 import type { Detector, PiiMatch, TypeHint } from '../types.js';
-import { allSameDigit, contextWords, hasContext, numberStandsAlone } from './context-word.js';
+import {
+  allSameDigit,
+  contextWords,
+  hasContext,
+  mayHoldIdNumber,
+  numberStandsAlone,
+} from './context-word.js';
 import { forEachMatch } from './scan.js';
 
 const TYPE = 'uk_nhs';
@@ -32,6 +38,7 @@ export function nhsChecksumValid(digits: string): boolean {
 }
 
 export function findUkNhsNumbers(text: string, hint?: TypeHint): PiiMatch[] {
+  if (!mayHoldIdNumber(text)) return [];
   const out: PiiMatch[] = [];
   forEachMatch(NHS, text, 0, (m) => {
     const start = m.index;
