@@ -78585,6 +78585,20 @@ function allSameDigit(digits) {
             return false;
     return true;
 }
+// Six digits, in one run or two groups of three: what every numeric national id (NHS, Aadhaar,
+// TFN, DNI/NIE) holds. Most texts hold none, and one scan answers for all four detectors, which
+// findPii runs one after another on the same text (hence the one-text memo).
+const SIX_DIGITS = /\d{3}[ -]?\d{3}/;
+let lastText;
+let lastAnswer = false;
+/** Whether `text` may hold a numeric national id at all (a cheap, shared pre-check). */
+function mayHoldIdNumber(text) {
+    if (text !== lastText) {
+        lastText = text;
+        lastAnswer = SIX_DIGITS.test(text);
+    }
+    return lastAnswer;
+}
 
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/au-tfn.js
 // Australian Tax File Numbers: nine digits (`123 456 782`, `123-456-782`, `123456782`) whose
@@ -78617,6 +78631,8 @@ function tfnChecksumValid(digits) {
     return sum % 11 === 0;
 }
 function findAuTfns(text, hint) {
+    if (!mayHoldIdNumber(text))
+        return [];
     const out = [];
     (0,scan/* forEachMatch */.Ak)(TFN, text, 0, (m) => {
         const start = m.index;
@@ -78711,6 +78727,8 @@ function classifySpanishId(compact) {
     return digitOk || letterOk ? 'needs-context' : undefined;
 }
 function findEsNifs(text, hint) {
+    if (!mayHoldIdNumber(text))
+        return [];
     const out = [];
     (0,scan/* forEachMatch */.Ak)(CANDIDATE, text, 0, (m) => {
         const start = m.index;
@@ -78780,6 +78798,8 @@ function verhoeffValid(digits) {
     return c === 0;
 }
 function findInAadhaars(text, hint) {
+    if (!mayHoldIdNumber(text))
+        return [];
     const out = [];
     (0,scan/* forEachMatch */.Ak)(AADHAAR, text, 0, (m) => {
         const start = m.index;
@@ -79062,6 +79082,8 @@ function nhsChecksumValid(digits) {
     return (check === 11 ? 0 : check) === digits.charCodeAt(9) - 48;
 }
 function findUkNhsNumbers(text, hint) {
+    if (!mayHoldIdNumber(text))
+        return [];
     const out = [];
     (0,scan/* forEachMatch */.Ak)(NHS, text, 0, (m) => {
         const start = m.index;
