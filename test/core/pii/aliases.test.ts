@@ -54,6 +54,14 @@ describe('numbered aliases', () => {
     expect(normalizeValue('ip_address', '10.0.0.1')).toBe('10.0.0.1');
   });
 
+  it('a URL-encoded address and a phone in another layout keep the alias of their plain form (issue 30)', () => {
+    const opts = numbered(new PiiAliases());
+    const text = 'from bob@example.com; GET /u?email=Bob%40Example.com; call (415) 555-0132 or 415-555-0132';
+    expect(maskText(text, detectors(), opts).text).toBe(
+      'from [EMAIL_1]; GET /u?email=[EMAIL_1]; call [PHONE_1] or [PHONE_1]',
+    );
+  });
+
   it('one table across texts: later texts continue the numbering', () => {
     const opts = numbered();
     expect(maskText('a@x.io', detectors(), opts).text).toBe('[EMAIL_1]');
