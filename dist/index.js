@@ -73115,7 +73115,8 @@ const SEPARATORS = /[\s\-.()/]/g;
 function normalizeValue(type, value) {
     switch (type) {
         case 'email':
-            return value.toLowerCase();
+            // `jane%40example.com` in a query string is the address `jane@example.com`.
+            return value.replace(/%40/g, '@').toLowerCase();
         case 'phone':
         case 'credit_card':
         case 'ssn':
