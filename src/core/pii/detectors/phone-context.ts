@@ -106,8 +106,3 @@ function hasNumberWord(before: string): boolean {
   }
   return false;
 }
-
-/** Whether a phone context word stands in the window before `start` (and no identifier noun right before it). */
-export function hasPhoneContext(text: string, start: number): boolean {
-  return phoneCueAt(text, start) === 'phone';
-}
