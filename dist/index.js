@@ -77040,10 +77040,6 @@ function hasNumberWord(before) {
     }
     return false;
 }
-/** Whether a phone context word stands in the window before `start` (and no identifier noun right before it). */
-function hasPhoneContext(text, start) {
-    return phoneCueAt(text, start) === 'phone';
-}
 
 ;// CONCATENATED MODULE: ./node_modules/libphonenumber-js/max/exports/isSupportedCountry.js
 
