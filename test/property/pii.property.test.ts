@@ -91,6 +91,27 @@ describe('pii', () => {
     });
   });
 
+  // An IBAN then a card, one space apart: the IBAN refused to "run on" into the card and the card
+  // refused to continue the IBAN's groups, so neither was masked.
+  it('regression, seed 1386073082: a card right after a spaced IBAN', () => {
+    const iban = 'ES43 6958 3649 0881 6865 3035';
+    const card = '3400 866329 02175';
+    const c = readCase([{ id: 'x0', kind: 'user', content: `${iban} ${card}` }], []);
+    const policy = toPolicy({
+      budget: 400,
+      message_overhead: 0,
+      keep_recent: 0,
+      order: ['system'],
+      resilience: { enabled: false },
+      tool_output: { max_tokens: 1, keep_fields: [] },
+      dedup: { enabled: false, similarity: 0.3 },
+      summaries: { ttl: 0 },
+    });
+    const json = JSON.stringify(stabilize(c.transcript, policy));
+    expect(json).not.toContain(iban);
+    expect(json).not.toContain(card);
+  });
+
   it('regression, seed -1874670050 (issue 10): the retry-collapse excerpt does not depend on masking', () => {
     fc.assert(maskedUpFront, { seed: -1874670050, numRuns: 1000 });
   });

@@ -237,6 +237,47 @@ describe('validate', () => {
     expect(checks.find((k) => k.name === 'fresh_results')?.violations).toEqual([]);
   });
 
+  it('regression, seed 1016849903: a should-keep result cut under pressure stays as its pair placeholder', () => {
+    const stale = 'The build failed because the cache was stale again';
+    const more = 'The build failed because the cache was stale once more';
+    const words = 'alpha build cache delta error fix module order refund retry';
+    const log = `${Array.from({ length: 4 }, () => words).join(' ')} alpha build cache delta error`;
+    const call = (id: string) => ({ id, name: 'bash', arguments: '{"command":"npm test"}' });
+    const c = readCase(
+      [
+        { id: 'x0', kind: 'task', content: stale },
+        { id: 'x1', kind: 'assistant', content: stale, tool_calls: [call('c1')] },
+        { id: 'x2', kind: 'tool', call_id: 'c1', content: log, pin: true },
+        // x4 (tagged decision) must go to fit, but its call stays: x5, pinned, answers the same turn.
+        { id: 'x3', kind: 'assistant', content: stale, tool_calls: [call('c1'), call('c3')] },
+        { id: 'x4', kind: 'tool', call_id: 'c1', content: `${more} alpha alpha ${more}`, tags: ['decision'] },
+        { id: 'x5', kind: 'tool', call_id: 'c3', content: `${more} alpha`, pin: true },
+        { id: 'x6', kind: 'task', content: stale },
+        { id: 'x7', kind: 'user', content: stale },
+        { id: 'x8', kind: 'assistant', content: stale, tool_calls: [call('c1'), call('c2'), call('c4')] },
+        { id: 'x9', kind: 'tool', call_id: 'c4', content: `${more} ${log}` },
+        { id: 'x10', kind: 'tool', call_id: 'c2', content: more },
+        { id: 'x11', kind: 'tool', call_id: 'c1', content: more },
+      ],
+      [],
+    );
+    const policy = toPolicy({
+      budget: 183,
+      message_overhead: 0,
+      keep_recent: 0,
+      order: ['system'],
+      resilience: { enabled: true, protected_message_kinds: ['decision'] },
+      tool_output: { max_tokens: 14, keep_fields: [] },
+      dedup: { enabled: false, similarity: 0.3 },
+      summaries: { ttl: 0 },
+    });
+    const r = stabilize(c.transcript, policy);
+    expect(r.status).toBe('warning');
+    expect(r.ledger.find((e) => e.id === 'x4')?.reason).toBe('pair_placeholder');
+    const checks = validateResult(c.transcript, r, { policy, tokenizer: wordTokenizer });
+    expect(checks.find((k) => k.name === 'protected')?.violations).toEqual([]);
+  });
+
   it('a green never lies: no failing error check means the context works and both APIs accept it', () => {
     let green = 0;
     let red = 0;

@@ -97,9 +97,13 @@ export function checkProtected(
     // Two tiers (DESIGN §4 stage 9): a should-keep artifact (evidence, a recent turn) may give way to
     // the must-keep tier under pressure, with a warning status. Verified here, not taken on trust:
     // it is excused only when the history did not fit the budget (under pressure the cut drops the
-    // oldest steps of history, should-keep evidence in them included).
-    if (!item && isShouldKeep(why) && result.status === 'warning') {
-      if (ledger.get(id)?.reason === 'degraded' && historyTokens > result.budget.limit) continue;
+    // oldest steps of history, should-keep evidence in them included). A tool result so cut whose
+    // call stays (its assistant holds a must-keep result too) is left as a placeholder instead, which
+    // keeps the pair valid (seed 1016849903).
+    if (isShouldKeep(why) && result.status === 'warning' && historyTokens > result.budget.limit) {
+      const reason = ledger.get(id)?.reason;
+      if (!item && reason === 'degraded') continue;
+      if (item?.placeholder === true && reason === 'pair_placeholder') continue;
     }
     if (!item) out.push(where.at(id, `protected artifact (${why}) is missing from the context`));
     else if (item.placeholder)

@@ -15,6 +15,7 @@
 //   is an identifier: about one random 16-digit id in ten passes Luhn.
 
 import type { Detector, PiiMatch, TypeHint } from '../types.js';
+import { spacedIbanEndsAt } from './iban.js';
 import { alnumAt, digitAt, forEachMatch } from './scan.js';
 
 const CARD =
@@ -44,7 +45,8 @@ function allSame(digits: string): boolean {
  * Whether the grouped number at [start, end) is a stretch of a longer grouped identifier: an
  * IBAN's groups (`HU22-3001-5450-0038-0276-…`, `GB82 WEST 1234 5698 7654 32`) or a dashed serial.
  * A dash glued to letters or digits on either side, or, with spaces, a group of four capitals
- * and digits (a digit among them: `VISA 4111 …` stays a card) right before it.
+ * and digits (a digit among them: `VISA 4111 …` stays a card) right before it that does not end
+ * a whole IBAN.
  */
 function continuesGroups(text: string, start: number, end: number, sep: string): boolean {
   if (sep === '-') {
@@ -54,7 +56,8 @@ function continuesGroups(text: string, start: number, end: number, sep: string):
   }
   if (text[start - 1] !== ' ' || start < 5 || alnumAt(text, start - 6)) return false;
   const group = text.slice(start - 5, start - 1);
-  return /^[A-Z0-9]{4}$/.test(group) && /\d/.test(group);
+  // A whole IBAN before the card (`ES43 … 3035 3400 866329 02175`) is a list of two numbers.
+  return /^[A-Z0-9]{4}$/.test(group) && /\d/.test(group) && !spacedIbanEndsAt(text, start - 1);
 }
 
 export function findCreditCards(text: string, hint?: TypeHint): PiiMatch[] {

@@ -21,6 +21,7 @@ const IBAN_LENGTH: Readonly<Record<string, number>> = {
 };
 
 const HEAD = /(?<![A-Za-z0-9])([A-Z]{2})\d{2}/g;
+const HEAD_AT = /(?<![A-Za-z0-9])([A-Z]{2})\d{2}/y;
 
 function isUpperAlnum(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
@@ -67,9 +68,13 @@ function scanContiguous(text: string, start: number, length: number): number {
   return start + length;
 }
 
+/**
+ * `AL47-2121-…-8741-5555`: a dash or dot grouping that runs on is one longer identifier. A space
+ * does not join: what follows is the next item of a list or sentence (`… 3035 3400 866329 02175`,
+ * an IBAN then a card), so a spaced IBAN never runs on.
+ */
 function runsOn(text: string, at: number, sep: number): boolean {
-  const code = text.charCodeAt(at);
-  return isUpperAlnum(code) && (sep === 45 || sep === 46 || (code >= 48 && code <= 57));
+  return (sep === 45 || sep === 46) && text.charCodeAt(at - 1) === sep && isUpperAlnum(text.charCodeAt(at));
 }
 
 function removeSeparators(grouped: string): string {
@@ -89,15 +94,30 @@ export function findIbans(text: string): PiiMatch[] {
     const grouped = isGroupSeparator(sep);
     const end = grouped ? scanGrouped(text, start, length, sep) : scanContiguous(text, start, length);
     if (end === -1 || alnumAt(text, end)) return;
-    // `AL47-2121-…-8741-5555`: the grouping runs on, a longer identifier (a space then a word is
-    // prose: `… 0130 00 is mine`).
-    if (grouped && text.charCodeAt(end) === sep && runsOn(text, end + 1, sep)) return;
+    if (grouped && runsOn(text, end + 1, sep)) return;
     const compact = grouped ? removeSeparators(text.slice(start, end)) : text.slice(start, end);
     if (!ibanChecksumValid(compact)) return;
     out.push({ type: 'iban', start, end });
     HEAD.lastIndex = end;
   });
   return out;
+}
+
+/**
+ * Whether a spaced IBAN with a valid checksum ends exactly at `end`: the groups before a card
+ * number are then a whole account number, not the card's own leading groups.
+ */
+export function spacedIbanEndsAt(text: string, end: number): boolean {
+  // The longest IBAN (34 characters) printed in groups of four spans 42.
+  for (let start = Math.max(0, end - 42); start <= end - 15; start++) {
+    HEAD_AT.lastIndex = start;
+    const m = HEAD_AT.exec(text);
+    const length = m ? IBAN_LENGTH[m[1] ?? ''] : undefined;
+    if (length === undefined || text.charCodeAt(start + 4) !== 32) continue;
+    if (scanGrouped(text, start, length, 32) !== end) continue;
+    if (ibanChecksumValid(removeSeparators(text.slice(start, end)))) return true;
+  }
+  return false;
 }
 
 export function ibanDetector(): Detector {

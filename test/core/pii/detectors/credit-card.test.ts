@@ -58,6 +58,13 @@ describe('credit card detector', () => {
     expect(findCreditCards(text)).toEqual([]);
   });
 
+  it('a card right after a whole spaced IBAN is the next item, not the IBAN running on (seed 1386073082)', () => {
+    const text = 'ES43 6958 3649 0881 6865 3035 3400 866329 02175';
+    expect(matchedTexts(findCreditCards, text)).toEqual(['3400 866329 02175']);
+    // The same groups after an IBAN that is one group short of whole still continue it.
+    expect(findCreditCards('ES43 6958 3649 0881 6865 3400 866329 02175')).toEqual([]);
+  });
+
   it('the look-alikes above are rejected by their rule, not by chance', () => {
     // Same numbers in card form are found: the negatives differ only in the named aspect.
     expect(matchedTexts(findCreditCards, luhnComplete('411111111111111'))).toHaveLength(1);

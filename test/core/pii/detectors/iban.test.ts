@@ -20,6 +20,8 @@ describe('iban detector', () => {
       'DE89\u00a03704\u00a00044\u00a00532\u00a00130\u00a000',
       ['DE89\u00a03704\u00a00044\u00a00532\u00a00130\u00a000'],
     ],
+    // A space does not join: a number after a spaced IBAN is the next item (seed 1386073082).
+    ['ES43 6958 3649 0881 6865 3035 3400 866329 02175', ['ES43 6958 3649 0881 6865 3035']],
   ])('finds %j', (text, expected) => {
     expect(matchedTexts(findIbans, text)).toEqual(expected);
   });
@@ -34,6 +36,7 @@ describe('iban detector', () => {
     ['DE893 7040 0440 5320 1300 0', 'groups not of four'],
     ['DE89-3704 0044 0532 0130 00', 'separators mixed'],
     ['AL47-2121-1009-0000-0002-3569-8741-5555', 'the grouping runs on: a longer identifier'],
+    ['DE89.3704.0044.0532.0130.00.7', 'a dotted grouping runs on'],
     ['DE89_3704_0044_0532_0130_00', 'underscores join an identifier'],
     ['XDE89370400440532013000', 'glued to a letter'],
     ['AB12 CD34', 'short code-like token'],
