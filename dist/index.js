@@ -62427,9 +62427,14 @@ function checkProtected(t, result, policy, unpaired, where) {
         // Two tiers (DESIGN §4 stage 9): a should-keep artifact (evidence, a recent turn) may give way to
         // the must-keep tier under pressure, with a warning status. Verified here, not taken on trust:
         // it is excused only when the history did not fit the budget (under pressure the cut drops the
-        // oldest steps of history, should-keep evidence in them included).
-        if (!item && isShouldKeep(why) && result.status === 'warning') {
-            if (ledger.get(id)?.reason === 'degraded' && historyTokens > result.budget.limit)
+        // oldest steps of history, should-keep evidence in them included). A tool result so cut whose
+        // call stays (its assistant holds a must-keep result too) is left as a placeholder instead, which
+        // keeps the pair valid (seed 1016849903).
+        if (isShouldKeep(why) && result.status === 'warning' && historyTokens > result.budget.limit) {
+            const reason = ledger.get(id)?.reason;
+            if (!item && reason === 'degraded')
+                continue;
+            if (item?.placeholder === true && reason === 'pair_placeholder')
                 continue;
         }
         if (!item)
@@ -77923,6 +77928,133 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./build/core/pii/detectors/scan.js
 var scan = __nccwpck_require__(2638);
+;// CONCATENATED MODULE: ./build/core/pii/detectors/iban.js
+// IBANs: country code, two check digits and the country's BBAN, contiguous or printed in groups
+// of four separated by one separator used throughout (a space, a no-break space, `-` or `.`:
+// `AL47 2121 …`, `AL47-2121-…`), with the ISO 13616 mod-97 checksum. Upper case only:
+// lower-case look-alikes are far more often identifiers than account numbers.
+
+// Total IBAN length per country, from the SWIFT IBAN registry (IR: national format, not in the
+// registry but in wide use and produced by common test-data generators).
+// prettier-ignore
+const IBAN_LENGTH = {
+    AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BI: 27, BR: 29, BY: 28,
+    CH: 21, CR: 22, CY: 28, CZ: 24, DE: 22, DJ: 27, DK: 18, DO: 28, EE: 20, EG: 29, ES: 24, FI: 18,
+    FK: 18, FO: 18, FR: 27, GB: 22, GE: 22, GI: 23, GL: 18, GR: 27, GT: 28, HR: 21, HU: 28, IE: 22,
+    IL: 23, IQ: 23, IR: 26, IS: 26, IT: 27, JO: 30, KW: 30, KZ: 20, LB: 28, LC: 32, LI: 21, LT: 20,
+    LU: 20, LV: 21, LY: 25, MC: 27, MD: 24, ME: 22, MK: 19, MN: 20, MR: 27, MT: 31, MU: 30, NL: 18,
+    NO: 15, OM: 23, PK: 24, PL: 28, PS: 29, PT: 25, QA: 29, RO: 24, RS: 22, RU: 33, SA: 24, SC: 31,
+    SD: 18, SE: 24, SI: 19, SK: 24, SM: 27, SO: 23, ST: 25, SV: 28, TL: 23, TN: 24, TR: 26, UA: 29,
+    VA: 22, VG: 24, XK: 20,
+};
+const HEAD = /(?<![A-Za-z0-9])([A-Z]{2})\d{2}/g;
+const HEAD_AT = /(?<![A-Za-z0-9])([A-Z]{2})\d{2}/y;
+function isUpperAlnum(code) {
+    return (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
+}
+/** ISO 7064 mod 97-10 over the rearranged IBAN; a valid IBAN leaves 1. */
+function ibanChecksumValid(compact) {
+    const check = Number(compact.slice(2, 4));
+    if (check < 2 || check > 98)
+        return false;
+    const rearranged = compact.slice(4) + compact.slice(0, 4);
+    let rem = 0;
+    for (let i = 0; i < rearranged.length; i++) {
+        const code = rearranged.charCodeAt(i);
+        rem = code >= 65 ? (rem * 100 + (code - 55)) % 97 : (rem * 10 + (code - 48)) % 97;
+    }
+    return rem === 1;
+}
+/** Space, no-break space, `-`, `.`: what people and banks print between the groups of four. */
+function isGroupSeparator(code) {
+    return code === 32 || code === 0xa0 || code === 45 || code === 46;
+}
+/**
+ * End offset of an IBAN of `length` characters printed in groups of four from `start`, every
+ * group after the first opened by the separator `sep`, or -1.
+ */
+function scanGrouped(text, start, length, sep) {
+    let i = start;
+    for (let count = 0; count < length; count++) {
+        if (count > 0 && count % 4 === 0) {
+            if (text.charCodeAt(i) !== sep)
+                return -1;
+            i++;
+        }
+        if (!isUpperAlnum(text.charCodeAt(i)))
+            return -1;
+        i++;
+    }
+    return i;
+}
+/** End offset of a contiguous IBAN of `length` characters from `start`, or -1. */
+function scanContiguous(text, start, length) {
+    for (let i = start; i < start + length; i++)
+        if (!isUpperAlnum(text.charCodeAt(i)))
+            return -1;
+    return start + length;
+}
+/**
+ * `AL47-2121-…-8741-5555`: a dash or dot grouping that runs on is one longer identifier. A space
+ * does not join: what follows is the next item of a list or sentence (`… 3035 3400 866329 02175`,
+ * an IBAN then a card), so a spaced IBAN never runs on.
+ */
+function runsOn(text, at, sep) {
+    return (sep === 45 || sep === 46) && text.charCodeAt(at - 1) === sep && isUpperAlnum(text.charCodeAt(at));
+}
+function removeSeparators(grouped) {
+    let out = '';
+    for (let i = 0; i < grouped.length; i++)
+        if (!isGroupSeparator(grouped.charCodeAt(i)))
+            out += grouped[i];
+    return out;
+}
+function findIbans(text) {
+    const out = [];
+    (0,scan/* forEachMatch */.Ak)(HEAD, text, 0, (m) => {
+        const length = IBAN_LENGTH[m[1] ?? ''];
+        if (length === undefined)
+            return;
+        const start = m.index;
+        // Decide the layout at the first group boundary: a separator there means grouped.
+        const sep = text.charCodeAt(start + 4);
+        const grouped = isGroupSeparator(sep);
+        const end = grouped ? scanGrouped(text, start, length, sep) : scanContiguous(text, start, length);
+        if (end === -1 || (0,scan/* alnumAt */.pq)(text, end))
+            return;
+        if (grouped && runsOn(text, end + 1, sep))
+            return;
+        const compact = grouped ? removeSeparators(text.slice(start, end)) : text.slice(start, end);
+        if (!ibanChecksumValid(compact))
+            return;
+        out.push({ type: 'iban', start, end });
+        HEAD.lastIndex = end;
+    });
+    return out;
+}
+/**
+ * Whether a spaced IBAN with a valid checksum ends exactly at `end`: the groups before a card
+ * number are then a whole account number, not the card's own leading groups.
+ */
+function spacedIbanEndsAt(text, end) {
+    // The longest IBAN (34 characters) printed in groups of four spans 42.
+    for (let start = Math.max(0, end - 42); start <= end - 15; start++) {
+        HEAD_AT.lastIndex = start;
+        const m = HEAD_AT.exec(text);
+        const length = m ? IBAN_LENGTH[m[1] ?? ''] : undefined;
+        if (length === undefined || text.charCodeAt(start + 4) !== 32)
+            continue;
+        if (scanGrouped(text, start, length, 32) !== end)
+            continue;
+        if (ibanChecksumValid(removeSeparators(text.slice(start, end))))
+            return true;
+    }
+    return false;
+}
+function ibanDetector() {
+    return { type: 'iban', find: findIbans };
+}
+
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/credit-card.js
 // Payment card numbers: 13–19 digits, contiguous or in the printed groupings (4-4-4-4,
 // 4-4-4-4-3, 4-4-4-3, 4-6-5 / 4-6-4, and UATP's 4-5-6) with one consistent single space or dash,
@@ -77939,6 +78071,7 @@ var scan = __nccwpck_require__(2638);
 //   value of a key naming a phone (the `phone` hint);
 // - a contiguous run that is the whole value of an id key (`"order_id": 5…`, the `identifier` hint)
 //   is an identifier: about one random 16-digit id in ten passes Luhn.
+
 
 const CARD = /(?:\d{4}([ -])\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{4}([ -])\d{5}\3\d{6}|\d{13,19})(?!\d)/g;
 /** UATP cards: fifteen digits starting with 1. */
@@ -77966,7 +78099,8 @@ function allSame(digits) {
  * Whether the grouped number at [start, end) is a stretch of a longer grouped identifier: an
  * IBAN's groups (`HU22-3001-5450-0038-0276-…`, `GB82 WEST 1234 5698 7654 32`) or a dashed serial.
  * A dash glued to letters or digits on either side, or, with spaces, a group of four capitals
- * and digits (a digit among them: `VISA 4111 …` stays a card) right before it.
+ * and digits (a digit among them: `VISA 4111 …` stays a card) right before it that does not end
+ * a whole IBAN.
  */
 function continuesGroups(text, start, end, sep) {
     if (sep === '-') {
@@ -77975,7 +78109,8 @@ function continuesGroups(text, start, end, sep) {
     if (text[start - 1] !== ' ' || start < 5 || (0,scan/* alnumAt */.pq)(text, start - 6))
         return false;
     const group = text.slice(start - 5, start - 1);
-    return /^[A-Z0-9]{4}$/.test(group) && /\d/.test(group);
+    // A whole IBAN before the card (`ES43 … 3035 3400 866329 02175`) is a list of two numbers.
+    return /^[A-Z0-9]{4}$/.test(group) && /\d/.test(group) && !spacedIbanEndsAt(text, start - 1);
 }
 function findCreditCards(text, hint) {
     const out = [];
@@ -78190,111 +78325,6 @@ function findEmails(text) {
 }
 function emailDetector() {
     return { type: 'email', find: findEmails };
-}
-
-;// CONCATENATED MODULE: ./build/core/pii/detectors/iban.js
-// IBANs: country code, two check digits and the country's BBAN, contiguous or printed in groups
-// of four separated by one separator used throughout (a space, a no-break space, `-` or `.`:
-// `AL47 2121 …`, `AL47-2121-…`), with the ISO 13616 mod-97 checksum. Upper case only:
-// lower-case look-alikes are far more often identifiers than account numbers.
-
-// Total IBAN length per country, from the SWIFT IBAN registry (IR: national format, not in the
-// registry but in wide use and produced by common test-data generators).
-// prettier-ignore
-const IBAN_LENGTH = {
-    AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BI: 27, BR: 29, BY: 28,
-    CH: 21, CR: 22, CY: 28, CZ: 24, DE: 22, DJ: 27, DK: 18, DO: 28, EE: 20, EG: 29, ES: 24, FI: 18,
-    FK: 18, FO: 18, FR: 27, GB: 22, GE: 22, GI: 23, GL: 18, GR: 27, GT: 28, HR: 21, HU: 28, IE: 22,
-    IL: 23, IQ: 23, IR: 26, IS: 26, IT: 27, JO: 30, KW: 30, KZ: 20, LB: 28, LC: 32, LI: 21, LT: 20,
-    LU: 20, LV: 21, LY: 25, MC: 27, MD: 24, ME: 22, MK: 19, MN: 20, MR: 27, MT: 31, MU: 30, NL: 18,
-    NO: 15, OM: 23, PK: 24, PL: 28, PS: 29, PT: 25, QA: 29, RO: 24, RS: 22, RU: 33, SA: 24, SC: 31,
-    SD: 18, SE: 24, SI: 19, SK: 24, SM: 27, SO: 23, ST: 25, SV: 28, TL: 23, TN: 24, TR: 26, UA: 29,
-    VA: 22, VG: 24, XK: 20,
-};
-const HEAD = /(?<![A-Za-z0-9])([A-Z]{2})\d{2}/g;
-function isUpperAlnum(code) {
-    return (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
-}
-/** ISO 7064 mod 97-10 over the rearranged IBAN; a valid IBAN leaves 1. */
-function ibanChecksumValid(compact) {
-    const check = Number(compact.slice(2, 4));
-    if (check < 2 || check > 98)
-        return false;
-    const rearranged = compact.slice(4) + compact.slice(0, 4);
-    let rem = 0;
-    for (let i = 0; i < rearranged.length; i++) {
-        const code = rearranged.charCodeAt(i);
-        rem = code >= 65 ? (rem * 100 + (code - 55)) % 97 : (rem * 10 + (code - 48)) % 97;
-    }
-    return rem === 1;
-}
-/** Space, no-break space, `-`, `.`: what people and banks print between the groups of four. */
-function isGroupSeparator(code) {
-    return code === 32 || code === 0xa0 || code === 45 || code === 46;
-}
-/**
- * End offset of an IBAN of `length` characters printed in groups of four from `start`, every
- * group after the first opened by the separator `sep`, or -1.
- */
-function scanGrouped(text, start, length, sep) {
-    let i = start;
-    for (let count = 0; count < length; count++) {
-        if (count > 0 && count % 4 === 0) {
-            if (text.charCodeAt(i) !== sep)
-                return -1;
-            i++;
-        }
-        if (!isUpperAlnum(text.charCodeAt(i)))
-            return -1;
-        i++;
-    }
-    return i;
-}
-/** End offset of a contiguous IBAN of `length` characters from `start`, or -1. */
-function scanContiguous(text, start, length) {
-    for (let i = start; i < start + length; i++)
-        if (!isUpperAlnum(text.charCodeAt(i)))
-            return -1;
-    return start + length;
-}
-function runsOn(text, at, sep) {
-    const code = text.charCodeAt(at);
-    return isUpperAlnum(code) && (sep === 45 || sep === 46 || (code >= 48 && code <= 57));
-}
-function removeSeparators(grouped) {
-    let out = '';
-    for (let i = 0; i < grouped.length; i++)
-        if (!isGroupSeparator(grouped.charCodeAt(i)))
-            out += grouped[i];
-    return out;
-}
-function findIbans(text) {
-    const out = [];
-    (0,scan/* forEachMatch */.Ak)(HEAD, text, 0, (m) => {
-        const length = IBAN_LENGTH[m[1] ?? ''];
-        if (length === undefined)
-            return;
-        const start = m.index;
-        // Decide the layout at the first group boundary: a separator there means grouped.
-        const sep = text.charCodeAt(start + 4);
-        const grouped = isGroupSeparator(sep);
-        const end = grouped ? scanGrouped(text, start, length, sep) : scanContiguous(text, start, length);
-        if (end === -1 || (0,scan/* alnumAt */.pq)(text, end))
-            return;
-        // `AL47-2121-…-8741-5555`: the grouping runs on, a longer identifier (a space then a word is
-        // prose: `… 0130 00 is mine`).
-        if (grouped && text.charCodeAt(end) === sep && runsOn(text, end + 1, sep))
-            return;
-        const compact = grouped ? removeSeparators(text.slice(start, end)) : text.slice(start, end);
-        if (!ibanChecksumValid(compact))
-            return;
-        out.push({ type: 'iban', start, end });
-        HEAD.lastIndex = end;
-    });
-    return out;
-}
-function ibanDetector() {
-    return { type: 'iban', find: findIbans };
 }
 
 ;// CONCATENATED MODULE: ./build/core/pii/detectors/ip-address.js
