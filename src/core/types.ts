@@ -56,6 +56,11 @@ export interface ToolCall {
   name: string;
   /** Arguments as the provider sent them: a JSON string (OpenAI) or serialized input (Anthropic). */
   arguments: string;
+  /**
+   * A call that asked the user before running (AI SDK tool approvals; native `approval`): still
+   * waiting (`requested`), or the user's answer. A pending call says so in the context (normalize).
+   */
+  approval?: 'requested' | 'approved' | 'denied';
 }
 
 export interface Artifact {

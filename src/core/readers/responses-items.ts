@@ -279,12 +279,15 @@ export class ModelTurns {
     const t = this.turn;
     this.turn = null;
     if (!t || (t.parts.length === 0 && t.calls.length === 0)) return;
+    // The client's answer to an MCP approval request is the user's decision (issue 31): tag `decision`.
+    const decided = t.parts.some((p) => p.type === 'mcp_approval_response');
     this.out.push(
       artifact({
         id: t.id,
         kind: 'assistant',
         content: t.parts,
         tool_calls: t.calls.length > 0 ? t.calls : undefined,
+        tags: decided ? ['decision'] : undefined,
         source: t.at,
       }),
     );

@@ -4,7 +4,8 @@
 // `m<i>.<part>` positioned at the part; a top-level system prompt becomes `system` (or
 // `instructions`). Parts: text → text; tool-call → a ToolCall of the assistant artifact; images,
 // files, reasoning and provider-executed tool calls and results → opaque parts kept as parsed.
-// Tool approval requests and responses are left out: the SDK does not send them to the model.
+// Tool approval requests and responses are not sent to the model, but say which call waits for the
+// user and which result follows the user's decision (vercel-ai-approvals.ts).
 import type { Artifact, ArtifactKind, ContentPart, SourcePos, ToolCall } from '../types.js';
 import { buildArtifact } from './artifact-builder.js';
 import { readPart, type ContentSite } from './content.js';
@@ -12,6 +13,7 @@ import { ReadContext } from './context.js';
 import type { ParsedValue, ReaderOutput } from './reader-types.js';
 import { describeValue, isObject, joinPath, scalarFields, type JsonObject } from './values.js';
 import { readToolCall, readToolResult } from './vercel-ai-parts.js';
+import { applyApprovals, approvalStates } from './vercel-ai-approvals.js';
 import { pushAll } from '../collections.js';
 
 const CODE = 'invalid-message';
@@ -289,5 +291,6 @@ export function readVercelAi(doc: ParsedValue, file: string): ReaderOutput {
     });
   }
   const meta = rootObj ? scalarFields(rootObj, ROOT_KEYS) : {};
-  return { artifacts, meta, diagnostics };
+  const approvals = approvalStates(found?.messages ?? []);
+  return { artifacts: applyApprovals(artifacts, approvals), meta, diagnostics };
 }

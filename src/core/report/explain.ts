@@ -36,6 +36,10 @@ const REASON_WORDS: Record<string, string> = {
   compacted_into:
     'a compaction summary of the earlier turns stands for it in the context (the detail names that summary)',
   unpaired_call: 'its tool calls have no results, which a provider would reject',
+  pending_call:
+    'its tool call is still waiting for a result: a provider rejects a call without one, so a note in the message says so',
+  pending_approval:
+    "its tool call is waiting for the user's approval: a provider rejects a call without a result, so a note in the message says so",
   unpaired_result: 'it answers no tool call, which a provider would reject',
   sidechain: 'it is a side-chain (sub-agent) record',
   abandoned_branch: 'it is on a branch the session abandoned (a rewind)',

@@ -1,7 +1,7 @@
 // Stage 1 (normalize), the part that changes fates: what a provider would reject or what is not
 // part of the main conversation leaves before any budget decision, and says so in the ledger.
-import type { Pairing } from '../types.js';
-import type { WorkSet } from './work.js';
+import type { Pairing, ToolCall } from '../types.js';
+import type { Work, WorkSet } from './work.js';
 import { hasText, remove } from './work.js';
 
 export interface NormalizeCounts {
@@ -46,13 +46,20 @@ export function normalizeFates(ws: WorkSet, pairing: Pairing): NormalizeCounts {
     });
     counts.unpairedResults++;
   }
+  const tail = openTurn(ws);
+  const pending = new Map<Work, ToolCall[]>();
   for (const u of pairing.unpairedCalls) {
     const w = ws.byId.get(u.artifact);
     if (!w || w.removed || !w.toolCalls) continue;
     const i = w.toolCalls.findIndex((c) => c.id === u.call_id);
     if (i === -1) continue;
+    const call = w.toolCalls[i] as ToolCall;
     w.toolCalls = w.toolCalls.filter((_, j) => j !== i);
     counts.unpairedCalls++;
+    if (tail.has(w)) {
+      pending.set(w, [...(pending.get(w) ?? []), call]);
+      continue;
+    }
     if (w.toolCalls.length === 0 && !hasText(w)) {
       remove(w, {
         stage: 'normalize',
@@ -69,5 +76,52 @@ export function normalizeFates(ws: WorkSet, pairing: Pairing): NormalizeCounts {
       };
     }
   }
+  for (const [w, calls] of pending) notePending(w, calls);
   return counts;
+}
+
+/**
+ * The turn the history ends in: its last assistant message with text (or the first of its call-only
+ * records, which some formats write one per call) and every record after it, when nothing but tool
+ * results and call-only assistant records follow. A call there without a result has not come back
+ * yet (or waits for approval); an unanswered call earlier was abandoned.
+ */
+function openTurn(ws: WorkSet): Set<Work> {
+  const out = new Set<Work>();
+  for (let i = ws.items.length - 1; i >= 0; i--) {
+    const w = ws.items[i] as Work;
+    if (w.removed) continue;
+    if (w.a.kind === 'tool') continue;
+    if (w.a.kind !== 'assistant') break;
+    out.add(w);
+    if (hasText(w)) break;
+  }
+  return out;
+}
+
+/** `[tool call bash is waiting for approval]`: what the model would otherwise not know. */
+export function pendingNote(call: ToolCall): string {
+  if (call.approval === 'requested') return `[tool call ${call.name} is waiting for the user's approval]`;
+  if (call.approval === 'denied') return `[tool call ${call.name} was denied by the user; no result]`;
+  return `[tool call ${call.name} is pending: its result has not come back yet]`;
+}
+
+/**
+ * A call still waiting (for its result or for approval) cannot stay: every provider API rejects a
+ * call without its result. The message says so instead, so the context does not read as if the
+ * call was never made.
+ */
+function notePending(w: Work, calls: ToolCall[]): void {
+  const note = calls.map(pendingNote).join('\n');
+  const c = w.content;
+  if (typeof c === 'string') w.content = c.trim() === '' ? note : `${c}\n\n${note}`;
+  else w.content = [...c, { type: 'text', text: note }];
+  const approval = calls.some((call) => call.approval === 'requested');
+  const names = [...new Set(calls.map((call) => call.name))].join(', ');
+  w.changed = {
+    stage: 'normalize',
+    action: 'compressed',
+    reason: approval ? 'pending_approval' : 'pending_call',
+    detail: `${calls.length} tool call${calls.length === 1 ? '' : 's'} (${names}) ${approval ? 'waiting for approval' : 'still waiting for a result'}: a note in the message says so, since a provider rejects a call without its result`,
+  };
 }

@@ -42,7 +42,9 @@ export type Action = (typeof ACTIONS)[number];
  * - excerpted: `excerpt` (protected evidence cut to its head and tail to fit the budget),
  *   `verbose_tool_output` (a protected output over tool_output.max_tokens, kept as an excerpt)
  * - compressed: `pair_placeholder` (result replaced by a placeholder that keeps its call valid),
- *   `pair_unit` (an assistant that stays lost a call whose result left), `unpaired_call`
+ *   `pair_unit` (an assistant that stays lost a call whose result left), `unpaired_call`,
+ *   `pending_call` / `pending_approval` (a call the history ends on, with no result yet: a note in
+ *   the message says so instead)
  */
 export type Reason = string;
 

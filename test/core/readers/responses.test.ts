@@ -174,6 +174,8 @@ describe('Responses reader: built-in tools', () => {
       approval_request_id: 'mcpr_1',
       approve: true,
     });
+    // The client's answer is the user's decision (issue 31): protected by `decision`.
+    expect(byId.get('m16')?.tags).toEqual(['decision']);
   });
 
   it('reads client-run built-in calls as tool calls named after the tool, with their fields as arguments', () => {

@@ -57,12 +57,51 @@ describe('normalize: unpaired tool calls and results', () => {
   });
 
   it('keeps the text of an assistant and removes only its unanswered call', () => {
-    const tr = t(user('u', 'run it'), calls('a', [bash('c1', 'npm test')], 'Running the tests now.'));
+    const tr = t(
+      user('u', 'run it'),
+      calls('a', [bash('c1', 'npm test')], 'Running the tests now.'),
+      user('u2', 'never mind, stop'),
+    );
     const r = run(tr);
     expect(fate(r, 'a')).toBe('compressed/unpaired_call');
     expect(item(r, 'a')).not.toHaveProperty('tool_calls');
     expect(item(r, 'a').content).toBe('Running the tests now.');
     expect(check(tr, r, policy()).pairing?.ok).toBe(true);
+  });
+
+  it('a call the history ends on is pending: a note in its message says so (issue 31)', () => {
+    const tr = t(user('u', 'run it'), calls('a', [bash('c1', 'npm test')], 'Running the tests now.'));
+    const r = run(tr);
+    expect(fate(r, 'a')).toBe('compressed/pending_call');
+    expect(item(r, 'a')).not.toHaveProperty('tool_calls');
+    expect(item(r, 'a').content).toBe(
+      'Running the tests now.\n\n[tool call bash is pending: its result has not come back yet]',
+    );
+    expect(check(tr, r, policy()).pairing?.ok).toBe(true);
+  });
+
+  it('a pending call of a call-only turn keeps the turn, with the note as its text', () => {
+    const tr = t(
+      user('u', 'check both'),
+      calls('a', [bash('c1', 'npm test'), bash('c2', 'npm run lint')]),
+      result('r1', 'c1', 'all tests pass'),
+    );
+    const r = run(tr);
+    expect(fate(r, 'a')).toBe('compressed/pending_call');
+    expect(ids(r)).toEqual(['u', 'a', 'r1']);
+    expect(item(r, 'a').tool_calls?.map((c) => c.id)).toEqual(['c1']);
+    expect(item(r, 'a').content).toBe('[tool call bash is pending: its result has not come back yet]');
+    expect(check(tr, r, policy()).pairing?.ok).toBe(true);
+  });
+
+  it('a call waiting for approval says so', () => {
+    const call = { ...bash('c1', 'rm -rf build'), approval: 'requested' as const };
+    const tr = t(user('u', 'clean up'), calls('a', [call], 'Cleaning the build folder.'));
+    const r = run(tr);
+    expect(fate(r, 'a')).toBe('compressed/pending_approval');
+    expect(item(r, 'a').content).toBe(
+      "Cleaning the build folder.\n\n[tool call bash is waiting for the user's approval]",
+    );
   });
 
   it('keeps the answered call of a parallel pair whose other call was never answered', () => {
@@ -106,10 +145,11 @@ describe('normalize: reused call ids', () => {
       calls('a1', [bash('call_0', 'npm test')]),
       calls('a2', [bash('call_0', 'npm test')]),
       result('r', 'call_0', 'tests pass'),
+      user('u2', 'thanks'),
     );
     const r = run(tr);
     expect(fate(r, 'a1')).toBe('dropped/unpaired_call');
-    expect(ids(r)).toEqual(['u1', 'a2', 'r']);
+    expect(ids(r)).toEqual(['u1', 'a2', 'r', 'u2']);
     expect(check(tr, r, policy()).pairing?.ok).toBe(true);
   });
 });
