@@ -91,14 +91,16 @@ export const PREPARE_OPTIONS = {
 } as const;
 
 /** Help line of --session for commands that read one transcript (the last session by default). */
-export const SESSION_HELP = `  --session N|last        which session of an aider chat history holding several (one per
-                          '# aider chat started at' heading): 1-based, or last (default last);
-                          it is reported as FILE#N`;
+export const SESSION_HELP = `  --session N|last        which session of a file holding several (aider chat history: one per
+                          '# aider chat started at' heading; OpenHands output.jsonl: one per
+                          row): 1-based, or last (default: the last with a message); it is
+                          reported as FILE#N`;
 
 /** Help line of --session for commands that read every session of each file by default. */
-export const SESSIONS_HELP = `  --session N|last        only this session of each aider chat history (one session per
-                          '# aider chat started at' heading): 1-based, or last; by default
-                          every session is its own transcript, FILE#N`;
+export const SESSIONS_HELP = `  --session N|last        only this session of each file holding several (aider chat history:
+                          one per '# aider chat started at' heading; OpenHands output.jsonl:
+                          one per row): 1-based, or last; by default every session with a
+                          message is its own transcript, FILE#N`;
 
 /**
  * `--session N|last`: a session number (1-based) or 'last'; undefined when the option is absent.

@@ -1,10 +1,11 @@
 // Reads one transcript file from disk and parses it: the edge half of `readTranscript`. An aider
-// chat history may hold several sessions (one per `# aider chat started at` heading): each is a
-// transcript of its own, named `FILE#N`; a file with one session keeps its plain name.
+// chat history may hold several sessions (one per `# aider chat started at` heading), an OpenHands
+// evaluation output several runs (one per line): each is a transcript of its own, named `FILE#N`;
+// a file with one session keeps its plain name. The text is parsed once for all its sessions
+// (readSessions); empty sessions are skipped with one note.
 import { sessionName } from '../core/text/session-name.js';
-import { aiderSessionCount, isAiderText, sessionOutOfRange } from '../core/readers/aider.js';
 import type { Diagnostic, Transcript } from '../core/types.js';
-import { readTranscript } from '../core/readers/index.js';
+import { readSessions } from '../core/readers/index.js';
 import type { FormatOption } from '../core/readers/index.js';
 import { readInput } from './read-input.js';
 
@@ -18,8 +19,9 @@ export interface LoadTranscriptOptions {
   /** Base for relative paths and the symlink-escape check; defaults to the process cwd. */
   cwd?: string;
   /**
-   * One session of a multi-session file (aider): 1-based or 'last'. loadTranscript defaults to
-   * the last; loadTranscripts reads every session unless this names one.
+   * One session of a multi-session file (aider, OpenHands output rows): 1-based or 'last' (the
+   * last that holds a message). loadTranscript defaults to 'last'; loadTranscripts reads every
+   * session unless this names one.
    */
   session?: number | 'last';
 }
@@ -37,8 +39,9 @@ export interface LoadedSession {
 export { sessionName };
 
 /**
- * Every session of the file, in order (only `opts.session` when it is set). An unreadable file,
- * or a session that does not exist, is one failed entry named as the file.
+ * Every session of the file, in order (only `opts.session` when it is set), empty sessions left
+ * out (one `empty-sessions` warning on the first one kept). An unreadable file, a session that
+ * does not exist, or a file whose every session is empty, is one failed entry named as the file.
  */
 export async function loadTranscripts(
   file: string,
@@ -49,34 +52,20 @@ export async function loadTranscripts(
     ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
   });
   if (!input.ok) return [{ name: file, result: { ok: false, diagnostics: [input.error] } }];
-  const text = input.text;
-  const format = opts.format ?? 'auto';
-  // The reader's own choice (index.ts): the aider reader goes first, before any JSON parsing.
-  const aider = format === 'aider' || (format === 'auto' && isAiderText(text));
-  const count = aider ? aiderSessionCount(text) : 1;
-  const asked = opts.session === 'last' ? count : opts.session;
-  if (asked !== undefined && (!Number.isInteger(asked) || asked < 1 || asked > count)) {
-    const diagnostics = [sessionOutOfRange(file, opts.session ?? asked, count)];
-    return [{ name: file, result: { ok: false, diagnostics } }];
-  }
-  const sessions = asked === undefined ? Array.from({ length: count }, (_, i) => i + 1) : [asked];
-  return sessions.map((n) => {
-    const name = sessionName(file, n, count);
-    const result = readTranscript(text, {
-      file: name,
-      format,
-      ...(aider ? { session: n } : {}),
-      ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
-    });
-    return { name, result };
+  const { sessions } = readSessions(input.text, {
+    file,
+    format: opts.format ?? 'auto',
+    ...(opts.session !== undefined ? { session: opts.session } : {}),
+    ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
   });
+  return sessions;
 }
 
 /**
- * One transcript: the session `opts.session` names, else the last one (named `FILE#N` when the
- * file holds several). `ok: true` may still carry error diagnostics in `transcript.diagnostics`
- * (skipped JSONL records): callers decide whether those fail the run. Diagnostics name the file
- * (or the session) as given.
+ * One transcript: the session `opts.session` names, else the last one that holds a message (named
+ * `FILE#N` when the file holds several). `ok: true` may still carry error diagnostics in
+ * `transcript.diagnostics` (skipped JSONL records): callers decide whether those fail the run.
+ * Diagnostics name the file (or the session) as given.
  */
 export async function loadTranscript(
   file: string,

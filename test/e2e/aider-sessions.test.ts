@@ -18,8 +18,12 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assertBuilt, runBuilt } from './check-cli.js';
 import type { Run } from './check-cli.js';
+import { aiderHistory } from '../core/readers/aider-history.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/readers/aider/', import.meta.url));
+const OPENHANDS_OUTPUT = fileURLToPath(
+  new URL('../fixtures/readers/openhands/output.jsonl', import.meta.url),
+);
 const TWO = 'transcripts/history.md';
 const ONE = 'transcripts/one.md';
 const G1 = `golden/${TWO}#1.golden.json`;
@@ -117,5 +121,73 @@ describe('aider chat histories through the CLI', () => {
     expect(stabilize.code).toBe(2);
     expect(stabilize.stderr).toContain(`${TWO}:1:1: error[session-out-of-range]`);
     expect(goldens()).toEqual([]);
+  });
+
+  it('empty sessions are skipped with one note: the run exits as if they were not there', async () => {
+    const MANY = 'transcripts/many.md';
+    writeFileSync(path.join(dir, MANY), aiderHistory(12, new Set([1, 4, 5, 12])));
+    const check = await cli(['check', MANY]);
+    expect(check.code, check.stderr).toBe(0);
+    expect(`${check.stdout}${check.stderr}`).toContain(
+      `${MANY}:1:1: warning[empty-sessions]: 4 of 12 sessions are empty (no message) and were skipped: 1, 4, 5, 12.`,
+    );
+    expect(check.stdout).toContain('8 transcripts checked');
+    expect(check.stdout).not.toMatch(/many\.md#(1|4|5|12) /);
+    expect(goldens().filter((g) => g.includes('many.md'))).toEqual(
+      [2, 3, 6, 7, 8, 9, 10, 11].map((n) => `golden/${MANY}#${n}.golden.json`).sort(),
+    );
+    // stabilize reads the last session with a message.
+    const stabilize = await cli(['stabilize', MANY]);
+    expect(stabilize.code).toBe(0);
+    expect(stabilize.stdout).toContain(`${MANY}#11: `);
+    const inspect = await cli(['inspect', MANY]);
+    expect(inspect.code).toBe(0);
+    expect(inspect.stderr).toContain('warning[empty-sessions]');
+    // Every session empty: the file is an error, as one empty session is.
+    writeFileSync(path.join(dir, MANY), aiderHistory(3, new Set([1, 2, 3])));
+    const empty = await cli(['check', MANY]);
+    expect(empty.code).toBe(2);
+    expect(empty.stdout).toContain(`${MANY}:1:1: error[empty-transcript]`);
+  });
+});
+
+describe('OpenHands evaluation output (JSONL) through the CLI', () => {
+  const OUT = 'runs/output.jsonl';
+  beforeEach(() => {
+    mkdirSync(path.join(dir, 'runs'), { recursive: true });
+    writeFileSync(path.join(dir, OUT), readFileSync(OPENHANDS_OUTPUT));
+  });
+
+  it('check: one transcript per row with a run, FILE#N; the empty row is a note', async () => {
+    const check = await cli(['check', OUT]);
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stdout).toMatch(/^NEW +runs\/output\.jsonl#1 /m);
+    expect(check.stdout).toMatch(/^NEW +runs\/output\.jsonl#3 /m);
+    expect(check.stdout).not.toContain('output.jsonl#2');
+    expect(check.stdout).toContain(
+      `${OUT}:1:1: warning[empty-sessions]: 1 of 3 rows is empty (no message) and was skipped: 2.`,
+    );
+    expect(goldens()).toEqual([`golden/${OUT}#1.golden.json`, `golden/${OUT}#3.golden.json`]);
+  });
+
+  it('inspect labels each row with its instance id; --session picks one', async () => {
+    const inspect = await cli(['inspect', OUT]);
+    expect(inspect.code, inspect.stderr).toBe(0);
+    expect(inspect.stdout).toContain(`${OUT}#1 (acme__widgets-101)\n  format: openhands`);
+    expect(inspect.stdout).toContain(`${OUT}#3 (issue 7)\n  format: openhands`);
+    const json = await cli(['inspect', '--json', '--session', '1', OUT]);
+    const files = (JSON.parse(json.stdout) as { files: { file: string; session_label?: string }[] }).files;
+    expect(files).toEqual([
+      expect.objectContaining({ file: `${OUT}#1`, session_label: 'acme__widgets-101' }),
+    ]);
+    const two = await cli(['check', '--session', '2', OUT]);
+    expect(two.code).toBe(2);
+    expect(two.stdout).toContain(`${OUT}#2:1:1: error[empty-transcript]`);
+    const four = await cli(['stabilize', '--session', '4', OUT]);
+    expect(four.code).toBe(2);
+    expect(four.stderr).toContain(`${OUT}:1:1: error[session-out-of-range]: The file holds 3 sessions`);
+    const forced = await cli(['inspect', '--input-format', 'openhands', OUT]);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain(`${OUT}#3 (issue 7)`);
   });
 });

@@ -8,7 +8,12 @@
 //   per agent call action, except that the calls of one model response (same
 //   `model_response.id`, no other non-tool artifact between) share one assistant artifact;
 // - one tool artifact per observation that answers a call: by its `tool_call_id`, or by `cause`
-//   naming the action's id; UI-state and bookkeeping events count for nothing.
+//   naming the action's id; UI-state and bookkeeping events count for nothing;
+// - a history where no event has a `source` (older rows: the fields of each event side by side,
+//   no ids): actions are the agent's, messages alternate user/agent as `wait_for_response` says
+//   (the first is the user's), and an observation answers the call just before it;
+// - an evaluation output (JSONL, one run per line) is one transcript per row with events; rows
+//   with none are skipped (expectOpenHandsRows).
 import type { Expected } from './corpus-expectations.js';
 
 type Json = Record<string, unknown>;
@@ -48,10 +53,25 @@ function field(obj: unknown, ...path: (string | number)[]): unknown {
   return v;
 }
 
+/** One transcript per row of an evaluation output (JSONL), rows without conversation left out. */
+export function expectOpenHandsRows(text: string): Expected[] {
+  return text
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '')
+    .map((line) => expectOpenHandsDoc(JSON.parse(line) as unknown))
+    .filter((e) => e.artifacts > 0);
+}
+
 export function expectOpenHands(text: string): Expected {
-  const doc = JSON.parse(text) as unknown;
+  return expectOpenHandsDoc(JSON.parse(text) as unknown);
+}
+
+function expectOpenHandsDoc(doc: unknown): Expected {
   const history = (Array.isArray(doc) ? doc : field(doc, 'history')) as unknown[];
   const events = history.flatMap((item) => (Array.isArray(item) ? item : [item])).filter(isObject);
+  const unsourced = events.length > 0 && events.every((e) => e['source'] === undefined);
+  let waited = true;
+  let lastCall: string | undefined;
 
   let artifacts = 0;
   /** Model response id of the open assistant turn; null when the last turn is not a call's. */
@@ -66,7 +86,12 @@ export function expectOpenHands(text: string): Expected {
     const rid = typeof responseId === 'string' && responseId !== '' ? responseId : null;
     const metaId = field(e, 'tool_call_metadata', 'tool_call_id');
     if (typeof action === 'string') {
-      const source = e['source'];
+      let source = e['source'];
+      if (unsourced && action !== 'message') source = 'agent';
+      if (unsourced && action === 'message') {
+        source = waited ? 'user' : 'agent';
+        waited = source === 'agent' && e['wait_for_response'] === true;
+      }
       const summary = field(e, 'args', 'summary');
       const text = typeof summary === 'string' && summary.trim() !== '';
       if (action === 'system' || action === 'summarize' || (action === 'condensation' && text)) {
@@ -87,8 +112,9 @@ export function expectOpenHands(text: string): Expected {
         continue;
       }
       if (typeof metaId !== 'string' && !RUNNABLE.includes(action)) continue;
-      const id = typeof metaId === 'string' ? metaId : `oh-${String(e['id'])}`;
+      const id = typeof metaId === 'string' ? metaId : `oh-${String(e['id'] ?? artifacts)}`;
       callOfEvent.set(String(e['id']), id);
+      lastCall = id;
       pending.set(id, (pending.get(id) ?? 0) + 1);
       if (rid === null || rid !== open) artifacts++;
       open = rid;
@@ -101,8 +127,10 @@ export function expectOpenHands(text: string): Expected {
       open = null;
       continue;
     }
-    const id = typeof metaId === 'string' ? metaId : callOfEvent.get(String(e['cause']));
+    const byOrder = unsourced && e['cause'] === undefined ? lastCall : undefined;
+    const id = typeof metaId === 'string' ? metaId : (byOrder ?? callOfEvent.get(String(e['cause'])));
     if (id === undefined) continue;
+    if (id === byOrder) lastCall = undefined;
     artifacts++;
     if ((pending.get(id) ?? 0) > 0) {
       pending.set(id, (pending.get(id) ?? 0) - 1);

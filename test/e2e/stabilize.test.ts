@@ -24,6 +24,7 @@ import {
   corpusFiles,
   unclassifiedMessage,
   warnIfNoCorpus,
+  transcriptNames,
 } from '../support/corpus.js';
 import { STABILIZE_OUTCOMES, expectedFor, outcomeText } from './corpus-expectations.js';
 
@@ -42,7 +43,11 @@ function cli(args: string[], cwd: string): Promise<Run> {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      {
+        cwd,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, NO_COLOR: '1' },
+      },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
         if (code === null) reject(error ?? new Error('the CLI did not exit normally'));
@@ -252,7 +257,10 @@ describe.skipIf(!HAS_CORPUS)('stabilize and explain over the recorded corpus', (
     expect(text.code).toBe(exit);
     const failing = report.checks.filter((c) => !c.ok && c.severity === 'error');
     const outcome = outcomeText(
-      failing.map((c) => ({ name: c.name, rules: c.violations.map((v) => ruleOf(v.message)) })),
+      failing.map((c) => ({
+        name: c.name,
+        rules: c.violations.map((v) => ruleOf(v.message)),
+      })),
     );
     expect(`${report.status}${outcome === '-' ? '' : `; failing: ${outcome}`}`).toBe(
       STABILIZE_OUTCOMES[file],
@@ -283,7 +291,8 @@ describe.skipIf(!HAS_CORPUS)('stabilize and explain over the recorded corpus', (
 
     // Shape of DESIGN §7, and a ledger that accounts for every artifact of the file.
     expect(Object.keys(report)).toEqual(REPORT_KEYS);
-    expect(report.transcript).toBe(file);
+    // A file of several runs (SESSIONS) is read at its last: FILE#N.
+    expect(report.transcript).toBe(transcriptNames(file).at(-1));
     expect(report.checks.map((c) => c.name)).toEqual(CHECK_NAMES);
     expect(report.ledger).toHaveLength(expected.artifacts);
     expect(new Set(report.ledger.map((e) => e.id)).size).toBe(expected.artifacts);
@@ -298,7 +307,10 @@ describe.skipIf(!HAS_CORPUS)('stabilize and explain over the recorded corpus', (
     expect(piiLeft(report)).toEqual([]);
     expect(report.checks.find((c) => c.name === 'pii')?.ok).toBe(true);
     expect(text.stdout).toMatch(
-      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${report.status}$`, 'm'),
+      new RegExp(
+        `^${(transcriptNames(file).at(-1) ?? file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${report.status}$`,
+        'm',
+      ),
     );
     const values = textValues(file, raw);
     for (const value of values)

@@ -34,6 +34,7 @@ export const SUPPORTED: Readonly<Record<string, TranscriptFormat>> = {
   'claude-code/claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl': 'claude-code',
   'claude-code/claude-code-transcripts/sample_session.json': 'claude-web',
   'codex/rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl': 'codex',
+  'openhands/resolver_mock_output.jsonl': 'openhands',
   'openhands/trajs_basic_gui_mode.json': 'openhands',
   'openhands/trajs_wrong_initial_state.json': 'openhands',
   'openai-chat/tau-bench/gpt-4o-airline_idx000_task0_trial0.json': 'openai',
@@ -61,15 +62,22 @@ export interface AwaitingReader {
 }
 
 /** Formats a later issue will read; until then every command must refuse them cleanly (exit 2). */
-export const AWAITING_READER: readonly AwaitingReader[] = [
-  {
-    // An OpenHands evaluation output: one run per line, each with its `history` (issue 31 reads it).
-    match: 'openhands/resolver_mock_output.jsonl',
-    format: 'OpenHands evaluation output (JSONL, one run per row)',
-    diagnostic: { code: 'unknown-format', line: 1, column: 1 },
-    canaries: ['Add MIT license', 'We can license this repo under the MIT license.'],
-  },
-];
+export const AWAITING_READER: readonly AwaitingReader[] = [];
+
+/**
+ * Supported recordings that hold several transcripts (aider sessions, OpenHands output rows): how
+ * many. Each is reported as `FILE#N`; a file not listed here is one transcript named as the file.
+ */
+export const SESSIONS: Readonly<Record<string, number>> = {
+  // An OpenHands resolver output: one run per line (issue 31), events without ids or sources.
+  'openhands/resolver_mock_output.jsonl': 2,
+};
+
+/** The transcript names a supported recording is reported under: `FILE#1`… or FILE itself. */
+export function transcriptNames(rel: string): string[] {
+  const count = SESSIONS[rel] ?? 1;
+  return count === 1 ? [rel] : Array.from({ length: count }, (_, i) => `${rel}#${i + 1}`);
+}
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -23,6 +23,7 @@ import { GOLDEN_SUFFIX, goldenPathFor } from '../../core/golden/paths.js';
 import { listGoldenFiles, readGoldenFile, writeGoldenFile } from '../../io/golden-store.js';
 import type { GoldenStoreOptions } from '../../io/golden-store.js';
 import { loadTranscripts } from '../../io/load-transcript.js';
+import { sessionLabel } from '../../core/text/session-name.js';
 import type { LoadTranscriptResult } from '../../io/load-transcript.js';
 import { TokenCaches, evaluateTranscript, reportViolations } from './evaluate.js';
 import type { Evaluation } from './evaluate.js';
@@ -217,6 +218,12 @@ export async function runFile(item: PlannedTranscript, ctx: Context): Promise<St
   return steps;
 }
 
+/** A session's label (an OpenHands instance id) when it is a plain identifier: it is printed raw. */
+function shownLabel(meta: Record<string, unknown>): { session_label?: string } {
+  const label = sessionLabel(meta);
+  return label !== undefined && /^[A-Za-z0-9][\w.\-/: #]{0,119}$/.test(label) ? { session_label: label } : {};
+}
+
 async function runOne(
   item: { transcript: string; golden: string },
   loaded: LoadTranscriptResult,
@@ -258,6 +265,7 @@ async function compareOne(
   const common: TranscriptOutcome = {
     transcript: item.transcript,
     golden: item.golden,
+    ...shownLabel(transcript.meta),
     outcome: 'pass',
     status: head.report.status,
     budget: { limit: head.report.budget.limit, used: head.report.budget.used },

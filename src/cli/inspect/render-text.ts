@@ -1,4 +1,5 @@
 // Human-readable `inspect` output: a header, one table row per artifact, a pairing footer.
+import { labelledName } from '../../core/text/session-name.js';
 import { maskedForMessage } from '../../core/pii/shown.js';
 import { shownName } from '../../core/text/shown-name.js';
 import type { ArtifactSummary, FileSummary } from './summary.js';
@@ -63,7 +64,7 @@ export function renderFileText(s: FileSummary): string {
     return `${shownName(s.file)}\n  not loaded: ${diagnosticsLine(s)}\n\n`;
   }
   const lines = [
-    shownName(s.file),
+    shownName(labelledName(s.file, s.session_label)),
     `  format: ${s.format} · artifacts: ${s.artifact_count} · tokens: ${s.total_tokens} (${s.tokenizer.name}, gpt-tokenizer ${s.tokenizer.version})`,
   ];
   if (s.artifacts.length > 0) {

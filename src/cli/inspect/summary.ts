@@ -1,5 +1,6 @@
 // What `inspect` reports about a transcript: structure, token counts, pairing — never content,
 // since transcripts may hold PII and inspect output lands in CI logs.
+import { sessionLabel } from '../../core/text/session-name.js';
 import { countArtifactTokens } from '../../core/tokens/count.js';
 import type { TokenCostConfig } from '../../core/tokens/count.js';
 import type { Tokenizer } from '../../core/tokens/tokenizer.js';
@@ -36,6 +37,8 @@ export interface PairingSummary {
 
 export interface FileSummary {
   file: string;
+  /** The run a session stands for (an OpenHands row's `instance_id`), when its transcript says. */
+  session_label?: string;
   /** null when the file could not be read or parsed at all. */
   format: TranscriptFormat | null;
   tokenizer: { name: string; version: string };
@@ -72,8 +75,10 @@ function summarizeArtifact(
 
 export function summarizeTranscript(t: Transcript, tok: Tokenizer, cfg: TokenCostConfig): FileSummary {
   const artifacts = t.artifacts.map((a) => summarizeArtifact(a, t.pairing, tok, cfg));
+  const label = sessionLabel(t.meta);
   return {
     file: t.file,
+    ...(label !== undefined ? { session_label: label } : {}),
     format: t.format,
     tokenizer: { name: tok.name, version: tok.version },
     artifact_count: artifacts.length,

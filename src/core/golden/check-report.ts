@@ -26,6 +26,11 @@ export interface ReportViolation {
 export interface TranscriptOutcome {
   /** Repo-relative, '/'-separated. */
   transcript: string;
+  /**
+   * The run a session of a multi-run file stands for (an OpenHands row's `instance_id`, `issue 5`),
+   * when it is a plain identifier: `check` prints it beside the name. Additive (issue 31).
+   */
+  session_label?: string;
   /** The golden's path as goldenPathFor gives it ('' when the transcript path was rejected). */
   golden: string;
   outcome: Outcome;

@@ -4,6 +4,7 @@
 // unified diff second (exact bytes).
 import { formatDiagnostic } from '../diagnostics.js';
 import { inertJson, shownName } from '../text/shown-name.js';
+import { labelledName } from '../text/session-name.js';
 import type { CheckReport, Outcome, TranscriptOutcome } from './check-report.js';
 import { DRIFT_WARNING, describeDiff, describeImpact, describeRetention, describeSummary } from './describe.js';
 import { acceptCommand, describeConsumers, describeFirstChange, describeTotals } from './describe-outcome.js';
@@ -25,7 +26,7 @@ function label(o: TranscriptOutcome): string {
 }
 
 function headline(o: TranscriptOutcome, ci: boolean): string {
-  const parts = [label(o).padEnd(LABEL_WIDTH), o.transcript];
+  const parts = [label(o).padEnd(LABEL_WIDTH), labelledName(o.transcript, o.session_label)];
   if (o.budget) parts.push(`  ${o.budget.used}/${o.budget.limit} tokens`);
   if (o.status && o.status !== 'ok') parts.push(`  status ${o.status}`);
   if (o.outcome === 'new') {

@@ -160,19 +160,28 @@ function outsideSession(file: string, raw: readonly string[], from: number, to: 
   );
 }
 
-export function readAider(text: string, file: string, session: number | 'last'): AiderOutput {
+/** An aider chat history split once: its lines and where each session starts. */
+export interface AiderFile {
+  raw: string[];
+  /** Line index of each `# aider chat started at` heading. */
+  starts: number[];
+  /** Sessions in the file (1 when there is no heading). */
+  count: number;
+}
+
+export function parseAiderFile(text: string): AiderFile {
   const raw = splitLines(text);
   const starts = sessionStarts(raw);
-  const count = Math.max(1, starts.length);
-  const index = session === 'last' ? count : session;
-  if (!Number.isInteger(index) || index < 1 || index > count) {
-    return {
-      sessions: count,
-      artifacts: [],
-      meta: {},
-      diagnostics: [sessionOutOfRange(file, session, count)],
-    };
-  }
+  return { raw, starts, count: Math.max(1, starts.length) };
+}
+
+/**
+ * Session `index` (1-based, in range) of a file split by parseAiderFile: only that session's
+ * lines are classified, so reading every session of a file is linear in its size. `file` names
+ * the transcript (`FILE#N`) in sources and diagnostics; lines are the whole file's.
+ */
+export function readAiderSession(parsed: AiderFile, file: string, index: number): AiderOutput {
+  const { raw, starts, count } = parsed;
   const diagnostics: Diagnostic[] = [];
   const frontMatter = frontMatterLength(raw);
   const heading = starts[index - 1];
@@ -216,4 +225,19 @@ export function readAider(text: string, file: string, session: number | 'last'):
     meta['sessions'] = count;
   }
   return { sessions: count, artifacts: builder.artifacts, meta, diagnostics };
+}
+
+/** One session of an aider chat history (`last` by default); out of range is an error. */
+export function readAider(text: string, file: string, session: number | 'last'): AiderOutput {
+  const parsed = parseAiderFile(text);
+  const index = session === 'last' ? parsed.count : session;
+  if (!Number.isInteger(index) || index < 1 || index > parsed.count) {
+    return {
+      sessions: parsed.count,
+      artifacts: [],
+      meta: {},
+      diagnostics: [sessionOutOfRange(file, session, parsed.count)],
+    };
+  }
+  return readAiderSession(parsed, file, index);
 }

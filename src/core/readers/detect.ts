@@ -15,13 +15,14 @@
 //        → claude-code; records with a string `kind` (or a `{"meta":{}}` line) → native;
 //        when both appear, the more numerous wins (ties go to claude-code);
 //        records `{type: session_meta|response_item|turn_context|event_msg, payload}` → codex
-//        when they outnumber both.
+//        when they outnumber both; OpenHands evaluation rows (`{instance_id, history: [events]}`,
+//        one run per line: `output.jsonl`) → openhands when they outnumber every other kind.
 import type { TranscriptFormat } from '../types.js';
 import { isClaudeWebDocument } from './claude-web.js';
 import { isCodexRecord } from './codex.js';
 import { isGeminiDocument } from './gemini.js';
 import { isLangChainDocument } from './langchain.js';
-import { isOpenHandsDocument } from './openhands.js';
+import { isOpenHandsDocument, isOpenHandsRow } from './openhands.js';
 import { isResponsesDocument } from './responses.js';
 import { isVercelAiDocument } from './vercel-ai.js';
 import { asJsonl, parseContainer } from './container.js';
@@ -57,11 +58,15 @@ function detectJsonl(container: Extract<Container, { kind: 'jsonl' }>): Detectio
   let claude = 0;
   let native = 0;
   let codex = 0;
+  let rows = 0;
   for (const { value } of container.lines) {
     if (isClaudeRecord(value)) claude++;
     else if (isNativeRecord(value)) native++;
     else if (isCodexRecord(value)) codex++;
+    else if (isOpenHandsRow(value)) rows++;
   }
+  // Rows ({history: [events]}) share no shape with the others: a majority of them decides.
+  if (rows > claude && rows > native && rows > codex) return { format: 'openhands', container };
   // Codex records ({type, payload}) share no shape with the others: the majority decides.
   if (codex > claude && codex > native) return { format: 'codex', container };
   if (claude > 0 && claude >= native) return { format: 'claude-code', container };

@@ -9,9 +9,12 @@
 //   silently, and the transcript loads with those diagnostics attached. Callers decide what an
 //   error costs: the CLI exits 2 when any error diagnostic exists.
 // - Either way, a transcript with no artifact at all does not load (`empty-transcript`).
+// - A file of several sessions (aider chat histories, OpenHands output rows) is parsed once and
+//   read session by session (readSessions): an empty session is skipped with a note.
 import { hasErrors, diagnostic } from '../diagnostics.js';
+import { sessionName } from '../text/session-name.js';
 import { TRANSCRIPT_FORMATS, type Diagnostic, type Transcript, type TranscriptFormat } from '../types.js';
-import { isAiderText, readAider } from './aider.js';
+import { isAiderText, parseAiderFile, readAiderSession, sessionOutOfRange } from './aider.js';
 import { readAnthropic } from './anthropic.js';
 import { readClaudeCode } from './claude-code.js';
 import { readClaudeWeb } from './claude-web.js';
@@ -46,8 +49,9 @@ export interface ReadOptions {
    */
   maxRecords?: number;
   /**
-   * Which session of a multi-session file (aider chat histories): 1-based, or 'last'. Without it a
-   * multi-session file reads its last session; `sessionCount` tells how many there are.
+   * Which session of a multi-session file (aider chat histories, OpenHands output rows): 1-based,
+   * or 'last' (the last that holds a message). Without it readTranscript reads the last session
+   * and readSessions every session.
    */
   session?: number | 'last';
 }
@@ -99,6 +103,8 @@ function forced(format: TranscriptFormat, container: Container, file: string): D
   const needsJsonl = format === 'claude-code' || format === 'codex';
   const needsJson = format !== 'native' && !needsJsonl;
   if (needsJsonl && jsonl) return { format, container: jsonl };
+  // An OpenHands evaluation output is JSONL, one run per line; a single run is one document.
+  if (format === 'openhands' && container.kind === 'jsonl') return { format, container };
   if (needsJson && container.kind === 'json') return { format, container };
   if (format === 'native') {
     // A one-line native file may be either a {meta, artifacts} document or a single artifact record.
@@ -169,12 +175,66 @@ export function readArtifacts(
   return 'severity' in chosen ? undefined : runReader(chosen, file);
 }
 
-/** text is already decoded (BOM stripped). Chooses the reader by file extension + content, or `format`. */
-export function readTranscript(text: string, opts: ReadOptions): ReadResult {
+/** One transcript of a file: a session of an aider history, a row of an OpenHands output. */
+export interface SessionRead {
+  /** `FILE#N` when the file holds several; FILE for a file of one (or a failure of the whole file). */
+  name: string;
+  result: ReadResult;
+}
+
+/** A file's transcripts, read from ONE parse of its text. */
+export interface SessionsRead {
+  /** Sessions the file holds (aider sessions, OpenHands output rows; 1 for any other file). */
+  count: number;
+  sessions: SessionRead[];
+}
+
+/** A parsed file and how to read each of its sessions without parsing it again. */
+interface Sessions {
+  count: number;
+  /** What the file holds several of, as the empty-sessions note says it. */
+  unit: 'session' | 'row';
+  /** Session n (1-based, in range), its artifacts and diagnostics named `name`. */
+  read(n: number, name: string): ReadResult;
+}
+
+function renamed(d: Diagnostic, file: string): Diagnostic {
+  return d.file === file ? d : { ...d, file };
+}
+
+/**
+ * The rows of an OpenHands evaluation output (one run per line): row n is the n-th non-blank
+ * line, a line that is not JSON included (that row fails with its line's error).
+ */
+function openHandsRows(container: Extract<Container, { kind: 'jsonl' }>): Sessions {
+  const rows: (ParsedLine | Diagnostic)[] = [...container.lines, ...container.diagnostics];
+  rows.sort((a, b) => a.line - b.line);
+  const count = rows.length;
+  return {
+    count,
+    unit: 'row',
+    read(n, name) {
+      const row = rows[n - 1] as ParsedLine | Diagnostic;
+      if ('severity' in row) return { ok: false, diagnostics: [renamed(row, name)] };
+      const out = readOpenHands(row, name);
+      if (count > 1) out.meta = { ...out.meta, session: n, sessions: count };
+      return loaded(out, 'openhands', name, true);
+    },
+  };
+}
+
+/** The file parsed once, or why it cannot be read at all. */
+function openSessions(text: string, opts: ReadOptions): Sessions | ReadResult {
   const { file } = opts;
   const format = opts.format ?? 'auto';
-  if (format === 'aider' || (format === 'auto' && isAiderText(text)))
-    return loaded(readAider(text, file, opts.session ?? 'last'), 'aider', file, false);
+  if (format === 'aider' || (format === 'auto' && isAiderText(text))) {
+    const parsed = parseAiderFile(text);
+    return {
+      count: parsed.count,
+      unit: 'session',
+      read: (n, name) => loaded(readAiderSession(parsed, name, n), 'aider', name, false),
+    };
+  }
   const parsed = parseContainer(text, file, { maxDepth: opts.maxDepth, maxRecords: opts.maxRecords });
   if (!parsed.ok) {
     // A syntax hint is only useful for a file meant as JSON: anything else is an unknown format.
@@ -193,7 +253,141 @@ export function readTranscript(text: string, opts: ReadOptions): ReadResult {
     const lineErrors = container.kind === 'jsonl' ? container.diagnostics : [];
     return { ok: false, diagnostics: byPosition([...lineErrors, chosen ?? unknownFormat(file)]) };
   }
-  return loaded(runReader(chosen, file), chosen.format, file, chosen.container.kind === 'json');
+  if (chosen.format === 'openhands' && chosen.container.kind === 'jsonl')
+    return openHandsRows(chosen.container);
+  const document = chosen.container.kind === 'json';
+  return {
+    count: 1,
+    unit: 'session',
+    read: (_n, name) => loaded(runReader(chosen, name), chosen.format, name, document),
+  };
+}
+
+/**
+ * A session with no message: it holds no artifact (`empty-transcript` alone, warnings aside), or
+ * only what the tool printed (aider's start-up lines when it was started and closed), nothing
+ * the user or the model said and no error.
+ */
+function isEmptySession(result: ReadResult): boolean {
+  if (result.ok) {
+    const { artifacts, diagnostics } = result.transcript;
+    return !hasErrors(diagnostics) && !artifacts.some((a) => a.kind === 'user' || a.kind === 'assistant');
+  }
+  return (
+    result.diagnostics.some((d) => d.code === 'empty-transcript') &&
+    result.diagnostics.every((d) => d.severity !== 'error' || d.code === 'empty-transcript')
+  );
+}
+
+/** 1133 → "1,133" (no locale: the core's output is the same everywhere). */
+function thousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
+const LISTED_EMPTY = 10;
+
+function emptySessionsNote(file: string, unit: string, empty: number[], count: number): Diagnostic {
+  const one = empty.length === 1;
+  const listed = empty.slice(0, LISTED_EMPTY).map(thousands).join(', ');
+  const more = empty.length > LISTED_EMPTY ? ', …' : '.';
+  return diagnostic(
+    'warning',
+    'empty-sessions',
+    at1(file),
+    `${thousands(empty.length)} of ${thousands(count)} ${unit}s ${one ? 'is' : 'are'} empty (no message) and ${one ? 'was' : 'were'} skipped: ${listed}${more}`,
+    `Nothing to do: an empty ${unit} has nothing to check (aider starts a session each time it runs, even when nothing is said). --session N reads one ${unit} alone.`,
+  );
+}
+
+function allEmpty(file: string, unit: string, count: number): ReadResult {
+  return {
+    ok: false,
+    diagnostics: [
+      diagnostic(
+        'error',
+        'empty-transcript',
+        at1(file),
+        `The transcript holds no artifact: none of its ${thousands(count)} ${unit}s holds a message.`,
+        'Check that the file is a complete transcript; an empty session cannot be checked.',
+      ),
+    ],
+  };
+}
+
+/** A warning added to a result: a loaded transcript's diagnostics, or a failure's. */
+function withNote(result: ReadResult, note: Diagnostic): ReadResult {
+  if (!result.ok) return { ok: false, diagnostics: [note, ...result.diagnostics] };
+  const diagnostics = byPosition([note, ...result.transcript.diagnostics]);
+  return { ok: true, transcript: { ...result.transcript, diagnostics } };
+}
+
+/**
+ * Every transcript of a file from one parse of its text: each session of an aider chat history and
+ * each row of an OpenHands evaluation output is a transcript named `FILE#N` (a file of one keeps
+ * its name). `opts.session` picks one: a number (out of range is the error `session-out-of-range`)
+ * or `last`, the last session that holds a message. Without it every session is read; empty ones
+ * (nothing but `empty-transcript`) are skipped with one `empty-sessions` warning on the first
+ * session kept, and a file whose every session is empty is one `empty-transcript` error.
+ */
+export function readSessions(text: string, opts: ReadOptions): SessionsRead {
+  const { file } = opts;
+  const opened = openSessions(text, opts);
+  if ('ok' in opened) return { count: 1, sessions: [{ name: file, result: opened }] };
+  const { count, unit } = opened;
+  const one = (n: number): SessionRead => {
+    const name = sessionName(file, n, count);
+    return { name, result: opened.read(n, name) };
+  };
+  const asked = opts.session;
+  if (typeof asked === 'number') {
+    if (!Number.isInteger(asked) || asked < 1 || asked > count) {
+      const result: ReadResult = { ok: false, diagnostics: [sessionOutOfRange(file, asked, count)] };
+      return { count, sessions: [{ name: file, result }] };
+    }
+    return { count, sessions: [one(asked)] };
+  }
+  if (count === 1) return { count, sessions: [one(1)] };
+  if (asked === 'last') {
+    for (let n = count; n >= 1; n--) {
+      const read = one(n);
+      if (!isEmptySession(read.result)) return { count, sessions: [read] };
+    }
+    return { count, sessions: [{ name: file, result: allEmpty(file, unit, count) }] };
+  }
+  const kept: SessionRead[] = [];
+  const empty: number[] = [];
+  for (let n = 1; n <= count; n++) {
+    const read = one(n);
+    if (isEmptySession(read.result)) empty.push(n);
+    else kept.push(read);
+  }
+  const first = kept[0];
+  if (first === undefined) return { count, sessions: [{ name: file, result: allEmpty(file, unit, count) }] };
+  if (empty.length > 0)
+    kept[0] = { ...first, result: withNote(first.result, emptySessionsNote(file, unit, empty, count)) };
+  return { count, sessions: kept };
+}
+
+/**
+ * text is already decoded (BOM stripped). Chooses the reader by file extension + content, or
+ * `format`. A file of several sessions (aider, OpenHands output rows) gives the one
+ * `opts.session` names (default: the last that holds a message), under `opts.file` as given.
+ */
+export function readTranscript(text: string, opts: ReadOptions): ReadResult {
+  const opened = openSessions(text, opts);
+  if ('ok' in opened) return opened;
+  const { count, unit } = opened;
+  const asked = opts.session ?? 'last';
+  if (asked !== 'last') {
+    if (!Number.isInteger(asked) || asked < 1 || asked > count)
+      return { ok: false, diagnostics: [sessionOutOfRange(opts.file, asked, count)] };
+    return opened.read(asked, opts.file);
+  }
+  for (let n = count; n >= 1; n--) {
+    const result = opened.read(n, opts.file);
+    if (count === 1 || !isEmptySession(result)) return result;
+  }
+  return allEmpty(opts.file, unit, count);
 }
 
 /**

@@ -112,7 +112,25 @@ export function isOpenHandsDocument(root: unknown): boolean {
     if (events.length === 0 || events.length > 2 || !events.every(isEventLike)) return false;
     if (events.some((e) => isObject(e) && typeof e['source'] === 'string')) sourced = true;
   }
-  return sourced;
+  // Older rows (the resolver's `dataclasses.asdict` events) keep no `source`: the row's own keys
+  // tell them from other histories of `action`/`observation` objects.
+  return sourced || isRowObject(root);
+}
+
+/** An evaluation row's keys beside `history`: `instance_id` or the `instruction` it was given. */
+function isRowObject(root: unknown): boolean {
+  if (!isObject(root) || !Array.isArray(root['history'])) return false;
+  const id = root['instance_id'];
+  return typeof id === 'string' || typeof id === 'number' || typeof root['instruction'] === 'string';
+}
+
+/**
+ * One record of an OpenHands evaluation output (`output.jsonl`, one run per line): a row with
+ * OpenHands events under `history`, or a row whose `history` is empty (a run that made none).
+ */
+export function isOpenHandsRow(value: unknown): boolean {
+  if (!isObject(value) || !Array.isArray(value['history'])) return false;
+  return value['history'].length === 0 ? isRowObject(value) : isOpenHandsDocument(value);
 }
 
 function sourceName(source: unknown): string {
@@ -143,12 +161,34 @@ class Reader {
   /** What the condensations read so far forget: a summary stands for these (its provenance). */
   private readonly forgottenSoFar: Forgotten = { ids: new Set(), ranges: [] };
 
+  /**
+   * Unsourced histories only: the call the last observation would answer (the events alternate,
+   * action then observation), and whether the last message waited for the user's answer.
+   */
+  private pendingCall: string | undefined;
+  private waited = true;
+
   constructor(
     private readonly ctx: ReadContext,
     private readonly forgotten: Forgotten,
     /** The one condensation whose summary is current (OpenHands keeps only the latest). */
     private readonly currentSummary: OhEvent | null,
+    /** No event has a `source` (older rows: `dataclasses.asdict` of each event, ids dropped). */
+    private readonly unsourced: boolean,
   ) {}
+
+  /**
+   * The source of an event: its own, else (unsourced histories) the agent's for every action but
+   * a message, which is the user's when it opens the run or answers a message that waited for a
+   * response (`wait_for_response`), as OpenHands' controller alternates them.
+   */
+  private sourceOf(node: JsonObject, type: string): unknown {
+    if (!this.unsourced || node['source'] !== undefined) return node['source'];
+    if (type !== 'message') return 'agent';
+    const user = this.waited;
+    this.waited = !user && node['wait_for_response'] === true;
+    return user ? 'user' : 'agent';
+  }
 
   private add(e: OhEvent, fields: Omit<Draft['a'], 'id' | 'source'>, responseId?: string): Draft {
     const off = isForgotten(e.node['id'], this.forgotten) ? ('compacted' as const) : undefined;
@@ -193,8 +233,8 @@ class Reader {
     const args = node['args'];
     if (args !== undefined && args !== null && !isObject(args))
       return this.bad(e, `\`args\` must be an object; found ${describeValue(args)}`);
-    const a = isObject(args) ? args : undefined;
-    const source = node['source'];
+    const a = isObject(args) ? args : args === undefined && this.unsourced ? flatFields(node) : undefined;
+    const source = this.sourceOf(node, type);
     const name = safeName(type) ?? '(unnamed)';
     if (type === 'system') return this.system(e, a);
     if (type === 'message') return this.message(e, a, source);
@@ -261,7 +301,9 @@ class Reader {
     if (meta?.responseId && meta.responseId === this.lastAssistant?.responseId) return;
     let content = assistantText(meta, a);
     if (content === '') content = str(a, 'final_thought') ?? readThought(a).text;
-    this.add(e, { kind: 'assistant', content }, meta?.responseId);
+    // `finish` is the run's result as the agent states it (issue 31: tag `result`).
+    const tags = e.node['action'] === 'finish' ? ['result'] : undefined;
+    this.add(e, { kind: 'assistant', content, tags }, meta?.responseId);
   }
 
   private call(e: OhEvent, type: string, a: JsonObject | undefined, meta: CallMeta | null): void {
@@ -274,6 +316,7 @@ class Reader {
       arguments: (meta && responseArguments(meta)) ?? argsArguments(a),
     };
     if (key !== undefined) this.callOfEvent.set(key, id);
+    if (this.unsourced) this.pendingCall = id;
     const open = this.lastAssistant;
     if (meta?.responseId && open?.responseId === meta.responseId) {
       (open.a.tool_calls ??= []).push(call);
@@ -295,9 +338,16 @@ class Reader {
     const meta = readCallMeta(node);
     if (typeof meta === 'string') return this.bad(e, meta);
     const cause = eventKey(node['cause']);
-    const callId = meta?.callId ?? (cause === undefined ? undefined : this.callOfEvent.get(cause));
+    // Unsourced rows keep no ids: an observation answers the call just before it.
+    const byOrder = this.unsourced && cause === undefined ? this.pendingCall : undefined;
+    const callId = meta?.callId ?? (cause === undefined ? byOrder : this.callOfEvent.get(cause));
     if (callId === undefined) return this.skip(e, `observation ${name} answering no call`, 'unanswered');
-    const extras = isObject(node['extras']) ? node['extras'] : undefined;
+    if (callId === byOrder) this.pendingCall = undefined;
+    const extras = isObject(node['extras'])
+      ? node['extras']
+      : node['extras'] === undefined && this.unsourced
+        ? flatFields(node)
+        : undefined;
     const exitCode = exitCodeOf(extras);
     const isError = ERROR_OBSERVATIONS.has(type) || (exitCode !== undefined && exitCode !== 0);
     this.add(e, {
@@ -307,6 +357,8 @@ class Reader {
       call_id: callId,
       exit_code: exitCode,
       is_error: isError ? true : undefined,
+      // The user refused the action (confirmation mode): their decision (issue 31).
+      tags: type === 'user_rejected' ? ['decision'] : undefined,
     });
   }
 
@@ -324,6 +376,32 @@ class Reader {
           : 'Nothing to do: these events are not part of what the model was sent.',
     }));
   }
+}
+
+/** Keys of the event itself, never of its `args` or `extras`. */
+const ENVELOPE = new Set([
+  'id',
+  'source',
+  'cause',
+  'timestamp',
+  'message',
+  'action',
+  'observation',
+  'content',
+  'tool_call_metadata',
+  'llm_metrics',
+]);
+
+/**
+ * The fields of an event saved without `args` / `extras` (older rows: `dataclasses.asdict`, the
+ * action's arguments or the observation's extras beside its type), as those objects.
+ */
+function flatFields(node: JsonObject): JsonObject {
+  const fields: JsonObject = {};
+  for (const [k, v] of Object.entries(node)) if (!ENVELOPE.has(k)) fields[k] = v;
+  // A message's text is its `content`, which the envelope keeps for observations.
+  if (node['action'] !== undefined && node['content'] !== undefined) fields['content'] = node['content'];
+  return fields;
 }
 
 /** The history as a flat list of events; an evaluation pair gives its two halves. */
@@ -350,6 +428,9 @@ function rowMeta(root: unknown): Record<string, unknown> {
   const meta: Record<string, unknown> = {};
   const id = root['instance_id'];
   if (typeof id === 'string' || typeof id === 'number') meta['instance_id'] = id;
+  // The resolver's rows name their issue instead (`issue: {owner, repo, number}`): its number only.
+  const issue = isObject(root['issue']) ? root['issue']['number'] : undefined;
+  if (typeof issue === 'number' && Number.isInteger(issue)) meta['issue_number'] = issue;
   const m = isObject(root['metadata']) ? root['metadata'] : undefined;
   const llm = isObject(m?.['llm_config']) ? m['llm_config'] : undefined;
   for (const [key, value] of [
@@ -384,7 +465,8 @@ export function readOpenHands(doc: ParsedValue, file: string): ReaderOutput {
     addForgotten(args, forgotten);
     if (str(args, 'summary')?.trim()) currentSummary = e;
   }
-  const reader = new Reader(ctx, forgotten, currentSummary);
+  const unsourced = events.length > 0 && events.every((e) => e.node['source'] === undefined);
+  const reader = new Reader(ctx, forgotten, currentSummary, unsourced);
   for (const e of events) reader.event(e);
   const artifacts = reader.drafts.map(({ a }) => buildArtifact({ ...a }));
   diagnostics.push(...reader.warnings(file));

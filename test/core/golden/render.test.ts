@@ -161,6 +161,13 @@ describe('renderText', () => {
     expect(out).not.toContain('accept the change');
   });
 
+  it('names the run a session of a multi-run file stands for (issue 31: an OpenHands instance id)', () => {
+    const out = renderText(
+      checkReport([outcome('output.jsonl#2', 'pass', { session_label: 'django__django-11099' })]),
+    );
+    expect(out.split('\n')[2]).toBe('PASS       output.jsonl#2 (django__django-11099)  30/100 tokens');
+  });
+
   it('says in CI that a missing golden was not written, and in a shard that obsolete is left to merge', () => {
     expect(renderText(sampleReport(true))).toContain('no golden (CI: nothing is written');
     const shard = checkReport([outcome('a.jsonl')], { shard: { index: 1, total: 2 } });
