@@ -45932,6 +45932,8 @@ var core_diagnostics = __nccwpck_require__(6450);
 var describe = __nccwpck_require__(2137);
 // EXTERNAL MODULE: ./build/core/text/shown-name.js
 var shown_name = __nccwpck_require__(5929);
+// EXTERNAL MODULE: ./build/core/text/session-name.js
+var session_name = __nccwpck_require__(5834);
 // EXTERNAL MODULE: ./build/core/golden/describe-outcome.js
 var describe_outcome = __nccwpck_require__(5332);
 // EXTERNAL MODULE: ./build/core/golden/report-order.js + 1 modules
@@ -45952,6 +45954,7 @@ var cache_describe = __nccwpck_require__(2594);
 
 
 
+
 const LABELS = {
     pass: 'PASS',
     drift: 'DRIFT',
@@ -45964,7 +45967,7 @@ function label(o) {
     return (0,report_order/* isWarningDrift */.S3)(o) ? 'DRIFT WARN' : LABELS[o.outcome];
 }
 function headline(o, ci) {
-    const parts = [label(o).padEnd(LABEL_WIDTH), o.transcript];
+    const parts = [label(o).padEnd(LABEL_WIDTH), (0,session_name/* labelledName */.dK)(o.transcript, o.session_label)];
     if (o.budget)
         parts.push(`  ${o.budget.used}/${o.budget.limit} tokens`);
     if (o.status && o.status !== 'ok')
@@ -47149,8 +47152,6 @@ async function writeViewPage(file, report, goldens, replacement, cwd, option = '
     }
 }
 
-// EXTERNAL MODULE: ./build/core/text/session-name.js
-var session_name = __nccwpck_require__(5834);
 ;// CONCATENATED MODULE: ./build/github/annotations.js
 // Annotations of a check report at the transcript file, line and column of each finding. GitHub
 // shows at most 10 errors, 10 warnings and 10 notices per step and drops the rest silently, so the
@@ -47295,7 +47296,7 @@ function selectAnnotations(annotations, limits = {}) {
 function emitAnnotations(annotations, sink = core) {
     for (const a of annotations) {
         // GitHub attaches an annotation to a file of the repository: a session `FILE#N` names FILE.
-        const { file, prefix } = (0,session_name/* splitSessionName */.g)(a.file);
+        const { file, prefix } = (0,session_name/* splitSessionName */.g_)(a.file);
         sink[a.level](a.message, {
             title: `${prefix}${a.title}`,
             file,
@@ -47537,8 +47538,8 @@ function apiUrl(env) {
 
 // EXTERNAL MODULE: ./build/action/inputs.js
 var inputs = __nccwpck_require__(7126);
-// EXTERNAL MODULE: ./build/cli/check/golden-run.js + 117 modules
-var golden_run = __nccwpck_require__(1460);
+// EXTERNAL MODULE: ./build/cli/check/golden-run.js + 119 modules
+var golden_run = __nccwpck_require__(691);
 // EXTERNAL MODULE: ./build/cli/check/golden-jobs.js
 var golden_jobs = __nccwpck_require__(8966);
 // EXTERNAL MODULE: ./build/cli/check/policies.js + 12 modules
@@ -48349,7 +48350,7 @@ async function* runOnLanes(items, opts) {
 
 /***/ }),
 
-/***/ 1460:
+/***/ 691:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -49642,11 +49643,14 @@ class ModelTurns {
         this.turn = null;
         if (!t || (t.parts.length === 0 && t.calls.length === 0))
             return;
+        // The client's answer to an MCP approval request is the user's decision (issue 31): tag `decision`.
+        const decided = t.parts.some((p) => p.type === 'mcp_approval_response');
         this.out.push(artifact({
             id: t.id,
             kind: 'assistant',
             content: t.parts,
             tool_calls: t.calls.length > 0 ? t.calls : undefined,
+            tags: decided ? ['decision'] : undefined,
             source: t.at,
         }));
     }
@@ -53571,6 +53575,14 @@ const READ_PROGRAMS = new Set([
     'realpath',
     'column',
     'git',
+    // SWE-agent's file viewer and search commands (its default tools): they show contents.
+    'open',
+    'goto',
+    'scroll_up',
+    'scroll_down',
+    'find_file',
+    'search_file',
+    'search_dir',
 ]);
 /** `git` sub-commands that only read the repository. */
 const GIT_READS = new Set([
@@ -54162,11 +54174,19 @@ function onMainChain(a) {
     return a.sidechain !== true && a.offChain === undefined;
 }
 
+;// CONCATENATED MODULE: ./build/core/scope/meta.js
+const META_TAG = 'meta';
+function isMetaMessage(a) {
+    return (a.tags ?? []).includes(META_TAG);
+}
+
 ;// CONCATENATED MODULE: ./build/core/scope/task.js
 // The task statement of the current scope and the latest user request: what a context must hold
 // for the model to know what it is doing and what it was just asked (DESIGN §4 stage 8, §5). One
 // rule for every format: readers mark a task with native `kind: task`; where a format has no such
-// kind, the first user message of the current scope is the task statement.
+// kind, the first user message of the current scope is the task statement. A user message tagged
+// `meta` (what the client wrote, not the user: a Claude Code command stub) is neither.
+
 
 
 function task_hasText(content) {
@@ -54174,9 +54194,9 @@ function task_hasText(content) {
         return content.trim() !== '';
     return content.some((p) => p.type !== 'text' || (typeof p.text === 'string' && p.text.trim() !== ''));
 }
-/** A message a person (or a simulated user) wrote: not a tool result, not empty. */
+/** A message a person (or a simulated user) wrote: not a tool result, not empty, not `meta`. */
 function isUserRequest(a) {
-    return a.kind === 'user' && onMainChain(a) && task_hasText(a.content);
+    return a.kind === 'user' && onMainChain(a) && task_hasText(a.content) && !isMetaMessage(a);
 }
 /**
  * Index of the first artifact of the current scope: the last phase marker after which the scope
@@ -56222,6 +56242,8 @@ function normalizeFates(ws, pairing) {
         });
         counts.unpairedResults++;
     }
+    const tail = openTurn(ws);
+    const pending = new Map();
     for (const u of pairing.unpairedCalls) {
         const w = ws.byId.get(u.artifact);
         if (!w || w.removed || !w.toolCalls)
@@ -56229,8 +56251,13 @@ function normalizeFates(ws, pairing) {
         const i = w.toolCalls.findIndex((c) => c.id === u.call_id);
         if (i === -1)
             continue;
+        const call = w.toolCalls[i];
         w.toolCalls = w.toolCalls.filter((_, j) => j !== i);
         counts.unpairedCalls++;
+        if (tail.has(w)) {
+            pending.set(w, [...(pending.get(w) ?? []), call]);
+            continue;
+        }
         if (w.toolCalls.length === 0 && !hasText(w)) {
             remove(w, {
                 stage: 'normalize',
@@ -56248,7 +56275,60 @@ function normalizeFates(ws, pairing) {
             };
         }
     }
+    for (const [w, calls] of pending)
+        notePending(w, calls);
     return counts;
+}
+/**
+ * The turn the history ends in: its last assistant message with text (or the first of its call-only
+ * records, which some formats write one per call) and every record after it, when nothing but tool
+ * results and call-only assistant records follow. A call there without a result has not come back
+ * yet (or waits for approval); an unanswered call earlier was abandoned.
+ */
+function openTurn(ws) {
+    const out = new Set();
+    for (let i = ws.items.length - 1; i >= 0; i--) {
+        const w = ws.items[i];
+        if (w.removed)
+            continue;
+        if (w.a.kind === 'tool')
+            continue;
+        if (w.a.kind !== 'assistant')
+            break;
+        out.add(w);
+        if (hasText(w))
+            break;
+    }
+    return out;
+}
+/** `[tool call bash is waiting for approval]`: what the model would otherwise not know. */
+function pendingNote(call) {
+    if (call.approval === 'requested')
+        return `[tool call ${call.name} is waiting for the user's approval]`;
+    if (call.approval === 'denied')
+        return `[tool call ${call.name} was denied by the user; no result]`;
+    return `[tool call ${call.name} is pending: its result has not come back yet]`;
+}
+/**
+ * A call still waiting (for its result or for approval) cannot stay: every provider API rejects a
+ * call without its result. The message says so instead, so the context does not read as if the
+ * call was never made.
+ */
+function notePending(w, calls) {
+    const note = calls.map(pendingNote).join('\n');
+    const c = w.content;
+    if (typeof c === 'string')
+        w.content = c.trim() === '' ? note : `${c}\n\n${note}`;
+    else
+        w.content = [...c, { type: 'text', text: note }];
+    const approval = calls.some((call) => call.approval === 'requested');
+    const names = [...new Set(calls.map((call) => call.name))].join(', ');
+    w.changed = {
+        stage: 'normalize',
+        action: 'compressed',
+        reason: approval ? 'pending_approval' : 'pending_call',
+        detail: `${calls.length} tool call${calls.length === 1 ? '' : 's'} (${names}) ${approval ? 'waiting for approval' : 'still waiting for a result'}: a note in the message says so, since a provider rejects a call without its result`,
+    };
 }
 
 ;// CONCATENATED MODULE: ./build/core/emit/provider-rules.js
@@ -57599,10 +57679,10 @@ var paths = __nccwpck_require__(4910);
 var golden_store = __nccwpck_require__(7392);
 // EXTERNAL MODULE: ./build/core/text/session-name.js
 var session_name = __nccwpck_require__(5834);
-// EXTERNAL MODULE: ./build/core/readers/aider.js + 1 modules
-var readers_aider = __nccwpck_require__(2031);
 // EXTERNAL MODULE: ./build/core/types.js
 var types = __nccwpck_require__(559);
+// EXTERNAL MODULE: ./build/core/readers/aider.js + 1 modules
+var aider = __nccwpck_require__(2031);
 ;// CONCATENATED MODULE: ./build/core/readers/content.js
 
 /** One content part, or null after reporting why it is not one. */
@@ -57924,7 +58004,88 @@ function markOffChain(nodes) {
 
 
 
+
 const SKIP_HINT = 'The record was skipped; the rest of the session was loaded. Repair or remove the line.';
+/** Elements of a slash command's stub; the stub names its command. */
+const STUB_ELEMENTS = new Set(['command-name', 'command-message', 'command-args', 'command-contents']);
+/** Elements of what a local command or the `!` shell printed (and the caveat newer versions wrap). */
+const LOCAL_ELEMENTS = new Set([
+    'local-command-stdout',
+    'local-command-stderr',
+    'local-command-caveat',
+    'bash-input',
+    'bash-stdout',
+    'bash-stderr',
+]);
+/** The caveat Claude Code writes before local command records (older versions, unwrapped). */
+const CAVEAT = 'Caveat: The messages below were generated by the user while running local commands.';
+/** The text of content that is only text (undefined when it holds another part). */
+function plainText(content) {
+    if (typeof content === 'string')
+        return content;
+    let text = '';
+    for (const p of content) {
+        if (p.type !== 'text' || typeof p.text !== 'string')
+            return undefined;
+        text += p.text;
+    }
+    return text;
+}
+/**
+ * The names of the elements `<name>…</name>` a text is made of (whitespace between them), when every
+ * one is in `names`; undefined otherwise. One scan forward (no backtracking regex).
+ */
+function elementsOf(text, names) {
+    const found = [];
+    let i = 0;
+    for (;;) {
+        while (i < text.length && /\s/.test(text.charAt(i)))
+            i++;
+        if (i >= text.length)
+            return found.length > 0 ? found : undefined;
+        if (text.charAt(i) !== '<')
+            return undefined;
+        const open = text.indexOf('>', i);
+        const name = open < 0 ? '' : text.slice(i + 1, open);
+        if (!names.has(name))
+            return undefined;
+        const close = text.indexOf(`</${name}>`, open + 1);
+        if (close < 0)
+            return undefined;
+        found.push(name);
+        i = close + name.length + 3;
+    }
+}
+function isCommandStub(text) {
+    return elementsOf(text, STUB_ELEMENTS)?.includes('command-name') ?? false;
+}
+function isLocalOutput(text) {
+    return elementsOf(text, LOCAL_ELEMENTS) !== undefined || text.trimStart().startsWith(CAVEAT);
+}
+/**
+ * Which user records Claude Code wrote itself (tag `meta`), read in file order: a command stub, local
+ * command output and its caveat, and `isMeta` records but the prompt of the stub before them.
+ */
+class CommandRecords {
+    stubs = new Set();
+    afterStub = false;
+    /** The artifacts of one user or assistant record, `meta`-tagged where the record is Claude Code's. */
+    mark(record, kind, own, made) {
+        const text = kind === 'user' ? plainText(own) : undefined;
+        const stub = text !== undefined && isCommandStub(text);
+        const parent = record['parentUuid'];
+        const prompt = typeof parent === 'string' && parent !== '' ? this.stubs.has(parent) : this.afterStub;
+        const meta = kind === 'user' &&
+            (stub || (text !== undefined && isLocalOutput(text)) || (record['isMeta'] === true && !prompt));
+        const uuid = record['uuid'];
+        if (stub && typeof uuid === 'string')
+            this.stubs.add(uuid);
+        this.afterStub = stub;
+        if (!meta)
+            return made;
+        return made.map((a) => a.kind === 'user' ? (0,artifact_builder/* buildArtifact */.LR)({ ...a, tags: [...(a.tags ?? []), META_TAG] }) : a);
+    }
+}
 class SessionReader {
     file;
     artifacts = [];
@@ -57935,6 +58096,7 @@ class SessionReader {
     leaves = new Map();
     /** Main-chain records with a uuid, in file order: the session's tree (claude-code-chain.ts). */
     nodes = [];
+    commands = new CommandRecords();
     constructor(file) {
         this.file = file;
     }
@@ -58020,7 +58182,8 @@ class SessionReader {
         const sidechain = record['isSidechain'] === true ? true : undefined;
         const id = this.idFor(record, rec.line);
         const made = [];
-        for (const artifact of messageArtifacts(content, { id, kind, source: at, sidechain }, () => at)) {
+        const read = messageArtifacts(content, { id, kind, source: at, sidechain }, () => at);
+        for (const artifact of this.commands.mark(record, kind, content.content, read)) {
             this.usedIds.add(artifact.id);
             this.artifacts.push(artifact);
             made.push(artifact);
@@ -58079,6 +58242,7 @@ function readClaudeCode(lines, file) {
 
 
 
+
 const claude_web_SKIP_HINT = 'The record was skipped; the rest of the session was loaded. Repair or remove the record.';
 /** An object whose `loglines` is an array: no other transcript shape has that key. */
 function isClaudeWebDocument(root) {
@@ -58094,6 +58258,7 @@ class LoglineReader {
     byUuid = new Map();
     leaves = new Map();
     nodes = [];
+    commands = new CommandRecords();
     ctx;
     constructor(file, positions) {
         this.file = file;
@@ -58168,7 +58333,8 @@ class LoglineReader {
             return;
         }
         const sidechain = record['isSidechain'] === true ? true : undefined;
-        const made = messageArtifacts(content, { id: `m${i}`, kind, source: at, sidechain }, (r) => this.ctx.pos(r.node, at));
+        const read = messageArtifacts(content, { id: `m${i}`, kind, source: at, sidechain }, (r) => this.ctx.pos(r.node, at));
+        const made = this.commands.mark(record, kind, content.content, read);
         this.artifacts.push(...made);
         const uuid = record['uuid'];
         if (typeof uuid === 'string' && made.length > 0 && !this.byUuid.has(uuid))
@@ -59295,7 +59461,25 @@ function isOpenHandsDocument(root) {
         if (events.some((e) => isObject(e) && typeof e['source'] === 'string'))
             sourced = true;
     }
-    return sourced;
+    // Older rows (the resolver's `dataclasses.asdict` events) keep no `source`: the row's own keys
+    // tell them from other histories of `action`/`observation` objects.
+    return sourced || isRowObject(root);
+}
+/** An evaluation row's keys beside `history`: `instance_id` or the `instruction` it was given. */
+function isRowObject(root) {
+    if (!isObject(root) || !Array.isArray(root['history']))
+        return false;
+    const id = root['instance_id'];
+    return typeof id === 'string' || typeof id === 'number' || typeof root['instruction'] === 'string';
+}
+/**
+ * One record of an OpenHands evaluation output (`output.jsonl`, one run per line): a row with
+ * OpenHands events under `history`, or a row whose `history` is empty (a run that made none).
+ */
+function isOpenHandsRow(value) {
+    if (!isObject(value) || !Array.isArray(value['history']))
+        return false;
+    return value['history'].length === 0 ? isRowObject(value) : isOpenHandsDocument(value);
 }
 function sourceName(source) {
     return typeof source === 'string' ? (safeName(source) ?? 'other') : 'unsourced';
@@ -59304,6 +59488,7 @@ class Reader {
     ctx;
     forgotten;
     currentSummary;
+    unsourced;
     drafts = [];
     meta = {};
     skipped = new Map();
@@ -59312,12 +59497,35 @@ class Reader {
     lastAssistant = null;
     /** What the condensations read so far forget: a summary stands for these (its provenance). */
     forgottenSoFar = { ids: new Set(), ranges: [] };
+    /**
+     * Unsourced histories only: the call the last observation would answer (the events alternate,
+     * action then observation), and whether the last message waited for the user's answer.
+     */
+    pendingCall;
+    waited = true;
     constructor(ctx, forgotten, 
     /** The one condensation whose summary is current (OpenHands keeps only the latest). */
-    currentSummary) {
+    currentSummary, 
+    /** No event has a `source` (older rows: `dataclasses.asdict` of each event, ids dropped). */
+    unsourced) {
         this.ctx = ctx;
         this.forgotten = forgotten;
         this.currentSummary = currentSummary;
+        this.unsourced = unsourced;
+    }
+    /**
+     * The source of an event: its own, else (unsourced histories) the agent's for every action but
+     * a message, which is the user's when it opens the run or answers a message that waited for a
+     * response (`wait_for_response`), as OpenHands' controller alternates them.
+     */
+    sourceOf(node, type) {
+        if (!this.unsourced || node['source'] !== undefined)
+            return node['source'];
+        if (type !== 'message')
+            return 'agent';
+        const user = this.waited;
+        this.waited = !user && node['wait_for_response'] === true;
+        return user ? 'user' : 'agent';
     }
     add(e, fields, responseId) {
         const off = isForgotten(e.node['id'], this.forgotten) ? 'compacted' : undefined;
@@ -59359,8 +59567,8 @@ class Reader {
         const args = node['args'];
         if (args !== undefined && args !== null && !isObject(args))
             return this.bad(e, `\`args\` must be an object; found ${describeValue(args)}`);
-        const a = isObject(args) ? args : undefined;
-        const source = node['source'];
+        const a = isObject(args) ? args : args === undefined && this.unsourced ? flatFields(node) : undefined;
+        const source = this.sourceOf(node, type);
         const name = safeName(type) ?? '(unnamed)';
         if (type === 'system')
             return this.system(e, a);
@@ -59435,7 +59643,9 @@ class Reader {
         let content = assistantText(meta, a);
         if (content === '')
             content = openhands_events_str(a, 'final_thought') ?? readThought(a).text;
-        this.add(e, { kind: 'assistant', content }, meta?.responseId);
+        // `finish` is the run's result as the agent states it (issue 31: tag `result`).
+        const tags = e.node['action'] === 'finish' ? ['result'] : undefined;
+        this.add(e, { kind: 'assistant', content, tags }, meta?.responseId);
     }
     call(e, type, a, meta) {
         const key = eventKey(e.node['id']);
@@ -59448,6 +59658,8 @@ class Reader {
         };
         if (key !== undefined)
             this.callOfEvent.set(key, id);
+        if (this.unsourced)
+            this.pendingCall = id;
         const open = this.lastAssistant;
         if (meta?.responseId && open?.responseId === meta.responseId) {
             (open.a.tool_calls ??= []).push(call);
@@ -59471,10 +59683,18 @@ class Reader {
         if (typeof meta === 'string')
             return this.bad(e, meta);
         const cause = eventKey(node['cause']);
-        const callId = meta?.callId ?? (cause === undefined ? undefined : this.callOfEvent.get(cause));
+        // Unsourced rows keep no ids: an observation answers the call just before it.
+        const byOrder = this.unsourced && cause === undefined ? this.pendingCall : undefined;
+        const callId = meta?.callId ?? (cause === undefined ? byOrder : this.callOfEvent.get(cause));
         if (callId === undefined)
             return this.skip(e, `observation ${name} answering no call`, 'unanswered');
-        const extras = isObject(node['extras']) ? node['extras'] : undefined;
+        if (callId === byOrder)
+            this.pendingCall = undefined;
+        const extras = isObject(node['extras'])
+            ? node['extras']
+            : node['extras'] === undefined && this.unsourced
+                ? flatFields(node)
+                : undefined;
         const exitCode = openhands_events_exitCodeOf(extras);
         const isError = ERROR_OBSERVATIONS.has(type) || (exitCode !== undefined && exitCode !== 0);
         this.add(e, {
@@ -59484,6 +59704,8 @@ class Reader {
             call_id: callId,
             exit_code: exitCode,
             is_error: isError ? true : undefined,
+            // The user refused the action (confirmation mode): their decision (issue 31).
+            tags: type === 'user_rejected' ? ['decision'] : undefined,
         });
     }
     warnings(file) {
@@ -59499,6 +59721,33 @@ class Reader {
                 : 'Nothing to do: these events are not part of what the model was sent.',
         }));
     }
+}
+/** Keys of the event itself, never of its `args` or `extras`. */
+const ENVELOPE = new Set([
+    'id',
+    'source',
+    'cause',
+    'timestamp',
+    'message',
+    'action',
+    'observation',
+    'content',
+    'tool_call_metadata',
+    'llm_metrics',
+]);
+/**
+ * The fields of an event saved without `args` / `extras` (older rows: `dataclasses.asdict`, the
+ * action's arguments or the observation's extras beside its type), as those objects.
+ */
+function flatFields(node) {
+    const fields = {};
+    for (const [k, v] of Object.entries(node))
+        if (!ENVELOPE.has(k))
+            fields[k] = v;
+    // A message's text is its `content`, which the envelope keeps for observations.
+    if (node['action'] !== undefined && node['content'] !== undefined)
+        fields['content'] = node['content'];
+    return fields;
 }
 /** The history as a flat list of events; an evaluation pair gives its two halves. */
 function flatten(items, ctx) {
@@ -59521,6 +59770,10 @@ function rowMeta(root) {
     const id = root['instance_id'];
     if (typeof id === 'string' || typeof id === 'number')
         meta['instance_id'] = id;
+    // The resolver's rows name their issue instead (`issue: {owner, repo, number}`): its number only.
+    const issue = isObject(root['issue']) ? root['issue']['number'] : undefined;
+    if (typeof issue === 'number' && Number.isInteger(issue))
+        meta['issue_number'] = issue;
     const m = isObject(root['metadata']) ? root['metadata'] : undefined;
     const llm = isObject(m?.['llm_config']) ? m['llm_config'] : undefined;
     for (const [key, value] of [
@@ -59552,7 +59805,8 @@ function readOpenHands(doc, file) {
         if (openhands_events_str(args, 'summary')?.trim())
             currentSummary = e;
     }
-    const reader = new Reader(ctx, forgotten, currentSummary);
+    const unsourced = events.length > 0 && events.every((e) => e.node['source'] === undefined);
+    const reader = new Reader(ctx, forgotten, currentSummary, unsourced);
     for (const e of events)
         reader.event(e);
     const artifacts = reader.drafts.map(({ a }) => (0,artifact_builder/* buildArtifact */.LR)({ ...a }));
@@ -59918,7 +60172,60 @@ function vercel_ai_parts_readToolResult(part, site) {
     return { callId, toolName: name === '' ? undefined : name, ...read };
 }
 
+;// CONCATENATED MODULE: ./build/core/readers/vercel-ai-approvals.js
+
+/** Each call's approval state, by tool call id, from the raw messages. */
+function approvalStates(messages) {
+    const callOf = new Map();
+    const answer = new Map();
+    for (const m of messages) {
+        if (!isObject(m) || !Array.isArray(m['content']))
+            continue;
+        for (const part of m['content']) {
+            if (!isObject(part))
+                continue;
+            const approvalId = part['approvalId'];
+            if (typeof approvalId !== 'string')
+                continue;
+            if (part['type'] === 'tool-approval-request' && typeof part['toolCallId'] === 'string')
+                callOf.set(approvalId, part['toolCallId']);
+            else if (part['type'] === 'tool-approval-response' && typeof part['approved'] === 'boolean')
+                answer.set(approvalId, part['approved']);
+        }
+    }
+    const out = new Map();
+    for (const [approvalId, callId] of callOf) {
+        const approved = answer.get(approvalId);
+        out.set(callId, approved === undefined ? 'requested' : approved ? 'approved' : 'denied');
+    }
+    return out;
+}
+/**
+ * The artifacts with the approval states applied: each call that asked for approval carries its
+ * state, and a tool result of a call the user approved or denied is tagged `decision`.
+ */
+function applyApprovals(artifacts, states) {
+    if (states.size === 0)
+        return artifacts;
+    return artifacts.map((a) => {
+        if (a.tool_calls?.some((c) => states.has(c.id))) {
+            const tool_calls = a.tool_calls.map((c) => {
+                const approval = states.get(c.id);
+                return approval === undefined ? c : { ...c, approval };
+            });
+            return { ...a, tool_calls };
+        }
+        const state = a.kind === 'tool' && a.call_id !== undefined ? states.get(a.call_id) : undefined;
+        if (state === 'approved' || state === 'denied') {
+            const tags = [...(a.tags ?? []), 'decision'];
+            return { ...a, tags };
+        }
+        return a;
+    });
+}
+
 ;// CONCATENATED MODULE: ./build/core/readers/vercel-ai.js
+
 
 
 
@@ -60152,7 +60459,8 @@ function readVercelAi(doc, file) {
         });
     }
     const meta = rootObj ? scalarFields(rootObj, ROOT_KEYS) : {};
-    return { artifacts, meta, diagnostics };
+    const approvals = approvalStates(found?.messages ?? []);
+    return { artifacts: applyApprovals(artifacts, approvals), meta, diagnostics };
 }
 
 // EXTERNAL MODULE: ./build/core/json/parse.js + 1 modules
@@ -60321,6 +60629,7 @@ function detectJsonl(container) {
     let claude = 0;
     let native = 0;
     let codex = 0;
+    let rows = 0;
     for (const { value } of container.lines) {
         if (isClaudeRecord(value))
             claude++;
@@ -60328,7 +60637,12 @@ function detectJsonl(container) {
             native++;
         else if (isCodexRecord(value))
             codex++;
+        else if (isOpenHandsRow(value))
+            rows++;
     }
+    // Rows ({history: [events]}) share no shape with the others: a majority of them decides.
+    if (rows > claude && rows > native && rows > codex)
+        return { format: 'openhands', container };
     // Codex records ({type, payload}) share no shape with the others: the majority decides.
     if (codex > claude && codex > native)
         return { format: 'codex', container };
@@ -60417,21 +60731,56 @@ const SIMPLE_FIELDS = {
     },
     sidechain: { expected: 'a boolean', check: (v) => typeof v === 'boolean' },
 };
-const KIND_NAMES = [...types/* ARTIFACT_KINDS */.h, 'constraint'];
+/**
+ * The kinds of the PRD's artifact shape (seed 004: `system`, `task`, `message`, `tool_output`) read
+ * as aliases: `message` is a chat message whose `role` says whose it is, `tool_output` a tool's
+ * output (kind `tool`). A `tool_output` without `call_id` answers no call: it stays an output of
+ * its own (pairing.ts), kept or dropped by budget and sent to the chat APIs as user text
+ * (emit/standalone.ts); no call is made up for it. `constraint` is the DESIGN's alias of `policy`.
+ */
+const ALIASES = ['constraint', 'message', 'tool_output'];
+const KIND_NAMES = [...types/* ARTIFACT_KINDS */.h, ...ALIASES];
+/** The roles a `message` artifact may name, and the kind each one reads as (no role: user). */
+const native_artifact_MESSAGE_ROLES = {
+    user: 'user',
+    assistant: 'assistant',
+    system: 'system',
+};
+const ROLE_LIST = 'user, assistant or system';
 const NATIVE_FIELDS = ['kind', 'content', 'tool_calls', 'scope', ...Object.keys(SIMPLE_FIELDS)];
 function native_artifact_fail(site, field, expected, value, hint) {
     const path = joinPath(site.path, field);
     site.ctx.error(native_artifact_CODE, site.near, `\`${path}\` must be ${expected}; found ${describeValue(value)}.`, hint || `Fix \`${path}\`, or leave the field out.`);
     return null;
 }
-function readKind(value, site) {
+function readKind(value, role, site) {
     if (value === 'constraint')
         return { kind: 'policy', alias: 'constraint' };
+    if (value === 'tool_output')
+        return { kind: 'tool' };
+    if (value === 'message')
+        return readMessageRole(role, site);
     if (typeof value === 'string' && types/* ARTIFACT_KINDS */.h.includes(value)) {
         return { kind: value };
     }
     const found = typeof value === 'string' ? 'an unsupported kind' : describeValue(value);
     site.ctx.error(native_artifact_CODE, site.near, `\`${joinPath(site.path, 'kind')}\` must be one of ${KIND_NAMES.join(', ')}; found ${found}.`, 'Give every artifact one of the accepted kinds.');
+    return null;
+}
+/** A `message` artifact: its `role` (user when left out) gives the kind. */
+function readMessageRole(role, site) {
+    if (role === undefined)
+        return { kind: 'user', roleRead: true };
+    // A role that is no string is reported by the field's own check.
+    if (typeof role !== 'string')
+        return null;
+    const kind = Object.hasOwn(native_artifact_MESSAGE_ROLES, role) ? native_artifact_MESSAGE_ROLES[role] : undefined;
+    if (kind !== undefined)
+        return { kind, roleRead: true };
+    const name = safeName(role);
+    site.ctx.error(native_artifact_CODE, site.near, `\`${joinPath(site.path, 'role')}\` of a \`message\` artifact must be ${ROLE_LIST}; found ${name ? `role \`${name}\`` : 'an unsupported role'}.`, role === 'tool'
+        ? 'Write a tool\'s output as {"kind": "tool_output", "content": "..."} (with "call_id" when it answers a call).'
+        : `Write the role as ${ROLE_LIST} (left out: user), or give the artifact a kind of its own (task, tool_output, summary...).`);
     return null;
 }
 const native_artifact_CALL_HINT = 'Each tool call is {"id": "...", "name": "...", "arguments": "{...}"}.';
@@ -60447,8 +60796,12 @@ function native_artifact_readToolCall(call, site) {
     if (args !== undefined && typeof args !== 'string' && !isObject(args)) {
         return native_artifact_fail(site, 'arguments', 'a JSON string or an object', args, native_artifact_CALL_HINT);
     }
+    const approval = call['approval'];
+    if (approval !== undefined && approval !== 'requested' && approval !== 'approved' && approval !== 'denied')
+        return native_artifact_fail(site, 'approval', 'requested, approved or denied', approval, native_artifact_CALL_HINT);
     // Arguments given as an object are stored the way providers send them: as a JSON string.
-    return { id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
+    const stored = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+    return { id, name, arguments: stored, ...(approval !== undefined ? { approval } : {}) };
 }
 function readToolCalls(value, site) {
     if (!Array.isArray(value))
@@ -60507,7 +60860,7 @@ function readNativeArtifact(node, site) {
             ok = false;
         }
     }
-    const kind = readKind(node['kind'], fs);
+    const kind = readKind(node['kind'], node['role'], fs);
     const content = readContent(node['content'], {
         ctx: site.ctx,
         path: joinPath(site.path, 'content'),
@@ -60528,7 +60881,7 @@ function readNativeArtifact(node, site) {
     return (0,artifact_builder/* buildArtifact */.LR)({
         id: field('id') ?? site.defaultId,
         kind: kind.kind,
-        role: field('role') ?? kind.alias,
+        role: kind.roleRead ? undefined : (field('role') ?? kind.alias),
         content,
         tool: field('tool'),
         call_id: field('call_id') ?? callIds?.[0],
@@ -60551,7 +60904,8 @@ function readNativeArtifact(node, site) {
 ;// CONCATENATED MODULE: ./build/core/readers/native.js
 // Native reader: `{meta, artifacts:[...]}` in JSON, or one artifact object per JSONL line with an
 // optional `{"meta":{...}}` record before the first artifact. Default ids: `a<index>` (JSON,
-// 0-based) and `L<line>` (JSONL).
+// 0-based) and `L<line>` (JSONL). The PRD's artifact shape (kinds `message`, `tool_output`) is read
+// as aliases of the model's kinds (native-artifact.ts).
 
 
 
@@ -60659,6 +61013,73 @@ const ROLE_KINDS = {
     function: 'tool',
 };
 const openai_ROLES = Object.keys(ROLE_KINDS).join(', ');
+/** The call id of a SWE-agent action's synthetic call: derived from the artifact id `m<i>`. */
+function sweCallId(assistantIndex) {
+    return `swe_m${assistantIndex}`;
+}
+/** The tool SWE-agent's commands run in: every thought/action command is a line of its shell. */
+const SWE_TOOL = 'bash';
+/** The last fenced code block of a text (lines between ``` lines): where SWE-agent finds the command. */
+function lastFencedBlock(text) {
+    let open = null;
+    let last;
+    for (const line of text.split('\n')) {
+        if (!line.startsWith('```'))
+            open?.push(line);
+        else if (open === null)
+            open = [];
+        else {
+            last = open.join('\n');
+            open = null;
+        }
+    }
+    return last;
+}
+function textOfContent(content) {
+    if (typeof content === 'string')
+        return content;
+    if (!Array.isArray(content))
+        return '';
+    return content
+        .map((p) => (isObject(p) && p['type'] === 'text' && typeof p['text'] === 'string' ? p['text'] : ''))
+        .join('\n');
+}
+/**
+ * The command of a SWE-agent thought/action message: its `action` field, else the last fenced block
+ * of its text; undefined for any other message (one with tool calls, a plain assistant turn).
+ */
+function sweCommand(message) {
+    if (!isObject(message) || message['role'] !== 'assistant')
+        return undefined;
+    const calls = message['tool_calls'];
+    if (Array.isArray(calls) ? calls.length > 0 : calls !== undefined && calls !== null)
+        return undefined;
+    if (message['function_call'] !== undefined && message['function_call'] !== null)
+        return undefined;
+    const action = message['action'];
+    if (typeof action === 'string' && action.trim() !== '')
+        return action.trimEnd();
+    if (message['message_type'] !== 'action')
+        return undefined;
+    const fenced = lastFencedBlock(textOfContent(message['content']));
+    return fenced !== undefined && fenced.trim() !== '' ? fenced.trimEnd() : undefined;
+}
+function isSweObservation(message) {
+    return isObject(message) && message['role'] === 'user' && message['message_type'] === 'observation';
+}
+/**
+ * SWE-agent thought/action steps: observation index → the index of the action it answers, when
+ * the observation directly follows an action whose command is known. Exported for readers of one
+ * message at a time: such messages read differently alone (their neighbour decides).
+ */
+function sweSteps(messages) {
+    const steps = new Map();
+    messages.forEach((m, i) => {
+        if (i > 0 && isSweObservation(m) && sweCommand(messages[i - 1]) !== undefined)
+            steps.set(i, i - 1);
+    });
+    return steps;
+}
 /** A legacy `function_call` has no id: both sides get this one, derived from the caller's index. */
 function legacyCallId(assistantIndex) {
     return `fc_${assistantIndex}`;
@@ -60737,6 +61158,13 @@ function readResultIds(message, site) {
     const ids = list;
     return ids.length > 1 ? { call_id: ids[0], call_ids: ids } : { call_id: ids[0] };
 }
+/** The synthetic call of a SWE-agent action whose observation follows it. */
+function sweCall(message, index) {
+    const command = sweCommand(message);
+    if (command === undefined)
+        return undefined;
+    return { id: sweCallId(index), name: SWE_TOOL, arguments: JSON.stringify({ command }) };
+}
 function openai_readMessage(message, index, path, ctx, legacy) {
     const near = ctx.pos(message);
     const site = { ctx, path, near };
@@ -60767,6 +61195,9 @@ function openai_readMessage(message, index, path, ctx, legacy) {
                 return null;
             calls.push(call);
         }
+        const swe = legacy.swe.get(index + 1) === index ? sweCall(message, index) : undefined;
+        if (swe)
+            calls.push(swe);
         legacy.lastAssistant = index;
         legacy.lastHadFunctionCall = hadFunctionCall;
         return (0,artifact_builder/* buildArtifact */.LR)({ ...base, tool_calls: calls.length > 0 ? calls : undefined });
@@ -60784,6 +61215,11 @@ function openai_readMessage(message, index, path, ctx, legacy) {
             return null;
         return (0,artifact_builder/* buildArtifact */.LR)({ ...base, tool: name, ...ids });
     }
+    const action = legacy.swe.get(index);
+    if (action !== undefined) {
+        // A SWE-agent observation: the output of the action before it (role `user` kept as written).
+        return (0,artifact_builder/* buildArtifact */.LR)({ ...base, kind: 'tool', role, tool: SWE_TOOL, call_id: sweCallId(action) });
+    }
     return (0,artifact_builder/* buildArtifact */.LR)(base);
 }
 function readOpenAi(doc, file) {
@@ -60794,7 +61230,7 @@ function readOpenAi(doc, file) {
         ctx.error(openai_CODE, ctx.pos(doc.value), `An OpenAI chat transcript must be an array of messages or an object with a \`messages\` array; found ${describeValue(doc.value)}.`, `Put the messages under one of ${MESSAGE_KEYS.join(', ')}, or pass --input-format to choose another reader.`);
         return { artifacts: [], meta: {}, diagnostics };
     }
-    const legacy = { lastAssistant: null, lastHadFunctionCall: false };
+    const legacy = { lastAssistant: null, lastHadFunctionCall: false, swe: sweSteps(found.messages) };
     const artifacts = [];
     found.messages.forEach((message, i) => {
         const artifact = openai_readMessage(message, i, joinPath(found.key ?? '', i), ctx, legacy);
@@ -60817,6 +61253,9 @@ function readOpenAi(doc, file) {
 //   silently, and the transcript loads with those diagnostics attached. Callers decide what an
 //   error costs: the CLI exits 2 when any error diagnostic exists.
 // - Either way, a transcript with no artifact at all does not load (`empty-transcript`).
+// - A file of several sessions (aider chat histories, OpenHands output rows) is parsed once and
+//   read session by session (readSessions): an empty session is skipped with a note.
+
 
 
 
@@ -60864,6 +61303,9 @@ function forced(format, container, file) {
     const needsJson = format !== 'native' && !needsJsonl;
     if (needsJsonl && jsonl)
         return { format, container: jsonl };
+    // An OpenHands evaluation output is JSONL, one run per line; a single run is one document.
+    if (format === 'openhands' && container.kind === 'jsonl')
+        return { format, container };
     if (needsJson && container.kind === 'json')
         return { format, container };
     if (format === 'native') {
@@ -60917,12 +61359,43 @@ function readArtifacts(text, file, format) {
     const chosen = forced(format, parsed.container, file);
     return 'severity' in chosen ? undefined : runReader(chosen, file);
 }
-/** text is already decoded (BOM stripped). Chooses the reader by file extension + content, or `format`. */
-function readTranscript(text, opts) {
+function renamed(d, file) {
+    return d.file === file ? d : { ...d, file };
+}
+/**
+ * The rows of an OpenHands evaluation output (one run per line): row n is the n-th non-blank
+ * line, a line that is not JSON included (that row fails with its line's error).
+ */
+function openHandsRows(container) {
+    const rows = [...container.lines, ...container.diagnostics];
+    rows.sort((a, b) => a.line - b.line);
+    const count = rows.length;
+    return {
+        count,
+        unit: 'row',
+        read(n, name) {
+            const row = rows[n - 1];
+            if ('severity' in row)
+                return { ok: false, diagnostics: [renamed(row, name)] };
+            const out = readOpenHands(row, name);
+            if (count > 1)
+                out.meta = { ...out.meta, session: n, sessions: count };
+            return loaded(out, 'openhands', name, true);
+        },
+    };
+}
+/** The file parsed once, or why it cannot be read at all. */
+function openSessions(text, opts) {
     const { file } = opts;
     const format = opts.format ?? 'auto';
-    if (format === 'aider' || (format === 'auto' && (0,readers_aider/* isAiderText */.Fg)(text)))
-        return loaded((0,readers_aider/* readAider */.CJ)(text, file, opts.session ?? 'last'), 'aider', file, false);
+    if (format === 'aider' || (format === 'auto' && (0,aider/* isAiderText */.Fg)(text))) {
+        const parsed = (0,aider/* parseAiderFile */.Jn)(text);
+        return {
+            count: parsed.count,
+            unit: 'session',
+            read: (n, name) => loaded((0,aider/* readAiderSession */.q3)(parsed, name, n), 'aider', name, false),
+        };
+    }
     const parsed = container_parseContainer(text, file, { maxDepth: opts.maxDepth, maxRecords: opts.maxRecords });
     if (!parsed.ok) {
         // A syntax hint is only useful for a file meant as JSON: anything else is an unknown format.
@@ -60941,7 +61414,128 @@ function readTranscript(text, opts) {
         const lineErrors = container.kind === 'jsonl' ? container.diagnostics : [];
         return { ok: false, diagnostics: byPosition([...lineErrors, chosen ?? unknownFormat(file)]) };
     }
-    return loaded(runReader(chosen, file), chosen.format, file, chosen.container.kind === 'json');
+    if (chosen.format === 'openhands' && chosen.container.kind === 'jsonl')
+        return openHandsRows(chosen.container);
+    const document = chosen.container.kind === 'json';
+    return {
+        count: 1,
+        unit: 'session',
+        read: (_n, name) => loaded(runReader(chosen, name), chosen.format, name, document),
+    };
+}
+/**
+ * A session with no message: it holds no artifact (`empty-transcript` alone, warnings aside), or
+ * only what the tool printed (aider's start-up lines when it was started and closed), nothing
+ * the user or the model said and no error.
+ */
+function isEmptySession(result) {
+    if (result.ok) {
+        const { artifacts, diagnostics } = result.transcript;
+        return !(0,core_diagnostics/* hasErrors */.Cs)(diagnostics) && !artifacts.some((a) => a.kind === 'user' || a.kind === 'assistant');
+    }
+    return (result.diagnostics.some((d) => d.code === 'empty-transcript') &&
+        result.diagnostics.every((d) => d.severity !== 'error' || d.code === 'empty-transcript'));
+}
+/** 1133 → "1,133" (no locale: the core's output is the same everywhere). */
+function thousands(n) {
+    return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+const LISTED_EMPTY = 10;
+function emptySessionsNote(file, unit, empty, count) {
+    const one = empty.length === 1;
+    const listed = empty.slice(0, LISTED_EMPTY).map(thousands).join(', ');
+    const more = empty.length > LISTED_EMPTY ? ', …' : '.';
+    return (0,core_diagnostics/* diagnostic */.YK)('warning', 'empty-sessions', at1(file), `${thousands(empty.length)} of ${thousands(count)} ${unit}s ${one ? 'is' : 'are'} empty (no message) and ${one ? 'was' : 'were'} skipped: ${listed}${more}`, `Nothing to do: an empty ${unit} has nothing to check (aider starts a session each time it runs, even when nothing is said). --session N reads one ${unit} alone.`);
+}
+function allEmpty(file, unit, count) {
+    return {
+        ok: false,
+        diagnostics: [
+            (0,core_diagnostics/* diagnostic */.YK)('error', 'empty-transcript', at1(file), `The transcript holds no artifact: none of its ${thousands(count)} ${unit}s holds a message.`, 'Check that the file is a complete transcript; an empty session cannot be checked.'),
+        ],
+    };
+}
+/** A warning added to a result: a loaded transcript's diagnostics, or a failure's. */
+function withNote(result, note) {
+    if (!result.ok)
+        return { ok: false, diagnostics: [note, ...result.diagnostics] };
+    const diagnostics = byPosition([note, ...result.transcript.diagnostics]);
+    return { ok: true, transcript: { ...result.transcript, diagnostics } };
+}
+/**
+ * Every transcript of a file from one parse of its text: each session of an aider chat history and
+ * each row of an OpenHands evaluation output is a transcript named `FILE#N` (a file of one keeps
+ * its name). `opts.session` picks one: a number (out of range is the error `session-out-of-range`)
+ * or `last`, the last session that holds a message. Without it every session is read; empty ones
+ * (nothing but `empty-transcript`) are skipped with one `empty-sessions` warning on the first
+ * session kept, and a file whose every session is empty is one `empty-transcript` error.
+ */
+function readSessions(text, opts) {
+    const { file } = opts;
+    const opened = openSessions(text, opts);
+    if ('ok' in opened)
+        return { count: 1, sessions: [{ name: file, result: opened }] };
+    const { count, unit } = opened;
+    const one = (n) => {
+        const name = (0,session_name/* sessionName */.Cy)(file, n, count);
+        return { name, result: opened.read(n, name) };
+    };
+    const asked = opts.session;
+    if (typeof asked === 'number') {
+        if (!Number.isInteger(asked) || asked < 1 || asked > count) {
+            const result = { ok: false, diagnostics: [(0,aider/* sessionOutOfRange */.Fw)(file, asked, count)] };
+            return { count, sessions: [{ name: file, result }] };
+        }
+        return { count, sessions: [one(asked)] };
+    }
+    if (count === 1)
+        return { count, sessions: [one(1)] };
+    if (asked === 'last') {
+        for (let n = count; n >= 1; n--) {
+            const read = one(n);
+            if (!isEmptySession(read.result))
+                return { count, sessions: [read] };
+        }
+        return { count, sessions: [{ name: file, result: allEmpty(file, unit, count) }] };
+    }
+    const kept = [];
+    const empty = [];
+    for (let n = 1; n <= count; n++) {
+        const read = one(n);
+        if (isEmptySession(read.result))
+            empty.push(n);
+        else
+            kept.push(read);
+    }
+    const first = kept[0];
+    if (first === undefined)
+        return { count, sessions: [{ name: file, result: allEmpty(file, unit, count) }] };
+    if (empty.length > 0)
+        kept[0] = { ...first, result: withNote(first.result, emptySessionsNote(file, unit, empty, count)) };
+    return { count, sessions: kept };
+}
+/**
+ * text is already decoded (BOM stripped). Chooses the reader by file extension + content, or
+ * `format`. A file of several sessions (aider, OpenHands output rows) gives the one
+ * `opts.session` names (default: the last that holds a message), under `opts.file` as given.
+ */
+function readTranscript(text, opts) {
+    const opened = openSessions(text, opts);
+    if ('ok' in opened)
+        return opened;
+    const { count, unit } = opened;
+    const asked = opts.session ?? 'last';
+    if (asked !== 'last') {
+        if (!Number.isInteger(asked) || asked < 1 || asked > count)
+            return { ok: false, diagnostics: [sessionOutOfRange(opts.file, asked, count)] };
+        return opened.read(asked, opts.file);
+    }
+    for (let n = count; n >= 1; n--) {
+        const result = opened.read(n, opts.file);
+        if (count === 1 || !isEmptySession(result))
+            return result;
+    }
+    return allEmpty(opts.file, unit, count);
 }
 /**
  * A reader's output as a result: a document (one unit) with an error does not load, a log of
@@ -60962,17 +61556,19 @@ function loaded(out, format, file, document) {
 var read_input = __nccwpck_require__(9536);
 ;// CONCATENATED MODULE: ./build/io/load-transcript.js
 // Reads one transcript file from disk and parses it: the edge half of `readTranscript`. An aider
-// chat history may hold several sessions (one per `# aider chat started at` heading): each is a
-// transcript of its own, named `FILE#N`; a file with one session keeps its plain name.
-
+// chat history may hold several sessions (one per `# aider chat started at` heading), an OpenHands
+// evaluation output several runs (one per line): each is a transcript of its own, named `FILE#N`;
+// a file with one session keeps its plain name. The text is parsed once for all its sessions
+// (readSessions); empty sessions are skipped with one note.
 
 
 
 /** The transcript name of session `n` of `count` in `file`. */
 
 /**
- * Every session of the file, in order (only `opts.session` when it is set). An unreadable file,
- * or a session that does not exist, is one failed entry named as the file.
+ * Every session of the file, in order (only `opts.session` when it is set), empty sessions left
+ * out (one `empty-sessions` warning on the first one kept). An unreadable file, a session that
+ * does not exist, or a file whose every session is empty, is one failed entry named as the file.
  */
 async function loadTranscripts(file, opts = {}) {
     const input = await (0,read_input/* readInput */.R)(file, {
@@ -60981,33 +61577,19 @@ async function loadTranscripts(file, opts = {}) {
     });
     if (!input.ok)
         return [{ name: file, result: { ok: false, diagnostics: [input.error] } }];
-    const text = input.text;
-    const format = opts.format ?? 'auto';
-    // The reader's own choice (index.ts): the aider reader goes first, before any JSON parsing.
-    const aider = format === 'aider' || (format === 'auto' && (0,readers_aider/* isAiderText */.Fg)(text));
-    const count = aider ? (0,readers_aider/* aiderSessionCount */.f7)(text) : 1;
-    const asked = opts.session === 'last' ? count : opts.session;
-    if (asked !== undefined && (!Number.isInteger(asked) || asked < 1 || asked > count)) {
-        const diagnostics = [(0,readers_aider/* sessionOutOfRange */.Fw)(file, opts.session ?? asked, count)];
-        return [{ name: file, result: { ok: false, diagnostics } }];
-    }
-    const sessions = asked === undefined ? Array.from({ length: count }, (_, i) => i + 1) : [asked];
-    return sessions.map((n) => {
-        const name = (0,session_name/* sessionName */.C)(file, n, count);
-        const result = readTranscript(text, {
-            file: name,
-            format,
-            ...(aider ? { session: n } : {}),
-            ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
-        });
-        return { name, result };
+    const { sessions } = readSessions(input.text, {
+        file,
+        format: opts.format ?? 'auto',
+        ...(opts.session !== undefined ? { session: opts.session } : {}),
+        ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
     });
+    return sessions;
 }
 /**
- * One transcript: the session `opts.session` names, else the last one (named `FILE#N` when the
- * file holds several). `ok: true` may still carry error diagnostics in `transcript.diagnostics`
- * (skipped JSONL records): callers decide whether those fail the run. Diagnostics name the file
- * (or the session) as given.
+ * One transcript: the session `opts.session` names, else the last one that holds a message (named
+ * `FILE#N` when the file holds several). `ok: true` may still carry error diagnostics in
+ * `transcript.diagnostics` (skipped JSONL records): callers decide whether those fail the run.
+ * Diagnostics name the file (or the session) as given.
  */
 async function loadTranscript(file, opts = {}) {
     const loaded = await loadTranscripts(file, { ...opts, session: opts.session ?? 'last' });
@@ -62905,6 +63487,7 @@ var policies = __nccwpck_require__(4879);
 
 
 
+
 /** `policy changed; this context is unchanged`: a pass whose golden differs only in metadata. */
 function metadataNote(metadata) {
     return `${metadata.join(', ')}; this context is unchanged`;
@@ -62971,6 +63554,11 @@ async function runFile(item, ctx) {
     }
     return steps;
 }
+/** A session's label (an OpenHands instance id) when it is a plain identifier: it is printed raw. */
+function shownLabel(meta) {
+    const label = (0,session_name/* sessionLabel */.pn)(meta);
+    return label !== undefined && /^[A-Za-z0-9][\w.\-/: #]{0,119}$/.test(label) ? { session_label: label } : {};
+}
 async function runOne(item, loaded, ctx) {
     const seen = { head: null, stored: null };
     const step = await compareOne(item, loaded, ctx, seen);
@@ -63002,6 +63590,7 @@ async function compareOne(item, loaded, ctx, seen) {
     const common = {
         transcript: item.transcript,
         golden: item.golden,
+        ...shownLabel(transcript.meta),
         outcome: 'pass',
         status: head.report.status,
         budget: { limit: head.report.budget.limit, used: head.report.budget.used },
@@ -63173,7 +63762,7 @@ async function runGoldens(opts) {
 /* unused harmony export serveGoldenRun */
 /* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5919);
 /* harmony import */ var _golden_jobs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8966);
-/* harmony import */ var _golden_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1460);
+/* harmony import */ var _golden_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(691);
 /* harmony import */ var _policies_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4879);
 // A worker thread of a golden run (golden-jobs.ts): rebuilds the run's policies from plain data,
 // then runs each planned file it is sent, one at a time, and replies with its steps. The CLI
@@ -81610,11 +82199,13 @@ const PolicySchema = mapping({
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  f7: () => (/* binding */ aiderSessionCount),
   Fg: () => (/* binding */ isAiderText),
-  CJ: () => (/* binding */ readAider),
+  Jn: () => (/* binding */ parseAiderFile),
+  q3: () => (/* binding */ readAiderSession),
   Fw: () => (/* binding */ sessionOutOfRange)
 });
+
+// UNUSED EXPORTS: aiderSessionCount, readAider
 
 // EXTERNAL MODULE: ./build/core/diagnostics.js
 var core_diagnostics = __nccwpck_require__(6450);
@@ -81635,7 +82226,7 @@ const CLOSER = /^\s*(`{3,}|~{3,})\s*$/;
 /** The wrapper of aider's documentation pages (`<div class="chat-transcript" markdown="1">`). */
 const WRAPPER_OPEN = /^\s*<div\s+class=["']chat-transcript["'][^>]*>\s*$/i;
 const WRAPPER_CLOSE = /^\s*<\/div>\s*$/i;
-function splitLines(text) {
+function aider_lines_splitLines(text) {
     return text.split(/\r?\n/);
 }
 function startedAt(heading) {
@@ -81751,7 +82342,7 @@ function frontMatterLength(raw) {
     return 0;
 }
 /** 0-based indices of the session headings; headings bound sessions even inside an open fence. */
-function sessionStarts(raw) {
+function aider_lines_sessionStarts(raw) {
     const starts = [];
     raw.forEach((text, i) => {
         if (SESSION_HEADING.test(text))
@@ -81822,7 +82413,7 @@ function isAiderText(text) {
     const start = text.trimStart();
     if (start === '' || start.startsWith('{') || start.startsWith('['))
         return false;
-    return looksLikeAider(splitLines(text));
+    return looksLikeAider(aider_lines_splitLines(text));
 }
 /** How many sessions the text holds when read as an aider chat history (1 without a heading). */
 function aiderSessionCount(text) {
@@ -81914,19 +82505,18 @@ function outsideSession(file, raw, from, to) {
     const first = raw.findIndex((t, i) => i >= from && t.trim() !== '');
     return (0,core_diagnostics/* diagnostic */.YK)('warning', 'aider-outside-session', { file, line: first + 1, column: 1 }, `${lines} line${lines === 1 ? '' : 's'} before the first \`# aider chat started at\` heading ${lines === 1 ? 'belongs' : 'belong'} to no session and ${lines === 1 ? 'is' : 'are'} left out.`, 'aider writes nothing before a session heading: remove these lines, or put a heading above them.');
 }
-function readAider(text, file, session) {
-    const raw = splitLines(text);
-    const starts = sessionStarts(raw);
-    const count = Math.max(1, starts.length);
-    const index = session === 'last' ? count : session;
-    if (!Number.isInteger(index) || index < 1 || index > count) {
-        return {
-            sessions: count,
-            artifacts: [],
-            meta: {},
-            diagnostics: [sessionOutOfRange(file, session, count)],
-        };
-    }
+function parseAiderFile(text) {
+    const raw = aider_lines_splitLines(text);
+    const starts = aider_lines_sessionStarts(raw);
+    return { raw, starts, count: Math.max(1, starts.length) };
+}
+/**
+ * Session `index` (1-based, in range) of a file split by parseAiderFile: only that session's
+ * lines are classified, so reading every session of a file is linear in its size. `file` names
+ * the transcript (`FILE#N`) in sources and diagnostics; lines are the whole file's.
+ */
+function readAiderSession(parsed, file, index) {
+    const { raw, starts, count } = parsed;
     const diagnostics = [];
     const frontMatter = frontMatterLength(raw);
     const heading = starts[index - 1];
@@ -81959,6 +82549,20 @@ function readAider(text, file, session) {
         meta['sessions'] = count;
     }
     return { sessions: count, artifacts: builder.artifacts, meta, diagnostics };
+}
+/** One session of an aider chat history (`last` by default); out of range is an error. */
+function readAider(text, file, session) {
+    const parsed = parseAiderFile(text);
+    const index = session === 'last' ? parsed.count : session;
+    if (!Number.isInteger(index) || index < 1 || index > parsed.count) {
+        return {
+            sessions: parsed.count,
+            artifacts: [],
+            meta: {},
+            diagnostics: [sessionOutOfRange(file, session, parsed.count)],
+        };
+    }
+    return readAiderSession(parsed, file, index);
 }
 
 
@@ -82436,10 +83040,12 @@ class LineIndex {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   C: () => (/* binding */ sessionName),
-/* harmony export */   g: () => (/* binding */ splitSessionName)
+/* harmony export */   Cy: () => (/* binding */ sessionName),
+/* harmony export */   dK: () => (/* binding */ labelledName),
+/* harmony export */   g_: () => (/* binding */ splitSessionName),
+/* harmony export */   pn: () => (/* binding */ sessionLabel)
 /* harmony export */ });
-// A file of several sessions (an aider chat history) is several transcripts, named `FILE#N` in
+// A file of several sessions (an aider chat history, an OpenHands output) is several transcripts, named `FILE#N` in
 // reports and golden names. Places that need the file itself (GitHub annotations attach only to a
 // file of the repository) split the name again here.
 /** `FILE#N` when the file holds more than one session; the plain file name otherwise. */
@@ -82450,6 +83056,23 @@ function sessionName(file, n, count) {
 function splitSessionName(name) {
     const m = /^(.+)#([1-9]\d*)$/.exec(name);
     return m ? { file: m[1], prefix: `session ${m[2]}: ` } : { file: name, prefix: '' };
+}
+/**
+ * What a session stands for, when its transcript's meta says: an OpenHands evaluation row's
+ * `instance_id`, else the resolver's issue number (`issue 5`). Undefined for anything else.
+ */
+function sessionLabel(meta) {
+    const id = meta['instance_id'];
+    if (typeof id === 'string' && id.trim() !== '')
+        return id;
+    if (typeof id === 'number')
+        return String(id);
+    const issue = meta['issue_number'];
+    return typeof issue === 'number' ? `issue ${issue}` : undefined;
+}
+/** `FILE#N (label)`: a transcript name followed by the run it stands for, when there is one. */
+function labelledName(name, label) {
+    return label === undefined ? name : `${name} (${label})`;
 }
 
 

@@ -4,6 +4,7 @@
 // (openai without legacy function calls, anthropic, vercel-ai, langchain without legacy function
 // messages); anything else is read whole. A Responses body is read by segments of items
 // (incremental-responses.ts): its model items are merged into turns, so they do not read alone.
+import { sweSteps } from '../core/readers/openai.js';
 import { nameResultsByCall, pairToolResults, pairingDiagnostics } from '../core/readers/pairing.js';
 import { readArtifacts, readTranscript } from '../core/readers/index.js';
 import { chunkableResponsesBody, ResponsesSegments } from './incremental-responses.js';
@@ -77,7 +78,9 @@ export class IncrementalReader {
       rest = others;
     } else return undefined;
     if (messages.length === 0) return undefined;
-    if (format === 'openai' && messages.some(isLegacyOpenAi)) return undefined;
+    // SWE-agent thought/action steps pair a message with the one before it: read whole (issue 31).
+    if (format === 'openai' && (messages.some(isLegacyOpenAi) || sweSteps(messages).size > 0))
+      return undefined;
     if (responses && !chunkableResponsesBody(rest)) return undefined;
 
     const head = this.readHead(rest, messages[0], format, file, key);

@@ -16,7 +16,7 @@ export interface Expected {
 
 import { expectAider } from './expect-aider.js';
 import { expectClaudeWeb } from './expect-claude-web.js';
-import { expectOpenHands } from './expect-openhands.js';
+import { expectOpenHands, expectOpenHandsRows } from './expect-openhands.js';
 
 type Json = Record<string, unknown>;
 
@@ -49,12 +49,30 @@ function openaiMessages(doc: unknown): Json[] {
   return (d['messages'] ?? d['traj'] ?? d['history'] ?? d['trajectory']) as Json[];
 }
 
+// SWE-agent thought/action runs write the command as assistant text (`action` field, or the last
+// fenced block when `message_type` is `action`) and its output as a `user` message with
+// `message_type: "observation"`: an observation directly after an assistant message that has such a
+// command and no `tool_calls` is that command's result, one call and one result that pair.
+function sweActionCommand(m: Json | undefined): boolean {
+  if (m?.['role'] !== 'assistant') return false;
+  if (((m['tool_calls'] as Json[] | null | undefined) ?? []).length > 0 || m['function_call'] != null)
+    return false;
+  const action = m['action'];
+  if (typeof action === 'string') return action.trim() !== '';
+  const text = typeof m['content'] === 'string' ? m['content'] : '';
+  const fences = text.split('\n').filter((line) => line.startsWith('```')).length;
+  return m['message_type'] === 'action' && fences >= 2;
+}
+
 function expectOpenai(doc: unknown): Expected {
   const messages = openaiMessages(doc);
   const events: PairEvent[] = [];
-  for (const m of messages) {
+  for (const [i, m] of messages.entries()) {
     for (const call of (m['tool_calls'] as Json[] | undefined) ?? [])
       events.push({ call: call['id'] as string });
+    if (m['role'] === 'user' && m['message_type'] === 'observation' && sweActionCommand(messages[i - 1])) {
+      events.push({ call: `swe-action-${i - 1}` }, { result: [`swe-action-${i - 1}`] });
+    }
     if (m['role'] === 'tool') {
       const ids = (m['tool_call_ids'] as string[] | undefined) ?? [m['tool_call_id'] as string];
       events.push({ result: ids });
@@ -193,8 +211,35 @@ function expectCodex(text: string): Expected {
   return { format: 'codex', artifacts, pairedResults: paired, unpairedCalls, sidechain: 0, invalidLines: 0 };
 }
 
-/** `relPath` is relative to the corpus root; its first folder names the format. */
+/**
+ * The expected counts of each transcript of a corpus file, by the name it is reported under: one
+ * per row of an OpenHands evaluation output (`FILE#N`, see SESSIONS in test/support/corpus.ts),
+ * else the file itself. Rows with no conversation are skipped as the readers skip them.
+ */
+export function expectedTranscripts(relPath: string, text: string): Map<string, Expected> {
+  if (relPath.startsWith('openhands/') && relPath.endsWith('.jsonl')) {
+    const rows = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+    const expected = expectOpenHandsRows(text);
+    if (rows.length === 1 && expected[0]) return new Map([[relPath, expected[0]]]);
+    const names = rows
+      .map((line, i) => ({ name: `${relPath}#${i + 1}`, one: expectOpenHandsRows(line)[0] }))
+      .filter((r): r is { name: string; one: Expected } => r.one !== undefined);
+    return new Map(names.map((r) => [r.name, r.one]));
+  }
+  return new Map([[relPath, expectedFor(relPath, text)]]);
+}
+
+/**
+ * `relPath` is relative to the corpus root; its first folder names the format. For a file of
+ * several transcripts, the last one (what `stabilize FILE` reads); expectedTranscripts has each.
+ */
 export function expectedFor(relPath: string, text: string): Expected {
+  if (relPath.startsWith('openhands/') && relPath.endsWith('.jsonl')) {
+    const rows = expectOpenHandsRows(text);
+    const last = rows[rows.length - 1];
+    if (!last) throw new Error(`${relPath}: no row holds a conversation`);
+    return last;
+  }
   const folder = relPath.split('/')[0];
   if (relPath.startsWith('claude-code/claude-code-transcripts/')) return expectClaudeWeb(text);
   if (folder === 'claude-code') return expectClaudeCode(text);
@@ -247,10 +292,16 @@ export const STABILIZE_OUTCOMES: Readonly<Record<string, string>> = {
   'openai-chat/tau-bench/gpt-4o-airline_idx052_task2_trial1.json': 'warning',
   'openai-chat/tau-bench/gpt-4o-airline_idx087_task37_trial1.json': 'ok',
   'openai-chat/tau-bench/gpt-4o-airline_idx145_task45_trial2.json': 'ok',
+  // Issue 31: its last row (what `stabilize FILE` reads) is a warning: edits older than the stable
+  // cut leave with their step (ledger `degraded`), as in idx052.
+  'openhands/resolver_mock_output.jsonl': 'warning',
   'openhands/trajs_basic_gui_mode.json': 'ok',
   'openhands/trajs_wrong_initial_state.json': 'ok',
   'swe-agent/function_calling_simple.traj': 'ok',
-  'swe-agent/marshmallow-1867__default_thought_action.traj': 'ok',
+  // Issue 31: its observations are now command outputs (a `bash` call per action), so the latest
+  // outcome of each command is should-keep; the oldest (`open setup.py`, `pip install -e .[dev]`)
+  // are older than the stable cut and leave with their step (ledger `degraded`), as in idx052.
+  'swe-agent/marshmallow-1867__default_thought_action.traj': 'warning',
   'swe-agent/marshmallow-1867__function_calling.traj': 'ok',
 };
 
@@ -340,6 +391,10 @@ export const EMIT_OUTCOMES: Readonly<Record<string, Record<EmitTarget, string>>>
   'openai-chat/tau-bench/gpt-4o-airline_idx145_task45_trial2.json': {
     openai: '500-1000: budget status | 2000-20000: -',
     anthropic: '500-1000: budget status | 2000-20000: -',
+  },
+  'openhands/resolver_mock_output.jsonl': {
+    openai: '500-20000: -',
+    anthropic: '500-20000: -',
   },
   'openhands/trajs_basic_gui_mode.json': {
     openai: '500-20000: -',

@@ -1,8 +1,13 @@
 // Seed 004 ("Long Session Stability Harness") key scenarios 1-4 under the default policy and the
-// o200k tokenizer, each with the context it must produce.
+// o200k tokenizer, each with the context it must produce; then the PRD's own example, in its own
+// artifact shape (kinds system, task, message, tool_output), under the policy it describes.
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emitContext } from '../../src/core/emit/index.js';
-import { DEFAULT_POLICY } from '../../src/core/policy/index.js';
+import { DEFAULT_POLICY, parsePolicy } from '../../src/core/policy/index.js';
+import type { Policy } from '../../src/core/policy/index.js';
+import { readTranscript } from '../../src/core/readers/index.js';
+import type { Transcript } from '../../src/core/types.js';
 import type { Tokenizer } from '../../src/core/tokens/tokenizer.js';
 import { loadTokenizer } from '../../src/tokens/load.js';
 import { asst, call, calls, result, sys, t, user } from '../support/artifacts.js';
@@ -135,5 +140,91 @@ describe('seed 004, scenario 4: control degradation', () => {
     const moved = { ...structuredClone(r) };
     moved.context = [...r.context.filter((c) => c.id !== 's'), ...r.context.filter((c) => c.id === 's')];
     expect(check(tr, moved, DEFAULT_POLICY, o200k)['order']).toMatchObject({ ok: false });
+  });
+});
+
+describe("seed 004: the PRD's example in its own artifact shape (examples/prd)", () => {
+  const ROOT = new URL('../../', import.meta.url);
+  let tr: Transcript;
+  let policy: Policy;
+  let lastTwo: string[];
+  const PHONE = '+44 20 7946 0958';
+
+  beforeAll(() => {
+    const file = 'examples/prd/session.json';
+    const read = readTranscript(readFileSync(new URL(file, ROOT), 'utf8'), { file });
+    const policyFile = 'examples/prd/context-policy.yml';
+    const parsed = parsePolicy(readFileSync(new URL(policyFile, ROOT), 'utf8'), { file: policyFile });
+    if (!read.ok) throw new Error(read.diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`).join('\n'));
+    if (!parsed.ok) throw new Error(`${policyFile} is not a valid policy`);
+    tr = read.transcript;
+    policy = parsed.policy;
+    lastTwo = messagesOf(tr)
+      .slice(-2)
+      .map((a) => a.id);
+  });
+
+  const messagesOf = (transcript: Transcript) =>
+    transcript.artifacts.filter((a) => a.kind === 'user' || a.kind === 'assistant');
+
+  /** Every text the model is sent, without the aliases masking left (`[DIGIT_RUN_3]`, `[PHONE_1]`). */
+  function sent(policyUsed: Policy): string {
+    const r = run(tr, policyUsed, o200k);
+    return JSON.stringify(emitContext(r.context, 'openai')).replace(/\[[A-Z_]+_\d+\]/g, '[alias]');
+  }
+
+  it('reads as native: a system prompt, a task, messages and two call-less tool outputs', () => {
+    expect(tr.format).toBe('native');
+    expect(tr.diagnostics).toEqual([]);
+    expect(tr.artifacts.slice(0, 2).map((a) => a.kind)).toEqual(['system', 'task']);
+    expect(messagesOf(tr).length).toBeGreaterThanOrEqual(15);
+    expect(tr.artifacts.filter((a) => a.kind === 'tool').map((a) => a.id)).toEqual([
+      'plan-lookup',
+      'usage-export',
+    ]);
+    expect(tr.pairing).toEqual({ resultToCall: {}, unpairedCalls: [], unpairedResults: [] });
+    expect(policy).toMatchObject({ budget: 1000, keep_recent: 2, pii: { digit_run: 3 } });
+  });
+
+  it('keeps system and task first and the 2 latest messages, drops the verbose output, masks every digit run', () => {
+    const r = run(tr, policy, o200k);
+    const kept = ids(r);
+    expect(kept.slice(0, 2)).toEqual(['system', 'task']);
+    expect(kept.slice(-2)).toEqual(lastTwo);
+    for (const id of lastTwo) expect(entry(r, id).protected_by).toContain('recent');
+    // FR3 / scenario 3: the verbose tool output is dropped; the short one fits and is kept.
+    expect(o200k.count(String(tr.artifacts.find((a) => a.id === 'usage-export')?.content))).toBeGreaterThan(
+      policy.budget * 5,
+    );
+    expect(entry(r, 'usage-export')).toMatchObject({
+      stage: 'tool_output',
+      action: 'dropped',
+      reason: 'verbose_tool_output',
+    });
+    expect(entry(r, 'plan-lookup')).toMatchObject({ action: 'kept', reason: 'in_budget' });
+    expect(r.ledger.some((e) => e.reason === 'unpaired_result')).toBe(false);
+    // FR2 / scenario 2: the pasted phone number, the account number and every other run of 3+ digits.
+    const text = sent(policy);
+    expect(text).not.toContain(PHONE);
+    expect(text).not.toMatch(/\d{3,}/);
+    expect(r.ledger.find((e) => e.pii?.['phone'])).toMatchObject({ pii: { phone: 1, digit_run: 1 } });
+    // FR4, FR6: the budget is met and every check passes.
+    expect(r.budget.used).toBeLessThanOrEqual(1000);
+    expect(r.status).toBe('ok');
+    expect(Object.values(check(tr, r, policy, o200k)).filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('under a smaller budget, cuts the older messages and still keeps system, task and the latest turns', () => {
+    const small = { ...policy, budget: 400 };
+    const r = run(tr, small, o200k);
+    const kept = ids(r);
+    expect(kept.slice(0, 2)).toEqual(['system', 'task']);
+    expect(kept.slice(-2)).toEqual(lastTwo);
+    expect(entry(r, 'm1')).toMatchObject({ stage: 'budget', action: 'dropped', reason: 'budget' });
+    expect(entry(r, 'usage-export')).toMatchObject({ action: 'dropped', reason: 'verbose_tool_output' });
+    expect(sent(small)).not.toMatch(/\d{3,}/);
+    expect(r.budget.used).toBeLessThanOrEqual(400);
+    expect(r.status).toBe('ok');
+    expect(Object.values(check(tr, r, small, o200k)).filter((c) => !c.ok)).toEqual([]);
   });
 });

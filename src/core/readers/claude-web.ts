@@ -4,7 +4,9 @@
 // `isSidechain`… when the export keeps them), so the records are read as claude-code.ts reads
 // them: `user` and `assistant` records through the Anthropic block conversion, `summary` records
 // as `summary` artifacts, side chains marked, and the chain the model saw followed by uuid
-// (claude-code-chain.ts; an export without uuids is read in file order).
+// (claude-code-chain.ts; an export without uuids is read in file order). Claude Code's own records
+// in the user's turn (command stubs, local command output, `isMeta` records) are tagged `meta` as
+// claude-code.ts tags them.
 // Logline i becomes artifact `m<i>` (an export may sit on one line, so lines cannot name it), and
 // each tool_result block its own `tool` artifact `m<i>.<block>` positioned at the block.
 //
@@ -15,6 +17,7 @@ import type { Artifact, Diagnostic, SourcePos } from '../types.js';
 import { diagnostic } from '../diagnostics.js';
 import { messageArtifacts, readAnthropicContent } from './anthropic-blocks.js';
 import { buildArtifact } from './artifact-builder.js';
+import { CommandRecords } from './claude-code.js';
 import { markOffChain, type ChainNode } from './claude-code-chain.js';
 import { ReadContext } from './context.js';
 import type { ParsedValue, ReaderOutput } from './reader-types.js';
@@ -35,6 +38,7 @@ class LoglineReader {
   private readonly byUuid = new Map<string, string>();
   private readonly leaves = new Map<Artifact, string>();
   private readonly nodes: ChainNode[] = [];
+  private readonly commands = new CommandRecords();
 
   private readonly ctx: ReadContext;
 
@@ -117,9 +121,10 @@ class LoglineReader {
       return;
     }
     const sidechain = record['isSidechain'] === true ? true : undefined;
-    const made = messageArtifacts(content, { id: `m${i}`, kind, source: at, sidechain }, (r) =>
+    const read = messageArtifacts(content, { id: `m${i}`, kind, source: at, sidechain }, (r) =>
       this.ctx.pos(r.node, at),
     );
+    const made = this.commands.mark(record, kind, content.content, read);
     this.artifacts.push(...made);
     const uuid = record['uuid'];
     if (typeof uuid === 'string' && made.length > 0 && !this.byUuid.has(uuid))

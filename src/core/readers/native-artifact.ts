@@ -38,7 +38,23 @@ const SIMPLE_FIELDS: Record<string, Rule> = {
   sidechain: { expected: 'a boolean', check: (v) => typeof v === 'boolean' },
 };
 
-const KIND_NAMES = [...ARTIFACT_KINDS, 'constraint'];
+/**
+ * The kinds of the PRD's artifact shape (seed 004: `system`, `task`, `message`, `tool_output`) read
+ * as aliases: `message` is a chat message whose `role` says whose it is, `tool_output` a tool's
+ * output (kind `tool`). A `tool_output` without `call_id` answers no call: it stays an output of
+ * its own (pairing.ts), kept or dropped by budget and sent to the chat APIs as user text
+ * (emit/standalone.ts); no call is made up for it. `constraint` is the DESIGN's alias of `policy`.
+ */
+const ALIASES = ['constraint', 'message', 'tool_output'] as const;
+const KIND_NAMES = [...ARTIFACT_KINDS, ...ALIASES];
+
+/** The roles a `message` artifact may name, and the kind each one reads as (no role: user). */
+const MESSAGE_ROLES: Readonly<Record<string, ArtifactKind>> = {
+  user: 'user',
+  assistant: 'assistant',
+  system: 'system',
+};
+const ROLE_LIST = 'user, assistant or system';
 export const NATIVE_FIELDS = ['kind', 'content', 'tool_calls', 'scope', ...Object.keys(SIMPLE_FIELDS)];
 
 export interface NativeSite {
@@ -67,8 +83,18 @@ function fail(site: FieldSite, field: string, expected: string, value: unknown, 
   return null;
 }
 
-function readKind(value: unknown, site: FieldSite): { kind: ArtifactKind; alias?: string } | null {
+interface KindRead {
+  kind: ArtifactKind;
+  /** The role the artifact keeps: the alias it was written as (`constraint`), or none. */
+  alias?: string;
+  /** The `role` field said which kind the artifact is (a `message`): it is not kept as a role. */
+  roleRead?: true;
+}
+
+function readKind(value: unknown, role: unknown, site: FieldSite): KindRead | null {
   if (value === 'constraint') return { kind: 'policy', alias: 'constraint' };
+  if (value === 'tool_output') return { kind: 'tool' };
+  if (value === 'message') return readMessageRole(role, site);
   if (typeof value === 'string' && (ARTIFACT_KINDS as readonly string[]).includes(value)) {
     return { kind: value as ArtifactKind };
   }
@@ -78,6 +104,25 @@ function readKind(value: unknown, site: FieldSite): { kind: ArtifactKind; alias?
     site.near,
     `\`${joinPath(site.path, 'kind')}\` must be one of ${KIND_NAMES.join(', ')}; found ${found}.`,
     'Give every artifact one of the accepted kinds.',
+  );
+  return null;
+}
+
+/** A `message` artifact: its `role` (user when left out) gives the kind. */
+function readMessageRole(role: unknown, site: FieldSite): KindRead | null {
+  if (role === undefined) return { kind: 'user', roleRead: true };
+  // A role that is no string is reported by the field's own check.
+  if (typeof role !== 'string') return null;
+  const kind = Object.hasOwn(MESSAGE_ROLES, role) ? MESSAGE_ROLES[role] : undefined;
+  if (kind !== undefined) return { kind, roleRead: true };
+  const name = safeName(role);
+  site.ctx.error(
+    CODE,
+    site.near,
+    `\`${joinPath(site.path, 'role')}\` of a \`message\` artifact must be ${ROLE_LIST}; found ${name ? `role \`${name}\`` : 'an unsupported role'}.`,
+    role === 'tool'
+      ? 'Write a tool\'s output as {"kind": "tool_output", "content": "..."} (with "call_id" when it answers a call).'
+      : `Write the role as ${ROLE_LIST} (left out: user), or give the artifact a kind of its own (task, tool_output, summary...).`,
   );
   return null;
 }
@@ -94,8 +139,12 @@ function readToolCall(call: unknown, site: FieldSite): ToolCall | null {
   if (args !== undefined && typeof args !== 'string' && !isObject(args)) {
     return fail(site, 'arguments', 'a JSON string or an object', args, CALL_HINT);
   }
+  const approval = call['approval'];
+  if (approval !== undefined && approval !== 'requested' && approval !== 'approved' && approval !== 'denied')
+    return fail(site, 'approval', 'requested, approved or denied', approval, CALL_HINT);
   // Arguments given as an object are stored the way providers send them: as a JSON string.
-  return { id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
+  const stored = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+  return { id, name, arguments: stored, ...(approval !== undefined ? { approval } : {}) };
 }
 
 function readToolCalls(value: unknown, site: FieldSite): ToolCall[] | null {
@@ -160,7 +209,7 @@ export function readNativeArtifact(node: unknown, site: NativeSite): Artifact | 
       ok = false;
     }
   }
-  const kind = readKind(node['kind'], fs);
+  const kind = readKind(node['kind'], node['role'], fs);
   const content = readContent(node['content'], {
     ctx: site.ctx,
     path: joinPath(site.path, 'content'),
@@ -186,7 +235,7 @@ export function readNativeArtifact(node: unknown, site: NativeSite): Artifact | 
   return buildArtifact({
     id: field<string>('id') ?? site.defaultId,
     kind: kind.kind,
-    role: field<string>('role') ?? kind.alias,
+    role: kind.roleRead ? undefined : (field<string>('role') ?? kind.alias),
     content,
     tool: field('tool'),
     call_id: field<string>('call_id') ?? callIds?.[0],

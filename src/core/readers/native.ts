@@ -1,6 +1,7 @@
 // Native reader: `{meta, artifacts:[...]}` in JSON, or one artifact object per JSONL line with an
 // optional `{"meta":{...}}` record before the first artifact. Default ids: `a<index>` (JSON,
-// 0-based) and `L<line>` (JSONL).
+// 0-based) and `L<line>` (JSONL). The PRD's artifact shape (kinds `message`, `tool_output`) is read
+// as aliases of the model's kinds (native-artifact.ts).
 import { diagnostic } from '../diagnostics.js';
 import type { Artifact, Diagnostic, SourcePos } from '../types.js';
 import { ReadContext } from './context.js';

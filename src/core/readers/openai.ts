@@ -1,7 +1,14 @@
 // OpenAI Chat Completions reader: a bare message array, `{messages:[...]}`, or a run record with
 // its messages under `traj` (tau-bench), `history` or `trajectory` (SWE-agent). Message i becomes
-// artifact `m<i>`. SWE-agent thought/action runs carry no tool calls: their observations are user
-// messages and stay user artifacts.
+// artifact `m<i>`.
+//
+// SWE-agent thought/action runs (issue 31) carry no tool calls: the model writes its command as text
+// (`message_type: "action"`, the command also in `action`) and the command's output comes back as a
+// `user` message with `message_type: "observation"`. An observation that directly follows such an
+// action is that command's output, not a request: the action gets a synthetic `bash` call (id
+// `swe_m<i>`, arguments `{"command": …}`) and the observation is a `tool` artifact answering it. The
+// first observation (the issue statement, after the system prompt) follows no action and stays the
+// user's message. Function-calling runs have real calls and `tool` observations: read as they are.
 import type { Artifact, ArtifactKind, SourcePos, ToolCall } from '../types.js';
 import { buildArtifact } from './artifact-builder.js';
 import { readContent } from './content.js';
@@ -21,6 +28,70 @@ const ROLE_KINDS: Record<string, ArtifactKind> = {
   function: 'tool',
 };
 const ROLES = Object.keys(ROLE_KINDS).join(', ');
+
+/** The call id of a SWE-agent action's synthetic call: derived from the artifact id `m<i>`. */
+function sweCallId(assistantIndex: number): string {
+  return `swe_m${assistantIndex}`;
+}
+
+/** The tool SWE-agent's commands run in: every thought/action command is a line of its shell. */
+const SWE_TOOL = 'bash';
+
+/** The last fenced code block of a text (lines between ``` lines): where SWE-agent finds the command. */
+function lastFencedBlock(text: string): string | undefined {
+  let open: string[] | null = null;
+  let last: string | undefined;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('```')) open?.push(line);
+    else if (open === null) open = [];
+    else {
+      last = open.join('\n');
+      open = null;
+    }
+  }
+  return last;
+}
+
+function textOfContent(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((p) => (isObject(p) && p['type'] === 'text' && typeof p['text'] === 'string' ? p['text'] : ''))
+    .join('\n');
+}
+
+/**
+ * The command of a SWE-agent thought/action message: its `action` field, else the last fenced block
+ * of its text; undefined for any other message (one with tool calls, a plain assistant turn).
+ */
+function sweCommand(message: unknown): string | undefined {
+  if (!isObject(message) || message['role'] !== 'assistant') return undefined;
+  const calls = message['tool_calls'];
+  if (Array.isArray(calls) ? calls.length > 0 : calls !== undefined && calls !== null) return undefined;
+  if (message['function_call'] !== undefined && message['function_call'] !== null) return undefined;
+  const action = message['action'];
+  if (typeof action === 'string' && action.trim() !== '') return action.trimEnd();
+  if (message['message_type'] !== 'action') return undefined;
+  const fenced = lastFencedBlock(textOfContent(message['content']));
+  return fenced !== undefined && fenced.trim() !== '' ? fenced.trimEnd() : undefined;
+}
+
+function isSweObservation(message: unknown): boolean {
+  return isObject(message) && message['role'] === 'user' && message['message_type'] === 'observation';
+}
+
+/**
+ * SWE-agent thought/action steps: observation index → the index of the action it answers, when
+ * the observation directly follows an action whose command is known. Exported for readers of one
+ * message at a time: such messages read differently alone (their neighbour decides).
+ */
+export function sweSteps(messages: readonly unknown[]): Map<number, number> {
+  const steps = new Map<number, number>();
+  messages.forEach((m, i) => {
+    if (i > 0 && isSweObservation(m) && sweCommand(messages[i - 1]) !== undefined) steps.set(i, i - 1);
+  });
+  return steps;
+}
 
 /** A legacy `function_call` has no id: both sides get this one, derived from the caller's index. */
 function legacyCallId(assistantIndex: number): string {
@@ -129,6 +200,15 @@ interface Legacy {
   /** Index of the nearest earlier assistant message, and whether it made a legacy function_call. */
   lastAssistant: number | null;
   lastHadFunctionCall: boolean;
+  /** SWE-agent thought/action steps of the array (sweSteps). */
+  swe: Map<number, number>;
+}
+
+/** The synthetic call of a SWE-agent action whose observation follows it. */
+function sweCall(message: unknown, index: number): ToolCall | undefined {
+  const command = sweCommand(message);
+  if (command === undefined) return undefined;
+  return { id: sweCallId(index), name: SWE_TOOL, arguments: JSON.stringify({ command }) };
 }
 
 function readMessage(
@@ -170,6 +250,8 @@ function readMessage(
       if (call === null) return null;
       calls.push(call);
     }
+    const swe = legacy.swe.get(index + 1) === index ? sweCall(message, index) : undefined;
+    if (swe) calls.push(swe);
     legacy.lastAssistant = index;
     legacy.lastHadFunctionCall = hadFunctionCall;
     return buildArtifact({ ...base, tool_calls: calls.length > 0 ? calls : undefined });
@@ -187,6 +269,11 @@ function readMessage(
     if (ids === null) return null;
     return buildArtifact({ ...base, tool: name, ...ids });
   }
+  const action = legacy.swe.get(index);
+  if (action !== undefined) {
+    // A SWE-agent observation: the output of the action before it (role `user` kept as written).
+    return buildArtifact({ ...base, kind: 'tool', role, tool: SWE_TOOL, call_id: sweCallId(action) });
+  }
   return buildArtifact(base);
 }
 
@@ -203,7 +290,7 @@ export function readOpenAi(doc: ParsedValue, file: string): ReaderOutput {
     );
     return { artifacts: [], meta: {}, diagnostics };
   }
-  const legacy: Legacy = { lastAssistant: null, lastHadFunctionCall: false };
+  const legacy: Legacy = { lastAssistant: null, lastHadFunctionCall: false, swe: sweSteps(found.messages) };
   const artifacts: Artifact[] = [];
   found.messages.forEach((message, i) => {
     const artifact = readMessage(message, i, joinPath(found.key ?? '', i), ctx, legacy);

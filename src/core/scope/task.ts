@@ -1,19 +1,21 @@
 // The task statement of the current scope and the latest user request: what a context must hold
 // for the model to know what it is doing and what it was just asked (DESIGN §4 stage 8, §5). One
 // rule for every format: readers mark a task with native `kind: task`; where a format has no such
-// kind, the first user message of the current scope is the task statement.
+// kind, the first user message of the current scope is the task statement. A user message tagged
+// `meta` (what the client wrote, not the user: a Claude Code command stub) is neither.
 import { scopesOf } from '../stabilize/scope.js';
 import type { Artifact, Content } from '../types.js';
 import { onMainChain } from './main-chain.js';
+import { isMetaMessage } from './meta.js';
 
 function hasText(content: Content): boolean {
   if (typeof content === 'string') return content.trim() !== '';
   return content.some((p) => p.type !== 'text' || (typeof p.text === 'string' && p.text.trim() !== ''));
 }
 
-/** A message a person (or a simulated user) wrote: not a tool result, not empty. */
+/** A message a person (or a simulated user) wrote: not a tool result, not empty, not `meta`. */
 export function isUserRequest(a: Artifact): boolean {
-  return a.kind === 'user' && onMainChain(a) && hasText(a.content);
+  return a.kind === 'user' && onMainChain(a) && hasText(a.content) && !isMetaMessage(a);
 }
 
 /**

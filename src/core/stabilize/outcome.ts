@@ -92,6 +92,14 @@ const READ_PROGRAMS = new Set([
   'realpath',
   'column',
   'git',
+  // SWE-agent's file viewer and search commands (its default tools): they show contents.
+  'open',
+  'goto',
+  'scroll_up',
+  'scroll_down',
+  'find_file',
+  'search_file',
+  'search_dir',
 ]);
 /** `git` sub-commands that only read the repository. */
 const GIT_READS = new Set([

@@ -69,6 +69,9 @@ const EXPECTED: Record<string, string> = {
     'claude-code user=4 assistant=28 tool=21 | paired=21 calls?=0 results?=0 | sidechain=22 | -',
   // UI-state events are left out, one warning per kind: agent_state_changed (line 2),
   // change_agent_state (13), null observations (24).
+  // An OpenHands resolver output (issue 31): read here at its last row; flat events, no ids.
+  'openhands/resolver_mock_output.jsonl':
+    'openhands user=1 assistant=22 tool=21 | paired=21 calls?=0 results?=0 | sidechain=0 | -',
   'openhands/trajs_basic_gui_mode.json':
     'openhands user=1 assistant=5 tool=4 | paired=4 calls?=0 results?=0 | sidechain=0 | 2:skipped-record 13:skipped-record 24:skipped-record',
   'openhands/trajs_wrong_initial_state.json':
@@ -87,8 +90,10 @@ const EXPECTED: Record<string, string> = {
     'openai system=1 user=4 assistant=7 tool=4 | paired=4 calls?=0 results?=0 | sidechain=0 | -',
   'swe-agent/function_calling_simple.traj':
     'openai system=1 user=1 assistant=5 tool=5 | paired=5 calls?=0 results?=0 | sidechain=0 | -',
+  // Thought/action: each observation after an action is that command's output (a synthetic `bash`
+  // call on the action); the first observation, the issue statement, stays the user's message.
   'swe-agent/marshmallow-1867__default_thought_action.traj':
-    'openai system=1 user=14 assistant=14 | paired=0 calls?=0 results?=0 | sidechain=0 | -',
+    'openai system=1 user=1 assistant=14 tool=13 | paired=13 calls?=0 results?=0 | sidechain=0 | -',
   'swe-agent/marshmallow-1867__function_calling.traj':
     'openai system=1 user=1 assistant=11 tool=11 | paired=11 calls?=0 results?=0 | sidechain=0 | -',
 };
@@ -137,7 +142,12 @@ describe.skipIf(!HAS_CORPUS)('readers over the recorded corpus', () => {
   it('pairs tau-bench results with the nearest earlier pending call when ids are reused', () => {
     const t = read('openai-chat/tau-bench/gpt-4o-airline_idx000_task0_trial0.json');
     // m6/m16 share one call id, m8/m12 another: each result answers the call just before it.
-    expect(t.pairing.resultToCall).toMatchObject({ m7: 'm6', m9: 'm8', m13: 'm12', m17: 'm16' });
+    expect(t.pairing.resultToCall).toMatchObject({
+      m7: 'm6',
+      m9: 'm8',
+      m13: 'm12',
+      m17: 'm16',
+    });
     expect(t.artifacts.find((a) => a.id === 'm17')?.tool).toBe('calculate');
   });
 

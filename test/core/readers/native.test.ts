@@ -93,7 +93,7 @@ describe('native reader: JSONL', () => {
     ]);
     const messages = t2.diagnostics.map((d) => d.message);
     expect(messages[0]).toBe(
-      '`kind` must be one of system, policy, task, user, assistant, tool, retrieval, summary, phase, constraint; found an unsupported kind.',
+      '`kind` must be one of system, policy, task, user, assistant, tool, retrieval, summary, phase, constraint, message, tool_output; found an unsupported kind.',
     );
     expect(messages[2]).toBe('This artifact has the same id as the artifact at line 1.');
     expect(messages.slice(4, 8)).toEqual([

@@ -164,15 +164,21 @@ describe('OpenAI chat reader: containers and agent records', () => {
     expect(t.pairing.unpairedResults).toEqual([]);
   });
 
-  it('keeps SWE-agent thought/action observations as user messages', () => {
+  it('reads a SWE-agent thought/action observation as the output of the action before it', () => {
     const text = JSON.stringify({
       history: [
-        { role: 'assistant', content: 'DISCUSSION\nlook\n```\nls\n```', thought: 'look', action: 'ls' },
+        { role: 'user', content: 'fix the bug', message_type: 'observation' },
+        { role: 'assistant', content: 'DISCUSSION\nlook\n```\nls\n```', thought: 'look', action: 'ls\n' },
         { role: 'user', content: 'a.py', message_type: 'observation' },
       ],
     });
     const t = load(text, { file: 'x.traj' });
-    expect(t.artifacts.map((a) => a.kind)).toEqual(['assistant', 'user']);
+    expect(t.artifacts.map((a) => a.kind)).toEqual(['user', 'assistant', 'tool']);
+    expect(t.artifacts[1]?.tool_calls).toEqual([
+      { id: 'swe_m1', name: 'bash', arguments: '{"command":"ls"}' },
+    ]);
+    expect(t.artifacts[2]).toMatchObject({ role: 'user', tool: 'bash', call_id: 'swe_m1' });
+    expect(t.pairing.resultToCall).toEqual({ m2: 'm1' });
     expect(t.diagnostics).toEqual([]);
   });
 

@@ -95,6 +95,9 @@ describe('outcomeSignal: contents', () => {
     ['cd then git diff', { text: 'diff --git a/x b/x', command: 'cd repo && git diff --stat' }],
     ['find without -exec', { text: './a\n./b', command: 'find . -name "*.ts"' }],
     ['ls 2>/dev/null', { text: 'a\nb', command: 'ls -la src 2>/dev/null' }],
+    // SWE-agent's viewer commands show file contents (issue 31).
+    ['SWE-agent open', { text: '[File: /repo/src/a.py (120 lines total)]', command: 'open src/a.py 40' }],
+    ['SWE-agent search_dir', { text: 'Found 3 matches', command: 'search_dir "fields.Nested" src' }],
     ['a kubectl table from a non-shell tool', { text: 'NAME READY STATUS\nweb-1 1/1 Running' }],
   ])('%s', (_label, facts) => {
     expect(outcomeSignal(facts)).toBeUndefined();

@@ -118,6 +118,24 @@ const CASES: { format: FormatOption; file: string; text: string; note?: string }
     ]),
   },
   {
+    format: 'native',
+    file: 'approval.json',
+    note: APPROVAL,
+    text: JSON.stringify({
+      artifacts: [
+        { id: 'u', kind: 'user', content: 'clean the build folder' },
+        {
+          id: 'a',
+          kind: 'assistant',
+          content: 'Cleaning.',
+          tool_calls: [
+            { id: 'c1', name: 'bash', arguments: '{"command":"rm -rf build"}', approval: 'requested' },
+          ],
+        },
+      ],
+    }),
+  },
+  {
     format: 'vercel-ai',
     file: 'messages.json',
     note: APPROVAL,
