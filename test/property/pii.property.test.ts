@@ -8,7 +8,7 @@ import { maskString } from '../../src/core/stabilize/finalize.js';
 import { createMasker } from '../../src/core/stabilize/stabilize.js';
 import type { Artifact, Content } from '../../src/core/types.js';
 import { fcOptions } from '../support/fc.js';
-import { policyArb, toPolicy } from './support/policy-arb.js';
+import { policyArb, shrunkPolicy, toPolicy } from './support/policy-arb.js';
 import { projection, stabilize } from './support/run.js';
 import { caseArb, readCase } from './support/transcript-arb.js';
 
@@ -97,16 +97,7 @@ describe('pii', () => {
     const iban = 'ES43 6958 3649 0881 6865 3035';
     const card = '3400 866329 02175';
     const c = readCase([{ id: 'x0', kind: 'user', content: `${iban} ${card}` }], []);
-    const policy = toPolicy({
-      budget: 400,
-      message_overhead: 0,
-      keep_recent: 0,
-      order: ['system'],
-      resilience: { enabled: false },
-      tool_output: { max_tokens: 1, keep_fields: [] },
-      dedup: { enabled: false, similarity: 0.3 },
-      summaries: { ttl: 0 },
-    });
+    const policy = shrunkPolicy(400);
     const json = JSON.stringify(stabilize(c.transcript, policy));
     expect(json).not.toContain(iban);
     expect(json).not.toContain(card);

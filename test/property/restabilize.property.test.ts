@@ -10,10 +10,9 @@ import type { StabilizeResult } from '../../src/core/stabilize/types.js';
 import { taskStatement } from '../../src/core/scope/task.js';
 import type { Artifact, Transcript } from '../../src/core/types.js';
 import { fcOptions } from '../support/fc.js';
-import { policyArb } from './support/policy-arb.js';
+import { policyArb, shrunkPolicy, toPolicy } from './support/policy-arb.js';
 import { lostRunSplit, projection, stabilize } from './support/run.js';
 import { caseArb, readCase } from './support/transcript-arb.js';
-import { toPolicy } from './support/policy-arb.js';
 
 function again(transcript: Transcript, result: StabilizeResult, policy: Policy): StabilizeResult {
   const text = JSON.stringify(emitContext(result.context, 'native', transcript));
@@ -197,16 +196,7 @@ describe('stabilizing the output again, regression (seed 1135995981)', () => {
       ],
       [],
     );
-    const policy = toPolicy({
-      budget: 60,
-      message_overhead: 0,
-      keep_recent: 0,
-      order: ['system'],
-      resilience: { enabled: false },
-      tool_output: { max_tokens: 1, keep_fields: [] },
-      dedup: { enabled: false, similarity: 0.3 },
-      summaries: { ttl: 0 },
-    });
+    const policy = shrunkPolicy(60);
     const first = stabilize(c.transcript, policy);
     const second = again(c.transcript, first, policy);
     expect(projection(second.context)).toEqual(projection(first.context));

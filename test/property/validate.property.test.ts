@@ -23,7 +23,7 @@ import { failingChecks } from '../../src/core/report/report.js';
 import { validateResult } from '../../src/core/validate/validate.js';
 import { fcOptions } from '../support/fc.js';
 import { APIS, lies } from './support/green.js';
-import { policyArb, toPolicy } from './support/policy-arb.js';
+import { policyArb, shrunkPolicy, toPolicy } from './support/policy-arb.js';
 import { stabilize } from './support/run.js';
 import { wordTokenizer } from './support/tokenizer.js';
 import { caseArb, readCase } from './support/transcript-arb.js';
@@ -90,16 +90,7 @@ describe('validate', () => {
       ],
       [],
     );
-    const policy = toPolicy({
-      budget: 60,
-      message_overhead: 0,
-      keep_recent: 0,
-      order: ['system'],
-      resilience: { enabled: false },
-      tool_output: { max_tokens: 1, keep_fields: [] },
-      dedup: { enabled: false, similarity: 0.3 },
-      summaries: { ttl: 0 },
-    });
+    const policy = shrunkPolicy(60);
     const r = stabilize(c.transcript, policy);
     const checks = validateResult(c.transcript, r, { policy, tokenizer: wordTokenizer });
     const fresh = checks.find((k) => k.name === 'fresh_results');
@@ -192,16 +183,7 @@ describe('validate', () => {
       ],
       [],
     );
-    const policy = toPolicy({
-      budget: 400,
-      message_overhead: 0,
-      keep_recent: 0,
-      order: ['system'],
-      resilience: { enabled: false },
-      tool_output: { max_tokens: 1, keep_fields: [] },
-      dedup: { enabled: false, similarity: 0.3 },
-      summaries: { ttl: 0 },
-    });
+    const policy = shrunkPolicy(400);
     const r = stabilize(c.transcript, policy);
     expect(r.ledger.find((e) => e.id === 'x2')?.reason).toBe('scope_reset');
     const checks = validateResult(c.transcript, r, { policy, tokenizer: wordTokenizer });
@@ -222,16 +204,7 @@ describe('validate', () => {
       ],
       [],
     );
-    const policy = toPolicy({
-      budget: 400,
-      message_overhead: 0,
-      keep_recent: 0,
-      order: ['system'],
-      resilience: { enabled: false },
-      tool_output: { max_tokens: 1, keep_fields: [] },
-      dedup: { enabled: false, similarity: 0.3 },
-      summaries: { ttl: 0 },
-    });
+    const policy = shrunkPolicy(400);
     const r = stabilize(c.transcript, policy);
     const checks = validateResult(c.transcript, r, { policy, tokenizer: wordTokenizer });
     expect(checks.find((k) => k.name === 'fresh_results')?.violations).toEqual([]);
@@ -261,15 +234,9 @@ describe('validate', () => {
       ],
       [],
     );
-    const policy = toPolicy({
-      budget: 183,
-      message_overhead: 0,
-      keep_recent: 0,
-      order: ['system'],
+    const policy = shrunkPolicy(183, {
       resilience: { enabled: true, protected_message_kinds: ['decision'] },
       tool_output: { max_tokens: 14, keep_fields: [] },
-      dedup: { enabled: false, similarity: 0.3 },
-      summaries: { ttl: 0 },
     });
     const r = stabilize(c.transcript, policy);
     expect(r.status).toBe('warning');

@@ -59,3 +59,21 @@ export const policyArb: fc.Arbitrary<Policy> = policyInputArb.map((input) => {
   Object.defineProperty(policy, fc.toStringMethod, { value: () => JSON.stringify(input) });
   return policy;
 });
+
+/**
+ * The policy fast-check shrinks a failing case to, for seed regressions: nothing on but the budget,
+ * no overhead, no recent window, every optional stage off. `overrides` replace whole sections.
+ */
+export function shrunkPolicy(budget: number, overrides: Record<string, unknown> = {}): Policy {
+  return toPolicy({
+    budget,
+    message_overhead: 0,
+    keep_recent: 0,
+    order: ['system'],
+    resilience: { enabled: false },
+    tool_output: { max_tokens: 1, keep_fields: [] },
+    dedup: { enabled: false, similarity: 0.3 },
+    summaries: { ttl: 0 },
+    ...overrides,
+  });
+}
