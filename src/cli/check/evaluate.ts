@@ -13,6 +13,7 @@ import { buildReport } from '../../core/report/report.js';
 import { runRetention } from '../../core/retention/index.js';
 import type { TranscriptReport } from '../../core/report/report.js';
 import type { TokenCache } from '../../core/stabilize/meter.js';
+import { StabilizeMemo } from '../../core/stabilize/memo.js';
 import { sanitizeForPolicy, stabilizeTranscript } from '../../core/stabilize/stabilize.js';
 import type { Transcript } from '../../core/types.js';
 import { BoundedTokenCache } from '../../core/tokens/bounded-cache.js';
@@ -56,11 +57,15 @@ export function evaluateTranscript(
   caches: TokenCaches,
   cacheReport = false,
 ): Evaluation {
+  // One memo for the transcript under this policy: the retention replay stabilizes prefixes of the
+  // same history, so each text is masked, counted and featured once for the run and every replay.
+  const cache = caches.for(setup.tokenizer.name);
   const run = {
     policy: setup.policy,
     tokenizer: setup.tokenizer,
     rules: setup.rules,
-    cache: caches.for(setup.tokenizer.name),
+    cache,
+    memo: new StabilizeMemo(cache),
     piiKey: setup.piiKey,
   };
   // Lines are located in the transcript the result was made from: ids holding PII are aliases there.

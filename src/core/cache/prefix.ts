@@ -104,11 +104,13 @@ export function replayRun(opts: {
   tokenizer: Tokenizer;
   rules?: readonly { name: string; re: RE2JS }[] | undefined;
   piiKey?: string | undefined;
+  /** The session's memo, when the caller has one already (the run that stabilized the whole transcript). */
+  memo?: StabilizeMemo | undefined;
 }): StabilizeOptions & { memo: StabilizeMemo } {
   return {
     policy: opts.policy,
     tokenizer: opts.tokenizer,
-    memo: new StabilizeMemo(),
+    memo: opts.memo ?? new StabilizeMemo(),
     ...(opts.rules ? { rules: opts.rules } : {}),
     ...(opts.piiKey !== undefined ? { piiKey: opts.piiKey } : {}),
   };

@@ -3,6 +3,7 @@
 import type { RE2JS } from 're2js';
 import { warningCheckSeverity } from '../policy/schema.js';
 import type { Policy } from '../policy/schema.js';
+import type { StabilizeMemo } from '../stabilize/memo.js';
 import type { StabilizeResult } from '../stabilize/types.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import type { Transcript } from '../types.js';
@@ -40,6 +41,7 @@ export function runRetention(
     tokenizer: Tokenizer;
     rules?: readonly { name: string; re: RE2JS }[];
     piiKey?: string | undefined;
+    memo?: StabilizeMemo | undefined;
   },
 ): RetentionRun | undefined {
   const severity = warningCheckSeverity(opts.policy, 'retention');

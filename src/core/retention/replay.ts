@@ -11,6 +11,7 @@ import type { CallPoint } from '../cache/prefix.js';
 import type { Policy } from '../policy/schema.js';
 import { onMainChain } from '../scope/main-chain.js';
 import { maskString } from '../stabilize/finalize.js';
+import type { StabilizeMemo } from '../stabilize/memo.js';
 import { stabilizeTranscript } from '../stabilize/stabilize.js';
 import type { LedgerEntry, StabilizeResult } from '../stabilize/types.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
@@ -64,6 +65,11 @@ export interface RetentionOptions {
   maxCalls?: number | undefined;
   /** The key of `pii.strategy: hash` (StabilizeOptions.piiKey). */
   piiKey?: string | undefined;
+  /**
+   * The memo the whole transcript was stabilized with, if any: every replayed history is a prefix
+   * of it, so its texts are counted and masked once for all calls.
+   */
+  memo?: StabilizeMemo | undefined;
 }
 
 /** A model call that the agent answered with tool calls: the history it saw, the turn it wrote. */

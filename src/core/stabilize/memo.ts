@@ -18,7 +18,7 @@ export interface MaskMemoEntry {
  * a memo serves one policy object: used with another, it starts empty again.
  */
 export class StabilizeMemo {
-  readonly tokens: TokenCache = new Map();
+  readonly tokens: TokenCache;
   /** Texts known to exceed a token limit (meter.ts `exceeds`), by the largest such limit. */
   readonly tokensOver: TokenCache = new Map();
   /** Excerpts of a text to a token target (meter.ts `derive`). */
@@ -36,6 +36,11 @@ export class StabilizeMemo {
   /** Whether a text of the context still holds PII the `pii` check would find (verdict.ts). */
   readonly piiFound = new Map<string, boolean>();
   private policy: object | undefined;
+
+  /** `tokens`: a token cache to fill (a bounded one, say); a new Map when absent. */
+  constructor(tokens: TokenCache = new Map()) {
+    this.tokens = tokens;
+  }
 
   /** This memo, emptied first when it was filled under another policy object. */
   for(policy: object): this {
