@@ -141,7 +141,8 @@ export function replayRetention(transcript: Transcript, opts: RetentionOptions):
   const points = toolCallPoints(transcript.artifacts);
   const max = Math.max(RETENTION_TAIL, opts.maxCalls ?? MAX_RETENTION_CALLS);
   const replayed = pickReplayed(points.length, max);
-  const run = replayRun(opts);
+  // Only the context and the ledger's decisions are read of each replayed call.
+  const run = { ...replayRun(opts), decisionsOnly: true };
   const pii = factPiiMasker(policy, opts.rules);
   const text = new HistoryText(transcript.artifacts, inHistory);
   const lost: LostFact[] = [];

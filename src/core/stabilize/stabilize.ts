@@ -60,6 +60,11 @@ export interface StabilizeOptions {
   /** The format the context will be written in (`--emit`); it overrides `policy.target` for the verdict. */
   emit?: EmitFormat;
   /**
+   * Only the context and the ledger's decisions are read (the retention replay, once per replayed
+   * call): emit notes, events and the verdict are not made, so `status` leaves the verdict out.
+   */
+  decisionsOnly?: boolean;
+  /**
    * The key of `pii.strategy: hash` (HMAC-SHA256 of each value): given by the host, never part of
    * the policy. A policy that hashes throws PiiKeyMissingError without it.
    */
@@ -467,6 +472,18 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
   });
   if (compacted?.item) context = insertCompaction(context, compacted.item, policy.order);
   const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
+  const used = context.reduce((s, c) => s + c.tokens, 0);
+  if (opts.decisionsOnly) {
+    return {
+      transcript: transcript.file,
+      status,
+      budget: { limit: policy.budget, used },
+      context,
+      ledger,
+      summaries,
+      events: [],
+    };
+  }
   // What the emitters change for the request(s) the context is written as: parts converted or left
   // out, call ids renamed (the Responses emitter's own notes for a Responses request), a placeholder
   // user turn put first (its text masked like any other; a `repaired` event per repaired request).
@@ -514,7 +531,6 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
   if (verdict.length > 0) status = 'escalated';
   ws.events.push(...verdict);
 
-  const used = context.reduce((s, c) => s + c.tokens, 0);
   const events: StabilizeEvent[] = ws.events.filter((e) => visible.has(e.level));
   const out: StabilizeResult = {
     transcript: transcript.file,
