@@ -450,7 +450,7 @@ describe('what the stabilizer changes, in the SDK shapes', () => {
     expect(latest?.['toolCallId']).toBe('c3');
     expect(latest?.['output']).toMatchObject({
       type: 'text',
-      value: expect.stringContaining('tokens left out') as unknown,
+      value: expect.stringContaining('characters left out') as unknown,
     });
   });
 });

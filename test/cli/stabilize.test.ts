@@ -128,7 +128,7 @@ describe('stabilize: text summary', () => {
     const result = String(messages.find((m) => m.role === 'tool')?.content);
     expect(result).toContain('AssertionError: expected 10.05 to equal 10.04');
     expect(result).toContain('Process exited with code 1');
-    expect(result).toMatch(/\[\.\.\. \d+ tokens left out \.\.\.\]/);
+    expect(result).toMatch(/\[\.\.\. \d+ lines?, \d+ characters? left out \.\.\.\]/);
   });
 
   it('lists what broke first: errors before warnings, pii before budget', async () => {

@@ -4,7 +4,7 @@
 // whole room. System and policy, the task statement, the latest user request and scope markers are
 // never cut: when they and the smallest excerpts cannot fit together, the budget cannot be met, and
 // nothing is cut (the run escalates with its evidence whole).
-import { excerptText, isExcerpt } from './excerpt.js';
+import { excerptText, isExcerpt, leftOutText } from './excerpt.js';
 import type { Final } from './finalize.js';
 import { keepsOutcome } from './outcome.js';
 import type { TokenMeter } from './meter.js';
@@ -140,7 +140,7 @@ export function cutTo(
   w: Work,
   target: { artifact: number } | { text: number },
   stage: 'budget' | 'tool_output',
-  detail: (why: string, omitted: number) => string,
+  detail: (why: string, omitted: string) => string,
   tokensOf: (w: Work) => Final,
   meter: TokenMeter,
 ): boolean {
@@ -157,7 +157,7 @@ export function cutTo(
   let textTarget = limit - framing;
   const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
   for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
-    const ex = meter.derive(text, textTarget, () => excerptText(text, textTarget, (s) => meter.count(s)));
+    const ex = meter.derive(text, textTarget, () => excerptText(text, textTarget, meter));
     // An excerpt that no longer reads as the outcome it was cut from is no excerpt: read again, it
     // would lose its protection, and stabilizing the stabilized context would drop it.
     if (!ex || !keepsOutcome(w, ex.text)) break;
@@ -167,7 +167,7 @@ export function cutTo(
       stage,
       action: 'excerpted',
       reason: stage === 'budget' ? 'excerpt' : 'verbose_tool_output',
-      detail: detail(why, ex.omitted),
+      detail: detail(why, leftOutText(ex.omitted)),
     };
     const over = tokensOf(w).tokens - limit;
     if (over <= 0) return true;
@@ -225,7 +225,7 @@ function excerptProtected(
       { artifact: target },
       'budget',
       (why, omitted) =>
-        `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`,
+        `protected (${why}) but over the budget: cut to its head and tail, ${omitted} left out`,
       tokensOf,
       meter,
     );
@@ -356,7 +356,7 @@ export function fitProtected(
         { text: opts.maxTokens },
         'budget',
         (why, omitted) =>
-          `protected (${why}) but over the budget: cut to its head and tail at tool_output.max_tokens, ${omitted} tokens left out`,
+          `protected (${why}) but over the budget: cut to its head and tail at tool_output.max_tokens, ${omitted} left out`,
         tokensOf,
         meter,
       );

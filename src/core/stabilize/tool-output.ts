@@ -140,7 +140,7 @@ function excerptOutput(w: Work, maxTokens: number, tokensOf: (w: Work) => Final,
     { text: maxTokens },
     'tool_output',
     (why, omitted) =>
-      `protected (${why}) output over tool_output.max_tokens (${maxTokens}): cut to its head and tail, ${omitted} tokens left out`,
+      `protected (${why}) output over tool_output.max_tokens (${maxTokens}): cut to its head and tail, ${omitted} left out`,
     tokensOf,
     meter,
   );

@@ -169,12 +169,12 @@ describe('budget: protection over budget', () => {
     expect(e).toMatchObject({ stage: 'budget', action: 'excerpted', reason: 'excerpt', tokens_before: 479 });
     expect(e.tokens_after).toBeLessThan(150);
     expect(e.detail).toMatch(
-      /^protected \(tag:error, latest:bash:npm test\) but over the budget: cut to its head and tail, \d+ tokens left out$/,
+      /^protected \(tag:error, latest:bash:npm test\) but over the budget: cut to its head and tail, \d+ lines?, \d+ characters? left out$/,
     );
     const text = String(item(r, 'r1').content);
     expect(text).toContain('Error: ledger total mismatch');
     expect(text.split('\n').at(-1)).toBe('exit code 1');
-    expect(text).toMatch(/\[\.\.\. \d+ tokens left out \.\.\.\]/);
+    expect(text).toMatch(/\[\.\.\. \d+ lines?, \d+ characters? left out \.\.\.\]/);
     expect(item(r, 'r1').excerpt).toBe(true);
     expect(r.events.map((x) => x.code)).toContain('protected_excerpted');
     // The excerpt is the protected artifact, present: the checks agree that the context works.

@@ -89,7 +89,7 @@ describe('tool output: masking to keep_fields', () => {
       result('r1', 'c1', ORDER),
       user('u2', 'thanks, and when does it arrive?'),
     );
-    const r = run(tr, pressed(tr, { tool_output: { max_tokens: 28 }, keep_recent: 0 }));
+    const r = run(tr, pressed(tr, { tool_output: { max_tokens: 32 }, keep_recent: 0 }));
     const e = entry(r, 'r1');
     expect(e).toMatchObject({
       stage: 'tool_output',
@@ -98,12 +98,12 @@ describe('tool output: masking to keep_fields', () => {
       protected_by: ['latest:get_order'],
     });
     expect(e.detail).toMatch(
-      /^protected \(latest:get_order\) output over tool_output.max_tokens \(28\): cut to its head and tail, \d+ tokens left out$/,
+      /^protected \(latest:get_order\) output over tool_output.max_tokens \(32\): cut to its head and tail, \d+ lines?, \d+ characters? left out$/,
     );
     const text = String(item(r, 'r1').content);
     expect(text.split('\n').at(0)).toBe('{');
     expect(text.split('\n').at(-1)).toBe('}');
-    expect(text).toMatch(/\[\.\.\. \d+ tokens left out \.\.\.\]/);
+    expect(text).toMatch(/\[\.\.\. \d+ lines?, \d+ characters? left out \.\.\.\]/);
     // It keeps a status key, so read again it is still the family's latest outcome (protected).
     expect(text).toContain('"error": null');
     expect(r.events.map((x) => x.code)).toContain('tool_output_excerpted');
