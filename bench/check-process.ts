@@ -29,6 +29,24 @@ const BENCH = path.join(ROOT, '.bench');
 const CLI = path.join(ROOT, 'bin', 'context-stability.js');
 /** The largest budget a policy accepts (src/core/policy/schema.ts): nothing is dropped for room. */
 export const KEEP_ALL_BUDGET = 10_000_000;
+/** Issue 32's budget for the check ÷ tokenizer pass row. */
+export const SMALL_BUDGET = 2000;
+/**
+ * Budget 2,000 without what makes check read every text (issue 32): the stable cut's grid
+ * (positions of every artifact in masked tokens), numbered PII aliases (every text masked in
+ * order first) and the retention replay (up to 24 stabilizations of the history).
+ */
+const LEAN_POLICY = [
+  'version: 1',
+  `budget: ${SMALL_BUDGET}`,
+  'stable_prefix:',
+  '  enabled: false',
+  'pii:',
+  "  replacement: '[REDACTED_{TYPE}]'",
+  'checks:',
+  '  retention: off',
+  '',
+].join('\n');
 /** The corpus sizes the peak-RSS rows name; 20 MB is the main corpus. */
 export const RSS_SIZES = [20, 120, 600] as const;
 export const PLAIN_COUNTER_MESSAGES = [94, 300] as const;
@@ -156,6 +174,23 @@ export async function processSection(opts: ProcessOptions): Promise<ProcessResul
     log('writing goldens of the 20 MB corpus (untimed)…');
     await update(corpus, 'process/golden/corpus');
     await update(corpus, 'process/golden/keep-all', ['--policy', 'process/keep-all.yml']);
+    // Issue 32's row: budget 2,000. And the same without the three features that make check read
+    // every text whatever the budget (docs in bench/README.md, P1b): what they cost.
+    await writeFile(path.join(work, 'budget-2000.yml'), `version: 1\nbudget: ${SMALL_BUDGET}\n`);
+    await writeFile(path.join(work, 'lean-2000.yml'), LEAN_POLICY);
+    await update(corpus, 'process/golden/budget-2000', ['--policy', 'process/budget-2000.yml']);
+    await update(corpus, 'process/golden/lean-2000', ['--policy', 'process/lean-2000.yml']);
+    const withPolicy = (name: string): Command =>
+      cli([
+        'check',
+        '--ci',
+        ...corpus,
+        '--golden-dir',
+        `process/golden/${name}`,
+        '--policy',
+        `process/${name}.yml`,
+        ...jobs1,
+      ]);
     const check = (extra: readonly string[]): Command =>
       cli(['check', '--ci', ...corpus, '--golden-dir', 'process/golden/corpus', ...extra]);
     const main: Record<string, Command[]> = {
@@ -174,6 +209,8 @@ export async function processSection(opts: ProcessOptions): Promise<ProcessResul
           ...jobs1,
         ]),
       ],
+      small: [withPolicy('budget-2000')],
+      lean: [withPolicy('lean-2000')],
       shards: [check(['--shard', '1/2', ...jobs1]), check(['--shard', '2/2', ...jobs1])],
     };
     log(`timing the 20 MB corpus as processes (${opts.processWarmup} warm-up, ${opts.runs} runs)…`);

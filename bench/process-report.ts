@@ -3,7 +3,7 @@
 // are of medians, with the range of the per-round ratios (each round runs both commands back to
 // back) and the CPU-time ratio beside. A row whose input is missing says why.
 import type { ProcessResults } from './check-process.js';
-import { PLAIN_COUNTER_MESSAGES, RSS_SIZES } from './check-process.js';
+import { PLAIN_COUNTER_MESSAGES, RSS_SIZES, SMALL_BUDGET } from './check-process.js';
 import type { ProcessTiming } from './process-run.js';
 import { GOALS } from './report.js';
 import type { Row } from './report.js';
@@ -88,6 +88,24 @@ function mainRows(p: ProcessResults, speed: SpeedResults | undefined): Row[] {
       value: `${def.text}; check ${seconds(t['checkDefault'])}`,
       goal: goalCheck,
       met: def.r <= PROCESS_GOALS.checkOverTokenizer,
+    });
+  }
+  if (t['small']) {
+    const small = ratioOf(t['small'], tok);
+    out.push({
+      measurement: `P1b. check --ci${jobs} ÷ tokenizer-only pass, ${mb} MB, budget ${SMALL_BUDGET.toLocaleString('en-US')} (issue 32's row)`,
+      value: `${small.text}; check ${s(t['small'].medianMs)}`,
+      goal: goalCheck,
+      met: small.r <= PROCESS_GOALS.checkOverTokenizer,
+    });
+  }
+  if (t['lean']) {
+    const lean = ratioOf(t['lean'], tok);
+    out.push({
+      measurement: `P1c. the same without the stable cut's grid, numbered PII aliases and the retention replay (what reads every text; extra)`,
+      value: `${lean.text}; check ${s(t['lean'].medianMs)}`,
+      goal: goalCheck,
+      met: lean.r <= PROCESS_GOALS.checkOverTokenizer,
     });
   }
   const keep = ratioOf(t['keepAll'], tok);
@@ -282,7 +300,7 @@ export function processSanity(p: ProcessResults): string {
   if (p.skipped) return `Process section not run: ${p.skipped}.`;
   const t = p.main?.timings ?? {};
   const parts = [`tokenizer pass ${p.main?.tally ?? '?'}`];
-  for (const name of ['check', 'checkDefault', 'keepAll', 'shards'] as const) {
+  for (const name of ['check', 'checkDefault', 'small', 'lean', 'keepAll', 'shards'] as const) {
     const x = t[name];
     if (x) parts.push(`${name}: ${x.lastLine} (exit ${x.exitCodes.join('/')})`);
   }
