@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Policy } from '../../core/policy/index.js';
+import { WORKER_RESOURCE_LIMITS } from './heap.js';
 import type { GoldenRunOptions } from './golden-run.js';
 import type { PlannedTranscript } from './plan.js';
 
@@ -87,7 +88,12 @@ export interface LaneOptions<S> {
   runHere(item: PlannedTranscript): Promise<S[]>;
   /** The steps that stand for a planned file whose worker failed (the kind of error only). */
   failed(item: PlannedTranscript, kind: string): S[];
+  /** Caps on each worker's heap (default WORKER_RESOURCE_LIMITS). */
+  resourceLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
 }
+
+/** The error a worker thread dies of when it reaches its resourceLimits. */
+export const WORKER_OUT_OF_MEMORY = 'ERR_WORKER_OUT_OF_MEMORY';
 
 interface Lane {
   worker: Worker;
@@ -122,6 +128,16 @@ export async function* runOnLanes<S>(
     w?.();
   };
   const lanes: Lane[] = [];
+  // Files whose worker ran out of its bounded heap: run again here, where `--jobs 1` runs them.
+  const retry: number[] = [];
+  let hereRunning: Promise<void> | null = null;
+  let failure: unknown;
+  const fail = (error: unknown): void => {
+    failure = error;
+    const w = wake;
+    wake = null;
+    w?.();
+  };
   const feed = (lane: Lane): void => {
     while (lane.alive && lane.busy.length < WORKER_DEPTH && next < items.length) {
       const index = next++;
@@ -129,41 +145,59 @@ export async function* runOnLanes<S>(
       lane.worker.postMessage({ index, item: items[index]! } satisfies WorkerRequest);
     }
   };
+  // This thread's lane runs beside the workers (and takes back what an exhausted worker held).
+  const runHere = (): void => {
+    if (hereRunning) return;
+    hereRunning = (async () => {
+      for (;;) {
+        const index = retry.length > 0 ? retry.shift()! : next < items.length ? next++ : -1;
+        if (index < 0) break;
+        settle(index, await opts.runHere(items[index]!));
+      }
+    })().then(() => {
+      hereRunning = null;
+      // A worker may have run out while the last file ran here.
+      if (retry.length > 0) runHere();
+    }, fail);
+  };
   const lost = (lane: Lane, kind: string): void => {
     if (!lane.alive) return;
     lane.alive = false;
-    // What it held is reported as an internal error; the other lanes take the rest.
-    for (const index of lane.busy.splice(0)) settle(index, opts.failed(items[index]!, kind));
+    const held = lane.busy.splice(0);
     void lane.worker.terminate();
+    if (kind === WORKER_OUT_OF_MEMORY) {
+      // Not a result: a heap cap of ours. A fresh worker takes this lane's share from now on
+      // (unless this one ran out holding nothing: then the cap is too small for any file).
+      retry.push(...held);
+      runHere();
+      if (held.length > 0) start();
+      return;
+    }
+    // What it held is reported as an internal error; the other lanes take the rest.
+    for (const index of held) settle(index, opts.failed(items[index]!, kind));
   };
-  for (let i = 0; i < workers; i++) {
-    const worker = new Worker(script.url, { workerData: opts.setup });
+  const start = (): void => {
+    const worker = new Worker(script.url, {
+      workerData: opts.setup,
+      resourceLimits: opts.resourceLimits ?? WORKER_RESOURCE_LIMITS,
+    });
     const lane: Lane = { worker, busy: [], alive: true };
     worker.on('message', (reply: WorkerReply<S>) => {
       lane.busy = lane.busy.filter((i) => i !== reply.index);
       settle(reply.index, 'steps' in reply ? reply.steps : opts.failed(items[reply.index]!, reply.failed));
       feed(lane);
     });
-    worker.on('error', (error: unknown) => lost(lane, error instanceof Error ? error.name : 'Error'));
+    worker.on('error', (error: unknown) => {
+      const code = (error as NodeJS.ErrnoException | null)?.code;
+      lost(lane, code === WORKER_OUT_OF_MEMORY ? code : error instanceof Error ? error.name : 'Error');
+    });
     worker.on('exit', () => lost(lane, 'WorkerExit'));
     lanes.push(lane);
     feed(lane);
-  }
+  };
+  for (let i = 0; i < workers; i++) start();
+  runHere();
 
-  // This thread's lane runs beside the workers; the generator hands out results in order.
-  const here = (async () => {
-    while (next < items.length) {
-      const index = next++;
-      settle(index, await opts.runHere(items[index]!));
-    }
-  })();
-  let failure: unknown;
-  here.catch((error: unknown) => {
-    failure = error;
-    const w = wake;
-    wake = null;
-    w?.();
-  });
   try {
     for (let index = 0; index < items.length; index++) {
       while (!done.has(index)) {
@@ -177,7 +211,6 @@ export async function* runOnLanes<S>(
       done.delete(index);
       yield steps;
     }
-    await here;
   } finally {
     for (const lane of lanes) {
       lane.alive = false;

@@ -36,6 +36,7 @@ import type { InputLimits } from '../input-limits.js';
 import { GOLDEN_WORKER_ROLE, PARALLEL_MIN_BYTES, runOnLanes, worthParallel } from './golden-jobs.js';
 import type { LaneOptions, WorkerScript } from './golden-jobs.js';
 import { transferOf } from './policies.js';
+import { boundHeapGrowth } from './heap.js';
 
 /** `check` writes only missing goldens, and only outside CI; `update` rewrites every changed one. */
 export type RunMode = 'check' | 'update';
@@ -391,6 +392,7 @@ function laneOptions(ctx: Context, workers: LaneOptions<Step>['workers']): LaneO
 
 /** Runs check or update over `opts.inputs`; never throws on bad input (errors become outcomes). */
 export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
+  boundHeapGrowth();
   const ctx = contextOf(opts);
   const expanded = await expandInputs(opts.inputs, { cwd: opts.cwd });
   // A pattern that matches nothing is unreadable input; it is reported by exactly one shard.

@@ -6,6 +6,7 @@ import { PROGRAM, parseOptions } from '../args.js';
 import { EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
 import { runGoldens } from '../check/golden-run.js';
+import { boundHeapGrowth } from '../check/heap.js';
 import {
   DEFAULT_GOLDEN_DIR,
   OUTPUT_FORMATS,
@@ -141,6 +142,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const jobs = jobsOption(values.jobs);
   const session = parseSession(values.session);
 
+  // Before the policies load the tokenizer: the young generation keeps its first size (heap.ts).
+  boundHeapGrowth();
   const policies = await loadPolicies(io, values.policy, values['base-policy']);
   if (policies === null) return EXIT_INPUT;
 

@@ -8,6 +8,7 @@ import { PROGRAM, parseOptions } from '../args.js';
 import { EXIT_FINDINGS, EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
 import { runGoldens } from '../check/golden-run.js';
+import { boundHeapGrowth } from '../check/heap.js';
 import type { GoldenWrite, WriteReason } from '../check/golden-run.js';
 import {
   DEFAULT_GOLDEN_DIR,
@@ -119,6 +120,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const session = parseSession(values.session);
   const store = { cwd: io.cwd, goldenDir };
 
+  // Before the policy loads the tokenizer: the young generation keeps its first size (heap.ts).
+  boundHeapGrowth();
   const head = await loadHeadPolicy(values.policy, io.cwd, piiKeyFrom(io.env));
   printDiagnostics(io, head.diagnostics);
   if (!head.ok) return EXIT_INPUT;
