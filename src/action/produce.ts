@@ -10,7 +10,8 @@ import type { Diagnostic } from '../core/types.js';
 import { runGoldens } from '../cli/check/golden-run.js';
 import { defaultJobs } from '../cli/check/golden-jobs.js';
 import type { WorkerScript } from '../cli/check/golden-jobs.js';
-import type { GoldenWrite, TranscriptGoldens } from '../cli/check/golden-run.js';
+import type { GoldenWrite } from '../cli/check/golden-run.js';
+import type { GoldenSpill } from '../cli/check/golden-spill.js';
 import { loadBasePolicy, loadHeadPolicy } from '../cli/check/policies.js';
 import type { PolicySetup } from '../cli/check/policies.js';
 import { readCheckReport } from '../cli/check/read-report.js';
@@ -29,7 +30,7 @@ export type Produced =
       /** What an update wrote, for the log (paths: printed as untrusted text). */
       notes: string[];
       /** The viewer's inputs (check and update): each transcript's goldens, and the PII replacement. */
-      view?: { goldens: Map<string, TranscriptGoldens>; replacement: string };
+      view?: { goldens: GoldenSpill; replacement: string };
     }
   | { ok: false; diagnostics: Diagnostic[]; message: string };
 

@@ -230,14 +230,19 @@ export async function runAction(options: ActionOptions, ctx: ActionContext): Pro
   let htmlFailure: Diagnostic | null = null;
   if (produced.view) {
     const page = htmlTarget(options, ctx);
-    htmlFailure = await writeViewPage(
-      page,
-      report,
-      produced.view.goldens,
-      produced.view.replacement,
-      ctx.cwd,
-      'html-path',
-    );
+    try {
+      htmlFailure = await writeViewPage(
+        page,
+        report,
+        produced.view.goldens,
+        produced.view.replacement,
+        ctx.cwd,
+        'html-path',
+      );
+    } finally {
+      // The goldens of the run were spilled to a temp file (golden-spill.ts).
+      produced.view.goldens.close();
+    }
     if (!htmlFailure) {
       html = page;
       logLine(`Viewer page written to ${page}`, write);

@@ -94,6 +94,8 @@ describe('check and update with --jobs', () => {
     const cN = await runGoldens(options(many, { ...check, ...parallel }));
     expect(JSON.stringify(cN.report)).toBe(JSON.stringify(c1.report));
     expect([...cN.goldens.entries()]).toEqual([...c1.goldens.entries()]);
+    c1.goldens.close();
+    cN.goldens.close();
     expect(c1.report.transcripts.filter((t) => t.impact !== undefined).length).toBeGreaterThan(5);
   }, 120_000);
 

@@ -37,6 +37,7 @@ import { GOLDEN_WORKER_ROLE, PARALLEL_MIN_BYTES, runOnLanes, worthParallel } fro
 import type { LaneOptions, WorkerScript } from './golden-jobs.js';
 import { transferOf } from './policies.js';
 import { boundHeapGrowth } from './heap.js';
+import { GoldenSpill } from './golden-spill.js';
 
 /** `check` writes only missing goldens, and only outside CI; `update` rewrites every changed one. */
 export type RunMode = 'check' | 'update';
@@ -119,8 +120,11 @@ export interface GoldenRun {
   writes: GoldenWrite[];
   /** Goldens refused (not written, not compared) because of unmasked PII, in run order. */
   refused: GoldenRefusal[];
-  /** By transcript name, with `keepGoldens`; empty otherwise. */
-  goldens: Map<string, TranscriptGoldens>;
+  /**
+   * By transcript name, with `keepGoldens` (spilled to a temp file as the run goes; empty
+   * otherwise). The caller closes it once the page is written (it is removed on exit anyway).
+   */
+  goldens: GoldenSpill;
 }
 
 /** One transcript's result as a lane hands it back (plain data: it may cross from a worker). */
@@ -402,20 +406,25 @@ export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
   const outcomes: TranscriptOutcome[] = shardOf(unmatched, opts.shard);
   const writes: GoldenWrite[] = [];
   const refused: GoldenRefusal[] = [];
-  const goldens = new Map<string, TranscriptGoldens>();
+  const goldens = new GoldenSpill();
   // A folder given as input may hold the golden folder: goldens are never transcripts.
   const files = expanded.files.filter(
     (f) => !(repoRelative(f, opts.cwd) ?? '').startsWith(`${opts.goldenDir}/`),
   );
   const planned = planTranscripts(files, opts.cwd, opts.goldenDir);
   const mine = shardOf(planned, opts.shard);
-  for await (const steps of runOnLanes(mine, laneOptions(ctx, await workersFor(opts, mine)))) {
-    for (const step of steps) {
-      outcomes.push(step.outcome);
-      if (step.write) writes.push(step.write);
-      if (step.refused) refused.push(step.refused);
-      if (step.goldens) goldens.set(step.outcome.transcript, step.goldens);
+  try {
+    for await (const steps of runOnLanes(mine, laneOptions(ctx, await workersFor(opts, mine)))) {
+      for (const step of steps) {
+        outcomes.push(step.outcome);
+        if (step.write) writes.push(step.write);
+        if (step.refused) refused.push(step.refused);
+        if (step.goldens) goldens.set(step.outcome.transcript, step.goldens);
+      }
     }
+  } catch (error) {
+    goldens.close();
+    throw error;
   }
 
   const transcripts = sortOutcomes(outcomes);

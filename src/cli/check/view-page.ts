@@ -1,18 +1,53 @@
 // The HTML viewer page of a run (`view`, `check --html DIR`, the action's `html-path`): built from
 // the report and the goldens the run kept, written atomically. A failure is a diagnostic (exit 2);
 // the run's results are still reported.
+//
+// The page is written in parts (issue 32): the head from a small line per transcript, then one
+// transcript's section at a time, each transcript's goldens read back from the run's spill when
+// its line or section is made. Neither the goldens of the run nor the page are ever held whole:
+// the bytes are those of renderViewHtml over the whole document.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic } from '../../core/diagnostics.js';
 import type { CheckReport } from '../../core/golden/check-report.js';
+import { displayOrder } from '../../core/golden/report-order.js';
 import type { Diagnostic } from '../../core/types.js';
-import { buildViewDocument } from '../../core/view/document.js';
-import { renderViewHtml } from '../../core/view/render-html.js';
-import { writeFileAtomic } from '../../io/atomic-write.js';
+import type { ViewTranscript } from '../../core/view/model.js';
+import { viewLine, viewPageParts } from '../../core/view/render-html.js';
+import type { ViewFrame } from '../../core/view/render-html.js';
+import { writeFileAtomicParts } from '../../io/atomic-stream.js';
 import type { TranscriptGoldens } from './golden-run.js';
 
 /** The page's name inside the folder `check --html DIR` is given. */
 export const VIEW_PAGE_NAME = 'index.html';
+
+/** The page's parts, in order; each transcript's goldens are looked up when its part is made. */
+export function* viewPageChunks(
+  report: CheckReport,
+  goldens: ReadonlyMap<string, TranscriptGoldens>,
+  replacement: string,
+): Generator<string> {
+  // The document buildViewDocument makes, one transcript at a time.
+  const frame: ViewFrame = {
+    tool: report.tool,
+    policy: report.policy,
+    tokenizer: report.tokenizer,
+    replacement,
+    ci: report.ci,
+    summary: report.summary,
+  };
+  const outcomes = displayOrder(report).transcripts;
+  const transcript = (index: number): ViewTranscript => {
+    const outcome = outcomes[index]!;
+    const g = goldens.get(outcome.transcript);
+    return { outcome, head: g?.head ?? null, stored: g?.stored ?? null };
+  };
+  const lines = outcomes.map((_, i) => viewLine(transcript(i)));
+  const parts = viewPageParts(frame, lines);
+  yield parts.head;
+  for (let i = 0; i < outcomes.length; i++) yield parts.section(transcript(i), i);
+  yield parts.tail;
+}
 
 export async function writeViewPage(
   file: string,
@@ -25,7 +60,7 @@ export async function writeViewPage(
   const target = path.resolve(cwd, file);
   try {
     await mkdir(path.dirname(target), { recursive: true });
-    await writeFileAtomic(target, renderViewHtml(buildViewDocument(report, goldens, replacement)));
+    await writeFileAtomicParts(target, viewPageChunks(report, goldens, replacement));
     return null;
   } catch (error) {
     const errno = (error as NodeJS.ErrnoException).code ?? 'unknown error';

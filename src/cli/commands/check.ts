@@ -7,6 +7,7 @@ import { EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
 import { runGoldens } from '../check/golden-run.js';
 import { boundHeapGrowth } from '../check/heap.js';
+import type { GoldenSpill } from '../check/golden-spill.js';
 import {
   DEFAULT_GOLDEN_DIR,
   OUTPUT_FORMATS,
@@ -148,7 +149,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (policies === null) return EXIT_INPUT;
 
   let report: Awaited<ReturnType<typeof runGoldens>>['report'] | undefined;
-  let goldens: Awaited<ReturnType<typeof runGoldens>>['goldens'] = new Map();
+  let goldens: GoldenSpill | undefined;
   const evaluate = async (): Promise<number> => {
     ({ report, goldens } = await runGoldens({
       mode: 'check',
@@ -171,35 +172,40 @@ async function run(args: string[], io: CliIO): Promise<number> {
     ? await evaluate()
     : await withGoldenLock({ cwd: io.cwd, goldenDir }, 'check', io, evaluate);
   if (report === undefined) return locked;
-  // Under GitHub Actions the report goes out in a stop-commands block, our annotations outside it.
-  const kind =
-    format === 'json' || format === 'markdown' ? format : format === 'github' ? 'annotations' : 'text';
-  const out = guardOutput(io, kind);
+  // The goldens the run kept for --html are in a temp file: removed whatever happens next.
   try {
-    printReport(out.io, report, format);
+    // Under GitHub Actions the report goes out in a stop-commands block, our annotations outside it.
+    const kind =
+      format === 'json' || format === 'markdown' ? format : format === 'github' ? 'annotations' : 'text';
+    const out = guardOutput(io, kind);
+    try {
+      printReport(out.io, report, format);
+    } finally {
+      out.close();
+    }
+    let code: number = exitCodeFor(report);
+    if (values.report !== undefined) {
+      const failure = await writeReportFile(values.report, report, io.cwd);
+      if (failure) {
+        printDiagnostics(io, [failure]);
+        code = EXIT_INPUT;
+      }
+    }
+    if (values.html !== undefined) {
+      const page = path.join(values.html, VIEW_PAGE_NAME);
+      const replacement = policies.head.policy.pii.replacement;
+      const failure = await writeViewPage(page, report, goldens!, replacement, io.cwd, '--html');
+      if (failure) {
+        printDiagnostics(io, [failure]);
+        code = EXIT_INPUT;
+      } else {
+        io.stderr(`viewer page written to ${page}\n`);
+      }
+    }
+    return code;
   } finally {
-    out.close();
+    goldens?.close();
   }
-  let code: number = exitCodeFor(report);
-  if (values.report !== undefined) {
-    const failure = await writeReportFile(values.report, report, io.cwd);
-    if (failure) {
-      printDiagnostics(io, [failure]);
-      code = EXIT_INPUT;
-    }
-  }
-  if (values.html !== undefined) {
-    const page = path.join(values.html, VIEW_PAGE_NAME);
-    const replacement = policies.head.policy.pii.replacement;
-    const failure = await writeViewPage(page, report, goldens, replacement, io.cwd, '--html');
-    if (failure) {
-      printDiagnostics(io, [failure]);
-      code = EXIT_INPUT;
-    } else {
-      io.stderr(`viewer page written to ${page}\n`);
-    }
-  }
-  return code;
 }
 
 export const checkCommand: Command = {

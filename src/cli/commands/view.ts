@@ -102,7 +102,13 @@ async function run(args: string[], io: CliIO): Promise<number> {
     io,
     report.transcripts.flatMap((t) => t.diagnostics ?? []),
   );
-  const failure = await writeViewPage(out, report, goldens, head.setup.policy.pii.replacement, io.cwd);
+  let failure;
+  try {
+    failure = await writeViewPage(out, report, goldens, head.setup.policy.pii.replacement, io.cwd);
+  } finally {
+    // The goldens of the run were spilled to a temp file (golden-spill.ts).
+    goldens.close();
+  }
   if (failure) {
     printDiagnostics(io, [failure]);
     return EXIT_INPUT;

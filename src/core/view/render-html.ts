@@ -161,7 +161,7 @@ function nameHtml(name: string): string {
   return esc(name).replace(/\//g, '/<wbr>');
 }
 
-function transcriptHtml(doc: ViewDocument, t: ViewTranscript, index: number, mask: Mask): string {
+function transcriptHtml(doc: ViewFrame, t: ViewTranscript, index: number, mask: Mask): string {
   const o = t.outcome;
   const tid = `t-${index + 1}`;
   const head = t.head;
@@ -211,21 +211,49 @@ function transcriptHtml(doc: ViewDocument, t: ViewTranscript, index: number, mas
   return parts.join('\n');
 }
 
-function filtersHtml(doc: ViewDocument): string {
+/**
+ * What the page's navigation and filters need of one transcript: its outcome, its head golden's
+ * tokens, and counts over its ledger. Small: a page of any size holds one per transcript while
+ * the transcripts' goldens are read one at a time (`viewPageParts`).
+ */
+export interface ViewLine {
+  outcome: TranscriptOutcome;
+  /** The head golden's budget; null without one. */
+  tokens: { used: number; limit: number } | null;
+  /** Ledger entries by fate. */
+  fates: Record<MapFate, number>;
+  /** Ledger entries with a violation. */
+  flagged: number;
+  /** Ledger entries with a violation of each check (token), in first-seen order. */
+  checks: [string, number][];
+}
+
+export function viewLine(t: ViewTranscript): ViewLine {
+  const fates = Object.fromEntries(MAP_FATES.map((f) => [f, 0])) as Record<MapFate, number>;
+  const checks = new Map<string, number>();
+  let flagged = 0;
+  const ids = new Map<string, Set<string>>();
+  for (const v of t.outcome.violations) ids.set(v.id, (ids.get(v.id) ?? new Set()).add(token(v.check)));
+  for (const entry of t.head?.ledger ?? []) {
+    const fate = mapFate(entry);
+    fates[fate] += 1;
+    const found = ids.get(entry.id);
+    if (!found) continue;
+    flagged++;
+    for (const c of found) checks.set(c, (checks.get(c) ?? 0) + 1);
+  }
+  const tokens = t.head ? { used: t.head.budget.used, limit: t.head.budget.limit } : null;
+  return { outcome: t.outcome, tokens, fates, flagged, checks: [...checks] };
+}
+
+function filtersHtml(lines: readonly ViewLine[]): string {
   const fates = new Map<MapFate, number>(MAP_FATES.map((f) => [f, 0]));
   const checks = new Map<string, number>();
   let flagged = 0;
-  for (const t of doc.transcripts) {
-    const ids = new Map<string, Set<string>>();
-    for (const v of t.outcome.violations) ids.set(v.id, (ids.get(v.id) ?? new Set()).add(token(v.check)));
-    for (const entry of t.head?.ledger ?? []) {
-      const fate = mapFate(entry);
-      fates.set(fate, (fates.get(fate) ?? 0) + 1);
-      const found = ids.get(entry.id);
-      if (!found) continue;
-      flagged++;
-      for (const c of found) checks.set(c, (checks.get(c) ?? 0) + 1);
-    }
+  for (const line of lines) {
+    for (const f of MAP_FATES) fates.set(f, (fates.get(f) ?? 0) + line.fates[f]);
+    flagged += line.flagged;
+    for (const [c, n] of line.checks) checks.set(c, (checks.get(c) ?? 0) + n);
   }
   const chip = (attr: string, value: string, label: string, n: number, on: boolean, dot: string): string =>
     `<label class="chip"><input type="checkbox" ${attr}="${value}"${on ? ' checked' : ''}${n === 0 && !on ? ' disabled' : ''}>${dot}${label} <span class="count">${formatCount(n)}</span></label>`;
@@ -250,7 +278,7 @@ function filtersHtml(doc: ViewDocument): string {
   ].join('');
 }
 
-function headerHtml(doc: ViewDocument, failing: number): string {
+function headerHtml(doc: ViewFrame, failing: number): string {
   const s = doc.summary;
   const total = (n: number, word: string, tone: string): string =>
     `<li class="total${n > 0 ? ` ${tone}` : ''}"><span class="n">${formatCount(n)}</span><span class="w">${word}</span></li>`;
@@ -276,27 +304,41 @@ function headerHtml(doc: ViewDocument, failing: number): string {
   ].join('');
 }
 
-function navHtml(doc: ViewDocument): string {
-  const items = doc.transcripts.map((t, i) => {
+function navHtml(doc: ViewFrame, lines: readonly ViewLine[]): string {
+  const items = lines.map((t, i) => {
     const o = t.outcome;
     const meta = [
       o.violations.length > 0 ? plural(o.violations.length, 'violation') : '',
       o.outcome === 'drift' && o.diff
         ? plural(o.diff.fates.length + o.diff.contentChanged.length, 'change')
         : '',
-      t.head ? `${formatCount(t.head.budget.used)} / ${formatCount(t.head.budget.limit)} tokens` : '',
+      t.tokens ? `${formatCount(t.tokens.used)} / ${formatCount(t.tokens.limit)} tokens` : '',
     ].filter((s) => s !== '');
     return `<li><a href="#t-${i + 1}">${badge(o, doc.ci)}<span class="toc-name">${nameHtml(o.transcript)}</span><span class="toc-meta">${meta.join(' · ')}</span></a></li>`;
   });
   return `<nav class="toc" aria-label="Transcripts"><h2>Transcripts</h2><ol>${items.join('')}</ol></nav>`;
 }
 
-/** The whole page: same document in, same bytes out. */
-export function renderViewHtml(doc: ViewDocument): string {
-  const mask = maskPattern(doc.replacement);
-  const failing = doc.transcripts.filter((t) => outcomeFails(t.outcome, doc.ci)).length;
-  const title = `Context check: ${plural(doc.summary.checked, 'transcript')}${failing > 0 ? `, ${formatCount(failing)} failing` : ''}`;
-  return [
+/** The page's run-wide part: a ViewDocument without its transcripts. */
+export type ViewFrame = Omit<ViewDocument, 'transcripts'>;
+
+/**
+ * The page in parts, for a writer that must not hold it whole (issue 32: thousands of drifted
+ * transcripts outgrew V8's longest string): the head (header, navigation and filters, from the
+ * lines of every transcript), then `section(t, i)` for each transcript in order, then the tail.
+ * head + sections + tail is renderViewHtml's page, byte for byte.
+ */
+export interface ViewPageParts {
+  head: string;
+  section(t: ViewTranscript, index: number): string;
+  tail: string;
+}
+
+export function viewPageParts(frame: ViewFrame, lines: readonly ViewLine[]): ViewPageParts {
+  const mask = maskPattern(frame.replacement);
+  const failing = lines.filter((t) => outcomeFails(t.outcome, frame.ci)).length;
+  const title = `Context check: ${plural(frame.summary.checked, 'transcript')}${failing > 0 ? `, ${formatCount(failing)} failing` : ''}`;
+  const head = [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">`,
@@ -306,19 +348,35 @@ export function renderViewHtml(doc: ViewDocument): string {
     `<title>${esc(title)}</title>`,
     `<style>${PAGE_STYLE}</style>`,
     '</head><body>',
-    headerHtml(doc, failing),
+    headerHtml(frame, failing),
     '<div class="layout">',
-    navHtml(doc),
+    navHtml(frame, lines),
     '<main>',
-    filtersHtml(doc),
-    doc.transcripts.map((t, i) => transcriptHtml(doc, t, i, mask)).join('\n'),
-    doc.transcripts.length === 0 ? '<p>No transcripts were checked.</p>' : '',
+    filtersHtml(lines),
+    '',
+  ].join('\n');
+  const tail = [
+    '',
+    lines.length === 0 ? '<p>No transcripts were checked.</p>' : '',
     '</main></div>',
-    `<footer class="foot">Made by ${esc(doc.tool.name)} ${esc(doc.tool.version)} from the goldens of this run: the masked context each model receives, never the raw transcripts.</footer>`,
+    `<footer class="foot">Made by ${esc(frame.tool.name)} ${esc(frame.tool.version)} from the goldens of this run: the masked context each model receives, never the raw transcripts.</footer>`,
     `<script>${PAGE_SCRIPT}</script>`,
     '</body></html>',
     '',
   ].join('\n');
+  return {
+    head,
+    // Sections are separated by a line break: the first comes right after the head.
+    section: (t, index) => `${index > 0 ? '\n' : ''}${transcriptHtml(frame, t, index, mask)}`,
+    tail,
+  };
+}
+
+/** The whole page: same document in, same bytes out. */
+export function renderViewHtml(doc: ViewDocument): string {
+  const { transcripts, ...frame } = doc;
+  const parts = viewPageParts(frame, transcripts.map(viewLine));
+  return [parts.head, ...transcripts.map((t, i) => parts.section(t, i)), parts.tail].join('');
 }
 
 export { escapeHtml, formatCount, maskPattern } from './html-text.js';
