@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { pickReplayed, replayRetention, toolCallPoints } from '../../../src/core/retention/replay.js';
 import { retentionCheck } from '../../../src/core/retention/check.js';
+import { StabilizeMemo } from '../../../src/core/stabilize/memo.js';
+import { stabilizeTranscript } from '../../../src/core/stabilize/stabilize.js';
 import { asst, call, calls, result, sys, t, user } from '../../support/artifacts.js';
 import { policy, wordTokenizer as tokenizer } from '../stabilize/helpers.js';
 
@@ -104,5 +106,32 @@ describe('replayRetention', () => {
     expect(picked.slice(-8)).toEqual([22, 23, 24, 25, 26, 27, 28, 29]);
     expect(picked[0]).toBe(0);
     expect(pickReplayed(5, 10)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  // issue 32: check stabilizes the whole transcript first and hands its memo to the replay.
+  it('gives the same findings with the memo of the whole transcript’s run as with a fresh one', () => {
+    for (const email of [false, true]) {
+      const tr = session(email);
+      for (const budget of [70, 90, 400]) {
+        const p = policy({ budget });
+        const memo = new StabilizeMemo();
+        stabilizeTranscript(tr, { policy: p, tokenizer, memo });
+        const shared = replayRetention(tr, { policy: p, tokenizer, memo });
+        expect(shared, `budget ${budget}`).toEqual(replayRetention(tr, { policy: p, tokenizer }));
+        expect(memo.tokens.size).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('reads of each replayed call only what decisionsOnly keeps: the same context and ledger as a full run', () => {
+    const tr = session(true);
+    for (const budget of [70, 400]) {
+      const opts = { policy: policy({ budget }), tokenizer };
+      const full = stabilizeTranscript(tr, opts);
+      const lean = stabilizeTranscript(tr, { ...opts, decisionsOnly: true });
+      expect(lean.context).toEqual(full.context);
+      expect(lean.ledger.map(({ emit: _, ...e }) => e)).toEqual(full.ledger.map(({ emit: _, ...e }) => e));
+      expect(lean.events).toEqual([]);
+    }
   });
 });
