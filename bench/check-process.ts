@@ -32,9 +32,10 @@ export const KEEP_ALL_BUDGET = 10_000_000;
 /** Issue 32's budget for the check ÷ tokenizer pass row. */
 export const SMALL_BUDGET = 2000;
 /**
- * Budget 2,000 without what makes check read every text (issue 32): the stable cut's grid
- * (positions of every artifact in masked tokens), numbered PII aliases (every text masked in
- * order first) and the retention replay (up to 24 stabilizations of the history).
+ * Budget 2,000 without three features that read every text (issue 32): the stable cut's grid
+ * (positions of every artifact in masked tokens), numbered PII aliases (every text masked in order
+ * first) and the retention replay (up to 24 stabilizations of the history). Fill by fit and dedup
+ * still look at every older unit when room is left.
  */
 const LEAN_POLICY = [
   'version: 1',

@@ -102,7 +102,7 @@ function mainRows(p: ProcessResults, speed: SpeedResults | undefined): Row[] {
   if (t['lean']) {
     const lean = ratioOf(t['lean'], tok);
     out.push({
-      measurement: `P1c. the same without the stable cut's grid, numbered PII aliases and the retention replay (what reads every text; extra)`,
+      measurement: `P1c. the same without the stable cut's grid, numbered PII aliases and the retention replay (extra)`,
       value: `${lean.text}; check ${s(t['lean'].medianMs)}`,
       goal: goalCheck,
       met: lean.r <= PROCESS_GOALS.checkOverTokenizer,
