@@ -38,6 +38,7 @@ import type { LaneOptions, WorkerScript } from './golden-jobs.js';
 import { transferOf } from './policies.js';
 import { boundHeapGrowth } from './heap.js';
 import { GoldenSpill } from './golden-spill.js';
+import { OutcomeSpill } from './outcome-spill.js';
 
 /** `check` writes only missing goldens, and only outside CI; `update` rewrites every changed one. */
 export type RunMode = 'check' | 'update';
@@ -403,7 +404,9 @@ export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
   const unmatched = expanded.diagnostics.map(
     (d) => errorStep({ transcript: d.file, golden: '' }, [d]).outcome,
   );
-  const outcomes: TranscriptOutcome[] = shardOf(unmatched, opts.shard);
+  // Outcomes go to a spill as they come (outcome-spill.ts) and are read back for the report.
+  const outcomes = new OutcomeSpill();
+  for (const outcome of shardOf(unmatched, opts.shard)) outcomes.push(outcome);
   const writes: GoldenWrite[] = [];
   const refused: GoldenRefusal[] = [];
   const goldens = new GoldenSpill();
@@ -424,10 +427,16 @@ export async function runGoldens(opts: GoldenRunOptions): Promise<GoldenRun> {
     }
   } catch (error) {
     goldens.close();
+    outcomes.close();
     throw error;
   }
 
-  const transcripts = sortOutcomes(outcomes);
+  let transcripts: TranscriptOutcome[];
+  try {
+    transcripts = sortOutcomes([...outcomes.outcomes()]);
+  } finally {
+    outcomes.close();
+  }
   const goldenFiles = await listGoldenFiles(ctx.store);
   const obsolete =
     opts.shard !== null ? null : withoutOtherSessions(findObsolete(goldenFiles, transcripts), planned, opts);

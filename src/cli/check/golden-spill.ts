@@ -6,10 +6,12 @@
 //
 // The file holds what the golden files hold (the masked context and verdicts, never raw text),
 // lives in a folder of its own under the OS temp dir (mode 0600), and is removed by `close()` or,
-// should the process end first (an exception, a signal Node turns into an exit), on exit.
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+// should the process end first, on exit; a process killed outright leaves it to the next run
+// (src/io/spill-dir.ts).
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { makeSpillDir } from '../../io/spill-dir.js';
 import type { TranscriptGoldens } from './golden-run.js';
 
 interface Slot {
@@ -38,7 +40,7 @@ export class GoldenSpill implements ReadonlyMap<string, TranscriptGoldens> {
   private open(): number {
     if (this.closed) throw new Error('GoldenSpill: set after close');
     if (this.fd !== null) return this.fd;
-    this.dir = mkdtempSync(path.join(this.tempRoot, 'context-stability-goldens-'));
+    this.dir = makeSpillDir(this.tempRoot, 'goldens');
     this.fd = openSync(path.join(this.dir, 'goldens.jsonl'), 'wx+', 0o600);
     process.once('exit', this.onExit);
     return this.fd;

@@ -1,0 +1,45 @@
+// The folder of a run's spill file (src/cli/check/golden-spill.ts, outcome-spill.ts): one of its
+// own under the OS temp dir, named after the process that owns it. A run removes its folder at the
+// end or on exit; a process killed outright cannot, so each new folder first removes those of
+// processes that are gone.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const SPILL_DIR = /^context-stability-[a-z]+-(\d+)-[A-Za-z0-9]{6}$/;
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the spill folders under `root` whose process is gone; never fails. */
+export function removeAbandonedSpills(root: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = SPILL_DIR.exec(name);
+    if (!match) continue;
+    const pid = Number(match[1]);
+    if (pid === process.pid || processIsAlive(pid)) continue;
+    try {
+      rmSync(path.join(root, name), { recursive: true, force: true });
+    } catch {
+      // Another run removed it, or it is not ours to remove.
+    }
+  }
+}
+
+/** A new folder `context-stability-<kind>-<pid>-XXXXXX` under `root` (mode 0700, mkdtemp). */
+export function makeSpillDir(root: string, kind: string): string {
+  removeAbandonedSpills(root);
+  return mkdtempSync(path.join(root, `context-stability-${kind}-${process.pid}-`));
+}
