@@ -40879,7 +40879,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9578);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4923);
 /* harmony import */ var _cli_check_golden_worker_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9340);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
@@ -40914,7 +40914,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9578:
+/***/ 4923:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46304,23 +46304,6 @@ async function writeReportFile(file, report, cwd) {
     }
 }
 
-;// CONCATENATED MODULE: ./build/core/view/document.js
-
-function buildViewDocument(report, goldens, replacement) {
-    return {
-        tool: report.tool,
-        policy: report.policy,
-        tokenizer: report.tokenizer,
-        replacement,
-        ci: report.ci,
-        summary: report.summary,
-        transcripts: (0,report_order/* displayOrder */.FX)(report).transcripts.map((outcome) => {
-            const g = goldens.get(outcome.transcript);
-            return { outcome, head: g?.head ?? null, stored: g?.stored ?? null };
-        }),
-    };
-}
-
 // EXTERNAL MODULE: ./build/core/golden/check-report.js
 var check_report = __nccwpck_require__(6693);
 // EXTERNAL MODULE: ./build/core/golden/picture.js
@@ -47020,24 +47003,36 @@ function transcriptHtml(doc, t, index, mask) {
     ];
     return parts.join('\n');
 }
-function filtersHtml(doc) {
+function viewLine(t) {
+    const fates = Object.fromEntries(picture/* MAP_FATES */.n$.map((f) => [f, 0]));
+    const checks = new Map();
+    let flagged = 0;
+    const ids = new Map();
+    for (const v of t.outcome.violations)
+        ids.set(v.id, (ids.get(v.id) ?? new Set()).add(token(v.check)));
+    for (const entry of t.head?.ledger ?? []) {
+        const fate = (0,picture/* mapFate */.Tm)(entry);
+        fates[fate] += 1;
+        const found = ids.get(entry.id);
+        if (!found)
+            continue;
+        flagged++;
+        for (const c of found)
+            checks.set(c, (checks.get(c) ?? 0) + 1);
+    }
+    const tokens = t.head ? { used: t.head.budget.used, limit: t.head.budget.limit } : null;
+    return { outcome: t.outcome, tokens, fates, flagged, checks: [...checks] };
+}
+function filtersHtml(lines) {
     const fates = new Map(picture/* MAP_FATES */.n$.map((f) => [f, 0]));
     const checks = new Map();
     let flagged = 0;
-    for (const t of doc.transcripts) {
-        const ids = new Map();
-        for (const v of t.outcome.violations)
-            ids.set(v.id, (ids.get(v.id) ?? new Set()).add(token(v.check)));
-        for (const entry of t.head?.ledger ?? []) {
-            const fate = (0,picture/* mapFate */.Tm)(entry);
-            fates.set(fate, (fates.get(fate) ?? 0) + 1);
-            const found = ids.get(entry.id);
-            if (!found)
-                continue;
-            flagged++;
-            for (const c of found)
-                checks.set(c, (checks.get(c) ?? 0) + 1);
-        }
+    for (const line of lines) {
+        for (const f of picture/* MAP_FATES */.n$)
+            fates.set(f, (fates.get(f) ?? 0) + line.fates[f]);
+        flagged += line.flagged;
+        for (const [c, n] of line.checks)
+            checks.set(c, (checks.get(c) ?? 0) + n);
     }
     const chip = (attr, value, label, n, on, dot) => `<label class="chip"><input type="checkbox" ${attr}="${value}"${on ? ' checked' : ''}${n === 0 && !on ? ' disabled' : ''}>${dot}${label} <span class="count">${formatCount(n)}</span></label>`;
     const fateChips = picture/* MAP_FATES */.n$.map((f) => chip('data-filter-fate', f, f, fates.get(f) ?? 0, true, `<span class="dot fate-${f}"></span>`));
@@ -47082,26 +47077,25 @@ function headerHtml(doc, failing) {
         '</header>',
     ].join('');
 }
-function navHtml(doc) {
-    const items = doc.transcripts.map((t, i) => {
+function navHtml(doc, lines) {
+    const items = lines.map((t, i) => {
         const o = t.outcome;
         const meta = [
             o.violations.length > 0 ? plural(o.violations.length, 'violation') : '',
             o.outcome === 'drift' && o.diff
                 ? plural(o.diff.fates.length + o.diff.contentChanged.length, 'change')
                 : '',
-            t.head ? `${formatCount(t.head.budget.used)} / ${formatCount(t.head.budget.limit)} tokens` : '',
+            t.tokens ? `${formatCount(t.tokens.used)} / ${formatCount(t.tokens.limit)} tokens` : '',
         ].filter((s) => s !== '');
         return `<li><a href="#t-${i + 1}">${badge(o, doc.ci)}<span class="toc-name">${nameHtml(o.transcript)}</span><span class="toc-meta">${meta.join(' · ')}</span></a></li>`;
     });
     return `<nav class="toc" aria-label="Transcripts"><h2>Transcripts</h2><ol>${items.join('')}</ol></nav>`;
 }
-/** The whole page: same document in, same bytes out. */
-function renderViewHtml(doc) {
-    const mask = maskPattern(doc.replacement);
-    const failing = doc.transcripts.filter((t) => (0,check_report/* outcomeFails */.Un)(t.outcome, doc.ci)).length;
-    const title = `Context check: ${plural(doc.summary.checked, 'transcript')}${failing > 0 ? `, ${formatCount(failing)} failing` : ''}`;
-    return [
+function viewPageParts(frame, lines) {
+    const mask = maskPattern(frame.replacement);
+    const failing = lines.filter((t) => (0,check_report/* outcomeFails */.Un)(t.outcome, frame.ci)).length;
+    const title = `Context check: ${plural(frame.summary.checked, 'transcript')}${failing > 0 ? `, ${formatCount(failing)} failing` : ''}`;
+    const head = [
         '<!DOCTYPE html>',
         '<html lang="en"><head><meta charset="utf-8">',
         `<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">`,
@@ -47111,26 +47105,107 @@ function renderViewHtml(doc) {
         `<title>${esc(title)}</title>`,
         `<style>${PAGE_STYLE}</style>`,
         '</head><body>',
-        headerHtml(doc, failing),
+        headerHtml(frame, failing),
         '<div class="layout">',
-        navHtml(doc),
+        navHtml(frame, lines),
         '<main>',
-        filtersHtml(doc),
-        doc.transcripts.map((t, i) => transcriptHtml(doc, t, i, mask)).join('\n'),
-        doc.transcripts.length === 0 ? '<p>No transcripts were checked.</p>' : '',
+        filtersHtml(lines),
+        '',
+    ].join('\n');
+    const tail = [
+        '',
+        lines.length === 0 ? '<p>No transcripts were checked.</p>' : '',
         '</main></div>',
-        `<footer class="foot">Made by ${esc(doc.tool.name)} ${esc(doc.tool.version)} from the goldens of this run: the masked context each model receives, never the raw transcripts.</footer>`,
+        `<footer class="foot">Made by ${esc(frame.tool.name)} ${esc(frame.tool.version)} from the goldens of this run: the masked context each model receives, never the raw transcripts.</footer>`,
         `<script>${PAGE_SCRIPT}</script>`,
         '</body></html>',
         '',
     ].join('\n');
+    return {
+        head,
+        // Sections are separated by a line break: the first comes right after the head.
+        section: (t, index) => `${index > 0 ? '\n' : ''}${transcriptHtml(frame, t, index, mask)}`,
+        tail,
+    };
+}
+/** The whole page: same document in, same bytes out. */
+function renderViewHtml(doc) {
+    const { transcripts, ...frame } = doc;
+    const parts = viewPageParts(frame, transcripts.map(viewLine));
+    return [parts.head, ...transcripts.map((t, i) => parts.section(t, i)), parts.tail].join('');
 }
 
+
+;// CONCATENATED MODULE: ./build/io/atomic-stream.js
+// writeFileAtomic for a file made in parts (the HTML viewer page of a large run): the parts go to
+// the temp file as they come, in writes of about a megabyte, so the whole text is never one
+// string. The same guarantees: a reader sees the old file or the new one, never a partial write.
+
+
+
+/** Parts are gathered up to this many UTF-16 units before a write. */
+const BATCH = 1 << 20;
+async function fsyncDirectory(dir) {
+    let handle;
+    try {
+        handle = await (0,promises_.open)(dir, 'r');
+        await handle.sync();
+    }
+    catch {
+        // Some platforms (Windows) and file systems cannot fsync a directory; the rename is still atomic.
+    }
+    finally {
+        await handle?.close();
+    }
+}
+/**
+ * Writes the concatenation of `parts` (UTF-8) to `target` atomically: a uniquely named temp file
+ * in the same directory (created exclusively), written part by part and fsynced, renamed over the
+ * target, then the directory fsynced. The directory must exist. On failure (a write, or an
+ * exception from `parts`) the temp file is removed and the target is left as it was.
+ */
+async function writeFileAtomicParts(target, parts) {
+    const dir = external_node_path_.dirname(target);
+    const temp = external_node_path_.join(dir, (0,atomic_write/* tempNameFor */.DU)(target));
+    const handle = await (0,promises_.open)(temp, 'wx', 0o644);
+    try {
+        try {
+            let batch = [];
+            let size = 0;
+            for await (const part of parts) {
+                batch.push(part);
+                size += part.length;
+                if (size < BATCH)
+                    continue;
+                await handle.write(batch.join(''), null, 'utf8');
+                batch = [];
+                size = 0;
+            }
+            if (size > 0)
+                await handle.write(batch.join(''), null, 'utf8');
+            await handle.sync();
+        }
+        finally {
+            await handle.close();
+        }
+        await (0,promises_.rename)(temp, target);
+    }
+    catch (error) {
+        await (0,promises_.unlink)(temp).catch(() => undefined);
+        throw error;
+    }
+    await fsyncDirectory(dir);
+}
 
 ;// CONCATENATED MODULE: ./build/cli/check/view-page.js
 // The HTML viewer page of a run (`view`, `check --html DIR`, the action's `html-path`): built from
 // the report and the goldens the run kept, written atomically. A failure is a diagnostic (exit 2);
 // the run's results are still reported.
+//
+// The page is written in parts (issue 32): the head from a small line per transcript, then one
+// transcript's section at a time, each transcript's goldens read back from the run's spill when
+// its line or section is made. Neither the goldens of the run nor the page are ever held whole:
+// the bytes are those of renderViewHtml over the whole document.
 
 
 
@@ -47139,11 +47214,35 @@ function renderViewHtml(doc) {
 
 /** The page's name inside the folder `check --html DIR` is given. */
 const VIEW_PAGE_NAME = 'index.html';
+/** The page's parts, in order; each transcript's goldens are looked up when its part is made. */
+function* viewPageChunks(report, goldens, replacement) {
+    // The document buildViewDocument makes, one transcript at a time.
+    const frame = {
+        tool: report.tool,
+        policy: report.policy,
+        tokenizer: report.tokenizer,
+        replacement,
+        ci: report.ci,
+        summary: report.summary,
+    };
+    const outcomes = (0,report_order/* displayOrder */.FX)(report).transcripts;
+    const transcript = (index) => {
+        const outcome = outcomes[index];
+        const g = goldens.get(outcome.transcript);
+        return { outcome, head: g?.head ?? null, stored: g?.stored ?? null };
+    };
+    const lines = outcomes.map((_, i) => viewLine(transcript(i)));
+    const parts = viewPageParts(frame, lines);
+    yield parts.head;
+    for (let i = 0; i < outcomes.length; i++)
+        yield parts.section(transcript(i), i);
+    yield parts.tail;
+}
 async function writeViewPage(file, report, goldens, replacement, cwd, option = '--out') {
     const target = external_node_path_.resolve(cwd, file);
     try {
         await (0,promises_.mkdir)(external_node_path_.dirname(target), { recursive: true });
-        await (0,atomic_write/* writeFileAtomic */.Zf)(target, renderViewHtml(buildViewDocument(report, goldens, replacement)));
+        await writeFileAtomicParts(target, viewPageChunks(report, goldens, replacement));
         return null;
     }
     catch (error) {
@@ -47538,8 +47637,8 @@ function apiUrl(env) {
 
 // EXTERNAL MODULE: ./build/action/inputs.js
 var inputs = __nccwpck_require__(7126);
-// EXTERNAL MODULE: ./build/cli/check/golden-run.js + 119 modules
-var golden_run = __nccwpck_require__(691);
+// EXTERNAL MODULE: ./build/cli/check/golden-run.js + 123 modules
+var golden_run = __nccwpck_require__(6931);
 // EXTERNAL MODULE: ./build/cli/check/golden-jobs.js
 var golden_jobs = __nccwpck_require__(8966);
 // EXTERNAL MODULE: ./build/cli/check/policies.js + 12 modules
@@ -48053,7 +48152,13 @@ async function runAction(options, ctx) {
     let htmlFailure = null;
     if (produced.view) {
         const page = htmlTarget(options, ctx);
-        htmlFailure = await writeViewPage(page, report, produced.view.goldens, produced.view.replacement, ctx.cwd, 'html-path');
+        try {
+            htmlFailure = await writeViewPage(page, report, produced.view.goldens, produced.view.replacement, ctx.cwd, 'html-path');
+        }
+        finally {
+            // The goldens of the run were spilled to a temp file (golden-spill.ts).
+            produced.view.goldens.close();
+        }
         if (!htmlFailure) {
             html = page;
             logLine(`Viewer page written to ${page}`, write);
@@ -48207,16 +48312,19 @@ function parseChoice(option, value, allowed) {
 /* harmony export */   wP: () => (/* binding */ GOLDEN_WORKER_ROLE),
 /* harmony export */   yV: () => (/* binding */ defaultJobs)
 /* harmony export */ });
+/* unused harmony export WORKER_OUT_OF_MEMORY */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8161);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
 /* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5919);
+/* harmony import */ var _heap_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6738);
 // `--jobs N`: the transcripts of a golden run spread over N lanes: this thread plus N − 1 worker
 // threads, each with its own modules and tokenizer. Every transcript is evaluated on its own (its
 // token cache is made and freed with it), so which lane runs it cannot change its result; results
 // are taken back in plan order, so the report, the writes and the output are byte-identical to a
 // run with one lane. Workers write their goldens themselves (each golden has one transcript, and
 // the caller holds the golden folder's lock).
+
 
 
 
@@ -48256,6 +48364,8 @@ async function worthParallel(items, cwd, minBytes) {
     }
     return false;
 }
+/** The error a worker thread dies of when it reaches its resourceLimits. */
+const WORKER_OUT_OF_MEMORY = 'ERR_WORKER_OUT_OF_MEMORY';
 /** Items a worker holds at once: one running, one queued, so it never waits on this thread. */
 const WORKER_DEPTH = 2;
 /**
@@ -48280,6 +48390,16 @@ async function* runOnLanes(items, opts) {
         w?.();
     };
     const lanes = [];
+    // Files whose worker ran out of its bounded heap: run again here, where `--jobs 1` runs them.
+    const retry = [];
+    let hereRunning = null;
+    let failure;
+    const fail = (error) => {
+        failure = error;
+        const w = wake;
+        wake = null;
+        w?.();
+    };
     const feed = (lane) => {
         while (lane.alive && lane.busy.length < WORKER_DEPTH && next < items.length) {
             const index = next++;
@@ -48287,42 +48407,65 @@ async function* runOnLanes(items, opts) {
             lane.worker.postMessage({ index, item: items[index] });
         }
     };
+    // This thread's lane runs beside the workers (and takes back what an exhausted worker held).
+    const runHere = () => {
+        if (hereRunning)
+            return;
+        hereRunning = (async () => {
+            for (;;) {
+                const index = retry.length > 0 ? retry.shift() : next < items.length ? next++ : -1;
+                if (index < 0)
+                    break;
+                settle(index, await opts.runHere(items[index]));
+            }
+        })().then(() => {
+            hereRunning = null;
+            // A worker may have run out while the last file ran here.
+            if (retry.length > 0)
+                runHere();
+        }, fail);
+    };
     const lost = (lane, kind) => {
         if (!lane.alive)
             return;
         lane.alive = false;
-        // What it held is reported as an internal error; the other lanes take the rest.
-        for (const index of lane.busy.splice(0))
-            settle(index, opts.failed(items[index], kind));
+        const held = lane.busy.splice(0);
         void lane.worker.terminate();
+        if (kind === WORKER_OUT_OF_MEMORY) {
+            // Not a result: a heap cap of ours. A fresh worker takes this lane's share from now on
+            // (unless this one ran out holding nothing: then the cap is too small for any file).
+            retry.push(...held);
+            runHere();
+            if (held.length > 0)
+                start();
+            return;
+        }
+        // What it held is reported as an internal error; the other lanes take the rest.
+        for (const index of held)
+            settle(index, opts.failed(items[index], kind));
     };
-    for (let i = 0; i < workers; i++) {
-        const worker = new node_worker_threads__WEBPACK_IMPORTED_MODULE_3__.Worker(script.url, { workerData: opts.setup });
+    const start = () => {
+        const worker = new node_worker_threads__WEBPACK_IMPORTED_MODULE_3__.Worker(script.url, {
+            workerData: opts.setup,
+            resourceLimits: opts.resourceLimits ?? _heap_js__WEBPACK_IMPORTED_MODULE_4__/* .WORKER_RESOURCE_LIMITS */ .hQ,
+        });
         const lane = { worker, busy: [], alive: true };
         worker.on('message', (reply) => {
             lane.busy = lane.busy.filter((i) => i !== reply.index);
             settle(reply.index, 'steps' in reply ? reply.steps : opts.failed(items[reply.index], reply.failed));
             feed(lane);
         });
-        worker.on('error', (error) => lost(lane, error instanceof Error ? error.name : 'Error'));
+        worker.on('error', (error) => {
+            const code = error?.code;
+            lost(lane, code === WORKER_OUT_OF_MEMORY ? code : error instanceof Error ? error.name : 'Error');
+        });
         worker.on('exit', () => lost(lane, 'WorkerExit'));
         lanes.push(lane);
         feed(lane);
-    }
-    // This thread's lane runs beside the workers; the generator hands out results in order.
-    const here = (async () => {
-        while (next < items.length) {
-            const index = next++;
-            settle(index, await opts.runHere(items[index]));
-        }
-    })();
-    let failure;
-    here.catch((error) => {
-        failure = error;
-        const w = wake;
-        wake = null;
-        w?.();
-    });
+    };
+    for (let i = 0; i < workers; i++)
+        start();
+    runHere();
     try {
         for (let index = 0; index < items.length; index++) {
             while (!done.has(index)) {
@@ -48337,7 +48480,6 @@ async function* runOnLanes(items, opts) {
             done.delete(index);
             yield steps;
         }
-        await here;
     }
     finally {
         for (const lane of lanes) {
@@ -48350,7 +48492,7 @@ async function* runOnLanes(items, opts) {
 
 /***/ }),
 
-/***/ 691:
+/***/ 6931:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -52701,7 +52843,7 @@ function signatureOf(features, count) {
  * a memo serves one policy object: used with another, it starts empty again.
  */
 class StabilizeMemo {
-    tokens = new Map();
+    tokens;
     /** Texts known to exceed a token limit (meter.ts `exceeds`), by the largest such limit. */
     tokensOver = new Map();
     /** Excerpts of a text to a token target (meter.ts `derive`). */
@@ -52719,6 +52861,10 @@ class StabilizeMemo {
     /** Whether a text of the context still holds PII the `pii` check would find (verdict.ts). */
     piiFound = new Map();
     policy;
+    /** `tokens`: a token cache to fill (a bounded one, say); a new Map when absent. */
+    constructor(tokens = new Map()) {
+        this.tokens = tokens;
+    }
     /** This memo, emptied first when it was filled under another policy object. */
     for(policy) {
         if (this.policy !== policy) {
@@ -53363,7 +53509,8 @@ function peekFinal(w) {
 // "a recovery warning, not a silent drop"). What a reader of a command's output needs most is kept
 // first: its last lines (the exit status, the final error), then every line that names an error,
 // then the head and the rest of the tail alternately. Each gap becomes one marker line saying how
-// many tokens were left out, so the model knows the output is incomplete and by how much.
+// many lines and characters were left out (issue 32): what a reader can use, say to read them again
+// with `sed -n`, and known without tokenizing text that is not sent.
 /** Lines that carry a command's outcome; kept before the plain head and tail. */
 const EVIDENCE = /error|exception|traceback|fatal|panic|\bfail(s|ed|ure|ing)?\b|assert|denied|refused|not found|exit(ed)? (with )?(code|status)|non-zero|[×✗✘]|^\s*E\s{2,}/i;
 /** The least an excerpt shows of the output itself, in tokens. */
@@ -53372,11 +53519,19 @@ const MIN_SHOWN = 8;
 const MAX_MISSES = 64;
 /** Lines taken from the very end before anything else: the outcome is usually there. */
 const TAIL_FIRST = 3;
-function elisionMarker(tokens) {
-    return `[... ${tokens} tokens left out ...]`;
+/** How a marker and a ledger detail say what was left out: `12 lines, 840 characters`. */
+function leftOutText(gap) {
+    const chars = `${gap.chars} character${gap.chars === 1 ? '' : 's'}`;
+    return gap.lines > 0 ? `${gap.lines} line${gap.lines === 1 ? '' : 's'}, ${chars}` : chars;
 }
-/** A marker as it appears in an excerpt; a text that holds one was cut before (idempotence). */
-const MARKER_RE = /\[\.\.\. \d+ tokens left out \.\.\.\]/;
+function elisionMarker(gap) {
+    return `[... ${leftOutText(gap)} left out ...]`;
+}
+/**
+ * A marker as it appears in an excerpt; a text that holds one was cut before (idempotence). The
+ * token-count marker of earlier versions still counts: recordings and goldens hold it.
+ */
+const MARKER_RE = /\[\.\.\. (?:\d+ tokens|(?:\d+ lines?, )?\d+ characters?) left out \.\.\.\]/;
 function isExcerpt(text) {
     return MARKER_RE.test(text);
 }
@@ -53411,13 +53566,12 @@ function priorityOrder(lines) {
     return order;
 }
 /**
- * The excerpt of the kept lines. What was left out is the text's tokens less those of the lines
- * shown; each gap's marker gets its share by length. Counting every gap exactly would tokenize the
- * whole output again, and lines the excerpt never considered are not counted at all.
+ * The excerpt of the kept lines: each gap of lines left out becomes one marker saying how many
+ * lines and characters it held (a gap of blank lines only is left out without one).
  */
-function render(lines, kept, shownTokens, total) {
-    const gaps = [];
+function render(lines, kept) {
     const out = [];
+    const omitted = { lines: 0, chars: 0 };
     for (let i = 0; i < lines.length;) {
         if (kept[i]) {
             out.push(lines[i]);
@@ -53428,70 +53582,64 @@ function render(lines, kept, shownTokens, total) {
         let chars = 0;
         let blank = true;
         for (; j < lines.length && !kept[j]; j++) {
+            // Each line goes with one line break: the one after it, or before it at the end of the text.
             chars += lines[j].length + 1;
             if (blank && lines[j].trim() !== '')
                 blank = false;
         }
-        // A gap of blank lines only is not worth a marker.
-        if (!blank) {
-            gaps.push({ at: out.length, chars });
-            out.push('');
-        }
+        omitted.lines += j - i;
+        omitted.chars += chars;
+        if (!blank)
+            out.push(elisionMarker({ lines: j - i, chars }));
         i = j;
     }
-    const omitted = Math.max(0, total - shownTokens);
-    const allChars = gaps.reduce((sum, g) => sum + g.chars, 0) || 1;
-    let given = 0;
-    gaps.forEach((g, k) => {
-        const n = k === gaps.length - 1 ? omitted - given : Math.round((omitted * g.chars) / allChars);
-        given += n;
-        out[g.at] = elisionMarker(n);
-    });
     return { text: out.join('\n'), omitted };
 }
 /** A text with no usable line breaks (minified JSON, one long log line): head and tail by characters. */
-function cutChars(text, target, total, count) {
-    const perToken = text.length / Math.max(total, 1);
-    let room = Math.max(0, target - count(elisionMarker(total)) - 2);
+function cutChars(text, target, meter, markerCost) {
+    // Characters per token, measured on the head the excerpt draws from: the rest is never counted.
+    const sample = text.slice(0, Math.min(text.length, Math.max(1024, target * 16)));
+    const perToken = sample.length / Math.max(meter.count(sample), 1);
+    let room = Math.max(0, target - markerCost - 2);
     for (;;) {
         const chars = Math.floor(room * perToken);
         const head = Math.floor(chars * 0.4);
         const tailChars = chars - head;
         const left = text.slice(0, head);
         const right = tailChars > 0 ? text.slice(text.length - tailChars) : '';
-        const omitted = Math.max(0, total - count(left) - count(right));
+        const omitted = { lines: 0, chars: text.length - left.length - right.length };
         const cut = [left, elisionMarker(omitted), right].filter((s) => s !== '').join('\n');
-        if (count(cut) <= target || room === 0)
+        if (!meter.exceeds(cut, target) || room === 0)
             return { text: cut, omitted };
         room = Math.floor(room * 0.8);
     }
 }
 /**
- * `text` cut to at most `target` tokens (as `count` measures them), or null when it fits already.
- * Deterministic: the same text, target and tokenizer give the same excerpt.
+ * `text` cut to at most `target` tokens (as `meter` counts them), or null when it fits already.
+ * Only what the excerpt may show is counted: the lines it considers, and the text as far as
+ * "over the target" needs. Deterministic: the same text, target and tokenizer give the same excerpt.
  */
-function excerptText(text, target, count) {
-    const total = count(text);
-    if (total <= target)
-        return null;
-    // An excerpt must show some of the output besides its marker, or it is no evidence at all.
-    if (target < count(elisionMarker(total)) + MIN_SHOWN)
+function excerptText(text, target, meter) {
+    if (!meter.exceeds(text, target))
         return null;
     const lines = text.split('\n');
+    // The longest marker this text can need, and the line break before it (at most one token: BPE
+    // often merges it): an estimate on the safe side.
+    const markerCost = meter.count(elisionMarker({ lines: lines.length, chars: text.length })) + 1;
+    // An excerpt must show some of the output besides its marker, or it is no evidence at all.
+    if (target < markerCost - 1 + MIN_SHOWN)
+        return null;
     const kept = new Uint8Array(lines.length);
     // Lines are counted only when the excerpt considers them: most of a long output never is.
     const lineTokens = new Int32Array(lines.length).fill(-1);
     const tokensOfLine = (i) => {
         let n = lineTokens[i];
         if (n < 0)
-            lineTokens[i] = n = count(lines[i]);
+            lineTokens[i] = n = meter.count(lines[i]);
         return n;
     };
-    // A line break costs at most one token (BPE often merges it): an estimate on the safe side.
-    const markerCost = count(elisionMarker(total)) + 1;
     const added = [];
     let estimate = 0;
-    let shown = 0;
     let gaps = lines.length > 0 ? 1 : 0;
     let misses = 0;
     for (const i of priorityOrder(lines)) {
@@ -53510,22 +53658,20 @@ function excerptText(text, target, count) {
         kept[i] = 1;
         added.push(i);
         estimate += cost;
-        shown += cost - 1;
         gaps += gapDelta;
     }
     if (added.length === 0)
-        return cutChars(text, target, total, count);
+        return cutChars(text, target, meter, markerCost);
     // The estimate counts lines one by one; BPE across line breaks can differ a little. Give back the
     // lines added last until the excerpt measures within the target.
     for (;;) {
-        const ex = render(lines, kept, shown, total);
-        if (count(ex.text) <= target)
+        const ex = render(lines, kept);
+        if (!meter.exceeds(ex.text, target))
             return ex;
         const last = added.pop();
         if (last === undefined || added.length === 0)
-            return cutChars(text, target, total, count);
+            return cutChars(text, target, meter, markerCost);
         kept[last] = 0;
-        shown -= lineTokens[last];
     }
 }
 
@@ -53938,7 +54084,7 @@ function cutTo(w, target, stage, detail, tokensOf, meter) {
     let textTarget = limit - framing;
     const why = w.protectedBy.filter((p) => !p.startsWith('pair:')).join(', ') || 'protected';
     for (let attempt = 0; attempt < 4 && textTarget > 0; attempt++) {
-        const ex = meter.derive(text, textTarget, () => excerptText(text, textTarget, (s) => meter.count(s)));
+        const ex = meter.derive(text, textTarget, () => excerptText(text, textTarget, meter));
         // An excerpt that no longer reads as the outcome it was cut from is no excerpt: read again, it
         // would lose its protection, and stabilizing the stabilized context would drop it.
         if (!ex || !keepsOutcome(w, ex.text))
@@ -53949,7 +54095,7 @@ function cutTo(w, target, stage, detail, tokensOf, meter) {
             stage,
             action: 'excerpted',
             reason: stage === 'budget' ? 'excerpt' : 'verbose_tool_output',
-            detail: detail(why, ex.omitted),
+            detail: detail(why, leftOutText(ex.omitted)),
         };
         const over = tokensOf(w).tokens - limit;
         if (over <= 0)
@@ -53999,7 +54145,7 @@ function excerptProtected(members, limit, tokensOf, meter, level) {
         const target = Math.max(c.floor, lo);
         if (c.cost <= target)
             continue;
-        const cut = cutTo(c.w, { artifact: target }, 'budget', (why, omitted) => `protected (${why}) but over the budget: cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
+        const cut = cutTo(c.w, { artifact: target }, 'budget', (why, omitted) => `protected (${why}) but over the budget: cut to its head and tail, ${omitted} left out`, tokensOf, meter);
         if (cut)
             n++;
     }
@@ -54104,7 +54250,7 @@ function fitProtected(members, limit, tokensOf, meter, opts = {}) {
         for (const w of members.filter((m) => counted(m) && cuttable(m, 0))) {
             if (!meter.exceeds(work_textOf(tokensOf(w).content), opts.maxTokens))
                 continue;
-            cutTo(w, { text: opts.maxTokens }, 'budget', (why, omitted) => `protected (${why}) but over the budget: cut to its head and tail at tool_output.max_tokens, ${omitted} tokens left out`, tokensOf, meter);
+            cutTo(w, { text: opts.maxTokens }, 'budget', (why, omitted) => `protected (${why}) but over the budget: cut to its head and tail at tool_output.max_tokens, ${omitted} left out`, tokensOf, meter);
         }
         tokens = total();
     }
@@ -57049,7 +57195,7 @@ function applyToolOutput(ws, rules, meter, shown, tokensOf) {
 }
 /** A protected output's text cut to `maxTokens` (the text alone, as the limit is measured). */
 function excerptOutput(w, maxTokens, tokensOf, meter) {
-    return cutTo(w, { text: maxTokens }, 'tool_output', (why, omitted) => `protected (${why}) output over tool_output.max_tokens (${maxTokens}): cut to its head and tail, ${omitted} tokens left out`, tokensOf, meter);
+    return cutTo(w, { text: maxTokens }, 'tool_output', (why, omitted) => `protected (${why}) output over tool_output.max_tokens (${maxTokens}): cut to its head and tail, ${omitted} left out`, tokensOf, meter);
 }
 
 ;// CONCATENATED MODULE: ./build/core/stabilize/stabilize.js
@@ -57366,6 +57512,18 @@ function stabilizeTranscript(input, opts) {
     if (compacted?.item)
         context = insertCompaction(context, compacted.item, policy.order);
     const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
+    const used = context.reduce((s, c) => s + c.tokens, 0);
+    if (opts.decisionsOnly) {
+        return {
+            transcript: transcript.file,
+            status,
+            budget: { limit: policy.budget, used },
+            context,
+            ledger,
+            summaries,
+            events: [],
+        };
+    }
     // What the emitters change for the request(s) the context is written as: parts converted or left
     // out, call ids renamed (the Responses emitter's own notes for a Responses request), a placeholder
     // user turn put first (its text masked like any other; a `repaired` event per repaired request).
@@ -57408,7 +57566,6 @@ function stabilizeTranscript(input, opts) {
     if (verdict.length > 0)
         status = 'escalated';
     ws.events.push(...verdict);
-    const used = context.reduce((s, c) => s + c.tokens, 0);
     const events = ws.events.filter((e) => visible.has(e.level));
     const out = {
         transcript: transcript.file,
@@ -57451,7 +57608,7 @@ function replayRun(opts) {
     return {
         policy: opts.policy,
         tokenizer: opts.tokenizer,
-        memo: new StabilizeMemo(),
+        memo: opts.memo ?? new StabilizeMemo(),
         ...(opts.rules ? { rules: opts.rules } : {}),
         ...(opts.piiKey !== undefined ? { piiKey: opts.piiKey } : {}),
     };
@@ -61824,7 +61981,8 @@ function replayRetention(transcript, opts) {
     const points = toolCallPoints(transcript.artifacts);
     const max = Math.max(RETENTION_TAIL, opts.maxCalls ?? MAX_RETENTION_CALLS);
     const replayed = pickReplayed(points.length, max);
-    const run = replayRun(opts);
+    // Only the context and the ledger's decisions are read of each replayed call.
+    const run = { ...replayRun(opts), decisionsOnly: true };
     const pii = factPiiMasker(policy, opts.rules);
     const text = new HistoryText(transcript.artifacts, inHistory);
     const lost = [];
@@ -63265,6 +63423,7 @@ function validateResult(t, result, opts) {
 
 
 
+
 /**
  * Token counts keyed by text, one cache per tokenizer for one transcript: a base policy may name
  * another tokenizer, and a count under one encoding is wrong under the other. Each is bounded by
@@ -63287,11 +63446,15 @@ class TokenCaches {
  * `checks.cache_prefix` on replays it anyway, and only then does the golden list the check.
  */
 function evaluateTranscript(loaded, transcript, setup, caches, cacheReport = false) {
+    // One memo for the transcript under this policy: the retention replay stabilizes prefixes of the
+    // same history, so each text is masked, counted and featured once for the run and every replay.
+    const cache = caches.for(setup.tokenizer.name);
     const run = {
         policy: setup.policy,
         tokenizer: setup.tokenizer,
         rules: setup.rules,
-        cache: caches.for(setup.tokenizer.name),
+        cache,
+        memo: new StabilizeMemo(cache),
         piiKey: setup.piiKey,
     };
     // Lines are located in the transcript the result was made from: ids holding PII are aliases there.
@@ -63465,10 +63628,297 @@ function toolInfo() {
 var golden_jobs = __nccwpck_require__(8966);
 // EXTERNAL MODULE: ./build/cli/check/policies.js + 12 modules
 var policies = __nccwpck_require__(4879);
+// EXTERNAL MODULE: ./build/cli/check/heap.js + 1 modules
+var heap = __nccwpck_require__(6738);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+;// CONCATENATED MODULE: ./build/io/spill-dir.js
+// The folder of a run's spill file (src/cli/check/golden-spill.ts, outcome-spill.ts): one of its
+// own under the OS temp dir, named after the process that owns it. A run removes its folder at the
+// end or on exit; a process killed outright cannot, so each new folder first removes those of
+// processes that are gone.
+
+
+const SPILL_DIR = /^context-stability-[a-z]+-(\d+)-[A-Za-z0-9]{6}$/;
+function processIsAlive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        // EPERM: the process exists but belongs to someone else.
+        return error.code === 'EPERM';
+    }
+}
+/** Removes the spill folders under `root` whose process is gone; never fails. */
+function removeAbandonedSpills(root) {
+    let names;
+    try {
+        names = (0,external_node_fs_.readdirSync)(root);
+    }
+    catch {
+        return;
+    }
+    for (const name of names) {
+        const match = SPILL_DIR.exec(name);
+        if (!match)
+            continue;
+        const pid = Number(match[1]);
+        if (pid === process.pid || processIsAlive(pid))
+            continue;
+        try {
+            (0,external_node_fs_.rmSync)(external_node_path_.join(root, name), { recursive: true, force: true });
+        }
+        catch {
+            // Another run removed it, or it is not ours to remove.
+        }
+    }
+}
+/** A new folder `context-stability-<kind>-<pid>-XXXXXX` under `root` (mode 0700, mkdtemp). */
+function makeSpillDir(root, kind) {
+    removeAbandonedSpills(root);
+    return (0,external_node_fs_.mkdtempSync)(external_node_path_.join(root, `context-stability-${kind}-${process.pid}-`));
+}
+
+;// CONCATENATED MODULE: ./build/cli/check/golden-spill.js
+// The goldens a run keeps for the HTML viewer (`check --html`, `view`, the Action), spilled to a
+// temp file as each transcript finishes instead of held in memory (issue 32: 2,000 drifted
+// transcripts held 3.4 GB of goldens, and at 3,000 the page outgrew V8's longest string). A lookup
+// reads one transcript's goldens back; the page is written one transcript at a time
+// (view-page.ts), so the run holds one transcript's goldens at a time.
+//
+// The file holds what the golden files hold (the masked context and verdicts, never raw text),
+// lives in a folder of its own under the OS temp dir (mode 0600), and is removed by `close()` or,
+// should the process end first, on exit; a process killed outright leaves it to the next run
+// (src/io/spill-dir.ts).
+
+
+
+
+const EMPTY = { head: null, stored: null };
+/** Transcript name → its goldens, kept on disk; iterates in the order they were set. */
+class GoldenSpill {
+    tempRoot;
+    slots = new Map();
+    dir = null;
+    fd = null;
+    end = 0;
+    closed = false;
+    onExit = () => this.close();
+    constructor(tempRoot = external_node_os_.tmpdir()) {
+        this.tempRoot = tempRoot;
+    }
+    /** The spill file, once something was set (for tests). */
+    get file() {
+        return this.dir === null ? null : external_node_path_.join(this.dir, 'goldens.jsonl');
+    }
+    open() {
+        if (this.closed)
+            throw new Error('GoldenSpill: set after close');
+        if (this.fd !== null)
+            return this.fd;
+        this.dir = makeSpillDir(this.tempRoot, 'goldens');
+        this.fd = (0,external_node_fs_.openSync)(external_node_path_.join(this.dir, 'goldens.jsonl'), 'wx+', 0o600);
+        process.once('exit', this.onExit);
+        return this.fd;
+    }
+    /** Stores (or replaces: the last one wins, as a Map's set) one transcript's goldens. */
+    set(transcript, goldens) {
+        const fd = this.open();
+        const bytes = Buffer.from(`${JSON.stringify(goldens)}\n`, 'utf8');
+        let written = 0;
+        while (written < bytes.length) {
+            written += (0,external_node_fs_.writeSync)(fd, bytes, written, bytes.length - written, this.end + written);
+        }
+        // A replaced name moves to the end, as Map insertion order would not; runs never replace.
+        this.slots.delete(transcript);
+        this.slots.set(transcript, { offset: this.end, length: bytes.length - 1 });
+        this.end += bytes.length;
+        return this;
+    }
+    get(transcript) {
+        const slot = this.slots.get(transcript);
+        if (slot === undefined)
+            return undefined;
+        if (this.fd === null)
+            throw new Error('GoldenSpill: read after close');
+        const bytes = Buffer.alloc(slot.length);
+        let read = 0;
+        while (read < slot.length) {
+            const n = (0,external_node_fs_.readSync)(this.fd, bytes, read, slot.length - read, slot.offset + read);
+            if (n === 0)
+                throw new Error('GoldenSpill: the spill file was cut short');
+            read += n;
+        }
+        return JSON.parse(bytes.toString('utf8'));
+    }
+    has(transcript) {
+        return this.slots.has(transcript);
+    }
+    get size() {
+        return this.slots.size;
+    }
+    *keys() {
+        yield* this.slots.keys();
+    }
+    *values() {
+        for (const key of this.slots.keys())
+            yield this.get(key) ?? EMPTY;
+    }
+    *entries() {
+        for (const key of this.slots.keys())
+            yield [key, this.get(key) ?? EMPTY];
+    }
+    [Symbol.iterator]() {
+        return this.entries();
+    }
+    forEach(callback, thisArg) {
+        for (const [key, value] of this.entries())
+            callback.call(thisArg, value, key, this);
+    }
+    /** Removes the spill file and its folder; lookups fail afterwards. Safe to call twice. */
+    close() {
+        if (this.closed)
+            return;
+        this.closed = true;
+        process.removeListener('exit', this.onExit);
+        if (this.fd !== null) {
+            try {
+                (0,external_node_fs_.closeSync)(this.fd);
+            }
+            catch {
+                // Already closed: the folder is still removed.
+            }
+            this.fd = null;
+        }
+        if (this.dir !== null)
+            (0,external_node_fs_.rmSync)(this.dir, { recursive: true, force: true });
+    }
+}
+
+;// CONCATENATED MODULE: external "node:string_decoder"
+const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
+;// CONCATENATED MODULE: ./build/cli/check/outcome-spill.js
+// The outcomes of a golden run, spilled as they come (issue 32): each transcript's outcome (its
+// violations, picture, drift diff, retention findings…) is kept as one line of JSON rather than as
+// objects, in memory up to FLUSH_CHARS, then in a temp file. The run's live set stays that of the
+// transcript in hand while the heavy work runs; the outcomes are read back once, for the report.
+//
+// The file holds what the report holds (masked data only), lives in a folder of its own under the
+// OS temp dir (mode 0600) and is removed by `close()` or, should the process end first, on exit; a
+// process killed outright leaves it to the next run (src/io/spill-dir.ts).
+
+
+
+
+
+/** Lines held in memory before they go to the file (UTF-16 units): small runs never touch disk. */
+const FLUSH_CHARS = 1 << 20;
+const READ_BYTES = 1 << 20;
+class OutcomeSpill {
+    tempRoot;
+    flushChars;
+    lines = [];
+    chars = 0;
+    dir = null;
+    fd = null;
+    end = 0;
+    count = 0;
+    closed = false;
+    onExit = () => this.close();
+    constructor(tempRoot = external_node_os_.tmpdir(), flushChars = FLUSH_CHARS) {
+        this.tempRoot = tempRoot;
+        this.flushChars = flushChars;
+    }
+    /** The spill file, once outcomes went to disk (for tests). */
+    get file() {
+        return this.dir === null ? null : external_node_path_.join(this.dir, 'outcomes.jsonl');
+    }
+    get size() {
+        return this.count;
+    }
+    push(outcome) {
+        if (this.closed)
+            throw new Error('OutcomeSpill: push after close');
+        // JSON never holds a raw line break: one outcome per line.
+        const line = `${JSON.stringify(outcome)}\n`;
+        this.lines.push(line);
+        this.chars += line.length;
+        this.count++;
+        if (this.chars >= this.flushChars)
+            this.flush();
+    }
+    flush() {
+        if (this.lines.length === 0)
+            return;
+        if (this.fd === null) {
+            this.dir = makeSpillDir(this.tempRoot, 'outcomes');
+            this.fd = (0,external_node_fs_.openSync)(external_node_path_.join(this.dir, 'outcomes.jsonl'), 'wx+', 0o600);
+            process.once('exit', this.onExit);
+        }
+        const bytes = Buffer.from(this.lines.join(''), 'utf8');
+        this.lines = [];
+        this.chars = 0;
+        let written = 0;
+        while (written < bytes.length) {
+            written += (0,external_node_fs_.writeSync)(this.fd, bytes, written, bytes.length - written, this.end + written);
+        }
+        this.end += bytes.length;
+    }
+    /** Every outcome pushed, in push order: those on disk first (they came first), then the rest. */
+    *outcomes() {
+        if (this.closed)
+            throw new Error('OutcomeSpill: read after close');
+        if (this.fd !== null) {
+            const decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
+            const buffer = Buffer.alloc(READ_BYTES);
+            let rest = '';
+            for (let at = 0; at < this.end;) {
+                const n = (0,external_node_fs_.readSync)(this.fd, buffer, 0, Math.min(READ_BYTES, this.end - at), at);
+                if (n === 0)
+                    throw new Error('OutcomeSpill: the spill file was cut short');
+                at += n;
+                const lines = (rest + decoder.write(buffer.subarray(0, n))).split('\n');
+                rest = lines.pop();
+                for (const line of lines)
+                    yield JSON.parse(line);
+            }
+            if (rest + decoder.end() !== '')
+                throw new Error('OutcomeSpill: the spill file ends mid-line');
+        }
+        for (const line of this.lines)
+            yield JSON.parse(line);
+    }
+    /** Removes the spill file and its folder. Safe to call twice. */
+    close() {
+        if (this.closed)
+            return;
+        this.closed = true;
+        this.lines = [];
+        if (this.fd === null)
+            return;
+        process.removeListener('exit', this.onExit);
+        try {
+            (0,external_node_fs_.closeSync)(this.fd);
+        }
+        catch {
+            // Already closed: the folder is still removed.
+        }
+        this.fd = null;
+        if (this.dir !== null)
+            (0,external_node_fs_.rmSync)(this.dir, { recursive: true, force: true });
+    }
+}
+
 ;// CONCATENATED MODULE: ./build/cli/check/golden-run.js
 // One golden run over the inputs, shared by `check` and `update`: plan the transcripts, run this
 // shard's part through the pipeline, compare each result with its stored golden, write what the
 // mode allows, and assemble the machine report (DESIGN §6).
+
+
+
 
 
 
@@ -63707,30 +64157,47 @@ function laneOptions(ctx, workers) {
 }
 /** Runs check or update over `opts.inputs`; never throws on bad input (errors become outcomes). */
 async function runGoldens(opts) {
+    (0,heap/* boundHeapGrowth */.C9)();
     const ctx = contextOf(opts);
     const expanded = await (0,expand_inputs/* expandInputs */.Go)(opts.inputs, { cwd: opts.cwd });
     // A pattern that matches nothing is unreadable input; it is reported by exactly one shard.
     const unmatched = expanded.diagnostics.map((d) => errorStep({ transcript: d.file, golden: '' }, [d]).outcome);
-    const outcomes = shardOf(unmatched, opts.shard);
+    // Outcomes go to a spill as they come (outcome-spill.ts) and are read back for the report.
+    const outcomes = new OutcomeSpill();
+    for (const outcome of shardOf(unmatched, opts.shard))
+        outcomes.push(outcome);
     const writes = [];
     const refused = [];
-    const goldens = new Map();
+    const goldens = new GoldenSpill();
     // A folder given as input may hold the golden folder: goldens are never transcripts.
     const files = expanded.files.filter((f) => !(repoRelative(f, opts.cwd) ?? '').startsWith(`${opts.goldenDir}/`));
     const planned = planTranscripts(files, opts.cwd, opts.goldenDir);
     const mine = shardOf(planned, opts.shard);
-    for await (const steps of (0,golden_jobs/* runOnLanes */.oE)(mine, laneOptions(ctx, await workersFor(opts, mine)))) {
-        for (const step of steps) {
-            outcomes.push(step.outcome);
-            if (step.write)
-                writes.push(step.write);
-            if (step.refused)
-                refused.push(step.refused);
-            if (step.goldens)
-                goldens.set(step.outcome.transcript, step.goldens);
+    try {
+        for await (const steps of (0,golden_jobs/* runOnLanes */.oE)(mine, laneOptions(ctx, await workersFor(opts, mine)))) {
+            for (const step of steps) {
+                outcomes.push(step.outcome);
+                if (step.write)
+                    writes.push(step.write);
+                if (step.refused)
+                    refused.push(step.refused);
+                if (step.goldens)
+                    goldens.set(step.outcome.transcript, step.goldens);
+            }
         }
     }
-    const transcripts = (0,check_report/* sortOutcomes */.kF)(outcomes);
+    catch (error) {
+        goldens.close();
+        outcomes.close();
+        throw error;
+    }
+    let transcripts;
+    try {
+        transcripts = (0,check_report/* sortOutcomes */.kF)([...outcomes.outcomes()]);
+    }
+    finally {
+        outcomes.close();
+    }
     const goldenFiles = await (0,golden_store/* listGoldenFiles */.Lm)(ctx.store);
     const obsolete = opts.shard !== null ? null : withoutOtherSessions((0,check_report/* findObsolete */.xc)(goldenFiles, transcripts), planned, opts);
     const report = {
@@ -63762,7 +64229,7 @@ async function runGoldens(opts) {
 /* unused harmony export serveGoldenRun */
 /* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5919);
 /* harmony import */ var _golden_jobs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8966);
-/* harmony import */ var _golden_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(691);
+/* harmony import */ var _golden_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6931);
 /* harmony import */ var _policies_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4879);
 // A worker thread of a golden run (golden-jobs.ts): rebuilds the run's policies from plain data,
 // then runs each planned file it is sent, one at a time, and replies with its steps. The CLI
@@ -63799,6 +64266,73 @@ async function serveGoldenRun(setup, port) {
 }
 if (isGoldenWorker())
     void serveGoldenRun(node_worker_threads__WEBPACK_IMPORTED_MODULE_0__.workerData, node_worker_threads__WEBPACK_IMPORTED_MODULE_0__.parentPort);
+
+
+/***/ }),
+
+/***/ 6738:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  hQ: () => (/* binding */ WORKER_RESOURCE_LIMITS),
+  C9: () => (/* binding */ boundHeapGrowth)
+});
+
+// UNUSED EXPORTS: HEAP_FLAGS, userSet
+
+;// CONCATENATED MODULE: external "node:v8"
+const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
+;// CONCATENATED MODULE: ./build/cli/check/heap.js
+// How much memory a golden run may hold beside its live set (issue 32: `check --ci` under 300 MB
+// at any corpus size). Two knobs, both about garbage, neither about results:
+//
+// - V8 lets a large heap grow to up to 4× what the last full collection kept before collecting
+//   again. A run makes garbage at a high rate (every transcript is parsed, stabilized, validated and
+//   serialized), so with ~50 MB live the heap reached ~240 MB and RSS ~400 MB (120 MB corpus,
+//   `--jobs 1`, `--trace-gc`). `--heap-growing-percent` fixes that factor; V8 reads it when it
+//   resizes, so setting it at run time takes effect (unlike `--max-old-space-size`). It is
+//   process-wide: worker threads follow it too. 20 MB benchmark corpus, `--jobs 1`: peak RSS 280 →
+//   ~205 MB for up to ~10% more time (a noisy 2-core machine). Keeping the young generation at its first size as well
+//   (`--semi-space-growth-factor=1`) saved ~20 MB more for another ~6% of time, and a worker makes
+//   the main thread's young generation grow to 32 MB whatever it says: left at V8's default.
+// - Worker threads get `resourceLimits`: a worker that needs more (a very large transcript) dies
+//   with ERR_WORKER_OUT_OF_MEMORY and its file is run again on the main thread (golden-jobs.ts),
+//   so the result is the one `--jobs 1` gives.
+
+/**
+ * The V8 flags set at run time, each unless the user set it: the old generation may grow to
+ * (1 + 50 / 100) × what the last full collection kept.
+ */
+const HEAP_FLAGS = {
+    'heap-growing-percent': '50',
+};
+/** The old and young generation caps of a golden run's worker thread, in MB. */
+const WORKER_RESOURCE_LIMITS = {
+    maxOldGenerationSizeMb: 192,
+    maxYoungGenerationSizeMb: 8,
+};
+let bounded = false;
+/** True when node was started with `flag` (either spelling) on its command line or in NODE_OPTIONS. */
+function userSet(flag, execArgv, nodeOptions) {
+    const spelled = [flag, flag.replace(/-/g, '_')];
+    return [...execArgv, ...nodeOptions.split(/\s+/)].some((arg) => spelled.some((s) => arg === `--${s}` || arg.startsWith(`--${s}=`)));
+}
+/**
+ * Bounds the heap's growth for the rest of this process, once; a flag the user gave node
+ * (`node --heap-growing-percent=N`, NODE_OPTIONS) is left as it is. Collections come more often;
+ * on the shared 2-core machine the run's time stayed within its noise.
+ */
+function boundHeapGrowth(execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? '') {
+    if (bounded)
+        return;
+    bounded = true;
+    for (const [flag, value] of Object.entries(HEAP_FLAGS)) {
+        if (!userSet(flag, execArgv, nodeOptions))
+            external_node_v8_namespaceObject.setFlagsFromString(`--${flag}=${value}`);
+    }
+}
 
 
 /***/ }),
@@ -78344,8 +78878,22 @@ function findPhones(text, hint) {
  * `isPhoneRegion`; throws a RangeError on another). International numbers count for every
  * region whatever the list.
  */
+/**
+ * Plans by region list: a pure function of it, and a few milliseconds of metadata walks each time,
+ * which a run paid once per stabilization (the retention replay stabilizes up to 24 times each).
+ */
+const PLANS = new Map();
+function planOf(regions) {
+    const key = regions.join(',');
+    let plan = PLANS.get(key);
+    if (plan === undefined) {
+        plan = nationalPlan(regions);
+        PLANS.set(key, plan);
+    }
+    return plan;
+}
 function phoneDetector(regions = phone_regions_DEFAULT_PHONE_REGIONS) {
-    const plan = nationalPlan(regions);
+    const plan = planOf(regions);
     return { type: 'phone', find: (text, hint) => scanPhones(plan, text, hint) };
 }
 
@@ -84136,10 +84684,10 @@ function renderMarkdownReport(report) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Ce: () => (/* binding */ isStaleTemp),
+/* harmony export */   DU: () => (/* binding */ tempNameFor),
 /* harmony export */   Gs: () => (/* binding */ isTempName),
 /* harmony export */   Zf: () => (/* binding */ writeFileAtomic)
 /* harmony export */ });
-/* unused harmony export tempNameFor */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
