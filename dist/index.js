@@ -63638,10 +63638,20 @@ var external_node_os_ = __nccwpck_require__(8161);
 // The folder of a run's spill file (src/cli/check/golden-spill.ts, outcome-spill.ts): one of its
 // own under the OS temp dir, named after the process that owns it. A run removes its folder at the
 // end or on exit; a process killed outright cannot, so each new folder first removes those of
-// processes that are gone.
+// processes that are gone. A pid says nothing across PID namespaces (two containers sharing one temp
+// dir): a folder is taken for abandoned only when nothing in it changed for STALE_MS as well.
 
 
 const SPILL_DIR = /^context-stability-[a-z]+-(\d+)-[A-Za-z0-9]{6}$/;
+/** A spill folder untouched this long, whose process is not seen, is abandoned. */
+const STALE_MS = 60 * 60 * 1000;
+/** The newest change time of the folder and what it holds (a live run appends to its file). */
+function lastChange(dir) {
+    let newest = (0,external_node_fs_.statSync)(dir).mtimeMs;
+    for (const name of (0,external_node_fs_.readdirSync)(dir))
+        newest = Math.max(newest, (0,external_node_fs_.statSync)(external_node_path_.join(dir, name)).mtimeMs);
+    return newest;
+}
 function processIsAlive(pid) {
     try {
         process.kill(pid, 0);
@@ -63652,8 +63662,8 @@ function processIsAlive(pid) {
         return error.code === 'EPERM';
     }
 }
-/** Removes the spill folders under `root` whose process is gone; never fails. */
-function removeAbandonedSpills(root) {
+/** Removes the spill folders under `root` whose process is gone and that went stale; never fails. */
+function removeAbandonedSpills(root, now = Date.now()) {
     let names;
     try {
         names = (0,external_node_fs_.readdirSync)(root);
@@ -63669,7 +63679,10 @@ function removeAbandonedSpills(root) {
         if (pid === process.pid || processIsAlive(pid))
             continue;
         try {
-            (0,external_node_fs_.rmSync)(external_node_path_.join(root, name), { recursive: true, force: true });
+            const dir = external_node_path_.join(root, name);
+            if (now - lastChange(dir) < STALE_MS)
+                continue;
+            (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
         }
         catch {
             // Another run removed it, or it is not ours to remove.
