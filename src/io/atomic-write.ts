@@ -20,7 +20,7 @@ export function isTempName(name: string): boolean {
   return TEMP_NAME.test(name);
 }
 
-function processIsAlive(pid: number): boolean {
+export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -58,12 +58,42 @@ async function fsyncDirectory(dir: string): Promise<void> {
  * must exist. On failure the temp file is removed and the target is left as it was.
  */
 export async function writeFileAtomic(target: string, text: string): Promise<void> {
+  await writeFileAtomicParts(target, [text]);
+}
+
+/**
+ * Parts are gathered up to this many UTF-16 units before a write: a file made in parts (the HTML
+ * viewer page of a large run, issue 32) is never one string.
+ */
+const BATCH = 1 << 20;
+
+/**
+ * Writes the concatenation of `parts` (UTF-8) to `target` atomically: a uniquely named temp file
+ * in the same directory (created exclusively), written part by part and fsynced, renamed over the
+ * target, then the directory fsynced. The directory must exist. On failure (a write, or an
+ * exception from `parts`) the temp file is removed and the target is left as it was.
+ */
+export async function writeFileAtomicParts(
+  target: string,
+  parts: Iterable<string> | AsyncIterable<string>,
+): Promise<void> {
   const dir = path.dirname(target);
   const temp = path.join(dir, tempNameFor(target));
   const handle = await open(temp, 'wx', 0o644);
   try {
     try {
-      await handle.writeFile(text, 'utf8');
+      let batch: string[] = [];
+      let size = 0;
+      for await (const part of parts) {
+        batch.push(part);
+        size += part.length;
+        if (size < BATCH) continue;
+        // writeFile goes on from the current position and writes the whole string.
+        await handle.writeFile(batch.join(''), 'utf8');
+        batch = [];
+        size = 0;
+      }
+      if (size > 0) await handle.writeFile(batch.join(''), 'utf8');
       await handle.sync();
     } finally {
       await handle.close();

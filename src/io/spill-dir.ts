@@ -5,6 +5,7 @@
 // dir): a folder is taken for abandoned only when nothing in it changed for STALE_MS as well.
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { processIsAlive } from './atomic-write.js';
 
 const SPILL_DIR = /^context-stability-[a-z]+-(\d+)-[A-Za-z0-9]{6}$/;
 
@@ -16,16 +17,6 @@ function lastChange(dir: string): number {
   let newest = statSync(dir).mtimeMs;
   for (const name of readdirSync(dir)) newest = Math.max(newest, statSync(path.join(dir, name)).mtimeMs);
   return newest;
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Removes the spill folders under `root` whose process is gone and that went stale; never fails. */

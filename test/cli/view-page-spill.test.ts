@@ -24,7 +24,7 @@ import type { PolicySetup } from '../../src/cli/check/policies.js';
 import { viewPageChunks, writeViewPage } from '../../src/cli/check/view-page.js';
 import { buildViewDocument } from '../../src/core/view/document.js';
 import { renderViewHtml } from '../../src/core/view/render-html.js';
-import { writeFileAtomicParts } from '../../src/io/atomic-stream.js';
+import { writeFileAtomicParts } from '../../src/io/atomic-write.js';
 import { REPO_ROOT } from '../support/view-document.js';
 
 const roots: string[] = [];

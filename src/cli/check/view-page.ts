@@ -13,9 +13,10 @@ import type { CheckReport } from '../../core/golden/check-report.js';
 import { displayOrder } from '../../core/golden/report-order.js';
 import type { Diagnostic } from '../../core/types.js';
 import type { ViewTranscript } from '../../core/view/model.js';
+import { viewFrameOf, viewTranscriptOf } from '../../core/view/document.js';
 import { viewLine, viewPageParts } from '../../core/view/render-html.js';
 import type { ViewFrame } from '../../core/view/render-html.js';
-import { writeFileAtomicParts } from '../../io/atomic-stream.js';
+import { writeFileAtomicParts } from '../../io/atomic-write.js';
 import type { TranscriptGoldens } from './golden-run.js';
 
 /** The page's name inside the folder `check --html DIR` is given. */
@@ -28,20 +29,9 @@ export function* viewPageChunks(
   replacement: string,
 ): Generator<string> {
   // The document buildViewDocument makes, one transcript at a time.
-  const frame: ViewFrame = {
-    tool: report.tool,
-    policy: report.policy,
-    tokenizer: report.tokenizer,
-    replacement,
-    ci: report.ci,
-    summary: report.summary,
-  };
+  const frame: ViewFrame = viewFrameOf(report, replacement);
   const outcomes = displayOrder(report).transcripts;
-  const transcript = (index: number): ViewTranscript => {
-    const outcome = outcomes[index]!;
-    const g = goldens.get(outcome.transcript);
-    return { outcome, head: g?.head ?? null, stored: g?.stored ?? null };
-  };
+  const transcript = (index: number): ViewTranscript => viewTranscriptOf(outcomes[index]!, goldens);
   const lines = outcomes.map((_, i) => viewLine(transcript(i)));
   const parts = viewPageParts(frame, lines);
   yield parts.head;

@@ -473,17 +473,16 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
   if (compacted?.item) context = insertCompaction(context, compacted.item, policy.order);
   const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
   const used = context.reduce((s, c) => s + c.tokens, 0);
-  if (opts.decisionsOnly) {
-    return {
-      transcript: transcript.file,
-      status,
-      budget: { limit: policy.budget, used },
-      context,
-      ledger,
-      summaries,
-      events: [],
-    };
-  }
+  const resultWith = (events: StabilizeEvent[]): StabilizeResult => ({
+    transcript: transcript.file,
+    status,
+    budget: { limit: policy.budget, used },
+    context,
+    ledger,
+    summaries,
+    events,
+  });
+  if (opts.decisionsOnly) return resultWith([]);
   // What the emitters change for the request(s) the context is written as: parts converted or left
   // out, call ids renamed (the Responses emitter's own notes for a Responses request), a placeholder
   // user turn put first (its text masked like any other; a `repaired` event per repaired request).
@@ -531,16 +530,7 @@ export function stabilizeTranscript(input: Transcript, opts: StabilizeOptions): 
   if (verdict.length > 0) status = 'escalated';
   ws.events.push(...verdict);
 
-  const events: StabilizeEvent[] = ws.events.filter((e) => visible.has(e.level));
-  const out: StabilizeResult = {
-    transcript: transcript.file,
-    status,
-    budget: { limit: policy.budget, used },
-    context,
-    ledger,
-    summaries,
-    events,
-  };
+  const out = resultWith(ws.events.filter((e) => visible.has(e.level)));
   if (compacted?.log) out.compaction = [compacted.log];
   return out;
 }

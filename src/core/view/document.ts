@@ -5,11 +5,10 @@ import type { Golden } from '../golden/golden.js';
 import { displayOrder } from '../golden/report-order.js';
 import type { ViewDocument } from './model.js';
 
-export function buildViewDocument(
-  report: CheckReport,
-  goldens: ReadonlyMap<string, { head: Golden | null; stored: Golden | null }>,
-  replacement: string,
-): ViewDocument {
+type GoldensOf = ReadonlyMap<string, { head: Golden | null; stored: Golden | null }>;
+
+/** The document without its transcripts: what the page's head and every section share. */
+export function viewFrameOf(report: CheckReport, replacement: string): Omit<ViewDocument, 'transcripts'> {
   return {
     tool: report.tool,
     policy: report.policy,
@@ -17,9 +16,25 @@ export function buildViewDocument(
     replacement,
     ci: report.ci,
     summary: report.summary,
-    transcripts: displayOrder(report).transcripts.map((outcome) => {
-      const g = goldens.get(outcome.transcript);
-      return { outcome, head: g?.head ?? null, stored: g?.stored ?? null };
-    }),
+  };
+}
+
+/** One transcript of the document: its outcome and the goldens the run kept of it. */
+export function viewTranscriptOf(
+  outcome: CheckReport['transcripts'][number],
+  goldens: GoldensOf,
+): ViewDocument['transcripts'][number] {
+  const g = goldens.get(outcome.transcript);
+  return { outcome, head: g?.head ?? null, stored: g?.stored ?? null };
+}
+
+export function buildViewDocument(
+  report: CheckReport,
+  goldens: GoldensOf,
+  replacement: string,
+): ViewDocument {
+  return {
+    ...viewFrameOf(report, replacement),
+    transcripts: displayOrder(report).transcripts.map((outcome) => viewTranscriptOf(outcome, goldens)),
   };
 }
