@@ -40879,7 +40879,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4923);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9578);
 /* harmony import */ var _cli_check_golden_worker_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9340);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
@@ -40914,7 +40914,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4923:
+/***/ 9578:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46304,6 +46304,31 @@ async function writeReportFile(file, report, cwd) {
     }
 }
 
+;// CONCATENATED MODULE: ./build/core/view/document.js
+
+/** The document without its transcripts: what the page's head and every section share. */
+function viewFrameOf(report, replacement) {
+    return {
+        tool: report.tool,
+        policy: report.policy,
+        tokenizer: report.tokenizer,
+        replacement,
+        ci: report.ci,
+        summary: report.summary,
+    };
+}
+/** One transcript of the document: its outcome and the goldens the run kept of it. */
+function viewTranscriptOf(outcome, goldens) {
+    const g = goldens.get(outcome.transcript);
+    return { outcome, head: g?.head ?? null, stored: g?.stored ?? null };
+}
+function buildViewDocument(report, goldens, replacement) {
+    return {
+        ...viewFrameOf(report, replacement),
+        transcripts: displayOrder(report).transcripts.map((outcome) => viewTranscriptOf(outcome, goldens)),
+    };
+}
+
 // EXTERNAL MODULE: ./build/core/golden/check-report.js
 var check_report = __nccwpck_require__(6693);
 // EXTERNAL MODULE: ./build/core/golden/picture.js
@@ -47136,67 +47161,6 @@ function renderViewHtml(doc) {
 }
 
 
-;// CONCATENATED MODULE: ./build/io/atomic-stream.js
-// writeFileAtomic for a file made in parts (the HTML viewer page of a large run): the parts go to
-// the temp file as they come, in writes of about a megabyte, so the whole text is never one
-// string. The same guarantees: a reader sees the old file or the new one, never a partial write.
-
-
-
-/** Parts are gathered up to this many UTF-16 units before a write. */
-const BATCH = 1 << 20;
-async function fsyncDirectory(dir) {
-    let handle;
-    try {
-        handle = await (0,promises_.open)(dir, 'r');
-        await handle.sync();
-    }
-    catch {
-        // Some platforms (Windows) and file systems cannot fsync a directory; the rename is still atomic.
-    }
-    finally {
-        await handle?.close();
-    }
-}
-/**
- * Writes the concatenation of `parts` (UTF-8) to `target` atomically: a uniquely named temp file
- * in the same directory (created exclusively), written part by part and fsynced, renamed over the
- * target, then the directory fsynced. The directory must exist. On failure (a write, or an
- * exception from `parts`) the temp file is removed and the target is left as it was.
- */
-async function writeFileAtomicParts(target, parts) {
-    const dir = external_node_path_.dirname(target);
-    const temp = external_node_path_.join(dir, (0,atomic_write/* tempNameFor */.DU)(target));
-    const handle = await (0,promises_.open)(temp, 'wx', 0o644);
-    try {
-        try {
-            let batch = [];
-            let size = 0;
-            for await (const part of parts) {
-                batch.push(part);
-                size += part.length;
-                if (size < BATCH)
-                    continue;
-                await handle.write(batch.join(''), null, 'utf8');
-                batch = [];
-                size = 0;
-            }
-            if (size > 0)
-                await handle.write(batch.join(''), null, 'utf8');
-            await handle.sync();
-        }
-        finally {
-            await handle.close();
-        }
-        await (0,promises_.rename)(temp, target);
-    }
-    catch (error) {
-        await (0,promises_.unlink)(temp).catch(() => undefined);
-        throw error;
-    }
-    await fsyncDirectory(dir);
-}
-
 ;// CONCATENATED MODULE: ./build/cli/check/view-page.js
 // The HTML viewer page of a run (`view`, `check --html DIR`, the action's `html-path`): built from
 // the report and the goldens the run kept, written atomically. A failure is a diagnostic (exit 2);
@@ -47212,25 +47176,15 @@ async function writeFileAtomicParts(target, parts) {
 
 
 
+
 /** The page's name inside the folder `check --html DIR` is given. */
 const VIEW_PAGE_NAME = 'index.html';
 /** The page's parts, in order; each transcript's goldens are looked up when its part is made. */
 function* viewPageChunks(report, goldens, replacement) {
     // The document buildViewDocument makes, one transcript at a time.
-    const frame = {
-        tool: report.tool,
-        policy: report.policy,
-        tokenizer: report.tokenizer,
-        replacement,
-        ci: report.ci,
-        summary: report.summary,
-    };
+    const frame = viewFrameOf(report, replacement);
     const outcomes = (0,report_order/* displayOrder */.FX)(report).transcripts;
-    const transcript = (index) => {
-        const outcome = outcomes[index];
-        const g = goldens.get(outcome.transcript);
-        return { outcome, head: g?.head ?? null, stored: g?.stored ?? null };
-    };
+    const transcript = (index) => viewTranscriptOf(outcomes[index], goldens);
     const lines = outcomes.map((_, i) => viewLine(transcript(i)));
     const parts = viewPageParts(frame, lines);
     yield parts.head;
@@ -47242,7 +47196,7 @@ async function writeViewPage(file, report, goldens, replacement, cwd, option = '
     const target = external_node_path_.resolve(cwd, file);
     try {
         await (0,promises_.mkdir)(external_node_path_.dirname(target), { recursive: true });
-        await writeFileAtomicParts(target, viewPageChunks(report, goldens, replacement));
+        await (0,atomic_write/* writeFileAtomicParts */.bc)(target, viewPageChunks(report, goldens, replacement));
         return null;
     }
     catch (error) {
@@ -57513,17 +57467,17 @@ function stabilizeTranscript(input, opts) {
         context = insertCompaction(context, compacted.item, policy.order);
     const ledger = ws.items.map((w) => ledgerEntry(w, masker, meter));
     const used = context.reduce((s, c) => s + c.tokens, 0);
-    if (opts.decisionsOnly) {
-        return {
-            transcript: transcript.file,
-            status,
-            budget: { limit: policy.budget, used },
-            context,
-            ledger,
-            summaries,
-            events: [],
-        };
-    }
+    const resultWith = (events) => ({
+        transcript: transcript.file,
+        status,
+        budget: { limit: policy.budget, used },
+        context,
+        ledger,
+        summaries,
+        events,
+    });
+    if (opts.decisionsOnly)
+        return resultWith([]);
     // What the emitters change for the request(s) the context is written as: parts converted or left
     // out, call ids renamed (the Responses emitter's own notes for a Responses request), a placeholder
     // user turn put first (its text masked like any other; a `repaired` event per repaired request).
@@ -57566,16 +57520,7 @@ function stabilizeTranscript(input, opts) {
     if (verdict.length > 0)
         status = 'escalated';
     ws.events.push(...verdict);
-    const events = ws.events.filter((e) => visible.has(e.level));
-    const out = {
-        transcript: transcript.file,
-        status,
-        budget: { limit: policy.budget, used },
-        context,
-        ledger,
-        summaries,
-        events,
-    };
+    const out = resultWith(ws.events.filter((e) => visible.has(e.level)));
     if (compacted?.log)
         out.compaction = [compacted.log];
     return out;
@@ -63634,12 +63579,15 @@ var heap = __nccwpck_require__(6738);
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: ./build/io/atomic-write.js
+var atomic_write = __nccwpck_require__(6446);
 ;// CONCATENATED MODULE: ./build/io/spill-dir.js
 // The folder of a run's spill file (src/cli/check/golden-spill.ts, outcome-spill.ts): one of its
 // own under the OS temp dir, named after the process that owns it. A run removes its folder at the
 // end or on exit; a process killed outright cannot, so each new folder first removes those of
 // processes that are gone. A pid says nothing across PID namespaces (two containers sharing one temp
 // dir): a folder is taken for abandoned only when nothing in it changed for STALE_MS as well.
+
 
 
 const SPILL_DIR = /^context-stability-[a-z]+-(\d+)-[A-Za-z0-9]{6}$/;
@@ -63651,16 +63599,6 @@ function lastChange(dir) {
     for (const name of (0,external_node_fs_.readdirSync)(dir))
         newest = Math.max(newest, (0,external_node_fs_.statSync)(external_node_path_.join(dir, name)).mtimeMs);
     return newest;
-}
-function processIsAlive(pid) {
-    try {
-        process.kill(pid, 0);
-        return true;
-    }
-    catch (error) {
-        // EPERM: the process exists but belongs to someone else.
-        return error.code === 'EPERM';
-    }
 }
 /** Removes the spill folders under `root` whose process is gone and that went stale; never fails. */
 function removeAbandonedSpills(root, now = Date.now()) {
@@ -63676,7 +63614,7 @@ function removeAbandonedSpills(root, now = Date.now()) {
         if (!match)
             continue;
         const pid = Number(match[1]);
-        if (pid === process.pid || processIsAlive(pid))
+        if (pid === process.pid || (0,atomic_write/* processIsAlive */.xT)(pid))
             continue;
         try {
             const dir = external_node_path_.join(root, name);
@@ -84697,10 +84635,12 @@ function renderMarkdownReport(report) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Ce: () => (/* binding */ isStaleTemp),
-/* harmony export */   DU: () => (/* binding */ tempNameFor),
 /* harmony export */   Gs: () => (/* binding */ isTempName),
-/* harmony export */   Zf: () => (/* binding */ writeFileAtomic)
+/* harmony export */   Zf: () => (/* binding */ writeFileAtomic),
+/* harmony export */   bc: () => (/* binding */ writeFileAtomicParts),
+/* harmony export */   xT: () => (/* binding */ processIsAlive)
 /* harmony export */ });
+/* unused harmony export tempNameFor */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
@@ -84761,12 +84701,39 @@ async function fsyncDirectory(dir) {
  * must exist. On failure the temp file is removed and the target is left as it was.
  */
 async function writeFileAtomic(target, text) {
+    await writeFileAtomicParts(target, [text]);
+}
+/**
+ * Parts are gathered up to this many UTF-16 units before a write: a file made in parts (the HTML
+ * viewer page of a large run, issue 32) is never one string.
+ */
+const BATCH = 1 << 20;
+/**
+ * Writes the concatenation of `parts` (UTF-8) to `target` atomically: a uniquely named temp file
+ * in the same directory (created exclusively), written part by part and fsynced, renamed over the
+ * target, then the directory fsynced. The directory must exist. On failure (a write, or an
+ * exception from `parts`) the temp file is removed and the target is left as it was.
+ */
+async function writeFileAtomicParts(target, parts) {
     const dir = node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(target);
     const temp = node_path__WEBPACK_IMPORTED_MODULE_2__.join(dir, tempNameFor(target));
     const handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(temp, 'wx', 0o644);
     try {
         try {
-            await handle.writeFile(text, 'utf8');
+            let batch = [];
+            let size = 0;
+            for await (const part of parts) {
+                batch.push(part);
+                size += part.length;
+                if (size < BATCH)
+                    continue;
+                // writeFile goes on from the current position and writes the whole string.
+                await handle.writeFile(batch.join(''), 'utf8');
+                batch = [];
+                size = 0;
+            }
+            if (size > 0)
+                await handle.writeFile(batch.join(''), 'utf8');
             await handle.sync();
         }
         finally {
