@@ -46,3 +46,31 @@ export function runBuilt(args: string[], cwd: string, env: Record<string, string
     );
   });
 }
+
+/**
+ * Runs one CLI invocation in this process (`main` from src/cli/main.ts with an in-memory IO), for
+ * scenarios where the process boundary is not what is tested: spawning node costs about a second of
+ * cold start per run. The environment is what a child gets from runBuilt: NO_COLOR, no CI variables
+ * of the test runner, then `env`. Each command still keeps one runBuilt test of its own (the bin, the
+ * bundle, exit codes as the shell sees them).
+ */
+export async function runInProcess(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<Run> {
+  const { main } = await import('../../src/cli/main.js');
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    cwd,
+    env: childEnv(env),
+  });
+  return { code, stdout, stderr };
+}
