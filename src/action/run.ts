@@ -221,7 +221,8 @@ export async function runAction(options: ActionOptions, ctx: ActionContext): Pro
   const printed = [...produced.diagnostics, ...transcriptDiagnostics].map(formatDiagnostic);
   logGroup('context-stability: diagnostics', printed.join('\n'), write);
   if (produced.notes.length > 0) logGroup('context-stability: goldens', produced.notes.join('\n'), write);
-  logGroup(`context-stability ${options.mode}: report`, renderText(report), write);
+  // The log group is folded and the job summary is the short view: the log lists every transcript.
+  logGroup(`context-stability ${options.mode}: report`, renderText(report, { verbose: true }), write);
   logLine(describeSummary(report), write);
 
   const reportFailure = await writeReportFile(target, report, ctx.cwd);

@@ -70,6 +70,33 @@ describe('new goldens', () => {
     expect(second.report.transcripts.some((t) => 'written' in t)).toBe(false);
   });
 
+  it('text output counts clean passes; --verbose (and merge --verbose) lists them', async () => {
+    await repo.cli(['update', '--policy', 'policy.yml', 'transcripts']);
+    const brief = await repo.cli(['check', '--policy', 'policy.yml', 'transcripts']);
+    expect(brief.code).toBe(0);
+    expect(brief.stdout).not.toMatch(/^PASS /m);
+    expect(brief.stdout).toContain('\n3 clean passes not listed (--verbose lists every transcript).\n');
+    expect(brief.stdout).toMatch(/3 transcripts checked: .*3 passed/);
+    for (const flag of ['--verbose', '-v']) {
+      const verbose = await repo.cli(['check', flag, '--policy', 'policy.yml', 'transcripts']);
+      expect(verbose.stdout.match(/^PASS +\S+/gm)).toEqual(ALL.map((t) => `PASS       ${t}`));
+      expect(verbose.stdout).not.toContain('not listed');
+    }
+    await repo.cli([
+      'check',
+      '--policy',
+      'policy.yml',
+      '--shard',
+      '1/1',
+      '--report',
+      'r.json',
+      'transcripts',
+    ]);
+    const merged = await repo.cli(['merge', 'r.json']);
+    expect(merged.stdout).toContain('3 clean passes not listed');
+    expect((await repo.cli(['merge', '--verbose', 'r.json'])).stdout.match(/^PASS /gm)).toHaveLength(3);
+  });
+
   it('writes goldens in the stable form, with repo-relative paths and no raw PII', async () => {
     await repo.cli(['update', '--policy', 'policy.yml', 'transcripts']);
     for (const [file, text] of Object.entries(repo.tree())) {

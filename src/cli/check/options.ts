@@ -83,6 +83,12 @@ export function formatOption(value: string | undefined): OutputFormat {
 /** `--jobs N`, shared by check, update and view. */
 export const JOBS_OPTION = { jobs: { type: 'string' } } as const;
 
+/** `--verbose`: the text report lists clean passes too (by default it counts them). */
+export const VERBOSE_OPTION = { verbose: { type: 'boolean', short: 'v' } } as const;
+
+export const VERBOSE_HELP = `  -v, --verbose           text format: list every transcript; by default a clean pass
+                          (no finding) is only counted, so a failure is not buried`;
+
 export const JOBS_HELP = `  --jobs N                transcripts checked in parallel: this process plus N-1 worker
                           threads, started when the transcripts hold 2 MiB or more (default:
                           the available cores); 1 runs everything in one thread. The output

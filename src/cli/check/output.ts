@@ -15,7 +15,16 @@ import type { CliIO } from '../command.js';
 import { styleCheckText, styleFor } from '../style.js';
 import type { OutputFormat } from './options.js';
 
-export function renderReport(report: CheckReport, format: OutputFormat): string {
+export interface ReportOutputOptions {
+  /** Text format: list clean passes too (`--verbose`). */
+  verbose?: boolean;
+}
+
+export function renderReport(
+  report: CheckReport,
+  format: OutputFormat,
+  opts: ReportOutputOptions = {},
+): string {
   switch (format) {
     case 'json':
       return stableStringify(report);
@@ -24,7 +33,7 @@ export function renderReport(report: CheckReport, format: OutputFormat): string 
     case 'github':
       return renderGithub(report);
     case 'text':
-      return renderText(report);
+      return renderText(report, opts);
   }
 }
 
@@ -36,14 +45,19 @@ export function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[]):
  * Prints the report; the per-transcript diagnostics also go to stderr when the chosen format
  * does not show them itself (JSON and markdown are read by machines and pull-request comments).
  */
-export function printReport(io: CliIO, report: CheckReport, format: OutputFormat): void {
+export function printReport(
+  io: CliIO,
+  report: CheckReport,
+  format: OutputFormat,
+  opts: ReportOutputOptions = {},
+): void {
   if (format === 'json' || format === 'markdown') {
     printDiagnostics(
       io,
       report.transcripts.flatMap((t) => t.diagnostics ?? []),
     );
   }
-  const text = renderReport(report, format);
+  const text = renderReport(report, format, opts);
   // Only the text report is for a terminal: JSON, markdown and annotations are never styled.
   if (format === 'text')
     io.stdout(styleCheckText(text, styleFor(io, 'stdout'), exitCodeFor(report) === EXIT_OK));

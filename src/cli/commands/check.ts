@@ -19,6 +19,8 @@ import {
   jobsOption,
   requireGlobs,
   shardOption,
+  VERBOSE_HELP,
+  VERBOSE_OPTION,
 } from '../check/options.js';
 import { printDiagnostics, printReport, writeReportFile } from '../check/output.js';
 import { loadBasePolicy, loadHeadPolicy } from '../check/policies.js';
@@ -44,6 +46,7 @@ const OPTIONS = {
   html: { type: 'string' },
   ...LIMIT_OPTIONS,
   ...JOBS_OPTION,
+  ...VERBOSE_OPTION,
 } as const;
 
 const HELP = `Usage: ${PROGRAM} check FILE|DIR|GLOB… [options]
@@ -86,6 +89,7 @@ Options:
                           (self-contained, opens from file://; see also 'view')
   --format FORMAT         stdout format: ${OUTPUT_FORMATS.join(', ')} (default text); github prints
                           workflow commands that annotate the transcript lines
+${VERBOSE_HELP}
   --base-policy SPEC      policy change review: also run this policy on every transcript and
                           show the impact side by side (tokens, artifacts kept, masked and
                           dropped by reason, checks newly failing or fixed). SPEC is a file,
@@ -179,7 +183,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       format === 'json' || format === 'markdown' ? format : format === 'github' ? 'annotations' : 'text';
     const out = guardOutput(io, kind);
     try {
-      printReport(out.io, report, format);
+      printReport(out.io, report, format, { verbose: values.verbose === true });
     } finally {
       out.close();
     }

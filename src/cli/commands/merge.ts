@@ -6,13 +6,14 @@ import type { Diagnostic } from '../../core/types.js';
 import { PROGRAM, UsageError, parseOptions } from '../args.js';
 import { EXIT_INPUT } from '../command.js';
 import type { CliIO, Command } from '../command.js';
-import { OUTPUT_FORMATS, formatOption } from '../check/options.js';
+import { OUTPUT_FORMATS, VERBOSE_HELP, VERBOSE_OPTION, formatOption } from '../check/options.js';
 import { printDiagnostics, printReport, writeReportFile } from '../check/output.js';
 import { readCheckReport } from '../check/read-report.js';
 
 const OPTIONS = {
   report: { type: 'string' },
   format: { type: 'string' },
+  ...VERBOSE_OPTION,
 } as const;
 
 const HELP = `Usage: ${PROGRAM} merge REPORT… [options]
@@ -26,6 +27,7 @@ shard.
 Options:
   --report FILE           write the merged machine report (JSON) to FILE
   --format FORMAT         stdout format: ${OUTPUT_FORMATS.join(', ')} (default text)
+${VERBOSE_HELP}
   -h, --help              show this help
 
 Exit codes: as 'check' over the merged result (0 all pass, 1 drift, violations or a missing
@@ -59,7 +61,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     return EXIT_INPUT;
   }
 
-  printReport(io, merged.report, format);
+  printReport(io, merged.report, format, { verbose: values.verbose === true });
   let code: number = exitCodeFor(merged.report);
   if (values.report !== undefined) {
     const failure = await writeReportFile(values.report, merged.report, io.cwd);

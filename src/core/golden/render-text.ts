@@ -1,7 +1,9 @@
-// Terminal output of `check`: one line per transcript, what broke first (displayOrder: violations
-// most severe first, then drift, then unreadable input and missing goldens, then passes), then for
-// each failure what went wrong — for a drift the semantic diff first (what it does) and the
-// unified diff second (exact bytes).
+// Terminal output of `check`: one line per transcript that needs reading, what broke first
+// (displayOrder: violations most severe first, then drift, then unreadable input and missing
+// goldens), then for each failure what went wrong — for a drift the semantic diff first (what it
+// does) and the unified diff second (exact bytes). A clean pass is one line of nothing to do: a run
+// of 1,000 transcripts would bury its one failure, so passes are counted, and listed only when
+// asked (`verbose`).
 import { formatDiagnostic } from '../diagnostics.js';
 import { inertJson, shownName } from '../text/shown-name.js';
 import { labelledName } from '../text/session-name.js';
@@ -75,7 +77,27 @@ function details(o: TranscriptOutcome, report: CheckReport): string[] {
   return shown;
 }
 
-export function renderText(given: CheckReport): string {
+export interface TextOptions {
+  /** List every transcript, clean passes too (`--verbose`). */
+  verbose?: boolean;
+}
+
+/**
+ * A pass with nothing to tell: no warning, note or diagnostic, and no per-transcript figure the run
+ * was asked for (a policy impact, a cache-prefix line). A pass that has one is listed.
+ */
+function isCleanPass(o: TranscriptOutcome): boolean {
+  return (
+    o.outcome === 'pass' &&
+    o.violations.length === 0 &&
+    (o.notes ?? []).length === 0 &&
+    (o.diagnostics ?? []).length === 0 &&
+    o.impact === undefined &&
+    o.cache_prefix === undefined
+  );
+}
+
+export function renderText(given: CheckReport, opts: TextOptions = {}): string {
   const report = displayOrder(given);
   const lines: string[] = [];
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';
@@ -87,10 +109,19 @@ export function renderText(given: CheckReport): string {
     ),
   );
   lines.push(describeTotals(report));
+  let unlisted = 0;
   for (const o of report.transcripts) {
+    if (opts.verbose !== true && isCleanPass(o)) {
+      unlisted++;
+      continue;
+    }
     lines.push(headline(o, report.ci));
     pushAll(lines, details(o, report));
   }
+  if (unlisted > 0)
+    lines.push(
+      `${unlisted === 1 ? '1 clean pass' : `${unlisted} clean passes`} not listed (--verbose lists every transcript).`,
+    );
   if (report.obsolete && report.obsolete.length > 0) {
     lines.push('Obsolete goldens (no transcript checked; `update --prune-obsolete` removes them):');
     for (const g of report.obsolete) lines.push(`  ${shownName(g)}`);

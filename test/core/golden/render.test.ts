@@ -68,8 +68,22 @@ describe('renderText', () => {
   const text = renderText(sampleReport());
   const lines = text.split('\n');
 
-  it('gives one headline per transcript, what broke first: violations, drift, errors, new, passes', () => {
+  it('gives one headline per transcript that needs a look, what broke first, and counts clean passes', () => {
     const heads = lines.filter((l) => /^(PASS|DRIFT|NEW|VIOLATIONS|ERROR) /.test(l));
+    expect(heads.map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual([
+      'VIOLATIONS t/pii.jsonl',
+      'DRIFT t/drift.jsonl',
+      'ERROR t/broken.jsonl',
+      'NEW t/new.jsonl',
+    ]);
+    expect(text).not.toContain('t/pass.jsonl');
+    expect(text).toContain('\n1 clean pass not listed (--verbose lists every transcript).\n');
+    expect(text).toContain('golden written: golden/t/new.jsonl.golden.json');
+  });
+
+  it('lists the clean passes last with verbose, and then says nothing is left out', () => {
+    const verbose = renderText(sampleReport(false), { verbose: true });
+    const heads = verbose.split('\n').filter((l) => /^(PASS|DRIFT|NEW|VIOLATIONS|ERROR) /.test(l));
     expect(heads.map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual([
       'VIOLATIONS t/pii.jsonl',
       'DRIFT t/drift.jsonl',
@@ -77,8 +91,19 @@ describe('renderText', () => {
       'NEW t/new.jsonl',
       'PASS t/pass.jsonl',
     ]);
-    expect(text).toContain('t/pass.jsonl  30/100 tokens');
-    expect(text).toContain('golden written: golden/t/new.jsonl.golden.json');
+    expect(verbose).toContain('t/pass.jsonl  30/100 tokens');
+    expect(verbose).not.toContain('not listed');
+  });
+
+  it('lists a pass that has something to tell: a warning, a note, a policy impact', () => {
+    const warned = outcome('w.jsonl', 'pass', {
+      violations: [{ check: 'order', severity: 'warning', id: 'm5', line: 9, message: 'out of order' }],
+    });
+    const out = renderText(checkReport([warned, outcome('a.jsonl', 'pass'), outcome('b.jsonl', 'pass')]));
+    expect(out).toContain('PASS       w.jsonl');
+    expect(out).toContain('  w.jsonl:9: warning[order] m5: out of order');
+    expect(out).not.toMatch(/PASS +[ab]\.jsonl/);
+    expect(out).toContain('\n2 clean passes not listed (--verbose lists every transcript).\n');
   });
 
   it('shows a drift as the semantic diff first and the unified diff second', () => {
@@ -142,6 +167,7 @@ describe('renderText', () => {
           violations: [{ check: 'order', severity: 'warning', id: 'm5', line: 9, message: 'out of order' }],
         }),
       ]),
+      { verbose: true },
     );
     const fills = '  what fills the budget: t7 (tool, line 12) 3,120 tokens, 39% of the budget';
     const blocks = out.split(/\n(?=[A-Z]+ +[abc]\.jsonl)/);
@@ -164,6 +190,7 @@ describe('renderText', () => {
   it('names the run a session of a multi-run file stands for (issue 31: an OpenHands instance id)', () => {
     const out = renderText(
       checkReport([outcome('output.jsonl#2', 'pass', { session_label: 'django__django-11099' })]),
+      { verbose: true },
     );
     expect(out.split('\n')[2]).toBe('PASS       output.jsonl#2 (django__django-11099)  30/100 tokens');
   });
