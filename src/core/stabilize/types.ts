@@ -56,7 +56,7 @@ export interface LedgerEntry {
   reason: Reason;
   /** Plain words; never raw content (no PII). */
   detail?: string;
-  /** Tokens of the original artifact; null when it was dropped without an exact count (see README). */
+  /** Tokens of the original artifact; null when it was dropped without an exact count (docs/stabilizer.md). */
   tokens_before: number | null;
   /** Tokens in the stabilized context; 0 when not in it. */
   tokens_after: number;
