@@ -1,11 +1,14 @@
-// The built action on the contexts the checker used to call ok (issue 9): the step fails, with an
+// The action on the contexts the checker used to call ok (issue 9): the step fails, with an
 // error annotation naming the check at the transcript line and column that caused it; an escalated
 // run fails the step; a drift at severity warning is a warning annotation and the step passes.
+// The escalated run is the built bundle as a process; the others take the same steps in this
+// process (runInProcess), stdout and stderr captured all the same.
 import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, byLevel, ensureDist, removeTempDirs, runDist } from './support.js';
+import { ROOT, byLevel, ensureDist, removeTempDirs, runDist, runInProcess } from './support.js';
+import type { RunOptions, RunResult } from './support.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'broken-contexts');
 const PII = ['rosa.quintero@example.net', '415 555 2671'];
@@ -28,8 +31,12 @@ async function workspace(transcript: string, policy?: string): Promise<string> {
   return dir;
 }
 
-async function check(transcript: string, policy?: string) {
-  const run = await runDist({
+async function check(
+  transcript: string,
+  policy?: string,
+  runner: (opts: RunOptions) => Promise<RunResult> = runInProcess,
+) {
+  const run = await runner({
     workspace: await workspace(transcript, policy),
     inputs: { transcripts: 'transcripts', policy: 'policy.yml', comment: 'false' },
   });
@@ -72,7 +79,7 @@ describe('action: a broken context fails the step at the line that broke it', ()
   });
 
   it('an escalated run fails the step through the status check', async () => {
-    const run = await check('assistant-first.json', 'policy-escalate.yml');
+    const run = await check('assistant-first.json', 'policy-escalate.yml', runDist);
     expect(run.code).toBe(1);
     expect(byLevel(run.log, 'error').map((a) => a.title)).toContainEqual(
       expect.stringMatching(/^context-stability status: /),
@@ -84,14 +91,14 @@ describe('action: drift severity', () => {
   it('a drift at severity warning is a warning annotation and the step passes', async () => {
     const dir = await workspace('task-dropped.jsonl');
     await writeFile(path.join(dir, 'policy.yml'), 'version: 1\n');
-    const update = await runDist({
+    const update = await runInProcess({
       workspace: dir,
       inputs: { mode: 'update', transcripts: 'transcripts', policy: 'policy.yml', comment: 'false' },
     });
     expect(update.code).toBe(0);
     // A budget that drops one short assistant turn: the context changes, every check still holds.
     await writeFile(path.join(dir, 'policy.yml'), 'version: 1\nbudget: 105\nchecks:\n  drift: warning\n');
-    const run = await runDist({
+    const run = await runInProcess({
       workspace: dir,
       inputs: { transcripts: 'transcripts', policy: 'policy.yml', comment: 'false' },
     });

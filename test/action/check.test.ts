@@ -1,6 +1,8 @@
-// The built action in check and update mode, run as a process the way the runner runs it:
-// annotations, job summary, outputs, the sticky comment against a fake GitHub, the 403 path,
-// and inputs rejected before anything runs.
+// The action in check and update mode, run the way the runner runs it: annotations, job summary,
+// outputs, the sticky comment against a fake GitHub, the 403 path, and inputs rejected before
+// anything runs. The built bundle runs as a process for update then check on a push, and for the
+// check on a pull request that creates the sticky comment; the other runs take the same steps in
+// this process (runInProcess).
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,7 +10,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../../src/github/comment.js';
 import { startFakeGitHub } from '../support/fake-github.js';
 import type { FakeGitHub } from '../support/fake-github.js';
-import { byLevel, ensureDist, makeWorkspace, pullRequestEvent, runDist, removeTempDirs } from './support.js';
+import {
+  byLevel,
+  ensureDist,
+  makeWorkspace,
+  pullRequestEvent,
+  runDist,
+  runInProcess,
+  removeTempDirs,
+} from './support.js';
+import type { RunOptions, RunResult } from './support.js';
 
 beforeAll(() => ensureDist());
 afterAll(removeTempDirs);
@@ -20,9 +31,9 @@ afterEach(async () => {
 });
 
 /** A workspace whose goldens were written by the action's update mode with policy.yml. */
-async function withGoldens(): Promise<string> {
+async function withGoldens(run: (opts: RunOptions) => Promise<RunResult> = runInProcess): Promise<string> {
   const workspace = await makeWorkspace();
-  const update = await runDist({
+  const update = await run({
     workspace,
     inputs: { mode: 'update', transcripts: 'transcripts', policy: 'policy.yml' },
   });
@@ -32,7 +43,7 @@ async function withGoldens(): Promise<string> {
 
 describe('action: update and check', () => {
   it('update writes the goldens; check then passes with pass outputs and a summary table', async () => {
-    const workspace = await withGoldens();
+    const workspace = await withGoldens(runDist);
     expect(existsSync(path.join(workspace, 'golden/transcripts/session.jsonl.golden.json'))).toBe(true);
 
     const run = await runDist({ workspace, inputs: { transcripts: 'transcripts/*', policy: 'policy.yml' } });
@@ -65,7 +76,7 @@ describe('action: update and check', () => {
 
   it('drift: one error annotation at the first changed artifact, outputs and a failed step', async () => {
     const workspace = await withGoldens();
-    const run = await runDist({
+    const run = await runInProcess({
       workspace,
       inputs: { transcripts: 'transcripts', policy: 'policy-tight.yml', 'report-path': 'out/report.json' },
     });
@@ -108,7 +119,7 @@ describe('action: update and check', () => {
 
   it('fail-on: none reports the findings in status without failing the step', async () => {
     const workspace = await withGoldens();
-    const run = await runDist({
+    const run = await runInProcess({
       workspace,
       inputs: { transcripts: 'transcripts', policy: 'policy-tight.yml', 'fail-on': 'none' },
     });
@@ -119,7 +130,10 @@ describe('action: update and check', () => {
 
   it('a missing golden fails in check mode and writes nothing (CI semantics)', async () => {
     const workspace = await makeWorkspace();
-    const run = await runDist({ workspace, inputs: { transcripts: 'transcripts', policy: 'policy.yml' } });
+    const run = await runInProcess({
+      workspace,
+      inputs: { transcripts: 'transcripts', policy: 'policy.yml' },
+    });
     expect(run.code).toBe(1);
     expect(existsSync(path.join(workspace, 'golden'))).toBe(false);
     expect(byLevel(run.log, 'notice').map((a) => a.file)).toEqual([
@@ -131,7 +145,7 @@ describe('action: update and check', () => {
 
   it('base-policy: the summary shows the policy impact of every transcript', async () => {
     const workspace = await withGoldens();
-    const run = await runDist({
+    const run = await runInProcess({
       workspace,
       inputs: { transcripts: 'transcripts', policy: 'policy-tight.yml', 'base-policy': 'policy.yml' },
     });
@@ -146,7 +160,10 @@ describe('action: update and check', () => {
   it('an invalid policy stops the run with an annotation at the policy file', async () => {
     const workspace = await makeWorkspace();
     await writeFile(path.join(workspace, 'broken.yml'), 'version: 1\nbudget: -5\n');
-    const run = await runDist({ workspace, inputs: { transcripts: 'transcripts', policy: 'broken.yml' } });
+    const run = await runInProcess({
+      workspace,
+      inputs: { transcripts: 'transcripts', policy: 'broken.yml' },
+    });
     expect(run.code).toBe(1);
     expect(run.outputs).toMatchObject({
       status: 'fail',
@@ -164,7 +181,7 @@ describe('action: update and check', () => {
 
   it('rejects bad inputs before anything runs, naming each input and what it accepts', async () => {
     const workspace = await makeWorkspace();
-    const run = await runDist({
+    const run = await runInProcess({
       workspace,
       inputs: { transcripts: 'transcripts', mode: 'fix', 'fail-on': 'drift,sometimes', annotate: 'yes' },
     });
@@ -203,7 +220,7 @@ describe('action: the sticky pull request comment', () => {
     expect(posts[0]?.path).toBe('/repos/acme/agents/issues/7/comments');
     expect(posts[0]?.headers['authorization']).toMatch(/ghs_faketoken/);
 
-    const second = await runDist({
+    const second = await runInProcess({
       ...common,
       runId: '555',
       inputs: { transcripts: 'transcripts', policy: 'policy.yml' },
@@ -217,7 +234,7 @@ describe('action: the sticky pull request comment', () => {
     expect(fake.requests.some((r) => r.method === 'GET' && r.path.includes('page=2'))).toBe(true);
 
     const before = fake.requests.length;
-    const third = await runDist({
+    const third = await runInProcess({
       ...common,
       runId: '555',
       inputs: { transcripts: 'transcripts', policy: 'policy.yml' },
@@ -234,7 +251,7 @@ describe('action: the sticky pull request comment', () => {
       fake = await startFakeGitHub();
       fake.setMode(mode);
       const workspace = await withGoldens();
-      const run = await runDist({
+      const run = await runInProcess({
         workspace,
         apiUrl: fake.url,
         event: pullRequestEvent(9),
@@ -256,13 +273,13 @@ describe('action: the sticky pull request comment', () => {
     fake = await startFakeGitHub();
     const workspace = await withGoldens();
     const inputs = { transcripts: 'transcripts', policy: 'policy.yml' };
-    await runDist({
+    await runInProcess({
       workspace,
       apiUrl: fake.url,
       event: pullRequestEvent(3),
       inputs: { ...inputs, comment: 'false' },
     });
-    await runDist({ workspace, apiUrl: fake.url, inputs });
+    await runInProcess({ workspace, apiUrl: fake.url, inputs });
     expect(fake.requests).toEqual([]);
   });
 
@@ -271,9 +288,9 @@ describe('action: the sticky pull request comment', () => {
     const workspace = await withGoldens();
     const common = { workspace, apiUrl: fake.url, event: pullRequestEvent(4), runId: '77' };
     const inputs = { transcripts: 'transcripts', policy: 'policy.yml', 'comment-author': 'release-bot' };
-    await runDist({ ...common, inputs });
+    await runInProcess({ ...common, inputs });
     await writeFile(path.join(workspace, 'policy.yml'), 'version: 1\nbudget: 3900\nkeep_recent: 2\n');
-    await runDist({ ...common, inputs });
+    await runInProcess({ ...common, inputs });
     expect(fake.comments).toHaveLength(1);
     expect(fake.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
   });

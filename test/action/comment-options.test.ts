@@ -1,13 +1,23 @@
-// The built action's comment options against a fake GitHub: comment-header (one sticky comment per
+// The action's comment options against a fake GitHub: comment-header (one sticky comment per
 // header, side by side with the default one), pr-number (comment on any event, e.g. workflow_run
 // posting a fork PR's report), comment-on (always, failure, change), the count outputs and
-// comment-url, and bad values refused before anything runs.
+// comment-url, and bad values refused before anything runs. The runs take the steps of
+// src/action/main.ts in this process (runInProcess); pr-number winning over the event's pull
+// request runs the built bundle as a process.
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENT_MARKER, commentMarker } from '../../src/github/comment.js';
 import { startFakeGitHub } from '../support/fake-github.js';
 import type { FakeGitHub } from '../support/fake-github.js';
-import { byLevel, ensureDist, makeWorkspace, pullRequestEvent, removeTempDirs, runDist } from './support.js';
+import {
+  byLevel,
+  ensureDist,
+  makeWorkspace,
+  pullRequestEvent,
+  removeTempDirs,
+  runDist,
+  runInProcess,
+} from './support.js';
 import type { RunResult } from './support.js';
 
 beforeAll(() => ensureDist());
@@ -19,7 +29,7 @@ afterEach(async () => {
   fake = undefined;
 });
 
-/** Several runs of the bundle each: more than the default 60 s when the machine is busy. */
+/** Several runs of the action each: room above the default 60 s when the machine is busy. */
 const SLOW = { timeout: 240_000 };
 const BOT = { login: 'github-actions[bot]', type: 'Bot' };
 const PASSING = { transcripts: 'transcripts', policy: 'policy.yml' };
@@ -28,7 +38,7 @@ const FAILING = { transcripts: 'transcripts', policy: 'policy-tight.yml' };
 
 async function withGoldens(): Promise<string> {
   const workspace = await makeWorkspace();
-  const update = await runDist({ workspace, inputs: { mode: 'update', ...PASSING } });
+  const update = await runInProcess({ workspace, inputs: { mode: 'update', ...PASSING } });
   expect(update.code).toBe(0);
   return workspace;
 }
@@ -54,7 +64,7 @@ describe('action: comment-header', () => {
       const workspace = await withGoldens();
       const common = { workspace, apiUrl: fake.url, event: pullRequestEvent(7) };
       const run = (header: string, runId: string): Promise<RunResult> =>
-        runDist({ ...common, runId, inputs: { ...FAILING, 'comment-header': header } });
+        runInProcess({ ...common, runId, inputs: { ...FAILING, 'comment-header': header } });
 
       const check1 = await run('check', '101');
       const policy1 = await run('policy-review', '102');
@@ -94,7 +104,7 @@ describe('action: pr-number', () => {
     fake = await startFakeGitHub();
     const workspace = await withGoldens();
     // The pull request workflow: no comment (a fork's token could not), the report for the artifact.
-    const check = await runDist({
+    const check = await runInProcess({
       workspace,
       apiUrl: fake.url,
       event: pullRequestEvent(12),
@@ -108,7 +118,7 @@ describe('action: pr-number', () => {
       name: 'workflow_run',
       payload: { action: 'completed', workflow_run: { pull_requests: [] } },
     };
-    const posted = await runDist({
+    const posted = await runInProcess({
       workspace,
       apiUrl: fake.url,
       event,
@@ -127,7 +137,7 @@ describe('action: pr-number', () => {
 
     // Without pr-number, a workflow_run names no pull request: no comment, no request.
     const before = fake.requests.length;
-    const silent = await runDist({
+    const silent = await runInProcess({
       workspace,
       apiUrl: fake.url,
       event,
@@ -156,7 +166,7 @@ describe('action: comment inputs refused before anything runs', () => {
   it('names a bad pr-number and comment-header (and comment-on) in one message, without their values', async () => {
     fake = await startFakeGitHub();
     const workspace = await makeWorkspace();
-    const run = await runDist({
+    const run = await runInProcess({
       workspace,
       apiUrl: fake.url,
       event: pullRequestEvent(7),
@@ -180,7 +190,7 @@ describe('action: comment inputs refused before anything runs', () => {
 
   it('refuses pr-number in mode update, which never comments', async () => {
     const workspace = await makeWorkspace();
-    const run = await runDist({ workspace, inputs: { mode: 'update', ...PASSING, 'pr-number': '3' } });
+    const run = await runInProcess({ workspace, inputs: { mode: 'update', ...PASSING, 'pr-number': '3' } });
     expect(run.code).toBe(1);
     expect(byLevel(run.log, 'error')[0]?.message).toContain(
       'Input pr-number applies to mode check or merge only (mode is update).',
@@ -198,20 +208,20 @@ describe('action: comment-on', () => {
       const common = { workspace, apiUrl: fake.url, event: pullRequestEvent(5) };
       const on = { 'comment-on': 'failure' };
 
-      const pass = await runDist({ ...common, inputs: { ...PASSING, ...on } });
+      const pass = await runInProcess({ ...common, inputs: { ...PASSING, ...on } });
       expect(pass.code).toBe(0);
       expect(writes(fake)).toEqual([]);
       expect(fake.comments).toEqual([]);
       expect(pass.outputs['comment-url']).toBe('');
       expect(byLevel(pass.log, 'notice')).toEqual([]);
 
-      const fail = await runDist({ ...common, inputs: { ...FAILING, ...on } });
+      const fail = await runInProcess({ ...common, inputs: { ...FAILING, ...on } });
       expect(fail.code).toBe(1);
       expect(writes(fake)).toEqual(['POST /repos/acme/agents/issues/5/comments']);
       expect(fake.comments[0]?.body).toContain('❌');
 
       // The fix: the red comment is brought up to date rather than left behind.
-      const fixed = await runDist({ ...common, inputs: { ...PASSING, ...on } });
+      const fixed = await runInProcess({ ...common, inputs: { ...PASSING, ...on } });
       expect(fixed.code).toBe(0);
       expect(writes(fake)).toEqual([
         'POST /repos/acme/agents/issues/5/comments',
@@ -223,7 +233,7 @@ describe('action: comment-on', () => {
 
       // Passing again (a new run link only): the comment already shows it.
       const before = fake.requests.length;
-      await runDist({ ...common, inputs: { ...PASSING, ...on } });
+      await runInProcess({ ...common, inputs: { ...PASSING, ...on } });
       expect(writes(fake, before)).toEqual([]);
     },
   );
@@ -238,15 +248,15 @@ describe('action: comment-on', () => {
       const on = { 'comment-on': 'change' };
 
       // Nothing to say for a passing pull request without a comment.
-      await runDist({ ...common, inputs: { ...PASSING, ...on } });
+      await runInProcess({ ...common, inputs: { ...PASSING, ...on } });
       expect(fake.comments).toEqual([]);
 
-      const first = await runDist({ ...common, runId: '201', inputs: { ...FAILING, ...on } });
+      const first = await runInProcess({ ...common, runId: '201', inputs: { ...FAILING, ...on } });
       expect(fake.comments).toHaveLength(1);
       const body = fake.comments[0]?.body;
 
       const before = fake.requests.length;
-      const same = await runDist({ ...common, runId: '202', inputs: { ...FAILING, ...on } });
+      const same = await runInProcess({ ...common, runId: '202', inputs: { ...FAILING, ...on } });
       expect(same.code).toBe(1);
       expect(fake.requests.slice(before).map((r) => r.method)).toEqual(['GET']);
       expect(fake.comments[0]?.body).toBe(body);
@@ -254,12 +264,12 @@ describe('action: comment-on', () => {
       expect(same.outputs['comment-url']).toBe(commentUrl(6, fake.comments[0]?.id));
 
       // The default (always) edits for the new run link alone.
-      await runDist({ ...common, runId: '203', inputs: FAILING });
+      await runInProcess({ ...common, runId: '203', inputs: FAILING });
       expect(writes(fake, before)).toEqual([
         `PATCH /repos/acme/agents/issues/comments/${fake.comments[0]?.id}`,
       ]);
 
-      const passing = await runDist({ ...common, runId: '204', inputs: { ...PASSING, ...on } });
+      const passing = await runInProcess({ ...common, runId: '204', inputs: { ...PASSING, ...on } });
       expect(writes(fake, before)).toHaveLength(2);
       expect(fake.comments[0]?.body).toContain('✅ No transcript fails');
       expect(passing.outputs['comment-url']).toBe(commentUrl(6, fake.comments[0]?.id));
@@ -270,7 +280,7 @@ describe('action: comment-on', () => {
 describe('action: count outputs', () => {
   it('sets passed, new, errors and obsolete from the report summary', async () => {
     const workspace = await withGoldens();
-    const run = await runDist({ workspace, inputs: { ...FAILING, 'golden-dir': 'golden' } });
+    const run = await runInProcess({ workspace, inputs: { ...FAILING, 'golden-dir': 'golden' } });
     expect(run.outputs).toMatchObject({
       status: 'fail',
       checked: '3',
@@ -283,7 +293,7 @@ describe('action: count outputs', () => {
       'comment-url': '',
     });
     const fresh = await makeWorkspace();
-    const none = await runDist({ workspace: fresh, inputs: PASSING });
+    const none = await runInProcess({ workspace: fresh, inputs: PASSING });
     expect(none.outputs).toMatchObject({ checked: '3', passed: '0', new: '3', obsolete: '0' });
     expect(path.isAbsolute(none.outputs['report-path'] ?? '')).toBe(true);
   });

@@ -6,7 +6,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGitHub } from '../support/fake-github.js';
 import type { FakeGitHub } from '../support/fake-github.js';
-import { ensureDist, makeWorkspace, pullRequestEvent, runDist, removeTempDirs } from './support.js';
+import {
+  ensureDist,
+  makeWorkspace,
+  pullRequestEvent,
+  runDist,
+  runInProcess,
+  removeTempDirs,
+} from './support.js';
 import type { RunResult } from './support.js';
 
 /** Commands the action itself issues; anything else outside a stop-commands block was injected. */
@@ -20,7 +27,8 @@ beforeAll(async () => {
   ensureDist();
   fake = await startFakeGitHub();
   workspace = await makeWorkspace({ inject: true });
-  const update = await runDist({
+  // The goldens are written in this process; the check under test is the bundle as a process.
+  const update = await runInProcess({
     workspace,
     inputs: { mode: 'update', transcripts: 'transcripts/inject.jsonl', policy: 'policy.yml' },
   });

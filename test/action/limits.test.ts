@@ -1,9 +1,11 @@
 // GitHub shows at most 10 error, 10 warning and 10 notice annotations per step and drops the rest
 // without a word: the action picks the most important ones and the summary counts the others.
+// The 10-per-level run takes the steps of src/action/main.ts in this process (runInProcess);
+// annotate: false runs the built bundle as a process.
 import { cp, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { byLevel, ensureDist, makeWorkspace, runDist, removeTempDirs } from './support.js';
+import { byLevel, ensureDist, makeWorkspace, runDist, runInProcess, removeTempDirs } from './support.js';
 
 beforeAll(() => ensureDist());
 afterAll(removeTempDirs);
@@ -21,7 +23,7 @@ describe('action: annotation limits', () => {
         path.join(workspace, `transcripts/many/s${i}.jsonl`),
       );
     }
-    const update = await runDist({
+    const update = await runInProcess({
       workspace,
       inputs: { mode: 'update', transcripts: 'transcripts', policy: 'policy.yml' },
     });
@@ -39,7 +41,7 @@ describe('action: annotation limits', () => {
     }
 
     // policy-tight.yml drops most of session.jsonl and its copies: 13 drifts, one annotation each.
-    const run = await runDist({
+    const run = await runInProcess({
       workspace,
       inputs: { transcripts: 'transcripts', policy: 'policy-tight.yml' },
     });

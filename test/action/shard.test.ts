@@ -1,14 +1,23 @@
 // A sharded run as a matrix workflow does it: three `shard: i/3` processes each write a report,
 // the reports are gathered (as actions/download-artifact would), and a `mode: merge` process
 // combines them. The merged result equals an unsharded run, and only merge lists obsolete goldens
-// and posts the comment.
+// and posts the comment. The shards and the merge are the built bundle as processes; the goldens,
+// the unsharded reference and the refused merge take the same steps in this process (runInProcess).
 import { appendFile, copyFile, cp, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../../src/github/comment.js';
 import { startFakeGitHub } from '../support/fake-github.js';
 import type { FakeGitHub } from '../support/fake-github.js';
-import { byLevel, ensureDist, makeWorkspace, pullRequestEvent, runDist, removeTempDirs } from './support.js';
+import {
+  byLevel,
+  ensureDist,
+  makeWorkspace,
+  pullRequestEvent,
+  runDist,
+  runInProcess,
+  removeTempDirs,
+} from './support.js';
 import type { RunResult } from './support.js';
 
 const STRAY = 'golden/transcripts/removed.jsonl.golden.json';
@@ -24,7 +33,7 @@ beforeAll(async () => {
   ensureDist();
   fake = await startFakeGitHub();
   workspace = await makeWorkspace({ inject: true });
-  const update = await runDist({
+  const update = await runInProcess({
     workspace,
     inputs: { mode: 'update', transcripts: 'transcripts', policy: 'policy.yml' },
   });
@@ -48,7 +57,7 @@ beforeAll(async () => {
 
   const inputs = { transcripts: 'transcripts', policy: 'policy.yml' };
   const pr = { apiUrl: fake.url, event: pullRequestEvent(21) };
-  unsharded = await runDist({
+  unsharded = await runInProcess({
     workspace,
     inputs: { ...inputs, comment: 'false', 'report-path': 'unsharded.json' },
   });
@@ -148,7 +157,7 @@ describe('action: sharded check and merge', () => {
   });
 
   it('refuses an incomplete set of shard reports, naming the missing shard', async () => {
-    const run = await runDist({
+    const run = await runInProcess({
       workspace,
       inputs: { mode: 'merge', reports: 'downloaded/*-1-of-3.json\ndownloaded/*-3-of-3.json' },
     });

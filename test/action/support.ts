@@ -1,7 +1,10 @@
-// Runs the built action (dist/index.js) as the runner does: a clean environment with one
-// INPUT_<NAME> per action.yml input (its default unless the test sets it), the GITHUB_* files and
-// variables, and a workspace of its own. The job log (stdout) is parsed the way the runner reads
-// it: workflow commands, stop-commands blocks, annotations with their unescaped properties.
+// Runs the action as the runner does: a clean environment with one INPUT_<NAME> per action.yml
+// input (its default unless the test sets it), the GITHUB_* files and variables, and a workspace of
+// its own. runDist runs the built bundle (dist/index.js) as a process; runInProcess runs the same
+// steps as src/action/main.ts from src in this process (no node cold start), with that environment
+// as process.env and stdout, stderr and the exit code captured for the run. The job log (stdout) is
+// parsed the way the runner reads it: workflow commands, stop-commands blocks, annotations with
+// their unescaped properties.
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -164,8 +167,14 @@ export function parseOutputs(text: string): Record<string, string> {
 
 let runs = 0;
 
-/** Runs dist/index.js; asynchronous, so that a fake server in this process can answer it. */
-export async function runDist(opts: RunOptions): Promise<RunResult> {
+interface Runner {
+  env: Record<string, string>;
+  summaryFile: string;
+  outputFile: string;
+}
+
+/** The runner's files (summary, outputs, event, RUNNER_TEMP) and the step's environment. */
+async function prepareRunner(opts: RunOptions): Promise<Runner> {
   const files = await tempDir('cs-runner-');
   const summaryFile = path.join(files, 'step_summary.md');
   const outputFile = path.join(files, 'output.txt');
@@ -195,28 +204,102 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
     GITHUB_RUN_ID: opts.runId ?? String(1000 + ++runs),
   };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  return { env, summaryFile, outputFile };
+}
 
-  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-    (resolve) => {
-      execFile(
-        process.execPath,
-        [DIST],
-        { cwd: opts.workspace, env, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
-        (error, out, err) => {
-          const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-          resolve({ code: status, stdout: out, stderr: err });
-        },
-      );
-    },
-  );
+async function collect(
+  runner: Runner,
+  run: { code: number | null; stdout: string; stderr: string },
+): Promise<RunResult> {
   return {
-    code,
-    stdout,
-    stderr,
-    log: parseLog(stdout),
-    summary: await readFile(summaryFile, 'utf8'),
-    outputs: parseOutputs(await readFile(outputFile, 'utf8')),
+    ...run,
+    log: parseLog(run.stdout),
+    summary: await readFile(runner.summaryFile, 'utf8'),
+    outputs: parseOutputs(await readFile(runner.outputFile, 'utf8')),
   };
+}
+
+/** Runs dist/index.js; asynchronous, so that a fake server in this process can answer it. */
+export async function runDist(opts: RunOptions): Promise<RunResult> {
+  const runner = await prepareRunner(opts);
+  const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [DIST],
+      { cwd: opts.workspace, env: runner.env, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
+      (error, out, err) => {
+        const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code: status, stdout: out, stderr: err });
+      },
+    );
+  });
+  return collect(runner, run);
+}
+
+type Write = typeof process.stdout.write;
+
+/** A stream write that appends to `sink` instead (and calls back, as a write does). */
+function capture(sink: (text: string) => void): Write {
+  return ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    sink(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    const callback = rest.find((arg) => typeof arg === 'function') as (() => void) | undefined;
+    callback?.();
+    return true;
+  }) as Write;
+}
+
+/**
+ * What src/action/main.ts does, from src, in this process: the runner's environment is process.env
+ * for the run (@actions/core reads GITHUB_OUTPUT from it and sets process.exitCode; the log goes to
+ * process.stdout), all restored afterwards. One thread (no workerScript): the fixtures are far below
+ * the size at which the bundle starts workers. Tests in a file run one at a time, so no two runs
+ * share the process's environment.
+ */
+export async function runInProcess(opts: RunOptions): Promise<RunResult> {
+  const runner = await prepareRunner(opts);
+  const [{ parseInputs, readRawInputs }, { runAction }, core] = await Promise.all([
+    import('../../src/action/inputs.js'),
+    import('../../src/action/run.js'),
+    import('@actions/core'),
+  ]);
+  const savedEnv = { ...process.env };
+  const savedExitCode = process.exitCode;
+  const savedOut = process.stdout.write;
+  const savedErr = process.stderr.write;
+  let stdout = '';
+  let stderr = '';
+  let code: number;
+  try {
+    for (const name of Object.keys(process.env)) delete process.env[name];
+    Object.assign(process.env, runner.env);
+    process.exitCode = undefined;
+    process.stdout.write = capture((text) => (stdout += text));
+    process.stderr.write = capture((text) => (stderr += text));
+    try {
+      const env = process.env;
+      const cwd = env['GITHUB_WORKSPACE'] || process.cwd();
+      const parsed = parseInputs(readRawInputs(env), cwd);
+      if (!parsed.ok) {
+        core.setFailed(
+          `context-stability: invalid input. ${parsed.problems.map((p) => p.message).join(' ')}`,
+        );
+      } else await runAction(parsed.options, { cwd, env });
+    } catch (error) {
+      const kind = error instanceof Error ? error.name : 'Error';
+      core.setFailed(
+        `context-stability failed unexpectedly (${kind}). Run \`npx context-stability check\` with the same ` +
+          'inputs to see more, and report the bug.',
+      );
+    }
+    code = Number(process.exitCode ?? 0);
+  } finally {
+    process.stdout.write = savedOut;
+    process.stderr.write = savedErr;
+    process.exitCode = savedExitCode;
+    for (const name of Object.keys(process.env)) delete process.env[name];
+    Object.assign(process.env, savedEnv);
+  }
+  return collect(runner, { code, stdout, stderr });
 }
 
 export function pullRequestEvent(number: number): { name: string; payload: unknown } {

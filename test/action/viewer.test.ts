@@ -1,12 +1,13 @@
-// The built action writes the HTML viewer page in check and update mode and names it in the
+// The action writes the HTML viewer page in check and update mode and names it in the
 // `html-path` output (for actions/upload-artifact); merge has no goldens, so no page and an empty
 // output; `html-path` given to merge is refused before anything runs. The page holds the masked
-// context only.
+// context only. The check that writes the page is the built bundle as a process; the other runs
+// take the same steps in this process (runInProcess).
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDist, makeWorkspace, removeTempDirs, runDist } from './support.js';
+import { ensureDist, makeWorkspace, removeTempDirs, runDist, runInProcess } from './support.js';
 
 beforeAll(() => ensureDist());
 afterAll(removeTempDirs);
@@ -24,7 +25,7 @@ describe('action: the HTML viewer page', () => {
         JSON.stringify({ id: 'u1', kind: 'user', content: `Mail me at ${CANARY_EMAIL} please.` }),
       ].join('\n') + '\n',
     );
-    const update = await runDist({
+    const update = await runInProcess({
       workspace,
       inputs: { mode: 'update', transcripts: 'transcripts', policy: 'policy.yml' },
     });
@@ -49,7 +50,7 @@ describe('action: the HTML viewer page', () => {
   it('merge writes no page: the output is empty', async () => {
     const workspace = await makeWorkspace();
     const shard = async (i: number): Promise<void> => {
-      const run = await runDist({
+      const run = await runInProcess({
         workspace,
         inputs: {
           transcripts: 'transcripts',
@@ -64,9 +65,9 @@ describe('action: the HTML viewer page', () => {
     };
     await shard(1);
     await shard(2);
-    const merged = await runDist({ workspace, inputs: { mode: 'merge', reports: 'reports' } });
+    const merged = await runInProcess({ workspace, inputs: { mode: 'merge', reports: 'reports' } });
     expect(merged.outputs['html-path']).toBe('');
-    const refused = await runDist({
+    const refused = await runInProcess({
       workspace,
       inputs: { mode: 'merge', reports: 'reports', 'html-path': 'site/merged.html' },
     });
