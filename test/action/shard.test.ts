@@ -1,8 +1,8 @@
 // A sharded run as a matrix workflow does it: three `shard: i/3` processes each write a report,
 // the reports are gathered (as actions/download-artifact would), and a `mode: merge` process
 // combines them. The merged result equals an unsharded run, and only merge lists obsolete goldens
-// and posts the comment. The shards and the merge are the built bundle as processes; the goldens,
-// the unsharded reference and the refused merge take the same steps in this process (runInProcess).
+// and posts the comment. The unsharded run, the shards and the merge are the built bundle as
+// processes; the goldens and the refused merge take the same steps in this process (runInProcess).
 import { appendFile, copyFile, cp, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,7 +57,8 @@ beforeAll(async () => {
 
   const inputs = { transcripts: 'transcripts', policy: 'policy.yml' };
   const pr = { apiUrl: fake.url, event: pullRequestEvent(21) };
-  unsharded = await runInProcess({
+  // The reference is the bundle too: its report must be byte-identical to the merged one.
+  unsharded = await runDist({
     workspace,
     inputs: { ...inputs, comment: 'false', 'report-path': 'unsharded.json' },
   });

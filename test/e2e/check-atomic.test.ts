@@ -1,14 +1,19 @@
-// End-to-end: `update` killed with SIGKILL in the middle of rewriting 150 goldens leaves every
+// End-to-end: `update` killed with SIGKILL in the middle of rewriting 40 goldens leaves every
 // golden either its old or its new content (never a partial file), and the next update removes
-// the temp files the killed run left behind.
+// the temp files the killed run left behind. The killed update is the built CLI as a process; the
+// updates and the check around it run in this process (runInProcess: src/cli/main.ts).
 import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TempRepo } from '../cli/check-support.js';
-import { BIN, assertBuilt, childEnv, runBuilt } from './check-cli.js';
+import { BIN, assertBuilt, childEnv, runInProcess } from './check-cli.js';
 
-const COUNT = 150;
+/**
+ * Goldens are written as each transcript finishes (some 25 ms apart on a 2-core machine): after the
+ * sixth, the kill lands with over 30 still to go.
+ */
+const COUNT = 40;
 let repo: TempRepo;
 
 function name(i: number): string {
@@ -59,14 +64,14 @@ afterAll(() => {
 
 describe('update killed mid-way', () => {
   it('leaves each golden old or new, never partial; the next update cleans the temp files', async () => {
-    expect((await runBuilt(['update', '--policy', 'old.yml', 'bulk'], repo.dir)).code).toBe(0);
+    expect((await runInProcess(['update', '--policy', 'old.yml', 'bulk'], repo.dir)).code).toBe(0);
     const before = goldens(repo.dir);
     expect(before.size).toBe(COUNT);
 
     // What a complete update writes, computed in a copy of the repository.
     const copy = path.join(repo.root, 'copy');
     cpSync(repo.dir, copy, { recursive: true });
-    expect((await runBuilt(['update', '--policy', 'new.yml', 'bulk'], copy)).code).toBe(0);
+    expect((await runInProcess(['update', '--policy', 'new.yml', 'bulk'], copy)).code).toBe(0);
     const after = goldens(copy);
     for (const [file, text] of after) expect(text, file).not.toBe(before.get(file));
 
@@ -107,7 +112,7 @@ describe('update killed mid-way', () => {
     // A temp file as a write interrupted by the kill leaves it (written, not yet renamed).
     const planted = `.${name(0)}.golden.json.${child.pid}.0123456789ab.tmp`;
     writeFileSync(path.join(repo.dir, 'golden/bulk', planted), '{"budget": {"li');
-    const rerun = await runBuilt(['update', '--policy', 'new.yml', 'bulk'], repo.dir);
+    const rerun = await runInProcess(['update', '--policy', 'new.yml', 'bulk'], repo.dir);
     expect(rerun.code).toBe(0);
     const stale = temps.length + 1;
     expect(rerun.stdout).toContain(
@@ -115,6 +120,6 @@ describe('update killed mid-way', () => {
     );
     expect(readdirSync(path.join(repo.dir, 'golden/bulk')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(goldens(repo.dir)).toEqual(after);
-    expect((await runBuilt(['check', '--ci', '--policy', 'new.yml', 'bulk'], repo.dir)).code).toBe(0);
+    expect((await runInProcess(['check', '--ci', '--policy', 'new.yml', 'bulk'], repo.dir)).code).toBe(0);
   });
 });

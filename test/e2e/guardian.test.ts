@@ -1,5 +1,8 @@
 // End-to-end: `guardian` through the built CLI (bin/context-stability.js → build/), one process
-// per call, as an agent host runs it. Run `npm run build` first (`npm test` does).
+// per call, as an agent host runs it. Run `npm run build` first (`npm test` does). Calls whose
+// process boundary is not under test run in this process (runInProcess: src/cli/main.ts, same
+// arguments and environment); in the recovery test they alternate with built processes, so each
+// step reads what another process wrote, and every checkpoint killed mid-write is a process.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -7,6 +10,7 @@ import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runInProcess } from './check-cli.js';
 
 const REPO = path.resolve(fileURLToPath(import.meta.url), '../../..');
 const BIN = path.join(REPO, 'bin/context-stability.js');
@@ -35,6 +39,11 @@ function guardian(args: string[], env: Record<string, string> = {}): Promise<Run
   });
 }
 
+/** The same call in this process (no node cold start); the root comes from the environment too. */
+function guardianHere(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return runInProcess(['guardian', ...args], dir, { CONTEXT_GUARDIAN_ROOT: root, ...env });
+}
+
 const lastLine = (r: Run) => r.stdout.trimEnd().split('\n').at(-1);
 
 beforeAll(() => {
@@ -57,7 +66,7 @@ describe('guardian CLI (built)', () => {
   it('recovers across processes: what one process checkpoints, the next one resumes from', async () => {
     const init = await guardian(['ensure', '--goal', 'Fix the invoice bug']);
     expect([init.code, lastLine(init)]).toEqual([0, 'STATUS:OK']);
-    const cp = await guardian([
+    const cp = await guardianHere([
       'checkpoint',
       '--next-action',
       'run test/invoice.test.ts',
@@ -82,22 +91,22 @@ describe('guardian CLI (built)', () => {
       last_successful_action: 'patched src/invoice.ts',
       relevant_artifacts: ['src/invoice.ts', 'test/invoice.test.ts'],
     });
-    const status = await guardian(['status', '--pressure', '0.2']);
+    const status = await guardianHere(['status', '--pressure', '0.2']);
     expect(status.stdout).toContain('turn 1');
   });
 
   it('signals with distinct exit codes: 3 missing state, 4 halt, 5 complete, 2 bad usage', async () => {
-    expect((await guardian(['status'])).code).toBe(3);
-    await guardian(['ensure']);
-    const halt = await guardian(['status', '--pressure', '0.9']);
+    expect((await guardianHere(['status'])).code).toBe(3);
+    await guardianHere(['ensure']);
+    const halt = await guardianHere(['status', '--pressure', '0.9']);
     expect([halt.code, lastLine(halt)]).toEqual([4, 'STATUS:HALT_CONTEXT_LIMIT']);
-    const done = await guardian(['checkpoint', '--next-action', 'COMPLETE']);
+    const done = await guardianHere(['checkpoint', '--next-action', 'COMPLETE']);
     expect([done.code, lastLine(done)]).toEqual([5, 'STATUS:COMPLETE']);
-    expect((await guardian(['status'], { CONTEXT_GUARDIAN_ROOT: '' })).code).toBe(2);
+    expect((await guardianHere(['status'], { CONTEXT_GUARDIAN_ROOT: '' })).code).toBe(2);
   });
 
   it('keeps the old state intact when a checkpoint is killed mid-write', async () => {
-    await guardian(['ensure', '--goal', 'Survive kills']);
+    await guardianHere(['ensure', '--goal', 'Survive kills']);
     // A multi-megabyte state, so that writing it takes a noticeable part of the process's life.
     const chunk = 'x'.repeat(19_000);
     const big = (tag: string) => ({
@@ -105,7 +114,9 @@ describe('guardian CLI (built)', () => {
     });
     for (const tag of ['a', 'b', 'c', 'd']) {
       await writeFile(path.join(dir, 'patch.json'), JSON.stringify(big(tag)));
-      expect((await guardian(['checkpoint', '--file', 'patch.json', '--next-action', 'base'])).code).toBe(0);
+      expect((await guardianHere(['checkpoint', '--file', 'patch.json', '--next-action', 'base'])).code).toBe(
+        0,
+      );
     }
     const baseline = path.join(dir, 'baseline');
     await cp(root, baseline, { recursive: true });
@@ -137,15 +148,15 @@ describe('guardian CLI (built)', () => {
         next_action: string;
       };
       expect(['base', 'new']).toContain(state.next_action);
-      const status = await guardian(['status', '--pressure', '0.1']);
+      const status = await guardianHere(['status', '--pressure', '0.1']);
       expect(status.code).toBe(0);
     }
 
     // The next full checkpoint clears temp files killed writers left; ensure then repairs a stale summary.
-    expect((await guardian(['checkpoint', '--next-action', 'verify'])).code).toBe(0);
+    expect((await guardianHere(['checkpoint', '--next-action', 'verify'])).code).toBe(0);
     const names = [...(await readdir(root)), ...(await readdir(path.join(root, 'summaries')))];
     expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
-    const ensure = await guardian(['ensure']);
+    const ensure = await guardianHere(['ensure']);
     expect(ensure.stdout).toContain('summary: summaries/latest-summary.md (matches the state)');
   }, 120_000);
 });
