@@ -1,7 +1,9 @@
 // Concurrent writers through the built CLI (issue 12): two guardian checkpoints at once lost
 // updates, two ensures both initialized, two updates with different policies left a mixed golden
 // set. Each command now holds its folder's lock from read to last write; a second writer waits,
-// and one that waits too long writes nothing and exits 2. Run `npm run build` first.
+// and one that waits too long writes nothing and exits 2. Run `npm run build` first. Every writer
+// that races, waits or takes a lock over is a process; the setup ensures and the CI check, which
+// takes no lock, run in this process (runInProcess: src/cli/main.ts).
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +11,7 @@ import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runInProcess } from './check-cli.js';
 
 const REPO = path.resolve(fileURLToPath(import.meta.url), '../../..');
 const BIN = path.join(REPO, 'bin/context-stability.js');
@@ -35,6 +38,11 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
       },
     );
   });
+}
+
+/** The same call in this process (no node cold start; CI variables unset, as cli() does). */
+function cliHere(args: string[]): Promise<Run> {
+  return runInProcess(args, dir, { CONTEXT_GUARDIAN_ROOT: root });
 }
 
 /** A lock file as a live process on this host holds it (this test process). */
@@ -66,7 +74,7 @@ const readState = async () => JSON.parse(await readFile(path.join(root, 'task-st
 
 describe('guardian: one writer at a time', () => {
   it('two checkpoint loops at once lose no update', { timeout: 120_000 }, async () => {
-    expect((await cli(['guardian', 'ensure', '--goal', 'Count every step'])).code).toBe(0);
+    expect((await cliHere(['guardian', 'ensure', '--goal', 'Count every step'])).code).toBe(0);
     const loop = async (name: string) => {
       for (let i = 0; i < 12; i++) {
         const r = await cli([
@@ -96,7 +104,7 @@ describe('guardian: one writer at a time', () => {
   });
 
   it('a writer that waits too long writes nothing and exits 2 with lock-busy', async () => {
-    await cli(['guardian', 'ensure', '--goal', 'Wait your turn']);
+    await cliHere(['guardian', 'ensure', '--goal', 'Wait your turn']);
     const before = await readFile(path.join(root, 'task-state.json'), 'utf8');
     await writeFile(path.join(root, '.guardian.lock'), heldLock('guardian checkpoint'));
     const r = await cli(['guardian', 'checkpoint', '--next-action', 'x'], {
@@ -109,7 +117,7 @@ describe('guardian: one writer at a time', () => {
   });
 
   it('takes over the lock of a process that died holding it', async () => {
-    await cli(['guardian', 'ensure', '--goal', 'Recover']);
+    await cliHere(['guardian', 'ensure', '--goal', 'Recover']);
     const stale = {
       token: 's',
       pid: deadPid(),
@@ -186,7 +194,10 @@ describe('update: one writer per golden folder', () => {
     const local = await cli(['check', 't'], { CONTEXT_STABILITY_LOCK_WAIT_MS: '300' });
     expect(local.code).toBe(2);
     expect(local.stderr).toContain('error[lock-busy]');
-    const ci = await cli(['check', '--ci', 't'], { CONTEXT_STABILITY_LOCK_WAIT_MS: '300' });
+    // In this process the held lock names this very process, which is never stale: a check that
+    // took the lock would wait out the default wait (CONTEXT_STABILITY_LOCK_WAIT_MS is read from
+    // process.env, not the CLI's env) and fail with lock-busy all the same.
+    const ci = await cliHere(['check', '--ci', 't']);
     expect(ci.code).toBe(1);
     expect(ci.stderr).not.toContain('lock-busy');
   });
