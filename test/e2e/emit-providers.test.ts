@@ -4,10 +4,12 @@
 // verifyAnthropic, the full rule sets). The stabilizer does not always produce an accepted request
 // yet (it drops the task, keeps reused tool_use ids, …): the expected outcome of each corpus file,
 // budget and target is recorded in corpus-expectations.ts. Checked in-process on every supported
-// corpus file and on generated sessions at many budgets, and through the built CLI for every
-// supported corpus file, budget and target; files awaiting a reader (issue 13) are refused cleanly.
+// corpus file and on generated sessions at many budgets, and through the CLI for every supported
+// corpus file, budget and target; files awaiting a reader (issue 13) are refused cleanly. The CLI
+// scenarios run in-process (runInProcess: `main` with an in-memory IO); one test runs the built bin
+// (`bin/context-stability.js` → build/) as a child process for `stabilize --emit openai`, `--emit
+// anthropic`, `--json` and a refused file, and expects exactly what the in-process runs print.
 import { afterAll, beforeAll, describe, it, expect } from 'vitest';
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -47,8 +49,8 @@ import {
   expectedFor,
   outcomeText,
 } from './corpus-expectations.js';
+import { runBuilt, runInProcess, type Run } from './check-cli.js';
 
-const BIN = path.join(REPO, 'bin/context-stability.js');
 warnIfNoCorpus('e2e emit-providers');
 
 const { supported, awaitingReader, unclassified } = corpusFiles();
@@ -176,25 +178,9 @@ describe.skipIf(!HAS_CORPUS)('emitted requests over the recorded corpus, in-proc
   );
 });
 
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], cwd: string): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        if (code === null) reject(error ?? new Error('the CLI did not exit normally'));
-        else resolve({ code, stdout, stderr });
-      },
-    );
-  });
+/** One CLI run in this process: the scenarios below test what is printed, not the process. */
+function cli(args: string[], cwd: string): Promise<Run> {
+  return runInProcess(args, cwd);
 }
 
 /** String values of a JSON or JSONL text that read like prose: 24+ characters with a space. */
@@ -242,6 +228,34 @@ describe.skipIf(!HAS_CORPUS)('emitted requests over the recorded corpus, through
 
   const cases = supported.flatMap((file) => BUDGETS.map((budget) => [file, budget] as const));
 
+  it('the built bin, as a child process, prints and exits exactly as the in-process runs', async () => {
+    // The process-level test of this file: the bin, the bundle, exit codes as the shell sees them
+    // and the real stdout/stderr, for --emit openai, --emit anthropic, --json and a refused file.
+    const [file] = supported;
+    const [budget] = BUDGETS;
+    const [first] = TARGETS;
+    if (file === undefined || first === undefined) throw new Error('no supported corpus file');
+    const scenarios = [
+      ...TARGETS.map((target) => [
+        'stabilize',
+        '--emit',
+        target,
+        '--policy',
+        path.join(dir, `budget-${budget}.yml`),
+        file,
+      ]),
+      ['stabilize', '--json', '--policy', path.join(dir, `budget-${budget}-${first}.yml`), file],
+      ...awaitingReader.slice(0, 1).map((refused) => ['stabilize', '--emit', first, refused]),
+    ];
+    const spawned = await Promise.all(scenarios.map((args) => runBuilt(args, CORPUS)));
+    for (const [i, args] of scenarios.entries()) {
+      const label = args.join(' ');
+      const built = spawned[i] as Run;
+      expect(built.stdout.length + built.stderr.length, label).toBeGreaterThan(0);
+      expect(built, label).toEqual(await cli(args, CORPUS));
+    }
+  });
+
   it.each(cases)(
     '%s at budget %i: --emit openai|anthropic exits 1 naming every rule the request breaks, else 0',
     async (file, budget) => {
@@ -259,7 +273,7 @@ describe.skipIf(!HAS_CORPUS)('emitted requests over the recorded corpus, through
         ),
       );
       for (const [i, target] of TARGETS.entries()) {
-        const out = runs[i] as CliRun;
+        const out = runs[i] as Run;
         const label = `--emit ${target} at budget ${budget}`;
         const expected = emitOutcome(file, target, budget);
         // Unreadable JSONL records win (exit 2, the rest still printed), else findings (exit 1).
