@@ -1,10 +1,11 @@
-// End-to-end: `stabilize` and `explain` of the built CLI (`bin/context-stability.js` → build/),
-// on our own fixtures and on every recorded corpus file: supported files get a report whose exit
-// code and failing checks are the truth about the context (corpus-expectations.ts), files awaiting
-// a reader (issue 13) are refused. `npm test` builds first; when running vitest alone, run
-// `npm run build` before.
+// End-to-end: `stabilize` and `explain` of the CLI on our own fixtures and on every recorded corpus
+// file: supported files get a report whose exit code and failing checks are the truth about the
+// context (corpus-expectations.ts), files awaiting a reader (issue 13) are refused. The scenarios
+// run in-process (runInProcess: `main` with an in-memory IO); the process-level test is 'prints no
+// planted e-mail or card number in any mode', which runs the built CLI (`bin/context-stability.js`
+// → build/) as a child process in every mode. `npm test` builds first; when running vitest alone,
+// run `npm run build` before.
 import { beforeAll, describe, it, expect } from 'vitest';
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AnthropicRequest } from '../../src/core/emit/anthropic.js';
@@ -26,35 +27,15 @@ import {
   warnIfNoCorpus,
   transcriptNames,
 } from '../support/corpus.js';
+import { runBuilt, runInProcess, type Run } from './check-cli.js';
 import { STABILIZE_OUTCOMES, expectedFor, outcomeText } from './corpus-expectations.js';
 
-const BIN = path.join(REPO, 'bin/context-stability.js');
 const FIXTURES = path.join(REPO, 'test/fixtures/stabilize');
 warnIfNoCorpus('e2e stabilize');
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
+/** One CLI run in this process: these scenarios test what is printed, not the process. */
 function cli(args: string[], cwd: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      {
-        cwd,
-        maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, NO_COLOR: '1' },
-      },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        if (code === null) reject(error ?? new Error('the CLI did not exit normally'));
-        else resolve({ code, stdout, stderr });
-      },
-    );
-  });
+  return runInProcess(args, cwd);
 }
 
 beforeAll(() => {
@@ -131,6 +112,7 @@ describe('stabilize and explain on the fixtures', () => {
   ];
 
   it('prints no planted e-mail or card number in any mode', async () => {
+    // The process-level test of this file: every mode through the built bin, as a child process.
     const runs = await Promise.all(
       [
         ['stabilize', 'session.jsonl'],
@@ -143,7 +125,7 @@ describe('stabilize and explain on the fixtures', () => {
         ['explain', 'session.jsonl', 'u1'],
         ['explain', 'session.jsonl', 'u2'],
         ['explain', 'openai-chat.json', 'm7'],
-      ].map((args) => cli(args, FIXTURES)),
+      ].map((args) => runBuilt(args, FIXTURES)),
     );
     for (const run of runs) {
       expect(run.code).toBeLessThan(2);
