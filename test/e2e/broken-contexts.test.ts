@@ -1,7 +1,13 @@
-// Each way a context was broken while the checker said "ok" (issue 9), run through the built CLI's
+// Each way a context was broken while the checker said "ok" (issue 9), run through the CLI's
 // `check` as a user runs it: exit 1, the right check named at the transcript line that caused it,
 // in the JSON report and in the text and GitHub outputs; and the gate's severities (drift at
-// warning or off, an escalated run, an order that breaks the invariant).
+// warning or off, an escalated run, an order that breaks the invariant). The scenarios run
+// in-process (runInProcess: `main` with an in-memory IO); one run per command and output format
+// goes through the built CLI (`bin/context-stability.js` → build/) as a child process (runBuilt):
+// check's json, text and github outputs in 'retention: an id the agent uses again…', stabilize
+// --json in 'a tool loop…', --emit openai in 'a side-chain-only…', --emit anthropic in 'reused
+// call ids…', stabilize's summary in 'an escalated run…', update in 'PII in a thinking block…' and
+// policy validate in 'an order that puts the system prompt last…'.
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnthropicRequest } from '../../src/core/emit/anthropic.js';
 import { verifyAnthropic } from '../../src/core/emit/verify.js';
 import type { CheckReport, ReportViolation } from '../../src/core/golden/check-report.js';
-import { assertBuilt, runBuilt } from './check-cli.js';
+import { assertBuilt, runBuilt, runInProcess } from './check-cli.js';
 import type { Run } from './check-cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/broken-contexts/', import.meta.url));
@@ -39,8 +45,12 @@ function repo(transcript: string): string {
   return dir;
 }
 
-async function check(dir: string, args: string[]): Promise<{ run: Run; report: CheckReport }> {
-  const run = await runBuilt(['check', '--format', 'json', ...args, 'transcripts'], dir);
+async function check(
+  dir: string,
+  args: string[],
+  runner: typeof runBuilt = runInProcess,
+): Promise<{ run: Run; report: CheckReport }> {
+  const run = await runner(['check', '--format', 'json', ...args, 'transcripts'], dir);
   for (const pii of PII) expect(run.stdout + run.stderr).not.toContain(pii);
   return { run, report: JSON.parse(run.stdout) as CheckReport };
 }
@@ -69,7 +79,7 @@ describe('check goes red where the context is broken', () => {
     expect(run.code).toBe(1);
     expect(found(report)).toContainEqual(['budget', 'error', 2, 1]);
     expect(found(report).map(([c]) => c)).not.toContain('task');
-    const text = await runBuilt(['check', '--policy', 'policy-small.yml', 'transcripts'], dirs.at(-1)!);
+    const text = await runInProcess(['check', '--policy', 'policy-small.yml', 'transcripts'], dirs.at(-1)!);
     // Issue 27: the recent turns are should-keep, not must-keep: what must be kept is system, task and
     // latest request (86 tokens). An escalated run drops nothing protected for nothing, so the context
     // keeps the recent turns too (103).
@@ -107,7 +117,7 @@ describe('check goes red where the context is broken', () => {
     ]);
     expect(run.code).toBe(1);
     expect(found(report)).toContainEqual(['budget', 'error', 35, 5]);
-    const github = await runBuilt(
+    const github = await runInProcess(
       ['check', '--format', 'github', '--policy', 'policy-must-keep.yml', 'transcripts'],
       dirs.at(-1)!,
     );
@@ -129,7 +139,7 @@ describe('check goes red where the context is broken', () => {
       ['fresh_results', 'warning', 96, 5],
       ['status', 'warning', 12, 5],
     ]);
-    const stabilized = await runBuilt(
+    const stabilized = await runInProcess(
       ['stabilize', '--json', '--policy', 'policy-small.yml', 'transcripts/latest-request-dropped.json'],
       dir,
     );
@@ -145,7 +155,8 @@ describe('check goes red where the context is broken', () => {
     // Issue 28: at 150 tokens the user's message with the reservation id (line 16) and the lookup
     // that repeated it (line 20) are gone when the agent calls cancel_reservation (line 55).
     const dir = repo('retention-id-dropped.json');
-    const { run, report } = await check(dir, ['--policy', 'policy-retention.yml']);
+    // Process-level: check's json, text and github outputs through the built bin.
+    const { run, report } = await check(dir, ['--policy', 'policy-retention.yml'], runBuilt);
     expect(run.code).toBe(1);
     expect(found(report)).toContainEqual(['retention', 'error', 55, 5]);
     const v = report.transcripts[0]?.violations.find((x) => x.check === 'retention');
@@ -233,7 +244,7 @@ describe('check goes red where the context is broken', () => {
     expect(run.code).toBe(0);
     expect(found(report)).toEqual([]);
     expect(report.transcripts[0]?.status).toBe('ok');
-    const emitted = await runBuilt(
+    const emitted = await runInProcess(
       ['stabilize', '--emit', 'anthropic', 'transcripts/assistant-first.json'],
       dir,
     );
@@ -251,7 +262,7 @@ describe('check goes red where the context is broken', () => {
     const { run, report } = await check(dir, ['--policy', 'policy-target-openai.yml']);
     expect(run.code).toBe(0);
     expect(found(report)).toEqual([]);
-    const emitted = await runBuilt(
+    const emitted = await runInProcess(
       ['stabilize', '--emit', 'openai', 'transcripts/thinking-for-openai.json'],
       dir,
     );
@@ -279,12 +290,12 @@ describe('check goes red where the context is broken', () => {
     expect(outcome?.status).toBe('ok');
     expect(outcome?.violations[0]?.id).toBe('u4');
     expect(outcome?.cache_prefix?.min_share).toBeLessThan(0.5);
-    const text = await runBuilt(['check', '--policy', 'policy-cache-prefix.yml', 'transcripts'], dir);
+    const text = await runInProcess(['check', '--policy', 'policy-cache-prefix.yml', 'transcripts'], dir);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(
       /^ {2}transcripts\/cache-prefix-window\.jsonl:8:1: error\[cache_prefix\] u4: the model call after u4 \(line 8\) starts with only \d+\.\d% of the previous request .*cache_prefix\.min_share is 50\.0%/m,
     );
-    const github = await runBuilt(
+    const github = await runInProcess(
       ['check', '--format', 'github', '--policy', 'policy-cache-prefix.yml', 'transcripts'],
       dir,
     );
@@ -317,23 +328,23 @@ describe('the gate', () => {
 
   it('drift at severity warning is reported and does not fail; off is not compared', async () => {
     const dir = repo('task-dropped.jsonl');
-    expect((await runBuilt(['update', 'transcripts'], dir)).code).toBe(0);
+    expect((await runInProcess(['update', 'transcripts'], dir)).code).toBe(0);
     // A larger per-message overhead changes every count and drops nothing: what the model sees is
     // the same, so it is no drift, just a note.
     writeFileSync(path.join(dir, 'p.yml'), 'message_overhead: 5\n');
-    const counts = await runBuilt(['check', '--policy', 'p.yml', 'transcripts'], dir);
+    const counts = await runInProcess(['check', '--policy', 'p.yml', 'transcripts'], dir);
     expect(counts.code).toBe(0);
     expect(counts.stdout).toMatch(/^PASS /m);
     expect(counts.stdout).toMatch(/^ {2}note: .*this context is unchanged/m);
 
     // A budget that drops one short assistant turn, every check still holding: drift only.
     writeFileSync(path.join(dir, 'p.yml'), 'budget: 105\n');
-    const hard = await runBuilt(['check', '--policy', 'p.yml', 'transcripts'], dir);
+    const hard = await runInProcess(['check', '--policy', 'p.yml', 'transcripts'], dir);
     expect(hard.code).toBe(1);
     expect(hard.stdout).toMatch(/^DRIFT /m);
 
     writeFileSync(path.join(dir, 'p.yml'), 'budget: 105\nchecks:\n  drift: warning\n');
-    const soft = await runBuilt(['check', '--format', 'github', '--policy', 'p.yml', 'transcripts'], dir);
+    const soft = await runInProcess(['check', '--format', 'github', '--policy', 'p.yml', 'transcripts'], dir);
     expect(soft.code).toBe(0);
     expect(soft.stdout).toMatch(
       /^::warning file=transcripts\/task-dropped\.jsonl,line=3,title=Golden drift%3A a1::First change: a1 \(line 3\)/m,
@@ -341,7 +352,7 @@ describe('the gate', () => {
     expect(soft.stdout).not.toMatch(/^::error/m);
 
     writeFileSync(path.join(dir, 'p.yml'), 'budget: 105\nchecks:\n  drift: off\n');
-    const off = await runBuilt(['check', '--policy', 'p.yml', 'transcripts'], dir);
+    const off = await runInProcess(['check', '--policy', 'p.yml', 'transcripts'], dir);
     expect(off.code).toBe(0);
     expect(off.stdout).not.toMatch(/DRIFT/);
     // The context did change: no note may say it is unchanged.
@@ -350,7 +361,7 @@ describe('the gate', () => {
 
   it('an order that puts the system prompt last is refused (exit 2) at its line:column', async () => {
     const dir = repo('task-dropped.jsonl');
-    const run = await runBuilt(['check', '--policy', 'policy-order-system-last.yml', 'transcripts'], dir);
+    const run = await runInProcess(['check', '--policy', 'policy-order-system-last.yml', 'transcripts'], dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
       'policy-order-system-last.yml:1:9: error[invalid-value]: order[0]: task comes before system',
