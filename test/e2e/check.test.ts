@@ -1,12 +1,16 @@
-// End-to-end: check, update and merge through the built CLI in temp repositories holding the
-// fixture transcripts (native JSONL and OpenAI chat) and policies of test/fixtures/check.
+// End-to-end: check, update and merge through the CLI in temp repositories holding the fixture
+// transcripts (native JSONL and OpenAI chat) and policies of test/fixtures/check. The scenarios run
+// in-process (runInProcess: `main` with an in-memory IO); one test per command and output format
+// runs the built CLI (`bin/context-stability.js` → build/) as a child process (`spawned`): update
+// and check's text output in 'passes when the goldens match', check's json, markdown and github
+// outputs in 'json, markdown and github describe the same drift', merge in the sharding test.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../../src/core/golden/check-report.js';
 import { PII, TempRepo } from '../cli/check-support.js';
-import { assertBuilt, runBuilt } from './check-cli.js';
+import { assertBuilt, runBuilt, runInProcess } from './check-cli.js';
 import type { Run } from './check-cli.js';
 
 const GOLDENS = [
@@ -19,7 +23,15 @@ const GOLDENS = [
 const printed: string[] = [];
 let repo: TempRepo;
 
+/** One CLI run in this process. */
 async function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const run = await runInProcess(args, repo.dir, env);
+  printed.push(run.stdout, run.stderr);
+  return run;
+}
+
+/** One run of the built bin as a child process: the process-level runs of this file. */
+async function spawned(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const run = await runBuilt(args, repo.dir, env);
   printed.push(run.stdout, run.stderr);
   return run;
@@ -39,8 +51,8 @@ afterEach(() => {
 
 describe('check and update', () => {
   it('passes when the goldens match (exit 0)', async () => {
-    expect((await cli(['update', '--policy', 'policy.yml', 'transcripts'])).code).toBe(0);
-    const run = await cli(['check', '--policy', 'policy.yml', 'transcripts']);
+    expect((await spawned(['update', '--policy', 'policy.yml', 'transcripts'])).code).toBe(0);
+    const run = await spawned(['check', '--policy', 'policy.yml', 'transcripts']);
     expect(run.code).toBe(0);
     // The whole history (330 tokens) fits the budget: nothing is cut (issue 27).
     expect(run.stdout).toMatch(/^PASS +transcripts\/coding\.jsonl {2}330\/4000 tokens$/m);
@@ -232,7 +244,7 @@ describe('sharding', () => {
     );
     expect(counts.reduce((a, b) => a + b, 0)).toBe(12);
 
-    const merge = await cli([
+    const merge = await spawned([
       'merge',
       'shard-1.json',
       'shard-2.json',
@@ -298,7 +310,7 @@ describe('output formats', () => {
   it('json, markdown and github describe the same drift', async () => {
     await cli(['update', '--policy', 'policy.yml', 'transcripts']);
     const args = ['--policy', 'policy-tight.yml', 'transcripts'];
-    const json = await cli(['check', '--format', 'json', '--report', 'r.json', ...args]);
+    const json = await spawned(['check', '--format', 'json', '--report', 'r.json', ...args]);
     expect(json.code).toBe(1);
     expect(json.stdout).toBe(repo.read('r.json'));
     const report = JSON.parse(json.stdout) as CheckReport;
@@ -311,7 +323,7 @@ describe('output formats', () => {
       ['policy changed, budget limit; this context is unchanged'],
     ]);
 
-    const markdown = await cli(['check', '--format', 'markdown', ...args]);
+    const markdown = await spawned(['check', '--format', 'markdown', ...args]);
     expect(markdown.code).toBe(1);
     const md = markdown.stdout;
     expect(md).toContain(
@@ -330,7 +342,7 @@ describe('output formats', () => {
       /^\| transcripts\/notes\.jsonl \| 56 \/ 260 \| [🟩🟦🟨🟪🟥]+ \| policy changed, budget limit; this context is unchanged \|$/mu,
     );
 
-    const github = await cli(['check', '--format', 'github', ...args]);
+    const github = await spawned(['check', '--format', 'github', ...args]);
     expect(github.code).toBe(1);
     const annotations = github.stdout.split('\n').filter((l) => l.startsWith('::'));
     // Issue 27: the drift, and the status warning of the degraded recent turn u1.
