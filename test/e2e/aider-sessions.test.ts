@@ -1,8 +1,12 @@
-// End-to-end: aider chat histories through the built CLI. A file with several sessions is one
+// End-to-end: aider chat histories through the CLI. A file with several sessions is one
 // transcript per session (FILE#N, golden FILE#N.golden.json), --session picks one, a session
 // that does not exist is a file:line:column error (exit 2), and a directory walk reads Markdown
 // files only when they are aider chat histories. test/cli/aider-session.test.ts runs the other
-// commands in-process.
+// commands in-process. The scenarios here run in-process too (runInProcess); one run per command
+// and output format goes through the built CLI (`bin/context-stability.js` → build/) as a child
+// process (`spawned`): check in 'check writes one golden per session…', update in 'update writes
+// one golden per session', stabilize in '--session 3 on a two-session file…', inspect and inspect
+// --json in 'inspect labels each row…'.
 import {
   existsSync,
   mkdirSync,
@@ -16,7 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, runBuilt } from './check-cli.js';
+import { assertBuilt, runBuilt, runInProcess } from './check-cli.js';
 import type { Run } from './check-cli.js';
 import { aiderHistory } from '../core/readers/aider-history.js';
 
@@ -32,7 +36,13 @@ const G_ONE = `golden/${ONE}.golden.json`;
 
 let dir: string;
 
+/** One CLI run in this process. */
 function cli(args: string[]): Promise<Run> {
+  return runInProcess(args, dir);
+}
+
+/** One run of the built bin as a child process: the process-level runs of this file. */
+function spawned(args: string[]): Promise<Run> {
   return runBuilt(args, dir);
 }
 
@@ -66,7 +76,7 @@ afterEach(() => {
 
 describe('aider chat histories through the CLI', () => {
   it('check writes one golden per session, then passes; README.md files are not read', async () => {
-    const run = await cli(['check', 'transcripts']);
+    const run = await spawned(['check', 'transcripts']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^NEW +transcripts\/history\.md#1 /m);
     expect(run.stdout).toMatch(/^NEW +transcripts\/history\.md#2 /m);
@@ -87,7 +97,7 @@ describe('aider chat histories through the CLI', () => {
   });
 
   it('update writes one golden per session', async () => {
-    const run = await cli(['update', TWO]);
+    const run = await spawned(['update', TWO]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`wrote   ${G1} (new)`);
     expect(run.stdout).toContain(`wrote   ${G2} (new)`);
@@ -117,7 +127,7 @@ describe('aider chat histories through the CLI', () => {
     expect(check.stdout).toContain(
       `${TWO}:1:1: error[session-out-of-range]: The file holds 2 sessions; session 3 was asked for.`,
     );
-    const stabilize = await cli(['stabilize', '--session', '3', TWO]);
+    const stabilize = await spawned(['stabilize', '--session', '3', TWO]);
     expect(stabilize.code).toBe(2);
     expect(stabilize.stderr).toContain(`${TWO}:1:1: error[session-out-of-range]`);
     expect(goldens()).toEqual([]);
@@ -171,11 +181,11 @@ describe('OpenHands evaluation output (JSONL) through the CLI', () => {
   });
 
   it('inspect labels each row with its instance id; --session picks one', async () => {
-    const inspect = await cli(['inspect', OUT]);
+    const inspect = await spawned(['inspect', OUT]);
     expect(inspect.code, inspect.stderr).toBe(0);
     expect(inspect.stdout).toContain(`${OUT}#1 (acme__widgets-101)\n  format: openhands`);
     expect(inspect.stdout).toContain(`${OUT}#3 (issue 7)\n  format: openhands`);
-    const json = await cli(['inspect', '--json', '--session', '1', OUT]);
+    const json = await spawned(['inspect', '--json', '--session', '1', OUT]);
     const files = (JSON.parse(json.stdout) as { files: { file: string; session_label?: string }[] }).files;
     expect(files).toEqual([
       expect.objectContaining({ file: `${OUT}#1`, session_label: 'acme__widgets-101' }),
