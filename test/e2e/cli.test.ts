@@ -1,7 +1,11 @@
-// End-to-end: the built CLI (`bin/context-stability.js` → build/) run as a child process.
-// `npm test` builds first; when running vitest alone, run `npm run build` before.
+// End-to-end: the CLI's help, usage errors, inspect and policy commands. The scenarios run
+// in-process (`cli`: runInProcess, `main` with an in-memory IO); one test per command and output
+// format runs the built CLI (`bin/context-stability.js` → build/) as a child process (`spawned`):
+// 'lists the commands for --help and help', 'prints the version', inspect's text output in 'exits 2
+// for a bad file…', inspect --json over the corpus (the run over every recording), and policy
+// print-default (YAML and --json) with validate in 'print-default prints a policy…'. `npm test`
+// builds first; when running vitest alone, run `npm run build` before.
 import { afterAll, beforeAll, describe, it, expect } from 'vitest';
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,34 +20,19 @@ import {
   unclassifiedMessage,
   transcriptNames,
 } from '../support/corpus.js';
+import { runBuilt, runInProcess, type Run } from './check-cli.js';
 import { expectedFor, expectedTranscripts } from './corpus-expectations.js';
 
 const REPO = path.resolve(fileURLToPath(import.meta.url), '../../..');
-const BIN = path.join(REPO, 'bin/context-stability.js');
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
+/** One CLI run in this process. */
+function cli(args: string[], cwd: string = REPO): Promise<Run> {
+  return runInProcess(args, cwd);
 }
 
-function cli(args: string[], cwd: string = REPO): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      {
-        cwd,
-        maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, NO_COLOR: '1' },
-      },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        if (code === null) reject(error ?? new Error('the CLI did not exit normally'));
-        else resolve({ code, stdout, stderr });
-      },
-    );
-  });
+/** One run of the built bin as a child process: the process-level runs of this file. */
+function spawned(args: string[], cwd: string = REPO): Promise<Run> {
+  return runBuilt(args, cwd);
 }
 
 function newestMtime(dir: string): number {
@@ -98,7 +87,7 @@ afterAll(async () => {
 describe('help and usage', () => {
   it('lists the commands for --help and help', async () => {
     for (const args of [['--help'], ['-h'], ['help']]) {
-      const run = await cli(args);
+      const run = await spawned(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('Commands:');
       expect(run.stdout).toMatch(/^ {2}inspect /m);
@@ -121,7 +110,7 @@ describe('help and usage', () => {
 
   it('prints the version', async () => {
     const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
-    const run = await cli(['--version']);
+    const run = await spawned(['--version']);
     expect(run).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
   });
 
@@ -149,7 +138,7 @@ describe('inspect', () => {
       path.join(tmp, 'bad.json'),
       '{"messages": [\n  {"role": "user", "content": "CANARY-BAD-2 x"},\n  }\n',
     );
-    const run = await cli(['inspect', 'good.jsonl', 'bad.json'], tmp);
+    const run = await spawned(['inspect', 'good.jsonl', 'bad.json'], tmp);
     expect(run.code).toBe(2);
     expect(run.stdout).toContain('good.jsonl\n  format: native · artifacts: 2');
     expect(run.stderr).toMatch(/^bad\.json:3:\d+: error\[[a-z-]+\]: .+/m);
@@ -184,7 +173,7 @@ describe.skipIf(!HAS_CORPUS)('inspect --json over the recorded corpus', () => {
 
   beforeAll(async () => {
     [run, supportedOnly, text] = await Promise.all([
-      cli(['inspect', '--json', ...all], CORPUS),
+      spawned(['inspect', '--json', ...all], CORPUS),
       cli(['inspect', '--json', ...files], CORPUS),
       cli(['inspect', ...all], CORPUS),
     ]);
@@ -294,7 +283,7 @@ if (!HAS_CORPUS) console.warn(`e2e: ${CORPUS} is absent: the corpus tests are sk
 
 describe('policy', () => {
   it('print-default prints a policy that parses back and validates', async () => {
-    const printed = await cli(['policy', 'print-default']);
+    const printed = await spawned(['policy', 'print-default']);
     expect(printed.code).toBe(0);
     const doc = parseYaml(printed.stdout) as {
       version: number;
@@ -307,9 +296,9 @@ describe('policy', () => {
       budget: 8000,
     });
     await writeFile(path.join(tmp, 'default-policy.yml'), printed.stdout);
-    const validated = await cli(['policy', 'validate', 'default-policy.yml'], tmp);
+    const validated = await spawned(['policy', 'validate', 'default-policy.yml'], tmp);
     expect(validated.code).toBe(0);
-    const json = await cli(['policy', 'print-default', '--json']);
+    const json = await spawned(['policy', 'print-default', '--json']);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({
       version: 1,
