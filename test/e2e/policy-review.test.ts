@@ -1,14 +1,17 @@
-// The adoption scenario of issue 14, run as a user would with the built CLI: a repository with
+// The adoption scenario of issue 14, run as a user would with the CLI: a repository with
 // nine recorded sessions, goldens made under one policy, then a policy edit that changes the
 // context of only two of them. Exactly those two drift; the other seven pass with a note; the
 // report leads with what broke and fits a screen; `update` refreshes the seven's metadata; the
-// viewer page (`view`, `check --html`) is written without touching a golden.
+// viewer page (`view`, `check --html`) is written without touching a golden. The runs are in-process
+// (runInProcess, `main` with an in-memory IO) except one per command and output format, which runs
+// the built CLI (`bin/context-stability.js` → build/) as a child process (runBuilt): check's text,
+// markdown and github outputs (the first three tests), view and update in 'view writes the page…'.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../../src/core/golden/check-report.js';
-import { assertBuilt, runBuilt } from './check-cli.js';
+import { assertBuilt, runBuilt, runInProcess } from './check-cli.js';
 
 const SMALL = 7;
 const LARGE = 2;
@@ -93,7 +96,7 @@ beforeAll(async () => {
   writeFileSync(path.join(repo, 'base.yml'), 'version: 1\nbudget: 20000\nkeep_recent: 2\n');
   // The edit: a budget the small sessions still fit in, the large ones do not.
   writeFileSync(path.join(repo, 'head.yml'), 'version: 1\nbudget: 2000\nkeep_recent: 2\n');
-  const made = await runBuilt(['update', '--policy', 'base.yml', 'transcripts'], repo);
+  const made = await runInProcess(['update', '--policy', 'base.yml', 'transcripts'], repo);
   expect(made.code).toBe(0);
 }, 60_000);
 
@@ -180,7 +183,7 @@ describe('a policy edit that changes two of nine contexts', () => {
     const page = read('out/review.html');
     expect(page).toContain('large-1.openai.json');
     expect(page.match(/<section class="transcript/g)).toHaveLength(9);
-    const html = await runBuilt(['check', '--policy', 'head.yml', '--html', 'site', 'transcripts'], repo);
+    const html = await runInProcess(['check', '--policy', 'head.yml', '--html', 'site', 'transcripts'], repo);
     expect(html.code).toBe(1);
     expect(read('site/index.html')).toContain('<!DOCTYPE html>');
     expect(goldenTexts()).toEqual(before);
@@ -191,21 +194,24 @@ describe('a policy edit that changes two of nine contexts', () => {
     expect(update.stdout.match(/policy changed, budget limit; this context is unchanged/g)).toHaveLength(
       SMALL,
     );
-    const again = await runBuilt(['check', '--ci', '--policy', 'head.yml', 'transcripts'], repo);
+    const again = await runInProcess(['check', '--ci', '--policy', 'head.yml', 'transcripts'], repo);
     expect(again.code).toBe(0);
     expect(again.stdout).not.toContain('note:');
   }, 60_000);
 
   it('view: a page that cannot be written is exit 2 with a diagnostic naming --out; a missing golden is shown, not written', async () => {
     writeFileSync(path.join(repo, 'blocker'), 'a file, not a folder');
-    const blocked = await runBuilt(
+    const blocked = await runInProcess(
       ['view', '--policy', 'head.yml', '-o', 'blocker/page.html', 'transcripts'],
       repo,
     );
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toMatch(/blocker\/page\.html:1:1: error\[view-write-failed\]: .*--out/);
     writeFileSync(path.join(repo, 'transcripts/fresh.openai.json'), session('fresh', 1, 5));
-    const view = await runBuilt(['view', '--policy', 'head.yml', '-o', 'fresh.html', 'transcripts'], repo);
+    const view = await runInProcess(
+      ['view', '--policy', 'head.yml', '-o', 'fresh.html', 'transcripts'],
+      repo,
+    );
     expect(view.code).toBe(0);
     expect(read('fresh.html')).toContain('transcripts/fresh.openai.json');
     expect(goldenTexts()['fresh.openai.json.golden.json']).toBeUndefined();
