@@ -3,7 +3,10 @@
 // does (issue 9: a green check means the context works). Supported files pass unless a check of
 // severity error fails on their context (recorded in corpus-expectations.ts); stabilizing real
 // sessions is deterministic and their goldens hold no absolute paths. Recordings whose format has
-// no reader yet (issue 13) are errors (exit 2) that stop nothing else and quote nothing.
+// no reader yet (issue 13) are errors (exit 2) that stop nothing else and quote nothing. Through the
+// built CLI (`bin/context-stability.js` → build/) as a child process (runBuilt): update and `check
+// --ci --format json .` over the whole copy, and check's text output for the first file awaiting a
+// reader; the other runs are in-process (runInProcess, `main` with an in-memory IO).
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,7 +21,7 @@ import {
   unclassifiedMessage,
   warnIfNoCorpus,
 } from '../support/corpus.js';
-import { assertBuilt, runBuilt } from './check-cli.js';
+import { assertBuilt, runBuilt, runInProcess } from './check-cli.js';
 import { STABILIZE_OUTCOMES } from './corpus-expectations.js';
 
 warnIfNoCorpus('check-corpus');
@@ -107,7 +110,7 @@ describe.skipIf(!HAS_CORPUS)('check over the recorded corpus', () => {
     for (const canary of canaries(awaitingReader)) expect(check.stdout + check.stderr).not.toContain(canary);
 
     // Without the refused files, the exit code is the findings' alone: 1 when a check fails.
-    const supportedOnly = await runBuilt(['check', '--ci', '--format', 'json', ...supported], work);
+    const supportedOnly = await runInProcess(['check', '--ci', '--format', 'json', ...supported], work);
     expect(supportedOnly.code, supportedOnly.stderr).toBe(
       supported.some((f) => failingChecks(f).length > 0) ? 1 : 0,
     );
@@ -128,7 +131,9 @@ describe.skipIf(!HAS_CORPUS)('check over the recorded corpus', () => {
 
   it.each(awaitingReader)('%s: check names it alone and exits 2 with its diagnostic', async (file) => {
     const { code, line, column } = awaitingEntry(file)?.diagnostic ?? {};
-    const check = await runBuilt(['check', '--ci', file], work);
+    // The first one through the built bin (check's text output), the others in-process.
+    const run = file === awaitingReader[0] ? runBuilt : runInProcess;
+    const check = await run(['check', '--ci', file], work);
     expect(check.code).toBe(2);
     expect(check.stdout + check.stderr).toContain(`${file}:${line}:${column}: error[${code}]: `);
     expect(check.stderr).not.toMatch(/\n\s+at /);
