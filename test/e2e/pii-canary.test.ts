@@ -7,7 +7,11 @@
 // drift), update, stabilize (--json, --emit), inspect, explain, policy validate, and the action's
 // log, annotations, job summary, outputs, PR comment, report and goldens. One test per channel
 // and format; a failure names the canary type, the field it was planted in and where it showed
-// up, never the value. Run `npm run build` (and `npm run dist` for the action) first.
+// up, never the value. The CLI runs in-process (runInProcess, `main` with an in-memory IO) except one
+// run per command and output format, through the built bin as a child process (runBuilt): update,
+// check's text, json, markdown and github outputs (with goldens), inspect, inspect --json, policy
+// validate, each stabilize mode on the first transcript, and the first explain. Run `npm run build`
+// (and `npm run dist` for the action) first.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,7 +23,7 @@ import { startFakeGitHub } from '../support/fake-github.js';
 import type { FakeGitHub } from '../support/fake-github.js';
 import { ensureDist, pullRequestEvent, removeTempDirs, runDist } from '../action/support.js';
 import type { RunResult } from '../action/support.js';
-import { assertBuilt, runBuilt } from './check-cli.js';
+import { assertBuilt, runBuilt, runInProcess } from './check-cli.js';
 import type { Run } from './check-cli.js';
 import {
   BAD_POLICY,
@@ -170,25 +174,29 @@ beforeAll(async () => {
   fake = await startFakeGitHub();
   const ws = await workspace();
   const actionWs = await workspace();
-  const cli = (channel: Channel, args: string[], format?: Fmt) => async () =>
-    addRun(channel, args.join(' '), await runBuilt(args, ws), format);
+  // In-process by default; `runBuilt` for the process-level run of a command and output format.
+  const cli =
+    (channel: Channel, args: string[], format?: Fmt, runner: typeof runBuilt = runInProcess) =>
+    async () =>
+      addRun(channel, args.join(' '), await runner(args, ws), format);
   const T = 'transcripts';
   let inspectJson = '';
 
   // Phase 1: everything that needs no golden.
-  const perFile = TRANSCRIPTS.flatMap((f) => {
+  const perFile = TRANSCRIPTS.flatMap((f, i) => {
     const file = `${T}/${f.file}`;
+    const runner = i === 0 ? runBuilt : runInProcess;
     return [
-      cli('stabilize (summary)', ['stabilize', file], f.format),
-      cli('stabilize --json', ['stabilize', '--json', file], f.format),
-      cli('stabilize --emit openai', ['stabilize', '--emit', 'openai', file], f.format),
-      cli('stabilize --emit anthropic', ['stabilize', '--emit', 'anthropic', file], f.format),
-      cli('stabilize --emit native', ['stabilize', '--emit', 'native', file], f.format),
+      cli('stabilize (summary)', ['stabilize', file], f.format, runner),
+      cli('stabilize --json', ['stabilize', '--json', file], f.format, runner),
+      cli('stabilize --emit openai', ['stabilize', '--emit', 'openai', file], f.format, runner),
+      cli('stabilize --emit anthropic', ['stabilize', '--emit', 'anthropic', file], f.format, runner),
+      cli('stabilize --emit native', ['stabilize', '--emit', 'native', file], f.format, runner),
     ];
   });
   await pool([
     async () => {
-      await cli('update: stdout/stderr', ['update', T])();
+      await cli('update: stdout/stderr', ['update', T], undefined, runBuilt)();
       await addFiles('update: golden files', ws, path.join(ws, 'golden'));
     },
     async () => {
@@ -205,13 +213,13 @@ beforeAll(async () => {
       );
     },
     cli('check --ci without goldens', ['check', '--ci', '--golden-dir', 'golden-ci', T]),
-    cli('inspect', ['inspect', T]),
+    cli('inspect', ['inspect', T], undefined, runBuilt),
     async () => {
       const run = await runBuilt(['inspect', '--json', T], ws);
       addRun('inspect --json', 'inspect --json transcripts', run);
       inspectJson = run.stdout;
     },
-    cli('policy validate (bad policy)', ['policy', 'validate', 'bad-policy.yml']),
+    cli('policy validate (bad policy)', ['policy', 'validate', 'bad-policy.yml'], undefined, runBuilt),
     cli('check --policy (bad policy)', ['check', '--policy', 'bad-policy.yml', T]),
     cli('stabilize --policy (bad policy)', ['stabilize', '--policy', 'bad-policy.yml', `${T}/native.json`]),
     async () => {
@@ -236,25 +244,33 @@ beforeAll(async () => {
       files: { file: string; artifacts?: { id: string; kind: string; answers?: string }[] }[];
     }
   ).files;
+  let explainRunner: typeof runBuilt = runBuilt;
   const explainJobs = listed.flatMap(({ file, artifacts = [] }) => {
     const picks = [artifacts.find((a) => a.answers !== undefined), artifacts.at(-1)].filter(
       (a) => a !== undefined,
     );
     return [...new Set(picks.map((a) => a.id))].map((id) => async () => {
-      const run = await runBuilt(['explain', file, id], ws);
+      // The first explain through the built bin, the others in-process.
+      const runner = explainRunner;
+      explainRunner = runInProcess;
+      const run = await runner(['explain', file, id], ws);
       const label = `explain ${file} (artifact ${artifacts.findIndex((a) => a.id === id)})`;
       addRun('explain', label, run, formatOfPath(file));
       explained.push({ label, code: run.code });
     });
   });
   await pool([
-    cli('check --format text', ['check', T]),
-    cli('check --format json', ['check', '--format', 'json', T]),
-    cli('check --format markdown', ['check', '--format', 'markdown', T]),
-    cli('check --format github', ['check', '--format', 'github', T]),
+    cli('check --format text', ['check', T], undefined, runBuilt),
+    cli('check --format json', ['check', '--format', 'json', T], undefined, runBuilt),
+    cli('check --format markdown', ['check', '--format', 'markdown', T], undefined, runBuilt),
+    cli('check --format github', ['check', '--format', 'github', T], undefined, runBuilt),
     async () => {
       const args = ['check', '--policy', 'drift.yml', '--report', 'reports/drift.json', T];
-      addRun('check drift --format text, and its --report file', args.join(' '), await runBuilt(args, ws));
+      addRun(
+        'check drift --format text, and its --report file',
+        args.join(' '),
+        await runInProcess(args, ws),
+      );
       await addFiles('check drift --format text, and its --report file', ws, path.join(ws, 'reports'));
     },
     cli('check drift --format json', ['check', '--policy', 'drift.yml', '--format', 'json', T]),
