@@ -2,13 +2,11 @@
 // written in the PRD's artifact shape (kinds system, task, message, tool_output) and checked under
 // the policy the PRD describes (a budget, the 2 most recent messages kept, any run of 3 or more
 // digits masked). Run in a temp folder, so the golden the first check writes stays out of the repo.
-// The first check runs the built CLI as a child process (runBuilt), the second in-process
-// (runInProcess, `main` with an in-memory IO).
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, REPO, runBuilt, runInProcess } from './check-cli.js';
+import { assertBuilt, REPO, runBuilt } from './check-cli.js';
 import type { Run } from './check-cli.js';
 
 const FILE = 'examples/prd/session.json';
@@ -37,12 +35,8 @@ let root: string;
 let dir: string;
 const printed: string[] = [];
 
-async function cli(
-  args: string[],
-  runner: typeof runBuilt = runInProcess,
-  env: Record<string, string> = {},
-): Promise<Run> {
-  const run = await runner(args, dir, env);
+async function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const run = await runBuilt(args, dir, env);
   printed.push(run.stdout, run.stderr);
   return run;
 }
@@ -60,7 +54,7 @@ afterAll(() => {
 
 describe("the PRD's example: check examples/prd/session.json --policy examples/prd/context-policy.yml", () => {
   it('passes: the golden is written, then matched in CI mode, every check green (exit 0)', async () => {
-    const first = await cli(['check', FILE, '--policy', POLICY], runBuilt);
+    const first = await cli(['check', FILE, '--policy', POLICY]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^NEW +examples\/prd\/session\.json {2}\d+\/1000 tokens {2}golden written/m);
