@@ -112,21 +112,22 @@ describe('stabilize and explain on the fixtures', () => {
   ];
 
   it('prints no planted e-mail or card number in any mode', async () => {
-    // The process-level test of this file: every mode through the built bin, as a child process.
-    const runs = await Promise.all(
-      [
-        ['stabilize', 'session.jsonl'],
-        ['stabilize', '--json', 'session.jsonl'],
-        ['stabilize', '--json', 'openai-chat.json'],
-        ['stabilize', '--emit', 'same', 'openai-chat.json'],
-        ['stabilize', '--emit', 'anthropic', 'openai-chat.json'],
-        ['stabilize', '--emit', 'native', 'session.jsonl'],
-        ['stabilize', '--emit', 'openai', 'session.jsonl', '--policy', 'tiny-budget-policy.yml'],
-        ['explain', 'session.jsonl', 'u1'],
-        ['explain', 'session.jsonl', 'u2'],
-        ['explain', 'openai-chat.json', 'm7'],
-      ].map((args) => runBuilt(args, FIXTURES)),
-    );
+    // The process-level test of this file: every mode through the built bin, as a child process
+    // (runBuilt); a second run of a mode already spawned here runs in-process.
+    const spawned = (...args: string[]) => runBuilt(args, FIXTURES);
+    const inProcess = (...args: string[]) => cli(args, FIXTURES);
+    const runs = await Promise.all([
+      spawned('stabilize', 'session.jsonl'),
+      spawned('stabilize', '--json', 'session.jsonl'),
+      inProcess('stabilize', '--json', 'openai-chat.json'),
+      spawned('stabilize', '--emit', 'same', 'openai-chat.json'),
+      spawned('stabilize', '--emit', 'anthropic', 'openai-chat.json'),
+      spawned('stabilize', '--emit', 'native', 'session.jsonl'),
+      spawned('stabilize', '--emit', 'openai', 'session.jsonl', '--policy', 'tiny-budget-policy.yml'),
+      spawned('explain', 'session.jsonl', 'u1'),
+      inProcess('explain', 'session.jsonl', 'u2'),
+      inProcess('explain', 'openai-chat.json', 'm7'),
+    ]);
     for (const run of runs) {
       expect(run.code).toBeLessThan(2);
       expect(run.stdout.length).toBeGreaterThan(0);
