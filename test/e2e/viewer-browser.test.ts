@@ -16,7 +16,14 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViewDocument } from '../../src/core/view/model.js';
 import { renderViewHtml } from '../../src/core/view/render-html.js';
-import { CANARIES, REPO_ROOT, canaryInput, exampleDocument } from '../support/view-document.js';
+import {
+  CANARIES,
+  PRE_MASKED,
+  REPO_ROOT,
+  canaryInput,
+  exampleDocument,
+  preMaskedInput,
+} from '../support/view-document.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FOUND = existsSync(CHROMIUM);
@@ -38,12 +45,20 @@ const ARGS = [
   '--disable-sync',
 ];
 
-/** The examples as `check` sees them (one drifted), a broken file and our canary session, read from a file. */
+/**
+ * The examples as `check` sees them (one drifted), a broken file, our canary session read from a
+ * file and a session recorded already masked (test/fixtures/view).
+ */
 async function buildDocument(dir: string): Promise<ViewDocument> {
   const canary = canaryInput();
   const file = path.join(dir, 'canary.native.jsonl');
   writeFileSync(file, canary.text);
-  return exampleDocument({ ...canary, text: readFileSync(file, 'utf8') });
+  return exampleDocument({ ...canary, text: readFileSync(file, 'utf8') }, [preMaskedInput()]);
+}
+
+/** Text with its white space runs as one space, trimmed. */
+function squeeze(text: string | null): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
 }
 
 describe.skipIf(!RUN)('the viewer page in headless Chromium', { timeout: 60_000 }, () => {
@@ -190,6 +205,84 @@ describe.skipIf(!RUN)('the viewer page in headless Chromium', { timeout: 60_000 
     await drift.locator('input[data-sbs-toggle]').uncheck();
     expect(await drift.locator('tr.sbs-row.same:visible').count()).toBe(await same.count());
     await page.getByRole('button', { name: 'Open all transcripts' }).click();
+  });
+
+  it('counts warnings in the header, and says warning where a transcript has one', async () => {
+    const warnings = doc.transcripts.reduce(
+      (n, t) =>
+        n +
+        t.outcome.violations.filter((v) => v.severity === 'warning').length +
+        (t.outcome.outcome === 'drift' && t.outcome.drift_severity === 'warning' ? 1 : 0),
+      0,
+    );
+    expect(warnings).toBeGreaterThan(0);
+    const h1 = squeeze(await page.locator('h1').textContent());
+    expect(h1).toContain(`${warnings} warning${warnings === 1 ? '' : 's'}`);
+    expect(h1).not.toContain('all good');
+    const total = page.locator('.page-head li.total', {
+      has: page.locator('.w', { hasText: /^warnings?$/ }),
+    });
+    expect(await total.locator('.n').textContent()).toBe(String(warnings));
+    // A passing transcript with a retention warning says `1 warning` in the navigation, not a violation.
+    const link = page.locator('nav.toc a', { hasText: 'phase-change' });
+    expect(await link.locator('.badge').textContent()).toBe('pass');
+    expect(await link.locator('.toc-meta').textContent()).toMatch(/^1 warning · /);
+    expect(await link.textContent()).not.toContain('violation');
+  });
+
+  it('counts text masked before recording as masked, and says which count is which', async () => {
+    await page.getByRole('button', { name: 'Reset filters' }).click();
+    await page.getByRole('button', { name: 'Open all transcripts' }).click();
+    const chip = page.locator('label.chip', { has: page.locator('input[data-filter-fate="masked"]') });
+    const label = squeeze(await chip.textContent());
+    expect(label).toMatch(/^masked (\d+) \((\d+) before recording\)$/);
+    const [, all = '0', before = '0'] = /^masked (\d+) \((\d+) before recording\)$/.exec(label) ?? [];
+    expect(Number(before)).toBeGreaterThan(0);
+    expect(await page.locator('li.artifact.fate-masked').count()).toBe(Number(all));
+    expect(await page.locator('li.artifact.fate-masked[data-premasked]').count()).toBe(Number(before));
+    // The pre-masked session: its old placeholders are highlighted and named on the row.
+    const section = page.locator(`section.transcript[data-transcript="${PRE_MASKED}"]`);
+    const row = section.locator('li.artifact[data-id="u1"]');
+    expect(await row.getAttribute('data-fate')).toBe('masked');
+    expect(squeeze(await row.locator('.a-tags').textContent())).toContain('EMAIL ×1 before recording');
+    await row.locator('details.a-content > summary').click();
+    expect(await row.locator('mark.pii-EMAIL', { hasText: '[REDACTED_EMAIL]' }).isVisible()).toBe(true);
+    // The masked filter hides them with the rest of the masked rows.
+    await page.locator('input[data-filter-fate="masked"]').uncheck();
+    expect(await row.isVisible()).toBe(false);
+    await page.locator('input[data-filter-fate="masked"]').check();
+    expect(await row.isVisible()).toBe(true);
+  });
+
+  it('says of each dropped row what it was, how big and why, the reason’s name on hover', async () => {
+    const rows = page.locator('li.artifact.fate-dropped');
+    const n = await rows.count();
+    expect(n).toBeGreaterThan(5);
+    let uncounted = 0;
+    for (let i = 0; i < n; i++) {
+      const r = rows.nth(i);
+      const kind = squeeze(await r.locator('.a-kind').textContent());
+      expect(kind).not.toMatch(/^(–|kind not recorded)?$/);
+      const size = squeeze(await r.locator('.a-tokens').textContent());
+      expect(size).toMatch(/^[\d,]+ tokens?$|^[\d,]+ chars?, [\d,]+ lines?$|^no text$/);
+      if (size.includes('chars')) uncounted++;
+      const reason = r.locator('.a-reason');
+      expect(squeeze(await reason.textContent())).not.toContain('_');
+      expect(await reason.getAttribute('title')).toMatch(/^ledger reason [a-z_]+ \(action [a-z]+\): \S/);
+    }
+    // Some were left out before they were counted: their size is in characters and lines.
+    expect(uncounted).toBeGreaterThan(0);
+    const pair = rows.filter({ hasText: 'went with its tool call or result' }).first();
+    await pair.locator('.a-reason').hover();
+    expect(await pair.locator('.a-reason').getAttribute('title')).toMatch(
+      /^ledger reason pair_unit \(action dropped\): A tool call and its results are one unit/,
+    );
+    // The glossary names each reason on the page.
+    await page.locator('details.glossary > summary').click();
+    const term = page.locator('details.glossary dd', {
+      has: page.locator('code', { hasText: /^pair_unit$/ }),
+    });
+    expect(await term.first().isVisible()).toBe(true);
   });
 
   it('makes no request but the page, logs no error and holds no canary', async () => {

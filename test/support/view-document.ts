@@ -22,6 +22,7 @@ import { loadTokenizer } from '../../src/tokens/load.js';
 import { failingChecks } from '../../src/core/report/report.js';
 import { readTranscript } from '../../src/core/readers/index.js';
 import type { ViewDocument, ViewTranscript } from '../../src/core/view/model.js';
+import { absentArtifacts } from '../../src/core/view/absent.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const EXAMPLES_DIR = 'examples/transcripts';
@@ -84,6 +85,8 @@ export function viewTranscript(
     return { outcome, head: null, stored };
   }
   const head = evaluateTranscript(read.transcript, input.transcript, setup, caches);
+  // What `check` hands the page of the artifacts the context left out (golden-run.ts).
+  const absent = absentArtifacts(read.transcript.artifacts, head.golden);
   const failing = failingChecks(head.report.checks).length > 0;
   const common: TranscriptOutcome = {
     transcript: input.transcript,
@@ -96,7 +99,12 @@ export function viewTranscript(
     ...(read.transcript.diagnostics.length > 0 ? { diagnostics: read.transcript.diagnostics } : {}),
   };
   if (stored === null)
-    return { outcome: { ...common, outcome: failing ? 'violations' : 'new' }, head: head.golden, stored };
+    return {
+      outcome: { ...common, outcome: failing ? 'violations' : 'new' },
+      head: head.golden,
+      stored,
+      absent,
+    };
   const diff = diffGoldens(stored, head.golden);
   if (!diff.equal) {
     const unified = unifiedGoldenDiff(golden, stableStringify(stored), head.text);
@@ -107,7 +115,7 @@ export function viewTranscript(
       diff,
       unified,
     };
-    return { outcome, head: head.golden, stored };
+    return { outcome, head: head.golden, stored, absent };
   }
   // Not drift: only metadata differs (policy hash, token counts…), said in a note.
   const notes = diff.metadata.length > 0 ? { notes: [metadataNote(diff.metadata)] } : {};
@@ -115,6 +123,7 @@ export function viewTranscript(
     outcome: { ...common, ...notes, outcome: failing ? 'violations' : 'pass' },
     head: head.golden,
     stored,
+    absent,
   };
 }
 
@@ -204,6 +213,20 @@ export function canaryInput(transcript = 'sessions/parcel-support.native.jsonl')
   return { transcript, text: records.map((r) => JSON.stringify(r)).join('\n') + '\n', stored: null };
 }
 
+export const PRE_MASKED = 'test/fixtures/view/pre-masked.native.jsonl';
+
+/**
+ * A native session recorded already masked (`[REDACTED_EMAIL]`, `[REDACTED_PHONE]` in messages, a
+ * tool call and its result), with one address left for this run to mask.
+ */
+export function preMaskedInput(): ViewInput {
+  return {
+    transcript: PRE_MASKED,
+    text: readFileSync(path.join(REPO_ROOT, PRE_MASKED), 'utf8'),
+    stored: null,
+  };
+}
+
 /** A transcript that cannot be read: an `error` outcome with diagnostics and no golden. */
 export function brokenInput(transcript = 'sessions/broken.openai.json'): ViewInput {
   return { transcript, text: '{"messages": [ {"role": "user", "content": "hi"} ', stored: null };
@@ -214,9 +237,12 @@ export function brokenInput(transcript = 'sessions/broken.openai.json'): ViewInp
  * golden made with a tighter budget), one passing with a note (its stored golden made with a policy
  * that differs only in `checks.drift`: the policy hash changed, the context did not), the canary
  * session (new, with a budget violation) and an unreadable transcript. `canary` replaces the
- * canary session (e.g. the same one read from a file).
+ * canary session (e.g. the same one read from a file); `extra` are checked too.
  */
-export async function exampleDocument(canary: ViewInput = canaryInput()): Promise<ViewDocument> {
+export async function exampleDocument(
+  canary: ViewInput = canaryInput(),
+  extra: readonly ViewInput[] = [],
+): Promise<ViewDocument> {
   const setup = await policySetup();
   const tight = await policySetup('test/fixtures/check/policy-tight.yml');
   const repoPolicy = readFileSync(path.join(REPO_ROOT, '.github/context-policy.yml'), 'utf8');
@@ -229,7 +255,7 @@ export async function exampleDocument(canary: ViewInput = canaryInput()): Promis
       return { ...input, stored: goldenFor(edited, input, new TokenCaches()) };
     return input;
   });
-  return viewDocument(setup, [...inputs, canary, brokenInput()]);
+  return viewDocument(setup, [...inputs, canary, brokenInput(), ...extra]);
 }
 
 /**

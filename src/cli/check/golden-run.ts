@@ -39,6 +39,8 @@ import { transferOf } from './policies.js';
 import { boundHeapGrowth } from './heap.js';
 import { GoldenSpill } from './golden-spill.js';
 import { OutcomeSpill } from './outcome-spill.js';
+import { absentArtifacts } from '../../core/view/absent.js';
+import type { AbsentArtifact } from '../../core/view/absent.js';
 
 /** `check` writes only missing goldens, and only outside CI; `update` rewrites every changed one. */
 export type RunMode = 'check' | 'update';
@@ -113,6 +115,8 @@ export interface TranscriptGoldens {
   head: Golden | null;
   /** The stored golden, when there is one that could be read. */
   stored: Golden | null;
+  /** Kind and size of the artifacts this run's context left out (the viewer's dropped rows). */
+  absent?: AbsentArtifact[];
 }
 
 export interface GoldenRun {
@@ -268,6 +272,7 @@ async function compareOne(
     return errorStep(item, [...transcript.diagnostics, internalError(item.transcript, error)]);
   }
   seen.head = head.golden;
+  if (opts.keepGoldens) seen.absent = absentArtifacts(transcript.artifacts, head.golden);
   const common: TranscriptOutcome = {
     transcript: item.transcript,
     golden: item.golden,

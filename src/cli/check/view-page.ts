@@ -32,7 +32,7 @@ export function* viewPageChunks(
   const frame: ViewFrame = viewFrameOf(report, replacement);
   const outcomes = displayOrder(report).transcripts;
   const transcript = (index: number): ViewTranscript => viewTranscriptOf(outcomes[index]!, goldens);
-  const lines = outcomes.map((_, i) => viewLine(transcript(i)));
+  const lines = outcomes.map((_, i) => viewLine(transcript(i), replacement));
   const parts = viewPageParts(frame, lines);
   yield parts.head;
   for (let i = 0; i < outcomes.length; i++) yield parts.section(transcript(i), i);

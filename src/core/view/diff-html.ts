@@ -7,6 +7,7 @@ import type { Diagnostic } from '../types.js';
 import type { ContextItem } from '../stabilize/types.js';
 import { esc, token, formatCount, plural, contentDetails, kindHtml, firstById } from './html-text.js';
 import type { Mask } from './html-text.js';
+import { reasonTitle, reasonWords } from './reasons.js';
 
 /** A violation or diagnostic: severity, where and what, the message and a hint. */
 export function finding(severity: string, head: string, message: string, hint = ''): string {
@@ -31,7 +32,7 @@ export function diagnosticHtml(d: Diagnostic): string {
 
 export function fateText(fate: Fate | null): string {
   return fate
-    ? `${esc(fate.action)} · ${esc(fate.reason)} · ${plural(fate.tokens, 'token')}`
+    ? `<span class="a-reason" title="${esc(reasonTitle(fate.action, fate.reason))}">${esc(fate.action)}: ${esc(reasonWords(fate.action, fate.reason).words)}</span> · ${plural(fate.tokens, 'token')}`
     : '<em>absent</em>';
 }
 

@@ -3,9 +3,13 @@
 import type { CheckReport } from '../golden/check-report.js';
 import type { Golden } from '../golden/golden.js';
 import { displayOrder } from '../golden/report-order.js';
+import type { AbsentArtifact } from './absent.js';
 import type { ViewDocument } from './model.js';
 
-type GoldensOf = ReadonlyMap<string, { head: Golden | null; stored: Golden | null }>;
+type GoldensOf = ReadonlyMap<
+  string,
+  { head: Golden | null; stored: Golden | null; absent?: AbsentArtifact[] | undefined }
+>;
 
 /** The document without its transcripts: what the page's head and every section share. */
 export function viewFrameOf(report: CheckReport, replacement: string): Omit<ViewDocument, 'transcripts'> {
@@ -25,7 +29,8 @@ export function viewTranscriptOf(
   goldens: GoldensOf,
 ): ViewDocument['transcripts'][number] {
   const g = goldens.get(outcome.transcript);
-  return { outcome, head: g?.head ?? null, stored: g?.stored ?? null };
+  const absent = g?.absent;
+  return { outcome, head: g?.head ?? null, stored: g?.stored ?? null, ...(absent ? { absent } : {}) };
 }
 
 export function buildViewDocument(

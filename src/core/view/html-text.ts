@@ -1,5 +1,6 @@
 // Text for the viewer page: escaping, number words, the masked-span highlighter and the content of
 // a context item (text, parts, tool calls), all escaped. Pure.
+import { LABEL_TEMPLATE } from '../pii/template.js';
 import type { ContextItem } from '../stabilize/types.js';
 import type { ContentPart } from '../types.js';
 
@@ -20,7 +21,8 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']|:(?=\/\/)/g, (ch) => ENTITIES[ch] ?? ch);
 }
 export const esc = escapeHtml;
-export type Mask = RegExp | null;
+/** The patterns of the masked spans (maskOf); none: nothing is highlighted. */
+export type Mask = readonly RegExp[];
 
 /** A class or data-token made of a name from the input: letters, digits, `_` and `-` only. */
 export function token(name: string): string {
@@ -65,16 +67,55 @@ export function maskPattern(template: string): RegExp | null {
   return new RegExp(body, 'g');
 }
 
+const maskCache = new Map<string, Mask>();
+
+/**
+ * What counts as masked on the page, as the PII stage sees it (src/core/pii/template.ts,
+ * replacementOccurrences): the policy's template, and the label form `[REDACTED_{TYPE}]`
+ * (LABEL_TEMPLATE), which the stage also leaves alone as already masked, and which a recording
+ * masked before it was written holds. Cached per template.
+ */
+export function maskOf(template: string): Mask {
+  let mask = maskCache.get(template);
+  if (!mask) {
+    const templates = template === LABEL_TEMPLATE ? [template] : [template, LABEL_TEMPLATE];
+    mask = templates.map(maskPattern).filter((re): re is RegExp => re !== null);
+    if (maskCache.size > 16) maskCache.clear();
+    maskCache.set(template, mask);
+  }
+  return mask;
+}
+
+/** One masked span: where it stands and its type (`PII` when the template names none). */
+export interface MaskedSpan {
+  start: number;
+  end: number;
+  type: string;
+}
+
+/** The masked spans of `text`, in order and disjoint (the earlier, then the longer, wins). */
+export function maskedSpans(text: string, mask: Mask): MaskedSpan[] {
+  const found: MaskedSpan[] = [];
+  for (const re of mask) {
+    for (const m of text.matchAll(re)) {
+      if (m[0] === '') continue;
+      found.push({ start: m.index, end: m.index + m[0].length, type: token(m[1] ?? 'PII') });
+    }
+  }
+  if (mask.length < 2) return found;
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: MaskedSpan[] = [];
+  for (const span of found) if (out.length === 0 || span.start >= out[out.length - 1]!.end) out.push(span);
+  return out;
+}
+
 /** `text` escaped, every masked span as `<mark class="pii pii-TYPE" title="TYPE">`. */
 export function marked(text: string, mask: Mask): string {
-  if (mask === null) return esc(text);
   let out = '';
   let last = 0;
-  for (const m of text.matchAll(mask)) {
-    if (m[0] === '') continue;
-    const type = token(m[1] ?? 'PII');
-    out += `${esc(text.slice(last, m.index))}<mark class="pii pii-${type}" title="${type}">${esc(m[0])}</mark>`;
-    last = m.index + m[0].length;
+  for (const span of maskedSpans(text, mask)) {
+    out += `${esc(text.slice(last, span.start))}<mark class="pii pii-${span.type}" title="${span.type}">${esc(text.slice(span.start, span.end))}</mark>`;
+    last = span.end;
   }
   return out + esc(text.slice(last));
 }
@@ -86,10 +127,33 @@ export function clip(text: string, max: number): string {
   return `${text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)}…`;
 }
 
+/** What the page shows of a part that is not text: its JSON, cut short. */
+function partJson(part: ContentPart): string {
+  return clip(JSON.stringify(part), 300);
+}
+
 export function partHtml(part: ContentPart, mask: Mask): string {
   if (part.type === 'text' && typeof part.text === 'string') return `<pre>${marked(part.text, mask)}</pre>`;
-  const json = clip(JSON.stringify(part), 300);
-  return `<div class="part"><span class="part-type">${esc(part.type)}</span><code>${marked(json, mask)}</code></div>`;
+  return `<div class="part"><span class="part-type">${esc(part.type)}</span><code>${marked(partJson(part), mask)}</code></div>`;
+}
+
+/** The texts the page shows of one context item, in the places contentHtml marks spans. */
+function shownTexts(item: ContextItem): string[] {
+  const out: string[] = [];
+  if (typeof item.content === 'string') out.push(item.content);
+  else
+    for (const part of item.content)
+      out.push(part.type === 'text' && typeof part.text === 'string' ? part.text : partJson(part));
+  for (const call of item.tool_calls ?? []) out.push(call.arguments);
+  return out;
+}
+
+/** How many masked spans of each type (upper case) the page shows of one context item. */
+export function maskedCounts(item: ContextItem, mask: Mask): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const text of shownTexts(item))
+    for (const span of maskedSpans(text, mask)) counts.set(span.type, (counts.get(span.type) ?? 0) + 1);
+  return counts;
 }
 
 /** What the model reads of one context item: its text, parts and tool calls. */

@@ -3,6 +3,7 @@
 // it. Built from goldens only, which hold the masked context: the page never sees raw text.
 import type { ReportSummary, TranscriptOutcome } from '../golden/check-report.js';
 import type { Golden } from '../golden/golden.js';
+import type { AbsentArtifact } from './absent.js';
 
 export interface ViewTranscript {
   /** The transcript's outcome as the check report has it (violations, diff, picture, note). */
@@ -11,6 +12,11 @@ export interface ViewTranscript {
   head: Golden | null;
   /** The stored golden, when it exists and can be read (for a drift: the side to compare with). */
   stored: Golden | null;
+  /**
+   * Kind and size of the artifacts the context left out (the golden keeps only their ledger
+   * entries), from the run that read the transcript; absent: the page says what the goldens say.
+   */
+  absent?: AbsentArtifact[];
 }
 
 export interface ViewDocument {

@@ -148,6 +148,16 @@ button, input { font: inherit; }
 .fate-chip.fate-dropped { color: var(--dropped); background: var(--dropped-bg); }
 .a-reason { font-size: 12px; color: var(--muted); }
 .a-tokens { font-family: var(--mono); font-size: 12px; text-align: right; white-space: nowrap; }
+.fate-dropped .a-tokens { white-space: normal; }
+.a-kind.unknown { font-style: italic; }
+.chip .count-of { font-size: 11px; color: var(--muted); }
+.tag.t-pii.t-premasked { background: var(--soft); }
+.glossary { margin: -4px 0 12px; font-size: 12px; color: var(--muted); }
+.glossary > summary { cursor: pointer; color: var(--accent); width: max-content; }
+.glossary dl { display: grid; grid-template-columns: minmax(180px, max-content) 1fr; gap: 4px 16px; margin: 6px 0 0; }
+.glossary dl > div { display: contents; }
+.glossary dt { font-weight: 600; color: var(--ink); }
+.glossary dd { margin: 0; }
 .a-tags, .a-detail, .a-violations, .artifact > details, .a-absent { margin: 3px 0 0 54px; }
 .a-tags { display: flex; flex-wrap: wrap; gap: 4px; }
 .tag { font-size: 11.5px; border-radius: 4px; padding: 0 6px; background: var(--soft); color: var(--muted); }

@@ -16,12 +16,16 @@ import {
   plural,
   percent,
   width,
-  maskPattern,
+  maskOf,
+  maskedCounts,
   contentDetails,
   kindHtml,
   firstById,
 } from './html-text.js';
 import type { Mask } from './html-text.js';
+import { absentKind, kindWords } from './absent.js';
+import type { AbsentArtifact } from './absent.js';
+import { reasonTitle, reasonWords } from './reasons.js';
 import { findingsHtml, violationHtml, diagnosticHtml, diffHtml, sideBySideHtml } from './diff-html.js';
 import { lostFactsHtml } from './retention-html.js';
 import { ARTIFACT_KINDS } from '../types.js';
@@ -35,7 +39,7 @@ export const PAGE_CSP =
 const FATE_MEANING: Record<MapFate, string> = {
   kept: 'as it was',
   protected: 'held by a protection rule',
-  masked: 'PII or fields masked',
+  masked: 'PII or fields masked, in this run or before recording',
   excerpt: 'cut short, or a placeholder',
   dropped: 'left out',
 };
@@ -56,11 +60,68 @@ interface Rows {
   changed: Set<string>;
   /** artifact id → the id of its timeline row (the first one). */
   anchors: Map<string, string>;
+  /** Kind and size of the artifacts not in the context, when the run gave them. */
+  absent: Map<string, AbsentArtifact>;
+  /** The stored golden's context (a dropped artifact's kind when it was there), and summary ids. */
+  stored: Map<string, ContextItem>;
+  summaries: Set<string>;
+}
+
+/**
+ * How a row fares on the page. Its fate is the ledger's (mapFate), except that an artifact kept
+ * as it was (protected or not) whose text holds spans masked before recording (placeholders the
+ * recording already had: found beyond what this run masked, entry.pii) is `masked`, as one this
+ * run masked is: what the model reads of it is masked text. `before`: those spans by type.
+ */
+interface RowFate {
+  fate: MapFate;
+  before: [string, number][];
+}
+
+function rowFate(entry: LedgerEntry, item: ContextItem | undefined, mask: Mask): RowFate {
+  const fate = mapFate(entry);
+  if (!item || fate === 'dropped' || mask.length === 0) return { fate, before: [] };
+  const masked = new Map<string, number>();
+  for (const [type, n] of Object.entries(entry.pii ?? {})) masked.set(token(type.toUpperCase()), n);
+  const before: [string, number][] = [];
+  for (const [type, n] of [...maskedCounts(item, mask)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const extra = n - (masked.get(type) ?? 0);
+    if (extra > 0) before.push([type, extra]);
+  }
+  const kept = fate === 'kept' || fate === 'protected';
+  return { fate: kept && before.length > 0 ? 'masked' : fate, before };
+}
+
+/** The reason of a ledger entry in plain words, its exact name and meaning on hover. */
+function reasonHtml(entry: Pick<LedgerEntry, 'action' | 'reason'>): string {
+  const words = reasonWords(entry.action, entry.reason).words;
+  return `<span class="a-reason" title="${esc(reasonTitle(entry.action, entry.reason))}">${esc(entry.action)}: ${esc(words)}</span>`;
+}
+
+/** An absent artifact's kind, from the run's facts or the goldens; `kind not recorded` without. */
+function absentKindHtml(rows: Rows, entry: LedgerEntry): string {
+  const facts = rows.absent.get(entry.id);
+  const known = facts ?? absentKind(entry, rows.summaries, rows.stored);
+  if (!known)
+    return '<span class="a-kind unknown" title="the goldens keep no kind for it">kind not recorded</span>';
+  return `<span class="a-kind"><span class="k kind-${token(known.kind)}"></span>${esc(kindWords(known.kind, known.calls))}</span>`;
+}
+
+/** An absent artifact's size: its tokens before, else its characters and lines. */
+function absentSizeHtml(rows: Rows, entry: LedgerEntry): string {
+  if (entry.tokens_before !== null)
+    return `<span class="a-tokens" title="tokens before it left the context">${plural(entry.tokens_before, 'token')}</span>`;
+  const facts = rows.absent.get(entry.id);
+  if (!facts)
+    return '<span class="a-tokens" title="left out before it was counted; the goldens keep no size for it">size not counted</span>';
+  const size = facts.chars > 0 ? `${plural(facts.chars, 'char')}, ${plural(facts.lines, 'line')}` : 'no text';
+  return `<span class="a-tokens" title="left out before its tokens were counted: its size in characters and lines">${size}</span>`;
 }
 
 function rowHtml(rows: Rows, entry: LedgerEntry, index: number): string {
-  const fate = mapFate(entry);
-  const item = fate === 'dropped' ? undefined : rows.items.get(entry.id);
+  const gone = mapFate(entry) === 'dropped';
+  const item = gone ? undefined : rows.items.get(entry.id);
+  const { fate, before: premasked } = rowFate(entry, item, rows.mask);
   const found = rows.violations.get(entry.id) ?? [];
   const checks = [...new Set(found.map((v) => token(v.check)))].sort();
   const classes = ['artifact', `fate-${fate}`];
@@ -71,7 +132,13 @@ function rowHtml(rows: Rows, entry: LedgerEntry, index: number): string {
   if (entry.protected_by && entry.protected_by.length > 0)
     tags.push(`<span class="tag t-protected">protected by ${esc(entry.protected_by.join(', '))}</span>`);
   for (const [type, n] of Object.entries(entry.pii ?? {}))
-    tags.push(`<span class="tag t-pii">${esc(type.toUpperCase())} ×${formatCount(n)}</span>`);
+    tags.push(
+      `<span class="tag t-pii" title="masked by this run">${esc(type.toUpperCase())} ×${formatCount(n)}</span>`,
+    );
+  for (const [type, n] of premasked)
+    tags.push(
+      `<span class="tag t-pii t-premasked" title="already masked in the recording">${esc(type)} ×${formatCount(n)} before recording</span>`,
+    );
   if (entry.duplicate_of !== undefined)
     tags.push(`<span class="tag">duplicate of ${esc(entry.duplicate_of)}</span>`);
   if (item?.is_error) tags.push('<span class="tag t-error">error result</span>');
@@ -79,13 +146,15 @@ function rowHtml(rows: Rows, entry: LedgerEntry, index: number): string {
   if (item?.call_id !== undefined) tags.push(`<span class="tag">call ${esc(item.call_id)}</span>`);
   for (const note of entry.emit ?? []) tags.push(`<span class="tag">${esc(note)}</span>`);
   return [
-    `<li class="${classes.join(' ')}" id="${rows.tid}-a-${index + 1}" data-fate="${fate}" data-id="${esc(entry.id)}"${checks.length > 0 ? ` data-checks="${checks.join(' ')}"` : ''}>`,
+    `<li class="${classes.join(' ')}" id="${rows.tid}-a-${index + 1}" data-fate="${fate}" data-id="${esc(entry.id)}"${checks.length > 0 ? ` data-checks="${checks.join(' ')}"` : ''}${premasked.length > 0 ? ' data-premasked' : ''}>`,
     '<div class="a-row">',
     `<span class="a-line">${entry.line}</span>`,
     `<span class="a-id"><code>${esc(entry.id)}</code></span>`,
-    kindHtml(item),
-    `<span class="a-fate" title="stage ${esc(entry.stage)}"><span class="fate-chip fate-${fate}">${fate}</span><span class="a-reason">${esc(entry.action)} · ${esc(entry.reason)}</span></span>`,
-    `<span class="a-tokens" title="tokens before → after">${before} → ${formatCount(entry.tokens_after)}</span>`,
+    gone ? absentKindHtml(rows, entry) : kindHtml(item),
+    `<span class="a-fate" title="stage ${esc(entry.stage)}"><span class="fate-chip fate-${fate}">${fate}</span>${reasonHtml(entry)}</span>`,
+    gone
+      ? absentSizeHtml(rows, entry)
+      : `<span class="a-tokens" title="tokens before → after">${before} → ${formatCount(entry.tokens_after)}</span>`,
     '</div>',
     tags.length > 0 ? `<div class="a-tags">${tags.join('')}</div>` : '',
     entry.detail !== undefined ? `<p class="a-detail">${esc(entry.detail)}</p>` : '',
@@ -186,7 +255,7 @@ function transcriptHtml(doc: ViewFrame, t: ViewTranscript, index: number, mask: 
     o.status ? `status ${esc(o.status)}` : '',
     budget ? `${formatCount(budget.used)} / ${formatCount(budget.limit)} tokens` : '',
     head ? plural(head.ledger.length, 'artifact') : '',
-    o.violations.length > 0 ? plural(o.violations.length, 'violation') : '',
+    findingCounts(o.violations),
   ].filter((s) => s !== '');
   const open = o.outcome !== 'pass' || index === 0;
   const parts = [
@@ -204,7 +273,20 @@ function transcriptHtml(doc: ViewFrame, t: ViewTranscript, index: number, mask: 
     head ? budgetHtml(head) : '',
     o.outcome === 'drift' && head && t.stored ? sideBySideHtml(t.stored, head, changed, mask) : '',
     head
-      ? timelineHtml({ tid, mask, items: firstById(head.context), violations, changed, anchors }, head)
+      ? timelineHtml(
+          {
+            tid,
+            mask,
+            items: firstById(head.context),
+            violations,
+            changed,
+            anchors,
+            absent: firstById(t.absent ?? []),
+            stored: firstById(t.stored?.context ?? []),
+            summaries: new Set(head.summaries.map((s) => s.id)),
+          },
+          head,
+        )
       : '',
     '</div></details></section>',
   ];
@@ -226,39 +308,98 @@ export interface ViewLine {
   flagged: number;
   /** Ledger entries with a violation of each check (token), in first-seen order. */
   checks: [string, number][];
+  /** Rows of fate masked whose text holds spans masked before recording (rowFate). */
+  premasked: number;
+  /** The ledger's `action reason` pairs, in first-seen order (the page's glossary). */
+  reasons: string[];
 }
 
-export function viewLine(t: ViewTranscript): ViewLine {
+/** One transcript's line; `replacement` is the policy's template (ViewDocument.replacement). */
+export function viewLine(t: ViewTranscript, replacement: string): ViewLine {
   const fates = Object.fromEntries(MAP_FATES.map((f) => [f, 0])) as Record<MapFate, number>;
   const checks = new Map<string, number>();
+  const reasons = new Set<string>();
   let flagged = 0;
+  let premasked = 0;
   const ids = new Map<string, Set<string>>();
   for (const v of t.outcome.violations) ids.set(v.id, (ids.get(v.id) ?? new Set()).add(token(v.check)));
+  const mask = maskOf(replacement);
+  const items = firstById(t.head?.context ?? []);
   for (const entry of t.head?.ledger ?? []) {
-    const fate = mapFate(entry);
+    const original = mapFate(entry);
+    const { fate, before } = rowFate(entry, original === 'dropped' ? undefined : items.get(entry.id), mask);
     fates[fate] += 1;
+    if (fate === 'masked' && before.length > 0) premasked++;
+    reasons.add(`${entry.action} ${entry.reason}`);
     const found = ids.get(entry.id);
     if (!found) continue;
     flagged++;
     for (const c of found) checks.set(c, (checks.get(c) ?? 0) + 1);
   }
   const tokens = t.head ? { used: t.head.budget.used, limit: t.head.budget.limit } : null;
-  return { outcome: t.outcome, tokens, fates, flagged, checks: [...checks] };
+  return {
+    outcome: t.outcome,
+    tokens,
+    fates,
+    flagged,
+    checks: [...checks],
+    premasked,
+    reasons: [...reasons],
+  };
+}
+
+/** Violations by severity in plain words: `1 error, 2 warnings` ('' for none). */
+function findingCounts(violations: readonly ReportViolation[]): string {
+  const by = new Map<string, number>();
+  for (const v of violations) by.set(v.severity, (by.get(v.severity) ?? 0) + 1);
+  const others = [...by.keys()].filter((k) => k !== 'error' && k !== 'warning').sort();
+  return ['error', 'warning', ...others]
+    .filter((k) => by.has(k))
+    .map((k) => plural(by.get(k) ?? 0, esc(k)))
+    .join(', ');
+}
+
+/** The page's glossary: each ledger reason on the page in plain words, its exact name and meaning. */
+function glossaryHtml(lines: readonly ViewLine[]): string {
+  const pairs = new Set<string>();
+  for (const line of lines) for (const r of line.reasons) pairs.add(r);
+  if (pairs.size === 0) return '';
+  const rows = [...pairs].sort().map((pair) => {
+    const [action = '', reason = ''] = pair.split(' ');
+    const { words, meaning } = reasonWords(action, reason);
+    return `<div><dt>${esc(action)}: ${esc(words)}</dt><dd><code>${esc(reason)}</code> ${esc(meaning)}</dd></div>`;
+  });
+  return `<details class="glossary"><summary>What the reasons mean (${formatCount(pairs.size)})</summary><dl>${rows.join('')}</dl></details>`;
 }
 
 function filtersHtml(lines: readonly ViewLine[]): string {
   const fates = new Map<MapFate, number>(MAP_FATES.map((f) => [f, 0]));
   const checks = new Map<string, number>();
   let flagged = 0;
+  let premasked = 0;
   for (const line of lines) {
     for (const f of MAP_FATES) fates.set(f, (fates.get(f) ?? 0) + line.fates[f]);
     flagged += line.flagged;
+    premasked += line.premasked;
     for (const [c, n] of line.checks) checks.set(c, (checks.get(c) ?? 0) + n);
   }
-  const chip = (attr: string, value: string, label: string, n: number, on: boolean, dot: string): string =>
-    `<label class="chip"><input type="checkbox" ${attr}="${value}"${on ? ' checked' : ''}${n === 0 && !on ? ' disabled' : ''}>${dot}${label} <span class="count">${formatCount(n)}</span></label>`;
+  const chip = (
+    attr: string,
+    value: string,
+    label: string,
+    n: number,
+    on: boolean,
+    dot: string,
+    after = '',
+  ): string =>
+    `<label class="chip"><input type="checkbox" ${attr}="${value}"${on ? ' checked' : ''}${n === 0 && !on ? ' disabled' : ''}>${dot}${label} <span class="count">${formatCount(n)}</span>${after}</label>`;
+  // Which count is which when some text was masked before recording: `masked 3 (2 before recording)`.
+  const after = (f: MapFate): string =>
+    f === 'masked' && premasked > 0
+      ? ` <span class="count-of" title="rows whose text was already masked in the recording">(${formatCount(premasked)} before recording)</span>`
+      : '';
   const fateChips = MAP_FATES.map((f) =>
-    chip('data-filter-fate', f, f, fates.get(f) ?? 0, true, `<span class="dot fate-${f}"></span>`),
+    chip('data-filter-fate', f, f, fates.get(f) ?? 0, true, `<span class="dot fate-${f}"></span>`, after(f)),
   );
   const checkChips = [
     chip('data-filter-check', '*', 'any violation', flagged, false, ''),
@@ -275,11 +416,34 @@ function filtersHtml(lines: readonly ViewLine[]): string {
     `<p class="filter-status" data-filter-status aria-live="polite">Showing all ${plural(total, 'artifact')}.</p>`,
     '</div>',
     `<div class="legend">${MAP_FATES.map((f) => `<span><span class="dot fate-${f}"></span><strong>${f}</strong> ${FATE_MEANING[f]}</span>`).join('')}</div>`,
+    glossaryHtml(lines),
   ].join('');
 }
 
-function headerHtml(doc: ViewFrame, failing: number): string {
+/** Findings of the whole run: violations at severity error, and warnings (with warning drifts). */
+function runFindings(lines: readonly ViewLine[]): { errors: number; warnings: number } {
+  let errors = 0;
+  let warnings = 0;
+  for (const { outcome: o } of lines) {
+    for (const v of o.violations) {
+      if (v.severity === 'error') errors++;
+      else if (v.severity === 'warning') warnings++;
+    }
+    if (o.outcome === 'drift' && o.drift_severity === 'warning') warnings++;
+  }
+  return { errors, warnings };
+}
+
+/** `2 failing, 1 warning`, `no failures, 1 warning`, `all good`. */
+function verdict(failing: number, warnings: number): string {
+  const warned = warnings > 0 ? plural(warnings, 'warning') : '';
+  if (failing > 0) return [`${formatCount(failing)} failing`, warned].filter((w) => w !== '').join(', ');
+  return warned !== '' ? `no failures, ${warned}` : 'all good';
+}
+
+function headerHtml(doc: ViewFrame, lines: readonly ViewLine[], failing: number): string {
   const s = doc.summary;
+  const found = runFindings(lines);
   const total = (n: number, word: string, tone: string): string =>
     `<li class="total${n > 0 ? ` ${tone}` : ''}"><span class="n">${formatCount(n)}</span><span class="w">${word}</span></li>`;
   const meta = [
@@ -290,14 +454,17 @@ function headerHtml(doc: ViewFrame, failing: number): string {
   ];
   return [
     '<header class="page-head"><div class="brand">context-stability · context viewer</div>',
-    `<h1>${plural(s.checked, 'transcript')} checked${failing > 0 ? `: ${formatCount(failing)} failing` : ': all good'}</h1>`,
+    `<h1>${plural(s.checked, 'transcript')} checked: ${verdict(failing, found.warnings)}</h1>`,
     '<ul class="totals">',
     total(s.violations, 'with violations', 'hot'),
     total(s.drift, 'drifted', 'hot'),
     total(s.new, 'new', doc.ci ? 'hot' : 'warm'),
-    total(s.errors, 'errors', 'hot'),
+    total(s.errors, 'unreadable', 'hot'),
     total(s.pass, 'passed', 'good'),
     s.obsolete > 0 ? total(s.obsolete, 'obsolete goldens', 'warm') : '',
+    // Findings by severity: a warning never hides behind a pass.
+    total(found.errors, found.errors === 1 ? 'error' : 'errors', 'hot'),
+    total(found.warnings, found.warnings === 1 ? 'warning' : 'warnings', 'warm'),
     '</ul>',
     `<dl class="run-meta">${meta.map(([k, v]) => `<div><dt>${k}</dt><dd>${v}</dd></div>`).join('')}</dl>`,
     '</header>',
@@ -308,7 +475,7 @@ function navHtml(doc: ViewFrame, lines: readonly ViewLine[]): string {
   const items = lines.map((t, i) => {
     const o = t.outcome;
     const meta = [
-      o.violations.length > 0 ? plural(o.violations.length, 'violation') : '',
+      findingCounts(o.violations),
       o.outcome === 'drift' && o.diff
         ? plural(o.diff.fates.length + o.diff.contentChanged.length, 'change')
         : '',
@@ -335,7 +502,7 @@ export interface ViewPageParts {
 }
 
 export function viewPageParts(frame: ViewFrame, lines: readonly ViewLine[]): ViewPageParts {
-  const mask = maskPattern(frame.replacement);
+  const mask = maskOf(frame.replacement);
   const failing = lines.filter((t) => outcomeFails(t.outcome, frame.ci)).length;
   const title = `Context check: ${plural(frame.summary.checked, 'transcript')}${failing > 0 ? `, ${formatCount(failing)} failing` : ''}`;
   const head = [
@@ -348,7 +515,7 @@ export function viewPageParts(frame: ViewFrame, lines: readonly ViewLine[]): Vie
     `<title>${esc(title)}</title>`,
     `<style>${PAGE_STYLE}</style>`,
     '</head><body>',
-    headerHtml(frame, failing),
+    headerHtml(frame, lines, failing),
     '<div class="layout">',
     navHtml(frame, lines),
     '<main>',
@@ -375,7 +542,10 @@ export function viewPageParts(frame: ViewFrame, lines: readonly ViewLine[]): Vie
 /** The whole page: same document in, same bytes out. */
 export function renderViewHtml(doc: ViewDocument): string {
   const { transcripts, ...frame } = doc;
-  const parts = viewPageParts(frame, transcripts.map(viewLine));
+  const parts = viewPageParts(
+    frame,
+    transcripts.map((t) => viewLine(t, frame.replacement)),
+  );
   return [parts.head, ...transcripts.map((t, i) => parts.section(t, i)), parts.tail].join('');
 }
 

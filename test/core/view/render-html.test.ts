@@ -227,8 +227,13 @@ describe('renderViewHtml: a hand-made run', () => {
 
   it('shows every fate with its class, in transcript order', () => {
     const rows = section(html, 't-1').match(/<li class="artifact fate-[a-z]+[^"]*"[^>]*>/g) ?? [];
-    expect(rows.map((r) => /fate-([a-z]+)/.exec(r)?.[1])).toEqual(handGolden().ledger.map((e) => mapFate(e)));
-    for (const fate of MAP_FATES) expect(html).toMatch(new RegExp(`class="artifact fate-${fate}[ "]`));
+    // The assistant kept as it was holds `[REDACTED_EMAIL]` this run did not mask: masked before
+    // recording, so masked on the page.
+    expect(rows.map((r) => /fate-([a-z]+)/.exec(r)?.[1])).toEqual(
+      handGolden().ledger.map((e) => (e.id === XSS_IMG ? 'masked' : mapFate(e))),
+    );
+    for (const fate of MAP_FATES.filter((f) => f !== 'kept'))
+      expect(html).toMatch(new RegExp(`class="artifact fate-${fate}[ "]`));
     expect(html).toContain('data-fate="dropped"');
     // Dropped artifacts show no content, the others their masked content in a closed <details>.
     expect(count(section(html, 't-1'), /<p class="a-absent">not in the context<\/p>/)).toBe(4);
@@ -236,7 +241,10 @@ describe('renderViewHtml: a hand-made run', () => {
     expect(section(html, 't-1')).toContain('protected by system');
     expect(section(html, 't-1')).toContain('EMAIL ×1');
     expect(section(html, 't-1')).toContain('duplicate of u1');
-    expect(section(html, 't-1')).toMatch(/\? → 0/);
+    // A dropped row the goldens say nothing of: no `?`, it says what is not known.
+    expect(section(html, 't-1')).not.toMatch(/\? → 0/);
+    expect(section(html, 't-1')).toContain('kind not recorded');
+    expect(section(html, 't-1')).toContain('size not counted');
   });
 
   it('highlights masked spans by type, in content, parts and tool arguments', () => {
@@ -311,10 +319,14 @@ describe('renderViewHtml: a hand-made run', () => {
   });
 
   it('heads the page with the totals and lists the transcripts in the order given', () => {
-    expect(html).toContain('<h1>3 transcripts checked: 3 failing</h1>');
+    expect(html).toContain('<h1>3 transcripts checked: 3 failing, 1 warning</h1>');
     expect(html).toMatch(/<span class="n">1<\/span><span class="w">with violations<\/span>/);
     expect(html).toMatch(/<span class="n">1<\/span><span class="w">drifted<\/span>/);
-    expect(html).toMatch(/<span class="n">1<\/span><span class="w">errors<\/span>/);
+    expect(html).toMatch(/<span class="n">1<\/span><span class="w">unreadable<\/span>/);
+    // Findings by severity: the pii and budget errors, the budget warning.
+    expect(html).toMatch(/<span class="n">2<\/span><span class="w">errors<\/span>/);
+    expect(html).toMatch(/<span class="n">1<\/span><span class="w">warning<\/span>/);
+    expect(section(html, 't-1')).toContain('9 artifacts · 2 errors, 1 warning</span>');
     expect(html).toContain('o200k_base 4.0.0');
     expect(html).toContain('context-stability 1.2.3');
     const nav = /<nav class="toc"[^]*?<\/nav>/.exec(html)?.[0] ?? '';
