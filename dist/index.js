@@ -40879,7 +40879,7 @@ function parseInputs(raw, cwd) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9578);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4949);
 /* harmony import */ var _cli_check_golden_worker_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9340);
 // The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
 // message naming each bad one, then run the same check code as the CLI (run.ts).
@@ -40914,7 +40914,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9578:
+/***/ 4949:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -45943,10 +45943,12 @@ var collections = __nccwpck_require__(9047);
 // EXTERNAL MODULE: ./build/core/cache/describe.js
 var cache_describe = __nccwpck_require__(2594);
 ;// CONCATENATED MODULE: ./build/core/golden/render-text.js
-// Terminal output of `check`: one line per transcript, what broke first (displayOrder: violations
-// most severe first, then drift, then unreadable input and missing goldens, then passes), then for
-// each failure what went wrong — for a drift the semantic diff first (what it does) and the
-// unified diff second (exact bytes).
+// Terminal output of `check`: one line per transcript that needs reading, what broke first
+// (displayOrder: violations most severe first, then drift, then unreadable input and missing
+// goldens), then for each failure what went wrong — for a drift the semantic diff first (what it
+// does) and the unified diff second (exact bytes). A clean pass is one line of nothing to do: a run
+// of 1,000 transcripts would bury its one failure, so passes are counted, and listed only when
+// asked (`verbose`).
 
 
 
@@ -46029,7 +46031,19 @@ function details(o, report) {
     }
     return shown;
 }
-function render_text_renderText(given) {
+/**
+ * A pass with nothing to tell: no warning, note or diagnostic, and no per-transcript figure the run
+ * was asked for (a policy impact, a cache-prefix line). A pass that has one is listed.
+ */
+function isCleanPass(o) {
+    return (o.outcome === 'pass' &&
+        o.violations.length === 0 &&
+        (o.notes ?? []).length === 0 &&
+        (o.diagnostics ?? []).length === 0 &&
+        o.impact === undefined &&
+        o.cache_prefix === undefined);
+}
+function render_text_renderText(given, opts = {}) {
     const report = (0,report_order/* displayOrder */.FX)(given);
     const lines = [];
     const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';
@@ -46037,10 +46051,17 @@ function render_text_renderText(given) {
     lines.push((0,shown_name/* shownName */.H)(`context-stability check${shard}: policy ${report.policy.source} (${report.policy.hash})${base}, ` +
         `tokenizer ${report.tokenizer.name} ${report.tokenizer.version}${report.ci ? ', CI mode' : ''}`));
     lines.push((0,describe_outcome/* describeTotals */.xJ)(report));
+    let unlisted = 0;
     for (const o of report.transcripts) {
+        if (opts.verbose !== true && isCleanPass(o)) {
+            unlisted++;
+            continue;
+        }
         lines.push(headline(o, report.ci));
         (0,collections/* pushAll */.iI)(lines, details(o, report));
     }
+    if (unlisted > 0)
+        lines.push(`${unlisted === 1 ? '1 clean pass' : `${unlisted} clean passes`} not listed (--verbose lists every transcript).`);
     if (report.obsolete && report.obsolete.length > 0) {
         lines.push('Obsolete goldens (no transcript checked; `update --prune-obsolete` removes them):');
         for (const g of report.obsolete)
@@ -46259,7 +46280,7 @@ function styleStabilizeText(text, style, passed) {
 
 
 
-function renderReport(report, format) {
+function renderReport(report, format, opts = {}) {
     switch (format) {
         case 'json':
             return stableStringify(report);
@@ -46268,7 +46289,7 @@ function renderReport(report, format) {
         case 'github':
             return renderGithub(report);
         case 'text':
-            return renderText(report);
+            return renderText(report, opts);
     }
 }
 function printDiagnostics(io, diagnostics) {
@@ -46279,11 +46300,11 @@ function printDiagnostics(io, diagnostics) {
  * Prints the report; the per-transcript diagnostics also go to stderr when the chosen format
  * does not show them itself (JSON and markdown are read by machines and pull-request comments).
  */
-function printReport(io, report, format) {
+function printReport(io, report, format, opts = {}) {
     if (format === 'json' || format === 'markdown') {
         printDiagnostics(io, report.transcripts.flatMap((t) => t.diagnostics ?? []));
     }
-    const text = renderReport(report, format);
+    const text = renderReport(report, format, opts);
     // Only the text report is for a terminal: JSON, markdown and annotations are never styled.
     if (format === 'text')
         io.stdout(styleCheckText(text, styleFor(io, 'stdout'), exitCodeFor(report) === EXIT_OK));
@@ -46320,7 +46341,8 @@ function viewFrameOf(report, replacement) {
 /** One transcript of the document: its outcome and the goldens the run kept of it. */
 function viewTranscriptOf(outcome, goldens) {
     const g = goldens.get(outcome.transcript);
-    return { outcome, head: g?.head ?? null, stored: g?.stored ?? null };
+    const absent = g?.absent;
+    return { outcome, head: g?.head ?? null, stored: g?.stored ?? null, ...(absent ? { absent } : {}) };
 }
 function buildViewDocument(report, goldens, replacement) {
     return {
@@ -46333,7 +46355,12 @@ function buildViewDocument(report, goldens, replacement) {
 var check_report = __nccwpck_require__(6693);
 // EXTERNAL MODULE: ./build/core/golden/picture.js
 var picture = __nccwpck_require__(520);
+// EXTERNAL MODULE: ./build/core/pii/template.js
+var pii_template = __nccwpck_require__(1353);
 ;// CONCATENATED MODULE: ./build/core/view/html-text.js
+// Text for the viewer page: escaping, number words, the masked-span highlighter and the content of
+// a context item (text, parts, tool calls), all escaped. Pure.
+
 const ENTITIES = {
     '&': '&amp;',
     '<': '&lt;',
@@ -46384,18 +46411,50 @@ function maskPattern(template) {
     const body = pieces.reduce((acc, piece, i) => (i === 0 ? piece : `${acc}${i === 1 ? '([A-Z][A-Z0-9_]*)' : '\\1'}${piece}`), '');
     return new RegExp(body, 'g');
 }
+const maskCache = new Map();
+/**
+ * What counts as masked on the page, as the PII stage sees it (src/core/pii/template.ts,
+ * replacementOccurrences): the policy's template, and the label form `[REDACTED_{TYPE}]`
+ * (LABEL_TEMPLATE), which the stage also leaves alone as already masked, and which a recording
+ * masked before it was written holds. Cached per template.
+ */
+function maskOf(template) {
+    let mask = maskCache.get(template);
+    if (!mask) {
+        const templates = template === pii_template/* LABEL_TEMPLATE */.qm ? [template] : [template, pii_template/* LABEL_TEMPLATE */.qm];
+        mask = templates.map(maskPattern).filter((re) => re !== null);
+        if (maskCache.size > 16)
+            maskCache.clear();
+        maskCache.set(template, mask);
+    }
+    return mask;
+}
+/** The masked spans of `text`, in order and disjoint (the earlier, then the longer, wins). */
+function maskedSpans(text, mask) {
+    const found = [];
+    for (const re of mask) {
+        for (const m of text.matchAll(re)) {
+            if (m[0] === '')
+                continue;
+            found.push({ start: m.index, end: m.index + m[0].length, type: token(m[1] ?? 'PII') });
+        }
+    }
+    if (mask.length < 2)
+        return found;
+    found.sort((a, b) => a.start - b.start || b.end - a.end);
+    const out = [];
+    for (const span of found)
+        if (out.length === 0 || span.start >= out[out.length - 1].end)
+            out.push(span);
+    return out;
+}
 /** `text` escaped, every masked span as `<mark class="pii pii-TYPE" title="TYPE">`. */
 function marked(text, mask) {
-    if (mask === null)
-        return esc(text);
     let out = '';
     let last = 0;
-    for (const m of text.matchAll(mask)) {
-        if (m[0] === '')
-            continue;
-        const type = token(m[1] ?? 'PII');
-        out += `${esc(text.slice(last, m.index))}<mark class="pii pii-${type}" title="${type}">${esc(m[0])}</mark>`;
-        last = m.index + m[0].length;
+    for (const span of maskedSpans(text, mask)) {
+        out += `${esc(text.slice(last, span.start))}<mark class="pii pii-${span.type}" title="${span.type}">${esc(text.slice(span.start, span.end))}</mark>`;
+        last = span.end;
     }
     return out + esc(text.slice(last));
 }
@@ -46406,11 +46465,34 @@ function clip(text, max) {
     const code = text.charCodeAt(max - 1);
     return `${text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)}…`;
 }
+/** What the page shows of a part that is not text: its JSON, cut short. */
+function partJson(part) {
+    return clip(JSON.stringify(part), 300);
+}
 function partHtml(part, mask) {
     if (part.type === 'text' && typeof part.text === 'string')
         return `<pre>${marked(part.text, mask)}</pre>`;
-    const json = clip(JSON.stringify(part), 300);
-    return `<div class="part"><span class="part-type">${esc(part.type)}</span><code>${marked(json, mask)}</code></div>`;
+    return `<div class="part"><span class="part-type">${esc(part.type)}</span><code>${marked(partJson(part), mask)}</code></div>`;
+}
+/** The texts the page shows of one context item, in the places contentHtml marks spans. */
+function shownTexts(item) {
+    const out = [];
+    if (typeof item.content === 'string')
+        out.push(item.content);
+    else
+        for (const part of item.content)
+            out.push(part.type === 'text' && typeof part.text === 'string' ? part.text : partJson(part));
+    for (const call of item.tool_calls ?? [])
+        out.push(call.arguments);
+    return out;
+}
+/** How many masked spans of each type (upper case) the page shows of one context item. */
+function maskedCounts(item, mask) {
+    const counts = new Map();
+    for (const text of shownTexts(item))
+        for (const span of maskedSpans(text, mask))
+            counts.set(span.type, (counts.get(span.type) ?? 0) + 1);
+    return counts;
 }
 /** What the model reads of one context item: its text, parts and tool calls. */
 function contentHtml(item, mask) {
@@ -46451,7 +46533,153 @@ function firstById(items) {
     return map;
 }
 
+// EXTERNAL MODULE: ./build/core/view/absent.js
+var absent = __nccwpck_require__(685);
+;// CONCATENATED MODULE: ./build/core/view/reasons.js
+// The ledger's reasons (src/core/stabilize/types.ts, docs/stabilizer.md) in plain words for the
+// viewer page: a short phrase for the row and, for its tooltip and the page's glossary, the exact
+// reason name and what it means. A reason not listed here is shown by its name. Pure.
+// `action:reason` first (a reason some actions share with another meaning), then `reason`.
+const REASONS = {
+    in_budget: {
+        words: 'fits the budget',
+        meaning: 'Kept as it was: there was room for it in the token budget.',
+    },
+    protected: {
+        words: 'held by a protection rule',
+        meaning: 'Kept because a protection rule holds it: system prompt, task, latest request, pinned, the open tool loop, error evidence… (docs/protection.md).',
+    },
+    pii: {
+        words: 'personal data masked',
+        meaning: 'Personal data (PII) found in it was replaced by placeholders such as [EMAIL_1] (docs/pii.md).',
+    },
+    tool_output_fields: {
+        words: 'long JSON output cut to its key fields',
+        meaning: 'A verbose JSON tool output was reduced to the fields of tool_output.keep_fields.',
+    },
+    pii_thinking: {
+        words: 'thinking block with personal data left out',
+        meaning: 'A signed thinking block held personal data; it cannot be masked, so it was left out.',
+    },
+    sidechain: {
+        words: 'sub-agent record, kept apart',
+        meaning: 'A Claude Code side-chain (sub-agent) record: kept apart from the main conversation.',
+    },
+    abandoned_branch: {
+        words: 'on a branch abandoned by a rewind',
+        meaning: 'A Claude Code record on a branch the conversation left when it was rewound.',
+    },
+    compacted: {
+        words: 'replaced by a compaction summary',
+        meaning: 'A Claude Code record from before the compaction point: the summary the conversation continues from stands for it.',
+    },
+    unpaired_result: {
+        words: 'tool result without its call',
+        meaning: 'A tool result that answers no call in the transcript: a provider would reject it.',
+    },
+    unpaired_call: {
+        words: 'tool call without a result',
+        meaning: 'A tool call with no result in the transcript: a provider would reject it.',
+    },
+    'compressed:unpaired_call': {
+        words: 'a tool call without a result taken out',
+        meaning: 'The message stays, minus a tool call that has no result in the transcript (a provider would reject it).',
+    },
+    scope_reset: {
+        words: 'from an earlier task',
+        meaning: 'A phase marker started a new task; what belonged to the earlier task was left out.',
+    },
+    verbose_tool_output: {
+        words: 'tool output too long',
+        meaning: 'An older tool output over tool_output.max_tokens, left out under budget pressure.',
+    },
+    'excerpted:verbose_tool_output': {
+        words: 'tool output too long, cut to an excerpt',
+        meaning: 'A protected tool output over tool_output.max_tokens, kept as its head, its last lines and the lines naming an error.',
+    },
+    superseded: {
+        words: 'stale: the same call ran again later',
+        meaning: 'A result made stale by a later identical call (same tool, same normalized arguments).',
+    },
+    budget: {
+        words: 'did not fit the budget',
+        meaning: 'Left out to keep the context within the token budget.',
+    },
+    degraded: {
+        words: 'protected evidence left out to fit the budget',
+        meaning: 'Evidence a rule wanted kept was older than the context’s cut point and left with its step (status warning).',
+    },
+    aggressive_chatter: {
+        words: 'older assistant chatter',
+        meaning: 'Aggressive mode leaves out assistant chatter older than the recent window.',
+    },
+    pair_unit: {
+        words: 'went with its tool call or result',
+        meaning: 'A tool call and its results are one unit: this one left the context because its partner did.',
+    },
+    'compressed:pair_unit': {
+        words: 'lost a tool call whose result left',
+        meaning: 'The assistant message stays, minus a tool call whose result left the context (a call and its results are one unit).',
+    },
+    summary_expired: {
+        words: 'summary too old',
+        meaning: 'A summary older than its ttl, counted in user turns.',
+    },
+    summary_invalid: {
+        words: 'summary not valid',
+        meaning: 'A summary whose sources, scope or role do not hold (the detail says which).',
+    },
+    summary_superseded: {
+        words: 'summary replaced by a newer one',
+        meaning: 'A compaction summary replaced by a later or refreshed one (docs/compaction.md).',
+    },
+    duplicate: {
+        words: 'same as a later copy',
+        meaning: 'An exact duplicate: the latest copy stays.',
+    },
+    near_duplicate: {
+        words: 'nearly the same as a later copy',
+        meaning: 'A near duplicate (similarity at least dedup.similarity): the latest copy stays.',
+    },
+    retry_run: {
+        words: 'failed retries folded into one',
+        meaning: 'Failed attempts of one command with no success between them: all but the latest failure became one compact artifact.',
+    },
+    compacted_into: {
+        words: 'folded into a compaction summary',
+        meaning: 'Left the context; the compaction summary named in the detail stands for it.',
+    },
+    excerpt: {
+        words: 'cut to its head and tail',
+        meaning: 'Protected evidence cut to its head and tail to fit the budget.',
+    },
+    pair_placeholder: {
+        words: 'result replaced by a placeholder',
+        meaning: 'The result was replaced by a short placeholder that keeps its call valid.',
+    },
+    pending_call: {
+        words: 'call still waiting for its result',
+        meaning: 'The history ends on this call with no result yet: a note in the message says so.',
+    },
+    pending_approval: {
+        words: 'call waiting for the user’s approval',
+        meaning: 'The history ends on this call, which waits for the user’s approval: a note in the message says so.',
+    },
+};
+/** The reason in plain words; an unknown one by its name with `_` as spaces. */
+function reasonWords(action, reason) {
+    const known = REASONS[`${action}:${reason}`] ?? REASONS[reason];
+    if (known)
+        return known;
+    return { words: reason.replace(/_/g, ' '), meaning: 'A reason this viewer has no description for.' };
+}
+/** The tooltip of a reason: its exact ledger name and action, then what it means. */
+function reasonTitle(action, reason) {
+    return `ledger reason ${reason} (action ${action}): ${reasonWords(action, reason).meaning}`;
+}
+
 ;// CONCATENATED MODULE: ./build/core/view/diff-html.js
+
 
 /** A violation or diagnostic: severity, where and what, the message and a hint. */
 function finding(severity, head, message, hint = '') {
@@ -46473,7 +46701,7 @@ function diagnosticHtml(d) {
 }
 function fateText(fate) {
     return fate
-        ? `${esc(fate.action)} · ${esc(fate.reason)} · ${plural(fate.tokens, 'token')}`
+        ? `<span class="a-reason" title="${esc(reasonTitle(fate.action, fate.reason))}">${esc(fate.action)}: ${esc(reasonWords(fate.action, fate.reason).words)}</span> · ${plural(fate.tokens, 'token')}`
         : '<em>absent</em>';
 }
 function diffHtml(diff, link) {
@@ -46805,6 +47033,16 @@ button, input { font: inherit; }
 .fate-chip.fate-dropped { color: var(--dropped); background: var(--dropped-bg); }
 .a-reason { font-size: 12px; color: var(--muted); }
 .a-tokens { font-family: var(--mono); font-size: 12px; text-align: right; white-space: nowrap; }
+.fate-dropped .a-tokens { white-space: normal; }
+.a-kind.unknown { font-style: italic; }
+.chip .count-of { font-size: 11px; color: var(--muted); }
+.tag.t-pii.t-premasked { background: var(--soft); }
+.glossary { margin: -4px 0 12px; font-size: 12px; color: var(--muted); }
+.glossary > summary { cursor: pointer; color: var(--accent); width: max-content; }
+.glossary dl { display: grid; grid-template-columns: minmax(180px, max-content) 1fr; gap: 4px 16px; margin: 6px 0 0; }
+.glossary dl > div { display: contents; }
+.glossary dt { font-weight: 600; color: var(--ink); }
+.glossary dd { margin: 0; }
 .a-tags, .a-detail, .a-violations, .artifact > details, .a-absent { margin: 3px 0 0 54px; }
 .a-tags { display: flex; flex-wrap: wrap; gap: 4px; }
 .tag { font-size: 11.5px; border-radius: 4px; padding: 0 6px; background: var(--soft); color: var(--muted); }
@@ -46865,11 +47103,13 @@ pre.unified .u-hunk { color: #6639ba; display: block; }
 
 
 
+
+
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 const FATE_MEANING = {
     kept: 'as it was',
     protected: 'held by a protection rule',
-    masked: 'PII or fields masked',
+    masked: 'PII or fields masked, in this run or before recording',
     excerpt: 'cut short, or a placeholder',
     dropped: 'left out',
 };
@@ -46879,9 +47119,49 @@ function inTranscriptOrder(ledger) {
         .sort((a, b) => a.entry.line - b.entry.line || a.index - b.index)
         .map(({ entry }) => entry);
 }
-function rowHtml(rows, entry, index) {
+function rowFate(entry, item, mask) {
     const fate = (0,picture/* mapFate */.Tm)(entry);
-    const item = fate === 'dropped' ? undefined : rows.items.get(entry.id);
+    if (!item || fate === 'dropped' || mask.length === 0)
+        return { fate, before: [] };
+    const masked = new Map();
+    for (const [type, n] of Object.entries(entry.pii ?? {}))
+        masked.set(token(type.toUpperCase()), n);
+    const before = [];
+    for (const [type, n] of [...maskedCounts(item, mask)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        const extra = n - (masked.get(type) ?? 0);
+        if (extra > 0)
+            before.push([type, extra]);
+    }
+    const kept = fate === 'kept' || fate === 'protected';
+    return { fate: kept && before.length > 0 ? 'masked' : fate, before };
+}
+/** The reason of a ledger entry in plain words, its exact name and meaning on hover. */
+function reasonHtml(entry) {
+    const words = reasonWords(entry.action, entry.reason).words;
+    return `<span class="a-reason" title="${esc(reasonTitle(entry.action, entry.reason))}">${esc(entry.action)}: ${esc(words)}</span>`;
+}
+/** An absent artifact's kind, from the run's facts or the goldens; `kind not recorded` without. */
+function absentKindHtml(rows, entry) {
+    const facts = rows.absent.get(entry.id);
+    const known = facts ?? (0,absent/* absentKind */.wu)(entry, rows.summaries, rows.stored);
+    if (!known)
+        return '<span class="a-kind unknown" title="the goldens keep no kind for it">kind not recorded</span>';
+    return `<span class="a-kind"><span class="k kind-${token(known.kind)}"></span>${esc((0,absent/* kindWords */.Gk)(known.kind, known.calls))}</span>`;
+}
+/** An absent artifact's size: its tokens before, else its characters and lines. */
+function absentSizeHtml(rows, entry) {
+    if (entry.tokens_before !== null)
+        return `<span class="a-tokens" title="tokens before it left the context">${plural(entry.tokens_before, 'token')}</span>`;
+    const facts = rows.absent.get(entry.id);
+    if (!facts)
+        return '<span class="a-tokens" title="left out before it was counted; the goldens keep no size for it">size not counted</span>';
+    const size = facts.chars > 0 ? `${plural(facts.chars, 'char')}, ${plural(facts.lines, 'line')}` : 'no text';
+    return `<span class="a-tokens" title="left out before its tokens were counted: its size in characters and lines">${size}</span>`;
+}
+function rowHtml(rows, entry, index) {
+    const gone = (0,picture/* mapFate */.Tm)(entry) === 'dropped';
+    const item = gone ? undefined : rows.items.get(entry.id);
+    const { fate, before: premasked } = rowFate(entry, item, rows.mask);
     const found = rows.violations.get(entry.id) ?? [];
     const checks = [...new Set(found.map((v) => token(v.check)))].sort();
     const classes = ['artifact', `fate-${fate}`];
@@ -46894,7 +47174,9 @@ function rowHtml(rows, entry, index) {
     if (entry.protected_by && entry.protected_by.length > 0)
         tags.push(`<span class="tag t-protected">protected by ${esc(entry.protected_by.join(', '))}</span>`);
     for (const [type, n] of Object.entries(entry.pii ?? {}))
-        tags.push(`<span class="tag t-pii">${esc(type.toUpperCase())} ×${formatCount(n)}</span>`);
+        tags.push(`<span class="tag t-pii" title="masked by this run">${esc(type.toUpperCase())} ×${formatCount(n)}</span>`);
+    for (const [type, n] of premasked)
+        tags.push(`<span class="tag t-pii t-premasked" title="already masked in the recording">${esc(type)} ×${formatCount(n)} before recording</span>`);
     if (entry.duplicate_of !== undefined)
         tags.push(`<span class="tag">duplicate of ${esc(entry.duplicate_of)}</span>`);
     if (item?.is_error)
@@ -46906,13 +47188,15 @@ function rowHtml(rows, entry, index) {
     for (const note of entry.emit ?? [])
         tags.push(`<span class="tag">${esc(note)}</span>`);
     return [
-        `<li class="${classes.join(' ')}" id="${rows.tid}-a-${index + 1}" data-fate="${fate}" data-id="${esc(entry.id)}"${checks.length > 0 ? ` data-checks="${checks.join(' ')}"` : ''}>`,
+        `<li class="${classes.join(' ')}" id="${rows.tid}-a-${index + 1}" data-fate="${fate}" data-id="${esc(entry.id)}"${checks.length > 0 ? ` data-checks="${checks.join(' ')}"` : ''}${premasked.length > 0 ? ' data-premasked' : ''}>`,
         '<div class="a-row">',
         `<span class="a-line">${entry.line}</span>`,
         `<span class="a-id"><code>${esc(entry.id)}</code></span>`,
-        kindHtml(item),
-        `<span class="a-fate" title="stage ${esc(entry.stage)}"><span class="fate-chip fate-${fate}">${fate}</span><span class="a-reason">${esc(entry.action)} · ${esc(entry.reason)}</span></span>`,
-        `<span class="a-tokens" title="tokens before → after">${before} → ${formatCount(entry.tokens_after)}</span>`,
+        gone ? absentKindHtml(rows, entry) : kindHtml(item),
+        `<span class="a-fate" title="stage ${esc(entry.stage)}"><span class="fate-chip fate-${fate}">${fate}</span>${reasonHtml(entry)}</span>`,
+        gone
+            ? absentSizeHtml(rows, entry)
+            : `<span class="a-tokens" title="tokens before → after">${before} → ${formatCount(entry.tokens_after)}</span>`,
         '</div>',
         tags.length > 0 ? `<div class="a-tags">${tags.join('')}</div>` : '',
         entry.detail !== undefined ? `<p class="a-detail">${esc(entry.detail)}</p>` : '',
@@ -47007,7 +47291,7 @@ function transcriptHtml(doc, t, index, mask) {
         o.status ? `status ${esc(o.status)}` : '',
         budget ? `${formatCount(budget.used)} / ${formatCount(budget.limit)} tokens` : '',
         head ? plural(head.ledger.length, 'artifact') : '',
-        o.violations.length > 0 ? plural(o.violations.length, 'violation') : '',
+        findingCounts(o.violations),
     ].filter((s) => s !== '');
     const open = o.outcome !== 'pass' || index === 0;
     const parts = [
@@ -47022,22 +47306,41 @@ function transcriptHtml(doc, t, index, mask) {
         head ? budgetHtml(head) : '',
         o.outcome === 'drift' && head && t.stored ? sideBySideHtml(t.stored, head, changed, mask) : '',
         head
-            ? timelineHtml({ tid, mask, items: firstById(head.context), violations, changed, anchors }, head)
+            ? timelineHtml({
+                tid,
+                mask,
+                items: firstById(head.context),
+                violations,
+                changed,
+                anchors,
+                absent: firstById(t.absent ?? []),
+                stored: firstById(t.stored?.context ?? []),
+                summaries: new Set(head.summaries.map((s) => s.id)),
+            }, head)
             : '',
         '</div></details></section>',
     ];
     return parts.join('\n');
 }
-function viewLine(t) {
+/** One transcript's line; `replacement` is the policy's template (ViewDocument.replacement). */
+function viewLine(t, replacement) {
     const fates = Object.fromEntries(picture/* MAP_FATES */.n$.map((f) => [f, 0]));
     const checks = new Map();
+    const reasons = new Set();
     let flagged = 0;
+    let premasked = 0;
     const ids = new Map();
     for (const v of t.outcome.violations)
         ids.set(v.id, (ids.get(v.id) ?? new Set()).add(token(v.check)));
+    const mask = maskOf(replacement);
+    const items = firstById(t.head?.context ?? []);
     for (const entry of t.head?.ledger ?? []) {
-        const fate = (0,picture/* mapFate */.Tm)(entry);
+        const original = (0,picture/* mapFate */.Tm)(entry);
+        const { fate, before } = rowFate(entry, original === 'dropped' ? undefined : items.get(entry.id), mask);
         fates[fate] += 1;
+        if (fate === 'masked' && before.length > 0)
+            premasked++;
+        reasons.add(`${entry.action} ${entry.reason}`);
         const found = ids.get(entry.id);
         if (!found)
             continue;
@@ -47046,21 +47349,61 @@ function viewLine(t) {
             checks.set(c, (checks.get(c) ?? 0) + 1);
     }
     const tokens = t.head ? { used: t.head.budget.used, limit: t.head.budget.limit } : null;
-    return { outcome: t.outcome, tokens, fates, flagged, checks: [...checks] };
+    return {
+        outcome: t.outcome,
+        tokens,
+        fates,
+        flagged,
+        checks: [...checks],
+        premasked,
+        reasons: [...reasons],
+    };
+}
+/** Violations by severity in plain words: `1 error, 2 warnings` ('' for none). */
+function findingCounts(violations) {
+    const by = new Map();
+    for (const v of violations)
+        by.set(v.severity, (by.get(v.severity) ?? 0) + 1);
+    const others = [...by.keys()].filter((k) => k !== 'error' && k !== 'warning').sort();
+    return ['error', 'warning', ...others]
+        .filter((k) => by.has(k))
+        .map((k) => plural(by.get(k) ?? 0, esc(k)))
+        .join(', ');
+}
+/** The page's glossary: each ledger reason on the page in plain words, its exact name and meaning. */
+function glossaryHtml(lines) {
+    const pairs = new Set();
+    for (const line of lines)
+        for (const r of line.reasons)
+            pairs.add(r);
+    if (pairs.size === 0)
+        return '';
+    const rows = [...pairs].sort().map((pair) => {
+        const [action = '', reason = ''] = pair.split(' ');
+        const { words, meaning } = reasonWords(action, reason);
+        return `<div><dt>${esc(action)}: ${esc(words)}</dt><dd><code>${esc(reason)}</code> ${esc(meaning)}</dd></div>`;
+    });
+    return `<details class="glossary"><summary>What the reasons mean (${formatCount(pairs.size)})</summary><dl>${rows.join('')}</dl></details>`;
 }
 function filtersHtml(lines) {
     const fates = new Map(picture/* MAP_FATES */.n$.map((f) => [f, 0]));
     const checks = new Map();
     let flagged = 0;
+    let premasked = 0;
     for (const line of lines) {
         for (const f of picture/* MAP_FATES */.n$)
             fates.set(f, (fates.get(f) ?? 0) + line.fates[f]);
         flagged += line.flagged;
+        premasked += line.premasked;
         for (const [c, n] of line.checks)
             checks.set(c, (checks.get(c) ?? 0) + n);
     }
-    const chip = (attr, value, label, n, on, dot) => `<label class="chip"><input type="checkbox" ${attr}="${value}"${on ? ' checked' : ''}${n === 0 && !on ? ' disabled' : ''}>${dot}${label} <span class="count">${formatCount(n)}</span></label>`;
-    const fateChips = picture/* MAP_FATES */.n$.map((f) => chip('data-filter-fate', f, f, fates.get(f) ?? 0, true, `<span class="dot fate-${f}"></span>`));
+    const chip = (attr, value, label, n, on, dot, after = '') => `<label class="chip"><input type="checkbox" ${attr}="${value}"${on ? ' checked' : ''}${n === 0 && !on ? ' disabled' : ''}>${dot}${label} <span class="count">${formatCount(n)}</span>${after}</label>`;
+    // Which count is which when some text was masked before recording: `masked 3 (2 before recording)`.
+    const after = (f) => f === 'masked' && premasked > 0
+        ? ` <span class="count-of" title="rows whose text was already masked in the recording">(${formatCount(premasked)} before recording)</span>`
+        : '';
+    const fateChips = picture/* MAP_FATES */.n$.map((f) => chip('data-filter-fate', f, f, fates.get(f) ?? 0, true, `<span class="dot fate-${f}"></span>`, after(f)));
     const checkChips = [
         chip('data-filter-check', '*', 'any violation', flagged, false, ''),
         ...[...checks.keys()]
@@ -47076,10 +47419,35 @@ function filtersHtml(lines) {
         `<p class="filter-status" data-filter-status aria-live="polite">Showing all ${plural(total, 'artifact')}.</p>`,
         '</div>',
         `<div class="legend">${picture/* MAP_FATES */.n$.map((f) => `<span><span class="dot fate-${f}"></span><strong>${f}</strong> ${FATE_MEANING[f]}</span>`).join('')}</div>`,
+        glossaryHtml(lines),
     ].join('');
 }
-function headerHtml(doc, failing) {
+/** Findings of the whole run: violations at severity error, and warnings (with warning drifts). */
+function runFindings(lines) {
+    let errors = 0;
+    let warnings = 0;
+    for (const { outcome: o } of lines) {
+        for (const v of o.violations) {
+            if (v.severity === 'error')
+                errors++;
+            else if (v.severity === 'warning')
+                warnings++;
+        }
+        if (o.outcome === 'drift' && o.drift_severity === 'warning')
+            warnings++;
+    }
+    return { errors, warnings };
+}
+/** `2 failing, 1 warning`, `no failures, 1 warning`, `all good`. */
+function verdict(failing, warnings) {
+    const warned = warnings > 0 ? plural(warnings, 'warning') : '';
+    if (failing > 0)
+        return [`${formatCount(failing)} failing`, warned].filter((w) => w !== '').join(', ');
+    return warned !== '' ? `no failures, ${warned}` : 'all good';
+}
+function headerHtml(doc, lines, failing) {
     const s = doc.summary;
+    const found = runFindings(lines);
     const total = (n, word, tone) => `<li class="total${n > 0 ? ` ${tone}` : ''}"><span class="n">${formatCount(n)}</span><span class="w">${word}</span></li>`;
     const meta = [
         ['Policy', `${esc(doc.policy.source)} <code>${esc(doc.policy.hash)}</code>`],
@@ -47089,14 +47457,17 @@ function headerHtml(doc, failing) {
     ];
     return [
         '<header class="page-head"><div class="brand">context-stability · context viewer</div>',
-        `<h1>${plural(s.checked, 'transcript')} checked${failing > 0 ? `: ${formatCount(failing)} failing` : ': all good'}</h1>`,
+        `<h1>${plural(s.checked, 'transcript')} checked: ${verdict(failing, found.warnings)}</h1>`,
         '<ul class="totals">',
         total(s.violations, 'with violations', 'hot'),
         total(s.drift, 'drifted', 'hot'),
         total(s.new, 'new', doc.ci ? 'hot' : 'warm'),
-        total(s.errors, 'errors', 'hot'),
+        total(s.errors, 'unreadable', 'hot'),
         total(s.pass, 'passed', 'good'),
         s.obsolete > 0 ? total(s.obsolete, 'obsolete goldens', 'warm') : '',
+        // Findings by severity: a warning never hides behind a pass.
+        total(found.errors, found.errors === 1 ? 'error' : 'errors', 'hot'),
+        total(found.warnings, found.warnings === 1 ? 'warning' : 'warnings', 'warm'),
         '</ul>',
         `<dl class="run-meta">${meta.map(([k, v]) => `<div><dt>${k}</dt><dd>${v}</dd></div>`).join('')}</dl>`,
         '</header>',
@@ -47106,7 +47477,7 @@ function navHtml(doc, lines) {
     const items = lines.map((t, i) => {
         const o = t.outcome;
         const meta = [
-            o.violations.length > 0 ? plural(o.violations.length, 'violation') : '',
+            findingCounts(o.violations),
             o.outcome === 'drift' && o.diff
                 ? plural(o.diff.fates.length + o.diff.contentChanged.length, 'change')
                 : '',
@@ -47117,7 +47488,7 @@ function navHtml(doc, lines) {
     return `<nav class="toc" aria-label="Transcripts"><h2>Transcripts</h2><ol>${items.join('')}</ol></nav>`;
 }
 function viewPageParts(frame, lines) {
-    const mask = maskPattern(frame.replacement);
+    const mask = maskOf(frame.replacement);
     const failing = lines.filter((t) => (0,check_report/* outcomeFails */.Un)(t.outcome, frame.ci)).length;
     const title = `Context check: ${plural(frame.summary.checked, 'transcript')}${failing > 0 ? `, ${formatCount(failing)} failing` : ''}`;
     const head = [
@@ -47130,7 +47501,7 @@ function viewPageParts(frame, lines) {
         `<title>${esc(title)}</title>`,
         `<style>${PAGE_STYLE}</style>`,
         '</head><body>',
-        headerHtml(frame, failing),
+        headerHtml(frame, lines, failing),
         '<div class="layout">',
         navHtml(frame, lines),
         '<main>',
@@ -47156,7 +47527,7 @@ function viewPageParts(frame, lines) {
 /** The whole page: same document in, same bytes out. */
 function renderViewHtml(doc) {
     const { transcripts, ...frame } = doc;
-    const parts = viewPageParts(frame, transcripts.map(viewLine));
+    const parts = viewPageParts(frame, transcripts.map((t) => viewLine(t, frame.replacement)));
     return [parts.head, ...transcripts.map((t, i) => parts.section(t, i)), parts.tail].join('');
 }
 
@@ -47185,7 +47556,7 @@ function* viewPageChunks(report, goldens, replacement) {
     const frame = viewFrameOf(report, replacement);
     const outcomes = (0,report_order/* displayOrder */.FX)(report).transcripts;
     const transcript = (index) => viewTranscriptOf(outcomes[index], goldens);
-    const lines = outcomes.map((_, i) => viewLine(transcript(i)));
+    const lines = outcomes.map((_, i) => viewLine(transcript(i), replacement));
     const parts = viewPageParts(frame, lines);
     yield parts.head;
     for (let i = 0; i < outcomes.length; i++)
@@ -48098,7 +48469,8 @@ async function runAction(options, ctx) {
     logGroup('context-stability: diagnostics', printed.join('\n'), write);
     if (produced.notes.length > 0)
         logGroup('context-stability: goldens', produced.notes.join('\n'), write);
-    logGroup(`context-stability ${options.mode}: report`, render_text_renderText(report), write);
+    // The log group is folded and the job summary is the short view: the log lists every transcript.
+    logGroup(`context-stability ${options.mode}: report`, render_text_renderText(report, { verbose: true }), write);
     logLine((0,describe/* describeSummary */.gp)(report), write);
     const reportFailure = await writeReportFile(target, report, ctx.cwd);
     // The viewer needs the goldens of the run: a merge (reports only) has none, each shard wrote its own.
@@ -63863,10 +64235,13 @@ class OutcomeSpill {
     }
 }
 
+// EXTERNAL MODULE: ./build/core/view/absent.js
+var absent = __nccwpck_require__(685);
 ;// CONCATENATED MODULE: ./build/cli/check/golden-run.js
 // One golden run over the inputs, shared by `check` and `update`: plan the transcripts, run this
 // shard's part through the pipeline, compare each result with its stored golden, write what the
 // mode allows, and assemble the machine report (DESIGN §6).
+
 
 
 
@@ -63988,6 +64363,8 @@ async function compareOne(item, loaded, ctx, seen) {
         return errorStep(item, [...transcript.diagnostics, internalError(item.transcript, error)]);
     }
     seen.head = head.golden;
+    if (opts.keepGoldens)
+        seen.absent = (0,absent/* absentArtifacts */.h3)(transcript.artifacts, head.golden);
     const common = {
         transcript: item.transcript,
         golden: item.golden,
@@ -83672,6 +84049,89 @@ const TRANSCRIPT_FORMATS = [
     'aider',
     'claude-web',
 ];
+
+
+/***/ }),
+
+/***/ 685:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gk: () => (/* binding */ kindWords),
+/* harmony export */   h3: () => (/* binding */ absentArtifacts),
+/* harmony export */   wu: () => (/* binding */ absentKind)
+/* harmony export */ });
+function lineCount(text) {
+    if (text === '')
+        return 0;
+    let n = 1;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1))
+        n++;
+    return n;
+}
+function shapeOf(a) {
+    const texts = [];
+    if (typeof a.content === 'string')
+        texts.push(a.content);
+    else
+        for (const part of a.content)
+            if (part.type === 'text' && typeof part.text === 'string')
+                texts.push(part.text);
+    for (const call of a.tool_calls ?? [])
+        texts.push(call.arguments);
+    return {
+        id: a.id,
+        kind: a.kind,
+        calls: a.tool_calls?.length ?? 0,
+        chars: texts.reduce((n, t) => n + t.length, 0),
+        lines: texts.reduce((n, t) => n + lineCount(t), 0),
+    };
+}
+/** The facts the page shows of each artifact of `golden`'s ledger that its context left out. */
+function absentArtifacts(artifacts, golden) {
+    const inContext = new Set(golden.context.map((c) => c.id));
+    const wanted = new Set(golden.ledger.filter((e) => !inContext.has(e.id)).map((e) => e.id));
+    const out = [];
+    for (const a of artifacts) {
+        if (!wanted.has(a.id))
+            continue;
+        wanted.delete(a.id);
+        out.push(shapeOf(a));
+    }
+    return out;
+}
+/** What an absent artifact was, in words: `tool result`, `assistant, 2 tool calls`, `user`. */
+function kindWords(kind, calls) {
+    if (kind === 'tool')
+        return 'tool result';
+    if (calls > 0)
+        return `${kind}, ${calls} tool call${calls === 1 ? '' : 's'}`;
+    return kind;
+}
+/** Reasons that name the kind of what they left out. */
+const KIND_BY_REASON = {
+    verbose_tool_output: { kind: 'tool', calls: 0 },
+    unpaired_result: { kind: 'tool', calls: 0 },
+    superseded: { kind: 'tool', calls: 0 },
+    unpaired_call: { kind: 'assistant', calls: 1 },
+    summary_expired: { kind: 'summary', calls: 0 },
+    summary_invalid: { kind: 'summary', calls: 0 },
+    summary_superseded: { kind: 'summary', calls: 0 },
+    aggressive_chatter: { kind: 'assistant', calls: 0 },
+};
+/**
+ * The kind of an absent artifact from the goldens alone, when the run gave no facts: the stored
+ * golden's context when it held the artifact, the ids of the summaries log, or a reason that
+ * names the kind.
+ */
+function absentKind(entry, summaries, stored) {
+    const before = stored.get(entry.id);
+    if (before)
+        return { kind: before.kind, calls: before.tool_calls?.length ?? 0 };
+    if (summaries.has(entry.id))
+        return { kind: 'summary', calls: 0 };
+    return KIND_BY_REASON[entry.reason] ?? null;
+}
 
 
 /***/ }),
