@@ -107,7 +107,7 @@ describe('aider chat histories through the CLI', () => {
   it('--session 2 and --session last run that session only; the other golden is not obsolete', async () => {
     expect((await cli(['update', TWO])).code).toBe(0);
     for (const session of ['2', 'last']) {
-      const run = await cli(['check', '--ci', '--session', session, TWO]);
+      const run = await cli(['check', '--ci', '--verbose', '--session', session, TWO]);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^PASS +transcripts\/history\.md#2 /m);
       expect(run.stdout).not.toContain('history.md#1');

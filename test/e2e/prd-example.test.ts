@@ -59,7 +59,16 @@ describe("the PRD's example: check examples/prd/session.json --policy examples/p
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^NEW +examples\/prd\/session\.json {2}\d+\/1000 tokens {2}golden written/m);
 
-    const again = await cli(['check', FILE, '--policy', POLICY, '--ci', '--report', 'report.json']);
+    const again = await cli([
+      'check',
+      FILE,
+      '--policy',
+      POLICY,
+      '--ci',
+      '--verbose',
+      '--report',
+      'report.json',
+    ]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/^PASS +examples\/prd\/session\.json {2}\d+\/1000 tokens$/m);
     expect(again.stdout).toContain(
