@@ -1,8 +1,8 @@
 // End-to-end: `--jobs` through the built CLI and the bundled Action, on a generated corpus just over
 // the size at which workers start (2 MiB): the output, the report and the goldens are byte-identical
-// to a run on one thread. The runs with workers are processes (the built CLI, the bundle); the CLI's
-// one-thread reference runs, the Action's goldens and the refused values run in this process
-// (runInProcess), which saves node's cold start and not the checking itself.
+// to a run on one thread. The built CLI's --jobs 2 runs and the bundle's jobs 1 and 2 runs are
+// processes; the CLI's --jobs 1 references, the Action test's goldens and the refused values run in
+// this process (runInProcess), which saves node's cold start, not the checking itself.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
