@@ -31732,13 +31732,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
 
 /***/ }),
 
-/***/ 9896:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
-
-/***/ }),
-
 /***/ 8611:
 /***/ ((module) => {
 
@@ -31932,13 +31925,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-
-/***/ }),
-
-/***/ 857:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
 
 /***/ }),
 
@@ -40537,24 +40523,4356 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 7126:
+/***/ 1542:
+/***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _start_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1667);
+/* harmony import */ var _cli_check_golden_worker_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9340);
+// The action's entry (dist/index.js is this file bundled): start.ts does the work. Worker threads
+// start from this same bundle (`jobs`); there golden-worker.ts serves instead.
+
+
+if (!(0,_cli_check_golden_worker_js__WEBPACK_IMPORTED_MODULE_1__/* .isGoldenWorker */ .E)())
+    await (0,_start_js__WEBPACK_IMPORTED_MODULE_0__/* .startAction */ .R)(process.env, { url: new URL(import.meta.url) });
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 1667:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   TL: () => (/* binding */ parseInputs),
-/* harmony export */   cy: () => (/* binding */ FAIL_CATEGORIES),
-/* harmony export */   yI: () => (/* binding */ readRawInputs),
-/* harmony export */   zP: () => (/* binding */ DEFAULT_REPORT_NAME)
-/* harmony export */ });
-/* unused harmony exports MODES, INPUT_NAMES, inputVariable, splitList */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9691);
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8532);
-/* harmony import */ var _core_golden_shard_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(7830);
-/* harmony import */ var _io_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1089);
-/* harmony import */ var _io_golden_store_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7392);
-/* harmony import */ var _cli_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9376);
-/* harmony import */ var _cli_check_golden_jobs_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8966);
-/* harmony import */ var _github_comment_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(79);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  R: () => (/* binding */ startAction)
+});
+
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
+var platform_namespaceObject = {};
+__nccwpck_require__.r(platform_namespaceObject);
+__nccwpck_require__.d(platform_namespaceObject, {
+  arch: () => (arch),
+  getDetails: () => (getDetails),
+  isLinux: () => (isLinux),
+  isMacOS: () => (isMacOS),
+  isWindows: () => (isWindows),
+  platform: () => (platform)
+});
+
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/core.js
+var core_namespaceObject = {};
+__nccwpck_require__.r(core_namespaceObject);
+__nccwpck_require__.d(core_namespaceObject, {
+  ExitCode: () => (ExitCode),
+  addPath: () => (addPath),
+  debug: () => (debug),
+  endGroup: () => (endGroup),
+  error: () => (error),
+  exportVariable: () => (exportVariable),
+  getBooleanInput: () => (getBooleanInput),
+  getIDToken: () => (getIDToken),
+  getInput: () => (getInput),
+  getMultilineInput: () => (getMultilineInput),
+  getState: () => (getState),
+  group: () => (group),
+  info: () => (info),
+  isDebug: () => (isDebug),
+  markdownSummary: () => (markdownSummary),
+  notice: () => (core_notice),
+  platform: () => (platform_namespaceObject),
+  saveState: () => (saveState),
+  setCommandEcho: () => (setCommandEcho),
+  setFailed: () => (setFailed),
+  setOutput: () => (setOutput),
+  setSecret: () => (setSecret),
+  startGroup: () => (startGroup),
+  summary: () => (summary),
+  toPlatformPath: () => (toPlatformPath),
+  toPosixPath: () => (toPosixPath),
+  toWin32Path: () => (toWin32Path),
+  warning: () => (warning)
+});
+
+;// CONCATENATED MODULE: external "os"
+const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/**
+ * Sanitizes an input into a string so it can be passed into issueCommand safely
+ * @param input input to sanitize into a string
+ */
+function toCommandValue(input) {
+    if (input === null || input === undefined) {
+        return '';
+    }
+    else if (typeof input === 'string' || input instanceof String) {
+        return input;
+    }
+    return JSON.stringify(input);
+}
+/**
+ *
+ * @param annotationProperties
+ * @returns The command properties to send with the actual annotation command
+ * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
+ */
+function toCommandProperties(annotationProperties) {
+    if (!Object.keys(annotationProperties).length) {
+        return {};
+    }
+    return {
+        title: annotationProperties.title,
+        file: annotationProperties.file,
+        line: annotationProperties.startLine,
+        endLine: annotationProperties.endLine,
+        col: annotationProperties.startColumn,
+        endColumn: annotationProperties.endColumn
+    };
+}
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+
+
+/**
+ * Issues a command to the GitHub Actions runner
+ *
+ * @param command - The command name to issue
+ * @param properties - Additional properties for the command (key-value pairs)
+ * @param message - The message to include with the command
+ * @remarks
+ * This function outputs a specially formatted string to stdout that the Actions
+ * runner interprets as a command. These commands can control workflow behavior,
+ * set outputs, create annotations, mask values, and more.
+ *
+ * Command Format:
+ *   ::name key=value,key=value::message
+ *
+ * @example
+ * ```typescript
+ * // Issue a warning annotation
+ * issueCommand('warning', {}, 'This is a warning message');
+ * // Output: ::warning::This is a warning message
+ *
+ * // Set an environment variable
+ * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
+ * // Output: ::set-env name=MY_VAR::some value
+ *
+ * // Add a secret mask
+ * issueCommand('add-mask', {}, 'secretValue123');
+ * // Output: ::add-mask::secretValue123
+ * ```
+ *
+ * @internal
+ * This is an internal utility function that powers the public API functions
+ * such as setSecret, warning, error, and exportVariable.
+ */
+function issueCommand(command, properties, message) {
+    const cmd = new Command(command, properties, message);
+    process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
+}
+function issue(name, message = '') {
+    issueCommand(name, {}, message);
+}
+const CMD_STRING = '::';
+class Command {
+    constructor(command, properties, message) {
+        if (!command) {
+            command = 'missing.command';
+        }
+        this.command = command;
+        this.properties = properties;
+        this.message = message;
+    }
+    toString() {
+        let cmdStr = CMD_STRING + this.command;
+        if (this.properties && Object.keys(this.properties).length > 0) {
+            cmdStr += ' ';
+            let first = true;
+            for (const key in this.properties) {
+                if (this.properties.hasOwnProperty(key)) {
+                    const val = this.properties[key];
+                    if (val) {
+                        if (first) {
+                            first = false;
+                        }
+                        else {
+                            cmdStr += ',';
+                        }
+                        cmdStr += `${key}=${escapeProperty(val)}`;
+                    }
+                }
+            }
+        }
+        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
+        return cmdStr;
+    }
+}
+function escapeData(s) {
+    return toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A');
+}
+function escapeProperty(s) {
+    return toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A')
+        .replace(/:/g, '%3A')
+        .replace(/,/g, '%2C');
+}
+;// CONCATENATED MODULE: external "crypto"
+const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+;// CONCATENATED MODULE: external "fs"
+const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+// For internal use, subject to change.
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+
+
+
+function issueFileCommand(command, message) {
+    const filePath = process.env[`GITHUB_${command}`];
+    if (!filePath) {
+        throw new Error(`Unable to find environment variable for file command ${command}`);
+    }
+    if (!external_fs_namespaceObject.existsSync(filePath)) {
+        throw new Error(`Missing file at path: ${filePath}`);
+    }
+    external_fs_namespaceObject.appendFileSync(filePath, `${toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
+        encoding: 'utf8'
+    });
+}
+function prepareKeyValueMessage(key, value) {
+    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
+    const convertedValue = toCommandValue(value);
+    // These should realistically never happen, but just in case someone finds a
+    // way to exploit uuid generation let's not allow keys or values that contain
+    // the delimiter.
+    if (key.includes(delimiter)) {
+        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+    }
+    if (convertedValue.includes(delimiter)) {
+        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
+    }
+    return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
+}
+;// CONCATENATED MODULE: external "path"
+const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+// EXTERNAL MODULE: external "http"
+var external_http_ = __nccwpck_require__(8611);
+var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
+// EXTERNAL MODULE: external "https"
+var external_https_ = __nccwpck_require__(5692);
+var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+function getProxyUrl(reqUrl) {
+    const usingSsl = reqUrl.protocol === 'https:';
+    if (checkBypass(reqUrl)) {
+        return undefined;
+    }
+    const proxyVar = (() => {
+        if (usingSsl) {
+            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
+        }
+        else {
+            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
+        }
+    })();
+    if (proxyVar) {
+        try {
+            return new DecodedURL(proxyVar);
+        }
+        catch (_a) {
+            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
+                return new DecodedURL(`http://${proxyVar}`);
+        }
+    }
+    else {
+        return undefined;
+    }
+}
+function checkBypass(reqUrl) {
+    if (!reqUrl.hostname) {
+        return false;
+    }
+    const reqHost = reqUrl.hostname;
+    if (isLoopbackAddress(reqHost)) {
+        return true;
+    }
+    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
+    if (!noProxy) {
+        return false;
+    }
+    // Determine the request port
+    let reqPort;
+    if (reqUrl.port) {
+        reqPort = Number(reqUrl.port);
+    }
+    else if (reqUrl.protocol === 'http:') {
+        reqPort = 80;
+    }
+    else if (reqUrl.protocol === 'https:') {
+        reqPort = 443;
+    }
+    // Format the request hostname and hostname with port
+    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+    if (typeof reqPort === 'number') {
+        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+    }
+    // Compare request host against noproxy
+    for (const upperNoProxyItem of noProxy
+        .split(',')
+        .map(x => x.trim().toUpperCase())
+        .filter(x => x)) {
+        if (upperNoProxyItem === '*' ||
+            upperReqHosts.some(x => x === upperNoProxyItem ||
+                x.endsWith(`.${upperNoProxyItem}`) ||
+                (upperNoProxyItem.startsWith('.') &&
+                    x.endsWith(`${upperNoProxyItem}`)))) {
+            return true;
+        }
+    }
+    return false;
+}
+function isLoopbackAddress(host) {
+    const hostLower = host.toLowerCase();
+    return (hostLower === 'localhost' ||
+        hostLower.startsWith('127.') ||
+        hostLower.startsWith('[::1]') ||
+        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
+}
+class DecodedURL extends URL {
+    constructor(url, base) {
+        super(url, base);
+        this._decodedUsername = decodeURIComponent(super.username);
+        this._decodedPassword = decodeURIComponent(super.password);
+    }
+    get username() {
+        return this._decodedUsername;
+    }
+    get password() {
+        return this._decodedPassword;
+    }
+}
+// EXTERNAL MODULE: ./node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(770);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+/* eslint-disable @typescript-eslint/no-explicit-any */
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+var HttpCodes;
+(function (HttpCodes) {
+    HttpCodes[HttpCodes["OK"] = 200] = "OK";
+    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
+    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
+    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
+    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
+    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
+    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
+    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
+    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
+    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
+    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
+    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
+    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
+    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
+    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
+    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
+    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
+    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
+    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
+    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
+    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
+    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
+    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
+})(HttpCodes || (HttpCodes = {}));
+var Headers;
+(function (Headers) {
+    Headers["Accept"] = "accept";
+    Headers["ContentType"] = "content-type";
+})(Headers || (Headers = {}));
+var MediaTypes;
+(function (MediaTypes) {
+    MediaTypes["ApplicationJson"] = "application/json";
+})(MediaTypes || (MediaTypes = {}));
+/**
+ * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
+ * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+ */
+function lib_getProxyUrl(serverUrl) {
+    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    return proxyUrl ? proxyUrl.href : '';
+}
+const HttpRedirectCodes = [
+    HttpCodes.MovedPermanently,
+    HttpCodes.ResourceMoved,
+    HttpCodes.SeeOther,
+    HttpCodes.TemporaryRedirect,
+    HttpCodes.PermanentRedirect
+];
+const HttpResponseRetryCodes = [
+    HttpCodes.BadGateway,
+    HttpCodes.ServiceUnavailable,
+    HttpCodes.GatewayTimeout
+];
+const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
+const ExponentialBackoffCeiling = 10;
+const ExponentialBackoffTimeSlice = 5;
+class HttpClientError extends Error {
+    constructor(message, statusCode) {
+        super(message);
+        this.name = 'HttpClientError';
+        this.statusCode = statusCode;
+        Object.setPrototypeOf(this, HttpClientError.prototype);
+    }
+}
+class HttpClientResponse {
+    constructor(message) {
+        this.message = message;
+    }
+    readBody() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                let output = Buffer.alloc(0);
+                this.message.on('data', (chunk) => {
+                    output = Buffer.concat([output, chunk]);
+                });
+                this.message.on('end', () => {
+                    resolve(output.toString());
+                });
+            }));
+        });
+    }
+    readBodyBuffer() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                const chunks = [];
+                this.message.on('data', (chunk) => {
+                    chunks.push(chunk);
+                });
+                this.message.on('end', () => {
+                    resolve(Buffer.concat(chunks));
+                });
+            }));
+        });
+    }
+}
+function isHttps(requestUrl) {
+    const parsedUrl = new URL(requestUrl);
+    return parsedUrl.protocol === 'https:';
+}
+class HttpClient {
+    constructor(userAgent, handlers, requestOptions) {
+        this._ignoreSslError = false;
+        this._allowRedirects = true;
+        this._allowRedirectDowngrade = false;
+        this._maxRedirects = 50;
+        this._allowRetries = false;
+        this._maxRetries = 1;
+        this._keepAlive = false;
+        this._disposed = false;
+        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+        this.handlers = handlers || [];
+        this.requestOptions = requestOptions;
+        if (requestOptions) {
+            if (requestOptions.ignoreSslError != null) {
+                this._ignoreSslError = requestOptions.ignoreSslError;
+            }
+            this._socketTimeout = requestOptions.socketTimeout;
+            if (requestOptions.allowRedirects != null) {
+                this._allowRedirects = requestOptions.allowRedirects;
+            }
+            if (requestOptions.allowRedirectDowngrade != null) {
+                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+            }
+            if (requestOptions.maxRedirects != null) {
+                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+            }
+            if (requestOptions.keepAlive != null) {
+                this._keepAlive = requestOptions.keepAlive;
+            }
+            if (requestOptions.allowRetries != null) {
+                this._allowRetries = requestOptions.allowRetries;
+            }
+            if (requestOptions.maxRetries != null) {
+                this._maxRetries = requestOptions.maxRetries;
+            }
+        }
+    }
+    options(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    get(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('GET', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    del(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    post(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('POST', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    patch(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    put(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PUT', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    head(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    sendStream(verb, requestUrl, stream, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request(verb, requestUrl, stream, additionalHeaders);
+        });
+    }
+    /**
+     * Gets a typed object from an endpoint
+     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+     */
+    getJson(requestUrl_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            const res = yield this.get(requestUrl, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    postJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.post(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    putJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.put(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    patchJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.patch(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    /**
+     * Makes a raw http request.
+     * All other methods such as get, post, patch, and request ultimately call this.
+     * Prefer get, del, post and patch
+     */
+    request(verb, requestUrl, data, headers) {
+        return __awaiter(this, void 0, void 0, function* () {
+            if (this._disposed) {
+                throw new Error('Client has already been disposed.');
+            }
+            const parsedUrl = new URL(requestUrl);
+            let info = this._prepareRequest(verb, parsedUrl, headers);
+            // Only perform retries on reads since writes may not be idempotent.
+            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
+                ? this._maxRetries + 1
+                : 1;
+            let numTries = 0;
+            let response;
+            do {
+                response = yield this.requestRaw(info, data);
+                // Check if it's an authentication challenge
+                if (response &&
+                    response.message &&
+                    response.message.statusCode === HttpCodes.Unauthorized) {
+                    let authenticationHandler;
+                    for (const handler of this.handlers) {
+                        if (handler.canHandleAuthentication(response)) {
+                            authenticationHandler = handler;
+                            break;
+                        }
+                    }
+                    if (authenticationHandler) {
+                        return authenticationHandler.handleAuthentication(this, info, data);
+                    }
+                    else {
+                        // We have received an unauthorized response but have no handlers to handle it.
+                        // Let the response return to the caller.
+                        return response;
+                    }
+                }
+                let redirectsRemaining = this._maxRedirects;
+                while (response.message.statusCode &&
+                    HttpRedirectCodes.includes(response.message.statusCode) &&
+                    this._allowRedirects &&
+                    redirectsRemaining > 0) {
+                    const redirectUrl = response.message.headers['location'];
+                    if (!redirectUrl) {
+                        // if there's no location to redirect to, we won't
+                        break;
+                    }
+                    const parsedRedirectUrl = new URL(redirectUrl);
+                    if (parsedUrl.protocol === 'https:' &&
+                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
+                        !this._allowRedirectDowngrade) {
+                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
+                    }
+                    // we need to finish reading the response before reassigning response
+                    // which will leak the open socket.
+                    yield response.readBody();
+                    // strip authorization header if redirected to a different hostname
+                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+                        for (const header in headers) {
+                            // header names are case insensitive
+                            if (header.toLowerCase() === 'authorization') {
+                                delete headers[header];
+                            }
+                        }
+                    }
+                    // let's make the request with the new redirectUrl
+                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
+                    response = yield this.requestRaw(info, data);
+                    redirectsRemaining--;
+                }
+                if (!response.message.statusCode ||
+                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+                    // If not a retry code, return immediately instead of retrying
+                    return response;
+                }
+                numTries += 1;
+                if (numTries < maxTries) {
+                    yield response.readBody();
+                    yield this._performExponentialBackoff(numTries);
+                }
+            } while (numTries < maxTries);
+            return response;
+        });
+    }
+    /**
+     * Needs to be called if keepAlive is set to true in request options.
+     */
+    dispose() {
+        if (this._agent) {
+            this._agent.destroy();
+        }
+        this._disposed = true;
+    }
+    /**
+     * Raw request.
+     * @param info
+     * @param data
+     */
+    requestRaw(info, data) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => {
+                function callbackForResult(err, res) {
+                    if (err) {
+                        reject(err);
+                    }
+                    else if (!res) {
+                        // If `err` is not passed, then `res` must be passed.
+                        reject(new Error('Unknown error'));
+                    }
+                    else {
+                        resolve(res);
+                    }
+                }
+                this.requestRawWithCallback(info, data, callbackForResult);
+            });
+        });
+    }
+    /**
+     * Raw request with callback.
+     * @param info
+     * @param data
+     * @param onResult
+     */
+    requestRawWithCallback(info, data, onResult) {
+        if (typeof data === 'string') {
+            if (!info.options.headers) {
+                info.options.headers = {};
+            }
+            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
+        }
+        let callbackCalled = false;
+        function handleResult(err, res) {
+            if (!callbackCalled) {
+                callbackCalled = true;
+                onResult(err, res);
+            }
+        }
+        const req = info.httpModule.request(info.options, (msg) => {
+            const res = new HttpClientResponse(msg);
+            handleResult(undefined, res);
+        });
+        let socket;
+        req.on('socket', sock => {
+            socket = sock;
+        });
+        // If we ever get disconnected, we want the socket to timeout eventually
+        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
+            if (socket) {
+                socket.end();
+            }
+            handleResult(new Error(`Request timeout: ${info.options.path}`));
+        });
+        req.on('error', function (err) {
+            // err has statusCode property
+            // res should have headers
+            handleResult(err);
+        });
+        if (data && typeof data === 'string') {
+            req.write(data, 'utf8');
+        }
+        if (data && typeof data !== 'string') {
+            data.on('close', function () {
+                req.end();
+            });
+            data.pipe(req);
+        }
+        else {
+            req.end();
+        }
+    }
+    /**
+     * Gets an http agent. This function is useful when you need an http agent that handles
+     * routing through a proxy server - depending upon the url and proxy environment variables.
+     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+     */
+    getAgent(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        return this._getAgent(parsedUrl);
+    }
+    getAgentDispatcher(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (!useProxy) {
+            return;
+        }
+        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+    }
+    _prepareRequest(method, requestUrl, headers) {
+        const info = {};
+        info.parsedUrl = requestUrl;
+        const usingSsl = info.parsedUrl.protocol === 'https:';
+        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
+        const defaultPort = usingSsl ? 443 : 80;
+        info.options = {};
+        info.options.host = info.parsedUrl.hostname;
+        info.options.port = info.parsedUrl.port
+            ? parseInt(info.parsedUrl.port)
+            : defaultPort;
+        info.options.path =
+            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
+        info.options.method = method;
+        info.options.headers = this._mergeHeaders(headers);
+        if (this.userAgent != null) {
+            info.options.headers['user-agent'] = this.userAgent;
+        }
+        info.options.agent = this._getAgent(info.parsedUrl);
+        // gives handlers an opportunity to participate
+        if (this.handlers) {
+            for (const handler of this.handlers) {
+                handler.prepareRequest(info.options);
+            }
+        }
+        return info;
+    }
+    _mergeHeaders(headers) {
+        if (this.requestOptions && this.requestOptions.headers) {
+            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+        }
+        return lowercaseKeys(headers || {});
+    }
+    /**
+     * Gets an existing header value or returns a default.
+     * Handles converting number header values to strings since HTTP headers must be strings.
+     * Note: This returns string | string[] since some headers can have multiple values.
+     * For headers that must always be a single string (like Content-Type), use the
+     * specialized _getExistingOrDefaultContentTypeHeader method instead.
+     */
+    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+            if (headerValue) {
+                clientHeader =
+                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
+            }
+        }
+        const additionalValue = additionalHeaders[header];
+        if (additionalValue !== undefined) {
+            return typeof additionalValue === 'number'
+                ? additionalValue.toString()
+                : additionalValue;
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    /**
+     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+     * Always returns a single string (not an array) since Content-Type should be a single value.
+     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+     */
+    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+            if (headerValue) {
+                if (typeof headerValue === 'number') {
+                    clientHeader = String(headerValue);
+                }
+                else if (Array.isArray(headerValue)) {
+                    clientHeader = headerValue.join(', ');
+                }
+                else {
+                    clientHeader = headerValue;
+                }
+            }
+        }
+        const additionalValue = additionalHeaders[Headers.ContentType];
+        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
+        if (additionalValue !== undefined) {
+            if (typeof additionalValue === 'number') {
+                return String(additionalValue);
+            }
+            else if (Array.isArray(additionalValue)) {
+                return additionalValue.join(', ');
+            }
+            else {
+                return additionalValue;
+            }
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    _getAgent(parsedUrl) {
+        let agent;
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (this._keepAlive && useProxy) {
+            agent = this._proxyAgent;
+        }
+        if (!useProxy) {
+            agent = this._agent;
+        }
+        // if agent is already assigned use that agent.
+        if (agent) {
+            return agent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        let maxSockets = 100;
+        if (this.requestOptions) {
+            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
+        }
+        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
+        if (proxyUrl && proxyUrl.hostname) {
+            const agentOptions = {
+                maxSockets,
+                keepAlive: this._keepAlive,
+                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
+                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+                })), { host: proxyUrl.hostname, port: proxyUrl.port })
+            };
+            let tunnelAgent;
+            const overHttps = proxyUrl.protocol === 'https:';
+            if (usingSsl) {
+                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+            }
+            else {
+                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+            }
+            agent = tunnelAgent(agentOptions);
+            this._proxyAgent = agent;
+        }
+        // if tunneling agent isn't assigned create a new agent
+        if (!agent) {
+            const options = { keepAlive: this._keepAlive, maxSockets };
+            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
+            this._agent = agent;
+        }
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            agent.options = Object.assign(agent.options || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return agent;
+    }
+    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+        let proxyAgent;
+        if (this._keepAlive) {
+            proxyAgent = this._proxyAgentDispatcher;
+        }
+        // if agent is already assigned use that agent.
+        if (proxyAgent) {
+            return proxyAgent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        proxyAgent = new undici.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
+        })));
+        this._proxyAgentDispatcher = proxyAgent;
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return proxyAgent;
+    }
+    _getUserAgentWithOrchestrationId(userAgent) {
+        const baseUserAgent = userAgent || 'actions/http-client';
+        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
+        if (orchId) {
+            // Sanitize the orchestration ID to ensure it contains only valid characters
+            // Valid characters: 0-9, a-z, _, -, .
+            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
+            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+        }
+        return baseUserAgent;
+    }
+    _performExponentialBackoff(retryNumber) {
+        return __awaiter(this, void 0, void 0, function* () {
+            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+            return new Promise(resolve => setTimeout(() => resolve(), ms));
+        });
+    }
+    _processResponse(res, options) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                const statusCode = res.message.statusCode || 0;
+                const response = {
+                    statusCode,
+                    result: null,
+                    headers: {}
+                };
+                // not found leads to null obj returned
+                if (statusCode === HttpCodes.NotFound) {
+                    resolve(response);
+                }
+                // get the result from the body
+                function dateTimeDeserializer(key, value) {
+                    if (typeof value === 'string') {
+                        const a = new Date(value);
+                        if (!isNaN(a.valueOf())) {
+                            return a;
+                        }
+                    }
+                    return value;
+                }
+                let obj;
+                let contents;
+                try {
+                    contents = yield res.readBody();
+                    if (contents && contents.length > 0) {
+                        if (options && options.deserializeDates) {
+                            obj = JSON.parse(contents, dateTimeDeserializer);
+                        }
+                        else {
+                            obj = JSON.parse(contents);
+                        }
+                        response.result = obj;
+                    }
+                    response.headers = res.message.headers;
+                }
+                catch (err) {
+                    // Invalid resource (contents not json);  leaving result obj null
+                }
+                // note that 3xx redirects are handled by the http layer.
+                if (statusCode > 299) {
+                    let msg;
+                    // if exception/error in body, attempt to get better error
+                    if (obj && obj.message) {
+                        msg = obj.message;
+                    }
+                    else if (contents && contents.length > 0) {
+                        // it may be the case that the exception is in the body message as string
+                        msg = contents;
+                    }
+                    else {
+                        msg = `Failed request: (${statusCode})`;
+                    }
+                    const err = new HttpClientError(msg, statusCode);
+                    err.result = response.result;
+                    reject(err);
+                }
+                else {
+                    resolve(response);
+                }
+            }));
+        });
+    }
+}
+const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+class BasicCredentialHandler {
+    constructor(username, password) {
+        this.username = username;
+        this.password = password;
+    }
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return auth_awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class BearerCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Bearer ${this.token}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return auth_awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class PersonalAccessTokenCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return auth_awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+class OidcClient {
+    static createHttpClient(allowRetry = true, maxRetry = 10) {
+        const requestOptions = {
+            allowRetries: allowRetry,
+            maxRetries: maxRetry
+        };
+        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
+    }
+    static getRequestToken() {
+        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
+        if (!token) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
+        }
+        return token;
+    }
+    static getIDTokenUrl() {
+        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
+        if (!runtimeUrl) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
+        }
+        return runtimeUrl;
+    }
+    static getCall(id_token_url) {
+        return oidc_utils_awaiter(this, void 0, void 0, function* () {
+            var _a;
+            const httpclient = OidcClient.createHttpClient();
+            const res = yield httpclient
+                .getJson(id_token_url)
+                .catch(error => {
+                throw new Error(`Failed to get ID Token. \n 
+        Error Code : ${error.statusCode}\n 
+        Error Message: ${error.message}`);
+            });
+            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
+            if (!id_token) {
+                throw new Error('Response json body do not have ID Token field');
+            }
+            return id_token;
+        });
+    }
+    static getIDToken(audience) {
+        return oidc_utils_awaiter(this, void 0, void 0, function* () {
+            try {
+                // New ID Token is requested from action service
+                let id_token_url = OidcClient.getIDTokenUrl();
+                if (audience) {
+                    const encodedAudience = encodeURIComponent(audience);
+                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
+                }
+                debug(`ID token url is ${id_token_url}`);
+                const id_token = yield OidcClient.getCall(id_token_url);
+                setSecret(id_token);
+                return id_token;
+            }
+            catch (error) {
+                throw new Error(`Error message: ${error.message}`);
+            }
+        });
+    }
+}
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { access, appendFile, writeFile } = external_fs_namespaceObject.promises;
+const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
+const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
+class Summary {
+    constructor() {
+        this._buffer = '';
+    }
+    /**
+     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
+     * Also checks r/w permissions.
+     *
+     * @returns step summary file path
+     */
+    filePath() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            if (this._filePath) {
+                return this._filePath;
+            }
+            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
+            if (!pathFromEnv) {
+                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
+            }
+            try {
+                yield access(pathFromEnv, external_fs_namespaceObject.constants.R_OK | external_fs_namespaceObject.constants.W_OK);
+            }
+            catch (_a) {
+                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
+            }
+            this._filePath = pathFromEnv;
+            return this._filePath;
+        });
+    }
+    /**
+     * Wraps content in an HTML tag, adding any HTML attributes
+     *
+     * @param {string} tag HTML tag to wrap
+     * @param {string | null} content content within the tag
+     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
+     *
+     * @returns {string} content wrapped in HTML element
+     */
+    wrap(tag, content, attrs = {}) {
+        const htmlAttrs = Object.entries(attrs)
+            .map(([key, value]) => ` ${key}="${value}"`)
+            .join('');
+        if (!content) {
+            return `<${tag}${htmlAttrs}>`;
+        }
+        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
+    }
+    /**
+     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
+     *
+     * @param {SummaryWriteOptions} [options] (optional) options for write operation
+     *
+     * @returns {Promise<Summary>} summary instance
+     */
+    write(options) {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
+            const filePath = yield this.filePath();
+            const writeFunc = overwrite ? writeFile : appendFile;
+            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
+            return this.emptyBuffer();
+        });
+    }
+    /**
+     * Clears the summary buffer and wipes the summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    clear() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            return this.emptyBuffer().write({ overwrite: true });
+        });
+    }
+    /**
+     * Returns the current summary buffer as a string
+     *
+     * @returns {string} string of summary buffer
+     */
+    stringify() {
+        return this._buffer;
+    }
+    /**
+     * If the summary buffer is empty
+     *
+     * @returns {boolen} true if the buffer is empty
+     */
+    isEmptyBuffer() {
+        return this._buffer.length === 0;
+    }
+    /**
+     * Resets the summary buffer without writing to summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    emptyBuffer() {
+        this._buffer = '';
+        return this;
+    }
+    /**
+     * Adds raw text to the summary buffer
+     *
+     * @param {string} text content to add
+     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addRaw(text, addEOL = false) {
+        this._buffer += text;
+        return addEOL ? this.addEOL() : this;
+    }
+    /**
+     * Adds the operating system-specific end-of-line marker to the buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addEOL() {
+        return this.addRaw(external_os_namespaceObject.EOL);
+    }
+    /**
+     * Adds an HTML codeblock to the summary buffer
+     *
+     * @param {string} code content to render within fenced code block
+     * @param {string} lang (optional) language to syntax highlight code
+     *
+     * @returns {Summary} summary instance
+     */
+    addCodeBlock(code, lang) {
+        const attrs = Object.assign({}, (lang && { lang }));
+        const element = this.wrap('pre', this.wrap('code', code), attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML list to the summary buffer
+     *
+     * @param {string[]} items list of items to render
+     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addList(items, ordered = false) {
+        const tag = ordered ? 'ol' : 'ul';
+        const listItems = items.map(item => this.wrap('li', item)).join('');
+        const element = this.wrap(tag, listItems);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML table to the summary buffer
+     *
+     * @param {SummaryTableCell[]} rows table rows
+     *
+     * @returns {Summary} summary instance
+     */
+    addTable(rows) {
+        const tableBody = rows
+            .map(row => {
+            const cells = row
+                .map(cell => {
+                if (typeof cell === 'string') {
+                    return this.wrap('td', cell);
+                }
+                const { header, data, colspan, rowspan } = cell;
+                const tag = header ? 'th' : 'td';
+                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
+                return this.wrap(tag, data, attrs);
+            })
+                .join('');
+            return this.wrap('tr', cells);
+        })
+            .join('');
+        const element = this.wrap('table', tableBody);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds a collapsable HTML details element to the summary buffer
+     *
+     * @param {string} label text for the closed state
+     * @param {string} content collapsable content
+     *
+     * @returns {Summary} summary instance
+     */
+    addDetails(label, content) {
+        const element = this.wrap('details', this.wrap('summary', label) + content);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML image tag to the summary buffer
+     *
+     * @param {string} src path to the image you to embed
+     * @param {string} alt text description of the image
+     * @param {SummaryImageOptions} options (optional) addition image attributes
+     *
+     * @returns {Summary} summary instance
+     */
+    addImage(src, alt, options) {
+        const { width, height } = options || {};
+        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
+        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML section heading element
+     *
+     * @param {string} text heading text
+     * @param {number | string} [level=1] (optional) the heading level, default: 1
+     *
+     * @returns {Summary} summary instance
+     */
+    addHeading(text, level) {
+        const tag = `h${level}`;
+        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
+            ? tag
+            : 'h1';
+        const element = this.wrap(allowedTag, text);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML thematic break (<hr>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addSeparator() {
+        const element = this.wrap('hr', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML line break (<br>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addBreak() {
+        const element = this.wrap('br', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML blockquote to the summary buffer
+     *
+     * @param {string} text quote text
+     * @param {string} cite (optional) citation url
+     *
+     * @returns {Summary} summary instance
+     */
+    addQuote(text, cite) {
+        const attrs = Object.assign({}, (cite && { cite }));
+        const element = this.wrap('blockquote', text, attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML anchor tag to the summary buffer
+     *
+     * @param {string} text link text/content
+     * @param {string} href hyperlink
+     *
+     * @returns {Summary} summary instance
+     */
+    addLink(text, href) {
+        const element = this.wrap('a', text, { href });
+        return this.addRaw(element).addEOL();
+    }
+}
+const _summary = new Summary();
+/**
+ * @deprecated use `core.summary`
+ */
+const markdownSummary = _summary;
+const summary = _summary;
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+
+/**
+ * toPosixPath converts the given path to the posix form. On Windows, \\ will be
+ * replaced with /.
+ *
+ * @param pth. Path to transform.
+ * @return string Posix path.
+ */
+function toPosixPath(pth) {
+    return pth.replace(/[\\]/g, '/');
+}
+/**
+ * toWin32Path converts the given path to the win32 form. On Linux, / will be
+ * replaced with \\.
+ *
+ * @param pth. Path to transform.
+ * @return string Win32 path.
+ */
+function toWin32Path(pth) {
+    return pth.replace(/[/]/g, '\\');
+}
+/**
+ * toPlatformPath converts the given path to a platform-specific path. It does
+ * this by replacing instances of / and \ with the platform-specific path
+ * separator.
+ *
+ * @param pth The path to platformize.
+ * @return string The platform-specific path.
+ */
+function toPlatformPath(pth) {
+    return pth.replace(/[/\\]/g, external_path_namespaceObject.sep);
+}
+// EXTERNAL MODULE: external "string_decoder"
+var external_string_decoder_ = __nccwpck_require__(3193);
+// EXTERNAL MODULE: external "events"
+var external_events_ = __nccwpck_require__(4434);
+;// CONCATENATED MODULE: external "child_process"
+const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+// EXTERNAL MODULE: external "assert"
+var external_assert_ = __nccwpck_require__(2613);
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
+var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
+// export const {open} = 'fs'
+const IS_WINDOWS = process.platform === 'win32';
+/**
+ * Custom implementation of readlink to ensure Windows junctions
+ * maintain trailing backslash for backward compatibility with Node.js < 24
+ *
+ * In Node.js 20, Windows junctions (directory symlinks) always returned paths
+ * with trailing backslashes. Node.js 24 removed this behavior, which breaks
+ * code that relied on this format for path operations.
+ *
+ * This implementation restores the Node 20 behavior by adding a trailing
+ * backslash to all junction results on Windows.
+ */
+function readlink(fsPath) {
+    return io_util_awaiter(this, void 0, void 0, function* () {
+        const result = yield fs.promises.readlink(fsPath);
+        // On Windows, restore Node 20 behavior: add trailing backslash to all results
+        // since junctions on Windows are always directory links
+        if (IS_WINDOWS && !result.endsWith('\\')) {
+            return `${result}\\`;
+        }
+        return result;
+    });
+}
+// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
+const UV_FS_O_EXLOCK = 0x10000000;
+const READONLY = external_fs_namespaceObject.constants.O_RDONLY;
+function exists(fsPath) {
+    return io_util_awaiter(this, void 0, void 0, function* () {
+        try {
+            yield stat(fsPath);
+        }
+        catch (err) {
+            if (err.code === 'ENOENT') {
+                return false;
+            }
+            throw err;
+        }
+        return true;
+    });
+}
+function isDirectory(fsPath_1) {
+    return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
+        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
+        return stats.isDirectory();
+    });
+}
+/**
+ * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
+ * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
+ */
+function isRooted(p) {
+    p = normalizeSeparators(p);
+    if (!p) {
+        throw new Error('isRooted() parameter "p" cannot be empty');
+    }
+    if (IS_WINDOWS) {
+        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
+        ); // e.g. C: or C:\hello
+    }
+    return p.startsWith('/');
+}
+/**
+ * Best effort attempt to determine whether a file exists and is executable.
+ * @param filePath    file path to check
+ * @param extensions  additional file extensions to try
+ * @return if file exists and is executable, returns the file path. otherwise empty string.
+ */
+function tryGetExecutablePath(filePath, extensions) {
+    return io_util_awaiter(this, void 0, void 0, function* () {
+        let stats = undefined;
+        try {
+            // test file exists
+            stats = yield stat(filePath);
+        }
+        catch (err) {
+            if (err.code !== 'ENOENT') {
+                // eslint-disable-next-line no-console
+                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+            }
+        }
+        if (stats && stats.isFile()) {
+            if (IS_WINDOWS) {
+                // on Windows, test for valid extension
+                const upperExt = external_path_namespaceObject.extname(filePath).toUpperCase();
+                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
+                    return filePath;
+                }
+            }
+            else {
+                if (isUnixExecutable(stats)) {
+                    return filePath;
+                }
+            }
+        }
+        // try each extension
+        const originalFilePath = filePath;
+        for (const extension of extensions) {
+            filePath = originalFilePath + extension;
+            stats = undefined;
+            try {
+                stats = yield stat(filePath);
+            }
+            catch (err) {
+                if (err.code !== 'ENOENT') {
+                    // eslint-disable-next-line no-console
+                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+                }
+            }
+            if (stats && stats.isFile()) {
+                if (IS_WINDOWS) {
+                    // preserve the case of the actual file (since an extension was appended)
+                    try {
+                        const directory = external_path_namespaceObject.dirname(filePath);
+                        const upperName = external_path_namespaceObject.basename(filePath).toUpperCase();
+                        for (const actualName of yield readdir(directory)) {
+                            if (upperName === actualName.toUpperCase()) {
+                                filePath = external_path_namespaceObject.join(directory, actualName);
+                                break;
+                            }
+                        }
+                    }
+                    catch (err) {
+                        // eslint-disable-next-line no-console
+                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
+                    }
+                    return filePath;
+                }
+                else {
+                    if (isUnixExecutable(stats)) {
+                        return filePath;
+                    }
+                }
+            }
+        }
+        return '';
+    });
+}
+function normalizeSeparators(p) {
+    p = p || '';
+    if (IS_WINDOWS) {
+        // convert slashes on Windows
+        p = p.replace(/\//g, '\\');
+        // remove redundant slashes
+        return p.replace(/\\\\+/g, '\\');
+    }
+    // remove redundant slashes
+    return p.replace(/\/\/+/g, '/');
+}
+// on Mac/Linux, test the execute bit
+//     R   W  X  R  W X R W X
+//   256 128 64 32 16 8 4 2 1
+function isUnixExecutable(stats) {
+    return ((stats.mode & 1) > 0 ||
+        ((stats.mode & 8) > 0 &&
+            process.getgid !== undefined &&
+            stats.gid === process.getgid()) ||
+        ((stats.mode & 64) > 0 &&
+            process.getuid !== undefined &&
+            stats.uid === process.getuid()));
+}
+// Get the path of cmd.exe in windows
+function getCmdPath() {
+    var _a;
+    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
+}
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
+var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+/**
+ * Copies a file or folder.
+ * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See CopyOptions.
+ */
+function cp(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
+        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
+        // Dest is an existing file, but not forcing
+        if (destStat && destStat.isFile() && !force) {
+            return;
+        }
+        // If dest is an existing directory, should copy inside.
+        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
+            ? path.join(dest, path.basename(source))
+            : dest;
+        if (!(yield ioUtil.exists(source))) {
+            throw new Error(`no such file or directory: ${source}`);
+        }
+        const sourceStat = yield ioUtil.stat(source);
+        if (sourceStat.isDirectory()) {
+            if (!recursive) {
+                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
+            }
+            else {
+                yield cpDirRecursive(source, newDest, 0, force);
+            }
+        }
+        else {
+            if (path.relative(source, newDest) === '') {
+                // a file cannot be copied to itself
+                throw new Error(`'${newDest}' and '${source}' are the same file`);
+            }
+            yield io_copyFile(source, newDest, force);
+        }
+    });
+}
+/**
+ * Moves a path.
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See MoveOptions.
+ */
+function mv(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        if (yield ioUtil.exists(dest)) {
+            let destExists = true;
+            if (yield ioUtil.isDirectory(dest)) {
+                // If dest is directory copy src into dest
+                dest = path.join(dest, path.basename(source));
+                destExists = yield ioUtil.exists(dest);
+            }
+            if (destExists) {
+                if (options.force == null || options.force) {
+                    yield rmRF(dest);
+                }
+                else {
+                    throw new Error('Destination already exists');
+                }
+            }
+        }
+        yield mkdirP(path.dirname(dest));
+        yield ioUtil.rename(source, dest);
+    });
+}
+/**
+ * Remove a path recursively with force
+ *
+ * @param inputPath path to remove
+ */
+function rmRF(inputPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (ioUtil.IS_WINDOWS) {
+            // Check for invalid characters
+            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
+            if (/[*"<>|]/.test(inputPath)) {
+                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
+            }
+        }
+        try {
+            // note if path does not exist, error is silent
+            yield ioUtil.rm(inputPath, {
+                force: true,
+                maxRetries: 3,
+                recursive: true,
+                retryDelay: 300
+            });
+        }
+        catch (err) {
+            throw new Error(`File was unable to be removed ${err}`);
+        }
+    });
+}
+/**
+ * Make a directory.  Creates the full path with folders in between
+ * Will throw if it fails
+ *
+ * @param   fsPath        path to create
+ * @returns Promise<void>
+ */
+function mkdirP(fsPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        ok(fsPath, 'a path argument must be provided');
+        yield ioUtil.mkdir(fsPath, { recursive: true });
+    });
+}
+/**
+ * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
+ * If you check and the tool does not exist, it will throw.
+ *
+ * @param     tool              name of the tool
+ * @param     check             whether to check if tool exists
+ * @returns   Promise<string>   path to tool
+ */
+function which(tool, check) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // recursive when check=true
+        if (check) {
+            const result = yield which(tool, false);
+            if (!result) {
+                if (IS_WINDOWS) {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
+                }
+                else {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
+                }
+            }
+            return result;
+        }
+        const matches = yield findInPath(tool);
+        if (matches && matches.length > 0) {
+            return matches[0];
+        }
+        return '';
+    });
+}
+/**
+ * Returns a list of all occurrences of the given tool on the system path.
+ *
+ * @returns   Promise<string[]>  the paths of the tool
+ */
+function findInPath(tool) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // build the list of extensions to try
+        const extensions = [];
+        if (IS_WINDOWS && process.env['PATHEXT']) {
+            for (const extension of process.env['PATHEXT'].split(external_path_namespaceObject.delimiter)) {
+                if (extension) {
+                    extensions.push(extension);
+                }
+            }
+        }
+        // if it's rooted, return it if exists. otherwise return empty.
+        if (isRooted(tool)) {
+            const filePath = yield tryGetExecutablePath(tool, extensions);
+            if (filePath) {
+                return [filePath];
+            }
+            return [];
+        }
+        // if any path separators, return empty
+        if (tool.includes(external_path_namespaceObject.sep)) {
+            return [];
+        }
+        // build the list of directories
+        //
+        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
+        // it feels like we should not do this. Checking the current directory seems like more of a use
+        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
+        // across platforms.
+        const directories = [];
+        if (process.env.PATH) {
+            for (const p of process.env.PATH.split(external_path_namespaceObject.delimiter)) {
+                if (p) {
+                    directories.push(p);
+                }
+            }
+        }
+        // find all matches
+        const matches = [];
+        for (const directory of directories) {
+            const filePath = yield tryGetExecutablePath(external_path_namespaceObject.join(directory, tool), extensions);
+            if (filePath) {
+                matches.push(filePath);
+            }
+        }
+        return matches;
+    });
+}
+function readCopyOptions(options) {
+    const force = options.force == null ? true : options.force;
+    const recursive = Boolean(options.recursive);
+    const copySourceDirectory = options.copySourceDirectory == null
+        ? true
+        : Boolean(options.copySourceDirectory);
+    return { force, recursive, copySourceDirectory };
+}
+function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        // Ensure there is not a run away recursive copy
+        if (currentDepth >= 255)
+            return;
+        currentDepth++;
+        yield mkdirP(destDir);
+        const files = yield ioUtil.readdir(sourceDir);
+        for (const fileName of files) {
+            const srcFile = `${sourceDir}/${fileName}`;
+            const destFile = `${destDir}/${fileName}`;
+            const srcFileStat = yield ioUtil.lstat(srcFile);
+            if (srcFileStat.isDirectory()) {
+                // Recurse
+                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
+            }
+            else {
+                yield io_copyFile(srcFile, destFile, force);
+            }
+        }
+        // Change the mode for the newly created directory
+        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
+    });
+}
+// Buffered file copy
+function io_copyFile(srcFile, destFile, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
+            // unlink/re-link it
+            try {
+                yield ioUtil.lstat(destFile);
+                yield ioUtil.unlink(destFile);
+            }
+            catch (e) {
+                // Try to override file permission
+                if (e.code === 'EPERM') {
+                    yield ioUtil.chmod(destFile, '0666');
+                    yield ioUtil.unlink(destFile);
+                }
+                // other errors = it doesn't exist, no work to do
+            }
+            // Copy over symlink
+            const symlinkFull = yield ioUtil.readlink(srcFile);
+            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
+        }
+        else if (!(yield ioUtil.exists(destFile)) || force) {
+            yield ioUtil.copyFile(srcFile, destFile);
+        }
+    });
+}
+;// CONCATENATED MODULE: external "timers"
+const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+
+/* eslint-disable @typescript-eslint/unbound-method */
+const toolrunner_IS_WINDOWS = process.platform === 'win32';
+/*
+ * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
+ */
+class ToolRunner extends external_events_.EventEmitter {
+    constructor(toolPath, args, options) {
+        super();
+        if (!toolPath) {
+            throw new Error("Parameter 'toolPath' cannot be null or empty.");
+        }
+        this.toolPath = toolPath;
+        this.args = args || [];
+        this.options = options || {};
+    }
+    _debug(message) {
+        if (this.options.listeners && this.options.listeners.debug) {
+            this.options.listeners.debug(message);
+        }
+    }
+    _getCommandString(options, noPrefix) {
+        const toolPath = this._getSpawnFileName();
+        const args = this._getSpawnArgs(options);
+        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
+        if (toolrunner_IS_WINDOWS) {
+            // Windows + cmd file
+            if (this._isCmdFile()) {
+                cmd += toolPath;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows + verbatim
+            else if (options.windowsVerbatimArguments) {
+                cmd += `"${toolPath}"`;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows (regular)
+            else {
+                cmd += this._windowsQuoteCmdArg(toolPath);
+                for (const a of args) {
+                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
+                }
+            }
+        }
+        else {
+            // OSX/Linux - this can likely be improved with some form of quoting.
+            // creating processes on Unix is fundamentally different than Windows.
+            // on Unix, execvp() takes an arg array.
+            cmd += toolPath;
+            for (const a of args) {
+                cmd += ` ${a}`;
+            }
+        }
+        return cmd;
+    }
+    _processLineBuffer(data, strBuffer, onLine) {
+        try {
+            let s = strBuffer + data.toString();
+            let n = s.indexOf(external_os_namespaceObject.EOL);
+            while (n > -1) {
+                const line = s.substring(0, n);
+                onLine(line);
+                // the rest of the string ...
+                s = s.substring(n + external_os_namespaceObject.EOL.length);
+                n = s.indexOf(external_os_namespaceObject.EOL);
+            }
+            return s;
+        }
+        catch (err) {
+            // streaming lines to console is best effort.  Don't fail a build.
+            this._debug(`error processing line. Failed with error ${err}`);
+            return '';
+        }
+    }
+    _getSpawnFileName() {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                return process.env['COMSPEC'] || 'cmd.exe';
+            }
+        }
+        return this.toolPath;
+    }
+    _getSpawnArgs(options) {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
+                for (const a of this.args) {
+                    argline += ' ';
+                    argline += options.windowsVerbatimArguments
+                        ? a
+                        : this._windowsQuoteCmdArg(a);
+                }
+                argline += '"';
+                return [argline];
+            }
+        }
+        return this.args;
+    }
+    _endsWith(str, end) {
+        return str.endsWith(end);
+    }
+    _isCmdFile() {
+        const upperToolPath = this.toolPath.toUpperCase();
+        return (this._endsWith(upperToolPath, '.CMD') ||
+            this._endsWith(upperToolPath, '.BAT'));
+    }
+    _windowsQuoteCmdArg(arg) {
+        // for .exe, apply the normal quoting rules that libuv applies
+        if (!this._isCmdFile()) {
+            return this._uvQuoteCmdArg(arg);
+        }
+        // otherwise apply quoting rules specific to the cmd.exe command line parser.
+        // the libuv rules are generic and are not designed specifically for cmd.exe
+        // command line parser.
+        //
+        // for a detailed description of the cmd.exe command line parser, refer to
+        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
+        // need quotes for empty arg
+        if (!arg) {
+            return '""';
+        }
+        // determine whether the arg needs to be quoted
+        const cmdSpecialChars = [
+            ' ',
+            '\t',
+            '&',
+            '(',
+            ')',
+            '[',
+            ']',
+            '{',
+            '}',
+            '^',
+            '=',
+            ';',
+            '!',
+            "'",
+            '+',
+            ',',
+            '`',
+            '~',
+            '|',
+            '<',
+            '>',
+            '"'
+        ];
+        let needsQuotes = false;
+        for (const char of arg) {
+            if (cmdSpecialChars.some(x => x === char)) {
+                needsQuotes = true;
+                break;
+            }
+        }
+        // short-circuit if quotes not needed
+        if (!needsQuotes) {
+            return arg;
+        }
+        // the following quoting rules are very similar to the rules that by libuv applies.
+        //
+        // 1) wrap the string in quotes
+        //
+        // 2) double-up quotes - i.e. " => ""
+        //
+        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
+        //    doesn't work well with a cmd.exe command line.
+        //
+        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
+        //    for example, the command line:
+        //          foo.exe "myarg:""my val"""
+        //    is parsed by a .NET console app into an arg array:
+        //          [ "myarg:\"my val\"" ]
+        //    which is the same end result when applying libuv quoting rules. although the actual
+        //    command line from libuv quoting rules would look like:
+        //          foo.exe "myarg:\"my val\""
+        //
+        // 3) double-up slashes that precede a quote,
+        //    e.g.  hello \world    => "hello \world"
+        //          hello\"world    => "hello\\""world"
+        //          hello\\"world   => "hello\\\\""world"
+        //          hello world\    => "hello world\\"
+        //
+        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
+        //    the reasons for including this as a .cmd quoting rule are:
+        //
+        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
+        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
+        //
+        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
+        //       haven't heard any complaints about that aspect.
+        //
+        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
+        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
+        // by using %%.
+        //
+        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
+        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
+        //
+        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
+        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
+        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
+        // to an external program.
+        //
+        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
+        // % can be escaped within a .cmd file.
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\'; // double the slash
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '"'; // double the quote
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _uvQuoteCmdArg(arg) {
+        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
+        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
+        // is used.
+        //
+        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
+        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
+        // pasting copyright notice from Node within this function:
+        //
+        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
+        //
+        //      Permission is hereby granted, free of charge, to any person obtaining a copy
+        //      of this software and associated documentation files (the "Software"), to
+        //      deal in the Software without restriction, including without limitation the
+        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
+        //      sell copies of the Software, and to permit persons to whom the Software is
+        //      furnished to do so, subject to the following conditions:
+        //
+        //      The above copyright notice and this permission notice shall be included in
+        //      all copies or substantial portions of the Software.
+        //
+        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+        //      IN THE SOFTWARE.
+        if (!arg) {
+            // Need double quotation for empty argument
+            return '""';
+        }
+        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
+            // No quotation needed
+            return arg;
+        }
+        if (!arg.includes('"') && !arg.includes('\\')) {
+            // No embedded double quotes or backslashes, so I can just wrap
+            // quote marks around the whole thing.
+            return `"${arg}"`;
+        }
+        // Expected input/output:
+        //   input : hello"world
+        //   output: "hello\"world"
+        //   input : hello""world
+        //   output: "hello\"\"world"
+        //   input : hello\world
+        //   output: hello\world
+        //   input : hello\\world
+        //   output: hello\\world
+        //   input : hello\"world
+        //   output: "hello\\\"world"
+        //   input : hello\\"world
+        //   output: "hello\\\\\"world"
+        //   input : hello world\
+        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
+        //                             but it appears the comment is wrong, it should be "hello world\\"
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\';
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '\\';
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _cloneExecOptions(options) {
+        options = options || {};
+        const result = {
+            cwd: options.cwd || process.cwd(),
+            env: options.env || process.env,
+            silent: options.silent || false,
+            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
+            failOnStdErr: options.failOnStdErr || false,
+            ignoreReturnCode: options.ignoreReturnCode || false,
+            delay: options.delay || 10000
+        };
+        result.outStream = options.outStream || process.stdout;
+        result.errStream = options.errStream || process.stderr;
+        return result;
+    }
+    _getSpawnOptions(options, toolPath) {
+        options = options || {};
+        const result = {};
+        result.cwd = options.cwd;
+        result.env = options.env;
+        result['windowsVerbatimArguments'] =
+            options.windowsVerbatimArguments || this._isCmdFile();
+        if (options.windowsVerbatimArguments) {
+            result.argv0 = `"${toolPath}"`;
+        }
+        return result;
+    }
+    /**
+     * Exec a tool.
+     * Output will be streamed to the live console.
+     * Returns promise with return code
+     *
+     * @param     tool     path to tool to exec
+     * @param     options  optional exec options.  See ExecOptions
+     * @returns   number
+     */
+    exec() {
+        return toolrunner_awaiter(this, void 0, void 0, function* () {
+            // root the tool path if it is unrooted and contains relative pathing
+            if (!isRooted(this.toolPath) &&
+                (this.toolPath.includes('/') ||
+                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
+                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
+                this.toolPath = external_path_namespaceObject.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
+            }
+            // if the tool is only a file name, then resolve it from the PATH
+            // otherwise verify it exists (add extension on Windows if necessary)
+            this.toolPath = yield which(this.toolPath, true);
+            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
+                this._debug(`exec tool: ${this.toolPath}`);
+                this._debug('arguments:');
+                for (const arg of this.args) {
+                    this._debug(`   ${arg}`);
+                }
+                const optionsNonNull = this._cloneExecOptions(this.options);
+                if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_namespaceObject.EOL);
+                }
+                const state = new ExecState(optionsNonNull, this.toolPath);
+                state.on('debug', (message) => {
+                    this._debug(message);
+                });
+                if (this.options.cwd && !(yield exists(this.options.cwd))) {
+                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
+                }
+                const fileName = this._getSpawnFileName();
+                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
+                let stdbuffer = '';
+                if (cp.stdout) {
+                    cp.stdout.on('data', (data) => {
+                        if (this.options.listeners && this.options.listeners.stdout) {
+                            this.options.listeners.stdout(data);
+                        }
+                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                            optionsNonNull.outStream.write(data);
+                        }
+                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.stdline) {
+                                this.options.listeners.stdline(line);
+                            }
+                        });
+                    });
+                }
+                let errbuffer = '';
+                if (cp.stderr) {
+                    cp.stderr.on('data', (data) => {
+                        state.processStderr = true;
+                        if (this.options.listeners && this.options.listeners.stderr) {
+                            this.options.listeners.stderr(data);
+                        }
+                        if (!optionsNonNull.silent &&
+                            optionsNonNull.errStream &&
+                            optionsNonNull.outStream) {
+                            const s = optionsNonNull.failOnStdErr
+                                ? optionsNonNull.errStream
+                                : optionsNonNull.outStream;
+                            s.write(data);
+                        }
+                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.errline) {
+                                this.options.listeners.errline(line);
+                            }
+                        });
+                    });
+                }
+                cp.on('error', (err) => {
+                    state.processError = err.message;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    state.CheckComplete();
+                });
+                cp.on('exit', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                cp.on('close', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                state.on('done', (error, exitCode) => {
+                    if (stdbuffer.length > 0) {
+                        this.emit('stdline', stdbuffer);
+                    }
+                    if (errbuffer.length > 0) {
+                        this.emit('errline', errbuffer);
+                    }
+                    cp.removeAllListeners();
+                    if (error) {
+                        reject(error);
+                    }
+                    else {
+                        resolve(exitCode);
+                    }
+                });
+                if (this.options.input) {
+                    if (!cp.stdin) {
+                        throw new Error('child process missing stdin');
+                    }
+                    cp.stdin.end(this.options.input);
+                }
+            }));
+        });
+    }
+}
+/**
+ * Convert an arg string to an array of args. Handles escaping
+ *
+ * @param    argString   string of arguments
+ * @returns  string[]    array of arguments
+ */
+function argStringToArray(argString) {
+    const args = [];
+    let inQuotes = false;
+    let escaped = false;
+    let arg = '';
+    function append(c) {
+        // we only escape double quotes.
+        if (escaped && c !== '"') {
+            arg += '\\';
+        }
+        arg += c;
+        escaped = false;
+    }
+    for (let i = 0; i < argString.length; i++) {
+        const c = argString.charAt(i);
+        if (c === '"') {
+            if (!escaped) {
+                inQuotes = !inQuotes;
+            }
+            else {
+                append(c);
+            }
+            continue;
+        }
+        if (c === '\\' && escaped) {
+            append(c);
+            continue;
+        }
+        if (c === '\\' && inQuotes) {
+            escaped = true;
+            continue;
+        }
+        if (c === ' ' && !inQuotes) {
+            if (arg.length > 0) {
+                args.push(arg);
+                arg = '';
+            }
+            continue;
+        }
+        append(c);
+    }
+    if (arg.length > 0) {
+        args.push(arg.trim());
+    }
+    return args;
+}
+class ExecState extends external_events_.EventEmitter {
+    constructor(options, toolPath) {
+        super();
+        this.processClosed = false; // tracks whether the process has exited and stdio is closed
+        this.processError = '';
+        this.processExitCode = 0;
+        this.processExited = false; // tracks whether the process has exited
+        this.processStderr = false; // tracks whether stderr was written to
+        this.delay = 10000; // 10 seconds
+        this.done = false;
+        this.timeout = null;
+        if (!toolPath) {
+            throw new Error('toolPath must not be empty');
+        }
+        this.options = options;
+        this.toolPath = toolPath;
+        if (options.delay) {
+            this.delay = options.delay;
+        }
+    }
+    CheckComplete() {
+        if (this.done) {
+            return;
+        }
+        if (this.processClosed) {
+            this._setResult();
+        }
+        else if (this.processExited) {
+            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
+        }
+    }
+    _debug(message) {
+        this.emit('debug', message);
+    }
+    _setResult() {
+        // determine whether there is an error
+        let error;
+        if (this.processExited) {
+            if (this.processError) {
+                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
+            }
+            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
+                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
+            }
+            else if (this.processStderr && this.options.failOnStdErr) {
+                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
+            }
+        }
+        // clear the timeout
+        if (this.timeout) {
+            clearTimeout(this.timeout);
+            this.timeout = null;
+        }
+        this.done = true;
+        this.emit('done', error, this.processExitCode);
+    }
+    static HandleTimeout(state) {
+        if (state.done) {
+            return;
+        }
+        if (!state.processClosed && state.processExited) {
+            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
+            state._debug(message);
+        }
+        state._setResult();
+    }
+}
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+/**
+ * Exec a command.
+ * Output will be streamed to the live console.
+ * Returns promise with return code
+ *
+ * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
+ * @param     args               optional arguments for tool. Escaping is handled by the lib.
+ * @param     options            optional exec options.  See ExecOptions
+ * @returns   Promise<number>    exit code
+ */
+function exec(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        const commandArgs = argStringToArray(commandLine);
+        if (commandArgs.length === 0) {
+            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
+        }
+        // Path to tool to execute should be first arg
+        const toolPath = commandArgs[0];
+        args = commandArgs.slice(1).concat(args || []);
+        const runner = new ToolRunner(toolPath, args, options);
+        return runner.exec();
+    });
+}
+/**
+ * Exec a command and get the output.
+ * Output will be streamed to the live console.
+ * Returns promise with the exit code and collected stdout and stderr
+ *
+ * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
+ * @param     args                  optional arguments for tool. Escaping is handled by the lib.
+ * @param     options               optional exec options.  See ExecOptions
+ * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
+ */
+function getExecOutput(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        var _a, _b;
+        let stdout = '';
+        let stderr = '';
+        //Using string decoder covers the case where a mult-byte character is split
+        const stdoutDecoder = new external_string_decoder_.StringDecoder('utf8');
+        const stderrDecoder = new external_string_decoder_.StringDecoder('utf8');
+        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
+        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
+        const stdErrListener = (data) => {
+            stderr += stderrDecoder.write(data);
+            if (originalStdErrListener) {
+                originalStdErrListener(data);
+            }
+        };
+        const stdOutListener = (data) => {
+            stdout += stdoutDecoder.write(data);
+            if (originalStdoutListener) {
+                originalStdoutListener(data);
+            }
+        };
+        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
+        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        //flush any remaining characters
+        stdout += stdoutDecoder.end();
+        stderr += stderrDecoder.end();
+        return {
+            exitCode,
+            stdout,
+            stderr
+        };
+    });
+}
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout: version } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+        silent: true
+    });
+    const { stdout: name } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+        silent: true
+    });
+    return {
+        name: name.trim(),
+        version: version.trim()
+    };
+});
+const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    var _a, _b, _c, _d;
+    const { stdout } = yield getExecOutput('sw_vers', undefined, {
+        silent: true
+    });
+    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
+    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
+    return {
+        name,
+        version
+    };
+});
+const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout } = yield getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+        silent: true
+    });
+    const [name, version] = stdout.trim().split('\n');
+    return {
+        name,
+        version
+    };
+});
+const platform = external_os_namespaceObject.platform();
+const arch = external_os_namespaceObject.arch();
+const isWindows = platform === 'win32';
+const isMacOS = platform === 'darwin';
+const isLinux = platform === 'linux';
+function getDetails() {
+    return platform_awaiter(this, void 0, void 0, function* () {
+        return Object.assign(Object.assign({}, (yield (isWindows
+            ? getWindowsInfo()
+            : isMacOS
+                ? getMacOsInfo()
+                : getLinuxInfo()))), { platform,
+            arch,
+            isWindows,
+            isMacOS,
+            isLinux });
+    });
+}
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+/**
+ * The code to exit an action
+ */
+var ExitCode;
+(function (ExitCode) {
+    /**
+     * A code indicating that the action was successful
+     */
+    ExitCode[ExitCode["Success"] = 0] = "Success";
+    /**
+     * A code indicating that the action was a failure
+     */
+    ExitCode[ExitCode["Failure"] = 1] = "Failure";
+})(ExitCode || (ExitCode = {}));
+//-----------------------------------------------------------------------
+// Variables
+//-----------------------------------------------------------------------
+/**
+ * Sets env variable for this action and future actions in the job
+ * @param name the name of the variable to set
+ * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function exportVariable(name, val) {
+    const convertedVal = toCommandValue(val);
+    process.env[name] = convertedVal;
+    const filePath = process.env['GITHUB_ENV'] || '';
+    if (filePath) {
+        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
+    }
+    issueCommand('set-env', { name }, convertedVal);
+}
+/**
+ * Registers a secret which will get masked from logs
+ *
+ * @param secret - Value of the secret to be masked
+ * @remarks
+ * This function instructs the Actions runner to mask the specified value in any
+ * logs produced during the workflow run. Once registered, the secret value will
+ * be replaced with asterisks (***) whenever it appears in console output, logs,
+ * or error messages.
+ *
+ * This is useful for protecting sensitive information such as:
+ * - API keys
+ * - Access tokens
+ * - Authentication credentials
+ * - URL parameters containing signatures (SAS tokens)
+ *
+ * Note that masking only affects future logs; any previous appearances of the
+ * secret in logs before calling this function will remain unmasked.
+ *
+ * @example
+ * ```typescript
+ * // Register an API token as a secret
+ * const apiToken = "abc123xyz456";
+ * setSecret(apiToken);
+ *
+ * // Now any logs containing this value will show *** instead
+ * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
+ * ```
+ */
+function setSecret(secret) {
+    issueCommand('add-mask', {}, secret);
+}
+/**
+ * Prepends inputPath to the PATH (for this action and future actions)
+ * @param inputPath
+ */
+function addPath(inputPath) {
+    const filePath = process.env['GITHUB_PATH'] || '';
+    if (filePath) {
+        issueFileCommand('PATH', inputPath);
+    }
+    else {
+        issueCommand('add-path', {}, inputPath);
+    }
+    process.env['PATH'] = `${inputPath}${external_path_namespaceObject.delimiter}${process.env['PATH']}`;
+}
+/**
+ * Gets the value of an input.
+ * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
+ * Returns an empty string if the value is not defined.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string
+ */
+function getInput(name, options) {
+    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
+    if (options && options.required && !val) {
+        throw new Error(`Input required and not supplied: ${name}`);
+    }
+    if (options && options.trimWhitespace === false) {
+        return val;
+    }
+    return val.trim();
+}
+/**
+ * Gets the values of an multiline input.  Each value is also trimmed.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string[]
+ *
+ */
+function getMultilineInput(name, options) {
+    const inputs = getInput(name, options)
+        .split('\n')
+        .filter(x => x !== '');
+    if (options && options.trimWhitespace === false) {
+        return inputs;
+    }
+    return inputs.map(input => input.trim());
+}
+/**
+ * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
+ * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
+ * The return value is also in boolean type.
+ * ref: https://yaml.org/spec/1.2/spec.html#id2804923
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   boolean
+ */
+function getBooleanInput(name, options) {
+    const trueValue = ['true', 'True', 'TRUE'];
+    const falseValue = ['false', 'False', 'FALSE'];
+    const val = getInput(name, options);
+    if (trueValue.includes(val))
+        return true;
+    if (falseValue.includes(val))
+        return false;
+    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
+        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
+}
+/**
+ * Sets the value of an output.
+ *
+ * @param     name     name of the output to set
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function setOutput(name, value) {
+    const filePath = process.env['GITHUB_OUTPUT'] || '';
+    if (filePath) {
+        return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
+    }
+    process.stdout.write(external_os_namespaceObject.EOL);
+    issueCommand('set-output', { name }, toCommandValue(value));
+}
+/**
+ * Enables or disables the echoing of commands into stdout for the rest of the step.
+ * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
+ *
+ */
+function setCommandEcho(enabled) {
+    issue('echo', enabled ? 'on' : 'off');
+}
+//-----------------------------------------------------------------------
+// Results
+//-----------------------------------------------------------------------
+/**
+ * Sets the action status to failed.
+ * When the action exits it will be with an exit code of 1
+ * @param message add error issue message
+ */
+function setFailed(message) {
+    process.exitCode = ExitCode.Failure;
+    error(message);
+}
+//-----------------------------------------------------------------------
+// Logging Commands
+//-----------------------------------------------------------------------
+/**
+ * Gets whether Actions Step Debug is on or not
+ */
+function isDebug() {
+    return process.env['RUNNER_DEBUG'] === '1';
+}
+/**
+ * Writes debug message to user log
+ * @param message debug message
+ */
+function debug(message) {
+    issueCommand('debug', {}, message);
+}
+/**
+ * Adds an error issue
+ * @param message error issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function error(message, properties = {}) {
+    issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a warning issue
+ * @param message warning issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function warning(message, properties = {}) {
+    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a notice issue
+ * @param message notice issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function core_notice(message, properties = {}) {
+    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Writes info to log with console.log.
+ * @param message info message
+ */
+function info(message) {
+    process.stdout.write(message + external_os_namespaceObject.EOL);
+}
+/**
+ * Begin an output group.
+ *
+ * Output until the next `groupEnd` will be foldable in this group
+ *
+ * @param name The name of the output group
+ */
+function startGroup(name) {
+    issue('group', name);
+}
+/**
+ * End an output group.
+ */
+function endGroup() {
+    issue('endgroup');
+}
+/**
+ * Wrap an asynchronous function call in a group.
+ *
+ * Returns the same type as the function itself.
+ *
+ * @param name The name of the group
+ * @param fn The function to wrap in the group
+ */
+function group(name, fn) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        startGroup(name);
+        let result;
+        try {
+            result = yield fn();
+        }
+        finally {
+            endGroup();
+        }
+        return result;
+    });
+}
+//-----------------------------------------------------------------------
+// Wrapper action state
+//-----------------------------------------------------------------------
+/**
+ * Saves state for current action, the state can only be retrieved by this action's post job execution.
+ *
+ * @param     name     name of the state to store
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function saveState(name, value) {
+    const filePath = process.env['GITHUB_STATE'] || '';
+    if (filePath) {
+        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
+    }
+    issueCommand('save-state', { name }, toCommandValue(value));
+}
+/**
+ * Gets the value of an state set by this action's main execution.
+ *
+ * @param     name     name of the state to get
+ * @returns   string
+ */
+function getState(name) {
+    return process.env[`STATE_${name}`] || '';
+}
+function getIDToken(aud) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        return yield OidcClient.getIDToken(aud);
+    });
+}
+/**
+ * Summary exports
+ */
+
+/**
+ * @deprecated use core.summary
+ */
+
+/**
+ * Path exports
+ */
+
+/**
+ * Platform utilities exports
+ */
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 15 modules
+var schemas = __nccwpck_require__(9691);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
+var core = __nccwpck_require__(8532);
+// EXTERNAL MODULE: ./build/core/golden/shard.js
+var shard = __nccwpck_require__(7830);
+// EXTERNAL MODULE: ./build/io/git.js + 1 modules
+var git = __nccwpck_require__(1089);
+// EXTERNAL MODULE: ./build/io/golden-store.js
+var golden_store = __nccwpck_require__(7392);
+// EXTERNAL MODULE: ./build/cli/args.js
+var args = __nccwpck_require__(9376);
+// EXTERNAL MODULE: ./build/cli/check/golden-jobs.js
+var golden_jobs = __nccwpck_require__(8966);
+// EXTERNAL MODULE: ./build/core/golden/check-report.js
+var check_report = __nccwpck_require__(6693);
+// EXTERNAL MODULE: ./build/core/cache/describe.js
+var describe = __nccwpck_require__(2594);
+;// CONCATENATED MODULE: ./build/core/report/severity-order.js
+// The order in which findings are listed in every report (text, markdown, GitHub): what a
+// reviewer must see first. Leaks first, then a context that no longer holds the task or the
+// request, or that a provider would refuse, then budget and protection, then the rest.
+const FINDING_ORDER = [
+    'input',
+    'golden-pii',
+    'pii',
+    'task',
+    'recency',
+    'nonempty',
+    'provider',
+    'budget',
+    'protected',
+    'fresh_results',
+    'retention',
+    'status',
+    'pairing',
+    'ledger',
+    'summaries',
+    'order',
+    'guardian',
+    'drift',
+    'new',
+    'obsolete',
+];
+/** Rank of a check or finding kind; unknown names (a future check) sort just before drift. */
+function findingRank(check) {
+    const i = FINDING_ORDER.indexOf(check);
+    return i === -1 ? FINDING_ORDER.indexOf('drift') - 0.5 : i;
+}
+/** Errors before warnings, then by finding rank, then by line. Stable for equal keys. */
+function compareFindings(a, b) {
+    const sev = (s) => (s === 'error' ? 0 : s === 'warning' ? 1 : 2);
+    return (sev(a.severity) - sev(b.severity) ||
+        findingRank(a.check) - findingRank(b.check) ||
+        (a.line ?? 0) - (b.line ?? 0));
+}
+
+;// CONCATENATED MODULE: ./build/core/golden/report-order.js
+// The order in which the human renderings of a check report (text, markdown, GitHub commands, job
+// summary, PR comment, annotations) list what broke: what a reviewer must see first comes first.
+// Built on the one finding order (severity-order.ts). The JSON report keeps its own order (sorted
+// by transcript path) because `merge` and byte-stable reports depend on it: only renderers reorder.
+
+/** The severity of a drift: `warning` reports it without failing the run; anything else is an error. */
+function report_order_driftSeverity(o) {
+    return o.drift_severity === 'warning' ? 'warning' : 'error';
+}
+/** A drift that is reported as a warning (`checks.drift: warning`): it does not fail the run. */
+function report_order_isWarningDrift(o) {
+    return o.outcome === 'drift' && report_order_driftSeverity(o) === 'warning';
+}
+/** The violations most severe first (compareFindings); equal ones keep their order. */
+function sortViolations(violations) {
+    return [...violations].sort(compareFindings);
+}
+function mostSevere(o) {
+    return sortViolations(o.violations)[0];
+}
+/**
+ * The group a transcript is listed in: failing with violations (a violation at severity error,
+ * or the `violations` outcome), then drift at error, then drift at warning, then unreadable input,
+ * then missing goldens, then the rest (passes).
+ */
+function listingGroup(o) {
+    if (o.outcome === 'violations' || o.violations.some((v) => v.severity === 'error'))
+        return 0;
+    if (o.outcome === 'drift')
+        return report_order_driftSeverity(o) === 'error' ? 1 : 2;
+    if (o.outcome === 'error')
+        return 3;
+    if (o.outcome === 'new')
+        return 4;
+    return 5;
+}
+function compareText(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+/** By listing group, then by the most severe violation (transcripts without one last), then by path. */
+function compareOutcomes(a, b) {
+    const group = listingGroup(a) - listingGroup(b);
+    if (group !== 0)
+        return group;
+    const va = mostSevere(a);
+    const vb = mostSevere(b);
+    if (va && vb) {
+        const byFinding = compareFindings(va, vb);
+        if (byFinding !== 0)
+            return byFinding;
+    }
+    else if (va || vb) {
+        return va ? -1 : 1;
+    }
+    return compareText(a.transcript, b.transcript);
+}
+/**
+ * The report as the human renderers list it: transcripts by compareOutcomes, the violations of
+ * each most severe first. Everything else (summary, obsolete goldens) is unchanged; the report
+ * given is not modified.
+ */
+function report_order_displayOrder(report) {
+    const transcripts = report.transcripts
+        .map((o) => (o.violations.length > 1 ? { ...o, violations: sortViolations(o.violations) } : o))
+        .sort(compareOutcomes);
+    return { ...report, transcripts };
+}
+/**
+ * The order of annotations under GitHub's cap of 10 per level: level (error, warning, notice),
+ * then the finding order, so that no leak or task violation is crowded out by drift.
+ */
+function report_order_compareAnnotationRank(a, b) {
+    return compareFindings({ severity: a.level, check: a.check }, { severity: b.level, check: b.check });
+}
+/**
+ * Transcripts per group, as the reports list them (listingGroup): a drifted transcript with
+ * violations at severity error counts under violations, as it is listed there.
+ */
+function totals(report) {
+    const t = { violations: 0, drifted: 0, new: 0, errors: 0, passed: 0 };
+    const keys = ['violations', 'drifted', 'drifted', 'errors', 'new', 'passed'];
+    for (const o of report.transcripts)
+        t[keys[listingGroup(o)] ?? 'passed']++;
+    return t;
+}
+
+;// CONCATENATED MODULE: ./build/core/golden/describe.js
+// Plain-words descriptions shared by the text and markdown renderers, so both say the same thing
+// the same way. Only ids, reason codes, counts and check names appear: never artifact content.
+
+
+function signed(n) {
+    return n > 0 ? `+${n}` : String(n);
+}
+function plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+function describeFate(fate) {
+    return fate ? `${fate.action} (${fate.reason}, ${plural(fate.tokens, 'token')})` : 'absent';
+}
+function describeFateChange(change) {
+    return `${change.id} (line ${change.line}): ${describeFate(change.before)} → ${describeFate(change.after)}`;
+}
+function describeCheckState(state) {
+    if (!state)
+        return 'absent';
+    return state.ok ? 'ok' : `failing (${plural(state.violations, 'violation')})`;
+}
+function describeCheckChange(change) {
+    return `check ${change.name}: ${describeCheckState(change.before)} → ${describeCheckState(change.after)}`;
+}
+/** The semantic diff as lines, most telling first: cause, status, tokens, fates, content, checks. */
+function describeDiff(diff) {
+    const lines = diff.causes.map((cause) => `cause: ${cause}`);
+    if (diff.status)
+        lines.push(`status: ${diff.status.before} → ${diff.status.after}`);
+    const t = diff.tokens;
+    lines.push(`tokens: ${t.before} → ${t.after} (${signed(t.delta)})`);
+    for (const change of diff.fates)
+        lines.push(describeFateChange(change));
+    for (const item of diff.contentChanged)
+        lines.push(`${item.id} (line ${item.line}): content changed`);
+    for (const change of diff.checks)
+        lines.push(describeCheckChange(change));
+    if (!diff.status && diff.fates.length === 0 && diff.contentChanged.length === 0 && diff.checks.length === 0) {
+        lines.push('no artifact changed fate: the difference is in the order or details (see the unified diff)');
+    }
+    return lines;
+}
+function droppedTotal(side) {
+    return Object.values(side.dropped).reduce((sum, n) => sum + n, 0);
+}
+/** `budget 0 → 2, duplicate 1 → 1`: every reason either side dropped for. */
+function describeDropped(impact) {
+    const reasons = [...new Set([...Object.keys(impact.base.dropped), ...Object.keys(impact.head.dropped)])].sort();
+    return reasons.map((r) => `${r} ${impact.base.dropped[r] ?? 0} → ${impact.head.dropped[r] ?? 0}`);
+}
+function describeImpact(impact) {
+    const { base, head } = impact;
+    const lines = [
+        `status: ${base.status} → ${head.status}`,
+        `tokens: ${base.tokens} → ${head.tokens} (${signed(head.tokens - base.tokens)})`,
+        `kept: ${base.kept} → ${head.kept}; masked: ${base.masked} → ${head.masked}; removed: ${droppedTotal(base)} → ${droppedTotal(head)}`,
+    ];
+    const dropped = describeDropped(impact);
+    if (dropped.length > 0)
+        lines.push(`removed by reason: ${dropped.join(', ')}`);
+    if (impact.newlyFailing.length > 0)
+        lines.push(`newly failing: ${impact.newlyFailing.join(', ')}`);
+    if (impact.fixed.length > 0)
+        lines.push(`fixed: ${impact.fixed.join(', ')}`);
+    if (base.cache_prefix || head.cache_prefix) {
+        lines.push(`prompt cache prefix: ${(0,describe/* describeCacheImpact */.SI)(base.cache_prefix, head.cache_prefix)}`);
+    }
+    if (base.facts_lost !== undefined || head.facts_lost !== undefined) {
+        lines.push(`facts lost: ${describeFactsLost(base, head)}`);
+    }
+    return lines;
+}
+/**
+ * `0 → 3`: the `retention` violations under the base and the head policy; `—` for a side whose
+ * policy turns the check off (nothing was measured, which is not the same as nothing lost).
+ */
+function describeFactsLost(base, head) {
+    return `${base.facts_lost ?? '—'} → ${head.facts_lost ?? '—'}`;
+}
+/**
+ * `retention: 114 of 117 tool calls replayed, 241 facts, 3 lost`: the figures of the retention
+ * replay, or undefined when no call was replayed (nothing to tell). Counts only: the lost values
+ * are in the violations and the JSON report.
+ */
+function describeRetention(r) {
+    if (r.replayed === 0)
+        return undefined;
+    const summaries = r.summary_findings ? `; ${plural(r.summary_findings, 'fact')} lost by summaries` : '';
+    return `retention: ${r.replayed} of ${plural(r.calls, 'tool call')} replayed, ${plural(r.facts, 'fact')}, ${r.lost} lost${summaries}`;
+}
+/** `line 7, column 3: error[pii] m4: message`: a violation where the transcript is already named. */
+function describeViolation(v) {
+    const column = v.column !== undefined && v.column > 0 ? `, column ${v.column}` : '';
+    return `line ${v.line}${column}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`;
+}
+/** Said of a drift reported as a warning (`checks.drift: warning`). */
+const DRIFT_WARNING = 'drift reported as a warning (checks.drift: warning): it does not fail the run';
+function describe_describeSummary(report) {
+    const s = report.summary;
+    const t = totals(report);
+    const warnings = report.transcripts.filter(report_order_isWarningDrift).length;
+    const parts = [
+        `${t.violations} with violations`,
+        `${t.drifted} drifted${warnings > 0 ? ` (${warnings} as ${warnings === 1 ? 'a warning' : 'warnings'})` : ''}`,
+        `${t.new} new`,
+        plural(t.errors, 'error'),
+        `${t.passed} passed`,
+    ];
+    const obsolete = report.obsolete === null
+        ? 'obsolete goldens are listed by `merge` in a sharded run'
+        : plural(s.obsolete, 'obsolete golden');
+    return `${plural(s.checked, 'transcript')} checked: ${parts.join(', ')}; ${obsolete}.`;
+}
+
+;// CONCATENATED MODULE: ./build/core/golden/describe-outcome.js
+
+
+function describe_outcome_plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+function thousands(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+/** `2 with violations · 1 drifted · 0 new · 0 errors · 6 passed`: the first line of every report. */
+function describeTotals(report) {
+    const t = totals(report);
+    return [
+        `${t.violations} with violations`,
+        `${t.drifted} drifted`,
+        `${t.new} new`,
+        describe_outcome_plural(t.errors, 'error'),
+        `${t.passed} passed`,
+    ].join(' · ');
+}
+function describeConsumer(c) {
+    return `${c.id} (${c.kind}, line ${c.line}) ${thousands(c.tokens)} tokens, ${c.percent}% of the budget`;
+}
+/** `fills the budget: t7 (tool, line 12) 3,120 tokens, 39% of the budget; …`, or nothing. */
+function describeConsumers(o) {
+    const consumers = o.picture?.consumers ?? [];
+    if (consumers.length === 0)
+        return undefined;
+    return `what fills the budget: ${consumers.map(describeConsumer).join('; ')}`;
+}
+/** The first changed artifact of a drift with its line and what happened to it. */
+function describeFirstChange(o) {
+    const first = o.diff?.first;
+    if (!o.diff || o.diff.equal || !first)
+        return undefined;
+    const fate = o.diff.fates.find((f) => f.id === first.id && f.line === first.line);
+    const what = fate ? describeFateChange(fate) : `${first.id} (line ${first.line}): content changed`;
+    return `first change: ${what}`;
+}
+/** A path as one shell word: bare when it holds only safe characters, else single-quoted. */
+function shellWord(text) {
+    return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+/**
+ * The command that accepts this transcript's change (writes its golden from the current result):
+ * `npx context-stability update <path>`, with `--session N` for one session of an aider history.
+ * Undefined when there is nothing to accept (a pass, an unreadable transcript).
+ */
+function acceptCommand(o, policySource) {
+    if (o.outcome !== 'drift' && o.outcome !== 'new')
+        return undefined;
+    // This run wrote the golden already (a new transcript outside CI): nothing left to accept.
+    if (o.written)
+        return undefined;
+    const m = /^(.+)#([1-9]\d*)$/.exec(o.transcript);
+    const file = m ? m[1] : o.transcript;
+    const session = m ? ` --session ${m[2]}` : '';
+    // Without --policy, update takes the conventional file (or the built-in default) as check did.
+    const conventional = policySource === 'default' || /^\.github\/context-policy\.(ya?ml|json)$/.test(policySource ?? '');
+    const policy = policySource && !conventional ? ` --policy ${shellWord(policySource)}` : '';
+    return `npx context-stability update ${shellWord(file)}${session}${policy}`;
+}
+/**
+ * A drift in one annotation: at the first artifact that changed (line 1 when only the order, the
+ * status or a verdict changed), what changed first, how much changed, the cause, and the command
+ * that accepts the change.
+ */
+function describe_outcome_describeDrift(o, policySource) {
+    const accept = acceptCommand(o, policySource);
+    const hint = accept
+        ? `If the change is intended, accept it: ${accept}`
+        : 'If the change is intended, run `context-stability update` and commit the golden.';
+    const diff = o.diff;
+    if (!diff)
+        return { line: 1, message: `The result differs from the golden. ${hint}` };
+    const parts = [];
+    const first = diff.first;
+    const fate = first ? diff.fates.find((f) => f.id === first.id && f.line === first.line) : undefined;
+    if (fate)
+        parts.push(`First change: ${describeFateChange(fate)}.`);
+    else if (first)
+        parts.push(`First change: ${first.id} (line ${first.line}): the content in the context changed.`);
+    const counts = [
+        diff.fates.length > 0 ? `${diff.fates.length} changed fate` : '',
+        diff.contentChanged.length > 0 ? `${diff.contentChanged.length} changed content` : '',
+    ].filter((c) => c !== '');
+    if (counts.length > 0)
+        parts.push(`Artifacts: ${counts.join(', ')}.`);
+    if (diff.status)
+        parts.push(`Status ${diff.status.before} → ${diff.status.after}.`);
+    parts.push(`Tokens ${diff.tokens.before} → ${diff.tokens.after}.`);
+    for (const c of diff.checks)
+        parts.push(`${describeCheckChange(c)}.`);
+    if (diff.causes.length > 0)
+        parts.push(`Cause: ${diff.causes.join('; ')}.`);
+    return {
+        line: first?.line ?? 1,
+        ...(first ? { id: first.id } : {}),
+        message: `${parts.join(' ')} ${hint}`,
+    };
+}
+
+// EXTERNAL MODULE: ./build/core/golden/picture.js
+var picture = __nccwpck_require__(520);
+;// CONCATENATED MODULE: ./build/core/golden/render-picture.js
+
+/** Cells of the budget bar: each is 5% of the budget. */
+const BAR_CELLS = 20;
+/** The most cells a session map has; longer sessions are drawn by runs, then by stretches. */
+const MAP_CELLS = 80;
+const FATE_CELL = {
+    kept: '🟩',
+    protected: '🟦',
+    masked: '🟨',
+    excerpt: '🟪',
+    dropped: '🟥',
+};
+/** Which fate a stretch of the session shows when it holds several: the most telling one. */
+const TELLING = { dropped: 4, excerpt: 3, masked: 2, protected: 1, kept: 0 };
+function legend() {
+    return picture/* MAP_FATES */.n$.map((fate) => `${FATE_CELL[fate]} ${fate}`).join(' · ');
+}
+function render_picture_thousands(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+/**
+ * `▰▰▰▰▰▰▱▱▱▱… 5,210 / 8,000 tokens (65%) · tool 48% · user 9% …`: filled cells for the share of
+ * the budget used (all filled and marked when over), then the share of each kind, largest first.
+ */
+function budgetBar(budget, picture) {
+    const { limit, used } = budget;
+    const share = limit > 0 ? used / limit : used > 0 ? Infinity : 0;
+    const filled = Math.min(BAR_CELLS, Math.round(share * BAR_CELLS));
+    const bar = '▰'.repeat(filled) + '▱'.repeat(BAR_CELLS - filled);
+    const percent = Number.isFinite(share) ? `${Math.round(share * 100)}%` : 'no budget';
+    const over = used > limit ? ` · ⚠️ over by ${render_picture_thousands(used - limit)}` : '';
+    const kinds = Object.entries(picture?.by_kind ?? {})
+        .filter(([, tokens]) => tokens > 0)
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .map(([kind, tokens]) => `${kind} ${percentOf(tokens, limit)}`);
+    const byKind = kinds.length > 0 ? ` · ${kinds.join(' · ')}` : '';
+    return `<code>${bar}</code> ${render_picture_thousands(used)} / ${render_picture_thousands(limit)} tokens (${percent})${over}${byKind}`;
+}
+/** `41%`, or `<1%` for a share that rounds to nothing. */
+function percentOf(tokens, limit) {
+    if (limit <= 0)
+        return '—';
+    const p = Math.round((tokens / limit) * 100);
+    return p === 0 && tokens > 0 ? '&lt;1%' : `${p}%`;
+}
+/** Runs in stretches of about equal artifact counts, each shown by its most telling fate. */
+function stretches(runs, total) {
+    const cells = [];
+    for (let cell = 0; cell < MAP_CELLS; cell++) {
+        const start = Math.round((cell * total) / MAP_CELLS);
+        const end = Math.round(((cell + 1) * total) / MAP_CELLS);
+        let fate;
+        let from = 0;
+        for (const run of runs) {
+            const to = from + run.count;
+            // The run overlaps the artifacts [start, end) of this cell.
+            if (to > start && from < end && (fate === undefined || TELLING[run.fate] > TELLING[fate]))
+                fate = run.fate;
+            from = to;
+        }
+        if (fate !== undefined)
+            cells.push({ fate });
+    }
+    return cells;
+}
+/** The cells of the map and what one cell stands for. */
+function mapCells(picture) {
+    const runs = picture.runs;
+    const total = runs.reduce((n, r) => n + r.count, 0);
+    if (total <= MAP_CELLS) {
+        return { cells: runs.map((r) => FATE_CELL[r.fate].repeat(r.count)).join(''), unit: 'one cell per artifact' };
+    }
+    if (runs.length <= MAP_CELLS) {
+        return {
+            cells: runs.map((r) => FATE_CELL[r.fate]).join(''),
+            unit: `one cell per run of artifacts with the same fate (${total} artifacts)`,
+        };
+    }
+    return {
+        cells: stretches(runs, total)
+            .map((c) => FATE_CELL[c.fate])
+            .join(''),
+        unit: `one cell per ${Math.round(total / MAP_CELLS)} artifacts, showing the most telling fate in it (${total} artifacts)`,
+    };
+}
+/** The map of a session with its legend line, as Markdown lines. */
+function sessionMap(picture) {
+    if (picture.runs.length === 0)
+        return [];
+    const { cells, unit } = mapCells(picture);
+    return [cells, '', `<sub>${unit}: ${legend()}</sub>`];
+}
+
+;// CONCATENATED MODULE: ./build/core/golden/render-markdown.js
+
+
+
+/** Longest unified diff shown per transcript; the JSON report always holds all of it. */
+const MARKDOWN_DIFF_LINES = 300;
+const ENTITIES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '|': '&#124;',
+    '`': '&#96;',
+    '\\': '&#92;',
+    '*': '&#42;',
+    _: '&#95;',
+    '[': '&#91;',
+    ']': '&#93;',
+    '~': '&#126;',
+};
+/** Text safe in a table cell, list item or `<summary>`: markup characters as entities, one line. */
+function escapeMarkdown(text) {
+    return text.replace(/[&<>|`\\*_[\]~]/g, (ch) => ENTITIES[ch] ?? ch).replace(/\r\n|\r|\n/g, ' ');
+}
+const OUTCOME_WORDS = {
+    pass: '✅ pass',
+    drift: '❌ drift',
+    new: '🆕 new',
+    violations: '❌ violations',
+    error: '⚠️ error',
+};
+/** The outcome as a table cell (shared with the job summary and the PR comment). */
+function outcomeCell(o, ci) {
+    if (o.outcome === 'new' && ci)
+        return '❌ missing golden';
+    if (report_order_isWarningDrift(o))
+        return '⚠️ drift (warning)';
+    return OUTCOME_WORDS[o.outcome];
+}
+function violationsCell(o) {
+    const errors = o.violations.filter((v) => v.severity === 'error').length;
+    const warnings = o.violations.length - errors;
+    if (o.violations.length === 0)
+        return '0';
+    return warnings > 0 ? `${errors} (+${warnings} warning${warnings === 1 ? '' : 's'})` : String(errors);
+}
+/** A fence longer than any backtick run inside, so the diff cannot close it early. */
+function fenced(text, info) {
+    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(Math.max(3, longest + 1));
+    return [`${fence}${info}`, text, fence];
+}
+/** The first MARKDOWN_DIFF_LINES lines, then where the rest is (`--report`, or the action's `report-path`). */
+function cappedDiff(unified, fullReport = '--report') {
+    const lines = unified.replace(/\n$/, '').split('\n');
+    if (lines.length <= MARKDOWN_DIFF_LINES)
+        return lines.join('\n');
+    const rest = lines.length - MARKDOWN_DIFF_LINES;
+    return [...lines.slice(0, MARKDOWN_DIFF_LINES), `… ${rest} more lines in the JSON report (${fullReport})`].join('\n');
+}
+const IMPACT_COLUMNS = [
+    'Transcript',
+    'Status',
+    'Tokens',
+    'Kept',
+    'Masked',
+    'Removed by reason',
+    'Newly failing',
+    'Fixed',
+];
+/** One policy-impact row, base → head, each cell through the surface's own escaper. */
+function impactCells(i, escape) {
+    const arrow = (a, b) => `${a} → ${b}`;
+    return [
+        escape(i.transcript),
+        arrow(escape(i.base.status), escape(i.head.status)),
+        arrow(i.base.tokens, i.head.tokens),
+        arrow(i.base.kept, i.head.kept),
+        arrow(i.base.masked, i.head.masked),
+        describeDropped(i).map(escape).join('<br>') || '—',
+        escape(i.newlyFailing.join(', ')) || '—',
+        escape(i.fixed.join(', ')) || '—',
+    ];
+}
+/** Whether a transcript gets a collapsed section: it fails, or it drifted at severity warning. */
+function hasDetails(o, ci) {
+    return outcomeFails(o, ci) || isWarningDrift(o);
+}
+
+;// CONCATENATED MODULE: ./build/github/html.js
+// HTML-safe markup for the GitHub surfaces (job summary, PR comment). core.summary and the
+// comments API render what they are given as GitHub-flavoured markdown with inline HTML, and
+// escape nothing: every transcript-derived string goes through escapeText, and code goes in a
+// fence that no backtick run inside can close. Both surfaces have a size limit: fitLayout cuts a
+// document by whole parts, so a cut never leaves an open table, `<details>` or code fence.
+
+/**
+ * Text safe in a table cell, list item, `<summary>` or paragraph: the shared markdown escaper
+ * (HTML and markdown markup as entities, one line) plus `@`, so that a name in a PR comment cannot
+ * mention (and notify) a user or team.
+ */
+function escapeText(text) {
+    return escapeMarkdown(text).replace(/@/g, '&#64;');
+}
+/** A fenced code block whose fence is longer than any backtick run in the text (shared with --format markdown). */
+const codeBlock = fenced;
+/** `<details>` with an already escaped summary; blank lines around the body so markdown renders. */
+function details(summaryHtml, body) {
+    return [`<details><summary>${summaryHtml}</summary>`, '', ...body, '', '</details>', ''];
+}
+/** A markdown table row; cells must already be escaped. */
+function tableRow(cells) {
+    return `| ${cells.join(' | ')} |`;
+}
+/** Header and alignment rows of a table: `right` columns hold numbers. */
+function tableHead(columns) {
+    return [tableRow(columns.map((c) => c.title)), tableRow(columns.map((c) => (c.right ? '---:' : '---')))];
+}
+/**
+ * A link to an http(s) URL the action built itself (the run page); anything else gives plain
+ * escaped text. Characters that would end the link early are percent-encoded.
+ */
+function html_link(label, url) {
+    if (!/^https?:\/\/[^\s]+$/.test(url))
+        return escapeText(label);
+    const safe = url.replace(/[()<>"'`\\|[\]]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+    return `[${escapeText(label)}](${safe})`;
+}
+function utf8Bytes(text) {
+    return Buffer.byteLength(text, 'utf8');
+}
+/** The longest prefix of `text` of at most `limit` units, ending at a line break when there is one. */
+function cutText(text, limit, measure) {
+    let lo = 0;
+    let hi = text.length;
+    while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (measure(text.slice(0, mid)) <= limit)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    // Never end on half a surrogate pair.
+    if (lo > 0 && /[\uD800-\uDBFF]/.test(text.charAt(lo - 1)))
+        lo--;
+    const cut = text.slice(0, lo);
+    const newline = cut.lastIndexOf('\n');
+    return newline >= 0 ? cut.slice(0, newline + 1) : cut;
+}
+function increment(counts, key) {
+    if (key)
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+/**
+ * The document within opts.limit (in `measure` units): every part in its fullest form when that
+ * fits; otherwise forms by tier, in document order inside a tier, while they fit, and the note.
+ * Only when the always-shown parts alone exceed the limit is the text cut at a line break.
+ */
+function fitLayout(sections, opts) {
+    const size = opts.measure;
+    const compose = (pick, note) => sections
+        .map((section) => {
+        const shown = section.parts.flatMap((p) => pick(p) ?? []);
+        const body = shown.length > 0 ? (section.head ?? '') + shown.join('') + (section.tail ?? '') : '';
+        return section.note ? note + body : body;
+    })
+        .join('');
+    const full = compose((part) => part.forms.at(-1)?.text, '');
+    if (size(full) <= opts.limit)
+        return full;
+    // Room for the note with every cuttable part counted: the real note is never longer.
+    const parts = sections.flatMap((section) => section.parts);
+    const most = new Map();
+    for (const part of parts) {
+        increment(most, part.omitted);
+        increment(most, part.shortened);
+    }
+    const budget = opts.limit - size(opts.note(most));
+    const chosen = new Map();
+    const opened = new Set();
+    let used = 0;
+    const candidates = sections.flatMap((section) => section.parts.flatMap((part) => part.forms.map((form, index) => ({ section, part, form, index }))));
+    candidates.sort((a, b) => a.form.tier - b.form.tier); // stable: document order inside a tier
+    for (const { section, part, form, index } of candidates) {
+        const current = chosen.get(part);
+        if (index > 0 && current === undefined)
+            continue; // a larger form only replaces a shown one
+        const replaced = current === undefined ? 0 : size(part.forms[current]?.text ?? '');
+        const head = opened.has(section) ? 0 : size((section.head ?? '') + (section.tail ?? ''));
+        const extra = head + size(form.text) - replaced;
+        if (part.omitted !== undefined && used + extra > budget)
+            continue;
+        chosen.set(part, index);
+        used += extra;
+        opened.add(section);
+    }
+    const counts = new Map();
+    for (const part of parts) {
+        const index = chosen.get(part);
+        if (index === undefined)
+            increment(counts, part.omitted);
+        else if (index < part.forms.length - 1)
+            increment(counts, part.shortened);
+    }
+    const text = compose((part) => {
+        const index = chosen.get(part);
+        return index === undefined ? undefined : part.forms[index]?.text;
+    }, opts.note(counts));
+    return size(text) <= opts.limit ? text : cutText(text, opts.limit, size);
+}
+
+// EXTERNAL MODULE: ./build/core/diagnostics.js
+var core_diagnostics = __nccwpck_require__(6450);
+// EXTERNAL MODULE: ./build/core/text/shown-name.js
+var shown_name = __nccwpck_require__(5929);
+;// CONCATENATED MODULE: ./build/github/report-blocks.js
+// The blocks of the Markdown report surfaces (job summary, PR comment, `check --format markdown`)
+// about one transcript or the policy review: what a reviewer reads first for a failing transcript
+// (its budget bar and session map, its violations, the first changed artifact, what fills the
+// budget, the command that accepts the change), and the policy impact table, narrow enough for a
+// PR comment, with its totals and the full table collapsed; its optional columns (prompt cache
+// prefix, facts lost) only when some transcript measured them. Every transcript-derived string goes
+// through escapeText.
+
+
+
+
+
+
+
+
+
+/** Violations listed in the open part of a transcript's block; the rest are in its details. */
+const VIOLATIONS_SHOWN = 5;
+function report_blocks_plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+function report_blocks_signed(n) {
+    return n > 0 ? `+${n}` : n < 0 ? `-${-n}` : '±0';
+}
+/** `**path** — ❌ drift · 220 / 260 tokens`: the first line of a transcript's block. */
+function blockTitle(o, ci) {
+    const tokens = o.budget ? ` · ${o.budget.used} / ${o.budget.limit} tokens` : '';
+    const status = o.status && o.status !== 'ok' ? ` · status ${escapeText(o.status)}` : '';
+    const n = o.violations.length;
+    const violations = n > 0 && o.outcome !== 'violations' ? ` · ${report_blocks_plural(n, 'violation')}` : '';
+    return `**${escapeText(o.transcript)}** — ${outcomeCell(o, ci)}${violations}${tokens}${status}`;
+}
+/** The budget bar and the session map of a transcript, when it was stabilized. */
+function pictureLines(o) {
+    if (!o.budget)
+        return [];
+    const lines = [budgetBar(o.budget, o.picture), ''];
+    if (o.picture)
+        lines.push(...sessionMap(o.picture), '');
+    return lines;
+}
+/**
+ * The body of a failing transcript's block (or a drift warning's), below its title: picture,
+ * violations, the first change, what fills the budget, the accept command, open; the semantic
+ * diff, further violations and (with `unified`) the unified diff collapsed.
+ */
+function outcomeBody(o, report, opts) {
+    const open = [];
+    for (const v of o.violations.slice(0, VIOLATIONS_SHOWN))
+        open.push(`- ${escapeText(describeViolation(v))}`);
+    const rest = o.violations.length - VIOLATIONS_SHOWN;
+    if (rest > 0)
+        open.push(`- … ${report_blocks_plural(rest, 'more violation')} in the details below`);
+    for (const d of o.diagnostics ?? [])
+        open.push(`- ${escapeText((0,core_diagnostics/* formatDiagnostic */.xy)(d))}`);
+    if (report_order_isWarningDrift(o))
+        open.push(`- ${escapeText(DRIFT_WARNING)}`);
+    const first = describeFirstChange(o);
+    if (first)
+        open.push(`- ${escapeText(first)}`);
+    if (o.diff && !o.diff.equal) {
+        const t = o.diff.tokens;
+        if (t.delta !== 0)
+            open.push(`- tokens: ${t.before} → ${t.after} (${report_blocks_signed(t.delta)})`);
+    }
+    const consumers = describeConsumers(o);
+    if (consumers)
+        open.push(`- ${escapeText(consumers)}`);
+    if (o.cache_prefix)
+        open.push(`- ${escapeText((0,describe/* describeCachePrefix */.ql)(o.cache_prefix))}`);
+    const retention = o.retention ? describeRetention(o.retention) : undefined;
+    if (retention)
+        open.push(`- ${escapeText(retention)}`);
+    if (o.outcome === 'new' && report.ci) {
+        open.push('- no golden: in CI nothing is written; create it locally and commit it:');
+    }
+    const accept = acceptCommand(o, report.policy.source);
+    if (accept) {
+        const verb = o.outcome === 'new' ? 'write the golden' : 'accept the change';
+        open.push(`- ${verb}: <code>${escapeText(accept)}</code>`);
+    }
+    const hidden = [];
+    for (const v of o.violations.slice(VIOLATIONS_SHOWN))
+        hidden.push(`- ${escapeText(describeViolation(v))}`);
+    if (o.diff && !o.diff.equal)
+        for (const line of describeDiff(o.diff))
+            hidden.push(`- ${escapeText(line)}`);
+    if (opts.unified && o.unified) {
+        // inertJson: a `##[` or `::` in an id must not become a workflow command when the Markdown goes to a log.
+        hidden.push('', ...codeBlock((0,shown_name/* inertJson */.n)(cappedDiff(o.unified, opts.fullReport)), 'diff'));
+    }
+    const out = [...pictureLines(o), ...open, ''];
+    if (hidden.length > 0) {
+        const what = opts.unified && o.unified ? 'Semantic and unified diff' : 'Details';
+        out.push(...details(what, hidden));
+    }
+    return out;
+}
+/** A passing transcript as a row of the collapsed table of passes. */
+function passRow(o) {
+    const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
+    const map = o.picture && o.picture.runs.length > 0 ? mapCells(o.picture).cells : '—';
+    // The retention figures only beside findings (a pass's warnings): retention runs by default.
+    const retention = o.retention && o.violations.length > 0 ? describeRetention(o.retention) : undefined;
+    const said = [
+        ...(o.notes ?? []),
+        ...(o.cache_prefix ? [(0,describe/* describeCachePrefix */.ql)(o.cache_prefix)] : []),
+        ...(retention ? [retention] : []),
+    ];
+    const notes = said.map(escapeText).join('<br>') || '—';
+    return tableRow([escapeText(o.transcript), tokens, map, notes]);
+}
+const PASS_TABLE_HEAD = tableHead([
+    { title: 'Transcript' },
+    { title: 'Tokens (used / budget)', right: true },
+    { title: 'Session map' },
+    { title: 'Note' },
+]);
+function removed(side) {
+    return Object.values(side.dropped).reduce((n, k) => n + k, 0);
+}
+/** Whether the edit changes anything the impact table counts for this transcript. */
+function impactChanged(i) {
+    const side = (x) => JSON.stringify([
+        x.status,
+        x.tokens,
+        x.kept,
+        x.masked,
+        x.dropped,
+        x.cache_prefix ?? null,
+        x.facts_lost ?? null,
+    ]);
+    return side(i.base) !== side(i.head) || i.newlyFailing.length > 0 || i.fixed.length > 0;
+}
+const NO_IMPACT_COLUMNS = { cache: false, facts: false };
+function impactColumns(impacts) {
+    const some = (has) => impacts.some((i) => has(i.base) || has(i.head));
+    return {
+        cache: some((s) => s.cache_prefix !== undefined),
+        facts: some((s) => s.facts_lost !== undefined),
+    };
+}
+function cacheCell(i) {
+    return (0,describe/* describeCacheImpact */.SI)(i.base.cache_prefix, i.head.cache_prefix);
+}
+/** The optional cells of one transcript, in column order (prompt cache, then facts lost). */
+function optionalCells(i, cols) {
+    return [...(cols.cache ? [cacheCell(i)] : []), ...(cols.facts ? [describeFactsLost(i.base, i.head)] : [])];
+}
+function optionalHeads(cols) {
+    return [
+        ...(cols.cache ? [{ title: 'Prompt cache prefix' }] : []),
+        ...(cols.facts ? [{ title: 'Facts lost', right: true }] : []),
+    ];
+}
+/** The narrow impact table: one row per transcript, the optional columns before Checks. */
+function impactRow(i, cols = NO_IMPACT_COLUMNS) {
+    const checks = [
+        i.newlyFailing.length > 0 ? `❌ ${escapeText(i.newlyFailing.join(', '))}` : '',
+        i.fixed.length > 0 ? `✅ ${escapeText(i.fixed.join(', '))}` : '',
+    ]
+        .filter((c) => c !== '')
+        .join(' ');
+    return tableRow([
+        escapeText(i.transcript),
+        `${i.base.tokens} → ${i.head.tokens} (${report_blocks_signed(i.head.tokens - i.base.tokens)})`,
+        `${removed(i.base)} → ${removed(i.head)}`,
+        ...optionalCells(i, cols),
+        checks || '—',
+    ]);
+}
+/** The narrow impact table's head (the optional columns before Checks). */
+function impactHead(cols = NO_IMPACT_COLUMNS) {
+    return tableHead([
+        { title: 'Transcript' },
+        { title: 'Tokens', right: true },
+        { title: 'Removed', right: true },
+        ...optionalHeads(cols),
+        { title: 'Checks' },
+    ]);
+}
+/** `base → head` summed over the transcripts that measured it; `—` for a side none did. */
+function factsTotal(impacts) {
+    const sum = (side) => {
+        const counts = impacts.flatMap((i) => (i[side].facts_lost === undefined ? [] : [i[side].facts_lost]));
+        return counts.length === 0 ? '—' : String(counts.reduce((a, b) => a + b, 0));
+    };
+    return `**${sum('base')} → ${sum('head')}**`;
+}
+/** The totals row of the impact table (shares do not add up: the cache cell stays empty). */
+function impactTotals(impacts, cols = NO_IMPACT_COLUMNS) {
+    let base = 0;
+    let head = 0;
+    let removedBase = 0;
+    let removedHead = 0;
+    let newly = 0;
+    let fixed = 0;
+    let changed = 0;
+    for (const i of impacts) {
+        base += i.base.tokens;
+        head += i.head.tokens;
+        removedBase += removed(i.base);
+        removedHead += removed(i.head);
+        newly += i.newlyFailing.length > 0 ? 1 : 0;
+        fixed += i.fixed.length > 0 ? 1 : 0;
+        if (impactChanged(i))
+            changed++;
+    }
+    const checks = [`${newly} newly failing`, `${fixed} fixed`].join(', ');
+    const unchanged = impacts.length - changed;
+    return tableRow([
+        `**Total: ${report_blocks_plural(impacts.length, 'transcript')}, ${changed} changed${unchanged > 0 ? ` (${unchanged} unchanged not listed)` : ''}**`,
+        `**${base} → ${head} (${report_blocks_signed(head - base)})**`,
+        `**${removedBase} → ${removedHead}**`,
+        ...(cols.cache ? [''] : []),
+        ...(cols.facts ? [factsTotal(impacts)] : []),
+        `**${checks}**`,
+    ]);
+}
+/** The full impact table's head (status, kept, masked, removed by reason; collapsed), optional columns last. */
+function impactFullHead(cols = NO_IMPACT_COLUMNS) {
+    return tableHead([
+        ...IMPACT_COLUMNS.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })),
+        ...optionalHeads(cols),
+    ]);
+}
+function impactFullRow(i, cols = NO_IMPACT_COLUMNS) {
+    return tableRow([...impactCells(i, escapeText), ...optionalCells(i, cols)]);
+}
+
+;// CONCATENATED MODULE: ./build/github/summary.js
+// The job summary of a check run, and the report layout it shares with the sticky PR comment and
+// `check --format markdown`: it leads with what broke. A headline (verdict and totals), the policy
+// impact table of a policy review (changed transcripts, totals; the full table folded), then one
+// group per kind of failure in displayOrder (violations by severity, drift, drift warnings,
+// unreadable input, new goldens), each transcript with its budget bar, session map, violations,
+// first change, what fills the budget and the command that accepts the change; then the passes,
+// folded; obsolete goldens. Each surface has a size limit (1 MiB per step summary, 65,536
+// characters per comment); when the report does not fit, the least telling parts go first (passing
+// rows, unified diffs, obsolete goldens, impact rows, details; the title of every failing
+// transcript last) and a note says what was left out. Every transcript-derived string is
+// HTML-escaped (escapeText).
+
+
+
+
+
+
+
+/** GitHub's limit is 1 MiB per step summary; keep a margin. */
+const SUMMARY_LIMIT_BYTES = 1_000_000;
+/** Tiers: what is kept first when the report does not fit. */
+const TIER = {
+    fixed: 0,
+    title: 1,
+    details: 2,
+    impact: 3,
+    obsolete: 4,
+    unified: 5,
+    passingRow: 6,
+};
+function block(lines) {
+    return `${lines.join('\n')}\n`;
+}
+function fixed(lines) {
+    return { forms: [{ text: block(lines), tier: TIER.fixed }] };
+}
+function summary_plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+/** The verdict, then the totals: the one line a reader sees first. */
+function headline(report) {
+    const s = report.summary;
+    const failing = report.transcripts.filter((o) => (0,check_report/* outcomeFails */.Un)(o, report.ci)).length;
+    const code = (0,check_report/* exitCodeFor */.Rr)(report);
+    const totals = escapeText(describeTotals(report));
+    if (code === 2)
+        return `**⚠️ Incomplete: ${summary_plural(s.errors, 'transcript')} could not be checked** — ${totals}`;
+    if (code === 1) {
+        return `**❌ ${failing} of ${summary_plural(s.checked, 'transcript')} ${failing === 1 ? 'fails' : 'fail'}** — ${totals}`;
+    }
+    if (s.checked === 0)
+        return '**⚠️ No transcript was checked**';
+    const warnings = report.transcripts.filter(report_order_isWarningDrift).length;
+    const note = warnings > 0 ? `; ${summary_plural(warnings, 'drift')} reported as a warning` : '';
+    return `**✅ No transcript fails${note}** — ${totals}`;
+}
+function metaLine(report) {
+    const parts = [`Policy ${escapeText(report.policy.source)} (${escapeText(report.policy.hash)})`];
+    if (report.base_policy) {
+        parts.push(`base policy ${escapeText(report.base_policy.source)} (${escapeText(report.base_policy.hash)})`);
+    }
+    parts.push(`tokenizer ${escapeText(`${report.tokenizer.name} ${report.tokenizer.version}`)}`);
+    if (report.shard)
+        parts.push(`shard ${report.shard.index}/${report.shard.total}`);
+    if (report.ci)
+        parts.push('CI mode');
+    return parts.join(' · ');
+}
+function hiddenLine(hidden) {
+    if (!hidden)
+        return [];
+    const more = [
+        hidden.error > 0 ? summary_plural(hidden.error, 'more error') : '',
+        hidden.warning > 0 ? summary_plural(hidden.warning, 'more warning') : '',
+        hidden.notice > 0 ? summary_plural(hidden.notice, 'more notice') : '',
+    ].filter((m) => m !== '');
+    if (more.length === 0)
+        return [];
+    return [
+        `GitHub shows at most 10 error, 10 warning and 10 notice annotations per step: ${more.join(', ')} ` +
+            'not annotated. Every finding is in the JSON report (`report-path`).',
+        '',
+    ];
+}
+/**
+ * A failing transcript as two parts: its title line, kept before anything else that can be cut (so
+ * every failing transcript is named), and its body (picture, findings, diffs).
+ */
+function outcomeParts(o, report, withUnified, fullReport) {
+    const fails = (0,check_report/* outcomeFails */.Un)(o, report.ci);
+    const title = {
+        forms: [{ text: block([blockTitle(o, report.ci), '']), tier: TIER.title }],
+        omitted: fails ? 'failing' : 'warnings',
+    };
+    const omitted = fails ? 'details' : 'warningDetails';
+    const semantic = {
+        text: block(outcomeBody(o, report, { unified: false, fullReport })),
+        tier: TIER.details,
+    };
+    if (!withUnified || !o.unified)
+        return [title, { forms: [semantic], omitted }];
+    const full = block(outcomeBody(o, report, { unified: true, fullReport }));
+    return [title, { forms: [semantic, { text: full, tier: TIER.unified }], omitted, shortened: 'unified' }];
+}
+/** The groups a report lists, in order: what broke first (displayOrder), passes last. */
+const GROUPS = [
+    { title: (n) => `❌ Violations (${n})`, has: (o) => listingGroup(o) === 0 },
+    { title: (n) => `❌ Drift (${n})`, has: (o) => listingGroup(o) === 1 },
+    { title: (n) => `⚠️ Drift reported as a warning (${n})`, has: (o) => listingGroup(o) === 2 },
+    { title: (n) => `⚠️ Could not be checked (${n})`, has: (o) => listingGroup(o) === 3 },
+    { title: (n) => `🆕 New (${n})`, has: (o) => listingGroup(o) === 4 },
+];
+function impactSections(report) {
+    const impacts = report.transcripts.flatMap((o) => (o.impact ? [o.impact] : []));
+    if (impacts.length === 0)
+        return [];
+    // The prompt-cache column only when the replay ran (`--cache-report`, checks.cache_prefix), facts
+    // lost only when the retention check ran under either policy.
+    const cols = impactColumns(impacts);
+    const row = (text) => ({
+        forms: [{ text: block([text]), tier: TIER.impact }],
+        omitted: 'impact',
+    });
+    return [
+        {
+            head: block(['### Policy impact (base → head)', '', ...impactHead(cols)]),
+            tail: '\n',
+            // Only the transcripts the edit changes; the totals row counts every one, the full table lists them all.
+            parts: [
+                ...impacts.filter(impactChanged).map((i) => row(impactRow(i, cols))),
+                fixed([impactTotals(impacts, cols)]),
+            ],
+        },
+        {
+            head: block([
+                '<details><summary>Policy impact in detail: status, kept, masked, removed by reason</summary>',
+                '',
+                ...impactFullHead(cols),
+            ]),
+            tail: block(['', '</details>', '']),
+            parts: impacts.map((i) => row(impactFullRow(i, cols))),
+        },
+    ];
+}
+function sections(report, opts) {
+    const comment = opts.kind === 'comment';
+    const top = [
+        fixed([
+            ...(opts.prefix ?? []),
+            '## context-stability check',
+            '',
+            headline(report),
+            '',
+            metaLine(report),
+            '',
+        ]),
+    ];
+    for (const n of opts.notices ?? [])
+        top.push(fixed([`> ⚠️ ${escapeText(n)}`, '']));
+    // The cut note goes right below the headline, where a reader looks first.
+    const out = [{ parts: top }, { parts: [], note: true }];
+    // A policy review answers "what does this edit do" first.
+    out.push(...impactSections(report));
+    for (const group of GROUPS) {
+        const members = report.transcripts.filter((o) => group.has(o, report.ci));
+        if (members.length === 0)
+            continue;
+        out.push({
+            head: block([`### ${group.title(members.length)}`, '']),
+            parts: members.flatMap((o) => outcomeParts(o, report, !comment, opts.fullReport ?? 'report-path')),
+        });
+    }
+    const passes = report.transcripts.filter((o) => listingGroup(o) === 5);
+    if (comment && passes.length > 0) {
+        out.push({
+            parts: [fixed([`✅ ${summary_plural(passes.length, 'passing transcript')}: see the job summary.`, ''])],
+        });
+    }
+    else if (passes.length > 0) {
+        const noted = passes.filter((o) => (o.notes ?? []).length > 0).length;
+        const note = noted > 0 ? `, ${noted} with a note (metadata changed; the context did not)` : '';
+        out.push({
+            head: block([
+                `<details><summary>✅ ${summary_plural(passes.length, 'transcript')} ${passes.length === 1 ? 'passes' : 'pass'}${note}</summary>`,
+                '',
+                ...PASS_TABLE_HEAD,
+            ]),
+            tail: block(['', `<sub>${legend()}</sub>`, '', '</details>', '']),
+            parts: passes.map((o) => ({
+                forms: [{ text: block([passRow(o)]), tier: TIER.passingRow }],
+                omitted: 'rows',
+            })),
+        });
+    }
+    const obsolete = (report.obsolete ?? []).map((g) => ({
+        forms: [{ text: block([`- ${escapeText(g)}`]), tier: TIER.obsolete }],
+        omitted: 'obsolete',
+    }));
+    out.push({
+        head: block([
+            '### Obsolete goldens',
+            '',
+            'No checked transcript has these goldens; `context-stability update --prune-obsolete` removes them.',
+            '',
+        ]),
+        tail: '\n',
+        parts: obsolete,
+    });
+    const end = [fixed([escapeText(describe_describeSummary(report)), ''])];
+    const hidden = hiddenLine(opts.hiddenAnnotations);
+    if (hidden.length > 0)
+        end.push(fixed(hidden));
+    if (opts.runUrl)
+        end.push(fixed([html_link('Details of this run', opts.runUrl), '']));
+    out.push({ parts: end });
+    return out;
+}
+const CUT_WORDS = {
+    failing: (n) => summary_plural(n, 'failing transcript'),
+    warnings: (n) => summary_plural(n, 'drift warning'),
+    rows: (n) => summary_plural(n, 'passing transcript row'),
+    unified: (n) => summary_plural(n, 'unified diff'),
+    details: (n) => `the details of ${summary_plural(n, 'failing transcript')}`,
+    warningDetails: (n) => `the details of ${summary_plural(n, 'drift warning')}`,
+    impact: (n) => summary_plural(n, 'policy impact row'),
+    obsolete: (n) => summary_plural(n, 'obsolete golden'),
+};
+function cutNote(counts, limitName) {
+    const what = Object.keys(CUT_WORDS).flatMap((key) => {
+        const n = counts.get(key) ?? 0;
+        return n > 0 ? [CUT_WORDS[key](n)] : [];
+    });
+    return block([
+        `> ✂️ Cut to fit ${limitName}; not shown: ${what.join(', ')}. The JSON report (\`report-path\`) holds everything.`,
+        '',
+    ]);
+}
+/**
+ * Lays the report out for one surface within opts.limit: everything when it fits; otherwise the
+ * always-shown parts (headline, run table, notices, totals), then by tier while they fit: failing
+ * rows, semantic diffs, impact rows, obsolete goldens, unified diffs, passing rows; with the note.
+ */
+function renderReportSurface(report, opts) {
+    return fitLayout(sections(report_order_displayOrder(report), opts), {
+        limit: opts.limit,
+        measure: opts.measure,
+        note: (counts) => cutNote(counts, opts.limitName),
+    });
+}
+/**
+ * The job summary (markdown with HTML details) to write with core.summary, under maxBytes of
+ * UTF-8 (default SUMMARY_LIMIT_BYTES). `hiddenAnnotations` adds the line saying how many
+ * annotations GitHub did not show; `notices` are the action's own messages, shown on top.
+ */
+function buildJobSummary(report, opts = {}) {
+    return renderReportSurface(report, {
+        kind: 'summary',
+        limit: opts.maxBytes ?? SUMMARY_LIMIT_BYTES,
+        measure: utf8Bytes,
+        limitName: "GitHub's 1 MiB step summary limit",
+        ...(opts.notices ? { notices: opts.notices } : {}),
+        ...(opts.hiddenAnnotations ? { hiddenAnnotations: opts.hiddenAnnotations } : {}),
+    });
+}
+/** `check --format markdown`: the job summary's layout, whole (no size limit). */
+function summary_renderMarkdownReport(report) {
+    return renderReportSurface(report, {
+        kind: 'summary',
+        limit: Number.POSITIVE_INFINITY,
+        measure: (text) => text.length,
+        limitName: 'no limit',
+        fullReport: '--report',
+    });
+}
+
+;// CONCATENATED MODULE: ./build/github/comment.js
+
+/** First line of every comment we write (without a comment-header); invisible when rendered. */
+const COMMENT_MARKER = '<!-- context-stability:sticky-comment -->';
+/** GitHub rejects comment bodies longer than this. */
+const COMMENT_LIMIT_CHARS = 65_536;
+/** The default length budget keeps a margin under the limit: GitHub may count differently than UTF-16 units. */
+const DEFAULT_MAX_CHARS = 65_000;
+/** Author of comments made with the job's GITHUB_TOKEN. */
+const DEFAULT_COMMENT_AUTHOR = 'github-actions[bot]';
+/**
+ * A comment-header: what tells the sticky comments of several workflows on one pull request apart.
+ * Only these characters, so it can sit in the hidden HTML comment and in a Markdown code span as it
+ * is: it can neither close the marker (`-->`, `--!>`) nor inject markup or a mention.
+ */
+const COMMENT_HEADER_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+/** When the sticky comment is posted (the comment-on input). */
+const COMMENT_ON = ['always', 'failure', 'change'];
+function checkedHeader(header) {
+    if (header === undefined || header === '')
+        return undefined;
+    if (!COMMENT_HEADER_PATTERN.test(header)) {
+        throw new Error('a comment header is 1 to 64 characters among A-Z, a-z, 0-9, dot, underscore and dash');
+    }
+    return header;
+}
+/**
+ * The hidden first line of the sticky comment: COMMENT_MARKER without a header (the comments of
+ * earlier versions are found again), else `<!-- context-stability:sticky-comment header=NAME -->`.
+ * The two never contain each other, so each header finds only its own comment.
+ */
+function commentMarker(header) {
+    const h = checkedHeader(header);
+    return h === undefined ? COMMENT_MARKER : `<!-- context-stability:sticky-comment header=${h} -->`;
+}
+const HEADING = '## context-stability check';
+/**
+ * The comment body: the marker, then the report for reviewers (failing transcripts with their
+ * semantic diff; passing ones and unified diffs are left to the job summary), at most maxChars
+ * characters (default 65,000, under COMMENT_LIMIT_CHARS) with a note when cut. `runUrl` links
+ * the run; it differs per run, so with it every new run edits the comment (unless comment-on is
+ * change). `header` (a comment-header) goes into the marker and the heading.
+ */
+function buildCommentBody(report, opts = {}) {
+    const header = checkedHeader(opts.header);
+    const marker = commentMarker(header);
+    // The header is a code span: its characters (see COMMENT_HEADER_PATTERN) need no escaping there.
+    const heading = header === undefined ? HEADING : `${HEADING} · \`${header}\``;
+    // Room for the header, in either of the two places it may go below.
+    const reserve = header === undefined ? 0 : heading.length + 2;
+    const body = renderReportSurface(report, {
+        kind: 'comment',
+        limit: Math.min(opts.maxChars ?? DEFAULT_MAX_CHARS, COMMENT_LIMIT_CHARS - 1) - reserve,
+        measure: (text) => text.length,
+        limitName: "GitHub's 65,536-character comment limit",
+        prefix: [marker],
+        ...(opts.runUrl ? { runUrl: opts.runUrl } : {}),
+    });
+    if (header === undefined)
+        return body;
+    const start = `${marker}\n${HEADING}\n`;
+    if (body.startsWith(start))
+        return `${marker}\n${heading}\n${body.slice(start.length)}`;
+    // A layout without that heading: the header on a line of its own, right below the marker.
+    return `${marker}\n${heading}\n\n${body.slice(marker.length + 1)}`;
+}
+/**
+ * When to post, for comment-on and whether the run failed (the status output is fail):
+ * `create`: a missing comment is created (else the run leaves the pull request without one);
+ * `ignoreRunLink`: a comment that differs only in the link to the run is left alone.
+ *
+ * - always: create or update on every run (an identical body, run link included, is left alone).
+ * - failure: a failing run creates or updates; a passing run never creates, but updates an
+ *   existing comment to the passing report (so an old failure does not linger) unless it already
+ *   shows that result.
+ * - change: only a changed result writes: an existing comment is updated when the report differs
+ *   (the run link aside); a comment is created only for a failing run.
+ */
+function commentRules(on, failed) {
+    switch (on) {
+        case 'always':
+            return { create: true, ignoreRunLink: false };
+        case 'failure':
+            return { create: failed, ignoreRunLink: !failed };
+        case 'change':
+            return { create: failed, ignoreRunLink: true };
+    }
+}
+function httpStatus(error) {
+    if (typeof error !== 'object' || error === null || !('status' in error))
+        return undefined;
+    return typeof error.status === 'number' ? error.status : undefined;
+}
+const NO_PERMISSION = {
+    401: 'the token was rejected (HTTP 401)',
+    403: 'the token may not do this (HTTP 403: pull requests from forks and read-only tokens cannot comment)',
+    404: 'the pull request or repository is not visible to the token (HTTP 404)',
+};
+/** GitHub may hand a body back with CRLF line ends; that is not a change. */
+function normalized(text, ignoreRunLink) {
+    const lf = (text ?? '').replace(/\r\n/g, '\n');
+    // The line summary.ts ends the report with: link('Details of this run', runUrl).
+    return ignoreRunLink ? lf.replace(/^\[Details of this run\]\(https?:\/\/[^\s)]*\)\n/gm, '') : lf;
+}
+/**
+ * Finds our comment by marker (of opts.header) AND author (paginated), updates it in place,
+ * leaves it alone when the body is unchanged, creates it otherwise (unless opts.create is
+ * false). The author defaults to github-actions[bot], the author of comments made with the job
+ * token; pass the login of a PAT's user or `<app>[bot]` for an App token. 401/403/404 (fork
+ * PRs, read-only tokens) → { action: 'skipped', reason }: never throws for permissions; other
+ * errors throw.
+ */
+async function upsertStickyComment(octokit, target, body, opts = {}) {
+    const marker = commentMarker(opts.header);
+    if (!body.startsWith(`${marker}\n`) && body !== marker)
+        throw new Error('the sticky comment body must start with COMMENT_MARKER (commentMarker of its header)');
+    if (body.length >= COMMENT_LIMIT_CHARS) {
+        throw new Error(`the sticky comment body has ${body.length} characters; GitHub accepts fewer than ${COMMENT_LIMIT_CHARS}`);
+    }
+    const author = (opts.author ?? DEFAULT_COMMENT_AUTHOR).toLowerCase();
+    const ignoreRunLink = opts.ignoreRunLink ?? false;
+    const where = { owner: target.owner, repo: target.repo };
+    let step = 'listing the comments';
+    try {
+        let existing;
+        const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
+            ...where,
+            issue_number: target.issueNumber,
+            per_page: 100,
+        });
+        for await (const page of pages) {
+            // COMMENT_MARKER and a header's marker never contain one another: each finds only its own.
+            existing = page.data.find((c) => (c.body ?? '').includes(marker) && c.user?.login.toLowerCase() === author);
+            if (existing)
+                break;
+        }
+        if (existing && normalized(existing.body, ignoreRunLink) === normalized(body, ignoreRunLink))
+            return { action: 'unchanged', id: existing.id, url: existing.html_url };
+        if (existing) {
+            step = 'updating the comment';
+            const { data } = await octokit.rest.issues.updateComment({ ...where, comment_id: existing.id, body });
+            return { action: 'updated', id: data.id, url: data.html_url };
+        }
+        if (opts.create === false) {
+            return { action: 'not-created', reason: 'there is no earlier comment to update' };
+        }
+        step = 'creating the comment';
+        const { data } = await octokit.rest.issues.createComment({
+            ...where,
+            issue_number: target.issueNumber,
+            body,
+        });
+        return { action: 'created', id: data.id, url: data.html_url };
+    }
+    catch (error) {
+        const status = httpStatus(error);
+        const why = status === undefined ? undefined : NO_PERMISSION[status];
+        if (why === undefined)
+            throw error;
+        return {
+            action: 'skipped',
+            reason: `No pull request comment: ${step} failed because ${why}. The results are in the annotations and the job summary.`,
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./build/action/inputs.js
 // The action's inputs, parsed once into one typed options object before anything runs. The runner
 // hands inputs over as INPUT_<NAME> variables (upper-cased, spaces → '_', dashes kept); a bad value
 // is an InputProblem naming the input and what it accepts, never an echo of the value itself
@@ -40632,7 +44950,7 @@ function splitList(value) {
 const TRUE_WORDS = ['true', 'True', 'TRUE'];
 const FALSE_WORDS = ['false', 'False', 'FALSE'];
 function booleanInput(name, fallback) {
-    return zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
+    return schemas/* string */.YjP().transform((value, ctx) => {
         if (value === '')
             return fallback;
         if (TRUE_WORDS.includes(value))
@@ -40640,19 +44958,19 @@ function booleanInput(name, fallback) {
         if (FALSE_WORDS.includes(value))
             return false;
         ctx.addIssue({ code: 'custom', message: `Input ${name} must be true or false.` });
-        return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
+        return core/* NEVER */.tm;
     });
 }
-const modeInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
+const modeInput = schemas/* string */.YjP().transform((value, ctx) => {
     if (value === '')
         return 'check';
     const mode = MODES.find((m) => m === value);
     if (mode)
         return mode;
     ctx.addIssue({ code: 'custom', message: `Input mode must be one of: ${MODES.join(', ')}.` });
-    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
+    return core/* NEVER */.tm;
 });
-const failOnInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
+const failOnInput = schemas/* string */.YjP().transform((value, ctx) => {
     const items = splitList(value.toLowerCase());
     if (items.length === 0)
         return [...FAIL_CATEGORIES];
@@ -40663,7 +44981,7 @@ const failOnInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transfo
             code: 'custom',
             message: 'Input fail-on: none cannot be combined with other categories.',
         });
-        return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
+        return core/* NEVER */.tm;
     }
     const unknown = items.filter((item) => !FAIL_CATEGORIES.some((c) => c === item));
     if (unknown.length > 0) {
@@ -40671,23 +44989,23 @@ const failOnInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transfo
             code: 'custom',
             message: `Input fail-on accepts a comma-separated list of ${FAIL_CATEGORIES.join(', ')}, or none; ${unknown.length === 1 ? 'one entry is' : `${unknown.length} entries are`} not among them.`,
         });
-        return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
+        return core/* NEVER */.tm;
     }
     // In the canonical order, without repeats: the options object does not depend on how it was spelt.
     return FAIL_CATEGORIES.filter((c) => items.includes(c));
 });
-const shardInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
+const shardInput = schemas/* string */.YjP().transform((value, ctx) => {
     if (value === '')
         return null;
-    const parsed = (0,_core_golden_shard_js__WEBPACK_IMPORTED_MODULE_7__/* .parseShard */ .uK)(value);
+    const parsed = (0,shard/* parseShard */.uK)(value);
     if (parsed.ok)
         return { index: parsed.index, total: parsed.total };
     ctx.addIssue({ code: 'custom', message: `Input shard: ${parsed.reason}.` });
-    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
+    return core/* NEVER */.tm;
 });
-const optionalText = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value) => (value === '' ? undefined : value));
+const optionalText = schemas/* string */.YjP().transform((value) => (value === '' ? undefined : value));
 /** A GitHub login (`octocat`) or an App's bot login (`my-app[bot]`). */
-const commentAuthorInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
+const commentAuthorInput = schemas/* string */.YjP().transform((value, ctx) => {
     if (value === '')
         return undefined;
     if (/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(value))
@@ -40696,31 +45014,31 @@ const commentAuthorInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().
         code: 'custom',
         message: 'Input comment-author must be a GitHub login (e.g. octocat) or an App bot login (e.g. my-app[bot]).',
     });
-    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
+    return core/* NEVER */.tm;
 });
 /** Sits in the hidden marker and the heading as it is: a narrow alphabet, nothing to escape. */
-const commentHeaderInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
+const commentHeaderInput = schemas/* string */.YjP().transform((value, ctx) => {
     if (value === '')
         return undefined;
-    if (_github_comment_js__WEBPACK_IMPORTED_MODULE_4__/* .COMMENT_HEADER_PATTERN */ .f4.test(value))
+    if (COMMENT_HEADER_PATTERN.test(value))
         return value;
     ctx.addIssue({
         code: 'custom',
         message: 'Input comment-header must be 1 to 64 letters, digits, dots, underscores or dashes (A-Z a-z 0-9 . _ -), e.g. policy-review.',
     });
-    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
+    return core/* NEVER */.tm;
 });
-const commentOnInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
+const commentOnInput = schemas/* string */.YjP().transform((value, ctx) => {
     if (value === '')
         return 'always';
-    const on = _github_comment_js__WEBPACK_IMPORTED_MODULE_4__/* .COMMENT_ON */ .UI.find((c) => c === value);
+    const on = COMMENT_ON.find((c) => c === value);
     if (on)
         return on;
-    ctx.addIssue({ code: 'custom', message: `Input comment-on must be one of: ${_github_comment_js__WEBPACK_IMPORTED_MODULE_4__/* .COMMENT_ON */ .UI.join(', ')}.` });
-    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
+    ctx.addIssue({ code: 'custom', message: `Input comment-on must be one of: ${COMMENT_ON.join(', ')}.` });
+    return core/* NEVER */.tm;
 });
 /** A pull request number: digits only, at least 1 (`${{ … }}` of a workflow_run gives it as text). */
-const prNumberInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
+const prNumberInput = schemas/* string */.YjP().transform((value, ctx) => {
     if (value === '')
         return undefined;
     const n = /^[1-9][0-9]{0,14}$/.test(value) ? Number(value) : NaN;
@@ -40730,40 +45048,40 @@ const prNumberInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().trans
         code: 'custom',
         message: 'Input pr-number must be a pull request number: a whole number of at least 1, e.g. 42.',
     });
-    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
+    return core/* NEVER */.tm;
 });
 /** A policy file, or `git-ref:REF:path` (the policy as committed on the base branch). */
-const basePolicyInput = zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
+const basePolicyInput = schemas/* string */.YjP().transform((value, ctx) => {
     if (value === '')
         return undefined;
-    const ref = (0,_io_git_js__WEBPACK_IMPORTED_MODULE_0__/* .parseGitRefSpec */ .Is)(value);
+    const ref = (0,git/* parseGitRefSpec */.Is)(value);
     if (ref === null || ref.ok)
         return value;
     ctx.addIssue({ code: 'custom', message: `Input base-policy: ${ref.reason}` });
-    return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
+    return core/* NEVER */.tm;
 });
 /** A cap: '' keeps the default; else a value the CLI option of the same name accepts. */
 function limitInput(name, parse, example) {
-    return zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform((value, ctx) => {
+    return schemas/* string */.YjP().transform((value, ctx) => {
         if (value === '')
             return undefined;
         const n = parse(value);
         if (n !== undefined)
             return n;
         ctx.addIssue({ code: 'custom', message: `Input ${name} must be ${example}.` });
-        return zod__WEBPACK_IMPORTED_MODULE_6__/* .NEVER */ .tm;
+        return core/* NEVER */.tm;
     });
 }
-const RAW_SCHEMA = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
-    transcripts: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform(splitList),
-    reports: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP().transform(splitList),
+const RAW_SCHEMA = schemas/* object */.Ikc({
+    transcripts: schemas/* string */.YjP().transform(splitList),
+    reports: schemas/* string */.YjP().transform(splitList),
     policy: optionalText,
-    'golden-dir': zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
+    'golden-dir': schemas/* string */.YjP(),
     mode: modeInput,
     'fail-on': failOnInput,
     annotate: booleanInput('annotate', true),
     comment: booleanInput('comment', true),
-    'github-token': zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
+    'github-token': schemas/* string */.YjP(),
     'comment-author': commentAuthorInput,
     'comment-header': commentHeaderInput,
     'comment-on': commentOnInput,
@@ -40772,9 +45090,9 @@ const RAW_SCHEMA = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
     'base-policy': basePolicyInput,
     'report-path': optionalText,
     'html-path': optionalText,
-    'max-file-size': limitInput('max-file-size', _cli_args_js__WEBPACK_IMPORTED_MODULE_2__/* .byteSize */ .mz, 'a size in bytes, e.g. 52428800 or 50M'),
-    'max-records': limitInput('max-records', _cli_args_js__WEBPACK_IMPORTED_MODULE_2__/* .recordCount */ .VV, 'a whole number of at least 1, e.g. 100000 or 100k'),
-    jobs: limitInput('jobs', _cli_check_golden_jobs_js__WEBPACK_IMPORTED_MODULE_3__/* .parseJobs */ .YF, 'a whole number from 1 to 256'),
+    'max-file-size': limitInput('max-file-size', args/* byteSize */.mz, 'a size in bytes, e.g. 52428800 or 50M'),
+    'max-records': limitInput('max-records', args/* recordCount */.VV, 'a whole number of at least 1, e.g. 100000 or 100k'),
+    jobs: limitInput('jobs', golden_jobs/* parseJobs */.YF, 'a whole number from 1 to 256'),
 });
 /** Inputs that only one mode reads: giving them to another is a mistake worth stopping for. */
 function modeProblems(parsed) {
@@ -40836,7 +45154,7 @@ function parseInputs(raw, cwd) {
     }
     const parsed = result.data;
     const problems = modeProblems(parsed);
-    const golden = (0,_io_golden_store_js__WEBPACK_IMPORTED_MODULE_1__/* .resolveGoldenDir */ .$l)(parsed['golden-dir'] === '' ? 'golden' : parsed['golden-dir'], cwd);
+    const golden = (0,golden_store/* resolveGoldenDir */.$l)(parsed['golden-dir'] === '' ? 'golden' : parsed['golden-dir'], cwd);
     if (!golden.ok)
         problems.push({ input: 'golden-dir', message: `Input golden-dir: ${golden.reason}` });
     if (problems.length > 0 || !golden.ok)
@@ -40870,71 +45188,10 @@ function parseInputs(raw, cwd) {
     };
 }
 
-
-/***/ }),
-
-/***/ 1542:
-/***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7126);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4949);
-/* harmony import */ var _cli_check_golden_worker_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9340);
-// The action's entry (dist/index.js is this file bundled): parse every input first, stop with a
-// message naming each bad one, then run the same check code as the CLI (run.ts).
-
-
-
-
-async function main() {
-    const env = process.env;
-    const cwd = env['GITHUB_WORKSPACE'] || process.cwd();
-    const parsed = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .parseInputs */ .TL)((0,_inputs_js__WEBPACK_IMPORTED_MODULE_1__/* .readRawInputs */ .yI)(env), cwd);
-    if (!parsed.ok) {
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__.setFailed(`context-stability: invalid input. ${parsed.problems.map((p) => p.message).join(' ')}`);
-        return;
-    }
-    // Worker threads start from this same bundle (`jobs`); there golden-worker.ts serves instead.
-    await (0,_run_js__WEBPACK_IMPORTED_MODULE_2__/* .runAction */ .Cs)(parsed.options, { cwd, env, workerScript: { url: new URL(import.meta.url) } });
-}
-try {
-    if (!(0,_cli_check_golden_worker_js__WEBPACK_IMPORTED_MODULE_3__/* .isGoldenWorker */ .E)())
-        await main();
-}
-catch (error) {
-    // The kind only: an exception's message or stack may quote a transcript.
-    const kind = error instanceof Error ? error.name : 'Error';
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__.setFailed(`context-stability failed unexpectedly (${kind}). Run \`npx context-stability check\` with the same ` +
-        'inputs to see more, and report the bug.');
-}
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
-
-/***/ }),
-
-/***/ 4949:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Cs: () => (/* binding */ runAction)
-});
-
-// UNUSED EXPORTS: defaultReportName, htmlTarget, reportTarget
-
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 18 modules
-var core = __nccwpck_require__(6257);
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-// EXTERNAL MODULE: external "os"
-var external_os_ = __nccwpck_require__(857);
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
 
 
@@ -40946,12 +45203,12 @@ class Context {
         var _a, _b, _c;
         this.payload = {};
         if (process.env.GITHUB_EVENT_PATH) {
-            if ((0,external_fs_.existsSync)(process.env.GITHUB_EVENT_PATH)) {
-                this.payload = JSON.parse((0,external_fs_.readFileSync)(process.env.GITHUB_EVENT_PATH, { encoding: 'utf8' }));
+            if ((0,external_fs_namespaceObject.existsSync)(process.env.GITHUB_EVENT_PATH)) {
+                this.payload = JSON.parse((0,external_fs_namespaceObject.readFileSync)(process.env.GITHUB_EVENT_PATH, { encoding: 'utf8' }));
             }
             else {
                 const path = process.env.GITHUB_EVENT_PATH;
-                process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${external_os_.EOL}`);
+                process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${external_os_namespaceObject.EOL}`);
             }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -40989,10 +45246,8 @@ class Context {
 }
 // EXTERNAL MODULE: ./node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js
 var lib = __nccwpck_require__(9659);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/internal/utils.js
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+var utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
         function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
@@ -41022,7 +45277,7 @@ function getProxyAgentDispatcher(destinationUrl) {
 }
 function getProxyFetch(destinationUrl) {
     const httpDispatcher = getProxyAgentDispatcher(destinationUrl);
-    const proxyFetch = (url, opts) => __awaiter(this, void 0, void 0, function* () {
+    const proxyFetch = (url, opts) => utils_awaiter(this, void 0, void 0, function* () {
         return (0,undici.fetch)(url, Object.assign(Object.assign({}, opts), { dispatcher: httpDispatcher }));
     });
     return proxyFetch;
@@ -41225,7 +45480,7 @@ var DEFAULTS = {
 };
 
 // pkg/dist-src/util/lowercase-keys.js
-function lowercaseKeys(object) {
+function dist_bundle_lowercaseKeys(object) {
   if (!object) {
     return {};
   }
@@ -41277,7 +45532,7 @@ function merge(defaults, route, options) {
   } else {
     options = Object.assign({}, route);
   }
-  options.headers = lowercaseKeys(options.headers);
+  options.headers = dist_bundle_lowercaseKeys(options.headers);
   removeUndefinedProperties(options);
   removeUndefinedProperties(options.headers);
   const mergedOptions = mergeDeep(defaults || {}, options);
@@ -45926,22 +50181,10 @@ function getOctokit(token, options, ...additionalPlugins) {
     const GitHubWithPlugins = GitHub.plugin(...additionalPlugins);
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
-// EXTERNAL MODULE: ./build/core/diagnostics.js
-var core_diagnostics = __nccwpck_require__(6450);
-// EXTERNAL MODULE: ./build/core/golden/describe.js
-var describe = __nccwpck_require__(2137);
-// EXTERNAL MODULE: ./build/core/text/shown-name.js
-var shown_name = __nccwpck_require__(5929);
 // EXTERNAL MODULE: ./build/core/text/session-name.js
 var session_name = __nccwpck_require__(5834);
-// EXTERNAL MODULE: ./build/core/golden/describe-outcome.js
-var describe_outcome = __nccwpck_require__(5332);
-// EXTERNAL MODULE: ./build/core/golden/report-order.js + 1 modules
-var report_order = __nccwpck_require__(4763);
 // EXTERNAL MODULE: ./build/core/collections.js
 var collections = __nccwpck_require__(9047);
-// EXTERNAL MODULE: ./build/core/cache/describe.js
-var cache_describe = __nccwpck_require__(2594);
 ;// CONCATENATED MODULE: ./build/core/golden/render-text.js
 // Terminal output of `check`: one line per transcript that needs reading, what broke first
 // (displayOrder: violations most severe first, then drift, then unreadable input and missing
@@ -45966,9 +50209,9 @@ const LABELS = {
 };
 const LABEL_WIDTH = 11;
 function label(o) {
-    return (0,report_order/* isWarningDrift */.S3)(o) ? 'DRIFT WARN' : LABELS[o.outcome];
+    return report_order_isWarningDrift(o) ? 'DRIFT WARN' : LABELS[o.outcome];
 }
-function headline(o, ci) {
+function render_text_headline(o, ci) {
     const parts = [label(o).padEnd(LABEL_WIDTH), (0,session_name/* labelledName */.dK)(o.transcript, o.session_label)];
     if (o.budget)
         parts.push(`  ${o.budget.used}/${o.budget.limit} tokens`);
@@ -45984,7 +50227,7 @@ function headline(o, ci) {
     }
     return (0,shown_name/* shownName */.H)(parts.join(''));
 }
-function details(o, report) {
+function render_text_details(o, report) {
     const lines = [];
     for (const note of o.notes ?? [])
         lines.push(`  note: ${note} (\`update\` refreshes the golden)`);
@@ -45994,28 +50237,28 @@ function details(o, report) {
         const column = v.column !== undefined && v.column > 0 ? `:${v.column}` : '';
         lines.push(`  ${o.transcript}:${v.line}${column}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`);
     }
-    if ((0,report_order/* isWarningDrift */.S3)(o))
-        lines.push(`  ${describe/* DRIFT_WARNING */.fo}`);
-    const first = (0,describe_outcome/* describeFirstChange */.IE)(o);
+    if (report_order_isWarningDrift(o))
+        lines.push(`  ${DRIFT_WARNING}`);
+    const first = describeFirstChange(o);
     if (first)
         lines.push(`  ${first}`);
     // What fills the budget and the retention figures are told of a transcript that failed or has
     // findings: retention runs by default, and every clean pass growing a line would bury the rest.
     const told = o.outcome !== 'pass' || o.violations.length > 0;
-    const consumers = told ? (0,describe_outcome/* describeConsumers */.Ne)(o) : undefined;
+    const consumers = told ? describeConsumers(o) : undefined;
     if (consumers)
         lines.push(`  ${consumers}`);
     if (o.cache_prefix)
-        lines.push(`  ${(0,cache_describe/* describeCachePrefix */.ql)(o.cache_prefix)}`);
-    const retention = told && o.retention ? (0,describe/* describeRetention */.uN)(o.retention) : undefined;
+        lines.push(`  ${(0,describe/* describeCachePrefix */.ql)(o.cache_prefix)}`);
+    const retention = told && o.retention ? describeRetention(o.retention) : undefined;
     if (retention)
         lines.push(`  ${retention}`);
-    const accept = (0,describe_outcome/* acceptCommand */.O3)(o, report.policy.source);
+    const accept = acceptCommand(o, report.policy.source);
     if (accept)
         lines.push(`  ${o.outcome === 'new' ? 'write the golden' : 'accept the change'}: ${accept}`);
     if (o.diff && !o.diff.equal) {
         lines.push(`  semantic diff of ${o.golden}:`);
-        for (const line of (0,describe/* describeDiff */.l7)(o.diff))
+        for (const line of describeDiff(o.diff))
             lines.push(`    ${line}`);
     }
     // Names, ids and messages are shown escaped, one line each; the unified diff is lines of JSON.
@@ -46026,7 +50269,7 @@ function details(o, report) {
     }
     if (o.impact) {
         shown.push('  policy impact (base → head):');
-        for (const line of (0,describe/* describeImpact */.an)(o.impact))
+        for (const line of describeImpact(o.impact))
             shown.push((0,shown_name/* shownName */.H)(`    ${line}`));
     }
     return shown;
@@ -46044,21 +50287,21 @@ function isCleanPass(o) {
         o.cache_prefix === undefined);
 }
 function render_text_renderText(given, opts = {}) {
-    const report = (0,report_order/* displayOrder */.FX)(given);
+    const report = report_order_displayOrder(given);
     const lines = [];
     const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';
     const base = report.base_policy ? `, base policy ${report.base_policy.source} (${report.base_policy.hash})` : '';
     lines.push((0,shown_name/* shownName */.H)(`context-stability check${shard}: policy ${report.policy.source} (${report.policy.hash})${base}, ` +
         `tokenizer ${report.tokenizer.name} ${report.tokenizer.version}${report.ci ? ', CI mode' : ''}`));
-    lines.push((0,describe_outcome/* describeTotals */.xJ)(report));
+    lines.push(describeTotals(report));
     let unlisted = 0;
     for (const o of report.transcripts) {
         if (opts.verbose !== true && isCleanPass(o)) {
             unlisted++;
             continue;
         }
-        lines.push(headline(o, report.ci));
-        (0,collections/* pushAll */.iI)(lines, details(o, report));
+        lines.push(render_text_headline(o, report.ci));
+        (0,collections/* pushAll */.iI)(lines, render_text_details(o, report));
     }
     if (unlisted > 0)
         lines.push(`${unlisted === 1 ? '1 clean pass' : `${unlisted} clean passes`} not listed (--verbose lists every transcript).`);
@@ -46067,12 +50310,10 @@ function render_text_renderText(given, opts = {}) {
         for (const g of report.obsolete)
             lines.push(`  ${(0,shown_name/* shownName */.H)(g)}`);
     }
-    lines.push((0,describe/* describeSummary */.gp)(report));
+    lines.push(describe_describeSummary(report));
     return `${lines.join('\n')}\n`;
 }
 
-// EXTERNAL MODULE: ./build/core/golden/render-markdown.js
-var render_markdown = __nccwpck_require__(7424);
 ;// CONCATENATED MODULE: ./build/core/golden/render.js
 // The three human-facing renderings of a check report; the fourth format, JSON, is the report
 // itself through stableStringify.
@@ -46080,8 +50321,6 @@ var render_markdown = __nccwpck_require__(7424);
 
 
 
-// EXTERNAL MODULE: ./build/github/summary.js + 2 modules
-var summary = __nccwpck_require__(3886);
 // EXTERNAL MODULE: ./build/core/golden/stable-json.js
 var stable_json = __nccwpck_require__(9858);
 // EXTERNAL MODULE: ./build/io/atomic-write.js
@@ -46351,17 +50590,13 @@ function buildViewDocument(report, goldens, replacement) {
     };
 }
 
-// EXTERNAL MODULE: ./build/core/golden/check-report.js
-var check_report = __nccwpck_require__(6693);
-// EXTERNAL MODULE: ./build/core/golden/picture.js
-var picture = __nccwpck_require__(520);
 // EXTERNAL MODULE: ./build/core/pii/template.js
 var pii_template = __nccwpck_require__(1353);
 ;// CONCATENATED MODULE: ./build/core/view/html-text.js
 // Text for the viewer page: escaping, number words, the masked-span highlighter and the content of
 // a context item (text, parts, tool calls), all escaped. Pure.
 
-const ENTITIES = {
+const html_text_ENTITIES = {
     '&': '&amp;',
     '<': '&lt;',
     '>': '&gt;',
@@ -46374,7 +50609,7 @@ const ENTITIES = {
  * a URL in the content reads the same, yet the page's source holds no URL at all.
  */
 function escapeHtml(text) {
-    return text.replace(/[&<>"']|:(?=\/\/)/g, (ch) => ENTITIES[ch] ?? ch);
+    return text.replace(/[&<>"']|:(?=\/\/)/g, (ch) => html_text_ENTITIES[ch] ?? ch);
 }
 const esc = escapeHtml;
 /** A class or data-token made of a name from the input: letters, digits, `_` and `-` only. */
@@ -46386,7 +50621,7 @@ function formatCount(n) {
     const digits = String(Math.abs(Math.round(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
     return n < 0 ? `−${digits}` : digits;
 }
-function plural(n, word) {
+function html_text_plural(n, word) {
     return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 function percent(part, whole) {
@@ -46513,7 +50748,7 @@ function contentHtml(item, mask) {
     return `<div class="content">${out.join('')}</div>`;
 }
 function contentDetails(item, mask, open) {
-    return `<details class="a-content"${open ? ' open' : ''}><summary>content (${plural(item.tokens, 'token')})</summary>${contentHtml(item, mask)}</details>`;
+    return `<details class="a-content"${open ? ' open' : ''}><summary>content (${html_text_plural(item.tokens, 'token')})</summary>${contentHtml(item, mask)}</details>`;
 }
 function kindHtml(item) {
     if (!item)
@@ -46701,7 +50936,7 @@ function diagnosticHtml(d) {
 }
 function fateText(fate) {
     return fate
-        ? `<span class="a-reason" title="${esc(reasonTitle(fate.action, fate.reason))}">${esc(fate.action)}: ${esc(reasonWords(fate.action, fate.reason).words)}</span> · ${plural(fate.tokens, 'token')}`
+        ? `<span class="a-reason" title="${esc(reasonTitle(fate.action, fate.reason))}">${esc(fate.action)}: ${esc(reasonWords(fate.action, fate.reason).words)}</span> · ${html_text_plural(fate.tokens, 'token')}`
         : '<em>absent</em>';
 }
 function diffHtml(diff, link) {
@@ -46719,7 +50954,7 @@ function diffHtml(diff, link) {
     if (diff.contentChanged.length > 0)
         out.push(`<p>Content changed: ${diff.contentChanged.map((c) => `${link(c.id)} (line ${c.line})`).join(', ')}</p>`);
     if (diff.checks.length > 0) {
-        const state = (s) => s === null ? 'absent' : s.ok ? 'ok' : `failing (${plural(s.violations, 'violation')})`;
+        const state = (s) => s === null ? 'absent' : s.ok ? 'ok' : `failing (${html_text_plural(s.violations, 'violation')})`;
         out.push(`<ul class="diff-checks">${diff.checks.map((c) => `<li>check <span class="v-check">${esc(c.name)}</span>: ${state(c.before)} → ${state(c.after)}</li>`).join('')}</ul>`);
     }
     out.push('</div></div>');
@@ -46755,7 +50990,7 @@ function sideBySideHtml(stored, head, changed, mask) {
     });
     const only = differing > 0;
     const toggle = `<input type="checkbox" data-sbs-toggle${only ? ' checked' : ''}>`;
-    const heads = `<th>stored golden (${plural(stored.budget.used, 'token')})</th><th>this run (${plural(head.budget.used, 'token')})</th>`;
+    const heads = `<th>stored golden (${html_text_plural(stored.budget.used, 'token')})</th><th>this run (${html_text_plural(head.budget.used, 'token')})</th>`;
     return [
         `<div class="block sbs${only ? ' changes-only' : ''}"><h3>Stored golden and this run, side by side</h3>`,
         `<div class="sbs-tools"><label class="chip">${toggle} only rows that differ (${formatCount(differing)} of ${formatCount(ids.length)})</label></div>`,
@@ -46774,7 +51009,7 @@ function sideBySideHtml(stored, head, changed, mask) {
 function lostFactsHtml(r, link) {
     if (!r || r.lost_facts.length === 0)
         return '';
-    const figures = (0,describe/* describeRetention */.uN)(r);
+    const figures = describeRetention(r);
     const rows = r.lost_facts.map((f) => `<tr><td><code>${esc(f.value)}</code></td>` +
         `<td>line ${f.needed.line} ${link(f.needed.id)} ${esc(f.needed.tool)}</td>` +
         `<td>line ${f.source.line} ${link(f.source.id)} ${esc(f.source.kind)}</td>` +
@@ -47151,11 +51386,11 @@ function absentKindHtml(rows, entry) {
 /** An absent artifact's size: its tokens before, else its characters and lines. */
 function absentSizeHtml(rows, entry) {
     if (entry.tokens_before !== null)
-        return `<span class="a-tokens" title="tokens before it left the context">${plural(entry.tokens_before, 'token')}</span>`;
+        return `<span class="a-tokens" title="tokens before it left the context">${html_text_plural(entry.tokens_before, 'token')}</span>`;
     const facts = rows.absent.get(entry.id);
     if (!facts)
         return '<span class="a-tokens" title="left out before it was counted; the goldens keep no size for it">size not counted</span>';
-    const size = facts.chars > 0 ? `${plural(facts.chars, 'char')}, ${plural(facts.lines, 'line')}` : 'no text';
+    const size = facts.chars > 0 ? `${html_text_plural(facts.chars, 'char')}, ${html_text_plural(facts.lines, 'line')}` : 'no text';
     return `<span class="a-tokens" title="left out before its tokens were counted: its size in characters and lines">${size}</span>`;
 }
 function rowHtml(rows, entry, index) {
@@ -47212,7 +51447,7 @@ function timelineHtml(rows, head) {
     const body = entries.map((entry, i) => rowHtml(rows, entry, i)).join('\n');
     const actions = '<span class="h-actions"><button type="button" class="btn" data-action="expand-content">Expand content</button><button type="button" class="btn" data-action="collapse-content">Collapse content</button></span>';
     return [
-        `<div class="block timeline-block"><h3>Timeline <span class="shown" data-shown>${plural(entries.length, 'artifact')}</span>${actions}</h3>`,
+        `<div class="block timeline-block"><h3>Timeline <span class="shown" data-shown>${html_text_plural(entries.length, 'artifact')}</span>${actions}</h3>`,
         '<div class="timeline-head" aria-hidden="true"><span>line</span><span>id</span><span>kind</span><span>fate</span><span style="text-align:right">tokens</span></div>',
         `<ol class="timeline">\n${body}\n</ol></div>`,
     ].join('');
@@ -47235,14 +51470,14 @@ function budgetHtml(head) {
         segs.push(['overhead', overhead]);
     const over = used > limit;
     const bar = segs
-        .map(([k, n]) => `<span class="budget-seg kind-${token(k)}" style="width:${width(n, scale)}" title="${esc(k)}: ${plural(n, 'token')} (${percent(n, limit)} of the budget)"></span>`)
+        .map(([k, n]) => `<span class="budget-seg kind-${token(k)}" style="width:${width(n, scale)}" title="${esc(k)}: ${html_text_plural(n, 'token')} (${percent(n, limit)} of the budget)"></span>`)
         .join('');
     const free = limit - Math.max(used, inItems);
     const freeSeg = free > 0
-        ? `<span class="budget-free" style="width:${width(free, scale)}" title="free: ${plural(free, 'token')}"></span>`
+        ? `<span class="budget-free" style="width:${width(free, scale)}" title="free: ${html_text_plural(free, 'token')}"></span>`
         : '';
     const limitMark = over
-        ? `<span class="budget-limit" style="left:${width(limit, scale)}" title="the budget: ${plural(limit, 'token')}"></span>`
+        ? `<span class="budget-limit" style="left:${width(limit, scale)}" title="the budget: ${html_text_plural(limit, 'token')}"></span>`
         : '';
     const label = `${formatCount(used)} / ${formatCount(limit)} tokens (${percent(used, limit)})`;
     const keys = segs
@@ -47250,7 +51485,7 @@ function budgetHtml(head) {
         .join('');
     return [
         '<div class="block budget"><h3>Budget</h3>',
-        `<div class="budget-label"><strong>${label}</strong>${over ? `<span class="over">over the budget by ${plural(used - limit, 'token')}</span>` : ''}</div>`,
+        `<div class="budget-label"><strong>${label}</strong>${over ? `<span class="over">over the budget by ${html_text_plural(used - limit, 'token')}</span>` : ''}</div>`,
         `<div class="budget-bar${over ? ' over' : ''}" role="img" aria-label="${esc(label)}">${bar}${freeSeg}${limitMark}</div>`,
         `<ul class="budget-keys">${keys}</ul></div>`,
     ].join('');
@@ -47290,7 +51525,7 @@ function transcriptHtml(doc, t, index, mask) {
     const meta = [
         o.status ? `status ${esc(o.status)}` : '',
         budget ? `${formatCount(budget.used)} / ${formatCount(budget.limit)} tokens` : '',
-        head ? plural(head.ledger.length, 'artifact') : '',
+        head ? html_text_plural(head.ledger.length, 'artifact') : '',
         findingCounts(o.violations),
     ].filter((s) => s !== '');
     const open = o.outcome !== 'pass' || index === 0;
@@ -47367,7 +51602,7 @@ function findingCounts(violations) {
     const others = [...by.keys()].filter((k) => k !== 'error' && k !== 'warning').sort();
     return ['error', 'warning', ...others]
         .filter((k) => by.has(k))
-        .map((k) => plural(by.get(k) ?? 0, esc(k)))
+        .map((k) => html_text_plural(by.get(k) ?? 0, esc(k)))
         .join(', ');
 }
 /** The page's glossary: each ledger reason on the page in plain words, its exact name and meaning. */
@@ -47416,7 +51651,7 @@ function filtersHtml(lines) {
         `<fieldset class="filter-group"><legend>Fate</legend>${fateChips.join('')}</fieldset>`,
         `<fieldset class="filter-group"><legend>Only violations of</legend>${checkChips.join('')}</fieldset>`,
         '<div class="filter-actions"><button type="button" class="btn" data-action="reset-filters">Reset filters</button><button type="button" class="btn" data-action="expand-all">Open all transcripts</button><button type="button" class="btn" data-action="collapse-all">Close all</button></div>',
-        `<p class="filter-status" data-filter-status aria-live="polite">Showing all ${plural(total, 'artifact')}.</p>`,
+        `<p class="filter-status" data-filter-status aria-live="polite">Showing all ${html_text_plural(total, 'artifact')}.</p>`,
         '</div>',
         `<div class="legend">${picture/* MAP_FATES */.n$.map((f) => `<span><span class="dot fate-${f}"></span><strong>${f}</strong> ${FATE_MEANING[f]}</span>`).join('')}</div>`,
         glossaryHtml(lines),
@@ -47440,7 +51675,7 @@ function runFindings(lines) {
 }
 /** `2 failing, 1 warning`, `no failures, 1 warning`, `all good`. */
 function verdict(failing, warnings) {
-    const warned = warnings > 0 ? plural(warnings, 'warning') : '';
+    const warned = warnings > 0 ? html_text_plural(warnings, 'warning') : '';
     if (failing > 0)
         return [`${formatCount(failing)} failing`, warned].filter((w) => w !== '').join(', ');
     return warned !== '' ? `no failures, ${warned}` : 'all good';
@@ -47457,7 +51692,7 @@ function headerHtml(doc, lines, failing) {
     ];
     return [
         '<header class="page-head"><div class="brand">context-stability · context viewer</div>',
-        `<h1>${plural(s.checked, 'transcript')} checked: ${verdict(failing, found.warnings)}</h1>`,
+        `<h1>${html_text_plural(s.checked, 'transcript')} checked: ${verdict(failing, found.warnings)}</h1>`,
         '<ul class="totals">',
         total(s.violations, 'with violations', 'hot'),
         total(s.drift, 'drifted', 'hot'),
@@ -47479,7 +51714,7 @@ function navHtml(doc, lines) {
         const meta = [
             findingCounts(o.violations),
             o.outcome === 'drift' && o.diff
-                ? plural(o.diff.fates.length + o.diff.contentChanged.length, 'change')
+                ? html_text_plural(o.diff.fates.length + o.diff.contentChanged.length, 'change')
                 : '',
             t.tokens ? `${formatCount(t.tokens.used)} / ${formatCount(t.tokens.limit)} tokens` : '',
         ].filter((s) => s !== '');
@@ -47490,7 +51725,7 @@ function navHtml(doc, lines) {
 function viewPageParts(frame, lines) {
     const mask = maskOf(frame.replacement);
     const failing = lines.filter((t) => (0,check_report/* outcomeFails */.Un)(t.outcome, frame.ci)).length;
-    const title = `Context check: ${plural(frame.summary.checked, 'transcript')}${failing > 0 ? `, ${formatCount(failing)} failing` : ''}`;
+    const title = `Context check: ${html_text_plural(frame.summary.checked, 'transcript')}${failing > 0 ? `, ${formatCount(failing)} failing` : ''}`;
     const head = [
         '<!DOCTYPE html>',
         '<html lang="en"><head><meta charset="utf-8">',
@@ -47554,7 +51789,7 @@ const VIEW_PAGE_NAME = 'index.html';
 function* viewPageChunks(report, goldens, replacement) {
     // The document buildViewDocument makes, one transcript at a time.
     const frame = viewFrameOf(report, replacement);
-    const outcomes = (0,report_order/* displayOrder */.FX)(report).transcripts;
+    const outcomes = report_order_displayOrder(report).transcripts;
     const transcript = (index) => viewTranscriptOf(outcomes[index], goldens);
     const lines = outcomes.map((_, i) => viewLine(transcript(i), replacement));
     const parts = viewPageParts(frame, lines);
@@ -47619,9 +51854,9 @@ function fromViolation(o, v) {
 }
 /** One annotation per drifted transcript, at its first changed artifact (describeDrift). */
 function driftAnnotation(o, policySource) {
-    const d = (0,describe_outcome/* describeDrift */.ZP)(o, policySource);
+    const d = describe_outcome_describeDrift(o, policySource);
     return {
-        level: (0,report_order/* driftSeverity */.N3)(o),
+        level: report_order_driftSeverity(o),
         check: 'drift',
         file: o.transcript,
         line: d.line,
@@ -47671,7 +51906,7 @@ function obsoleteGolden(golden) {
         message: 'No checked transcript has this golden; `context-stability update --prune-obsolete` removes it.',
     };
 }
-function compareText(a, b) {
+function annotations_compareText(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
 /**
@@ -47679,11 +51914,11 @@ function compareText(a, b) {
  * file, then line.
  */
 function compareAnnotations(a, b) {
-    return ((0,report_order/* compareAnnotationRank */.F7)(a, b) ||
-        compareText(a.check, b.check) ||
-        compareText(a.file, b.file) ||
+    return (report_order_compareAnnotationRank(a, b) ||
+        annotations_compareText(a.check, b.check) ||
+        annotations_compareText(a.file, b.file) ||
         (a.line ?? 0) - (b.line ?? 0) ||
-        compareText(a.title, b.title));
+        annotations_compareText(a.title, b.title));
 }
 /**
  * Every annotation of the report, most important first: errors (unreadable input, violations at
@@ -47717,7 +51952,7 @@ function selectAnnotations(annotations, limits = {}) {
     }
     return { shown, hidden };
 }
-function emitAnnotations(annotations, sink = core) {
+function emitAnnotations(annotations, sink = core_namespaceObject) {
     for (const a of annotations) {
         // GitHub attaches an annotation to a file of the repository: a session `FILE#N` names FILE.
         const { file, prefix } = (0,session_name/* splitSessionName */.g_)(a.file);
@@ -47730,10 +51965,6 @@ function emitAnnotations(annotations, sink = core) {
     }
 }
 
-// EXTERNAL MODULE: ./build/github/comment.js
-var comment = __nccwpck_require__(79);
-// EXTERNAL MODULE: ./build/github/html.js
-var html = __nccwpck_require__(525);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./build/core/golden/render-github.js
@@ -47750,23 +51981,23 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 
 
 /** Escaping of a command's message (the runner's `escapeData`). */
-function escapeData(text) {
+function render_github_escapeData(text) {
     return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 /** Escaping of a command property value (the runner's `escapeProperty`). */
-function escapeProperty(text) {
-    return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+function render_github_escapeProperty(text) {
+    return render_github_escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 function command(a) {
     // GitHub attaches an annotation to a file of the repository: a session `FILE#N` names FILE.
     const { file, prefix } = splitSessionName(a.file);
-    const props = [`file=${escapeProperty(file)}`];
+    const props = [`file=${render_github_escapeProperty(file)}`];
     if (a.line !== undefined && a.line > 0)
         props.push(`line=${a.line}`);
     if (a.col !== undefined && a.col > 0)
         props.push(`col=${a.col}`);
-    props.push(`title=${escapeProperty(`${prefix}${a.title}`)}`);
-    return `::${a.level} ${props.join(',')}::${escapeData(a.message)}`;
+    props.push(`title=${render_github_escapeProperty(`${prefix}${a.title}`)}`);
+    return `::${a.level} ${props.join(',')}::${render_github_escapeData(a.message)}`;
 }
 /** One annotation per drifted transcript, at its first changed artifact (describeDrift). */
 function driftAnnotations(o, policySource) {
@@ -47894,7 +52125,7 @@ function logLine(text, write = stdout) {
 function logGroup(title, body, write = stdout) {
     if (body === '')
         return;
-    write(`::group::${escapeData(title)}\n`);
+    write(`::group::${render_github_escapeData(title)}\n`);
     logUntrusted(body, write);
     write('::endgroup::\n');
 }
@@ -47960,12 +52191,8 @@ function apiUrl(env) {
     return (env['GITHUB_API_URL'] || 'https://api.github.com').replace(/\/+$/, '');
 }
 
-// EXTERNAL MODULE: ./build/action/inputs.js
-var inputs = __nccwpck_require__(7126);
 // EXTERNAL MODULE: ./build/cli/check/golden-run.js + 123 modules
 var golden_run = __nccwpck_require__(6931);
-// EXTERNAL MODULE: ./build/cli/check/golden-jobs.js
-var golden_jobs = __nccwpck_require__(8966);
 // EXTERNAL MODULE: ./build/cli/check/policies.js + 12 modules
 var policies = __nccwpck_require__(4879);
 // EXTERNAL MODULE: ./build/core/json/parse.js + 1 modules
@@ -48044,8 +52271,6 @@ async function readCheckReport(file, cwd) {
 
 // EXTERNAL MODULE: ./build/io/expand-inputs.js + 1 modules
 var expand_inputs = __nccwpck_require__(3089);
-// EXTERNAL MODULE: ./build/io/golden-store.js
-var golden_store = __nccwpck_require__(7392);
 // EXTERNAL MODULE: ./build/io/lock.js
 var lock = __nccwpck_require__(8302);
 ;// CONCATENATED MODULE: ./build/cli/golden-lock.js
@@ -48273,7 +52498,7 @@ function findingsOf(report, mode) {
     };
 }
 function verdictOf(findings, failOn) {
-    const found = inputs/* FAIL_CATEGORIES */.cy.filter((c) => findings[c] > 0);
+    const found = FAIL_CATEGORIES.filter((c) => findings[c] > 0);
     return {
         status: found.length > 0 ? 'fail' : 'pass',
         findings,
@@ -48328,7 +52553,7 @@ function failureMessage(verdict, failOn) {
 /** The default report file: one name per shard, so downloaded shard artifacts never collide. */
 function defaultReportName(options) {
     const s = options.shard;
-    return s ? `context-stability-report-shard-${s.index}-of-${s.total}.json` : inputs/* DEFAULT_REPORT_NAME */.zP;
+    return s ? `context-stability-report-shard-${s.index}-of-${s.total}.json` : DEFAULT_REPORT_NAME;
 }
 /** The viewer page: `html-path`, else next to the default report, named after it. */
 function htmlTarget(options, ctx) {
@@ -48375,13 +52600,13 @@ async function postComment(options, ctx, report, failed) {
     }
     const url = runUrl(ctx.env);
     const header = options.commentHeader;
-    const body = (0,comment/* buildCommentBody */.SM)(report, { ...(url ? { runUrl: url } : {}), ...(header ? { header } : {}) });
+    const body = buildCommentBody(report, { ...(url ? { runUrl: url } : {}), ...(header ? { header } : {}) });
     const octokit = getOctokit(options.githubToken, { baseUrl: apiUrl(ctx.env) });
     try {
-        const outcome = await (0,comment/* upsertStickyComment */.qD)(octokit, pr.target, body, {
+        const outcome = await upsertStickyComment(octokit, pr.target, body, {
             ...(options.commentAuthor ? { author: options.commentAuthor } : {}),
             ...(header ? { header } : {}),
-            ...(0,comment/* commentRules */.zV)(options.commentOn, failed),
+            ...commentRules(options.commentOn, failed),
         });
         if (outcome.action === 'skipped')
             return { notices: [outcome.reason], url: '' };
@@ -48410,7 +52635,7 @@ async function writeSummary(ctx, text) {
         await (0,promises_.appendFile)(file, text.endsWith('\n') ? text : `${text}\n`, 'utf8');
     }
     catch (error) {
-        core.warning(`The job summary could not be written (${error.code ?? 'error'}).`);
+        warning(`The job summary could not be written (${error.code ?? 'error'}).`);
     }
 }
 /**
@@ -48419,17 +52644,17 @@ async function writeSummary(ctx, text) {
  */
 function setOutputs(verdict, report, files = {}) {
     const s = report?.summary;
-    core.setOutput('status', verdict.status);
-    core.setOutput('checked', s?.checked ?? 0);
-    core.setOutput('passed', s?.pass ?? 0);
-    core.setOutput('violations', verdict.findings.violations);
-    core.setOutput('drifted', s?.drift ?? 0);
-    core.setOutput('new', s?.new ?? 0);
-    core.setOutput('errors', s?.errors ?? 0);
-    core.setOutput('obsolete', report && report.obsolete !== null ? report.summary.obsolete : '');
-    core.setOutput('report-path', files.report ?? '');
-    core.setOutput('html-path', files.html ?? '');
-    core.setOutput('comment-url', files.commentUrl ?? '');
+    setOutput('status', verdict.status);
+    setOutput('checked', s?.checked ?? 0);
+    setOutput('passed', s?.pass ?? 0);
+    setOutput('violations', verdict.findings.violations);
+    setOutput('drifted', s?.drift ?? 0);
+    setOutput('new', s?.new ?? 0);
+    setOutput('errors', s?.errors ?? 0);
+    setOutput('obsolete', report && report.obsolete !== null ? report.summary.obsolete : '');
+    setOutput('report-path', files.report ?? '');
+    setOutput('html-path', files.html ?? '');
+    setOutput('comment-url', files.commentUrl ?? '');
 }
 /** A run that stopped before it had a report: an invalid policy, unreadable or unmergeable reports. */
 async function stopped(options, ctx, message, diagnostics) {
@@ -48441,13 +52666,13 @@ async function stopped(options, ctx, message, diagnostics) {
         });
         emitAnnotations(selection.shown);
     }
-    await writeSummary(ctx, `## context-stability\n\n${(0,html/* escapeText */.X1)(message)}\n`);
+    await writeSummary(ctx, `## context-stability\n\n${escapeText(message)}\n`);
     const none = { violations: 0, drift: 0, new: 0, error: 0 };
     setOutputs(withError(verdictOf(none, options.failOn), options.failOn), null);
     if (failing)
-        core.setFailed(`context-stability: ${message}`);
+        setFailed(`context-stability: ${message}`);
     else
-        core.warning(`context-stability: ${message} (not failing: error is not in fail-on)`);
+        warning(`context-stability: ${message} (not failing: error is not in fail-on)`);
 }
 function noteForShard(report) {
     if (!report.shard)
@@ -48471,7 +52696,7 @@ async function runAction(options, ctx) {
         logGroup('context-stability: goldens', produced.notes.join('\n'), write);
     // The log group is folded and the job summary is the short view: the log lists every transcript.
     logGroup(`context-stability ${options.mode}: report`, render_text_renderText(report, { verbose: true }), write);
-    logLine((0,describe/* describeSummary */.gp)(report), write);
+    logLine(describe_describeSummary(report), write);
     const reportFailure = await writeReportFile(target, report, ctx.cwd);
     // The viewer needs the goldens of the run: a merge (reports only) has none, each shard wrote its own.
     let html = null;
@@ -48513,12 +52738,38 @@ async function runAction(options, ctx) {
         hidden = selection.hidden;
     }
     for (const notice of notices)
-        core.notice(notice);
+        core_notice(notice);
     const summaryNotices = [...notices, ...noteForShard(report)];
-    await writeSummary(ctx, (0,summary/* buildJobSummary */.a7)(report, { notices: summaryNotices, ...(hidden ? { hiddenAnnotations: hidden } : {}) }));
+    await writeSummary(ctx, buildJobSummary(report, { notices: summaryNotices, ...(hidden ? { hiddenAnnotations: hidden } : {}) }));
     setOutputs(verdict, report, { report: reportFailure ? null : target, html, commentUrl });
     if (verdict.failing.length > 0)
-        core.setFailed(failureMessage(verdict, options.failOn));
+        setFailed(failureMessage(verdict, options.failOn));
+}
+
+;// CONCATENATED MODULE: ./build/action/start.js
+// What the action does once started, for the entry (main.ts) and for tests that run it in-process:
+// parse every input first, stop with a message naming each bad one, then run the same check code
+// as the CLI (run.ts). Failures end as a failed step (`core.setFailed`), never as a throw.
+
+
+
+/** `workerScript`: the bundle worker threads start from (`jobs`); without it everything runs here. */
+async function startAction(env, workerScript) {
+    try {
+        const cwd = env['GITHUB_WORKSPACE'] || process.cwd();
+        const parsed = parseInputs(readRawInputs(env), cwd);
+        if (!parsed.ok) {
+            setFailed(`context-stability: invalid input. ${parsed.problems.map((p) => p.message).join(' ')}`);
+            return;
+        }
+        await runAction(parsed.options, { cwd, env, ...(workerScript ? { workerScript } : {}) });
+    }
+    catch (error) {
+        // The kind only: an exception's message or stack may quote a transcript.
+        const kind = error instanceof Error ? error.name : 'Error';
+        setFailed(`context-stability failed unexpectedly (${kind}). Run \`npx context-stability check\` with the same ` +
+            'inputs to see more, and report the bug.');
+    }
 }
 
 
@@ -72875,258 +77126,6 @@ function exitCodeFor(report) {
 
 /***/ }),
 
-/***/ 5332:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   IE: () => (/* binding */ describeFirstChange),
-/* harmony export */   Ne: () => (/* binding */ describeConsumers),
-/* harmony export */   O3: () => (/* binding */ acceptCommand),
-/* harmony export */   ZP: () => (/* binding */ describeDrift),
-/* harmony export */   xJ: () => (/* binding */ describeTotals)
-/* harmony export */ });
-/* unused harmony exports describeConsumer, shellWord */
-/* harmony import */ var _describe_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2137);
-/* harmony import */ var _report_order_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4763);
-
-
-function plural(n, word) {
-    return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-function thousands(n) {
-    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-/** `2 with violations · 1 drifted · 0 new · 0 errors · 6 passed`: the first line of every report. */
-function describeTotals(report) {
-    const t = (0,_report_order_js__WEBPACK_IMPORTED_MODULE_0__/* .totals */ .Sd)(report);
-    return [
-        `${t.violations} with violations`,
-        `${t.drifted} drifted`,
-        `${t.new} new`,
-        plural(t.errors, 'error'),
-        `${t.passed} passed`,
-    ].join(' · ');
-}
-function describeConsumer(c) {
-    return `${c.id} (${c.kind}, line ${c.line}) ${thousands(c.tokens)} tokens, ${c.percent}% of the budget`;
-}
-/** `fills the budget: t7 (tool, line 12) 3,120 tokens, 39% of the budget; …`, or nothing. */
-function describeConsumers(o) {
-    const consumers = o.picture?.consumers ?? [];
-    if (consumers.length === 0)
-        return undefined;
-    return `what fills the budget: ${consumers.map(describeConsumer).join('; ')}`;
-}
-/** The first changed artifact of a drift with its line and what happened to it. */
-function describeFirstChange(o) {
-    const first = o.diff?.first;
-    if (!o.diff || o.diff.equal || !first)
-        return undefined;
-    const fate = o.diff.fates.find((f) => f.id === first.id && f.line === first.line);
-    const what = fate ? (0,_describe_js__WEBPACK_IMPORTED_MODULE_1__/* .describeFateChange */ .Gn)(fate) : `${first.id} (line ${first.line}): content changed`;
-    return `first change: ${what}`;
-}
-/** A path as one shell word: bare when it holds only safe characters, else single-quoted. */
-function shellWord(text) {
-    return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-/**
- * The command that accepts this transcript's change (writes its golden from the current result):
- * `npx context-stability update <path>`, with `--session N` for one session of an aider history.
- * Undefined when there is nothing to accept (a pass, an unreadable transcript).
- */
-function acceptCommand(o, policySource) {
-    if (o.outcome !== 'drift' && o.outcome !== 'new')
-        return undefined;
-    // This run wrote the golden already (a new transcript outside CI): nothing left to accept.
-    if (o.written)
-        return undefined;
-    const m = /^(.+)#([1-9]\d*)$/.exec(o.transcript);
-    const file = m ? m[1] : o.transcript;
-    const session = m ? ` --session ${m[2]}` : '';
-    // Without --policy, update takes the conventional file (or the built-in default) as check did.
-    const conventional = policySource === 'default' || /^\.github\/context-policy\.(ya?ml|json)$/.test(policySource ?? '');
-    const policy = policySource && !conventional ? ` --policy ${shellWord(policySource)}` : '';
-    return `npx context-stability update ${shellWord(file)}${session}${policy}`;
-}
-/**
- * A drift in one annotation: at the first artifact that changed (line 1 when only the order, the
- * status or a verdict changed), what changed first, how much changed, the cause, and the command
- * that accepts the change.
- */
-function describeDrift(o, policySource) {
-    const accept = acceptCommand(o, policySource);
-    const hint = accept
-        ? `If the change is intended, accept it: ${accept}`
-        : 'If the change is intended, run `context-stability update` and commit the golden.';
-    const diff = o.diff;
-    if (!diff)
-        return { line: 1, message: `The result differs from the golden. ${hint}` };
-    const parts = [];
-    const first = diff.first;
-    const fate = first ? diff.fates.find((f) => f.id === first.id && f.line === first.line) : undefined;
-    if (fate)
-        parts.push(`First change: ${(0,_describe_js__WEBPACK_IMPORTED_MODULE_1__/* .describeFateChange */ .Gn)(fate)}.`);
-    else if (first)
-        parts.push(`First change: ${first.id} (line ${first.line}): the content in the context changed.`);
-    const counts = [
-        diff.fates.length > 0 ? `${diff.fates.length} changed fate` : '',
-        diff.contentChanged.length > 0 ? `${diff.contentChanged.length} changed content` : '',
-    ].filter((c) => c !== '');
-    if (counts.length > 0)
-        parts.push(`Artifacts: ${counts.join(', ')}.`);
-    if (diff.status)
-        parts.push(`Status ${diff.status.before} → ${diff.status.after}.`);
-    parts.push(`Tokens ${diff.tokens.before} → ${diff.tokens.after}.`);
-    for (const c of diff.checks)
-        parts.push(`${(0,_describe_js__WEBPACK_IMPORTED_MODULE_1__/* .describeCheckChange */ .kn)(c)}.`);
-    if (diff.causes.length > 0)
-        parts.push(`Cause: ${diff.causes.join('; ')}.`);
-    return {
-        line: first?.line ?? 1,
-        ...(first ? { id: first.id } : {}),
-        message: `${parts.join(' ')} ${hint}`,
-    };
-}
-
-
-/***/ }),
-
-/***/ 2137:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Gn: () => (/* binding */ describeFateChange),
-/* harmony export */   L6: () => (/* binding */ describeViolation),
-/* harmony export */   O7: () => (/* binding */ describeDropped),
-/* harmony export */   an: () => (/* binding */ describeImpact),
-/* harmony export */   fo: () => (/* binding */ DRIFT_WARNING),
-/* harmony export */   gp: () => (/* binding */ describeSummary),
-/* harmony export */   kn: () => (/* binding */ describeCheckChange),
-/* harmony export */   l7: () => (/* binding */ describeDiff),
-/* harmony export */   tc: () => (/* binding */ describeFactsLost),
-/* harmony export */   uN: () => (/* binding */ describeRetention)
-/* harmony export */ });
-/* unused harmony export describeFate */
-/* harmony import */ var _cache_describe_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2594);
-/* harmony import */ var _report_order_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4763);
-// Plain-words descriptions shared by the text and markdown renderers, so both say the same thing
-// the same way. Only ids, reason codes, counts and check names appear: never artifact content.
-
-
-function signed(n) {
-    return n > 0 ? `+${n}` : String(n);
-}
-function plural(n, word) {
-    return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-function describeFate(fate) {
-    return fate ? `${fate.action} (${fate.reason}, ${plural(fate.tokens, 'token')})` : 'absent';
-}
-function describeFateChange(change) {
-    return `${change.id} (line ${change.line}): ${describeFate(change.before)} → ${describeFate(change.after)}`;
-}
-function describeCheckState(state) {
-    if (!state)
-        return 'absent';
-    return state.ok ? 'ok' : `failing (${plural(state.violations, 'violation')})`;
-}
-function describeCheckChange(change) {
-    return `check ${change.name}: ${describeCheckState(change.before)} → ${describeCheckState(change.after)}`;
-}
-/** The semantic diff as lines, most telling first: cause, status, tokens, fates, content, checks. */
-function describeDiff(diff) {
-    const lines = diff.causes.map((cause) => `cause: ${cause}`);
-    if (diff.status)
-        lines.push(`status: ${diff.status.before} → ${diff.status.after}`);
-    const t = diff.tokens;
-    lines.push(`tokens: ${t.before} → ${t.after} (${signed(t.delta)})`);
-    for (const change of diff.fates)
-        lines.push(describeFateChange(change));
-    for (const item of diff.contentChanged)
-        lines.push(`${item.id} (line ${item.line}): content changed`);
-    for (const change of diff.checks)
-        lines.push(describeCheckChange(change));
-    if (!diff.status && diff.fates.length === 0 && diff.contentChanged.length === 0 && diff.checks.length === 0) {
-        lines.push('no artifact changed fate: the difference is in the order or details (see the unified diff)');
-    }
-    return lines;
-}
-function droppedTotal(side) {
-    return Object.values(side.dropped).reduce((sum, n) => sum + n, 0);
-}
-/** `budget 0 → 2, duplicate 1 → 1`: every reason either side dropped for. */
-function describeDropped(impact) {
-    const reasons = [...new Set([...Object.keys(impact.base.dropped), ...Object.keys(impact.head.dropped)])].sort();
-    return reasons.map((r) => `${r} ${impact.base.dropped[r] ?? 0} → ${impact.head.dropped[r] ?? 0}`);
-}
-function describeImpact(impact) {
-    const { base, head } = impact;
-    const lines = [
-        `status: ${base.status} → ${head.status}`,
-        `tokens: ${base.tokens} → ${head.tokens} (${signed(head.tokens - base.tokens)})`,
-        `kept: ${base.kept} → ${head.kept}; masked: ${base.masked} → ${head.masked}; removed: ${droppedTotal(base)} → ${droppedTotal(head)}`,
-    ];
-    const dropped = describeDropped(impact);
-    if (dropped.length > 0)
-        lines.push(`removed by reason: ${dropped.join(', ')}`);
-    if (impact.newlyFailing.length > 0)
-        lines.push(`newly failing: ${impact.newlyFailing.join(', ')}`);
-    if (impact.fixed.length > 0)
-        lines.push(`fixed: ${impact.fixed.join(', ')}`);
-    if (base.cache_prefix || head.cache_prefix) {
-        lines.push(`prompt cache prefix: ${(0,_cache_describe_js__WEBPACK_IMPORTED_MODULE_0__/* .describeCacheImpact */ .SI)(base.cache_prefix, head.cache_prefix)}`);
-    }
-    if (base.facts_lost !== undefined || head.facts_lost !== undefined) {
-        lines.push(`facts lost: ${describeFactsLost(base, head)}`);
-    }
-    return lines;
-}
-/**
- * `0 → 3`: the `retention` violations under the base and the head policy; `—` for a side whose
- * policy turns the check off (nothing was measured, which is not the same as nothing lost).
- */
-function describeFactsLost(base, head) {
-    return `${base.facts_lost ?? '—'} → ${head.facts_lost ?? '—'}`;
-}
-/**
- * `retention: 114 of 117 tool calls replayed, 241 facts, 3 lost`: the figures of the retention
- * replay, or undefined when no call was replayed (nothing to tell). Counts only: the lost values
- * are in the violations and the JSON report.
- */
-function describeRetention(r) {
-    if (r.replayed === 0)
-        return undefined;
-    const summaries = r.summary_findings ? `; ${plural(r.summary_findings, 'fact')} lost by summaries` : '';
-    return `retention: ${r.replayed} of ${plural(r.calls, 'tool call')} replayed, ${plural(r.facts, 'fact')}, ${r.lost} lost${summaries}`;
-}
-/** `line 7, column 3: error[pii] m4: message`: a violation where the transcript is already named. */
-function describeViolation(v) {
-    const column = v.column !== undefined && v.column > 0 ? `, column ${v.column}` : '';
-    return `line ${v.line}${column}: ${v.severity}[${v.check}] ${v.id}: ${v.message}`;
-}
-/** Said of a drift reported as a warning (`checks.drift: warning`). */
-const DRIFT_WARNING = 'drift reported as a warning (checks.drift: warning): it does not fail the run';
-function describeSummary(report) {
-    const s = report.summary;
-    const t = (0,_report_order_js__WEBPACK_IMPORTED_MODULE_1__/* .totals */ .Sd)(report);
-    const warnings = report.transcripts.filter(_report_order_js__WEBPACK_IMPORTED_MODULE_1__/* .isWarningDrift */ .S3).length;
-    const parts = [
-        `${t.violations} with violations`,
-        `${t.drifted} drifted${warnings > 0 ? ` (${warnings} as ${warnings === 1 ? 'a warning' : 'warnings'})` : ''}`,
-        `${t.new} new`,
-        plural(t.errors, 'error'),
-        `${t.passed} passed`,
-    ];
-    const obsolete = report.obsolete === null
-        ? 'obsolete goldens are listed by `merge` in a sharded run'
-        : plural(s.obsolete, 'obsolete golden');
-    return `${plural(s.checked, 'transcript')} checked: ${parts.join(', ')}; ${obsolete}.`;
-}
-
-
-/***/ }),
-
 /***/ 7477:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -73560,255 +77559,6 @@ function buildPicture(ledger, context, limit) {
         percent: limit > 0 ? Math.round((item.tokens / limit) * 100) : 0,
     }));
     return { runs, by_kind: byKind, consumers };
-}
-
-
-/***/ }),
-
-/***/ 7424:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Bl: () => (/* binding */ outcomeCell),
-/* harmony export */   FV: () => (/* binding */ escapeMarkdown),
-/* harmony export */   OF: () => (/* binding */ fenced),
-/* harmony export */   Rl: () => (/* binding */ cappedDiff),
-/* harmony export */   ZX: () => (/* binding */ IMPACT_COLUMNS),
-/* harmony export */   _M: () => (/* binding */ impactCells)
-/* harmony export */ });
-/* unused harmony exports MARKDOWN_DIFF_LINES, violationsCell, hasDetails */
-/* harmony import */ var _describe_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2137);
-/* harmony import */ var _report_order_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4763);
-
-
-
-/** Longest unified diff shown per transcript; the JSON report always holds all of it. */
-const MARKDOWN_DIFF_LINES = 300;
-const ENTITIES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '|': '&#124;',
-    '`': '&#96;',
-    '\\': '&#92;',
-    '*': '&#42;',
-    _: '&#95;',
-    '[': '&#91;',
-    ']': '&#93;',
-    '~': '&#126;',
-};
-/** Text safe in a table cell, list item or `<summary>`: markup characters as entities, one line. */
-function escapeMarkdown(text) {
-    return text.replace(/[&<>|`\\*_[\]~]/g, (ch) => ENTITIES[ch] ?? ch).replace(/\r\n|\r|\n/g, ' ');
-}
-const OUTCOME_WORDS = {
-    pass: '✅ pass',
-    drift: '❌ drift',
-    new: '🆕 new',
-    violations: '❌ violations',
-    error: '⚠️ error',
-};
-/** The outcome as a table cell (shared with the job summary and the PR comment). */
-function outcomeCell(o, ci) {
-    if (o.outcome === 'new' && ci)
-        return '❌ missing golden';
-    if ((0,_report_order_js__WEBPACK_IMPORTED_MODULE_0__/* .isWarningDrift */ .S3)(o))
-        return '⚠️ drift (warning)';
-    return OUTCOME_WORDS[o.outcome];
-}
-function violationsCell(o) {
-    const errors = o.violations.filter((v) => v.severity === 'error').length;
-    const warnings = o.violations.length - errors;
-    if (o.violations.length === 0)
-        return '0';
-    return warnings > 0 ? `${errors} (+${warnings} warning${warnings === 1 ? '' : 's'})` : String(errors);
-}
-/** A fence longer than any backtick run inside, so the diff cannot close it early. */
-function fenced(text, info) {
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(Math.max(3, longest + 1));
-    return [`${fence}${info}`, text, fence];
-}
-/** The first MARKDOWN_DIFF_LINES lines, then where the rest is (`--report`, or the action's `report-path`). */
-function cappedDiff(unified, fullReport = '--report') {
-    const lines = unified.replace(/\n$/, '').split('\n');
-    if (lines.length <= MARKDOWN_DIFF_LINES)
-        return lines.join('\n');
-    const rest = lines.length - MARKDOWN_DIFF_LINES;
-    return [...lines.slice(0, MARKDOWN_DIFF_LINES), `… ${rest} more lines in the JSON report (${fullReport})`].join('\n');
-}
-const IMPACT_COLUMNS = [
-    'Transcript',
-    'Status',
-    'Tokens',
-    'Kept',
-    'Masked',
-    'Removed by reason',
-    'Newly failing',
-    'Fixed',
-];
-/** One policy-impact row, base → head, each cell through the surface's own escaper. */
-function impactCells(i, escape) {
-    const arrow = (a, b) => `${a} → ${b}`;
-    return [
-        escape(i.transcript),
-        arrow(escape(i.base.status), escape(i.head.status)),
-        arrow(i.base.tokens, i.head.tokens),
-        arrow(i.base.kept, i.head.kept),
-        arrow(i.base.masked, i.head.masked),
-        (0,_describe_js__WEBPACK_IMPORTED_MODULE_1__/* .describeDropped */ .O7)(i).map(escape).join('<br>') || '—',
-        escape(i.newlyFailing.join(', ')) || '—',
-        escape(i.fixed.join(', ')) || '—',
-    ];
-}
-/** Whether a transcript gets a collapsed section: it fails, or it drifted at severity warning. */
-function hasDetails(o, ci) {
-    return outcomeFails(o, ci) || isWarningDrift(o);
-}
-
-
-/***/ }),
-
-/***/ 4763:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  F7: () => (/* binding */ compareAnnotationRank),
-  FX: () => (/* binding */ displayOrder),
-  N3: () => (/* binding */ driftSeverity),
-  S3: () => (/* binding */ isWarningDrift),
-  ad: () => (/* binding */ listingGroup),
-  Sd: () => (/* binding */ totals)
-});
-
-// UNUSED EXPORTS: compareOutcomes, sortViolations
-
-;// CONCATENATED MODULE: ./build/core/report/severity-order.js
-// The order in which findings are listed in every report (text, markdown, GitHub): what a
-// reviewer must see first. Leaks first, then a context that no longer holds the task or the
-// request, or that a provider would refuse, then budget and protection, then the rest.
-const FINDING_ORDER = [
-    'input',
-    'golden-pii',
-    'pii',
-    'task',
-    'recency',
-    'nonempty',
-    'provider',
-    'budget',
-    'protected',
-    'fresh_results',
-    'retention',
-    'status',
-    'pairing',
-    'ledger',
-    'summaries',
-    'order',
-    'guardian',
-    'drift',
-    'new',
-    'obsolete',
-];
-/** Rank of a check or finding kind; unknown names (a future check) sort just before drift. */
-function findingRank(check) {
-    const i = FINDING_ORDER.indexOf(check);
-    return i === -1 ? FINDING_ORDER.indexOf('drift') - 0.5 : i;
-}
-/** Errors before warnings, then by finding rank, then by line. Stable for equal keys. */
-function compareFindings(a, b) {
-    const sev = (s) => (s === 'error' ? 0 : s === 'warning' ? 1 : 2);
-    return (sev(a.severity) - sev(b.severity) ||
-        findingRank(a.check) - findingRank(b.check) ||
-        (a.line ?? 0) - (b.line ?? 0));
-}
-
-;// CONCATENATED MODULE: ./build/core/golden/report-order.js
-// The order in which the human renderings of a check report (text, markdown, GitHub commands, job
-// summary, PR comment, annotations) list what broke: what a reviewer must see first comes first.
-// Built on the one finding order (severity-order.ts). The JSON report keeps its own order (sorted
-// by transcript path) because `merge` and byte-stable reports depend on it: only renderers reorder.
-
-/** The severity of a drift: `warning` reports it without failing the run; anything else is an error. */
-function driftSeverity(o) {
-    return o.drift_severity === 'warning' ? 'warning' : 'error';
-}
-/** A drift that is reported as a warning (`checks.drift: warning`): it does not fail the run. */
-function isWarningDrift(o) {
-    return o.outcome === 'drift' && driftSeverity(o) === 'warning';
-}
-/** The violations most severe first (compareFindings); equal ones keep their order. */
-function sortViolations(violations) {
-    return [...violations].sort(compareFindings);
-}
-function mostSevere(o) {
-    return sortViolations(o.violations)[0];
-}
-/**
- * The group a transcript is listed in: failing with violations (a violation at severity error,
- * or the `violations` outcome), then drift at error, then drift at warning, then unreadable input,
- * then missing goldens, then the rest (passes).
- */
-function listingGroup(o) {
-    if (o.outcome === 'violations' || o.violations.some((v) => v.severity === 'error'))
-        return 0;
-    if (o.outcome === 'drift')
-        return driftSeverity(o) === 'error' ? 1 : 2;
-    if (o.outcome === 'error')
-        return 3;
-    if (o.outcome === 'new')
-        return 4;
-    return 5;
-}
-function compareText(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-/** By listing group, then by the most severe violation (transcripts without one last), then by path. */
-function compareOutcomes(a, b) {
-    const group = listingGroup(a) - listingGroup(b);
-    if (group !== 0)
-        return group;
-    const va = mostSevere(a);
-    const vb = mostSevere(b);
-    if (va && vb) {
-        const byFinding = compareFindings(va, vb);
-        if (byFinding !== 0)
-            return byFinding;
-    }
-    else if (va || vb) {
-        return va ? -1 : 1;
-    }
-    return compareText(a.transcript, b.transcript);
-}
-/**
- * The report as the human renderers list it: transcripts by compareOutcomes, the violations of
- * each most severe first. Everything else (summary, obsolete goldens) is unchanged; the report
- * given is not modified.
- */
-function displayOrder(report) {
-    const transcripts = report.transcripts
-        .map((o) => (o.violations.length > 1 ? { ...o, violations: sortViolations(o.violations) } : o))
-        .sort(compareOutcomes);
-    return { ...report, transcripts };
-}
-/**
- * The order of annotations under GitHub's cap of 10 per level: level (error, warning, notice),
- * then the finding order, so that no leak or task violation is crowded out by drift.
- */
-function compareAnnotationRank(a, b) {
-    return compareFindings({ severity: a.level, check: a.check }, { severity: b.level, check: b.check });
-}
-/**
- * Transcripts per group, as the reports list them (listingGroup): a drifted transcript with
- * violations at severity error counts under violations, as it is listed there.
- */
-function totals(report) {
-    const t = { violations: 0, drifted: 0, new: 0, errors: 0, passed: 0 };
-    const keys = ['violations', 'drifted', 'drifted', 'errors', 'new', 'passed'];
-    for (const o of report.transcripts)
-        t[keys[listingGroup(o)] ?? 'passed']++;
-    return t;
 }
 
 
@@ -84136,960 +87886,6 @@ function absentKind(entry, summaries, stored) {
 
 /***/ }),
 
-/***/ 79:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   SM: () => (/* binding */ buildCommentBody),
-/* harmony export */   UI: () => (/* binding */ COMMENT_ON),
-/* harmony export */   f4: () => (/* binding */ COMMENT_HEADER_PATTERN),
-/* harmony export */   qD: () => (/* binding */ upsertStickyComment),
-/* harmony export */   zV: () => (/* binding */ commentRules)
-/* harmony export */ });
-/* unused harmony exports COMMENT_MARKER, COMMENT_LIMIT_CHARS, DEFAULT_COMMENT_AUTHOR, commentMarker */
-/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3886);
-
-/** First line of every comment we write (without a comment-header); invisible when rendered. */
-const COMMENT_MARKER = '<!-- context-stability:sticky-comment -->';
-/** GitHub rejects comment bodies longer than this. */
-const COMMENT_LIMIT_CHARS = 65_536;
-/** The default length budget keeps a margin under the limit: GitHub may count differently than UTF-16 units. */
-const DEFAULT_MAX_CHARS = 65_000;
-/** Author of comments made with the job's GITHUB_TOKEN. */
-const DEFAULT_COMMENT_AUTHOR = 'github-actions[bot]';
-/**
- * A comment-header: what tells the sticky comments of several workflows on one pull request apart.
- * Only these characters, so it can sit in the hidden HTML comment and in a Markdown code span as it
- * is: it can neither close the marker (`-->`, `--!>`) nor inject markup or a mention.
- */
-const COMMENT_HEADER_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
-/** When the sticky comment is posted (the comment-on input). */
-const COMMENT_ON = ['always', 'failure', 'change'];
-function checkedHeader(header) {
-    if (header === undefined || header === '')
-        return undefined;
-    if (!COMMENT_HEADER_PATTERN.test(header)) {
-        throw new Error('a comment header is 1 to 64 characters among A-Z, a-z, 0-9, dot, underscore and dash');
-    }
-    return header;
-}
-/**
- * The hidden first line of the sticky comment: COMMENT_MARKER without a header (the comments of
- * earlier versions are found again), else `<!-- context-stability:sticky-comment header=NAME -->`.
- * The two never contain each other, so each header finds only its own comment.
- */
-function commentMarker(header) {
-    const h = checkedHeader(header);
-    return h === undefined ? COMMENT_MARKER : `<!-- context-stability:sticky-comment header=${h} -->`;
-}
-const HEADING = '## context-stability check';
-/**
- * The comment body: the marker, then the report for reviewers (failing transcripts with their
- * semantic diff; passing ones and unified diffs are left to the job summary), at most maxChars
- * characters (default 65,000, under COMMENT_LIMIT_CHARS) with a note when cut. `runUrl` links
- * the run; it differs per run, so with it every new run edits the comment (unless comment-on is
- * change). `header` (a comment-header) goes into the marker and the heading.
- */
-function buildCommentBody(report, opts = {}) {
-    const header = checkedHeader(opts.header);
-    const marker = commentMarker(header);
-    // The header is a code span: its characters (see COMMENT_HEADER_PATTERN) need no escaping there.
-    const heading = header === undefined ? HEADING : `${HEADING} · \`${header}\``;
-    // Room for the header, in either of the two places it may go below.
-    const reserve = header === undefined ? 0 : heading.length + 2;
-    const body = (0,_summary_js__WEBPACK_IMPORTED_MODULE_0__/* .renderReportSurface */ .eX)(report, {
-        kind: 'comment',
-        limit: Math.min(opts.maxChars ?? DEFAULT_MAX_CHARS, COMMENT_LIMIT_CHARS - 1) - reserve,
-        measure: (text) => text.length,
-        limitName: "GitHub's 65,536-character comment limit",
-        prefix: [marker],
-        ...(opts.runUrl ? { runUrl: opts.runUrl } : {}),
-    });
-    if (header === undefined)
-        return body;
-    const start = `${marker}\n${HEADING}\n`;
-    if (body.startsWith(start))
-        return `${marker}\n${heading}\n${body.slice(start.length)}`;
-    // A layout without that heading: the header on a line of its own, right below the marker.
-    return `${marker}\n${heading}\n\n${body.slice(marker.length + 1)}`;
-}
-/**
- * When to post, for comment-on and whether the run failed (the status output is fail):
- * `create`: a missing comment is created (else the run leaves the pull request without one);
- * `ignoreRunLink`: a comment that differs only in the link to the run is left alone.
- *
- * - always: create or update on every run (an identical body, run link included, is left alone).
- * - failure: a failing run creates or updates; a passing run never creates, but updates an
- *   existing comment to the passing report (so an old failure does not linger) unless it already
- *   shows that result.
- * - change: only a changed result writes: an existing comment is updated when the report differs
- *   (the run link aside); a comment is created only for a failing run.
- */
-function commentRules(on, failed) {
-    switch (on) {
-        case 'always':
-            return { create: true, ignoreRunLink: false };
-        case 'failure':
-            return { create: failed, ignoreRunLink: !failed };
-        case 'change':
-            return { create: failed, ignoreRunLink: true };
-    }
-}
-function httpStatus(error) {
-    if (typeof error !== 'object' || error === null || !('status' in error))
-        return undefined;
-    return typeof error.status === 'number' ? error.status : undefined;
-}
-const NO_PERMISSION = {
-    401: 'the token was rejected (HTTP 401)',
-    403: 'the token may not do this (HTTP 403: pull requests from forks and read-only tokens cannot comment)',
-    404: 'the pull request or repository is not visible to the token (HTTP 404)',
-};
-/** GitHub may hand a body back with CRLF line ends; that is not a change. */
-function normalized(text, ignoreRunLink) {
-    const lf = (text ?? '').replace(/\r\n/g, '\n');
-    // The line summary.ts ends the report with: link('Details of this run', runUrl).
-    return ignoreRunLink ? lf.replace(/^\[Details of this run\]\(https?:\/\/[^\s)]*\)\n/gm, '') : lf;
-}
-/**
- * Finds our comment by marker (of opts.header) AND author (paginated), updates it in place,
- * leaves it alone when the body is unchanged, creates it otherwise (unless opts.create is
- * false). The author defaults to github-actions[bot], the author of comments made with the job
- * token; pass the login of a PAT's user or `<app>[bot]` for an App token. 401/403/404 (fork
- * PRs, read-only tokens) → { action: 'skipped', reason }: never throws for permissions; other
- * errors throw.
- */
-async function upsertStickyComment(octokit, target, body, opts = {}) {
-    const marker = commentMarker(opts.header);
-    if (!body.startsWith(`${marker}\n`) && body !== marker)
-        throw new Error('the sticky comment body must start with COMMENT_MARKER (commentMarker of its header)');
-    if (body.length >= COMMENT_LIMIT_CHARS) {
-        throw new Error(`the sticky comment body has ${body.length} characters; GitHub accepts fewer than ${COMMENT_LIMIT_CHARS}`);
-    }
-    const author = (opts.author ?? DEFAULT_COMMENT_AUTHOR).toLowerCase();
-    const ignoreRunLink = opts.ignoreRunLink ?? false;
-    const where = { owner: target.owner, repo: target.repo };
-    let step = 'listing the comments';
-    try {
-        let existing;
-        const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
-            ...where,
-            issue_number: target.issueNumber,
-            per_page: 100,
-        });
-        for await (const page of pages) {
-            // COMMENT_MARKER and a header's marker never contain one another: each finds only its own.
-            existing = page.data.find((c) => (c.body ?? '').includes(marker) && c.user?.login.toLowerCase() === author);
-            if (existing)
-                break;
-        }
-        if (existing && normalized(existing.body, ignoreRunLink) === normalized(body, ignoreRunLink))
-            return { action: 'unchanged', id: existing.id, url: existing.html_url };
-        if (existing) {
-            step = 'updating the comment';
-            const { data } = await octokit.rest.issues.updateComment({ ...where, comment_id: existing.id, body });
-            return { action: 'updated', id: data.id, url: data.html_url };
-        }
-        if (opts.create === false) {
-            return { action: 'not-created', reason: 'there is no earlier comment to update' };
-        }
-        step = 'creating the comment';
-        const { data } = await octokit.rest.issues.createComment({
-            ...where,
-            issue_number: target.issueNumber,
-            body,
-        });
-        return { action: 'created', id: data.id, url: data.html_url };
-    }
-    catch (error) {
-        const status = httpStatus(error);
-        const why = status === undefined ? undefined : NO_PERMISSION[status];
-        if (why === undefined)
-            throw error;
-        return {
-            action: 'skipped',
-            reason: `No pull request comment: ${step} failed because ${why}. The results are in the annotations and the job summary.`,
-        };
-    }
-}
-
-
-/***/ }),
-
-/***/ 525:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   DV: () => (/* binding */ codeBlock),
-/* harmony export */   PP: () => (/* binding */ tableHead),
-/* harmony export */   Wj: () => (/* binding */ fitLayout),
-/* harmony export */   X1: () => (/* binding */ escapeText),
-/* harmony export */   dy: () => (/* binding */ utf8Bytes),
-/* harmony export */   jD: () => (/* binding */ tableRow),
-/* harmony export */   nf: () => (/* binding */ link),
-/* harmony export */   zH: () => (/* binding */ details)
-/* harmony export */ });
-/* harmony import */ var _core_golden_render_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7424);
-// HTML-safe markup for the GitHub surfaces (job summary, PR comment). core.summary and the
-// comments API render what they are given as GitHub-flavoured markdown with inline HTML, and
-// escape nothing: every transcript-derived string goes through escapeText, and code goes in a
-// fence that no backtick run inside can close. Both surfaces have a size limit: fitLayout cuts a
-// document by whole parts, so a cut never leaves an open table, `<details>` or code fence.
-
-/**
- * Text safe in a table cell, list item, `<summary>` or paragraph: the shared markdown escaper
- * (HTML and markdown markup as entities, one line) plus `@`, so that a name in a PR comment cannot
- * mention (and notify) a user or team.
- */
-function escapeText(text) {
-    return (0,_core_golden_render_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeMarkdown */ .FV)(text).replace(/@/g, '&#64;');
-}
-/** A fenced code block whose fence is longer than any backtick run in the text (shared with --format markdown). */
-const codeBlock = _core_golden_render_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .fenced */ .OF;
-/** `<details>` with an already escaped summary; blank lines around the body so markdown renders. */
-function details(summaryHtml, body) {
-    return [`<details><summary>${summaryHtml}</summary>`, '', ...body, '', '</details>', ''];
-}
-/** A markdown table row; cells must already be escaped. */
-function tableRow(cells) {
-    return `| ${cells.join(' | ')} |`;
-}
-/** Header and alignment rows of a table: `right` columns hold numbers. */
-function tableHead(columns) {
-    return [tableRow(columns.map((c) => c.title)), tableRow(columns.map((c) => (c.right ? '---:' : '---')))];
-}
-/**
- * A link to an http(s) URL the action built itself (the run page); anything else gives plain
- * escaped text. Characters that would end the link early are percent-encoded.
- */
-function link(label, url) {
-    if (!/^https?:\/\/[^\s]+$/.test(url))
-        return escapeText(label);
-    const safe = url.replace(/[()<>"'`\\|[\]]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-    return `[${escapeText(label)}](${safe})`;
-}
-function utf8Bytes(text) {
-    return Buffer.byteLength(text, 'utf8');
-}
-/** The longest prefix of `text` of at most `limit` units, ending at a line break when there is one. */
-function cutText(text, limit, measure) {
-    let lo = 0;
-    let hi = text.length;
-    while (lo < hi) {
-        const mid = Math.ceil((lo + hi) / 2);
-        if (measure(text.slice(0, mid)) <= limit)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    // Never end on half a surrogate pair.
-    if (lo > 0 && /[\uD800-\uDBFF]/.test(text.charAt(lo - 1)))
-        lo--;
-    const cut = text.slice(0, lo);
-    const newline = cut.lastIndexOf('\n');
-    return newline >= 0 ? cut.slice(0, newline + 1) : cut;
-}
-function increment(counts, key) {
-    if (key)
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-}
-/**
- * The document within opts.limit (in `measure` units): every part in its fullest form when that
- * fits; otherwise forms by tier, in document order inside a tier, while they fit, and the note.
- * Only when the always-shown parts alone exceed the limit is the text cut at a line break.
- */
-function fitLayout(sections, opts) {
-    const size = opts.measure;
-    const compose = (pick, note) => sections
-        .map((section) => {
-        const shown = section.parts.flatMap((p) => pick(p) ?? []);
-        const body = shown.length > 0 ? (section.head ?? '') + shown.join('') + (section.tail ?? '') : '';
-        return section.note ? note + body : body;
-    })
-        .join('');
-    const full = compose((part) => part.forms.at(-1)?.text, '');
-    if (size(full) <= opts.limit)
-        return full;
-    // Room for the note with every cuttable part counted: the real note is never longer.
-    const parts = sections.flatMap((section) => section.parts);
-    const most = new Map();
-    for (const part of parts) {
-        increment(most, part.omitted);
-        increment(most, part.shortened);
-    }
-    const budget = opts.limit - size(opts.note(most));
-    const chosen = new Map();
-    const opened = new Set();
-    let used = 0;
-    const candidates = sections.flatMap((section) => section.parts.flatMap((part) => part.forms.map((form, index) => ({ section, part, form, index }))));
-    candidates.sort((a, b) => a.form.tier - b.form.tier); // stable: document order inside a tier
-    for (const { section, part, form, index } of candidates) {
-        const current = chosen.get(part);
-        if (index > 0 && current === undefined)
-            continue; // a larger form only replaces a shown one
-        const replaced = current === undefined ? 0 : size(part.forms[current]?.text ?? '');
-        const head = opened.has(section) ? 0 : size((section.head ?? '') + (section.tail ?? ''));
-        const extra = head + size(form.text) - replaced;
-        if (part.omitted !== undefined && used + extra > budget)
-            continue;
-        chosen.set(part, index);
-        used += extra;
-        opened.add(section);
-    }
-    const counts = new Map();
-    for (const part of parts) {
-        const index = chosen.get(part);
-        if (index === undefined)
-            increment(counts, part.omitted);
-        else if (index < part.forms.length - 1)
-            increment(counts, part.shortened);
-    }
-    const text = compose((part) => {
-        const index = chosen.get(part);
-        return index === undefined ? undefined : part.forms[index]?.text;
-    }, opts.note(counts));
-    return size(text) <= opts.limit ? text : cutText(text, opts.limit, size);
-}
-
-
-/***/ }),
-
-/***/ 3886:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  a7: () => (/* binding */ buildJobSummary),
-  eX: () => (/* binding */ renderReportSurface)
-});
-
-// UNUSED EXPORTS: SUMMARY_LIMIT_BYTES, renderMarkdownReport
-
-// EXTERNAL MODULE: ./build/core/golden/check-report.js
-var check_report = __nccwpck_require__(6693);
-// EXTERNAL MODULE: ./build/core/golden/describe.js
-var describe = __nccwpck_require__(2137);
-// EXTERNAL MODULE: ./build/core/golden/describe-outcome.js
-var describe_outcome = __nccwpck_require__(5332);
-// EXTERNAL MODULE: ./build/core/golden/picture.js
-var picture = __nccwpck_require__(520);
-;// CONCATENATED MODULE: ./build/core/golden/render-picture.js
-
-/** Cells of the budget bar: each is 5% of the budget. */
-const BAR_CELLS = 20;
-/** The most cells a session map has; longer sessions are drawn by runs, then by stretches. */
-const MAP_CELLS = 80;
-const FATE_CELL = {
-    kept: '🟩',
-    protected: '🟦',
-    masked: '🟨',
-    excerpt: '🟪',
-    dropped: '🟥',
-};
-/** Which fate a stretch of the session shows when it holds several: the most telling one. */
-const TELLING = { dropped: 4, excerpt: 3, masked: 2, protected: 1, kept: 0 };
-function legend() {
-    return picture/* MAP_FATES */.n$.map((fate) => `${FATE_CELL[fate]} ${fate}`).join(' · ');
-}
-function thousands(n) {
-    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-/**
- * `▰▰▰▰▰▰▱▱▱▱… 5,210 / 8,000 tokens (65%) · tool 48% · user 9% …`: filled cells for the share of
- * the budget used (all filled and marked when over), then the share of each kind, largest first.
- */
-function budgetBar(budget, picture) {
-    const { limit, used } = budget;
-    const share = limit > 0 ? used / limit : used > 0 ? Infinity : 0;
-    const filled = Math.min(BAR_CELLS, Math.round(share * BAR_CELLS));
-    const bar = '▰'.repeat(filled) + '▱'.repeat(BAR_CELLS - filled);
-    const percent = Number.isFinite(share) ? `${Math.round(share * 100)}%` : 'no budget';
-    const over = used > limit ? ` · ⚠️ over by ${thousands(used - limit)}` : '';
-    const kinds = Object.entries(picture?.by_kind ?? {})
-        .filter(([, tokens]) => tokens > 0)
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-        .map(([kind, tokens]) => `${kind} ${percentOf(tokens, limit)}`);
-    const byKind = kinds.length > 0 ? ` · ${kinds.join(' · ')}` : '';
-    return `<code>${bar}</code> ${thousands(used)} / ${thousands(limit)} tokens (${percent})${over}${byKind}`;
-}
-/** `41%`, or `<1%` for a share that rounds to nothing. */
-function percentOf(tokens, limit) {
-    if (limit <= 0)
-        return '—';
-    const p = Math.round((tokens / limit) * 100);
-    return p === 0 && tokens > 0 ? '&lt;1%' : `${p}%`;
-}
-/** Runs in stretches of about equal artifact counts, each shown by its most telling fate. */
-function stretches(runs, total) {
-    const cells = [];
-    for (let cell = 0; cell < MAP_CELLS; cell++) {
-        const start = Math.round((cell * total) / MAP_CELLS);
-        const end = Math.round(((cell + 1) * total) / MAP_CELLS);
-        let fate;
-        let from = 0;
-        for (const run of runs) {
-            const to = from + run.count;
-            // The run overlaps the artifacts [start, end) of this cell.
-            if (to > start && from < end && (fate === undefined || TELLING[run.fate] > TELLING[fate]))
-                fate = run.fate;
-            from = to;
-        }
-        if (fate !== undefined)
-            cells.push({ fate });
-    }
-    return cells;
-}
-/** The cells of the map and what one cell stands for. */
-function mapCells(picture) {
-    const runs = picture.runs;
-    const total = runs.reduce((n, r) => n + r.count, 0);
-    if (total <= MAP_CELLS) {
-        return { cells: runs.map((r) => FATE_CELL[r.fate].repeat(r.count)).join(''), unit: 'one cell per artifact' };
-    }
-    if (runs.length <= MAP_CELLS) {
-        return {
-            cells: runs.map((r) => FATE_CELL[r.fate]).join(''),
-            unit: `one cell per run of artifacts with the same fate (${total} artifacts)`,
-        };
-    }
-    return {
-        cells: stretches(runs, total)
-            .map((c) => FATE_CELL[c.fate])
-            .join(''),
-        unit: `one cell per ${Math.round(total / MAP_CELLS)} artifacts, showing the most telling fate in it (${total} artifacts)`,
-    };
-}
-/** The map of a session with its legend line, as Markdown lines. */
-function sessionMap(picture) {
-    if (picture.runs.length === 0)
-        return [];
-    const { cells, unit } = mapCells(picture);
-    return [cells, '', `<sub>${unit}: ${legend()}</sub>`];
-}
-
-// EXTERNAL MODULE: ./build/core/golden/report-order.js + 1 modules
-var report_order = __nccwpck_require__(4763);
-// EXTERNAL MODULE: ./build/github/html.js
-var html = __nccwpck_require__(525);
-// EXTERNAL MODULE: ./build/core/diagnostics.js
-var diagnostics = __nccwpck_require__(6450);
-// EXTERNAL MODULE: ./build/core/golden/render-markdown.js
-var render_markdown = __nccwpck_require__(7424);
-// EXTERNAL MODULE: ./build/core/text/shown-name.js
-var shown_name = __nccwpck_require__(5929);
-// EXTERNAL MODULE: ./build/core/cache/describe.js
-var cache_describe = __nccwpck_require__(2594);
-;// CONCATENATED MODULE: ./build/github/report-blocks.js
-// The blocks of the Markdown report surfaces (job summary, PR comment, `check --format markdown`)
-// about one transcript or the policy review: what a reviewer reads first for a failing transcript
-// (its budget bar and session map, its violations, the first changed artifact, what fills the
-// budget, the command that accepts the change), and the policy impact table, narrow enough for a
-// PR comment, with its totals and the full table collapsed; its optional columns (prompt cache
-// prefix, facts lost) only when some transcript measured them. Every transcript-derived string goes
-// through escapeText.
-
-
-
-
-
-
-
-
-
-/** Violations listed in the open part of a transcript's block; the rest are in its details. */
-const VIOLATIONS_SHOWN = 5;
-function plural(n, word) {
-    return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-function signed(n) {
-    return n > 0 ? `+${n}` : n < 0 ? `-${-n}` : '±0';
-}
-/** `**path** — ❌ drift · 220 / 260 tokens`: the first line of a transcript's block. */
-function blockTitle(o, ci) {
-    const tokens = o.budget ? ` · ${o.budget.used} / ${o.budget.limit} tokens` : '';
-    const status = o.status && o.status !== 'ok' ? ` · status ${(0,html/* escapeText */.X1)(o.status)}` : '';
-    const n = o.violations.length;
-    const violations = n > 0 && o.outcome !== 'violations' ? ` · ${plural(n, 'violation')}` : '';
-    return `**${(0,html/* escapeText */.X1)(o.transcript)}** — ${(0,render_markdown/* outcomeCell */.Bl)(o, ci)}${violations}${tokens}${status}`;
-}
-/** The budget bar and the session map of a transcript, when it was stabilized. */
-function pictureLines(o) {
-    if (!o.budget)
-        return [];
-    const lines = [budgetBar(o.budget, o.picture), ''];
-    if (o.picture)
-        lines.push(...sessionMap(o.picture), '');
-    return lines;
-}
-/**
- * The body of a failing transcript's block (or a drift warning's), below its title: picture,
- * violations, the first change, what fills the budget, the accept command, open; the semantic
- * diff, further violations and (with `unified`) the unified diff collapsed.
- */
-function outcomeBody(o, report, opts) {
-    const open = [];
-    for (const v of o.violations.slice(0, VIOLATIONS_SHOWN))
-        open.push(`- ${(0,html/* escapeText */.X1)((0,describe/* describeViolation */.L6)(v))}`);
-    const rest = o.violations.length - VIOLATIONS_SHOWN;
-    if (rest > 0)
-        open.push(`- … ${plural(rest, 'more violation')} in the details below`);
-    for (const d of o.diagnostics ?? [])
-        open.push(`- ${(0,html/* escapeText */.X1)((0,diagnostics/* formatDiagnostic */.xy)(d))}`);
-    if ((0,report_order/* isWarningDrift */.S3)(o))
-        open.push(`- ${(0,html/* escapeText */.X1)(describe/* DRIFT_WARNING */.fo)}`);
-    const first = (0,describe_outcome/* describeFirstChange */.IE)(o);
-    if (first)
-        open.push(`- ${(0,html/* escapeText */.X1)(first)}`);
-    if (o.diff && !o.diff.equal) {
-        const t = o.diff.tokens;
-        if (t.delta !== 0)
-            open.push(`- tokens: ${t.before} → ${t.after} (${signed(t.delta)})`);
-    }
-    const consumers = (0,describe_outcome/* describeConsumers */.Ne)(o);
-    if (consumers)
-        open.push(`- ${(0,html/* escapeText */.X1)(consumers)}`);
-    if (o.cache_prefix)
-        open.push(`- ${(0,html/* escapeText */.X1)((0,cache_describe/* describeCachePrefix */.ql)(o.cache_prefix))}`);
-    const retention = o.retention ? (0,describe/* describeRetention */.uN)(o.retention) : undefined;
-    if (retention)
-        open.push(`- ${(0,html/* escapeText */.X1)(retention)}`);
-    if (o.outcome === 'new' && report.ci) {
-        open.push('- no golden: in CI nothing is written; create it locally and commit it:');
-    }
-    const accept = (0,describe_outcome/* acceptCommand */.O3)(o, report.policy.source);
-    if (accept) {
-        const verb = o.outcome === 'new' ? 'write the golden' : 'accept the change';
-        open.push(`- ${verb}: <code>${(0,html/* escapeText */.X1)(accept)}</code>`);
-    }
-    const hidden = [];
-    for (const v of o.violations.slice(VIOLATIONS_SHOWN))
-        hidden.push(`- ${(0,html/* escapeText */.X1)((0,describe/* describeViolation */.L6)(v))}`);
-    if (o.diff && !o.diff.equal)
-        for (const line of (0,describe/* describeDiff */.l7)(o.diff))
-            hidden.push(`- ${(0,html/* escapeText */.X1)(line)}`);
-    if (opts.unified && o.unified) {
-        // inertJson: a `##[` or `::` in an id must not become a workflow command when the Markdown goes to a log.
-        hidden.push('', ...(0,html/* codeBlock */.DV)((0,shown_name/* inertJson */.n)((0,render_markdown/* cappedDiff */.Rl)(o.unified, opts.fullReport)), 'diff'));
-    }
-    const out = [...pictureLines(o), ...open, ''];
-    if (hidden.length > 0) {
-        const what = opts.unified && o.unified ? 'Semantic and unified diff' : 'Details';
-        out.push(...(0,html/* details */.zH)(what, hidden));
-    }
-    return out;
-}
-/** A passing transcript as a row of the collapsed table of passes. */
-function passRow(o) {
-    const tokens = o.budget ? `${o.budget.used} / ${o.budget.limit}` : '—';
-    const map = o.picture && o.picture.runs.length > 0 ? mapCells(o.picture).cells : '—';
-    // The retention figures only beside findings (a pass's warnings): retention runs by default.
-    const retention = o.retention && o.violations.length > 0 ? (0,describe/* describeRetention */.uN)(o.retention) : undefined;
-    const said = [
-        ...(o.notes ?? []),
-        ...(o.cache_prefix ? [(0,cache_describe/* describeCachePrefix */.ql)(o.cache_prefix)] : []),
-        ...(retention ? [retention] : []),
-    ];
-    const notes = said.map(html/* escapeText */.X1).join('<br>') || '—';
-    return (0,html/* tableRow */.jD)([(0,html/* escapeText */.X1)(o.transcript), tokens, map, notes]);
-}
-const PASS_TABLE_HEAD = (0,html/* tableHead */.PP)([
-    { title: 'Transcript' },
-    { title: 'Tokens (used / budget)', right: true },
-    { title: 'Session map' },
-    { title: 'Note' },
-]);
-function removed(side) {
-    return Object.values(side.dropped).reduce((n, k) => n + k, 0);
-}
-/** Whether the edit changes anything the impact table counts for this transcript. */
-function impactChanged(i) {
-    const side = (x) => JSON.stringify([
-        x.status,
-        x.tokens,
-        x.kept,
-        x.masked,
-        x.dropped,
-        x.cache_prefix ?? null,
-        x.facts_lost ?? null,
-    ]);
-    return side(i.base) !== side(i.head) || i.newlyFailing.length > 0 || i.fixed.length > 0;
-}
-const NO_IMPACT_COLUMNS = { cache: false, facts: false };
-function impactColumns(impacts) {
-    const some = (has) => impacts.some((i) => has(i.base) || has(i.head));
-    return {
-        cache: some((s) => s.cache_prefix !== undefined),
-        facts: some((s) => s.facts_lost !== undefined),
-    };
-}
-function cacheCell(i) {
-    return (0,cache_describe/* describeCacheImpact */.SI)(i.base.cache_prefix, i.head.cache_prefix);
-}
-/** The optional cells of one transcript, in column order (prompt cache, then facts lost). */
-function optionalCells(i, cols) {
-    return [...(cols.cache ? [cacheCell(i)] : []), ...(cols.facts ? [(0,describe/* describeFactsLost */.tc)(i.base, i.head)] : [])];
-}
-function optionalHeads(cols) {
-    return [
-        ...(cols.cache ? [{ title: 'Prompt cache prefix' }] : []),
-        ...(cols.facts ? [{ title: 'Facts lost', right: true }] : []),
-    ];
-}
-/** The narrow impact table: one row per transcript, the optional columns before Checks. */
-function impactRow(i, cols = NO_IMPACT_COLUMNS) {
-    const checks = [
-        i.newlyFailing.length > 0 ? `❌ ${(0,html/* escapeText */.X1)(i.newlyFailing.join(', '))}` : '',
-        i.fixed.length > 0 ? `✅ ${(0,html/* escapeText */.X1)(i.fixed.join(', '))}` : '',
-    ]
-        .filter((c) => c !== '')
-        .join(' ');
-    return (0,html/* tableRow */.jD)([
-        (0,html/* escapeText */.X1)(i.transcript),
-        `${i.base.tokens} → ${i.head.tokens} (${signed(i.head.tokens - i.base.tokens)})`,
-        `${removed(i.base)} → ${removed(i.head)}`,
-        ...optionalCells(i, cols),
-        checks || '—',
-    ]);
-}
-/** The narrow impact table's head (the optional columns before Checks). */
-function impactHead(cols = NO_IMPACT_COLUMNS) {
-    return (0,html/* tableHead */.PP)([
-        { title: 'Transcript' },
-        { title: 'Tokens', right: true },
-        { title: 'Removed', right: true },
-        ...optionalHeads(cols),
-        { title: 'Checks' },
-    ]);
-}
-/** `base → head` summed over the transcripts that measured it; `—` for a side none did. */
-function factsTotal(impacts) {
-    const sum = (side) => {
-        const counts = impacts.flatMap((i) => (i[side].facts_lost === undefined ? [] : [i[side].facts_lost]));
-        return counts.length === 0 ? '—' : String(counts.reduce((a, b) => a + b, 0));
-    };
-    return `**${sum('base')} → ${sum('head')}**`;
-}
-/** The totals row of the impact table (shares do not add up: the cache cell stays empty). */
-function impactTotals(impacts, cols = NO_IMPACT_COLUMNS) {
-    let base = 0;
-    let head = 0;
-    let removedBase = 0;
-    let removedHead = 0;
-    let newly = 0;
-    let fixed = 0;
-    let changed = 0;
-    for (const i of impacts) {
-        base += i.base.tokens;
-        head += i.head.tokens;
-        removedBase += removed(i.base);
-        removedHead += removed(i.head);
-        newly += i.newlyFailing.length > 0 ? 1 : 0;
-        fixed += i.fixed.length > 0 ? 1 : 0;
-        if (impactChanged(i))
-            changed++;
-    }
-    const checks = [`${newly} newly failing`, `${fixed} fixed`].join(', ');
-    const unchanged = impacts.length - changed;
-    return (0,html/* tableRow */.jD)([
-        `**Total: ${plural(impacts.length, 'transcript')}, ${changed} changed${unchanged > 0 ? ` (${unchanged} unchanged not listed)` : ''}**`,
-        `**${base} → ${head} (${signed(head - base)})**`,
-        `**${removedBase} → ${removedHead}**`,
-        ...(cols.cache ? [''] : []),
-        ...(cols.facts ? [factsTotal(impacts)] : []),
-        `**${checks}**`,
-    ]);
-}
-/** The full impact table's head (status, kept, masked, removed by reason; collapsed), optional columns last. */
-function impactFullHead(cols = NO_IMPACT_COLUMNS) {
-    return (0,html/* tableHead */.PP)([
-        ...render_markdown/* IMPACT_COLUMNS */.ZX.map((title) => ({ title, right: ['Tokens', 'Kept', 'Masked'].includes(title) })),
-        ...optionalHeads(cols),
-    ]);
-}
-function impactFullRow(i, cols = NO_IMPACT_COLUMNS) {
-    return (0,html/* tableRow */.jD)([...(0,render_markdown/* impactCells */._M)(i, html/* escapeText */.X1), ...optionalCells(i, cols)]);
-}
-
-;// CONCATENATED MODULE: ./build/github/summary.js
-// The job summary of a check run, and the report layout it shares with the sticky PR comment and
-// `check --format markdown`: it leads with what broke. A headline (verdict and totals), the policy
-// impact table of a policy review (changed transcripts, totals; the full table folded), then one
-// group per kind of failure in displayOrder (violations by severity, drift, drift warnings,
-// unreadable input, new goldens), each transcript with its budget bar, session map, violations,
-// first change, what fills the budget and the command that accepts the change; then the passes,
-// folded; obsolete goldens. Each surface has a size limit (1 MiB per step summary, 65,536
-// characters per comment); when the report does not fit, the least telling parts go first (passing
-// rows, unified diffs, obsolete goldens, impact rows, details; the title of every failing
-// transcript last) and a note says what was left out. Every transcript-derived string is
-// HTML-escaped (escapeText).
-
-
-
-
-
-
-
-/** GitHub's limit is 1 MiB per step summary; keep a margin. */
-const SUMMARY_LIMIT_BYTES = 1_000_000;
-/** Tiers: what is kept first when the report does not fit. */
-const TIER = {
-    fixed: 0,
-    title: 1,
-    details: 2,
-    impact: 3,
-    obsolete: 4,
-    unified: 5,
-    passingRow: 6,
-};
-function block(lines) {
-    return `${lines.join('\n')}\n`;
-}
-function fixed(lines) {
-    return { forms: [{ text: block(lines), tier: TIER.fixed }] };
-}
-function summary_plural(n, word) {
-    return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-/** The verdict, then the totals: the one line a reader sees first. */
-function headline(report) {
-    const s = report.summary;
-    const failing = report.transcripts.filter((o) => (0,check_report/* outcomeFails */.Un)(o, report.ci)).length;
-    const code = (0,check_report/* exitCodeFor */.Rr)(report);
-    const totals = (0,html/* escapeText */.X1)((0,describe_outcome/* describeTotals */.xJ)(report));
-    if (code === 2)
-        return `**⚠️ Incomplete: ${summary_plural(s.errors, 'transcript')} could not be checked** — ${totals}`;
-    if (code === 1) {
-        return `**❌ ${failing} of ${summary_plural(s.checked, 'transcript')} ${failing === 1 ? 'fails' : 'fail'}** — ${totals}`;
-    }
-    if (s.checked === 0)
-        return '**⚠️ No transcript was checked**';
-    const warnings = report.transcripts.filter(report_order/* isWarningDrift */.S3).length;
-    const note = warnings > 0 ? `; ${summary_plural(warnings, 'drift')} reported as a warning` : '';
-    return `**✅ No transcript fails${note}** — ${totals}`;
-}
-function metaLine(report) {
-    const parts = [`Policy ${(0,html/* escapeText */.X1)(report.policy.source)} (${(0,html/* escapeText */.X1)(report.policy.hash)})`];
-    if (report.base_policy) {
-        parts.push(`base policy ${(0,html/* escapeText */.X1)(report.base_policy.source)} (${(0,html/* escapeText */.X1)(report.base_policy.hash)})`);
-    }
-    parts.push(`tokenizer ${(0,html/* escapeText */.X1)(`${report.tokenizer.name} ${report.tokenizer.version}`)}`);
-    if (report.shard)
-        parts.push(`shard ${report.shard.index}/${report.shard.total}`);
-    if (report.ci)
-        parts.push('CI mode');
-    return parts.join(' · ');
-}
-function hiddenLine(hidden) {
-    if (!hidden)
-        return [];
-    const more = [
-        hidden.error > 0 ? summary_plural(hidden.error, 'more error') : '',
-        hidden.warning > 0 ? summary_plural(hidden.warning, 'more warning') : '',
-        hidden.notice > 0 ? summary_plural(hidden.notice, 'more notice') : '',
-    ].filter((m) => m !== '');
-    if (more.length === 0)
-        return [];
-    return [
-        `GitHub shows at most 10 error, 10 warning and 10 notice annotations per step: ${more.join(', ')} ` +
-            'not annotated. Every finding is in the JSON report (`report-path`).',
-        '',
-    ];
-}
-/**
- * A failing transcript as two parts: its title line, kept before anything else that can be cut (so
- * every failing transcript is named), and its body (picture, findings, diffs).
- */
-function outcomeParts(o, report, withUnified, fullReport) {
-    const fails = (0,check_report/* outcomeFails */.Un)(o, report.ci);
-    const title = {
-        forms: [{ text: block([blockTitle(o, report.ci), '']), tier: TIER.title }],
-        omitted: fails ? 'failing' : 'warnings',
-    };
-    const omitted = fails ? 'details' : 'warningDetails';
-    const semantic = {
-        text: block(outcomeBody(o, report, { unified: false, fullReport })),
-        tier: TIER.details,
-    };
-    if (!withUnified || !o.unified)
-        return [title, { forms: [semantic], omitted }];
-    const full = block(outcomeBody(o, report, { unified: true, fullReport }));
-    return [title, { forms: [semantic, { text: full, tier: TIER.unified }], omitted, shortened: 'unified' }];
-}
-/** The groups a report lists, in order: what broke first (displayOrder), passes last. */
-const GROUPS = [
-    { title: (n) => `❌ Violations (${n})`, has: (o) => (0,report_order/* listingGroup */.ad)(o) === 0 },
-    { title: (n) => `❌ Drift (${n})`, has: (o) => (0,report_order/* listingGroup */.ad)(o) === 1 },
-    { title: (n) => `⚠️ Drift reported as a warning (${n})`, has: (o) => (0,report_order/* listingGroup */.ad)(o) === 2 },
-    { title: (n) => `⚠️ Could not be checked (${n})`, has: (o) => (0,report_order/* listingGroup */.ad)(o) === 3 },
-    { title: (n) => `🆕 New (${n})`, has: (o) => (0,report_order/* listingGroup */.ad)(o) === 4 },
-];
-function impactSections(report) {
-    const impacts = report.transcripts.flatMap((o) => (o.impact ? [o.impact] : []));
-    if (impacts.length === 0)
-        return [];
-    // The prompt-cache column only when the replay ran (`--cache-report`, checks.cache_prefix), facts
-    // lost only when the retention check ran under either policy.
-    const cols = impactColumns(impacts);
-    const row = (text) => ({
-        forms: [{ text: block([text]), tier: TIER.impact }],
-        omitted: 'impact',
-    });
-    return [
-        {
-            head: block(['### Policy impact (base → head)', '', ...impactHead(cols)]),
-            tail: '\n',
-            // Only the transcripts the edit changes; the totals row counts every one, the full table lists them all.
-            parts: [
-                ...impacts.filter(impactChanged).map((i) => row(impactRow(i, cols))),
-                fixed([impactTotals(impacts, cols)]),
-            ],
-        },
-        {
-            head: block([
-                '<details><summary>Policy impact in detail: status, kept, masked, removed by reason</summary>',
-                '',
-                ...impactFullHead(cols),
-            ]),
-            tail: block(['', '</details>', '']),
-            parts: impacts.map((i) => row(impactFullRow(i, cols))),
-        },
-    ];
-}
-function sections(report, opts) {
-    const comment = opts.kind === 'comment';
-    const top = [
-        fixed([
-            ...(opts.prefix ?? []),
-            '## context-stability check',
-            '',
-            headline(report),
-            '',
-            metaLine(report),
-            '',
-        ]),
-    ];
-    for (const n of opts.notices ?? [])
-        top.push(fixed([`> ⚠️ ${(0,html/* escapeText */.X1)(n)}`, '']));
-    // The cut note goes right below the headline, where a reader looks first.
-    const out = [{ parts: top }, { parts: [], note: true }];
-    // A policy review answers "what does this edit do" first.
-    out.push(...impactSections(report));
-    for (const group of GROUPS) {
-        const members = report.transcripts.filter((o) => group.has(o, report.ci));
-        if (members.length === 0)
-            continue;
-        out.push({
-            head: block([`### ${group.title(members.length)}`, '']),
-            parts: members.flatMap((o) => outcomeParts(o, report, !comment, opts.fullReport ?? 'report-path')),
-        });
-    }
-    const passes = report.transcripts.filter((o) => (0,report_order/* listingGroup */.ad)(o) === 5);
-    if (comment && passes.length > 0) {
-        out.push({
-            parts: [fixed([`✅ ${summary_plural(passes.length, 'passing transcript')}: see the job summary.`, ''])],
-        });
-    }
-    else if (passes.length > 0) {
-        const noted = passes.filter((o) => (o.notes ?? []).length > 0).length;
-        const note = noted > 0 ? `, ${noted} with a note (metadata changed; the context did not)` : '';
-        out.push({
-            head: block([
-                `<details><summary>✅ ${summary_plural(passes.length, 'transcript')} ${passes.length === 1 ? 'passes' : 'pass'}${note}</summary>`,
-                '',
-                ...PASS_TABLE_HEAD,
-            ]),
-            tail: block(['', `<sub>${legend()}</sub>`, '', '</details>', '']),
-            parts: passes.map((o) => ({
-                forms: [{ text: block([passRow(o)]), tier: TIER.passingRow }],
-                omitted: 'rows',
-            })),
-        });
-    }
-    const obsolete = (report.obsolete ?? []).map((g) => ({
-        forms: [{ text: block([`- ${(0,html/* escapeText */.X1)(g)}`]), tier: TIER.obsolete }],
-        omitted: 'obsolete',
-    }));
-    out.push({
-        head: block([
-            '### Obsolete goldens',
-            '',
-            'No checked transcript has these goldens; `context-stability update --prune-obsolete` removes them.',
-            '',
-        ]),
-        tail: '\n',
-        parts: obsolete,
-    });
-    const end = [fixed([(0,html/* escapeText */.X1)((0,describe/* describeSummary */.gp)(report)), ''])];
-    const hidden = hiddenLine(opts.hiddenAnnotations);
-    if (hidden.length > 0)
-        end.push(fixed(hidden));
-    if (opts.runUrl)
-        end.push(fixed([(0,html/* link */.nf)('Details of this run', opts.runUrl), '']));
-    out.push({ parts: end });
-    return out;
-}
-const CUT_WORDS = {
-    failing: (n) => summary_plural(n, 'failing transcript'),
-    warnings: (n) => summary_plural(n, 'drift warning'),
-    rows: (n) => summary_plural(n, 'passing transcript row'),
-    unified: (n) => summary_plural(n, 'unified diff'),
-    details: (n) => `the details of ${summary_plural(n, 'failing transcript')}`,
-    warningDetails: (n) => `the details of ${summary_plural(n, 'drift warning')}`,
-    impact: (n) => summary_plural(n, 'policy impact row'),
-    obsolete: (n) => summary_plural(n, 'obsolete golden'),
-};
-function cutNote(counts, limitName) {
-    const what = Object.keys(CUT_WORDS).flatMap((key) => {
-        const n = counts.get(key) ?? 0;
-        return n > 0 ? [CUT_WORDS[key](n)] : [];
-    });
-    return block([
-        `> ✂️ Cut to fit ${limitName}; not shown: ${what.join(', ')}. The JSON report (\`report-path\`) holds everything.`,
-        '',
-    ]);
-}
-/**
- * Lays the report out for one surface within opts.limit: everything when it fits; otherwise the
- * always-shown parts (headline, run table, notices, totals), then by tier while they fit: failing
- * rows, semantic diffs, impact rows, obsolete goldens, unified diffs, passing rows; with the note.
- */
-function renderReportSurface(report, opts) {
-    return (0,html/* fitLayout */.Wj)(sections((0,report_order/* displayOrder */.FX)(report), opts), {
-        limit: opts.limit,
-        measure: opts.measure,
-        note: (counts) => cutNote(counts, opts.limitName),
-    });
-}
-/**
- * The job summary (markdown with HTML details) to write with core.summary, under maxBytes of
- * UTF-8 (default SUMMARY_LIMIT_BYTES). `hiddenAnnotations` adds the line saying how many
- * annotations GitHub did not show; `notices` are the action's own messages, shown on top.
- */
-function buildJobSummary(report, opts = {}) {
-    return renderReportSurface(report, {
-        kind: 'summary',
-        limit: opts.maxBytes ?? SUMMARY_LIMIT_BYTES,
-        measure: html/* utf8Bytes */.dy,
-        limitName: "GitHub's 1 MiB step summary limit",
-        ...(opts.notices ? { notices: opts.notices } : {}),
-        ...(opts.hiddenAnnotations ? { hiddenAnnotations: opts.hiddenAnnotations } : {}),
-    });
-}
-/** `check --format markdown`: the job summary's layout, whole (no size limit). */
-function renderMarkdownReport(report) {
-    return renderReportSurface(report, {
-        kind: 'summary',
-        limit: Number.POSITIVE_INFINITY,
-        measure: (text) => text.length,
-        limitName: 'no limit',
-        fullReport: '--report',
-    });
-}
-
-
-/***/ }),
-
 /***/ 6446:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -86409,2991 +89205,6 @@ function formatBytes(n) {
     const rounded = n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / (1024 * 1024)).toFixed(1)} MiB`;
     return `${rounded} (${n} bytes)`;
 }
-
-
-/***/ }),
-
-/***/ 6257:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-// ESM COMPAT FLAG
-__nccwpck_require__.r(__webpack_exports__);
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  ExitCode: () => (/* binding */ ExitCode),
-  addPath: () => (/* binding */ addPath),
-  debug: () => (/* binding */ debug),
-  endGroup: () => (/* binding */ endGroup),
-  error: () => (/* binding */ error),
-  exportVariable: () => (/* binding */ exportVariable),
-  getBooleanInput: () => (/* binding */ getBooleanInput),
-  getIDToken: () => (/* binding */ getIDToken),
-  getInput: () => (/* binding */ getInput),
-  getMultilineInput: () => (/* binding */ getMultilineInput),
-  getState: () => (/* binding */ getState),
-  group: () => (/* binding */ group),
-  info: () => (/* binding */ info),
-  isDebug: () => (/* binding */ isDebug),
-  markdownSummary: () => (/* reexport */ markdownSummary),
-  notice: () => (/* binding */ notice),
-  platform: () => (/* reexport */ platform_namespaceObject),
-  saveState: () => (/* binding */ saveState),
-  setCommandEcho: () => (/* binding */ setCommandEcho),
-  setFailed: () => (/* binding */ setFailed),
-  setOutput: () => (/* binding */ setOutput),
-  setSecret: () => (/* binding */ setSecret),
-  startGroup: () => (/* binding */ startGroup),
-  summary: () => (/* reexport */ summary),
-  toPlatformPath: () => (/* reexport */ toPlatformPath),
-  toPosixPath: () => (/* reexport */ toPosixPath),
-  toWin32Path: () => (/* reexport */ toWin32Path),
-  warning: () => (/* binding */ warning)
-});
-
-// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
-var platform_namespaceObject = {};
-__nccwpck_require__.r(platform_namespaceObject);
-__nccwpck_require__.d(platform_namespaceObject, {
-  arch: () => (arch),
-  getDetails: () => (getDetails),
-  isLinux: () => (isLinux),
-  isMacOS: () => (isMacOS),
-  isWindows: () => (isWindows),
-  platform: () => (platform)
-});
-
-// EXTERNAL MODULE: external "os"
-var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/**
- * Sanitizes an input into a string so it can be passed into issueCommand safely
- * @param input input to sanitize into a string
- */
-function toCommandValue(input) {
-    if (input === null || input === undefined) {
-        return '';
-    }
-    else if (typeof input === 'string' || input instanceof String) {
-        return input;
-    }
-    return JSON.stringify(input);
-}
-/**
- *
- * @param annotationProperties
- * @returns The command properties to send with the actual annotation command
- * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
- */
-function toCommandProperties(annotationProperties) {
-    if (!Object.keys(annotationProperties).length) {
-        return {};
-    }
-    return {
-        title: annotationProperties.title,
-        file: annotationProperties.file,
-        line: annotationProperties.startLine,
-        endLine: annotationProperties.endLine,
-        col: annotationProperties.startColumn,
-        endColumn: annotationProperties.endColumn
-    };
-}
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
-
-
-/**
- * Issues a command to the GitHub Actions runner
- *
- * @param command - The command name to issue
- * @param properties - Additional properties for the command (key-value pairs)
- * @param message - The message to include with the command
- * @remarks
- * This function outputs a specially formatted string to stdout that the Actions
- * runner interprets as a command. These commands can control workflow behavior,
- * set outputs, create annotations, mask values, and more.
- *
- * Command Format:
- *   ::name key=value,key=value::message
- *
- * @example
- * ```typescript
- * // Issue a warning annotation
- * issueCommand('warning', {}, 'This is a warning message');
- * // Output: ::warning::This is a warning message
- *
- * // Set an environment variable
- * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
- * // Output: ::set-env name=MY_VAR::some value
- *
- * // Add a secret mask
- * issueCommand('add-mask', {}, 'secretValue123');
- * // Output: ::add-mask::secretValue123
- * ```
- *
- * @internal
- * This is an internal utility function that powers the public API functions
- * such as setSecret, warning, error, and exportVariable.
- */
-function issueCommand(command, properties, message) {
-    const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_.EOL);
-}
-function issue(name, message = '') {
-    issueCommand(name, {}, message);
-}
-const CMD_STRING = '::';
-class Command {
-    constructor(command, properties, message) {
-        if (!command) {
-            command = 'missing.command';
-        }
-        this.command = command;
-        this.properties = properties;
-        this.message = message;
-    }
-    toString() {
-        let cmdStr = CMD_STRING + this.command;
-        if (this.properties && Object.keys(this.properties).length > 0) {
-            cmdStr += ' ';
-            let first = true;
-            for (const key in this.properties) {
-                if (this.properties.hasOwnProperty(key)) {
-                    const val = this.properties[key];
-                    if (val) {
-                        if (first) {
-                            first = false;
-                        }
-                        else {
-                            cmdStr += ',';
-                        }
-                        cmdStr += `${key}=${escapeProperty(val)}`;
-                    }
-                }
-            }
-        }
-        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
-        return cmdStr;
-    }
-}
-function escapeData(s) {
-    return toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A');
-}
-function escapeProperty(s) {
-    return toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A')
-        .replace(/:/g, '%3A')
-        .replace(/,/g, '%2C');
-}
-;// CONCATENATED MODULE: external "crypto"
-const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
-// For internal use, subject to change.
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
-
-
-
-function issueFileCommand(command, message) {
-    const filePath = process.env[`GITHUB_${command}`];
-    if (!filePath) {
-        throw new Error(`Unable to find environment variable for file command ${command}`);
-    }
-    if (!external_fs_.existsSync(filePath)) {
-        throw new Error(`Missing file at path: ${filePath}`);
-    }
-    external_fs_.appendFileSync(filePath, `${toCommandValue(message)}${external_os_.EOL}`, {
-        encoding: 'utf8'
-    });
-}
-function prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
-    const convertedValue = toCommandValue(value);
-    // These should realistically never happen, but just in case someone finds a
-    // way to exploit uuid generation let's not allow keys or values that contain
-    // the delimiter.
-    if (key.includes(delimiter)) {
-        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
-    }
-    if (convertedValue.includes(delimiter)) {
-        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
-    }
-    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
-}
-;// CONCATENATED MODULE: external "path"
-const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-// EXTERNAL MODULE: external "http"
-var external_http_ = __nccwpck_require__(8611);
-var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
-// EXTERNAL MODULE: external "https"
-var external_https_ = __nccwpck_require__(5692);
-var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
-function getProxyUrl(reqUrl) {
-    const usingSsl = reqUrl.protocol === 'https:';
-    if (checkBypass(reqUrl)) {
-        return undefined;
-    }
-    const proxyVar = (() => {
-        if (usingSsl) {
-            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
-        }
-        else {
-            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
-        }
-    })();
-    if (proxyVar) {
-        try {
-            return new DecodedURL(proxyVar);
-        }
-        catch (_a) {
-            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
-                return new DecodedURL(`http://${proxyVar}`);
-        }
-    }
-    else {
-        return undefined;
-    }
-}
-function checkBypass(reqUrl) {
-    if (!reqUrl.hostname) {
-        return false;
-    }
-    const reqHost = reqUrl.hostname;
-    if (isLoopbackAddress(reqHost)) {
-        return true;
-    }
-    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
-    if (!noProxy) {
-        return false;
-    }
-    // Determine the request port
-    let reqPort;
-    if (reqUrl.port) {
-        reqPort = Number(reqUrl.port);
-    }
-    else if (reqUrl.protocol === 'http:') {
-        reqPort = 80;
-    }
-    else if (reqUrl.protocol === 'https:') {
-        reqPort = 443;
-    }
-    // Format the request hostname and hostname with port
-    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
-    if (typeof reqPort === 'number') {
-        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
-    }
-    // Compare request host against noproxy
-    for (const upperNoProxyItem of noProxy
-        .split(',')
-        .map(x => x.trim().toUpperCase())
-        .filter(x => x)) {
-        if (upperNoProxyItem === '*' ||
-            upperReqHosts.some(x => x === upperNoProxyItem ||
-                x.endsWith(`.${upperNoProxyItem}`) ||
-                (upperNoProxyItem.startsWith('.') &&
-                    x.endsWith(`${upperNoProxyItem}`)))) {
-            return true;
-        }
-    }
-    return false;
-}
-function isLoopbackAddress(host) {
-    const hostLower = host.toLowerCase();
-    return (hostLower === 'localhost' ||
-        hostLower.startsWith('127.') ||
-        hostLower.startsWith('[::1]') ||
-        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
-}
-class DecodedURL extends URL {
-    constructor(url, base) {
-        super(url, base);
-        this._decodedUsername = decodeURIComponent(super.username);
-        this._decodedPassword = decodeURIComponent(super.password);
-    }
-    get username() {
-        return this._decodedUsername;
-    }
-    get password() {
-        return this._decodedPassword;
-    }
-}
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
-/* eslint-disable @typescript-eslint/no-explicit-any */
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-var HttpCodes;
-(function (HttpCodes) {
-    HttpCodes[HttpCodes["OK"] = 200] = "OK";
-    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
-    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
-    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
-    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
-    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
-    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
-    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
-    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
-    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
-    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
-    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
-    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
-    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
-    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
-    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
-    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
-    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
-    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
-    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
-    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
-    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
-    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
-    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
-    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
-    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
-    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
-})(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function (Headers) {
-    Headers["Accept"] = "accept";
-    Headers["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
-var MediaTypes;
-(function (MediaTypes) {
-    MediaTypes["ApplicationJson"] = "application/json";
-})(MediaTypes || (MediaTypes = {}));
-/**
- * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
- * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
- */
-function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
-    return proxyUrl ? proxyUrl.href : '';
-}
-const HttpRedirectCodes = [
-    HttpCodes.MovedPermanently,
-    HttpCodes.ResourceMoved,
-    HttpCodes.SeeOther,
-    HttpCodes.TemporaryRedirect,
-    HttpCodes.PermanentRedirect
-];
-const HttpResponseRetryCodes = [
-    HttpCodes.BadGateway,
-    HttpCodes.ServiceUnavailable,
-    HttpCodes.GatewayTimeout
-];
-const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
-const ExponentialBackoffCeiling = 10;
-const ExponentialBackoffTimeSlice = 5;
-class HttpClientError extends Error {
-    constructor(message, statusCode) {
-        super(message);
-        this.name = 'HttpClientError';
-        this.statusCode = statusCode;
-        Object.setPrototypeOf(this, HttpClientError.prototype);
-    }
-}
-class HttpClientResponse {
-    constructor(message) {
-        this.message = message;
-    }
-    readBody() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                let output = Buffer.alloc(0);
-                this.message.on('data', (chunk) => {
-                    output = Buffer.concat([output, chunk]);
-                });
-                this.message.on('end', () => {
-                    resolve(output.toString());
-                });
-            }));
-        });
-    }
-    readBodyBuffer() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                const chunks = [];
-                this.message.on('data', (chunk) => {
-                    chunks.push(chunk);
-                });
-                this.message.on('end', () => {
-                    resolve(Buffer.concat(chunks));
-                });
-            }));
-        });
-    }
-}
-function isHttps(requestUrl) {
-    const parsedUrl = new URL(requestUrl);
-    return parsedUrl.protocol === 'https:';
-}
-class HttpClient {
-    constructor(userAgent, handlers, requestOptions) {
-        this._ignoreSslError = false;
-        this._allowRedirects = true;
-        this._allowRedirectDowngrade = false;
-        this._maxRedirects = 50;
-        this._allowRetries = false;
-        this._maxRetries = 1;
-        this._keepAlive = false;
-        this._disposed = false;
-        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
-        this.handlers = handlers || [];
-        this.requestOptions = requestOptions;
-        if (requestOptions) {
-            if (requestOptions.ignoreSslError != null) {
-                this._ignoreSslError = requestOptions.ignoreSslError;
-            }
-            this._socketTimeout = requestOptions.socketTimeout;
-            if (requestOptions.allowRedirects != null) {
-                this._allowRedirects = requestOptions.allowRedirects;
-            }
-            if (requestOptions.allowRedirectDowngrade != null) {
-                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
-            }
-            if (requestOptions.maxRedirects != null) {
-                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
-            }
-            if (requestOptions.keepAlive != null) {
-                this._keepAlive = requestOptions.keepAlive;
-            }
-            if (requestOptions.allowRetries != null) {
-                this._allowRetries = requestOptions.allowRetries;
-            }
-            if (requestOptions.maxRetries != null) {
-                this._maxRetries = requestOptions.maxRetries;
-            }
-        }
-    }
-    options(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    get(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('GET', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    del(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    post(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('POST', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    patch(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    put(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PUT', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    head(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    sendStream(verb, requestUrl, stream, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request(verb, requestUrl, stream, additionalHeaders);
-        });
-    }
-    /**
-     * Gets a typed object from an endpoint
-     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
-     */
-    getJson(requestUrl_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            const res = yield this.get(requestUrl, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    postJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.post(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    putJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.put(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    patchJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.patch(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    /**
-     * Makes a raw http request.
-     * All other methods such as get, post, patch, and request ultimately call this.
-     * Prefer get, del, post and patch
-     */
-    request(verb, requestUrl, data, headers) {
-        return __awaiter(this, void 0, void 0, function* () {
-            if (this._disposed) {
-                throw new Error('Client has already been disposed.');
-            }
-            const parsedUrl = new URL(requestUrl);
-            let info = this._prepareRequest(verb, parsedUrl, headers);
-            // Only perform retries on reads since writes may not be idempotent.
-            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
-                ? this._maxRetries + 1
-                : 1;
-            let numTries = 0;
-            let response;
-            do {
-                response = yield this.requestRaw(info, data);
-                // Check if it's an authentication challenge
-                if (response &&
-                    response.message &&
-                    response.message.statusCode === HttpCodes.Unauthorized) {
-                    let authenticationHandler;
-                    for (const handler of this.handlers) {
-                        if (handler.canHandleAuthentication(response)) {
-                            authenticationHandler = handler;
-                            break;
-                        }
-                    }
-                    if (authenticationHandler) {
-                        return authenticationHandler.handleAuthentication(this, info, data);
-                    }
-                    else {
-                        // We have received an unauthorized response but have no handlers to handle it.
-                        // Let the response return to the caller.
-                        return response;
-                    }
-                }
-                let redirectsRemaining = this._maxRedirects;
-                while (response.message.statusCode &&
-                    HttpRedirectCodes.includes(response.message.statusCode) &&
-                    this._allowRedirects &&
-                    redirectsRemaining > 0) {
-                    const redirectUrl = response.message.headers['location'];
-                    if (!redirectUrl) {
-                        // if there's no location to redirect to, we won't
-                        break;
-                    }
-                    const parsedRedirectUrl = new URL(redirectUrl);
-                    if (parsedUrl.protocol === 'https:' &&
-                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
-                        !this._allowRedirectDowngrade) {
-                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
-                    }
-                    // we need to finish reading the response before reassigning response
-                    // which will leak the open socket.
-                    yield response.readBody();
-                    // strip authorization header if redirected to a different hostname
-                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-                        for (const header in headers) {
-                            // header names are case insensitive
-                            if (header.toLowerCase() === 'authorization') {
-                                delete headers[header];
-                            }
-                        }
-                    }
-                    // let's make the request with the new redirectUrl
-                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
-                    response = yield this.requestRaw(info, data);
-                    redirectsRemaining--;
-                }
-                if (!response.message.statusCode ||
-                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
-                    // If not a retry code, return immediately instead of retrying
-                    return response;
-                }
-                numTries += 1;
-                if (numTries < maxTries) {
-                    yield response.readBody();
-                    yield this._performExponentialBackoff(numTries);
-                }
-            } while (numTries < maxTries);
-            return response;
-        });
-    }
-    /**
-     * Needs to be called if keepAlive is set to true in request options.
-     */
-    dispose() {
-        if (this._agent) {
-            this._agent.destroy();
-        }
-        this._disposed = true;
-    }
-    /**
-     * Raw request.
-     * @param info
-     * @param data
-     */
-    requestRaw(info, data) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => {
-                function callbackForResult(err, res) {
-                    if (err) {
-                        reject(err);
-                    }
-                    else if (!res) {
-                        // If `err` is not passed, then `res` must be passed.
-                        reject(new Error('Unknown error'));
-                    }
-                    else {
-                        resolve(res);
-                    }
-                }
-                this.requestRawWithCallback(info, data, callbackForResult);
-            });
-        });
-    }
-    /**
-     * Raw request with callback.
-     * @param info
-     * @param data
-     * @param onResult
-     */
-    requestRawWithCallback(info, data, onResult) {
-        if (typeof data === 'string') {
-            if (!info.options.headers) {
-                info.options.headers = {};
-            }
-            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
-        }
-        let callbackCalled = false;
-        function handleResult(err, res) {
-            if (!callbackCalled) {
-                callbackCalled = true;
-                onResult(err, res);
-            }
-        }
-        const req = info.httpModule.request(info.options, (msg) => {
-            const res = new HttpClientResponse(msg);
-            handleResult(undefined, res);
-        });
-        let socket;
-        req.on('socket', sock => {
-            socket = sock;
-        });
-        // If we ever get disconnected, we want the socket to timeout eventually
-        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
-            if (socket) {
-                socket.end();
-            }
-            handleResult(new Error(`Request timeout: ${info.options.path}`));
-        });
-        req.on('error', function (err) {
-            // err has statusCode property
-            // res should have headers
-            handleResult(err);
-        });
-        if (data && typeof data === 'string') {
-            req.write(data, 'utf8');
-        }
-        if (data && typeof data !== 'string') {
-            data.on('close', function () {
-                req.end();
-            });
-            data.pipe(req);
-        }
-        else {
-            req.end();
-        }
-    }
-    /**
-     * Gets an http agent. This function is useful when you need an http agent that handles
-     * routing through a proxy server - depending upon the url and proxy environment variables.
-     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
-     */
-    getAgent(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        return this._getAgent(parsedUrl);
-    }
-    getAgentDispatcher(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (!useProxy) {
-            return;
-        }
-        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
-    }
-    _prepareRequest(method, requestUrl, headers) {
-        const info = {};
-        info.parsedUrl = requestUrl;
-        const usingSsl = info.parsedUrl.protocol === 'https:';
-        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
-        const defaultPort = usingSsl ? 443 : 80;
-        info.options = {};
-        info.options.host = info.parsedUrl.hostname;
-        info.options.port = info.parsedUrl.port
-            ? parseInt(info.parsedUrl.port)
-            : defaultPort;
-        info.options.path =
-            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
-        info.options.method = method;
-        info.options.headers = this._mergeHeaders(headers);
-        if (this.userAgent != null) {
-            info.options.headers['user-agent'] = this.userAgent;
-        }
-        info.options.agent = this._getAgent(info.parsedUrl);
-        // gives handlers an opportunity to participate
-        if (this.handlers) {
-            for (const handler of this.handlers) {
-                handler.prepareRequest(info.options);
-            }
-        }
-        return info;
-    }
-    _mergeHeaders(headers) {
-        if (this.requestOptions && this.requestOptions.headers) {
-            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
-        }
-        return lowercaseKeys(headers || {});
-    }
-    /**
-     * Gets an existing header value or returns a default.
-     * Handles converting number header values to strings since HTTP headers must be strings.
-     * Note: This returns string | string[] since some headers can have multiple values.
-     * For headers that must always be a single string (like Content-Type), use the
-     * specialized _getExistingOrDefaultContentTypeHeader method instead.
-     */
-    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
-            if (headerValue) {
-                clientHeader =
-                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
-            }
-        }
-        const additionalValue = additionalHeaders[header];
-        if (additionalValue !== undefined) {
-            return typeof additionalValue === 'number'
-                ? additionalValue.toString()
-                : additionalValue;
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    /**
-     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
-     * Always returns a single string (not an array) since Content-Type should be a single value.
-     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
-     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
-     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
-     */
-    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
-            if (headerValue) {
-                if (typeof headerValue === 'number') {
-                    clientHeader = String(headerValue);
-                }
-                else if (Array.isArray(headerValue)) {
-                    clientHeader = headerValue.join(', ');
-                }
-                else {
-                    clientHeader = headerValue;
-                }
-            }
-        }
-        const additionalValue = additionalHeaders[Headers.ContentType];
-        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
-        if (additionalValue !== undefined) {
-            if (typeof additionalValue === 'number') {
-                return String(additionalValue);
-            }
-            else if (Array.isArray(additionalValue)) {
-                return additionalValue.join(', ');
-            }
-            else {
-                return additionalValue;
-            }
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    _getAgent(parsedUrl) {
-        let agent;
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (this._keepAlive && useProxy) {
-            agent = this._proxyAgent;
-        }
-        if (!useProxy) {
-            agent = this._agent;
-        }
-        // if agent is already assigned use that agent.
-        if (agent) {
-            return agent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        let maxSockets = 100;
-        if (this.requestOptions) {
-            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
-        }
-        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
-        if (proxyUrl && proxyUrl.hostname) {
-            const agentOptions = {
-                maxSockets,
-                keepAlive: this._keepAlive,
-                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
-                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
-                })), { host: proxyUrl.hostname, port: proxyUrl.port })
-            };
-            let tunnelAgent;
-            const overHttps = proxyUrl.protocol === 'https:';
-            if (usingSsl) {
-                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
-            }
-            else {
-                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
-            }
-            agent = tunnelAgent(agentOptions);
-            this._proxyAgent = agent;
-        }
-        // if tunneling agent isn't assigned create a new agent
-        if (!agent) {
-            const options = { keepAlive: this._keepAlive, maxSockets };
-            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
-            this._agent = agent;
-        }
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            agent.options = Object.assign(agent.options || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return agent;
-    }
-    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
-        let proxyAgent;
-        if (this._keepAlive) {
-            proxyAgent = this._proxyAgentDispatcher;
-        }
-        // if agent is already assigned use that agent.
-        if (proxyAgent) {
-            return proxyAgent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new undici.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
-            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
-        })));
-        this._proxyAgentDispatcher = proxyAgent;
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return proxyAgent;
-    }
-    _getUserAgentWithOrchestrationId(userAgent) {
-        const baseUserAgent = userAgent || 'actions/http-client';
-        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
-        if (orchId) {
-            // Sanitize the orchestration ID to ensure it contains only valid characters
-            // Valid characters: 0-9, a-z, _, -, .
-            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
-            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
-        }
-        return baseUserAgent;
-    }
-    _performExponentialBackoff(retryNumber) {
-        return __awaiter(this, void 0, void 0, function* () {
-            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-            return new Promise(resolve => setTimeout(() => resolve(), ms));
-        });
-    }
-    _processResponse(res, options) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
-                const statusCode = res.message.statusCode || 0;
-                const response = {
-                    statusCode,
-                    result: null,
-                    headers: {}
-                };
-                // not found leads to null obj returned
-                if (statusCode === HttpCodes.NotFound) {
-                    resolve(response);
-                }
-                // get the result from the body
-                function dateTimeDeserializer(key, value) {
-                    if (typeof value === 'string') {
-                        const a = new Date(value);
-                        if (!isNaN(a.valueOf())) {
-                            return a;
-                        }
-                    }
-                    return value;
-                }
-                let obj;
-                let contents;
-                try {
-                    contents = yield res.readBody();
-                    if (contents && contents.length > 0) {
-                        if (options && options.deserializeDates) {
-                            obj = JSON.parse(contents, dateTimeDeserializer);
-                        }
-                        else {
-                            obj = JSON.parse(contents);
-                        }
-                        response.result = obj;
-                    }
-                    response.headers = res.message.headers;
-                }
-                catch (err) {
-                    // Invalid resource (contents not json);  leaving result obj null
-                }
-                // note that 3xx redirects are handled by the http layer.
-                if (statusCode > 299) {
-                    let msg;
-                    // if exception/error in body, attempt to get better error
-                    if (obj && obj.message) {
-                        msg = obj.message;
-                    }
-                    else if (contents && contents.length > 0) {
-                        // it may be the case that the exception is in the body message as string
-                        msg = contents;
-                    }
-                    else {
-                        msg = `Failed request: (${statusCode})`;
-                    }
-                    const err = new HttpClientError(msg, statusCode);
-                    err.result = response.result;
-                    reject(err);
-                }
-                else {
-                    resolve(response);
-                }
-            }));
-        });
-    }
-}
-const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
-var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-class BasicCredentialHandler {
-    constructor(username, password) {
-        this.username = username;
-        this.password = password;
-    }
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class BearerCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Bearer ${this.token}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class PersonalAccessTokenCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
-var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-class OidcClient {
-    static createHttpClient(allowRetry = true, maxRetry = 10) {
-        const requestOptions = {
-            allowRetries: allowRetry,
-            maxRetries: maxRetry
-        };
-        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
-    }
-    static getRequestToken() {
-        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
-        if (!token) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
-        }
-        return token;
-    }
-    static getIDTokenUrl() {
-        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
-        if (!runtimeUrl) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
-        }
-        return runtimeUrl;
-    }
-    static getCall(id_token_url) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            var _a;
-            const httpclient = OidcClient.createHttpClient();
-            const res = yield httpclient
-                .getJson(id_token_url)
-                .catch(error => {
-                throw new Error(`Failed to get ID Token. \n 
-        Error Code : ${error.statusCode}\n 
-        Error Message: ${error.message}`);
-            });
-            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
-            if (!id_token) {
-                throw new Error('Response json body do not have ID Token field');
-            }
-            return id_token;
-        });
-    }
-    static getIDToken(audience) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            try {
-                // New ID Token is requested from action service
-                let id_token_url = OidcClient.getIDTokenUrl();
-                if (audience) {
-                    const encodedAudience = encodeURIComponent(audience);
-                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
-                }
-                debug(`ID token url is ${id_token_url}`);
-                const id_token = yield OidcClient.getCall(id_token_url);
-                setSecret(id_token);
-                return id_token;
-            }
-            catch (error) {
-                throw new Error(`Error message: ${error.message}`);
-            }
-        });
-    }
-}
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
-var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { access, appendFile, writeFile } = external_fs_.promises;
-const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
-const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
-class Summary {
-    constructor() {
-        this._buffer = '';
-    }
-    /**
-     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
-     * Also checks r/w permissions.
-     *
-     * @returns step summary file path
-     */
-    filePath() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            if (this._filePath) {
-                return this._filePath;
-            }
-            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
-            if (!pathFromEnv) {
-                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
-            }
-            try {
-                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
-            }
-            catch (_a) {
-                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
-            }
-            this._filePath = pathFromEnv;
-            return this._filePath;
-        });
-    }
-    /**
-     * Wraps content in an HTML tag, adding any HTML attributes
-     *
-     * @param {string} tag HTML tag to wrap
-     * @param {string | null} content content within the tag
-     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
-     *
-     * @returns {string} content wrapped in HTML element
-     */
-    wrap(tag, content, attrs = {}) {
-        const htmlAttrs = Object.entries(attrs)
-            .map(([key, value]) => ` ${key}="${value}"`)
-            .join('');
-        if (!content) {
-            return `<${tag}${htmlAttrs}>`;
-        }
-        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
-    }
-    /**
-     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
-     *
-     * @param {SummaryWriteOptions} [options] (optional) options for write operation
-     *
-     * @returns {Promise<Summary>} summary instance
-     */
-    write(options) {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
-            const filePath = yield this.filePath();
-            const writeFunc = overwrite ? writeFile : appendFile;
-            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
-            return this.emptyBuffer();
-        });
-    }
-    /**
-     * Clears the summary buffer and wipes the summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    clear() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            return this.emptyBuffer().write({ overwrite: true });
-        });
-    }
-    /**
-     * Returns the current summary buffer as a string
-     *
-     * @returns {string} string of summary buffer
-     */
-    stringify() {
-        return this._buffer;
-    }
-    /**
-     * If the summary buffer is empty
-     *
-     * @returns {boolen} true if the buffer is empty
-     */
-    isEmptyBuffer() {
-        return this._buffer.length === 0;
-    }
-    /**
-     * Resets the summary buffer without writing to summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    emptyBuffer() {
-        this._buffer = '';
-        return this;
-    }
-    /**
-     * Adds raw text to the summary buffer
-     *
-     * @param {string} text content to add
-     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addRaw(text, addEOL = false) {
-        this._buffer += text;
-        return addEOL ? this.addEOL() : this;
-    }
-    /**
-     * Adds the operating system-specific end-of-line marker to the buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addEOL() {
-        return this.addRaw(external_os_.EOL);
-    }
-    /**
-     * Adds an HTML codeblock to the summary buffer
-     *
-     * @param {string} code content to render within fenced code block
-     * @param {string} lang (optional) language to syntax highlight code
-     *
-     * @returns {Summary} summary instance
-     */
-    addCodeBlock(code, lang) {
-        const attrs = Object.assign({}, (lang && { lang }));
-        const element = this.wrap('pre', this.wrap('code', code), attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML list to the summary buffer
-     *
-     * @param {string[]} items list of items to render
-     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addList(items, ordered = false) {
-        const tag = ordered ? 'ol' : 'ul';
-        const listItems = items.map(item => this.wrap('li', item)).join('');
-        const element = this.wrap(tag, listItems);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML table to the summary buffer
-     *
-     * @param {SummaryTableCell[]} rows table rows
-     *
-     * @returns {Summary} summary instance
-     */
-    addTable(rows) {
-        const tableBody = rows
-            .map(row => {
-            const cells = row
-                .map(cell => {
-                if (typeof cell === 'string') {
-                    return this.wrap('td', cell);
-                }
-                const { header, data, colspan, rowspan } = cell;
-                const tag = header ? 'th' : 'td';
-                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
-                return this.wrap(tag, data, attrs);
-            })
-                .join('');
-            return this.wrap('tr', cells);
-        })
-            .join('');
-        const element = this.wrap('table', tableBody);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds a collapsable HTML details element to the summary buffer
-     *
-     * @param {string} label text for the closed state
-     * @param {string} content collapsable content
-     *
-     * @returns {Summary} summary instance
-     */
-    addDetails(label, content) {
-        const element = this.wrap('details', this.wrap('summary', label) + content);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML image tag to the summary buffer
-     *
-     * @param {string} src path to the image you to embed
-     * @param {string} alt text description of the image
-     * @param {SummaryImageOptions} options (optional) addition image attributes
-     *
-     * @returns {Summary} summary instance
-     */
-    addImage(src, alt, options) {
-        const { width, height } = options || {};
-        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
-        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML section heading element
-     *
-     * @param {string} text heading text
-     * @param {number | string} [level=1] (optional) the heading level, default: 1
-     *
-     * @returns {Summary} summary instance
-     */
-    addHeading(text, level) {
-        const tag = `h${level}`;
-        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
-            ? tag
-            : 'h1';
-        const element = this.wrap(allowedTag, text);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML thematic break (<hr>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addSeparator() {
-        const element = this.wrap('hr', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML line break (<br>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addBreak() {
-        const element = this.wrap('br', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML blockquote to the summary buffer
-     *
-     * @param {string} text quote text
-     * @param {string} cite (optional) citation url
-     *
-     * @returns {Summary} summary instance
-     */
-    addQuote(text, cite) {
-        const attrs = Object.assign({}, (cite && { cite }));
-        const element = this.wrap('blockquote', text, attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML anchor tag to the summary buffer
-     *
-     * @param {string} text link text/content
-     * @param {string} href hyperlink
-     *
-     * @returns {Summary} summary instance
-     */
-    addLink(text, href) {
-        const element = this.wrap('a', text, { href });
-        return this.addRaw(element).addEOL();
-    }
-}
-const _summary = new Summary();
-/**
- * @deprecated use `core.summary`
- */
-const markdownSummary = _summary;
-const summary = _summary;
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
-
-/**
- * toPosixPath converts the given path to the posix form. On Windows, \\ will be
- * replaced with /.
- *
- * @param pth. Path to transform.
- * @return string Posix path.
- */
-function toPosixPath(pth) {
-    return pth.replace(/[\\]/g, '/');
-}
-/**
- * toWin32Path converts the given path to the win32 form. On Linux, / will be
- * replaced with \\.
- *
- * @param pth. Path to transform.
- * @return string Win32 path.
- */
-function toWin32Path(pth) {
-    return pth.replace(/[/]/g, '\\');
-}
-/**
- * toPlatformPath converts the given path to a platform-specific path. It does
- * this by replacing instances of / and \ with the platform-specific path
- * separator.
- *
- * @param pth The path to platformize.
- * @return string The platform-specific path.
- */
-function toPlatformPath(pth) {
-    return pth.replace(/[/\\]/g, external_path_namespaceObject.sep);
-}
-// EXTERNAL MODULE: external "string_decoder"
-var external_string_decoder_ = __nccwpck_require__(3193);
-// EXTERNAL MODULE: external "events"
-var external_events_ = __nccwpck_require__(4434);
-;// CONCATENATED MODULE: external "child_process"
-const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-// EXTERNAL MODULE: external "assert"
-var external_assert_ = __nccwpck_require__(2613);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
-var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
-// export const {open} = 'fs'
-const IS_WINDOWS = process.platform === 'win32';
-/**
- * Custom implementation of readlink to ensure Windows junctions
- * maintain trailing backslash for backward compatibility with Node.js < 24
- *
- * In Node.js 20, Windows junctions (directory symlinks) always returned paths
- * with trailing backslashes. Node.js 24 removed this behavior, which breaks
- * code that relied on this format for path operations.
- *
- * This implementation restores the Node 20 behavior by adding a trailing
- * backslash to all junction results on Windows.
- */
-function readlink(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        const result = yield fs.promises.readlink(fsPath);
-        // On Windows, restore Node 20 behavior: add trailing backslash to all results
-        // since junctions on Windows are always directory links
-        if (IS_WINDOWS && !result.endsWith('\\')) {
-            return `${result}\\`;
-        }
-        return result;
-    });
-}
-// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
-const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_.constants.O_RDONLY;
-function exists(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        try {
-            yield stat(fsPath);
-        }
-        catch (err) {
-            if (err.code === 'ENOENT') {
-                return false;
-            }
-            throw err;
-        }
-        return true;
-    });
-}
-function isDirectory(fsPath_1) {
-    return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
-        return stats.isDirectory();
-    });
-}
-/**
- * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
- * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
- */
-function isRooted(p) {
-    p = normalizeSeparators(p);
-    if (!p) {
-        throw new Error('isRooted() parameter "p" cannot be empty');
-    }
-    if (IS_WINDOWS) {
-        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
-        ); // e.g. C: or C:\hello
-    }
-    return p.startsWith('/');
-}
-/**
- * Best effort attempt to determine whether a file exists and is executable.
- * @param filePath    file path to check
- * @param extensions  additional file extensions to try
- * @return if file exists and is executable, returns the file path. otherwise empty string.
- */
-function tryGetExecutablePath(filePath, extensions) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        let stats = undefined;
-        try {
-            // test file exists
-            stats = yield stat(filePath);
-        }
-        catch (err) {
-            if (err.code !== 'ENOENT') {
-                // eslint-disable-next-line no-console
-                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-            }
-        }
-        if (stats && stats.isFile()) {
-            if (IS_WINDOWS) {
-                // on Windows, test for valid extension
-                const upperExt = external_path_namespaceObject.extname(filePath).toUpperCase();
-                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
-                    return filePath;
-                }
-            }
-            else {
-                if (isUnixExecutable(stats)) {
-                    return filePath;
-                }
-            }
-        }
-        // try each extension
-        const originalFilePath = filePath;
-        for (const extension of extensions) {
-            filePath = originalFilePath + extension;
-            stats = undefined;
-            try {
-                stats = yield stat(filePath);
-            }
-            catch (err) {
-                if (err.code !== 'ENOENT') {
-                    // eslint-disable-next-line no-console
-                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-                }
-            }
-            if (stats && stats.isFile()) {
-                if (IS_WINDOWS) {
-                    // preserve the case of the actual file (since an extension was appended)
-                    try {
-                        const directory = external_path_namespaceObject.dirname(filePath);
-                        const upperName = external_path_namespaceObject.basename(filePath).toUpperCase();
-                        for (const actualName of yield readdir(directory)) {
-                            if (upperName === actualName.toUpperCase()) {
-                                filePath = external_path_namespaceObject.join(directory, actualName);
-                                break;
-                            }
-                        }
-                    }
-                    catch (err) {
-                        // eslint-disable-next-line no-console
-                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
-                    }
-                    return filePath;
-                }
-                else {
-                    if (isUnixExecutable(stats)) {
-                        return filePath;
-                    }
-                }
-            }
-        }
-        return '';
-    });
-}
-function normalizeSeparators(p) {
-    p = p || '';
-    if (IS_WINDOWS) {
-        // convert slashes on Windows
-        p = p.replace(/\//g, '\\');
-        // remove redundant slashes
-        return p.replace(/\\\\+/g, '\\');
-    }
-    // remove redundant slashes
-    return p.replace(/\/\/+/g, '/');
-}
-// on Mac/Linux, test the execute bit
-//     R   W  X  R  W X R W X
-//   256 128 64 32 16 8 4 2 1
-function isUnixExecutable(stats) {
-    return ((stats.mode & 1) > 0 ||
-        ((stats.mode & 8) > 0 &&
-            process.getgid !== undefined &&
-            stats.gid === process.getgid()) ||
-        ((stats.mode & 64) > 0 &&
-            process.getuid !== undefined &&
-            stats.uid === process.getuid()));
-}
-// Get the path of cmd.exe in windows
-function getCmdPath() {
-    var _a;
-    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
-}
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
-var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-/**
- * Copies a file or folder.
- * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See CopyOptions.
- */
-function cp(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
-        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
-        // Dest is an existing file, but not forcing
-        if (destStat && destStat.isFile() && !force) {
-            return;
-        }
-        // If dest is an existing directory, should copy inside.
-        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
-            ? path.join(dest, path.basename(source))
-            : dest;
-        if (!(yield ioUtil.exists(source))) {
-            throw new Error(`no such file or directory: ${source}`);
-        }
-        const sourceStat = yield ioUtil.stat(source);
-        if (sourceStat.isDirectory()) {
-            if (!recursive) {
-                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
-            }
-            else {
-                yield cpDirRecursive(source, newDest, 0, force);
-            }
-        }
-        else {
-            if (path.relative(source, newDest) === '') {
-                // a file cannot be copied to itself
-                throw new Error(`'${newDest}' and '${source}' are the same file`);
-            }
-            yield io_copyFile(source, newDest, force);
-        }
-    });
-}
-/**
- * Moves a path.
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See MoveOptions.
- */
-function mv(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        if (yield ioUtil.exists(dest)) {
-            let destExists = true;
-            if (yield ioUtil.isDirectory(dest)) {
-                // If dest is directory copy src into dest
-                dest = path.join(dest, path.basename(source));
-                destExists = yield ioUtil.exists(dest);
-            }
-            if (destExists) {
-                if (options.force == null || options.force) {
-                    yield rmRF(dest);
-                }
-                else {
-                    throw new Error('Destination already exists');
-                }
-            }
-        }
-        yield mkdirP(path.dirname(dest));
-        yield ioUtil.rename(source, dest);
-    });
-}
-/**
- * Remove a path recursively with force
- *
- * @param inputPath path to remove
- */
-function rmRF(inputPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (ioUtil.IS_WINDOWS) {
-            // Check for invalid characters
-            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
-            if (/[*"<>|]/.test(inputPath)) {
-                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
-            }
-        }
-        try {
-            // note if path does not exist, error is silent
-            yield ioUtil.rm(inputPath, {
-                force: true,
-                maxRetries: 3,
-                recursive: true,
-                retryDelay: 300
-            });
-        }
-        catch (err) {
-            throw new Error(`File was unable to be removed ${err}`);
-        }
-    });
-}
-/**
- * Make a directory.  Creates the full path with folders in between
- * Will throw if it fails
- *
- * @param   fsPath        path to create
- * @returns Promise<void>
- */
-function mkdirP(fsPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        ok(fsPath, 'a path argument must be provided');
-        yield ioUtil.mkdir(fsPath, { recursive: true });
-    });
-}
-/**
- * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
- * If you check and the tool does not exist, it will throw.
- *
- * @param     tool              name of the tool
- * @param     check             whether to check if tool exists
- * @returns   Promise<string>   path to tool
- */
-function which(tool, check) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // recursive when check=true
-        if (check) {
-            const result = yield which(tool, false);
-            if (!result) {
-                if (IS_WINDOWS) {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
-                }
-                else {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
-                }
-            }
-            return result;
-        }
-        const matches = yield findInPath(tool);
-        if (matches && matches.length > 0) {
-            return matches[0];
-        }
-        return '';
-    });
-}
-/**
- * Returns a list of all occurrences of the given tool on the system path.
- *
- * @returns   Promise<string[]>  the paths of the tool
- */
-function findInPath(tool) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // build the list of extensions to try
-        const extensions = [];
-        if (IS_WINDOWS && process.env['PATHEXT']) {
-            for (const extension of process.env['PATHEXT'].split(external_path_namespaceObject.delimiter)) {
-                if (extension) {
-                    extensions.push(extension);
-                }
-            }
-        }
-        // if it's rooted, return it if exists. otherwise return empty.
-        if (isRooted(tool)) {
-            const filePath = yield tryGetExecutablePath(tool, extensions);
-            if (filePath) {
-                return [filePath];
-            }
-            return [];
-        }
-        // if any path separators, return empty
-        if (tool.includes(external_path_namespaceObject.sep)) {
-            return [];
-        }
-        // build the list of directories
-        //
-        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
-        // it feels like we should not do this. Checking the current directory seems like more of a use
-        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
-        // across platforms.
-        const directories = [];
-        if (process.env.PATH) {
-            for (const p of process.env.PATH.split(external_path_namespaceObject.delimiter)) {
-                if (p) {
-                    directories.push(p);
-                }
-            }
-        }
-        // find all matches
-        const matches = [];
-        for (const directory of directories) {
-            const filePath = yield tryGetExecutablePath(external_path_namespaceObject.join(directory, tool), extensions);
-            if (filePath) {
-                matches.push(filePath);
-            }
-        }
-        return matches;
-    });
-}
-function readCopyOptions(options) {
-    const force = options.force == null ? true : options.force;
-    const recursive = Boolean(options.recursive);
-    const copySourceDirectory = options.copySourceDirectory == null
-        ? true
-        : Boolean(options.copySourceDirectory);
-    return { force, recursive, copySourceDirectory };
-}
-function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        // Ensure there is not a run away recursive copy
-        if (currentDepth >= 255)
-            return;
-        currentDepth++;
-        yield mkdirP(destDir);
-        const files = yield ioUtil.readdir(sourceDir);
-        for (const fileName of files) {
-            const srcFile = `${sourceDir}/${fileName}`;
-            const destFile = `${destDir}/${fileName}`;
-            const srcFileStat = yield ioUtil.lstat(srcFile);
-            if (srcFileStat.isDirectory()) {
-                // Recurse
-                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
-            }
-            else {
-                yield io_copyFile(srcFile, destFile, force);
-            }
-        }
-        // Change the mode for the newly created directory
-        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
-    });
-}
-// Buffered file copy
-function io_copyFile(srcFile, destFile, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
-            // unlink/re-link it
-            try {
-                yield ioUtil.lstat(destFile);
-                yield ioUtil.unlink(destFile);
-            }
-            catch (e) {
-                // Try to override file permission
-                if (e.code === 'EPERM') {
-                    yield ioUtil.chmod(destFile, '0666');
-                    yield ioUtil.unlink(destFile);
-                }
-                // other errors = it doesn't exist, no work to do
-            }
-            // Copy over symlink
-            const symlinkFull = yield ioUtil.readlink(srcFile);
-            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
-        }
-        else if (!(yield ioUtil.exists(destFile)) || force) {
-            yield ioUtil.copyFile(srcFile, destFile);
-        }
-    });
-}
-;// CONCATENATED MODULE: external "timers"
-const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
-var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-
-/* eslint-disable @typescript-eslint/unbound-method */
-const toolrunner_IS_WINDOWS = process.platform === 'win32';
-/*
- * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
- */
-class ToolRunner extends external_events_.EventEmitter {
-    constructor(toolPath, args, options) {
-        super();
-        if (!toolPath) {
-            throw new Error("Parameter 'toolPath' cannot be null or empty.");
-        }
-        this.toolPath = toolPath;
-        this.args = args || [];
-        this.options = options || {};
-    }
-    _debug(message) {
-        if (this.options.listeners && this.options.listeners.debug) {
-            this.options.listeners.debug(message);
-        }
-    }
-    _getCommandString(options, noPrefix) {
-        const toolPath = this._getSpawnFileName();
-        const args = this._getSpawnArgs(options);
-        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
-        if (toolrunner_IS_WINDOWS) {
-            // Windows + cmd file
-            if (this._isCmdFile()) {
-                cmd += toolPath;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows + verbatim
-            else if (options.windowsVerbatimArguments) {
-                cmd += `"${toolPath}"`;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows (regular)
-            else {
-                cmd += this._windowsQuoteCmdArg(toolPath);
-                for (const a of args) {
-                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
-                }
-            }
-        }
-        else {
-            // OSX/Linux - this can likely be improved with some form of quoting.
-            // creating processes on Unix is fundamentally different than Windows.
-            // on Unix, execvp() takes an arg array.
-            cmd += toolPath;
-            for (const a of args) {
-                cmd += ` ${a}`;
-            }
-        }
-        return cmd;
-    }
-    _processLineBuffer(data, strBuffer, onLine) {
-        try {
-            let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_.EOL);
-            while (n > -1) {
-                const line = s.substring(0, n);
-                onLine(line);
-                // the rest of the string ...
-                s = s.substring(n + external_os_.EOL.length);
-                n = s.indexOf(external_os_.EOL);
-            }
-            return s;
-        }
-        catch (err) {
-            // streaming lines to console is best effort.  Don't fail a build.
-            this._debug(`error processing line. Failed with error ${err}`);
-            return '';
-        }
-    }
-    _getSpawnFileName() {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                return process.env['COMSPEC'] || 'cmd.exe';
-            }
-        }
-        return this.toolPath;
-    }
-    _getSpawnArgs(options) {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
-                for (const a of this.args) {
-                    argline += ' ';
-                    argline += options.windowsVerbatimArguments
-                        ? a
-                        : this._windowsQuoteCmdArg(a);
-                }
-                argline += '"';
-                return [argline];
-            }
-        }
-        return this.args;
-    }
-    _endsWith(str, end) {
-        return str.endsWith(end);
-    }
-    _isCmdFile() {
-        const upperToolPath = this.toolPath.toUpperCase();
-        return (this._endsWith(upperToolPath, '.CMD') ||
-            this._endsWith(upperToolPath, '.BAT'));
-    }
-    _windowsQuoteCmdArg(arg) {
-        // for .exe, apply the normal quoting rules that libuv applies
-        if (!this._isCmdFile()) {
-            return this._uvQuoteCmdArg(arg);
-        }
-        // otherwise apply quoting rules specific to the cmd.exe command line parser.
-        // the libuv rules are generic and are not designed specifically for cmd.exe
-        // command line parser.
-        //
-        // for a detailed description of the cmd.exe command line parser, refer to
-        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
-        // need quotes for empty arg
-        if (!arg) {
-            return '""';
-        }
-        // determine whether the arg needs to be quoted
-        const cmdSpecialChars = [
-            ' ',
-            '\t',
-            '&',
-            '(',
-            ')',
-            '[',
-            ']',
-            '{',
-            '}',
-            '^',
-            '=',
-            ';',
-            '!',
-            "'",
-            '+',
-            ',',
-            '`',
-            '~',
-            '|',
-            '<',
-            '>',
-            '"'
-        ];
-        let needsQuotes = false;
-        for (const char of arg) {
-            if (cmdSpecialChars.some(x => x === char)) {
-                needsQuotes = true;
-                break;
-            }
-        }
-        // short-circuit if quotes not needed
-        if (!needsQuotes) {
-            return arg;
-        }
-        // the following quoting rules are very similar to the rules that by libuv applies.
-        //
-        // 1) wrap the string in quotes
-        //
-        // 2) double-up quotes - i.e. " => ""
-        //
-        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
-        //    doesn't work well with a cmd.exe command line.
-        //
-        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
-        //    for example, the command line:
-        //          foo.exe "myarg:""my val"""
-        //    is parsed by a .NET console app into an arg array:
-        //          [ "myarg:\"my val\"" ]
-        //    which is the same end result when applying libuv quoting rules. although the actual
-        //    command line from libuv quoting rules would look like:
-        //          foo.exe "myarg:\"my val\""
-        //
-        // 3) double-up slashes that precede a quote,
-        //    e.g.  hello \world    => "hello \world"
-        //          hello\"world    => "hello\\""world"
-        //          hello\\"world   => "hello\\\\""world"
-        //          hello world\    => "hello world\\"
-        //
-        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
-        //    the reasons for including this as a .cmd quoting rule are:
-        //
-        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
-        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
-        //
-        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
-        //       haven't heard any complaints about that aspect.
-        //
-        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
-        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
-        // by using %%.
-        //
-        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
-        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
-        //
-        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
-        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
-        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
-        // to an external program.
-        //
-        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
-        // % can be escaped within a .cmd file.
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\'; // double the slash
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '"'; // double the quote
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _uvQuoteCmdArg(arg) {
-        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
-        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
-        // is used.
-        //
-        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
-        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
-        // pasting copyright notice from Node within this function:
-        //
-        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
-        //
-        //      Permission is hereby granted, free of charge, to any person obtaining a copy
-        //      of this software and associated documentation files (the "Software"), to
-        //      deal in the Software without restriction, including without limitation the
-        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
-        //      sell copies of the Software, and to permit persons to whom the Software is
-        //      furnished to do so, subject to the following conditions:
-        //
-        //      The above copyright notice and this permission notice shall be included in
-        //      all copies or substantial portions of the Software.
-        //
-        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
-        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
-        //      IN THE SOFTWARE.
-        if (!arg) {
-            // Need double quotation for empty argument
-            return '""';
-        }
-        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
-            // No quotation needed
-            return arg;
-        }
-        if (!arg.includes('"') && !arg.includes('\\')) {
-            // No embedded double quotes or backslashes, so I can just wrap
-            // quote marks around the whole thing.
-            return `"${arg}"`;
-        }
-        // Expected input/output:
-        //   input : hello"world
-        //   output: "hello\"world"
-        //   input : hello""world
-        //   output: "hello\"\"world"
-        //   input : hello\world
-        //   output: hello\world
-        //   input : hello\\world
-        //   output: hello\\world
-        //   input : hello\"world
-        //   output: "hello\\\"world"
-        //   input : hello\\"world
-        //   output: "hello\\\\\"world"
-        //   input : hello world\
-        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
-        //                             but it appears the comment is wrong, it should be "hello world\\"
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\';
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '\\';
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _cloneExecOptions(options) {
-        options = options || {};
-        const result = {
-            cwd: options.cwd || process.cwd(),
-            env: options.env || process.env,
-            silent: options.silent || false,
-            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
-            failOnStdErr: options.failOnStdErr || false,
-            ignoreReturnCode: options.ignoreReturnCode || false,
-            delay: options.delay || 10000
-        };
-        result.outStream = options.outStream || process.stdout;
-        result.errStream = options.errStream || process.stderr;
-        return result;
-    }
-    _getSpawnOptions(options, toolPath) {
-        options = options || {};
-        const result = {};
-        result.cwd = options.cwd;
-        result.env = options.env;
-        result['windowsVerbatimArguments'] =
-            options.windowsVerbatimArguments || this._isCmdFile();
-        if (options.windowsVerbatimArguments) {
-            result.argv0 = `"${toolPath}"`;
-        }
-        return result;
-    }
-    /**
-     * Exec a tool.
-     * Output will be streamed to the live console.
-     * Returns promise with return code
-     *
-     * @param     tool     path to tool to exec
-     * @param     options  optional exec options.  See ExecOptions
-     * @returns   number
-     */
-    exec() {
-        return toolrunner_awaiter(this, void 0, void 0, function* () {
-            // root the tool path if it is unrooted and contains relative pathing
-            if (!isRooted(this.toolPath) &&
-                (this.toolPath.includes('/') ||
-                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
-                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
-                this.toolPath = external_path_namespaceObject.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
-            }
-            // if the tool is only a file name, then resolve it from the PATH
-            // otherwise verify it exists (add extension on Windows if necessary)
-            this.toolPath = yield which(this.toolPath, true);
-            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
-                this._debug(`exec tool: ${this.toolPath}`);
-                this._debug('arguments:');
-                for (const arg of this.args) {
-                    this._debug(`   ${arg}`);
-                }
-                const optionsNonNull = this._cloneExecOptions(this.options);
-                if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
-                }
-                const state = new ExecState(optionsNonNull, this.toolPath);
-                state.on('debug', (message) => {
-                    this._debug(message);
-                });
-                if (this.options.cwd && !(yield exists(this.options.cwd))) {
-                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
-                }
-                const fileName = this._getSpawnFileName();
-                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
-                let stdbuffer = '';
-                if (cp.stdout) {
-                    cp.stdout.on('data', (data) => {
-                        if (this.options.listeners && this.options.listeners.stdout) {
-                            this.options.listeners.stdout(data);
-                        }
-                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                            optionsNonNull.outStream.write(data);
-                        }
-                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.stdline) {
-                                this.options.listeners.stdline(line);
-                            }
-                        });
-                    });
-                }
-                let errbuffer = '';
-                if (cp.stderr) {
-                    cp.stderr.on('data', (data) => {
-                        state.processStderr = true;
-                        if (this.options.listeners && this.options.listeners.stderr) {
-                            this.options.listeners.stderr(data);
-                        }
-                        if (!optionsNonNull.silent &&
-                            optionsNonNull.errStream &&
-                            optionsNonNull.outStream) {
-                            const s = optionsNonNull.failOnStdErr
-                                ? optionsNonNull.errStream
-                                : optionsNonNull.outStream;
-                            s.write(data);
-                        }
-                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.errline) {
-                                this.options.listeners.errline(line);
-                            }
-                        });
-                    });
-                }
-                cp.on('error', (err) => {
-                    state.processError = err.message;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    state.CheckComplete();
-                });
-                cp.on('exit', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                cp.on('close', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                state.on('done', (error, exitCode) => {
-                    if (stdbuffer.length > 0) {
-                        this.emit('stdline', stdbuffer);
-                    }
-                    if (errbuffer.length > 0) {
-                        this.emit('errline', errbuffer);
-                    }
-                    cp.removeAllListeners();
-                    if (error) {
-                        reject(error);
-                    }
-                    else {
-                        resolve(exitCode);
-                    }
-                });
-                if (this.options.input) {
-                    if (!cp.stdin) {
-                        throw new Error('child process missing stdin');
-                    }
-                    cp.stdin.end(this.options.input);
-                }
-            }));
-        });
-    }
-}
-/**
- * Convert an arg string to an array of args. Handles escaping
- *
- * @param    argString   string of arguments
- * @returns  string[]    array of arguments
- */
-function argStringToArray(argString) {
-    const args = [];
-    let inQuotes = false;
-    let escaped = false;
-    let arg = '';
-    function append(c) {
-        // we only escape double quotes.
-        if (escaped && c !== '"') {
-            arg += '\\';
-        }
-        arg += c;
-        escaped = false;
-    }
-    for (let i = 0; i < argString.length; i++) {
-        const c = argString.charAt(i);
-        if (c === '"') {
-            if (!escaped) {
-                inQuotes = !inQuotes;
-            }
-            else {
-                append(c);
-            }
-            continue;
-        }
-        if (c === '\\' && escaped) {
-            append(c);
-            continue;
-        }
-        if (c === '\\' && inQuotes) {
-            escaped = true;
-            continue;
-        }
-        if (c === ' ' && !inQuotes) {
-            if (arg.length > 0) {
-                args.push(arg);
-                arg = '';
-            }
-            continue;
-        }
-        append(c);
-    }
-    if (arg.length > 0) {
-        args.push(arg.trim());
-    }
-    return args;
-}
-class ExecState extends external_events_.EventEmitter {
-    constructor(options, toolPath) {
-        super();
-        this.processClosed = false; // tracks whether the process has exited and stdio is closed
-        this.processError = '';
-        this.processExitCode = 0;
-        this.processExited = false; // tracks whether the process has exited
-        this.processStderr = false; // tracks whether stderr was written to
-        this.delay = 10000; // 10 seconds
-        this.done = false;
-        this.timeout = null;
-        if (!toolPath) {
-            throw new Error('toolPath must not be empty');
-        }
-        this.options = options;
-        this.toolPath = toolPath;
-        if (options.delay) {
-            this.delay = options.delay;
-        }
-    }
-    CheckComplete() {
-        if (this.done) {
-            return;
-        }
-        if (this.processClosed) {
-            this._setResult();
-        }
-        else if (this.processExited) {
-            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
-        }
-    }
-    _debug(message) {
-        this.emit('debug', message);
-    }
-    _setResult() {
-        // determine whether there is an error
-        let error;
-        if (this.processExited) {
-            if (this.processError) {
-                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
-            }
-            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
-                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
-            }
-            else if (this.processStderr && this.options.failOnStdErr) {
-                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
-            }
-        }
-        // clear the timeout
-        if (this.timeout) {
-            clearTimeout(this.timeout);
-            this.timeout = null;
-        }
-        this.done = true;
-        this.emit('done', error, this.processExitCode);
-    }
-    static HandleTimeout(state) {
-        if (state.done) {
-            return;
-        }
-        if (!state.processClosed && state.processExited) {
-            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
-            state._debug(message);
-        }
-        state._setResult();
-    }
-}
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
-var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-/**
- * Exec a command.
- * Output will be streamed to the live console.
- * Returns promise with return code
- *
- * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
- * @param     args               optional arguments for tool. Escaping is handled by the lib.
- * @param     options            optional exec options.  See ExecOptions
- * @returns   Promise<number>    exit code
- */
-function exec(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = argStringToArray(commandLine);
-        if (commandArgs.length === 0) {
-            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
-        }
-        // Path to tool to execute should be first arg
-        const toolPath = commandArgs[0];
-        args = commandArgs.slice(1).concat(args || []);
-        const runner = new ToolRunner(toolPath, args, options);
-        return runner.exec();
-    });
-}
-/**
- * Exec a command and get the output.
- * Output will be streamed to the live console.
- * Returns promise with the exit code and collected stdout and stderr
- *
- * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
- * @param     args                  optional arguments for tool. Escaping is handled by the lib.
- * @param     options               optional exec options.  See ExecOptions
- * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
- */
-function getExecOutput(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        var _a, _b;
-        let stdout = '';
-        let stderr = '';
-        //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new external_string_decoder_.StringDecoder('utf8');
-        const stderrDecoder = new external_string_decoder_.StringDecoder('utf8');
-        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
-        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
-        const stdErrListener = (data) => {
-            stderr += stderrDecoder.write(data);
-            if (originalStdErrListener) {
-                originalStdErrListener(data);
-            }
-        };
-        const stdOutListener = (data) => {
-            stdout += stdoutDecoder.write(data);
-            if (originalStdoutListener) {
-                originalStdoutListener(data);
-            }
-        };
-        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
-        //flush any remaining characters
-        stdout += stdoutDecoder.end();
-        stderr += stderrDecoder.end();
-        return {
-            exitCode,
-            stdout,
-            stderr
-        };
-    });
-}
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
-var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
-        silent: true
-    });
-    const { stdout: name } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
-        silent: true
-    });
-    return {
-        name: name.trim(),
-        version: version.trim()
-    };
-});
-const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    var _a, _b, _c, _d;
-    const { stdout } = yield getExecOutput('sw_vers', undefined, {
-        silent: true
-    });
-    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
-    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
-    return {
-        name,
-        version
-    };
-});
-const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield getExecOutput('lsb_release', ['-i', '-r', '-s'], {
-        silent: true
-    });
-    const [name, version] = stdout.trim().split('\n');
-    return {
-        name,
-        version
-    };
-});
-const platform = external_os_.platform();
-const arch = external_os_.arch();
-const isWindows = platform === 'win32';
-const isMacOS = platform === 'darwin';
-const isLinux = platform === 'linux';
-function getDetails() {
-    return platform_awaiter(this, void 0, void 0, function* () {
-        return Object.assign(Object.assign({}, (yield (isWindows
-            ? getWindowsInfo()
-            : isMacOS
-                ? getMacOsInfo()
-                : getLinuxInfo()))), { platform,
-            arch,
-            isWindows,
-            isMacOS,
-            isLinux });
-    });
-}
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
-var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-/**
- * The code to exit an action
- */
-var ExitCode;
-(function (ExitCode) {
-    /**
-     * A code indicating that the action was successful
-     */
-    ExitCode[ExitCode["Success"] = 0] = "Success";
-    /**
-     * A code indicating that the action was a failure
-     */
-    ExitCode[ExitCode["Failure"] = 1] = "Failure";
-})(ExitCode || (ExitCode = {}));
-//-----------------------------------------------------------------------
-// Variables
-//-----------------------------------------------------------------------
-/**
- * Sets env variable for this action and future actions in the job
- * @param name the name of the variable to set
- * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function exportVariable(name, val) {
-    const convertedVal = toCommandValue(val);
-    process.env[name] = convertedVal;
-    const filePath = process.env['GITHUB_ENV'] || '';
-    if (filePath) {
-        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
-    }
-    issueCommand('set-env', { name }, convertedVal);
-}
-/**
- * Registers a secret which will get masked from logs
- *
- * @param secret - Value of the secret to be masked
- * @remarks
- * This function instructs the Actions runner to mask the specified value in any
- * logs produced during the workflow run. Once registered, the secret value will
- * be replaced with asterisks (***) whenever it appears in console output, logs,
- * or error messages.
- *
- * This is useful for protecting sensitive information such as:
- * - API keys
- * - Access tokens
- * - Authentication credentials
- * - URL parameters containing signatures (SAS tokens)
- *
- * Note that masking only affects future logs; any previous appearances of the
- * secret in logs before calling this function will remain unmasked.
- *
- * @example
- * ```typescript
- * // Register an API token as a secret
- * const apiToken = "abc123xyz456";
- * setSecret(apiToken);
- *
- * // Now any logs containing this value will show *** instead
- * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
- * ```
- */
-function setSecret(secret) {
-    issueCommand('add-mask', {}, secret);
-}
-/**
- * Prepends inputPath to the PATH (for this action and future actions)
- * @param inputPath
- */
-function addPath(inputPath) {
-    const filePath = process.env['GITHUB_PATH'] || '';
-    if (filePath) {
-        issueFileCommand('PATH', inputPath);
-    }
-    else {
-        issueCommand('add-path', {}, inputPath);
-    }
-    process.env['PATH'] = `${inputPath}${external_path_namespaceObject.delimiter}${process.env['PATH']}`;
-}
-/**
- * Gets the value of an input.
- * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
- * Returns an empty string if the value is not defined.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string
- */
-function getInput(name, options) {
-    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
-    if (options && options.required && !val) {
-        throw new Error(`Input required and not supplied: ${name}`);
-    }
-    if (options && options.trimWhitespace === false) {
-        return val;
-    }
-    return val.trim();
-}
-/**
- * Gets the values of an multiline input.  Each value is also trimmed.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string[]
- *
- */
-function getMultilineInput(name, options) {
-    const inputs = getInput(name, options)
-        .split('\n')
-        .filter(x => x !== '');
-    if (options && options.trimWhitespace === false) {
-        return inputs;
-    }
-    return inputs.map(input => input.trim());
-}
-/**
- * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
- * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
- * The return value is also in boolean type.
- * ref: https://yaml.org/spec/1.2/spec.html#id2804923
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   boolean
- */
-function getBooleanInput(name, options) {
-    const trueValue = ['true', 'True', 'TRUE'];
-    const falseValue = ['false', 'False', 'FALSE'];
-    const val = getInput(name, options);
-    if (trueValue.includes(val))
-        return true;
-    if (falseValue.includes(val))
-        return false;
-    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
-        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
-}
-/**
- * Sets the value of an output.
- *
- * @param     name     name of the output to set
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function setOutput(name, value) {
-    const filePath = process.env['GITHUB_OUTPUT'] || '';
-    if (filePath) {
-        return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
-    }
-    process.stdout.write(external_os_.EOL);
-    issueCommand('set-output', { name }, toCommandValue(value));
-}
-/**
- * Enables or disables the echoing of commands into stdout for the rest of the step.
- * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
- *
- */
-function setCommandEcho(enabled) {
-    issue('echo', enabled ? 'on' : 'off');
-}
-//-----------------------------------------------------------------------
-// Results
-//-----------------------------------------------------------------------
-/**
- * Sets the action status to failed.
- * When the action exits it will be with an exit code of 1
- * @param message add error issue message
- */
-function setFailed(message) {
-    process.exitCode = ExitCode.Failure;
-    error(message);
-}
-//-----------------------------------------------------------------------
-// Logging Commands
-//-----------------------------------------------------------------------
-/**
- * Gets whether Actions Step Debug is on or not
- */
-function isDebug() {
-    return process.env['RUNNER_DEBUG'] === '1';
-}
-/**
- * Writes debug message to user log
- * @param message debug message
- */
-function debug(message) {
-    issueCommand('debug', {}, message);
-}
-/**
- * Adds an error issue
- * @param message error issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function error(message, properties = {}) {
-    issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a warning issue
- * @param message warning issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function warning(message, properties = {}) {
-    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a notice issue
- * @param message notice issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function notice(message, properties = {}) {
-    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Writes info to log with console.log.
- * @param message info message
- */
-function info(message) {
-    process.stdout.write(message + external_os_.EOL);
-}
-/**
- * Begin an output group.
- *
- * Output until the next `groupEnd` will be foldable in this group
- *
- * @param name The name of the output group
- */
-function startGroup(name) {
-    issue('group', name);
-}
-/**
- * End an output group.
- */
-function endGroup() {
-    issue('endgroup');
-}
-/**
- * Wrap an asynchronous function call in a group.
- *
- * Returns the same type as the function itself.
- *
- * @param name The name of the group
- * @param fn The function to wrap in the group
- */
-function group(name, fn) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        startGroup(name);
-        let result;
-        try {
-            result = yield fn();
-        }
-        finally {
-            endGroup();
-        }
-        return result;
-    });
-}
-//-----------------------------------------------------------------------
-// Wrapper action state
-//-----------------------------------------------------------------------
-/**
- * Saves state for current action, the state can only be retrieved by this action's post job execution.
- *
- * @param     name     name of the state to store
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function saveState(name, value) {
-    const filePath = process.env['GITHUB_STATE'] || '';
-    if (filePath) {
-        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
-    }
-    issueCommand('save-state', { name }, toCommandValue(value));
-}
-/**
- * Gets the value of an state set by this action's main execution.
- *
- * @param     name     name of the state to get
- * @returns   string
- */
-function getState(name) {
-    return process.env[`STATE_${name}`] || '';
-}
-function getIDToken(aud) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        return yield OidcClient.getIDToken(aud);
-    });
-}
-/**
- * Summary exports
- */
-
-/**
- * @deprecated use core.summary
- */
-
-/**
- * Path exports
- */
-
-/**
- * Platform utilities exports
- */
 
 
 /***/ }),

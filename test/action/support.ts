@@ -1,7 +1,7 @@
 // Runs the action as the runner does: a clean environment with one INPUT_<NAME> per action.yml
 // input (its default unless the test sets it), the GITHUB_* files and variables, and a workspace of
 // its own. runDist runs the built bundle (dist/index.js) as a process; runInProcess runs the same
-// steps as src/action/main.ts from src in this process (no node cold start), with that environment
+// steps as src/action/main.ts (startAction, src/action/start.ts) from src in this process (no node cold start), with that environment
 // as process.env and stdout, stderr and the exit code captured for the run. The job log (stdout) is
 // parsed the way the runner reads it: workflow commands, stop-commands blocks, annotations with
 // their unescaped properties.
@@ -257,11 +257,7 @@ function capture(sink: (text: string) => void): Write {
  */
 export async function runInProcess(opts: RunOptions): Promise<RunResult> {
   const runner = await prepareRunner(opts);
-  const [{ parseInputs, readRawInputs }, { runAction }, core] = await Promise.all([
-    import('../../src/action/inputs.js'),
-    import('../../src/action/run.js'),
-    import('@actions/core'),
-  ]);
+  const { startAction } = await import('../../src/action/start.js');
   const savedEnv = { ...process.env };
   const savedExitCode = process.exitCode;
   const savedOut = process.stdout.write;
@@ -275,22 +271,8 @@ export async function runInProcess(opts: RunOptions): Promise<RunResult> {
     process.exitCode = undefined;
     process.stdout.write = capture((text) => (stdout += text));
     process.stderr.write = capture((text) => (stderr += text));
-    try {
-      const env = process.env;
-      const cwd = env['GITHUB_WORKSPACE'] || process.cwd();
-      const parsed = parseInputs(readRawInputs(env), cwd);
-      if (!parsed.ok) {
-        core.setFailed(
-          `context-stability: invalid input. ${parsed.problems.map((p) => p.message).join(' ')}`,
-        );
-      } else await runAction(parsed.options, { cwd, env });
-    } catch (error) {
-      const kind = error instanceof Error ? error.name : 'Error';
-      core.setFailed(
-        `context-stability failed unexpectedly (${kind}). Run \`npx context-stability check\` with the same ` +
-          'inputs to see more, and report the bug.',
-      );
-    }
+    // No worker script: `jobs` runs every transcript in this thread (the bundle tests cover workers).
+    await startAction(process.env);
     code = Number(process.exitCode ?? 0);
   } finally {
     process.stdout.write = savedOut;
