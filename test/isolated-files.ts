@@ -1,10 +1,9 @@
 // Test files that change what other files would see: module mocks (vi.mock), fake timers, the
-// process environment or global V8 state, a browser, child processes and the Action's globals.
-// They run isolated (a fresh module graph per file); every other file shares its worker's modules,
-// which saves importing src/ and loading a tokenizer again for each of about 250 files (the suite
-// spent more time importing than testing).
+// process environment, and the Action's tests (the in-process runner swaps process.env, stdout and
+// the exit code for each run). They run isolated (a fresh module graph per file); every other file,
+// end-to-end ones included, shares its worker's modules, which saves importing src/ and loading a
+// tokenizer again for each of about 270 files (the suite spent more time importing than testing).
 export const ISOLATED = [
-  'test/e2e/**/*.test.ts',
   'test/action/**/*.test.ts',
   'test/core/readers/sessions-parse-once.test.ts',
   'test/runtime/incremental-responses.test.ts',

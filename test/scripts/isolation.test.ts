@@ -40,7 +40,7 @@ describe('test isolation', () => {
       expect(GLOBAL_STATE.test(code), code).toBe(true);
     for (const code of ["process.env['CI'] === '1'", 'const env = { ...process.env }'])
       expect(GLOBAL_STATE.test(code), code).toBe(false);
-    expect(matchesIsolated('test/e2e/a/b.test.ts')).toBe(true);
+    expect(matchesIsolated('test/action/a/b.test.ts')).toBe(true);
     expect(matchesIsolated('test/core/a.test.ts')).toBe(false);
   });
 });
