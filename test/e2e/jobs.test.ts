@@ -30,6 +30,14 @@ function makeRepo(): string {
   return root;
 }
 
+/** A repository whose transcripts folder is empty, for refusals that happen before reading. */
+function emptyRepo(): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'cs-jobs-e2e-'));
+  roots.push(root);
+  mkdirSync(path.join(root, 'transcripts'));
+  return root;
+}
+
 function goldens(root: string): Record<string, string> {
   const dir = path.join(root, 'golden');
   const out: Record<string, string> = {};
@@ -71,7 +79,8 @@ describe('--jobs (built CLI)', () => {
   }, 180_000);
 
   it('refuses a --jobs that is not a whole number from 1 to 256 (exit 2)', async () => {
-    const repo = makeRepo();
+    // The option is refused before any transcript is read: an empty folder will do.
+    const repo = emptyRepo();
     for (const value of ['0', '1.5', 'two', '-1', '257']) {
       const run = await runInProcess(['check', '--ci', 'transcripts', `--jobs=${value}`], repo);
       expect(run.code, value).toBe(2);
@@ -99,7 +108,7 @@ describe('jobs (bundled Action)', () => {
   }, 180_000);
 
   it('refuses a jobs input that is not a whole number', async () => {
-    const workspace = makeRepo();
+    const workspace = emptyRepo();
     const run = await runActionInProcess({
       workspace,
       inputs: { mode: 'check', transcripts: 'transcripts', jobs: 'many' },

@@ -1,7 +1,7 @@
 // The host loop of docs/host-loop.md, run end to end as a user runs it (tsx, one process per run,
 // offline with its scripted model): the STATUS lines it prints, the state file it leaves, pressure
 // growing to a latched STATUS:HALT_CONTEXT_LIMIT, the stop on escalation, and a resume that goes
-// on to STATUS:COMPLETE. The doc's code block is the example file, and both type-check.
+// on to STATUS:COMPLETE. The doc's code block is the example file; docs-snippets type-checks it.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -162,21 +162,11 @@ describe('examples/host-loop (docs/host-loop.md)', () => {
     SLOW,
   );
 
-  it(
-    'is the code block of docs/host-loop.md, and type-checks against the package exports',
-    async () => {
-      const doc = readFileSync(path.join(REPO, 'docs/host-loop.md'), 'utf8');
-      const block = /```ts\n(\/\/ A host loop[\s\S]*?)```/.exec(doc)?.[1];
-      expect(block).toBe(readFileSync(EXAMPLE, 'utf8'));
-      const tsc = await runNode([
-        path.join(REPO, 'node_modules/typescript/bin/tsc'),
-        '-p',
-        TSCONFIG,
-        '--noEmit',
-      ]);
-      expect(tsc.stdout).toBe('');
-      expect(tsc.code).toBe(0);
-    },
-    SLOW,
-  );
+  it('is the code block of docs/host-loop.md (test/e2e/docs-snippets.test.ts type-checks that block against the packed package)', () => {
+    const doc = readFileSync(path.join(REPO, 'docs/host-loop.md'), 'utf8');
+    const block = /```ts\n(\/\/ A host loop[\s\S]*?)```/.exec(doc)?.[1];
+    expect(block).toBe(readFileSync(EXAMPLE, 'utf8'));
+    // The fence is a plain ```ts one, so docs-snippets compiles it (a `nocompile` fence would not be).
+    expect(doc).toContain('```ts\n// A host loop');
+  });
 });
