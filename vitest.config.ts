@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { ISOLATED } from './test/isolated-files.js';
+import { SlowFirstSequencer } from './test/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -9,8 +10,9 @@ export default defineConfig({
     // vitest's default leaves one core free (one worker on a 2-core runner); the suite is CPU-bound
     // and its end-to-end files wait on child processes, so every core runs a worker.
     maxWorkers: Math.max(2, availableParallelism()),
-    // Property tests print their seed on failure; CI pins it via FC_SEED (see test/support/fc.ts).
+    // Property tests print their seed; FC_SEED=<seed> replays one (test/support/fc.ts).
     reporters: ['default'],
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         extends: true,
