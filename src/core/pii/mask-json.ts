@@ -70,7 +70,11 @@ function findInLiterals(text: string, literals: readonly JsonLiteral[], s: Searc
       const len = (decoded[k] as { decoded: string }).decoded.length;
       const start = Math.max(h.start - base, 0);
       const end = Math.min(h.end - base, len);
-      if (start < end) byLiteral.set(k, [...(byLiteral.get(k) ?? []), { type: h.type, start, end }]);
+      if (start >= end) continue;
+      // Appended in place: a literal may hold tens of thousands of hits (copying was quadratic).
+      const spans = byLiteral.get(k);
+      if (spans) spans.push({ type: h.type, start, end });
+      else byLiteral.set(k, [{ type: h.type, start, end }]);
     }
   }
   const out: Found[] = [];

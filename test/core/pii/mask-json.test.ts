@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeString, jsonLiterals } from '../../../src/core/pii/json-literals.js';
 import { hintOfKey } from '../../../src/core/pii/key-hints.js';
 import { findJsonPii, findPiiIn, maskJsonText } from '../../../src/core/pii/mask-json.js';
+import { maskText } from '../../../src/core/pii/mask.js';
 import { builtinDetectors } from '../../../src/core/pii/registry.js';
 import { fcOptions } from '../../support/fc.js';
 
@@ -178,5 +179,27 @@ describe('hintOfKey', () => {
     ];
     for (const [key, type] of cases)
       expect(hintOfKey(key) ? [...(hintOfKey(key) ?? [])][0] : undefined, key).toBe(type);
+  });
+});
+
+describe('many hits in one literal (issue 34: quadratic before)', () => {
+  it('masks and finds 20,000 addresses in one JSON string about as fast as in plain text', () => {
+    const plain = Array.from({ length: 20_000 }, () => 'a@b.io').join(' ');
+    const json = JSON.stringify({ result: plain });
+    const timed = <T>(run: () => T): [T, number] => {
+      const start = performance.now();
+      const out = run();
+      return [out, performance.now() - start];
+    };
+    const [asText, textMs] = timed(() => maskText(plain, D, OPTS));
+    const [asJson, jsonMs] = timed(() => mask(json));
+    const [found, findMs] = timed(() => findJsonPii(json, D, []));
+    expect(asText.counts).toEqual({ email: 20_000 });
+    expect(asJson?.counts).toEqual({ email: 20_000 });
+    expect(found).toHaveLength(20_000);
+    // A ratio against plain text in the same run (the machine's speed cancels out): each hit was
+    // copied into a new list once per hit, 11 s against 0.13 s; now about 1.5×.
+    expect(jsonMs / textMs, `json ${jsonMs.toFixed(0)} ms, text ${textMs.toFixed(0)} ms`).toBeLessThan(8);
+    expect(findMs / textMs, `find ${findMs.toFixed(0)} ms, text ${textMs.toFixed(0)} ms`).toBeLessThan(8);
   });
 });
