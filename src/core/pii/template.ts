@@ -144,6 +144,16 @@ interface Reader {
 
 const readerCache = new Map<string, Reader | null>();
 
+/** The longest type a template renders: a rule name's limit (POLICY_LIMITS.maxRuleNameChars). */
+export const MAX_TYPE_NAME_CHARS = 64;
+
+/**
+ * A type as a template renders it, read back: a detector or rule name in upper case. Bounded:
+ * unbounded, a template that starts with {TYPE} (`{TYPE}_{N}`, `{TYPE}_REDACTED`) made each search
+ * quadratic on a long run of capitals, since every start scanned the rest of the run.
+ */
+export const TYPE_NAME_PATTERN = `[A-Z][A-Z0-9_]{0,${MAX_TYPE_NAME_CHARS - 1}}`;
+
 /**
  * A pattern that reads aliases of a per-value template back (any upper-case type), capturing type
  * and part; null for a fixed template, or one without `{TYPE}` (its aliases name no type).
@@ -153,7 +163,7 @@ function aliasReader(template: string): Reader | null {
   if (reader === undefined) {
     reader = null;
     if (isPerValue(template) && template.includes(TYPE_PLACEHOLDER)) {
-      const s = templateSource(template, '[A-Z][A-Z0-9_]*', true);
+      const s = templateSource(template, TYPE_NAME_PATTERN, true);
       reader = { re: new RegExp(s.source, 'g'), typeGroup: s.typeGroup, partGroup: s.partGroup };
     }
     if (readerCache.size > 16) readerCache.clear();

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DEFAULT_PHONE_REGIONS, isPhoneRegion } from '../pii/detectors/phone.js';
 import { PII_STRATEGIES } from '../pii/aliases.js';
 import { DEFAULT_PII_DETECTORS, PII_DETECTOR_NAMES } from '../pii/registry.js';
+import { MAX_TYPE_NAME_CHARS } from '../pii/template.js';
 import { TOKENIZER_NAMES } from '../tokens/tokenizer.js';
 import type { TokenizerName } from '../tokens/tokenizer.js';
 import { showValue } from './format.js';
@@ -113,7 +114,7 @@ export const POLICY_LIMITS = {
   maxBudget: 10_000_000,
   maxRules: 50,
   maxPatternChars: 500,
-  maxRuleNameChars: 64,
+  maxRuleNameChars: MAX_TYPE_NAME_CHARS,
   maxListItems: 256,
   maxListItemChars: 200,
   maxAllowItems: 1000,

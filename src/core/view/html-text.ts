@@ -1,6 +1,6 @@
 // Text for the viewer page: escaping, number words, the masked-span highlighter and the content of
 // a context item (text, parts, tool calls), all escaped. Pure.
-import { LABEL_TEMPLATE } from '../pii/template.js';
+import { LABEL_TEMPLATE, TYPE_NAME_PATTERN } from '../pii/template.js';
 import type { ContextItem } from '../stabilize/types.js';
 import type { ContentPart } from '../types.js';
 
@@ -61,7 +61,7 @@ export function maskPattern(template: string): RegExp | null {
       .replaceAll('\\{HASH\\}', '[a-z2-7]{8}');
   const pieces = template.split('{TYPE}').map(quote);
   const body = pieces.reduce(
-    (acc, piece, i) => (i === 0 ? piece : `${acc}${i === 1 ? '([A-Z][A-Z0-9_]*)' : '\\1'}${piece}`),
+    (acc, piece, i) => (i === 0 ? piece : `${acc}${i === 1 ? `(${TYPE_NAME_PATTERN})` : '\\1'}${piece}`),
     '',
   );
   return new RegExp(body, 'g');

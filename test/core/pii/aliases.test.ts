@@ -174,3 +174,18 @@ describe('templates', () => {
     expect(findPii('[REDACTED_EMAIL] [EMAIL_4]', detectors(2), [], NUMBERED)).toEqual([]);
   });
 });
+
+describe('reading aliases back stays linear (issue 34)', () => {
+  it('a template that starts with {TYPE} on a long run of capitals', () => {
+    const long = 'A'.repeat(160_000);
+    const start = performance.now();
+    expect(readAliases(long, '{TYPE}_{N}')).toEqual([]);
+    // Unbounded, each start scanned the rest of the run: about 20 s here. Now milliseconds.
+    expect(performance.now() - start).toBeLessThan(500);
+    const rule = `R${'X'.repeat(62)}Z`;
+    expect(readAliases(`x EMAIL_3 ${rule}_12`, '{TYPE}_{N}').map((a) => [a.type, a.part])).toEqual([
+      ['EMAIL', '3'],
+      [rule, '12'],
+    ]);
+  });
+});

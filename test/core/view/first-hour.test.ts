@@ -233,6 +233,20 @@ describe('masked counts include text masked before recording', () => {
     }
   });
 
+  it('stays linear when the template starts with {TYPE} (issue 34: 160 KB of capitals took 16 s)', () => {
+    const mask = maskOf('{TYPE}_REDACTED');
+    const long = 'A'.repeat(160_000);
+    const start = performance.now();
+    expect(maskedSpans(long, mask)).toEqual([]);
+    expect(performance.now() - start).toBeLessThan(500);
+    // A real type still reads back, and one as long as the longest rule name.
+    const rule = `R${'X'.repeat(62)}Z`;
+    expect(maskedSpans(`x EMAIL_REDACTED ${rule}_REDACTED`, mask).map((m) => m.type)).toEqual([
+      'EMAIL',
+      rule,
+    ]);
+  });
+
   it('a recording masked before it was written, through the real pipeline', async () => {
     const setup = await policySetup();
     const html = renderViewHtml(viewDocument(setup, [preMaskedInput()]));
