@@ -50643,7 +50643,7 @@ function maskPattern(template) {
         .replaceAll('\\{N\\}', '[1-9][0-9]{0,9}')
         .replaceAll('\\{HASH\\}', '[a-z2-7]{8}');
     const pieces = template.split('{TYPE}').map(quote);
-    const body = pieces.reduce((acc, piece, i) => (i === 0 ? piece : `${acc}${i === 1 ? '([A-Z][A-Z0-9_]*)' : '\\1'}${piece}`), '');
+    const body = pieces.reduce((acc, piece, i) => (i === 0 ? piece : `${acc}${i === 1 ? `(${pii_template/* TYPE_NAME_PATTERN */.is})` : '\\1'}${piece}`), '');
     return new RegExp(body, 'g');
 }
 const maskCache = new Map();
@@ -85927,6 +85927,7 @@ function mergeByPriority(matches, priority) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   B7: () => (/* binding */ replacementOccurrences),
+/* harmony export */   G$: () => (/* binding */ MAX_TYPE_NAME_CHARS),
 /* harmony export */   NZ: () => (/* binding */ TYPE_PLACEHOLDER),
 /* harmony export */   Rk: () => (/* binding */ isPerValue),
 /* harmony export */   Xm: () => (/* binding */ renderTemplate),
@@ -85934,6 +85935,7 @@ function mergeByPriority(matches, priority) {
 /* harmony export */   ed: () => (/* binding */ NUMBER_PLACEHOLDER),
 /* harmony export */   fK: () => (/* binding */ HASH_PLACEHOLDER),
 /* harmony export */   fg: () => (/* binding */ labelTemplate),
+/* harmony export */   is: () => (/* binding */ TYPE_NAME_PATTERN),
 /* harmony export */   l0: () => (/* binding */ HASH_ALPHABET),
 /* harmony export */   qm: () => (/* binding */ LABEL_TEMPLATE)
 /* harmony export */ });
@@ -86052,6 +86054,14 @@ function replacementOccurrences(text, template, types) {
     return (0,_spans_js__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KC)(found);
 }
 const readerCache = new Map();
+/** The longest type a template renders: a rule name's limit (POLICY_LIMITS.maxRuleNameChars). */
+const MAX_TYPE_NAME_CHARS = 64;
+/**
+ * A type as a template renders it, read back: a detector or rule name in upper case. Bounded:
+ * unbounded, a template that starts with {TYPE} (`{TYPE}_{N}`, `{TYPE}_REDACTED`) made each search
+ * quadratic on a long run of capitals, since every start scanned the rest of the run.
+ */
+const TYPE_NAME_PATTERN = `[A-Z][A-Z0-9_]{0,${MAX_TYPE_NAME_CHARS - 1}}`;
 /**
  * A pattern that reads aliases of a per-value template back (any upper-case type), capturing type
  * and part; null for a fixed template, or one without `{TYPE}` (its aliases name no type).
@@ -86061,7 +86071,7 @@ function aliasReader(template) {
     if (reader === undefined) {
         reader = null;
         if (isPerValue(template) && template.includes(TYPE_PLACEHOLDER)) {
-            const s = templateSource(template, '[A-Z][A-Z0-9_]*', true);
+            const s = templateSource(template, TYPE_NAME_PATTERN, true);
             reader = { re: new RegExp(s.source, 'g'), typeGroup: s.typeGroup, partGroup: s.partGroup };
         }
         if (readerCache.size > 16)
@@ -86366,12 +86376,12 @@ var phone = __nccwpck_require__(3363);
 var aliases = __nccwpck_require__(1587);
 // EXTERNAL MODULE: ./build/core/pii/registry.js + 26 modules
 var registry = __nccwpck_require__(3432);
+// EXTERNAL MODULE: ./build/core/pii/template.js
+var pii_template = __nccwpck_require__(1353);
 // EXTERNAL MODULE: ./build/core/tokens/tokenizer.js
 var tokenizer = __nccwpck_require__(8468);
 // EXTERNAL MODULE: ./build/core/policy/format.js
 var format = __nccwpck_require__(5294);
-// EXTERNAL MODULE: ./build/core/pii/template.js
-var pii_template = __nccwpck_require__(1353);
 ;// CONCATENATED MODULE: ./build/core/policy/pii-template.js
 // How `pii.replacement` and `pii.strategy` must agree (DESIGN §3, docs/pii.md): `{N}` is the
 // value's number and only numbered has one, `{HASH}` its keyed hash and only hash has one. A
@@ -86439,6 +86449,7 @@ function effectiveTemplate(replacement, strategy) {
 // The policy contract (DESIGN §3) as a zod schema: every field, its accepted shape and its
 // default. Each schema's `error` text is the "accepted values or shape" a diagnostic shows, so
 // the wording lives next to the rule it describes.
+
 
 
 
@@ -86515,7 +86526,7 @@ const POLICY_LIMITS = {
     maxBudget: 10_000_000,
     maxRules: 50,
     maxPatternChars: 500,
-    maxRuleNameChars: 64,
+    maxRuleNameChars: pii_template/* MAX_TYPE_NAME_CHARS */.G$,
     maxListItems: 256,
     maxListItemChars: 200,
     maxAllowItems: 1000,
