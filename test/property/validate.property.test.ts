@@ -117,6 +117,44 @@ describe('validate', () => {
     expect(checks.filter((k) => !k.ok).map((k) => k.name)).toEqual([]);
   });
 
+  it('regression, seed 874971211: a call-only message the history ends on is the turn answer in both (its note)', () => {
+    const c = readCase(
+      [
+        {
+          id: 'x0',
+          kind: 'assistant',
+          content: [
+            { type: 'text', text: 'The build failed because the cache was stale again' },
+            { type: 'image_url', image_url: { url: 'https://example.invalid/shot.png' } },
+          ],
+        },
+        {
+          id: 'x1',
+          kind: 'assistant',
+          content: '',
+          tool_calls: [{ id: 'c1', name: 'bash', arguments: '{"command":"npm test"}' }],
+        },
+      ],
+      [],
+    );
+    const policy = shrunkPolicy(400, {
+      keep_recent: 1,
+      tool_output: { max_tokens: 1 },
+      summaries: { ttl: 0 },
+    });
+    const r = stabilize(c.transcript, policy);
+    const checks = validateResult(c.transcript, r, { policy, tokenizer: wordTokenizer });
+    // x1's call has no result yet: normalize writes a note in it, so x1 answers the turn and is the
+    // recent message; x0 (an image over the budget) may go, in the stabilizer and the check alike.
+    expect(r.ledger.find((e) => e.id === 'x1')).toMatchObject({
+      reason: 'pending_call',
+      protected_by: ['recent'],
+    });
+    expect(r.context.map((i) => i.id)).toEqual(['x1']);
+    expect(r.status).toBe('ok');
+    expect(failingChecks(checks)).toEqual([]);
+  });
+
   it('regression, seed 647980545: an assistant that lost its unanswered call but kept its text is a turn answer in both', () => {
     const c = readCase(
       [

@@ -47,3 +47,22 @@ export function recentTurnStart<T extends { kind: string }>(items: readonly T[],
   }
   return 0;
 }
+
+/**
+ * The turn a history ends in: its last assistant message with text (or the first of its call-only
+ * records, which some formats write one per call) and every record after it, when nothing but tool
+ * results and call-only assistant records follow. A call there without a result has not come back
+ * yet (or waits for approval): normalize notes it in the message instead of leaving it out. Shared
+ * by normalize and the `protected` check, so both see the same answers of the latest turn.
+ */
+export function openTurn<T extends TurnItem>(items: readonly T[]): Set<T> {
+  const out = new Set<T>();
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i] as T;
+    if (item.kind === 'tool') continue;
+    if (item.kind !== 'assistant') break;
+    out.add(item);
+    if (item.hasText) break;
+  }
+  return out;
+}

@@ -3,6 +3,7 @@
 import type { Pairing, ToolCall } from '../types.js';
 import type { Work, WorkSet } from './work.js';
 import { hasText, remove } from './work.js';
+import { openTurn } from '../scope/recent.js';
 
 export interface NormalizeCounts {
   unpairedCalls: number;
@@ -46,7 +47,7 @@ export function normalizeFates(ws: WorkSet, pairing: Pairing): NormalizeCounts {
     });
     counts.unpairedResults++;
   }
-  const tail = openTurn(ws);
+  const tail = openTurnOf(ws);
   const pending = new Map<Work, ToolCall[]>();
   for (const u of pairing.unpairedCalls) {
     const w = ws.byId.get(u.artifact);
@@ -80,23 +81,10 @@ export function normalizeFates(ws: WorkSet, pairing: Pairing): NormalizeCounts {
   return counts;
 }
 
-/**
- * The turn the history ends in: its last assistant message with text (or the first of its call-only
- * records, which some formats write one per call) and every record after it, when nothing but tool
- * results and call-only assistant records follow. A call there without a result has not come back
- * yet (or waits for approval); an unanswered call earlier was abandoned.
- */
-function openTurn(ws: WorkSet): Set<Work> {
-  const out = new Set<Work>();
-  for (let i = ws.items.length - 1; i >= 0; i--) {
-    const w = ws.items[i] as Work;
-    if (w.removed) continue;
-    if (w.a.kind === 'tool') continue;
-    if (w.a.kind !== 'assistant') break;
-    out.add(w);
-    if (hasText(w)) break;
-  }
-  return out;
+/** normalize's view of the open turn (scope/recent.ts): what is not removed, with its text. */
+function openTurnOf(ws: WorkSet): Set<Work> {
+  const items = ws.items.filter((w) => !w.removed).map((w) => ({ w, kind: w.a.kind, hasText: hasText(w) }));
+  return new Set([...openTurn(items)].map((i) => i.w));
 }
 
 /** `[tool call bash is waiting for approval]`: what the model would otherwise not know. */

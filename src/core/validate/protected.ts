@@ -5,7 +5,7 @@ import { survivesTaskSwitch } from '../scope/task.js';
 import type { StabilizeResult } from '../stabilize/types.js';
 import type { Artifact, Transcript } from '../types.js';
 import { onMainChain } from '../scope/main-chain.js';
-import { recentTurnMessages } from '../scope/recent.js';
+import { openTurn, recentTurnMessages } from '../scope/recent.js';
 import { textOf } from '../stabilize/work.js';
 import type { Locator } from './locate.js';
 import type { Violation } from './types.js';
@@ -56,15 +56,22 @@ export function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
   for (const u of t.pairing.unpairedCalls)
     unansweredCalls.set(u.artifact, (unansweredCalls.get(u.artifact) ?? 0) + 1);
   const says = (a: Artifact): boolean => textOf(a.content).trim() !== '';
+  // A call the history ends on (its open turn) is pending, not abandoned: normalize notes it in the
+  // message, which then says something, instead of leaving the message out.
+  const pending = openTurn(
+    main.filter((a) => !unpairedResults.has(a.id)).map((a) => ({ a, kind: a.kind, hasText: says(a) })),
+  );
+  const noted = new Set([...pending].filter(({ a }) => unansweredCalls.has(a.id)).map(({ a }) => a.id));
   const leaves = (a: Artifact): boolean =>
     unpairedResults.has(a.id) ||
     (a.tool_calls !== undefined &&
       a.tool_calls.length > 0 &&
       unansweredCalls.get(a.id) === a.tool_calls.length &&
-      !says(a));
+      !says(a) &&
+      !noted.has(a.id));
   const inPlay = main
     .filter((a, i) => !reset(a, i) && !leaves(a))
-    .map((a) => ({ a, kind: a.kind, hasText: a.kind === 'assistant' && says(a) }));
+    .map((a) => ({ a, kind: a.kind, hasText: a.kind === 'assistant' && (says(a) || noted.has(a.id)) }));
   for (const { a } of recentTurnMessages(inPlay, policy.keep_recent))
     if (!need.has(a.id)) need.set(a.id, 'recent');
   return need;
