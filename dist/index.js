@@ -59076,6 +59076,27 @@ function recentTurnStart(items, keepRecent) {
     }
     return 0;
 }
+/**
+ * The turn a history ends in: its last assistant message with text (or the first of its call-only
+ * records, which some formats write one per call) and every record after it, when nothing but tool
+ * results and call-only assistant records follow. A call there without a result has not come back
+ * yet (or waits for approval): normalize notes it in the message instead of leaving it out. Shared
+ * by normalize and the `protected` check, so both see the same answers of the latest turn.
+ */
+function openTurn(items) {
+    const out = new Set();
+    for (let i = items.length - 1; i >= 0; i--) {
+        const item = items[i];
+        if (item.kind === 'tool')
+            continue;
+        if (item.kind !== 'assistant')
+            break;
+        out.add(item);
+        if (item.hasText)
+            break;
+    }
+    return out;
+}
 
 ;// CONCATENATED MODULE: ./build/core/stabilize/protect.js
 // Stage 8 (protect), computed before the pruning stages because they may only touch what is not
@@ -60935,6 +60956,7 @@ function ledgerEntry(w, masker, meter) {
 
 ;// CONCATENATED MODULE: ./build/core/stabilize/normalize.js
 
+
 function normalizeFates(ws, pairing) {
     const counts = { unpairedCalls: 0, unpairedResults: 0, sidechain: 0, offChain: 0 };
     for (const w of ws.items) {
@@ -60971,7 +60993,7 @@ function normalizeFates(ws, pairing) {
         });
         counts.unpairedResults++;
     }
-    const tail = openTurn(ws);
+    const tail = openTurnOf(ws);
     const pending = new Map();
     for (const u of pairing.unpairedCalls) {
         const w = ws.byId.get(u.artifact);
@@ -61008,27 +61030,10 @@ function normalizeFates(ws, pairing) {
         notePending(w, calls);
     return counts;
 }
-/**
- * The turn the history ends in: its last assistant message with text (or the first of its call-only
- * records, which some formats write one per call) and every record after it, when nothing but tool
- * results and call-only assistant records follow. A call there without a result has not come back
- * yet (or waits for approval); an unanswered call earlier was abandoned.
- */
-function openTurn(ws) {
-    const out = new Set();
-    for (let i = ws.items.length - 1; i >= 0; i--) {
-        const w = ws.items[i];
-        if (w.removed)
-            continue;
-        if (w.a.kind === 'tool')
-            continue;
-        if (w.a.kind !== 'assistant')
-            break;
-        out.add(w);
-        if (hasText(w))
-            break;
-    }
-    return out;
+/** normalize's view of the open turn (scope/recent.ts): what is not removed, with its text. */
+function openTurnOf(ws) {
+    const items = ws.items.filter((w) => !w.removed).map((w) => ({ w, kind: w.a.kind, hasText: hasText(w) }));
+    return new Set([...openTurn(items)].map((i) => i.w));
 }
 /** `[tool call bash is waiting for approval]`: what the model would otherwise not know. */
 function pendingNote(call) {
@@ -67707,14 +67712,19 @@ function mustKeep(t, policy) {
     for (const u of t.pairing.unpairedCalls)
         unansweredCalls.set(u.artifact, (unansweredCalls.get(u.artifact) ?? 0) + 1);
     const says = (a) => work_textOf(a.content).trim() !== '';
+    // A call the history ends on (its open turn) is pending, not abandoned: normalize notes it in the
+    // message, which then says something, instead of leaving the message out.
+    const pending = openTurn(main.filter((a) => !unpairedResults.has(a.id)).map((a) => ({ a, kind: a.kind, hasText: says(a) })));
+    const noted = new Set([...pending].filter(({ a }) => unansweredCalls.has(a.id)).map(({ a }) => a.id));
     const leaves = (a) => unpairedResults.has(a.id) ||
         (a.tool_calls !== undefined &&
             a.tool_calls.length > 0 &&
             unansweredCalls.get(a.id) === a.tool_calls.length &&
-            !says(a));
+            !says(a) &&
+            !noted.has(a.id));
     const inPlay = main
         .filter((a, i) => !reset(a, i) && !leaves(a))
-        .map((a) => ({ a, kind: a.kind, hasText: a.kind === 'assistant' && says(a) }));
+        .map((a) => ({ a, kind: a.kind, hasText: a.kind === 'assistant' && (says(a) || noted.has(a.id)) }));
     for (const { a } of recentTurnMessages(inPlay, policy.keep_recent))
         if (!need.has(a.id))
             need.set(a.id, 'recent');
