@@ -55,7 +55,9 @@ export function mustKeep(t: Transcript, policy: Policy): Map<string, string> {
   const unansweredCalls = new Map<string, number>();
   for (const u of t.pairing.unpairedCalls)
     unansweredCalls.set(u.artifact, (unansweredCalls.get(u.artifact) ?? 0) + 1);
-  const says = (a: Artifact): boolean => textOf(a.content).trim() !== '';
+  // Whether each message says something, read once (three rules below ask).
+  const speaking = new Set(main.filter((a) => textOf(a.content).trim() !== ''));
+  const says = (a: Artifact): boolean => speaking.has(a);
   // A call the history ends on (its open turn) is pending, not abandoned: normalize notes it in the
   // message, which then says something, instead of leaving the message out.
   const pending = openTurn(
