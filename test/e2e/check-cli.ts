@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CI_PROVIDER_VARIABLES } from '../../src/cli/check/options.js';
+import { fakeIO } from '../cli/fake-io.js';
 
 export const REPO = path.resolve(fileURLToPath(import.meta.url), '../../..');
 export const BIN = path.join(REPO, 'bin/context-stability.js');
@@ -60,17 +61,7 @@ export async function runInProcess(
   env: Record<string, string> = {},
 ): Promise<Run> {
   const { main } = await import('../../src/cli/main.js');
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    cwd,
-    env: childEnv(env),
-  });
-  return { code, stdout, stderr };
+  const io = fakeIO(cwd, childEnv(env));
+  const code = await main(args, io);
+  return { code, stdout: io.out(), stderr: io.err() };
 }

@@ -21,9 +21,7 @@ const roots: string[] = [];
 
 /** A repository of generated transcripts holding a little over PARALLEL_MIN_BYTES. */
 function makeRepo(): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'cs-jobs-e2e-'));
-  roots.push(root);
-  mkdirSync(path.join(root, 'transcripts'));
+  const root = emptyRepo();
   const entries = generateCorpus({ seed: SEED, count: 12, targetBytes: PARALLEL_MIN_BYTES * 1.05 });
   // Under the threshold the runs with --jobs 2 would use one thread too, and prove nothing.
   expect(entries.reduce((sum, e) => sum + Buffer.byteLength(e.text), 0)).toBeGreaterThanOrEqual(
