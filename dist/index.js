@@ -67711,7 +67711,9 @@ function mustKeep(t, policy) {
     const unansweredCalls = new Map();
     for (const u of t.pairing.unpairedCalls)
         unansweredCalls.set(u.artifact, (unansweredCalls.get(u.artifact) ?? 0) + 1);
-    const says = (a) => work_textOf(a.content).trim() !== '';
+    // Whether each message says something, read once (three rules below ask).
+    const speaking = new Set(main.filter((a) => work_textOf(a.content).trim() !== ''));
+    const says = (a) => speaking.has(a);
     // A call the history ends on (its open turn) is pending, not abandoned: normalize notes it in the
     // message, which then says something, instead of leaving the message out.
     const pending = openTurn(main.filter((a) => !unpairedResults.has(a.id)).map((a) => ({ a, kind: a.kind, hasText: says(a) })));
