@@ -1,6 +1,7 @@
 // The CLI router: picks the command from the leading words of argv, handles --help/--version,
 // and turns usage errors into a one-line message plus a hint (exit 2), never a stack trace.
 import { createRequire } from 'node:module';
+import { shownName } from '../core/text/shown-name.js';
 import { PROGRAM, UsageError, wantsHelp } from './args.js';
 import { EXIT_INPUT, EXIT_OK } from './command.js';
 import type { CliIO, Command } from './command.js';
@@ -75,7 +76,8 @@ function withTrailingNewline(text: string): string {
 }
 
 function usageFailure(io: CliIO, message: string, helpCommand: string): number {
-  io.stderr(`${PROGRAM}: ${message}\nRun '${helpCommand} --help' for usage.\n`);
+  // The message may quote an argument: shown escaped, like every name we print.
+  io.stderr(`${PROGRAM}: ${shownName(message)}\nRun '${helpCommand} --help' for usage.\n`);
   return EXIT_INPUT;
 }
 

@@ -228,3 +228,67 @@ describe('cli output under GitHub Actions: stop-commands with a random token', (
     }
   });
 });
+
+// The runner trims every Unicode whitespace before it looks for `::` (issue 34, item 2): a name
+// that starts with U+00A0, U+1680, U+2000–U+200A, U+202F, U+205F or U+3000 and then `::` is a
+// command wherever our output puts the name first on a line (a diagnostic's file, a policy file).
+const UNICODE_SPACES = [
+  '\u00a0',
+  '\u1680',
+  ...Array.from({ length: 11 }, (_, i) => String.fromCharCode(0x2000 + i)),
+  '\u202f',
+  '\u205f',
+  '\u3000',
+  '\ufeff',
+];
+
+describe('names starting with a Unicode space', () => {
+  it('shownName escapes the colon after any leading whitespace', () => {
+    for (const space of UNICODE_SPACES) {
+      expect(shownName(`${space}::error::x`)).toBe(`${space}\\u003a:error::x`);
+      expect(shownName(`${space} ${space}:x`).trimStart().startsWith(':')).toBe(false);
+    }
+  });
+
+  const evil = UNICODE_SPACES.map((space, i) => `${space}::error file=forged${i}.ts::forged.jsonl`);
+  const policyName = '\u3000::error::forged ##[error]policy.yml';
+
+  beforeAll(() => {
+    for (const name of evil) writeFileSync(path.join(root, name), `${EVIL_TRANSCRIPT}\n{not json\n`);
+    writeFileSync(path.join(root, policyName), 'version: 1\nbudget: 4000\nbudget: 5\n');
+    writeFileSync(path.join(root, '\u00a0::warning::ok ##[warning].yml'), 'version: 1\nbudget: 4000\n');
+  });
+
+  const runs: [string, string[]][] = [
+    ['check', ['check', '--policy', 'tiny.yml', ...evil]],
+    ['check --format json', ['check', '--policy', 'tiny.yml', '--format', 'json', ...evil]],
+    ['update', ['update', '--policy', 'tiny.yml', '--golden-dir', 'g4', ...evil]],
+    ['inspect', ['inspect', ...evil]],
+    ['inspect --json', ['inspect', '--json', ...evil]],
+    ['stabilize', ['stabilize', '--policy', 'tiny.yml', evil[0] ?? '']],
+    ['policy validate (invalid)', ['policy', 'validate', policyName]],
+    ['policy validate --json (invalid)', ['policy', 'validate', '--json', policyName]],
+    ['policy validate (valid)', ['policy', 'validate', '\u00a0::warning::ok ##[warning].yml']],
+    ['check --policy (invalid)', ['check', '--policy', policyName, evil[1] ?? '']],
+  ];
+  for (const [name, argv] of runs) {
+    it(`${name} under GitHub Actions: no command runs`, async () => {
+      const run = await cli(ACTIONS, ...argv);
+      expect(run.code).toBe(name.includes('(valid)') ? 0 : 2);
+      expect(commandsRun(run.out)).toEqual([]);
+      expect(commandsRun(run.err)).toEqual([]);
+      expect(run.out + run.err).not.toContain('##[');
+    });
+  }
+});
+
+describe('usage errors quote the argument escaped', () => {
+  for (const argv of [['##[error]forged'], ['check', '--##[error]x'], ['\u3000::error::forged']]) {
+    it(`${JSON.stringify(argv)}: no command runs`, async () => {
+      const run = await cli(ACTIONS, ...argv);
+      expect(run.code).toBe(2);
+      expect(commandsRun(run.err)).toEqual([]);
+      if (argv.join(' ').includes('##[')) expect(run.err).toContain('##\\u005b');
+    });
+  }
+});

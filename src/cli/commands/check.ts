@@ -2,6 +2,7 @@
 // (DESIGN §6): pass, drift, new, violations; obsolete goldens; a policy change review with
 // --base-policy. Outside CI a missing golden is written (as Jest does); in CI it fails.
 import { exitCodeFor } from '../../core/golden/check-report.js';
+import { shownName } from '../../core/text/shown-name.js';
 import { PROGRAM, parseOptions } from '../args.js';
 import { EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
@@ -203,7 +204,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
         printDiagnostics(io, [failure]);
         code = EXIT_INPUT;
       } else {
-        io.stderr(`viewer page written to ${page}\n`);
+        io.stderr(`viewer page written to ${shownName(page)}\n`);
       }
     }
     return code;

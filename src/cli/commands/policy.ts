@@ -2,6 +2,7 @@
 // it, and print the commented default as a starting point.
 import { formatDiagnostic } from '../../core/diagnostics.js';
 import { DEFAULT_POLICY, DEFAULT_POLICY_YAML } from '../../core/policy/default.js';
+import { inertJson, shownName } from '../../core/text/shown-name.js';
 import type { Diagnostic } from '../../core/types.js';
 import { POLICY_FILE_CANDIDATES, loadPolicy } from '../../io/load-policy.js';
 import { PROGRAM, UsageError, parseOptions } from '../args.js';
@@ -92,7 +93,7 @@ export const policyValidateCommand: Command = {
         diagnostics: result.diagnostics,
         policy: result.ok ? result.policy : null,
       };
-      io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+      io.stdout(inertJson(`${JSON.stringify(report, null, 2)}\n`));
       return result.ok ? EXIT_OK : EXIT_INPUT;
     }
 
@@ -100,9 +101,9 @@ export const policyValidateCommand: Command = {
     if (builtIn) {
       io.stdout(`✓ no policy file found: the built-in default policy applies (it is valid)\n`);
     } else if (result.ok) {
-      io.stdout(`✓ ${result.source} is valid${tally(result.diagnostics)}\n`);
+      io.stdout(`✓ ${shownName(result.source)} is valid${tally(result.diagnostics)}\n`);
     } else {
-      io.stdout(`✗ ${result.source} is invalid${tally(result.diagnostics)}\n`);
+      io.stdout(`✗ ${shownName(result.source)} is invalid${tally(result.diagnostics)}\n`);
     }
     return result.ok ? EXIT_OK : EXIT_INPUT;
   },

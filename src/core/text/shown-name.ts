@@ -5,7 +5,8 @@
 // shown escaped the way JSON writes them (`\n`, `\r`, `\t`, `\u001b`, `\u2028`…), so a name
 // cannot end the line it is on, move the cursor or colour the terminal. With no line break left
 // inside, a name starts a line only where our own output puts it first (a file name heading its
-// block, a diagnostic's `file:line:column`): a leading `:` (after spaces) is then shown as
+// block, a diagnostic's `file:line:column`): a leading `:` (after any whitespace: the runner
+// trims every Unicode space, U+00A0, U+3000 and the like, before it looks) is then shown as
 // `\u003a`, so no line starts with `::` (the runner's command prefix, read after leading
 // whitespace). `##[`, which the runner reads as a command wherever it is in a line, is shown as
 // `##\u005b`. Backslashes are kept as they are: a name reads as itself unless it holds one of
@@ -21,7 +22,7 @@ function escapeChar(ch: string): string {
 export function shownName(name: string): string {
   return name
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, escapeChar)
-    .replace(/^( *):/, '$1\\u003a')
+    .replace(/^(\s*):/, '$1\\u003a')
     .replace(/##\[/g, '##\\u005b');
 }
 
