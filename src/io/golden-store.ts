@@ -13,6 +13,7 @@ import { GOLDEN_SUFFIX } from '../core/golden/paths.js';
 import type { Diagnostic } from '../core/types.js';
 import { isStaleTemp, isTempName, writeFileAtomic } from './atomic-write.js';
 import { readInput } from './read-input.js';
+import { isWithin, realPathOf } from './real-path.js';
 import { withLock } from './lock.js';
 
 export interface GoldenStoreOptions {
@@ -72,47 +73,6 @@ function outsideWorkspace(file: string): Diagnostic {
     'The golden folder resolves, through a symbolic link, to a place outside the repository (the working directory), or the link points nowhere; goldens are never read, written or deleted outside the repository.',
     'Make the golden folder a regular folder inside the repository (replace the link, or choose another golden folder), then run again.',
   );
-}
-
-/** `real` is `base` or lies below it (both real paths). */
-function isWithin(real: string, base: string): boolean {
-  const rel = path.relative(base, real);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
-
-/**
- * The real path `abs` has or will have once created: the real path of its nearest existing
- * ancestor joined with the rest. `null` when a part of it is a link that points nowhere (or in
- * a loop): what creating it would make cannot be told.
- */
-async function realPathOf(abs: string): Promise<string | null> {
-  const rest: string[] = [];
-  let current = abs;
-  let retried = false;
-  for (;;) {
-    try {
-      return path.join(await realpath(current), ...rest.reverse());
-    } catch (error) {
-      const errno = errnoOf(error);
-      if (errno === 'ELOOP') return null;
-      if (errno !== 'ENOENT' && errno !== 'ENOTDIR') throw error;
-      // ENOENT also comes from a link whose target is missing: it exists, so it is not creatable.
-      // A folder that exists now but not a moment ago was made by a concurrent run: look again.
-      const kind = await lstat(current).then(
-        (st) => (st.isSymbolicLink() ? 'link' : 'made'),
-        () => 'missing',
-      );
-      if (kind === 'link' || (kind === 'made' && retried)) return null;
-      if (kind === 'made') {
-        retried = true;
-        continue;
-      }
-    }
-    const parent = path.dirname(current);
-    if (parent === current) return null;
-    rest.push(path.basename(current));
-    current = parent;
-  }
 }
 
 /**
