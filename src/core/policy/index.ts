@@ -20,6 +20,8 @@ export {
   TOKENIZERS,
   TRUNCATION_MODES,
   TYPE_PLACEHOLDER,
+  WATCHDOG_DEFAULT_SECONDS,
+  watchdogSeconds,
 } from './schema.js';
 export type {
   AuthorityKind,

@@ -121,7 +121,18 @@ export const POLICY_LIMITS = {
   maxAllowItemChars: 500,
   maxReplacementChars: 100,
   maxDigitRun: 64,
+  maxWatchdogSeconds: 86_400,
 } as const;
+
+/** Seconds one transcript may take when the policy sets no `watchdog` (0 turns the watchdog off). */
+export const WATCHDOG_DEFAULT_SECONDS = 60;
+
+/** The policy's limit on one transcript, in seconds; 0: no limit. */
+export function watchdogSeconds(policy: {
+  readonly watchdog?: { readonly max_seconds: number } | undefined;
+}): number {
+  return policy.watchdog?.max_seconds ?? WATCHDOG_DEFAULT_SECONDS;
+}
 
 /** Rule names become `{TYPE}` in the replacement and keys in reports: keep them plain. */
 export const RULE_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
@@ -513,6 +524,12 @@ export const PolicySchema = mapping(
     runtime: mapping({ on_escalated: oneOf(ESCALATION_CHOICES).default('stop') }, 'on_escalated').optional(),
     cache_prefix: mapping({ min_share: fraction().default(0.5) }, 'min_share').optional(),
     retention: mapping({ max_calls: integer(1, 1_000).default(24) }, 'max_calls').optional(),
+    // Absent, a transcript may take WATCHDOG_DEFAULT_SECONDS (watchdogSeconds): a policy that does not
+    // set it keeps its hash and goldens.
+    watchdog: mapping(
+      { max_seconds: integer(0, L.maxWatchdogSeconds).default(60) },
+      'max_seconds',
+    ).optional(),
     // Issue 27: on by default (prefault), so every policy keeps a stable prefix out of the box.
     stable_prefix: mapping(
       { enabled: flag().default(true), low_water: fraction().default(0.85) },
@@ -541,7 +558,7 @@ export const PolicySchema = mapping(
       PART_TOKEN_KINDS.join(', '),
     ).prefault({}),
   },
-  'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, retention, stable_prefix, repair, part_tokens',
+  'version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, retention, watchdog, stable_prefix, repair, part_tokens',
 ).superRefine(familyNeedsCalibration);
 
 type DeepReadonly<T> = T extends readonly (infer U)[]

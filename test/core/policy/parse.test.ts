@@ -275,7 +275,7 @@ describe('parsePolicy: warnings', () => {
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
       'warn/nested-unknown-key.yml:5:7: warning[unknown-key]: unknown key pii.rules[0].flags: it is ignored. Hint: Remove it; the keys accepted in pii.rules[0] are name, pattern.',
       'warn/nested-unknown-key.yml:7:3: warning[unknown-key]: unknown key guardian.halt: it is ignored. Hint: Remove it; the keys accepted in guardian are warning, compress, critical.',
-      'warn/nested-unknown-key.yml:8:1: warning[unknown-key]: unknown key telemetry: it is ignored. Hint: Remove it; the keys accepted at the top level are version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, retention, stable_prefix, repair, part_tokens.',
+      'warn/nested-unknown-key.yml:8:1: warning[unknown-key]: unknown key telemetry: it is ignored. Hint: Remove it; the keys accepted at the top level are version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, retention, watchdog, stable_prefix, repair, part_tokens.',
     ]);
     expect(result.ok).toBe(true);
     if (!result.ok) return;

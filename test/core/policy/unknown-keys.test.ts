@@ -138,7 +138,7 @@ describe('parsePolicy: other unknown keys', () => {
     const result = parse(TEXT, true);
     expect(result.ok).toBe(false);
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
-      'p.yml:2:1: error[unknown-key]: unknown key telemetry: strict mode accepts only the keys this release knows. Hint: Remove it; the keys accepted at the top level are version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, retention, stable_prefix, repair, part_tokens.',
+      'p.yml:2:1: error[unknown-key]: unknown key telemetry: strict mode accepts only the keys this release knows. Hint: Remove it; the keys accepted at the top level are version, tokenizer, model_family, calibration, target, budget, message_overhead, keep_recent, authority, order, resilience, pii, tool_output, dedup, summaries, guardian, checks, compaction, runtime, cache_prefix, retention, watchdog, stable_prefix, repair, part_tokens.',
       'p.yml:4:3: error[unknown-key]: unknown key guardian.halt: strict mode accepts only the keys this release knows. Hint: Remove it; the keys accepted in guardian are warning, compress, critical.',
     ]);
   });
