@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { parseShard } from '../core/golden/shard.js';
 import type { Shard } from '../core/golden/shard.js';
 import { parseGitRefSpec } from '../io/git.js';
+import { outputPathProblem } from './output-paths.js';
 import { resolveGoldenDir } from '../io/golden-store.js';
 import { byteSize, recordCount } from '../cli/args.js';
 import { parseJobs } from '../cli/check/golden-jobs.js';
@@ -324,7 +325,7 @@ function modeProblems(parsed: Parsed): InputProblem[] {
  * Validates every input at once (so one run shows every problem) and resolves what needs the
  * workspace: the golden folder must lie inside it.
  */
-export function parseInputs(raw: RawInputs, cwd: string): ParseInputsResult {
+export function parseInputs(raw: RawInputs, cwd: string, runnerTemp?: string): ParseInputsResult {
   const result = RAW_SCHEMA.safeParse(raw);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => ({
@@ -337,6 +338,12 @@ export function parseInputs(raw: RawInputs, cwd: string): ParseInputsResult {
   const problems = modeProblems(parsed);
   const golden = resolveGoldenDir(parsed['golden-dir'] === '' ? 'golden' : parsed['golden-dir'], cwd);
   if (!golden.ok) problems.push({ input: 'golden-dir', message: `Input golden-dir: ${golden.reason}` });
+  for (const input of ['report-path', 'html-path'] as const) {
+    const value = parsed[input];
+    const problem =
+      value === undefined ? null : outputPathProblem(input, value, { workspace: cwd, runnerTemp });
+    if (problem) problems.push({ input, message: problem });
+  }
   if (problems.length > 0 || !golden.ok) return { ok: false, problems };
   return {
     ok: true,

@@ -30,6 +30,8 @@ import { buildJobSummary } from '../github/summary.js';
 import { apiUrl, commentTargetOf, runUrl } from './event.js';
 import type { ActionOptions } from './inputs.js';
 import { DEFAULT_REPORT_NAME } from './inputs.js';
+import { refusedOutput } from './output-paths.js';
+import type { OutputInput } from './output-paths.js';
 import { produceReport } from './produce.js';
 import { piiKeyFrom } from '../cli/pii-key.js';
 import type { WorkerScript } from '../cli/check/golden-jobs.js';
@@ -204,10 +206,33 @@ function noteForShard(report: CheckReport): string[] {
   ];
 }
 
+/** A report or page path that a symbolic link carries out of the workspace: refused before the run. */
+async function refusedOutputs(
+  options: ActionOptions,
+  ctx: ActionContext,
+  report: string,
+): Promise<{ message: string; diagnostic: Diagnostic } | null> {
+  const roots = { workspace: ctx.cwd, runnerTemp: ctx.env['RUNNER_TEMP'] || undefined };
+  const targets: [OutputInput, string, string | undefined][] = [['report-path', report, options.reportPath]];
+  if (options.mode !== 'merge') targets.push(['html-path', htmlTarget(options, ctx), options.htmlPath]);
+  for (const [input, file, given] of targets) {
+    const diagnostic = await refusedOutput(input, file, given ?? input, roots);
+    if (diagnostic) {
+      return {
+        message: `The ${input} folder resolves outside the workspace (a symbolic link); nothing was run or written. See the annotation.`,
+        diagnostic,
+      };
+    }
+  }
+  return null;
+}
+
 /** Runs the action with parsed options; @actions/core reports everything (outputs, failure). */
 export async function runAction(options: ActionOptions, ctx: ActionContext): Promise<void> {
   const write = ctx.write;
   const target = reportTarget(options, ctx);
+  const refusal = await refusedOutputs(options, ctx, target);
+  if (refusal) return stopped(options, ctx, refusal.message, [refusal.diagnostic]);
   const produced = await produceReport(
     { ...options, piiKey: piiKeyFrom(ctx.env) },
     ctx.cwd,

@@ -10,7 +10,7 @@ import type { WorkerScript } from '../cli/check/golden-jobs.js';
 export async function startAction(env: NodeJS.ProcessEnv, workerScript?: WorkerScript): Promise<void> {
   try {
     const cwd = env['GITHUB_WORKSPACE'] || process.cwd();
-    const parsed = parseInputs(readRawInputs(env), cwd);
+    const parsed = parseInputs(readRawInputs(env), cwd, env['RUNNER_TEMP'] || undefined);
     if (!parsed.ok) {
       core.setFailed(`context-stability: invalid input. ${parsed.problems.map((p) => p.message).join(' ')}`);
       return;
