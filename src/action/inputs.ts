@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { parseShard } from '../core/golden/shard.js';
 import type { Shard } from '../core/golden/shard.js';
 import { parseGitRefSpec } from '../io/git.js';
-import { outputPathProblem } from './output-paths.js';
+import { outputPathProblem } from '../io/output-path.js';
 import { resolveGoldenDir } from '../io/golden-store.js';
 import { byteSize, recordCount } from '../cli/args.js';
 import { parseJobs } from '../cli/check/golden-jobs.js';

@@ -3,6 +3,7 @@
 // --base-policy. Outside CI a missing golden is written (as Jest does); in CI it fails.
 import { exitCodeFor } from '../../core/golden/check-report.js';
 import { shownName } from '../../core/text/shown-name.js';
+import { refusedCliOutput } from '../../io/output-path.js';
 import { PROGRAM, parseOptions } from '../args.js';
 import { EXIT_INPUT, EXIT_OK } from '../command.js';
 import type { CliIO, Command } from '../command.js';
@@ -190,7 +191,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
     }
     let code: number = exitCodeFor(report);
     if (values.report !== undefined) {
-      const failure = await writeReportFile(values.report, report, io.cwd);
+      const failure =
+        (await refusedCliOutput('--report', values.report, io.cwd)) ??
+        (await writeReportFile(values.report, report, io.cwd));
       if (failure) {
         printDiagnostics(io, [failure]);
         code = EXIT_INPUT;
@@ -199,7 +202,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
     if (values.html !== undefined) {
       const page = path.join(values.html, VIEW_PAGE_NAME);
       const replacement = policies.head.policy.pii.replacement;
-      const failure = await writeViewPage(page, report, goldens!, replacement, io.cwd, '--html');
+      const failure =
+        (await refusedCliOutput('--html', page, io.cwd)) ??
+        (await writeViewPage(page, report, goldens!, replacement, io.cwd, '--html'));
       if (failure) {
         printDiagnostics(io, [failure]);
         code = EXIT_INPUT;
