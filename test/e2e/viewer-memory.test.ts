@@ -1,0 +1,51 @@
+// Issue 34 item 6: `check --html` must not hold the viewer page in memory (2,000 drifted
+// transcripts needed 3.4 GB, and 3,000 outgrew V8's longest string). Measured in child processes
+// (viewer-memory.child.ts): the live heap the page's writing adds, for 100 and for 500 drifted
+// transcripts. Written in parts it stays about the same (one batch and one section at a time,
+// plus a small line per transcript); a page built whole grows with it, about 5x here (the
+// child's `whole` mode, run by hand: 27 MB → 131 MB at 200 → 1,000).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const CHILD = fileURLToPath(new URL('./viewer-memory.child.ts', import.meta.url));
+
+interface Measure {
+  n: number;
+  before: number;
+  peak: number;
+  bytes: number;
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function measure(n: number): Promise<Measure> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cs-view-mem-'));
+  dirs.push(dir);
+  const args = ['--expose-gc', '--import', 'tsx', CHILD, String(n), dir, 'parts'];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { cwd: REPO, timeout: 120_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`child failed: ${stderr}`));
+      else resolve(JSON.parse(stdout) as Measure);
+    });
+  });
+}
+
+describe('the viewer page of a large run', () => {
+  it('is written without the heap growing with the number of transcripts', async () => {
+    const [small, large] = await Promise.all([measure(100), measure(500)]);
+    expect(large.bytes).toBeGreaterThan(4.5 * small.bytes);
+    const growth = (m: Measure): number => m.peak - m.before;
+    // Five times the transcripts: the page held whole would add five times the heap.
+    expect(growth(large) / growth(small)).toBeLessThan(2);
+    // And far less than the page itself (a whole page takes twice its bytes while it is joined).
+    expect(growth(large)).toBeLessThan(large.bytes / 4);
+  }, 120_000);
+});
