@@ -1,11 +1,12 @@
 // The exclusive lock file around read-modify-write (issue 12, concurrent writers).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LockBusyError, withLock } from '../../src/io/lock.js';
+import { currentScope, processStartTime } from '../../src/io/process-identity.js';
 
 let dir: string;
 let lock: string;
@@ -103,4 +104,107 @@ describe('withLock', () => {
     ).rejects.toThrow('boom');
     expect(existsSync(lock)).toBe(false);
   });
+
+  it('lets CONTEXT_STABILITY_LOCK_WAIT_MS come from the given environment', async () => {
+    await writeFile(lock, foreignLock({ host: `not-${os.hostname()}` }));
+    const error = await withLock(
+      lock,
+      { purpose: 'test', env: { CONTEXT_STABILITY_LOCK_WAIT_MS: '60' } },
+      async () => 1,
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LockBusyError);
+    expect((error as LockBusyError).waitedMs).toBeLessThan(5_000);
+  });
+});
+
+/** A lock file as a holder elsewhere writes it: this host's scope unless `fields` say otherwise. */
+function foreignLock(fields: Record<string, unknown>): string {
+  return JSON.stringify({
+    token: 'foreign',
+    pid: 1,
+    ...currentScope(),
+    purpose: 'update',
+    since: 'then',
+    ...fields,
+  });
+}
+
+/** Sets the lock's mtime `ms` into the past: its holder's last heartbeat. */
+async function silentFor(file: string, ms: number): Promise<void> {
+  const then = new Date(Date.now() - ms);
+  await utimes(file, then, then);
+}
+
+const ran = () => withLock(lock, { purpose: 'test', waitMs: 300 }, async () => 'ran');
+
+describe('withLock: holders this process cannot look up (issue 34)', () => {
+  it('takes over the lock of PID 1 of another pid namespace (a container killed) once it stopped beating', async () => {
+    // Process 1 runs here too, but it is this namespace's init, not the holder.
+    await writeFile(lock, foreignLock({ pidns: 'pid:[1]', start: '1' }));
+    await silentFor(lock, 60_000);
+    expect(await ran()).toBe('ran');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('takes over a lock written on another host once its lease ran out, and not before', async () => {
+    const other = foreignLock({ host: `not-${os.hostname()}`, pid: process.pid });
+    await writeFile(lock, other);
+    await silentFor(lock, 20_000);
+    await expect(ran()).rejects.toBeInstanceOf(LockBusyError);
+    expect(await readFile(lock, 'utf8')).toBe(other);
+    await silentFor(lock, 31_000);
+    expect(await ran()).toBe('ran');
+  });
+
+  it('takes over an older lock (host and pid only) of a pid that runs here once it stopped beating', async () => {
+    // The restarted container's node is PID 1 again: the dead holder's pid is this very process.
+    const old = { token: 'old', pid: process.pid, host: os.hostname(), purpose: 'update', since: 'x' };
+    await writeFile(lock, JSON.stringify(old));
+    await expect(ran()).rejects.toBeInstanceOf(LockBusyError);
+    await silentFor(lock, 60_000);
+    expect(await ran()).toBe('ran');
+  });
+
+  it('takes over an empty lock (its writer died between create and write) once it is old', async () => {
+    await writeFile(lock, '');
+    await silentFor(lock, 60_000);
+    expect(await ran()).toBe('ran');
+  });
+
+  it('never robs a holder of another host that keeps beating, and takes over once it stops', async () => {
+    const other = foreignLock({ host: `not-${os.hostname()}`, lease_ms: 150 });
+    await writeFile(lock, other);
+    const beat = setInterval(() => void utimes(lock, new Date(), new Date()).catch(() => undefined), 25);
+    try {
+      await expect(withLock(lock, { purpose: 'test', waitMs: 600 }, async () => 1)).rejects.toBeInstanceOf(
+        LockBusyError,
+      );
+      expect(await readFile(lock, 'utf8')).toBe(other);
+    } finally {
+      clearInterval(beat);
+    }
+    expect(await withLock(lock, { purpose: 'test', waitMs: 3_000 }, async () => 'ran')).toBe('ran');
+  });
+
+  it('a holder beats while it works, so a waiter elsewhere never takes it over', async () => {
+    await withLock(lock, { purpose: 'test', leaseMs: 100 }, async () => {
+      const before = (await stat(lock)).mtimeMs;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await stat(lock)).mtimeMs).toBeGreaterThan(before);
+      expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({ lease_ms: 100, ...currentScope() });
+    });
+  });
+
+  it.runIf(processStartTime(process.ppid) !== undefined)(
+    'same namespace: a live holder excludes however old its lock, a reused pid (other start time) is stale',
+    async () => {
+      const live = foreignLock({ pid: process.ppid, start: processStartTime(process.ppid) });
+      await writeFile(lock, live);
+      await silentFor(lock, 3_600_000);
+      await expect(ran()).rejects.toBeInstanceOf(LockBusyError);
+      expect(await readFile(lock, 'utf8')).toBe(live);
+      await writeFile(lock, foreignLock({ pid: process.ppid, start: '1' }));
+      expect(await ran()).toBe('ran');
+    },
+  );
 });
