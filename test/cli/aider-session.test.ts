@@ -135,3 +135,40 @@ describe('sessions and folders', () => {
     expect((await loadTranscripts(ONE, { cwd: dir })).map((s) => s.name)).toEqual([ONE]);
   });
 });
+
+describe('a session golden and a file of the same name (issue 34)', () => {
+  it('a file named FILE#N next to a multi-session FILE is a golden-path-collision; the session keeps its golden', async () => {
+    const repo = mkdtempSync(path.join(tmpdir(), 'cs-aider-collide-'));
+    try {
+      mkdirSync(path.join(repo, 't'), { recursive: true });
+      writeFileSync(path.join(repo, 't/history.md'), readFileSync(path.join(dir, TWO)));
+      // The same golden name, `t/history.md#2`, also in another letter case.
+      for (const name of ['t/history.md#2', 't/HISTORY.md#1']) {
+        writeFileSync(path.join(repo, name), '[{"role": "user", "content": "hi"}]\n');
+      }
+      const check = async (): Promise<{ code: number; out: string }> => {
+        const io = fakeIO(repo);
+        const code = await main(['check', 't/history.md', 't/history.md#2', 't/HISTORY.md#1'], io);
+        return { code, out: io.out() + io.err() };
+      };
+      const first = await check();
+      expect(first.code).toBe(2);
+      for (const [name, session] of [
+        ['t/history.md#2', 2],
+        ['t/HISTORY.md#1', 1],
+      ] as const) {
+        expect(first.out).toContain(
+          `${name}:1:1: error[golden-path-collision]: The golden path is also that of session ${session} of t/history.md`,
+        );
+      }
+      // The aider session's golden is its own, and a second run finds nothing changed.
+      const golden = readFileSync(path.join(repo, 'golden/t/history.md#2.golden.json'), 'utf8');
+      expect(golden).toContain('"id": "L73"');
+      const second = await check();
+      expect(second.out).not.toContain('DRIFT');
+      expect(second.out).toContain('0 drifted');
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+});

@@ -80,7 +80,30 @@ export function planTranscripts(
       );
     }
   }
+  sessionCollisions(planned);
   return planned.sort((a, b) => (a.transcript < b.transcript ? -1 : a.transcript > b.transcript ? 1 : 0));
+}
+
+/**
+ * A file named `FILE#N` next to a planned FILE: the goldens of a file holding several sessions
+ * (aider, OpenHands output) are named `FILE#N`, so its golden may be session N's (whether FILE
+ * holds N sessions depends on its content, which the plan does not read: appending a session would
+ * make them collide silently). The file named `FILE#N` is the one refused; FILE's sessions run.
+ */
+function sessionCollisions(planned: readonly PlannedTranscript[]): void {
+  const fold = (name: string): string => name.normalize('NFC').toLowerCase();
+  const byName = new Map(planned.map((p) => [fold(p.transcript), p.transcript]));
+  for (const item of planned) {
+    const m = /^(.+)#([1-9]\d*)$/.exec(item.transcript);
+    const file = m ? byName.get(fold(m[1] as string)) : undefined;
+    if (item.golden === '' || m === null || file === undefined) continue;
+    item.problem = at(
+      item.transcript,
+      'golden-path-collision',
+      `The golden path is also that of session ${m[2] as string} of ${file}: a file holding several sessions (aider chat history, OpenHands output) names its goldens FILE#N.`,
+      "Rename this file so that its name is not another transcript's name followed by #N.",
+    );
+  }
 }
 
 /** The part of the plan this shard runs (all of it when unsharded). */
