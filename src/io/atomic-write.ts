@@ -63,37 +63,59 @@ export async function writeFileAtomic(target: string, text: string): Promise<voi
 
 /**
  * Parts are gathered up to this many UTF-16 units before a write: a file made in parts (the HTML
- * viewer page of a large run, issue 32) is never one string.
+ * viewer page of a large run, issues 32 and 34) is never one string.
  */
 const BATCH = 1 << 20;
 
+/** Thrown by writeFileAtomicParts when the file would exceed its `maxBytes`; nothing is written. */
+export class FileTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the file would be over ${maxBytes} bytes`);
+    this.name = 'FileTooLargeError';
+  }
+}
+
+export interface PartsOptions {
+  /** Give up (FileTooLargeError) once more than this many bytes would be written. */
+  maxBytes?: number;
+}
+
 /**
  * Writes the concatenation of `parts` (UTF-8) to `target` atomically: a uniquely named temp file
- * in the same directory (created exclusively), written part by part and fsynced, renamed over the
- * target, then the directory fsynced. The directory must exist. On failure (a write, or an
- * exception from `parts`) the temp file is removed and the target is left as it was.
+ * in the same directory (created exclusively), written a batch of parts at a time and fsynced,
+ * renamed over the target, then the directory fsynced. The directory must exist. On failure (a
+ * write, an exception from `parts`, or `maxBytes` passed) the temp file is removed and the target
+ * is left as it was.
  */
 export async function writeFileAtomicParts(
   target: string,
   parts: Iterable<string> | AsyncIterable<string>,
+  options: PartsOptions = {},
 ): Promise<void> {
   const dir = path.dirname(target);
   const temp = path.join(dir, tempNameFor(target));
+  const limit = options.maxBytes ?? Infinity;
   const handle = await open(temp, 'wx', 0o644);
   try {
     try {
       let batch: string[] = [];
       let size = 0;
+      let written = 0;
+      const flush = async (): Promise<void> => {
+        const bytes = Buffer.from(batch.join(''), 'utf8');
+        batch = [];
+        size = 0;
+        written += bytes.length;
+        if (written > limit) throw new FileTooLargeError(limit);
+        // writeFile goes on from the current position and writes the whole buffer.
+        await handle.writeFile(bytes);
+      };
       for await (const part of parts) {
         batch.push(part);
         size += part.length;
-        if (size < BATCH) continue;
-        // writeFile goes on from the current position and writes the whole string.
-        await handle.writeFile(batch.join(''), 'utf8');
-        batch = [];
-        size = 0;
+        if (size >= BATCH) await flush();
       }
-      if (size > 0) await handle.writeFile(batch.join(''), 'utf8');
+      if (size > 0) await flush();
       await handle.sync();
     } finally {
       await handle.close();

@@ -16,7 +16,7 @@ import type { ViewTranscript } from '../../core/view/model.js';
 import { viewFrameOf, viewTranscriptOf } from '../../core/view/document.js';
 import { viewLine, viewPageParts } from '../../core/view/render-html.js';
 import type { ViewFrame } from '../../core/view/render-html.js';
-import { writeFileAtomicParts } from '../../io/atomic-write.js';
+import { FileTooLargeError, writeFileAtomicParts } from '../../io/atomic-write.js';
 import type { TranscriptGoldens } from './golden-run.js';
 
 /** The page's name inside the folder `check --html DIR` is given. */
@@ -39,6 +39,50 @@ export function* viewPageChunks(
   yield parts.tail;
 }
 
+/**
+ * Over this size the page is not written: no browser opens it (they give up in the hundreds of
+ * MB), and a run that large is read from its report.
+ */
+export const VIEW_PAGE_MAX_BYTES = 1 << 30;
+
+const SMALLER =
+  "Show fewer transcripts on the page (narrow the inputs, e.g. with a '!pattern' exclusion, or use --shard), or read the results from the machine report (check --report, the Action's report-path).";
+
+function mebibytes(bytes: number): string {
+  return bytes >= 1 << 30 ? `${bytes / (1 << 30)} GiB` : `${Math.round(bytes / (1 << 20))} MiB`;
+}
+
+/** A failure to write the page, in words: no error is `unknown`. */
+function writeFailure(error: unknown, file: string, option: string): Diagnostic {
+  const where = { file, line: 1, column: 1 };
+  if (error instanceof FileTooLargeError)
+    return diagnostic(
+      'error',
+      'view-too-large',
+      where,
+      `The viewer page would be over ${mebibytes(error.maxBytes)}, more than a browser can open; it was not written.`,
+      SMALLER,
+    );
+  // One transcript's section beyond the longest string V8 can make (about 512 MiB).
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ERR_STRING_TOO_LONG' || (error instanceof RangeError && /string length/i.test(error.message)))
+    return diagnostic(
+      'error',
+      'view-too-large',
+      where,
+      "The viewer page could not be made: a transcript's part of it is longer than the longest text Node.js can hold; it was not written.",
+      SMALLER,
+    );
+  const reason = code ?? (error instanceof Error ? error.name : typeof error);
+  return diagnostic(
+    'error',
+    'view-write-failed',
+    where,
+    `The viewer page could not be written (${reason}).`,
+    `Check that the folder of ${option} exists or can be created and is writable.`,
+  );
+}
+
 export async function writeViewPage(
   file: string,
   report: CheckReport,
@@ -46,20 +90,14 @@ export async function writeViewPage(
   replacement: string,
   cwd: string,
   option = '--out',
+  maxBytes = VIEW_PAGE_MAX_BYTES,
 ): Promise<Diagnostic | null> {
   const target = path.resolve(cwd, file);
   try {
     await mkdir(path.dirname(target), { recursive: true });
-    await writeFileAtomicParts(target, viewPageChunks(report, goldens, replacement));
+    await writeFileAtomicParts(target, viewPageChunks(report, goldens, replacement), { maxBytes });
     return null;
   } catch (error) {
-    const errno = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    return diagnostic(
-      'error',
-      'view-write-failed',
-      { file, line: 1, column: 1 },
-      `The viewer page could not be written (${errno}).`,
-      `Check that the folder of ${option} exists or can be created and is writable.`,
-    );
+    return writeFailure(error, file, option);
   }
 }
