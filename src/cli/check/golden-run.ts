@@ -9,9 +9,9 @@ import {
   summarize,
 } from '../../core/golden/check-report.js';
 import type { CheckReport, Outcome, TranscriptOutcome } from '../../core/golden/check-report.js';
-import { diffGoldens, unifiedGoldenDiff } from '../../core/golden/diff.js';
-import { parseGolden } from '../../core/golden/golden.js';
 import type { Golden } from '../../core/golden/golden.js';
+import { compareStored } from '../../core/golden/stored.js';
+import { piiSearchOf } from '../../core/stabilize/stabilize.js';
 import { policyImpact } from '../../core/golden/impact.js';
 import { cachePrefixSeverity } from '../../core/cache/prefix.js';
 import { buildPicture } from '../../core/golden/picture.js';
@@ -319,18 +319,28 @@ async function compareOne(
     if (opts.mode === 'update' && stored.text !== head.text) return written(ctx, head, step, 'format');
     return step;
   }
-  const parsed = parseGolden(stored.text, item.golden);
+  // Everything shown of the stored golden comes masked from compareStored (core/golden/stored.ts).
+  const search = piiSearchOf(opts.head.policy, opts.head.rules);
+  const parsed = compareStored(storedText, item.golden, head, search);
   if (!parsed.ok) {
     if (opts.mode === 'check')
       return errorStep(item, [...(common.diagnostics ?? []), parsed.diagnostic], common);
     return written(ctx, head, settled('drift'), 'unreadable');
   }
-  seen.stored = parsed.golden;
-  const diff = diffGoldens(parsed.golden, head.golden);
+  seen.stored = parsed.shown;
+  const diff = parsed.diff;
   // `checks.drift: off` compares nothing in check (update still refreshes the golden).
   const driftSeverity = opts.head.policy.checks.drift;
-  if (!diff.equal && (opts.mode === 'update' || driftSeverity !== 'off')) {
-    const unified = unifiedGoldenDiff(item.golden, storedText, head.text);
+  const compared = !diff.equal && (opts.mode === 'update' || driftSeverity !== 'off');
+  // A golden holding raw PII is unusable (check: an error at its line; update rewrites it); whether
+  // the context drifted from it is still told.
+  if (parsed.leak && opts.mode === 'check') {
+    const diagnostics = [...(common.diagnostics ?? []), parsed.leak];
+    const drift = compared ? { diff, unified: parsed.unified() } : {};
+    return { outcome: { ...common, ...drift, outcome: 'error', diagnostics } };
+  }
+  if (compared) {
+    const unified = parsed.unified();
     const severity = driftSeverity === 'warning' ? 'warning' : 'error';
     const step: Step = { outcome: { ...common, outcome: 'drift', drift_severity: severity, diff, unified } };
     return opts.mode === 'update' ? written(ctx, head, step, 'drift') : step;
