@@ -9,6 +9,8 @@ import type { CliIO, Command } from '../command.js';
 import { OUTPUT_FORMATS, VERBOSE_HELP, VERBOSE_OPTION, formatOption } from '../check/options.js';
 import { printDiagnostics, printReport, writeReportFile } from '../check/output.js';
 import { readCheckReport } from '../check/read-report.js';
+import { shownName } from '../../core/text/shown-name.js';
+import { guardOutput } from '../workflow-output.js';
 
 const OPTIONS = {
   report: { type: 'string' },
@@ -44,6 +46,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (positionals.length === 0) throw new UsageError('merge needs the REPORT files of every shard.');
   const format = formatOption(values.format);
 
+  // Every file is read and held to the report contract, so one run names every bad file; a merge
+  // without one of them would list the wrong goldens as obsolete, so nothing is merged then.
   const reports: CheckReport[] = [];
   const problems: Diagnostic[] = [];
   for (const file of positionals) {
@@ -57,11 +61,20 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
   const merged = mergeReports(reports);
   if (!merged.ok) {
-    io.stderr(`${PROGRAM} merge: the reports cannot be merged: ${merged.reason}.\n`);
+    io.stderr(`${PROGRAM} merge: the reports cannot be merged: ${shownName(merged.reason)}.\n`);
     return EXIT_INPUT;
   }
 
-  printReport(io, merged.report, format, { verbose: values.verbose === true });
+  // As `check` prints its report: under GitHub Actions the report goes out in a stop-commands
+  // block (our annotations outside it), JSON is inert everywhere.
+  const kind =
+    format === 'json' || format === 'markdown' ? format : format === 'github' ? 'annotations' : 'text';
+  const out = guardOutput(io, kind);
+  try {
+    printReport(out.io, merged.report, format, { verbose: values.verbose === true });
+  } finally {
+    out.close();
+  }
   let code: number = exitCodeFor(merged.report);
   if (values.report !== undefined) {
     const failure = await writeReportFile(values.report, merged.report, io.cwd);

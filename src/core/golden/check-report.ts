@@ -178,12 +178,21 @@ export function mergeReports(reports: readonly CheckReport[]): MergeResult {
     };
   }
 
-  const transcripts = sortOutcomes(sorted.flatMap((r) => r.transcripts));
-  for (let i = 1; i < transcripts.length; i++) {
-    if (transcripts[i]?.transcript === transcripts[i - 1]?.transcript) {
-      return { ok: false, reason: `transcript ${transcripts[i]?.transcript ?? ''} is reported by more than one shard` };
+  // Each transcript once: the name is not quoted (it comes from a file that may be crafted), the
+  // shards that report it are.
+  const reportedBy = new Map<string, number>();
+  for (const r of sorted) {
+    const index = r.shard?.index ?? 0;
+    for (const t of r.transcripts) {
+      const other = reportedBy.get(t.transcript);
+      if (other !== undefined) {
+        const where = other === index ? `shard ${index}/${total} twice` : `shards ${other}/${total} and ${index}/${total}`;
+        return { ok: false, reason: `a transcript is reported by more than one shard or twice by one (${where})` };
+      }
+      reportedBy.set(t.transcript, index);
     }
   }
+  const transcripts = sortOutcomes(sorted.flatMap((r) => r.transcripts));
   const goldenFiles = [...new Set(sorted.flatMap((r) => r.golden_files))].sort(compareText);
   const obsolete = findObsolete(goldenFiles, transcripts);
   const first = sorted[0] as CheckReport;
