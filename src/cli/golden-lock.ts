@@ -16,7 +16,7 @@ export async function withGoldenLock(
   body: () => Promise<number>,
 ): Promise<number> {
   try {
-    return await withGoldenFolderLock(store, purpose, body);
+    return await withGoldenFolderLock(store, purpose, body, { env: io.env });
   } catch (error) {
     if (!(error instanceof LockBusyError)) throw error;
     io.stderr(`${formatDiagnostic(busyDiagnostic(store, error))}\n`);

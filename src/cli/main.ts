@@ -13,20 +13,77 @@ export type { CliIO } from './command.js';
 
 const DEBUG_ENV = 'CONTEXT_STABILITY_DEBUG';
 
-function defaultIO(): CliIO {
-  // A closed pipe (`… | head`) is not an error of ours: stop writing quietly.
-  const ignoreEpipe = (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  };
-  process.stdout.on('error', ignoreEpipe);
-  process.stderr.on('error', ignoreEpipe);
+/** Standard output refused a write (a full disk, a closed file): the output is incomplete. */
+class StdoutError extends Error {
+  constructor(readonly code: string) {
+    super(`standard output could not be written (${code})`);
+    this.name = 'StdoutError';
+  }
+}
+
+function errorCode(error: unknown): string {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string')
+    return error.code;
+  return error instanceof Error ? error.name : 'Error';
+}
+
+/** Every write to stdout that throws becomes a StdoutError, which ends the run (runCli). */
+function guardStdout(io: CliIO): CliIO {
   return {
-    stdout: (text) => void process.stdout.write(text),
+    ...io,
+    stdout: (text) => {
+      try {
+        io.stdout(text);
+      } catch (error) {
+        throw error instanceof StdoutError ? error : new StdoutError(errorCode(error));
+      }
+    },
+  };
+}
+
+function stdoutFailure(io: CliIO, error: StdoutError): number {
+  // The code (ENOSPC, EIO, EBADF) only: never a path or a byte of the output.
+  io.stderr(
+    `${PROGRAM}: ${error.message}; the output is incomplete. Check the disk, file or device standard output goes to.\n`,
+  );
+  return EXIT_INPUT;
+}
+
+interface ProcessIO {
+  io: CliIO;
+  /** Waits for the writes in flight; the write error stdout reported, if any (EPIPE excluded). */
+  settle(): Promise<StdoutError | undefined>;
+}
+
+/**
+ * The process's streams. A write error arrives later, as an 'error' event: from then on every
+ * write throws, so the run stops (its locks released on the way out) and main reports it. A closed
+ * pipe (`… | head`, EPIPE) is not an error of ours: the output stops quietly and the run goes on
+ * to its own result, as for a reader that read everything. Errors of stderr have nowhere to go.
+ */
+function processIO(): ProcessIO {
+  let failed: string | undefined;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    failed ??= error.code ?? error.name;
+  });
+  process.stderr.on('error', () => undefined);
+  const io: CliIO = {
+    stdout: (text) => {
+      if (failed === 'EPIPE') return;
+      if (failed !== undefined) throw new StdoutError(failed);
+      process.stdout.write(text);
+    },
     stderr: (text) => void process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,
     isTTY: { stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true },
   };
+  const settle = async () => {
+    if (failed === undefined && !process.stdout.destroyed)
+      await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+    return failed === undefined || failed === 'EPIPE' ? undefined : new StdoutError(failed);
+  };
+  return { io, settle };
 }
 
 export function packageVersion(): string {
@@ -100,7 +157,7 @@ export async function runCli(
   commands: readonly Command[],
 ): Promise<number> {
   // On a terminal, diagnostics on stderr get their severity coloured (src/cli/style.ts).
-  const io = withStyledStderr(given);
+  const io = withStyledStderr(guardStdout(given));
   const [first, ...restArgs] = argv;
   if (first === undefined) {
     io.stderr(renderCommandList(commands));
@@ -160,6 +217,7 @@ export async function runCli(
   } catch (error) {
     if (error instanceof UsageError)
       return usageFailure(io, error.message, `${PROGRAM} ${commandName(command)}`);
+    if (error instanceof StdoutError) return stdoutFailure(io, error);
     // Unexpected failures: name the kind only, since an error message may quote input (PII).
     // The stack is shown on explicit request, for the person debugging their own data.
     const kind = error instanceof Error ? error.name : 'Error';
@@ -172,6 +230,12 @@ export async function runCli(
 }
 
 /** CLI entry point: `bin/context-stability.js` sets the process exit code to its result. */
-export async function main(argv: string[], io: CliIO = defaultIO()): Promise<number> {
-  return runCli(argv, io, COMMANDS);
+export async function main(argv: string[], io?: CliIO): Promise<number> {
+  if (io) return runCli(argv, io, COMMANDS);
+  const real = processIO();
+  const code = await runCli(argv, real.io, COMMANDS);
+  // A write that failed after the command's last one: reported here, once.
+  const late = await real.settle();
+  if (late === undefined || code === EXIT_INPUT) return code;
+  return stdoutFailure(withStyledStderr(real.io), late);
 }

@@ -16,6 +16,7 @@ import { decodeInput } from '../core/text/decode.js';
 import type { Diagnostic } from '../core/types.js';
 import { isStaleTemp, isTempName, writeFileAtomic } from './atomic-write.js';
 import { withLock } from './lock.js';
+import type { LockOptions } from './lock.js';
 
 export const STATE_FILE = 'task-state.json';
 export const SUMMARY_DIR = 'summaries';
@@ -223,6 +224,7 @@ export async function withGuardianLock<T>(
   purpose: string,
   create: boolean,
   body: () => Promise<T>,
+  lock: Pick<LockOptions, 'env'> = {},
 ): Promise<T> {
   if (create) await ensureDirectory(root, '');
   else if (
@@ -232,7 +234,7 @@ export async function withGuardianLock<T>(
     ))
   )
     return body();
-  return withLock(path.join(root, GUARDIAN_LOCK), { purpose }, body);
+  return withLock(path.join(root, GUARDIAN_LOCK), { ...lock, purpose }, body);
 }
 
 export async function writeState(root: string, state: TaskState): Promise<void> {

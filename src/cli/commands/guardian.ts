@@ -114,7 +114,7 @@ async function guarded(
   body: () => Promise<number>,
 ): Promise<number> {
   try {
-    return await withGuardianLock(lock.root, head, lock.mode === 'create', body);
+    return await withGuardianLock(lock.root, head, lock.mode === 'create', body, { env: io.env });
   } catch (error) {
     if (error instanceof LockBusyError) return reportBusy(io, head, error);
     if (!(error instanceof GuardianStoreError)) throw error;
@@ -131,7 +131,11 @@ async function guarded(
   }
 }
 
-/** Another guardian command holds the lock: nothing was read or written; run this one again. */
+/**
+ * Another guardian command holds the lock: nothing was read or written; run this one again. The
+ * state could not be read now, so the status is MISSING_STATE (a host that reads only the last
+ * line stops rather than going on unsaved); exit 2, not 3, tells a retry apart from a real gap.
+ */
 function reportBusy(io: CliIO, head: string, error: LockBusyError): number {
   io.stderr(
     `${formatDiagnostic(
@@ -144,8 +148,13 @@ function reportBusy(io: CliIO, head: string, error: LockBusyError): number {
       ),
     )}\n`,
   );
-  io.stdout(
-    `${head}: busy (another guardian command is writing the state; nothing was written)\ndo: run the same command again in a moment.\n`,
+  finish(
+    io,
+    [
+      `${head}: busy (another guardian command is writing the state; nothing was written)`,
+      'do: run the same command again in a moment.',
+    ],
+    STATUS_MISSING_STATE,
   );
   return GUARDIAN_EXIT.usage;
 }

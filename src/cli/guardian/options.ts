@@ -31,7 +31,7 @@ export const EXIT_CODES_HELP = `The last line of stdout is the status: STATUS:OK
 STATUS:HALT_CONTEXT_LIMIT or STATUS:COMPLETE. Stop on any of the last three.
 Exit codes: 0 STATUS:OK, 3 STATUS:MISSING_STATE, 4 STATUS:HALT_CONTEXT_LIMIT, 5 STATUS:COMPLETE,
 2 bad usage, or busy: another guardian command kept the root's lock (.guardian.lock) for 10 s
-(nothing was written; run the command again).`;
+(the last line is then STATUS:MISSING_STATE; nothing was written; run the command again).`;
 
 export const ROOT_HELP = `  --root DIR          the guardian root (default: $${ROOT_ENV})`;
 
