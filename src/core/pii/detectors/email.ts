@@ -9,7 +9,7 @@
 // (`?email=jane.doe%40example.com`, `%40` for `@`) is an address too.
 
 import type { Detector, PiiMatch } from '../types.js';
-import { isAsciiAlnum } from './scan.js';
+import { escapeLetterAt, isAsciiAlnum } from './scan.js';
 
 const AT = 64;
 const DOT = 46;
@@ -56,27 +56,20 @@ function validDomain(domain: string): boolean {
 
 /**
  * The end of the longest valid domain in `text[from, end)` followed by a glued-on suffix: a file
- * extension (`.pdf`) or a hyphen (`-0`). Any other trailing label (`x@self.weight.T`) means the
- * token is not an address.
+ * extension (`.pdf`), a counter (`.0`, which the Claude Code reader appends to ids; a TLD is never
+ * numeric) or a hyphen (`-0`). Any other trailing label (`x@self.weight.T`) means the token is not
+ * an address.
  */
 function validPrefixEnd(text: string, from: number, end: number): number | undefined {
   for (let p = end - 1; p > from; p--) {
     const code = text.charCodeAt(p);
     if (code === DOT) {
       const next = text.slice(p + 1, end).split(/[.-]/)[0] ?? '';
-      if (!FILE_EXTENSIONS.has(next.toLowerCase())) continue;
+      if (!FILE_EXTENSIONS.has(next.toLowerCase()) && !/^[0-9]+$/.test(next)) continue;
     } else if (code !== HYPHEN) continue;
     if (validDomain(text.slice(from, p))) return p;
   }
   return undefined;
-}
-
-/** `text[i]` is the letter of a backslash escape (`\n`, `\t`…): an odd run of backslashes before it. */
-function escapeLetterAt(text: string, i: number): boolean {
-  if (!'nrtbf'.includes(text[i] ?? '')) return false;
-  let slashes = 0;
-  while (i - 1 - slashes >= 0 && text.charCodeAt(i - 1 - slashes) === 92) slashes++;
-  return slashes % 2 === 1;
 }
 
 /**

@@ -40,6 +40,14 @@ export function alnumAt(text: string, index: number): boolean {
   return index >= 0 && index < text.length && isAsciiAlnum(text.charCodeAt(index));
 }
 
+/** `text[i]` is the letter of a backslash escape (`\n`, `\t`…): an odd run of backslashes before it. */
+export function escapeLetterAt(text: string, i: number): boolean {
+  if (!'nrtbf'.includes(text[i] ?? '')) return false;
+  let slashes = 0;
+  while (i - 1 - slashes >= 0 && text.charCodeAt(i - 1 - slashes) === 92) slashes++;
+  return slashes % 2 === 1;
+}
+
 /**
  * The `size` characters before `start` (one more, for a lookbehind), without a word the window's
  * start cuts: `Arvid_` cut to `id_`, `hotel` to `tel` would read as context words.

@@ -12,7 +12,7 @@
 //   a secret-naming key is still found by the generic assignment rule (secret-generic.ts).
 
 import type { PiiMatch } from '../types.js';
-import { forEachMatch, isAsciiAlnum } from './scan.js';
+import { escapeLetterAt, forEachMatch, isAsciiAlnum } from './scan.js';
 
 export interface SecretFormat {
   /** What the format is; for maintainers, never reported. */
@@ -27,11 +27,12 @@ export interface SecretFormat {
   /** Mask only the last capture group (the value after a key name), not the whole match. */
   valueOnly?: boolean;
   /**
-   * Check "no token character before the match" in code instead of a leading lookbehind. Only
-   * for formats with bounded lengths: with an unbounded tail, trying every prefix inside a long
-   * token run would be quadratic, which the lookbehind (NOT_BEFORE) prevents by failing at once.
+   * Where a value may start, checked in code before the regex is tried (startsValue). `token`: at
+   * a token boundary, or right after the `-`/`_` that ends a short id prefix (`call_ghp_…`,
+   * `id-sk-proj-…`, issue 34). `word`: at a token boundary only, for a prefix that is also an
+   * ordinary word part (`client_secret_…`, `GSI1_SK…`). Absent: the regex states its own start.
    */
-  bounded?: boolean;
+  start?: 'token' | 'word';
   /** Extra structural check of the matched text. */
   accept?: (match: string) => boolean;
   /**
@@ -43,8 +44,13 @@ export interface SecretFormat {
 
 // Token body characters: base62 plus `_`/`-` (base64url).
 const B = 'A-Za-z0-9_\\-';
-const NOT_BEFORE = `(?<![${B}])`;
 const NOT_AFTER = `(?![${B}])`;
+/**
+ * How many characters an id prefix glued before a token may hold (`toolu_01…_ghp_…`). Bounded so
+ * that a run of prefixes (`ghp_ghp_ghp_…`) tries a format's regex at most MAX_ID_PREFIX / 3 times
+ * per token run: every attempt may scan to the run's end, so an unbounded count would be quadratic.
+ */
+const MAX_ID_PREFIX = 32;
 
 function re(source: string, flags = 'g'): RegExp {
   return new RegExp(source, flags);
@@ -81,59 +87,59 @@ const GITHUB_PREFIXES = ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'];
 export const FORMATS: readonly SecretFormat[] = [
   { name: 'AWS access key id', prefixes: ['AKIA', 'ASIA'], re: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/g },
   { name: 'AWS secret access key (after its key name)', prefixes: ['aws_secret_access_key', 'AWS_SECRET_ACCESS_KEY', 'SecretAccessKey', 'secretAccessKey'], re: /(?:aws_secret_access_key|secretaccesskey)["']?\s{0,8}[:=]\s{0,8}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi, valueOnly: true },
-  { name: 'GitHub token (classic PAT, OAuth, user/server, refresh)', prefixes: GITHUB_PREFIXES, re: re(`${NOT_BEFORE}gh[pousr]_[A-Za-z0-9]{36,}${NOT_AFTER}`) },
-  { name: 'GitHub token, stateless layout (ghs_<app id>_<JWT>, since 2026)', prefixes: GITHUB_PREFIXES, re: re(`${NOT_BEFORE}gh[pousr]_[${B}]{4,}\\.[${B}]{8,}\\.[${B}]{8,}${NOT_AFTER}`) },
-  { name: 'GitHub fine-grained PAT', prefixes: ['github_pat_'], re: re(`${NOT_BEFORE}github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59,}${NOT_AFTER}`) },
-  { name: 'GitLab token (PAT, deploy, runner, CI job, trigger, feed, mail, agent, OAuth, SCIM, feature flag)', prefixes: GITLAB_PREFIXES, re: re(`${NOT_BEFORE}gl(?:pat|dt|rt|cbt|ptt|ft|imt|agent|oas|soat|ffct)-[${B}]{20,}${GITLAB_SUFFIX}`) },
-  { name: 'Google API key', prefixes: ['AIza'], re: re(`${NOT_BEFORE}AIza[${B}]{35}${NOT_AFTER}`) },
-  { name: 'Google OAuth client secret', prefixes: ['GOCSPX-'], re: re(`${NOT_BEFORE}GOCSPX-[${B}]{28}${NOT_AFTER}`) },
-  { name: 'Anthropic API / admin / OAuth key', prefixes: ['sk-ant-'], re: re(`${NOT_BEFORE}sk-ant-[${B}]{32,}`) },
-  { name: 'OpenAI project / service-account / admin / unnamed-project key', prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'], re: re(`${NOT_BEFORE}sk-(?:proj|svcacct|admin|None)-[${B}]{32,}`) },
-  { name: 'OpenAI legacy user key', prefixes: ['sk-'], re: re(`${NOT_BEFORE}sk-[A-Za-z0-9]{32,}${NOT_AFTER}`) },
-  { name: 'OpenRouter API key', prefixes: ['sk-or-v1-'], re: re(`${NOT_BEFORE}sk-or-v1-[0-9a-f]{64}${NOT_AFTER}`) },
-  { name: 'Groq API key', prefixes: ['gsk_'], bounded: true, re: re(`gsk_[A-Za-z0-9]{52}${NOT_AFTER}`) },
-  { name: 'Perplexity API key', prefixes: ['pplx-'], bounded: true, re: re(`pplx-[A-Za-z0-9]{48}${NOT_AFTER}`) },
-  { name: 'Slack token (bot, user, app, config, refresh)', prefixes: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xoxe.'], re: re(`${NOT_BEFORE}xox(?:[abposr]|e(?:\\.xox[bp])?)-[A-Za-z0-9-]{10,}`) },
-  { name: 'Slack app-level token', prefixes: ['xapp-'], re: re(`${NOT_BEFORE}xapp-\\d-[A-Za-z0-9-]{10,}`) },
+  { name: 'GitHub token (classic PAT, OAuth, user/server, refresh)', prefixes: GITHUB_PREFIXES, start: 'token', re: re(`gh[pousr]_[A-Za-z0-9]{36,}${NOT_AFTER}`) },
+  { name: 'GitHub token, stateless layout (ghs_<app id>_<JWT>, since 2026)', prefixes: GITHUB_PREFIXES, start: 'token', re: re(`gh[pousr]_[${B}]{4,}\\.[${B}]{8,}\\.[${B}]{8,}${NOT_AFTER}`) },
+  { name: 'GitHub fine-grained PAT', prefixes: ['github_pat_'], start: 'token', re: re(`github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59,}${NOT_AFTER}`) },
+  { name: 'GitLab token (PAT, deploy, runner, CI job, trigger, feed, mail, agent, OAuth, SCIM, feature flag)', prefixes: GITLAB_PREFIXES, start: 'token', re: re(`gl(?:pat|dt|rt|cbt|ptt|ft|imt|agent|oas|soat|ffct)-[${B}]{20,}${GITLAB_SUFFIX}`) },
+  { name: 'Google API key', prefixes: ['AIza'], start: 'token', re: re(`AIza[${B}]{35}${NOT_AFTER}`) },
+  { name: 'Google OAuth client secret', prefixes: ['GOCSPX-'], start: 'token', re: re(`GOCSPX-[${B}]{28}${NOT_AFTER}`) },
+  { name: 'Anthropic API / admin / OAuth key', prefixes: ['sk-ant-'], start: 'token', re: re(`sk-ant-[${B}]{32,}`) },
+  { name: 'OpenAI project / service-account / admin / unnamed-project key', prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'], start: 'token', re: re(`sk-(?:proj|svcacct|admin|None)-[${B}]{32,}`) },
+  { name: 'OpenAI legacy user key', prefixes: ['sk-'], start: 'token', re: re(`sk-[A-Za-z0-9]{32,}${NOT_AFTER}`) },
+  { name: 'OpenRouter API key', prefixes: ['sk-or-v1-'], start: 'token', re: re(`sk-or-v1-[0-9a-f]{64}${NOT_AFTER}`) },
+  { name: 'Groq API key', prefixes: ['gsk_'], start: 'token', re: re(`gsk_[A-Za-z0-9]{52}${NOT_AFTER}`) },
+  { name: 'Perplexity API key', prefixes: ['pplx-'], start: 'token', re: re(`pplx-[A-Za-z0-9]{48}${NOT_AFTER}`) },
+  { name: 'Slack token (bot, user, app, config, refresh)', prefixes: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xoxe.'], start: 'token', re: re(`xox(?:[abposr]|e(?:\\.xox[bp])?)-[A-Za-z0-9-]{10,}`) },
+  { name: 'Slack app-level token', prefixes: ['xapp-'], start: 'token', re: re(`xapp-\\d-[A-Za-z0-9-]{10,}`) },
   { name: 'Slack webhook URL', prefixes: ['https://hooks.slack.com/', 'http://hooks.slack.com/'], re: /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g },
-  { name: 'Stripe secret / restricted key', prefixes: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], re: re(`${NOT_BEFORE}[sr]k_(?:live|test)_[A-Za-z0-9]{16,}${NOT_AFTER}`) },
-  { name: 'Stripe (or Svix) webhook signing secret', prefixes: ['whsec_'], re: re(`${NOT_BEFORE}whsec_[A-Za-z0-9+/]{24,}={0,2}`) },
-  { name: 'Twilio API key SID', prefixes: ['SK'], bounded: true, re: /SK[0-9a-f]{32}(?![A-Za-z0-9])/g },
-  { name: 'SendGrid API key', prefixes: ['SG.'], re: re(`${NOT_BEFORE}SG\\.[${B}]{22}\\.[${B}]{43}${NOT_AFTER}`) },
-  { name: 'npm access token', prefixes: ['npm_'], re: re(`${NOT_BEFORE}npm_[A-Za-z0-9]{36}${NOT_AFTER}`) },
-  { name: 'PyPI API token', prefixes: ['pypi-AgE'], re: re(`${NOT_BEFORE}pypi-AgE[${B}]{50,}`) },
-  { name: 'Hugging Face token', prefixes: ['hf_'], re: re(`${NOT_BEFORE}hf_[A-Za-z0-9]{34}${NOT_AFTER}`) },
-  { name: 'Docker Hub personal / organisation access token', prefixes: ['dckr_pat_', 'dckr_oat_'], re: re(`${NOT_BEFORE}dckr_[po]at_[${B}]{20,}`) },
-  { name: 'Cloudflare API token / global key (cfut_, cfat_, cfk_: 40 characters and a checksum)', prefixes: ['cfut_', 'cfat_', 'cfk_'], bounded: true, re: re(`(?:cfut|cfat|cfk)_[A-Za-z0-9]{48}${NOT_AFTER}`) },
-  { name: 'Cloudflare origin CA key', prefixes: ['v1.0-'], bounded: true, re: re(`v1\\.0-[0-9a-f]{24}-[0-9a-f]{146}${NOT_AFTER}`) },
-  { name: 'Vercel token / API key (personal, integration, app access, app refresh, API key)', prefixes: ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'], re: re(`${NOT_BEFORE}vc[pacirk]_[A-Za-z0-9]{24,}${NOT_AFTER}`), accept: mixesClasses },
-  { name: 'Tailscale key (API, auth, OAuth client, SCIM, webhook)', prefixes: ['tskey-'], re: re(`${NOT_BEFORE}tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9]{4,}-[A-Za-z0-9]{16,}${NOT_AFTER}`) },
-  { name: 'HashiCorp Vault service / batch / recovery token', prefixes: ['hvs.', 'hvb.', 'hvr.'], re: re(`${NOT_BEFORE}hv[sbr]\\.[${B}]{24,}(?:\\.[A-Za-z0-9]{4,})?${NOT_AFTER}`) },
-  { name: 'Doppler token (personal, service, CLI, service account, SCIM, audit)', prefixes: ['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'], re: re(`${NOT_BEFORE}dp\\.(?:pt|st|ct|sa|scim|audit)\\.(?:[${B}]{1,64}\\.)?[A-Za-z0-9]{40,}${NOT_AFTER}`) },
-  { name: 'Databricks personal access token', prefixes: ['dapi'], bounded: true, re: /dapi[0-9a-f]{32}(?:-\d)?(?![A-Za-z0-9_-])/g },
-  { name: 'DigitalOcean token (personal, OAuth, refresh)', prefixes: ['dop_v1_', 'doo_v1_', 'dor_v1_'], bounded: true, re: re(`do[por]_v1_[0-9a-f]{64}${NOT_AFTER}`) },
-  { name: 'Shopify token (admin, custom app, private app, shared secret)', prefixes: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], bounded: true, re: re(`shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}${NOT_AFTER}`) },
+  { name: 'Stripe secret / restricted key', prefixes: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], start: 'token', re: re(`[sr]k_(?:live|test)_[A-Za-z0-9]{16,}${NOT_AFTER}`) },
+  { name: 'Stripe (or Svix) webhook signing secret', prefixes: ['whsec_'], start: 'token', re: re(`whsec_[A-Za-z0-9+/]{24,}={0,2}`) },
+  { name: 'Twilio API key SID', prefixes: ['SK'], start: 'word', re: /SK[0-9a-f]{32}(?![A-Za-z0-9])/g },
+  { name: 'SendGrid API key', prefixes: ['SG.'], start: 'token', re: re(`SG\\.[${B}]{22}\\.[${B}]{43}${NOT_AFTER}`) },
+  { name: 'npm access token', prefixes: ['npm_'], start: 'token', re: re(`npm_[A-Za-z0-9]{36}${NOT_AFTER}`) },
+  { name: 'PyPI API token', prefixes: ['pypi-AgE'], start: 'token', re: re(`pypi-AgE[${B}]{50,}`) },
+  { name: 'Hugging Face token', prefixes: ['hf_'], start: 'token', re: re(`hf_[A-Za-z0-9]{34}${NOT_AFTER}`) },
+  { name: 'Docker Hub personal / organisation access token', prefixes: ['dckr_pat_', 'dckr_oat_'], start: 'token', re: re(`dckr_[po]at_[${B}]{20,}`) },
+  { name: 'Cloudflare API token / global key (cfut_, cfat_, cfk_: 40 characters and a checksum)', prefixes: ['cfut_', 'cfat_', 'cfk_'], start: 'token', re: re(`(?:cfut|cfat|cfk)_[A-Za-z0-9]{48}${NOT_AFTER}`) },
+  { name: 'Cloudflare origin CA key', prefixes: ['v1.0-'], start: 'token', re: re(`v1\\.0-[0-9a-f]{24}-[0-9a-f]{146}${NOT_AFTER}`) },
+  { name: 'Vercel token / API key (personal, integration, app access, app refresh, API key)', prefixes: ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'], start: 'token', re: re(`vc[pacirk]_[A-Za-z0-9]{24,}${NOT_AFTER}`), accept: mixesClasses },
+  { name: 'Tailscale key (API, auth, OAuth client, SCIM, webhook)', prefixes: ['tskey-'], start: 'token', re: re(`tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9]{4,}-[A-Za-z0-9]{16,}${NOT_AFTER}`) },
+  { name: 'HashiCorp Vault service / batch / recovery token', prefixes: ['hvs.', 'hvb.', 'hvr.'], start: 'token', re: re(`hv[sbr]\\.[${B}]{24,}(?:\\.[A-Za-z0-9]{4,})?${NOT_AFTER}`) },
+  { name: 'Doppler token (personal, service, CLI, service account, SCIM, audit)', prefixes: ['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'], start: 'token', re: re(`dp\\.(?:pt|st|ct|sa|scim|audit)\\.(?:[${B}]{1,64}\\.)?[A-Za-z0-9]{40,}${NOT_AFTER}`) },
+  { name: 'Databricks personal access token', prefixes: ['dapi'], start: 'word', re: /dapi[0-9a-f]{32}(?:-\d)?(?![A-Za-z0-9_-])/g },
+  { name: 'DigitalOcean token (personal, OAuth, refresh)', prefixes: ['dop_v1_', 'doo_v1_', 'dor_v1_'], start: 'token', re: re(`do[por]_v1_[0-9a-f]{64}${NOT_AFTER}`) },
+  { name: 'Shopify token (admin, custom app, private app, shared secret)', prefixes: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], start: 'token', re: re(`shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}${NOT_AFTER}`) },
   { name: 'Atlassian API token', prefixes: ['ATATT3'], re: /(?<![A-Za-z0-9_=-])ATATT3[A-Za-z0-9_=-]{100,}/g },
-  { name: 'Linear API key', prefixes: ['lin_api_'], bounded: true, re: re(`lin_api_[A-Za-z0-9]{40}${NOT_AFTER}`) },
-  { name: 'Postman API key', prefixes: ['PMAK-'], bounded: true, re: re(`PMAK-[0-9a-fA-F]{24}-[0-9a-fA-F]{34}${NOT_AFTER}`) },
-  { name: 'Grafana service account token', prefixes: ['glsa_'], bounded: true, re: re(`glsa_[A-Za-z0-9]{32}_[0-9a-fA-F]{8}${NOT_AFTER}`) },
-  { name: 'Grafana Cloud token', prefixes: ['glc_'], re: /(?<![A-Za-z0-9_-])glc_[A-Za-z0-9+/]{32,}={0,2}/g },
+  { name: 'Linear API key', prefixes: ['lin_api_'], start: 'token', re: re(`lin_api_[A-Za-z0-9]{40}${NOT_AFTER}`) },
+  { name: 'Postman API key', prefixes: ['PMAK-'], start: 'token', re: re(`PMAK-[0-9a-fA-F]{24}-[0-9a-fA-F]{34}${NOT_AFTER}`) },
+  { name: 'Grafana service account token', prefixes: ['glsa_'], start: 'token', re: re(`glsa_[A-Za-z0-9]{32}_[0-9a-fA-F]{8}${NOT_AFTER}`) },
+  { name: 'Grafana Cloud token', prefixes: ['glc_'], start: 'token', re: /glc_[A-Za-z0-9+/]{32,}={0,2}/g },
   { name: 'Grafana API key (legacy, base64 JSON)', prefixes: ['eyJrIjoi'], re: /(?<![A-Za-z0-9+/])eyJrIjoi[A-Za-z0-9+/]{50,}={0,2}/g },
-  { name: 'New Relic user API key / insert key', prefixes: ['NRAK-', 'NRII-'], bounded: true, re: re(`(?:NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9-]{32})${NOT_AFTER}`) },
-  { name: 'Sentry organisation token', prefixes: ['sntrys_'], re: /(?<![A-Za-z0-9_-])sntrys_eyJ[A-Za-z0-9+/=_-]{60,}/g },
-  { name: 'Sentry user token', prefixes: ['sntryu_'], bounded: true, re: re(`sntryu_[0-9a-f]{64}${NOT_AFTER}`) },
-  { name: 'Notion integration token', prefixes: ['ntn_'], bounded: true, re: re(`ntn_[0-9]{11}[A-Za-z0-9]{32,35}${NOT_AFTER}`) },
-  { name: 'Notion integration token (legacy secret_)', prefixes: ['secret_'], bounded: true, re: re(`secret_[A-Za-z0-9]{43}${NOT_AFTER}`) },
-  { name: 'Supabase personal access token / secret key', prefixes: ['sbp_', 'sb_secret_'], re: re(`${NOT_BEFORE}(?:sbp_[A-Za-z0-9_]{40,}|sb_secret_[${B}]{20,})${NOT_AFTER}`) },
-  { name: 'PlanetScale password / service token / OAuth token', prefixes: ['pscale_pw_', 'pscale_tkn_', 'pscale_oauth_'], re: re(`${NOT_BEFORE}pscale_(?:pw|tkn|oauth)_[${B}]{32,}`) },
-  { name: 'Fly.io token (org, macaroon)', prefixes: ['fo1_', 'fm1a_', 'fm1r_', 'fm2_'], re: /(?<![A-Za-z0-9_-])(?:fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])|fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3})/g },
-  { name: 'age secret key', prefixes: ['AGE-SECRET-KEY-1'], bounded: true, re: re(`AGE-SECRET-KEY-1[${BECH32}]{58}${NOT_AFTER}`) },
-  { name: 'Heroku API key (HRKU-)', prefixes: ['HRKU-'], re: re(`${NOT_BEFORE}HRKU-[${B}]{50,}`) },
+  { name: 'New Relic user API key / insert key', prefixes: ['NRAK-', 'NRII-'], start: 'token', re: re(`(?:NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9-]{32})${NOT_AFTER}`) },
+  { name: 'Sentry organisation token', prefixes: ['sntrys_'], start: 'token', re: /sntrys_eyJ[A-Za-z0-9+/=_-]{60,}/g },
+  { name: 'Sentry user token', prefixes: ['sntryu_'], start: 'token', re: re(`sntryu_[0-9a-f]{64}${NOT_AFTER}`) },
+  { name: 'Notion integration token', prefixes: ['ntn_'], start: 'token', re: re(`ntn_[0-9]{11}[A-Za-z0-9]{32,35}${NOT_AFTER}`) },
+  { name: 'Notion integration token (legacy secret_)', prefixes: ['secret_'], start: 'word', re: re(`secret_[A-Za-z0-9]{43}${NOT_AFTER}`) },
+  { name: 'Supabase personal access token / secret key', prefixes: ['sbp_', 'sb_secret_'], start: 'token', re: re(`(?:sbp_[A-Za-z0-9_]{40,}|sb_secret_[${B}]{20,})${NOT_AFTER}`) },
+  { name: 'PlanetScale password / service token / OAuth token', prefixes: ['pscale_pw_', 'pscale_tkn_', 'pscale_oauth_'], start: 'token', re: re(`pscale_(?:pw|tkn|oauth)_[${B}]{32,}`) },
+  { name: 'Fly.io token (org, macaroon)', prefixes: ['fo1_', 'fm1a_', 'fm1r_', 'fm2_'], start: 'token', re: /(?:fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])|fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3})/g },
+  { name: 'age secret key', prefixes: ['AGE-SECRET-KEY-1'], start: 'token', re: re(`AGE-SECRET-KEY-1[${BECH32}]{58}${NOT_AFTER}`) },
+  { name: 'Heroku API key (HRKU-)', prefixes: ['HRKU-'], start: 'token', re: re(`HRKU-[${B}]{50,}`) },
   { name: 'Azure storage account key (connection string)', prefixes: ['AccountKey='], re: /AccountKey=([A-Za-z0-9+/]{40,}={0,2})(?![A-Za-z0-9+/=])/g, valueOnly: true },
   { name: 'Azure Service Bus / Event Hubs / IoT shared access key (connection string)', prefixes: ['SharedAccessKey='], re: /SharedAccessKey=([A-Za-z0-9+/]{30,}={0,2})(?![A-Za-z0-9+/=])/g, valueOnly: true },
-  { name: 'Discord bot token', prefixes: [], bounded: true, trigger: { char: '.', at: [-26, -25, -24], test: discordDot }, re: re(`[MNO][A-Za-z0-9]{23,25}\\.[${B}]{6}\\.[${B}]{27,38}${NOT_AFTER}`) },
+  { name: 'Discord bot token', prefixes: [], start: 'token', trigger: { char: '.', at: [-26, -25, -24], test: discordDot }, re: re(`[MNO][A-Za-z0-9]{23,25}\\.[${B}]{6}\\.[${B}]{27,38}${NOT_AFTER}`) },
   { name: 'PEM private key block', prefixes: ['-----BEGIN '], re: re(`-----BEGIN ${PEM_LABEL}-----[\\s\\S]*?(?:-----END ${PEM_LABEL}-----|(?!${PEM_BODY}))`) },
-  { name: 'JSON Web Token', prefixes: ['eyJ'], re: re(`${NOT_BEFORE}eyJ[${B}]{8,}\\.[${B}]{2,}\\.[${B}]*`), accept: isJwt },
+  { name: 'JSON Web Token', prefixes: ['eyJ'], start: 'token', re: re(`eyJ[${B}]{8,}\\.[${B}]{2,}\\.[${B}]*`), accept: isJwt },
 ];
 
 /** The first `.` of a Discord token: another `.` 7 later, 24 to 26 letters or digits before it. */
@@ -308,6 +314,25 @@ function isTokenChar(code: number): boolean {
   return isAsciiAlnum(code) || code === 95 || code === 45;
 }
 
+/**
+ * Whether a value of a format whose `start` is `mode` may start at `at`: at a token boundary (the
+ * text's start, a character other than a letter, digit, `_` or `-`, or the letter of an escape
+ * such as `\n` in JSON-like text), or, in `token` mode, after a `-`/`_` that ends an id prefix of
+ * at most MAX_ID_PREFIX characters starting at a token boundary. Glued to a letter or digit, a
+ * prefix is part of a longer word (`xghp_…`, `disk-…`).
+ */
+function startsValue(text: string, at: number, mode: 'token' | 'word'): boolean {
+  if (atTokenBoundary(text, at)) return true;
+  const prev = text.charCodeAt(at - 1);
+  if (mode === 'word' || isAsciiAlnum(prev)) return false;
+  for (let i = at - 1; i >= at - 1 - MAX_ID_PREFIX; i--) if (atTokenBoundary(text, i)) return true;
+  return false;
+}
+
+function atTokenBoundary(text: string, i: number): boolean {
+  return i <= 0 || !isTokenChar(text.charCodeAt(i - 1)) || escapeLetterAt(text, i - 1);
+}
+
 /** Appends the matches of every format to `out`. */
 export function findFormatSecrets(text: string, out: PiiMatch[]): void {
   for (const index of ALWAYS) forEachMatch(FORMATS[index]!.re, text, 0, (m) => report(text, index, m, out));
@@ -320,6 +345,8 @@ export function findFormatSecrets(text: string, out: PiiMatch[]): void {
     const f = hit % FORMAT_BITS;
     const at = (hit - f) / FORMAT_BITS;
     if (at < matchedUntil[f]!) continue;
+    const start = FORMATS[f]!.start;
+    if (start !== undefined && !startsValue(text, at, start)) continue;
     const re = STICKY[f]!;
     re.lastIndex = at;
     const m = re.exec(text);
@@ -333,8 +360,8 @@ export function findFormatSecrets(text: string, out: PiiMatch[]): void {
 /** Pushes the match `m` of format `f` unless its checks reject it; returns its end (else -1). */
 function report(text: string, f: number, m: RegExpExecArray, out: PiiMatch[]): number {
   const format = FORMATS[f]!;
-  const glued = format.bounded && m.index > 0 && isTokenChar(text.charCodeAt(m.index - 1));
-  if (glued || (format.accept && !format.accept(m[0]))) return -1;
+  const misplaced = format.start !== undefined && !startsValue(text, m.index, format.start);
+  if (misplaced || (format.accept && !format.accept(m[0]))) return -1;
   const end = m.index + m[0].length;
   const value = m[m.length - 1] ?? '';
   out.push({ type: 'secret', start: format.valueOnly ? end - value.length : m.index, end });

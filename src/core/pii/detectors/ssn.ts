@@ -4,10 +4,13 @@
 // - With an SSN context word (ssn, social security, social, SSA, SS#) in the CONTEXT_WINDOW
 //   characters before it, or the `ssn` key hint: `123-45-6789`, `123 45 6789` and the
 //   contiguous `123456789` all count.
-// - Without one: only the separated layout counts, and not right after a part-number cue (part,
-//   p/n, sku, model, serial, order, invoice, ticket, ref, catalog, product, lot, batch, id, #,
-//   no., number…, within PART_WINDOW characters): `ddd-dd-dddd` part and catalogue numbers are
-//   common, SSNs written without any label rare.
+// - Without one: only the separated layout counts, and not after a part-number cue: a specific
+//   one (part, p/n, sku, model, serial, order, invoice, ticket, ref, catalog, product, lot,
+//   batch…) within PART_WINDOW characters, or a generic one (id, #, no., nr, number) that labels
+//   the number: right before it, with only spaces, `:`, `=`, quotes or an opening bracket
+//   between. `ddd-dd-dddd` part and catalogue numbers are common, SSNs written without any label
+//   rare; but a generic word further away (`card number back. 187-24-2083`), glued on with a
+//   hyphen (`id-296-44-2192`, an id holding an SSN) or a heading's `####` labels nothing (issue 34).
 // Bare nine-digit runs without context are deliberately NOT matched: zip+4 codes, order numbers,
 // ids and timestamps produce far too many of them (enable `digit_run` to mask every long digit
 // run instead).
@@ -31,10 +34,11 @@ const CONTEXT_ANYWHERE = /ssn|ssa|ss\s?#|social/i;
 // A cue is a word of its own: glued to digits (`ID5`, the tail of an IBAN) it is part of a token.
 const PART_SPECIFIC =
   /(?<![a-z0-9])(?:part|p\/n|pn|sku|model|item|serial|order|invoice|ticket|case|ref|reference|catalog(?:ue)?|cat\.?\s?no|product|lot|batch)(?![a-z0-9])/gi;
-const PART = new RegExp(
-  `${PART_SPECIFIC.source}|(?<![a-z0-9])(?:id|nr|num(?:ber)?)(?![a-z0-9])|(?<![a-z0-9])(?:no|nr)\\.|#|№`,
-  'i',
-);
+const PART_SPECIFIC_ANYWHERE = new RegExp(PART_SPECIFIC.source, 'i');
+// A generic cue labels the number only at the end of the window: `id: `, `number `, `#`, `no. `,
+// `"id":"`. A `#` of a run (`#### Error`, a markdown heading) is no number sign.
+const GENERIC_LABEL =
+  /(?:(?<![a-z0-9])(?:id|nr|num(?:ber)?)(?![a-z0-9])|(?<![a-z0-9])(?:no|nr)\.|(?<![a-z0-9])no\s*:|(?<!#)#(?!#)|№)[\s:="'([]*$/i;
 
 function issuable(area: string, group: string, serial: string): boolean {
   const a = Number(area);
@@ -54,7 +58,8 @@ function hasSsnContext(text: string, start: number): boolean {
 }
 
 function hasPartContext(text: string, start: number): boolean {
-  return PART.test(windowBefore(text, start, PART_WINDOW));
+  const before = windowBefore(text, start, PART_WINDOW);
+  return PART_SPECIFIC_ANYWHERE.test(before) || GENERIC_LABEL.test(before);
 }
 
 export function findSsns(text: string, hint?: TypeHint): PiiMatch[] {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findEmails } from '../../../../src/core/pii/detectors/email.js';
+import { emailDetector, findEmails } from '../../../../src/core/pii/detectors/email.js';
+import { maskText } from '../../../../src/core/pii/mask.js';
 import { matchedTexts } from '../helpers.js';
 
 describe('email detector', () => {
@@ -21,6 +22,12 @@ describe('email detector', () => {
     ['file name: invoice-jane.doe@example.com.pdf', ['invoice-jane.doe@example.com']],
     ['two suffixes: jane@example.co.uk.tar.gz', ['jane@example.co.uk']],
     ['counter: jane.doe@example.com-0', ['jane.doe@example.com']],
+    // Issue 34: the Claude Code reader appends `.0`, `.1`… to ids; a numeric label is no TLD, so
+    // the address before it is the address (as with `-0`), and the counter stays.
+    ['reader id: user@example.com.0', ['user@example.com']],
+    ['"id":"msg-user@example.com.12"', ['msg-user@example.com']],
+    ['two counters: jane@example.co.uk.0.1', ['jane@example.co.uk']],
+    ['ends a sentence: user@example.com.0.', ['user@example.com']],
     // URL-encoded (issue 30): `%40` is the `@` of a query string's address.
     ['GET /lookup?email=Jane.Doe%40example.com&include=teams', ['Jane.Doe%40example.com']],
     ['mailto:ops%2Balerts%40example.org', ['ops%2Balerts%40example.org']],
@@ -33,6 +40,8 @@ describe('email detector', () => {
     ['user@localhost', 'no dot-TLD'],
     ['a@b', 'no dot-TLD'],
     ['react@18.2.0 and lodash@4.17.21', 'npm package@version: numeric TLD'],
+    ['react@18.2.0.1 and pkg@1.2.3-rc.0', 'a numeric suffix does not make a version an address'],
+    ['x@self.weight.T.0', 'a counter after a one-letter TLD'],
     ['import x from "@types/node"', 'npm scope: nothing before the @'],
     ['icon@2x.png and logo@3x.webp', 'retina asset names: file extension, not a TLD'],
     ['git@github.com:org/repo.git', 'SCP-style git remote, not a mailbox'],
@@ -53,5 +62,11 @@ describe('email detector', () => {
     const [m] = findEmails(text);
     expect(m && text.slice(m.start, m.end)).toBe('bob@x.io');
     expect(m?.start).toBe(5);
+  });
+
+  it('masks the address of `user@example.com.0` and keeps the `.0`, like `-0` (issue 34)', () => {
+    const text = '{"uuid":"user@example.com.0","parent":"user@example.com-0"}';
+    const masked = maskText(text, [emailDetector()], { replacement: '[{TYPE}]', allow: [] }).text;
+    expect(masked).toBe('{"uuid":"[EMAIL].0","parent":"[EMAIL]-0"}');
   });
 });

@@ -19,7 +19,11 @@ const jwt = `${b64url('{"alg":"RS256","typ":"JWT"}')}.${b64url('{"iss":"github",
 /** [format name (as in FORMATS), true positive, near miss]. */
 const CASES: [string, string, string][] = [
   ['GitHub token, stateless layout', `ghs_${body(7, DIGITS)}_${jwt}`, `ghs_${body(6)}.${body(5)}.${body(5)}`],
-  ['GitHub token, stateless layout', `ghu_${body(6, DIGITS)}_${jwt}`, `my_ghs_${body(7, DIGITS)}_${jwt}`],
+  [
+    'GitHub token, stateless layout',
+    `ghu_${body(6, DIGITS)}_${jwt}`,
+    `myghs_${body(7, DIGITS)}_${body(10)}.${body(10)}.${body(10)}`,
+  ], // `my_ghs_…`: a token in an id (issue 34)
   ['GitLab token', `glrt-${body(20)}`, `glrt-${body(12)}`],
   ['GitLab token', `gldt-${body(25)}`, 'gldt-config'],
   ['GitLab token', `glcbt-${body(24)}`, `xglcbt-${body(24)}`],

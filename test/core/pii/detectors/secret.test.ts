@@ -66,7 +66,7 @@ const DECOYS = [
   'task-list disk-usage',
   'TASK: ASK about the DISK',
   `ghp_${body(20)}`,
-  `my_ghp_${body(36)}`,
+  `myghp_${body(36)}`, // glued to letters; after `my_` it is a token in an id (issue 34)
   `AKIA${body(15, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')}`,
   `eyJ${body(20)}.${body(20)}.${body(10)}`,
   '-----BEGIN PUBLIC KEY-----\nMFkwEwYH\n-----END PUBLIC KEY-----',
@@ -115,7 +115,7 @@ describe('secret detector', () => {
     [`ghp_${body(20)}`, 'GitHub prefix with too short a body'],
     [`AKIA${body(15, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')}`, 'AWS prefix with 15 characters'],
     [`XAKIA${body(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')}`, 'AWS-like run inside a longer upper-case token'],
-    [`my_ghp_${body(36)}`, 'prefix inside an identifier'],
+    [`myghp_${body(36)}`, 'prefix glued to a word (after `my_` it is a token in an id: issue 34)'],
     [
       `${b64url('{"foo":1,"bar":2}')}.${b64url('{"x":1}')}.${body(10)}`,
       'JWT-shaped but the header has no alg',

@@ -115,3 +115,50 @@ describe('ssn detector: part numbers', () => {
     expect(findSsns('nr.123-45-6789')).toEqual([]);
   });
 });
+
+// Issue 34 item 5: an outside campaign's SSNs were let through after a hyphen, a markdown heading
+// and a sentence, because a generic cue (`id`, `#`, `number`) anywhere in the 25 characters before
+// made the number a part number. A generic cue now counts only as the number's label: right before
+// it, with nothing but spaces, `:`, `=`, quotes or an opening bracket between. The specific cues
+// (`part`, `sku`, `order`…) still count anywhere in the window.
+describe('ssn detector: boundaries (issue 34)', () => {
+  it.each([
+    ['id-296-44-2192', '296-44-2192'],
+    ['#### Error 181-90-1081', '181-90-1081'],
+    ['Please read the card number back. 187-24-2083', '187-24-2083'],
+    ['my number is 187-24-2083', '187-24-2083'],
+    ['call_187-24-2083', '187-24-2083'],
+    ['x=187-24-2083;', '187-24-2083'],
+    ['(187-24-2083)', '187-24-2083'],
+    ["'187-24-2083'", '187-24-2083'],
+    ['/users/187-24-2083/', '187-24-2083'],
+    ['first line\n187-24-2083\n', '187-24-2083'],
+    ['{"note":"187-24-2083"}', '187-24-2083'],
+    ['187-24-2083.0', '187-24-2083'],
+    ['#### 187 24 2083', '187 24 2083'],
+    ['id-note: x. 187-24-2083', '187-24-2083'],
+  ])('finds the SSN in %j', (text, ssn) => {
+    expect(matchedTexts(findSsns, text)).toEqual([ssn]);
+  });
+
+  it.each([
+    'id: 123-45-6789',
+    'ID=123-45-6789',
+    '"id":"123-45-6789"',
+    'id (123-45-6789)',
+    'number: 123-45-6789',
+    'the number 123-45-6789',
+    'No: 123-45-6789',
+    '#123-45-6789',
+    '# 123-45-6789',
+    'ticket #123-45-6789',
+    'id #123-45-6789',
+    '№ 123-45-6789',
+    'sku-123-45-6789',
+    'part-123-45-6789',
+    'Part: ACME bracket, 123-45-6789',
+    'order\n123-45-6789',
+  ])('still reads %j as a labelled part or record number', (text) => {
+    expect(findSsns(text)).toEqual([]);
+  });
+});
