@@ -2,6 +2,10 @@
 
 /** Everything a command may touch of the outside world, injected so commands run in-process in tests. */
 export interface CliIO {
+  /**
+   * May throw when standard output cannot be written: runCli ends the run with one line and exit 2
+   * (a closed pipe is dropped quietly by the process's own io instead; main.ts).
+   */
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   cwd: string;
