@@ -26,6 +26,7 @@ import type { CachePrefixRow } from './cache-prefix.js';
 import { decisionsSection } from './decisions.js';
 import type { DecisionsResults } from './decisions/report.js';
 import { adapterCostTable, childTable } from './adapter-cost/report.js';
+import type { ViewerPageRow } from './viewer-page.js';
 import type { AdapterCostResults } from './adapter-cost/report.js';
 
 const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale N,N] [--runs N] [--warmup N] [--profile]
@@ -56,6 +57,8 @@ const USAGE = `Usage: npm run bench -- [--seed N] [--count N] [--mb N] [--scale 
   --skip-adapters   skip the adapter section (import, first call and warm call through each adapter;
                     npm run bench:adapters runs it alone, with --profile)
   --adapter-sizes N,N history sizes of the adapter section's warm calls (default 100,1000,10000)
+  --viewer-sizes N,N also the HTML viewer page of N drifted transcripts, in parts and whole
+                    (bench/viewer-page.ts; e.g. 2000,3000: minutes and several GB for whole)
 
 The process section and the adapter section's import rows need the build (npm run build).
 Writes .bench/corpus, .bench/scale-N, .bench/caps, .bench/process, .bench/results.json (and .bench/profile/pipeline.cpuprofile with --profile).`;
@@ -120,6 +123,7 @@ async function main(): Promise<void> {
       'decision-budgets': { type: 'string' },
       'skip-adapters': { type: 'boolean' },
       'adapter-sizes': { type: 'string' },
+      'viewer-sizes': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -205,6 +209,13 @@ async function main(): Promise<void> {
     decisions = await readJson<DecisionsResults>(decisionsFile);
   }
 
+  let viewerPage: ViewerPageRow[] | undefined;
+  if (values['viewer-sizes'] !== undefined) {
+    const viewerFile = path.join(OUT, 'viewer-page.json');
+    node('bench/viewer-page.ts', flags({ sizes: values['viewer-sizes'], out: viewerFile }));
+    viewerPage = await readJson<ViewerPageRow[]>(viewerFile);
+  }
+
   const table = measured ? rows(measured.speed, measured.memory) : undefined;
   if (measured && table) {
     const { speed, worstCase, caps, profile } = measured;
@@ -256,6 +267,7 @@ async function main(): Promise<void> {
     ...(cachePrefix ? { cachePrefix } : {}),
     ...(adapters ? { adapters } : {}),
     ...(decisions ? { decisions } : {}),
+    ...(viewerPage ? { viewerPage } : {}),
   };
   await writeFile(path.join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nWrote ${path.relative(ROOT, path.join(OUT, 'results.json'))}.`);

@@ -25,21 +25,22 @@ export interface ViewerRun {
   goldens: ReadonlyMap<string, TranscriptGoldens>;
 }
 
-function parsed(text: string): Golden {
-  const result = parseGolden(text, EXAMPLE);
+function parsed(text: string, example: string): Golden {
+  const result = parseGolden(text, example);
   if (!result.ok) throw new Error('the example golden does not parse');
   return result.golden;
 }
 
-export function viewerRun(n: number, mixed = false): ViewerRun {
-  const headText = readFileSync(path.join(REPO, 'golden', `${EXAMPLE}.golden.json`), 'utf8');
-  const head = parsed(headText);
-  const stored = parsed(headText);
+/** `example`: a bundled transcript with a golden in golden/ (the bench takes a larger one). */
+export function viewerRun(n: number, mixed = false, example = EXAMPLE): ViewerRun {
+  const headText = readFileSync(path.join(REPO, 'golden', `${example}.golden.json`), 'utf8');
+  const head = parsed(headText, example);
+  const stored = parsed(headText, example);
   for (const item of stored.context) if (typeof item.content === 'string') item.content += ' (as stored)';
   const storedText = stableStringify(stored);
   const diff = diffGoldens(stored, head);
   // Shared by every outcome: the report stays small, so what the page adds shows.
-  const unified = unifiedGoldenDiff(`golden/${EXAMPLE}.golden.json`, storedText, headText);
+  const unified = unifiedGoldenDiff(`golden/${example}.golden.json`, storedText, headText);
   const picture = buildPicture(head.ledger, head.context, head.budget.limit);
   // The goldens of each kind as JSON, one copy for all transcripts of that kind.
   const drifted = JSON.stringify({ head, stored });
@@ -48,7 +49,7 @@ export function viewerRun(n: number, mixed = false): ViewerRun {
   const unreadable = JSON.stringify({ head: null, stored });
   const texts = new Map<string, string>();
   const outcomes = Array.from({ length: n }, (_, i): TranscriptOutcome => {
-    const transcript = `t/${String(i).padStart(5, '0')}.claude-code.jsonl`;
+    const transcript = `t/${String(i).padStart(5, '0')}-${path.basename(example)}`;
     const golden = `golden/${transcript}.golden.json`;
     const common = {
       transcript,
