@@ -5,7 +5,8 @@
 // The page is written in parts (issue 32): the head from a small line per transcript, then one
 // transcript's section at a time, each transcript's goldens read back from the run's spill when
 // its line or section is made. Neither the goldens of the run nor the page are ever held whole:
-// the bytes are those of renderViewHtml over the whole document.
+// the bytes are those of renderViewHtml over the whole document. A page no browser could open is
+// not written (issue 34): a one-line error says what to do instead.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic } from '../../core/diagnostics.js';
@@ -46,7 +47,7 @@ export function* viewPageChunks(
 export const VIEW_PAGE_MAX_BYTES = 1 << 30;
 
 const SMALLER =
-  "Show fewer transcripts on the page (narrow the inputs, e.g. with a '!pattern' exclusion, or use --shard), or read the results from the machine report (check --report, the Action's report-path).";
+  "Show fewer transcripts on the page (narrow the inputs, e.g. with a '!pattern' exclusion), or read the results from the machine report (check --report, the Action's report-path).";
 
 function mebibytes(bytes: number): string {
   return bytes >= 1 << 30 ? `${bytes / (1 << 30)} GiB` : `${Math.round(bytes / (1 << 20))} MiB`;
