@@ -5,13 +5,25 @@
 // document by whole parts, so a cut never leaves an open table, `<details>` or code fence.
 import { escapeMarkdown, fenced } from '../core/golden/render-markdown.js';
 
+/** After `@`: GitHub makes a mention only of `@` directly followed by a name character. */
+const ZERO_WIDTH_JOINER = '\u200D';
+
 /**
  * Text safe in a table cell, list item, `<summary>` or paragraph: the shared markdown escaper
- * (HTML and markdown markup as entities, one line) plus `@`, so that a name in a PR comment cannot
- * mention (and notify) a user or team.
+ * (HTML and markdown markup as entities, one line, no block opened at its start) plus a zero-width
+ * joiner after each `@`, so that a name in a PR comment cannot mention (and notify) a user or team.
+ * An entity (`&#64;`) does not do that: GitHub decodes entities before it looks for mentions.
  */
 export function escapeText(text: string): string {
-  return escapeMarkdown(text).replace(/@/g, '&#64;');
+  return escapeMarkdown(text).replace(/@/g, `@${ZERO_WIDTH_JOINER}`);
+}
+
+/**
+ * Text inside `<code>` (a command to copy): escaped as escapeText but `@` left as it is, since
+ * GitHub makes no mention inside code and a joiner would be copied into the command.
+ */
+export function escapeCode(text: string): string {
+  return escapeMarkdown(text);
 }
 
 /** A fenced code block whose fence is longer than any backtick run in the text (shared with --format markdown). */

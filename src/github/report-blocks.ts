@@ -21,7 +21,7 @@ import { IMPACT_COLUMNS, cappedDiff, impactCells, outcomeCell } from '../core/go
 import { isWarningDrift } from '../core/golden/report-order.js';
 import { inertJson } from '../core/text/shown-name.js';
 import { describeCacheImpact, describeCachePrefix } from '../core/cache/describe.js';
-import { codeBlock, details, escapeText, tableHead, tableRow } from './html.js';
+import { codeBlock, details, escapeCode, escapeText, tableHead, tableRow } from './html.js';
 
 /** Violations listed in the open part of a transcript's block; the rest are in its details. */
 export const VIOLATIONS_SHOWN = 5;
@@ -84,7 +84,7 @@ export function outcomeBody(
   const accept = acceptCommand(o, report.policy.source);
   if (accept) {
     const verb = o.outcome === 'new' ? 'write the golden' : 'accept the change';
-    open.push(`- ${verb}: <code>${escapeText(accept)}</code>`);
+    open.push(`- ${verb}: <code>${escapeCode(accept)}</code>`);
   }
 
   const hidden: string[] = [];

@@ -62,7 +62,7 @@ describe('buildCommentBody', () => {
       checkReport([violationsOutcome('t/@octocat<b>x</b>.jsonl', 'ping @acme/team <img src=x>')]),
     );
     expect(out).not.toMatch(/@octocat|@acme|<b>|<img/);
-    expect(out).toContain('&#64;octocat&lt;b&gt;x&lt;/b&gt;');
+    expect(out).toContain('@\u200Doctocat&lt;b&gt;x&lt;/b&gt;');
   });
 
   it('stays under 65,536 characters with a note when cut', () => {

@@ -17,7 +17,15 @@ describe('escapeText', () => {
   });
 
   it('cannot mention a user or a team', () => {
-    expect(escapeText('cc @octocat @acme/team')).toBe('cc &#64;octocat &#64;acme/team');
+    // A joiner after `@`: an entity would be decoded before GitHub looks for mentions.
+    expect(escapeText('cc @octocat @acme/team')).toBe('cc @\u200Doctocat @\u200Dacme/team');
+  });
+
+  it('opens no block with its first characters', () => {
+    expect(escapeText('# notes')).toBe('&#35; notes');
+    expect(escapeText('1. notes')).toBe('&#49;. notes');
+    expect(escapeText('  - x')).toBe('&#32; - x');
+    expect(escapeText('a # b')).toBe('a # b');
   });
 
   it('escapes an entity as text rather than decoding it', () => {

@@ -25,9 +25,21 @@ const ENTITIES: Record<string, string> = {
   '~': '&#126;',
 };
 
+/**
+ * A start that would open a block where the text begins a line (a list item's text, a paragraph):
+ * `#` heading, `-`/`+` list or rule, `=` setext underline, `1.`/`1)` ordered list, leading blanks
+ * (indented code). Its first character becomes an entity: block syntax is read before entities are
+ * decoded, so the text renders as written and opens nothing. The other markers (`>`, `|`, `` ` ``,
+ * `~`, `*`, `<`) are entities wherever they stand.
+ */
+const BLOCK_START = /^(?:[#+\-=\s]|\d{1,9}[.)])/;
+
 /** Text safe in a table cell, list item or `<summary>`: markup characters as entities, one line. */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[&<>|`\\*_[\]~]/g, (ch) => ENTITIES[ch] ?? ch).replace(/\r\n|\r|\n/g, ' ');
+  const escaped = text.replace(/[&<>|`\\*_[\]~]/g, (ch) => ENTITIES[ch] ?? ch).replace(/\r\n|\r|\n/g, ' ');
+  if (!BLOCK_START.test(escaped)) return escaped;
+  const first = escaped.codePointAt(0) as number;
+  return `&#${first};${escaped.slice(1)}`;
 }
 
 const OUTCOME_WORDS: Record<Outcome, string> = {
