@@ -195,7 +195,7 @@ function leakOf(file: string, text: string, masker: Masker): Diagnostic | null {
     'error',
     STORED_PII_CODE,
     { file, ...placeOf(text, masker.raw) },
-    `The stored golden holds unmasked PII (${types}): it was written by an older version or edited by hand. It is not used as the reference: it is compared as stored, but shown only masked, so a difference at a masked value may not show in the diffs.`,
+    `The stored golden holds unmasked PII (${types}), written by an older version or by hand: it must not stay in the repository. It is shown only masked; drift is still decided on the golden as stored (a raw value where this run writes a mask is a change).`,
     'Regenerate it with `context-stability update`, review the diff and commit it (and remove the values from the history if it was pushed).',
   );
 }
