@@ -15,6 +15,7 @@ import { isStaleTemp, isTempName, writeFileAtomic } from './atomic-write.js';
 import { readInput } from './read-input.js';
 import { isWithin, realPathOf } from './real-path.js';
 import { withLock } from './lock.js';
+import type { LockOptions } from './lock.js';
 
 export interface GoldenStoreOptions {
   cwd: string;
@@ -113,13 +114,14 @@ export async function withGoldenFolderLock<T>(
   opts: GoldenStoreOptions,
   purpose: string,
   body: () => Promise<T>,
+  lock: Pick<LockOptions, 'env'> = {},
 ): Promise<T> {
   if (!(await checkGoldenRoot(opts)).ok) return body();
   const dir = path.join(opts.cwd, opts.goldenDir);
   const made = await mkdir(dir, { recursive: true });
   if (!(await checkGoldenRoot(opts)).ok) return body();
   try {
-    return await withLock(path.join(dir, GOLDEN_LOCK), { purpose }, body);
+    return await withLock(path.join(dir, GOLDEN_LOCK), { ...lock, purpose }, body);
   } finally {
     // Only the folders this run made, and only when empty (rmdir refuses otherwise).
     if (made !== undefined) await removeEmptyUpTo(dir, made);
