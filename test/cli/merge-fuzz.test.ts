@@ -86,6 +86,8 @@ const KINDS = [
   'delete',
   'type',
   'number-string',
+  'negative',
+  'enum',
   'deep',
   'long',
   'payload',
@@ -93,6 +95,18 @@ const KINDS = [
   'dup',
   'cross-dup',
 ] as const;
+/** Fields whose value is one of a few words, and words to put there (right ones of other fields too). */
+const ENUM_KEYS = new Set([
+  'severity',
+  'outcome',
+  'status',
+  'fate',
+  'kind',
+  'format',
+  'drift_severity',
+  'code',
+]);
+const WORDS = ['bogus', 'ERROR', 'Pass', 'pass', 'warning', 'off', 'kept', 'escalated', 'openai', 'user', ''];
 interface Mutation {
   kind: (typeof KINDS)[number];
   at: number;
@@ -119,6 +133,15 @@ function mutate(report: Json, other: Json, m: Mutation): void {
     case 'number-string':
       set(typeof current === 'number' ? String(current) : PAYLOADS[m.pick % PAYLOADS.length]);
       return;
+    case 'negative':
+      set(typeof current === 'number' ? -current - 1 - (m.pick % 3) : -1);
+      return;
+    case 'enum': {
+      const enums = all.filter((p) => ENUM_KEYS.has(String(p[p.length - 1])));
+      const at = parentOf(report, enums[m.at % Math.max(1, enums.length)] ?? []);
+      if (at) at.holder[at.key] = WORDS[m.pick % WORDS.length];
+      return;
+    }
     case 'deep':
       set(nested(50 + (m.pick % 200)));
       return;
@@ -130,7 +153,9 @@ function mutate(report: Json, other: Json, m: Mutation): void {
       return;
     case 'add-key':
       if (current !== null && typeof current === 'object' && !Array.isArray(current))
-        (current as Json)[PAYLOADS[m.pick % PAYLOADS.length] as string] = PAYLOADS[m.at % PAYLOADS.length];
+        (current as Json)[PAYLOADS[m.pick % PAYLOADS.length] as string] = [...PAYLOADS, ...VALUES][
+          m.at % (PAYLOADS.length + VALUES.length)
+        ];
       return;
     case 'dup':
     case 'cross-dup': {
@@ -198,21 +223,13 @@ describe('merge on mutated shard reports', () => {
   it('shows every string of a valid report without handing the runner a command, in every format', async () => {
     // Strings the contract allows (no control characters), placed where a name, id or message goes
     // (not where the contract wants one of a few words).
-    const ENUMS = new Set([
-      'severity',
-      'outcome',
-      'status',
-      'fate',
-      'kind',
-      'format',
-      'drift_severity',
-      'code',
-    ]);
     const names = PAYLOADS;
     const stringPaths = (report: Json): Path[] => {
       return paths(report).filter((p) => {
         const place = parentOf(report, p);
-        return place !== null && typeof place.holder[place.key] === 'string' && !ENUMS.has(String(place.key));
+        return (
+          place !== null && typeof place.holder[place.key] === 'string' && !ENUM_KEYS.has(String(place.key))
+        );
       });
     };
     await fc.assert(

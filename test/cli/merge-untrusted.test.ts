@@ -172,6 +172,20 @@ describe('merge refuses a report that breaks the contract, at the bad value', ()
     }
   });
 
+  it('refuses a number beyond a double in a field it does not know (it could not write it back)', async () => {
+    const [first, second] = shardReports();
+    const text = reportText(first).replace(
+      '"transcript": "t/d.jsonl",',
+      '"transcript": "t/d.jsonl", "later": {"figure": 1e400},',
+    );
+    const run = await runMerge(dir, { 's1.json': text, 's2.json': reportText(second) }, ['--format', 'json']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      /^s1\.json:\d+:\d+: error\[not-a-check-report\]: .*\$\.transcripts\[1\]\.later\.figure must be a finite number/,
+    );
+  });
+
   it('refuses a transcript reported twice without quoting its name', async () => {
     const run = await mergeEdited(
       (r) => {

@@ -104,8 +104,32 @@ function record(key: Check, value: Check): Check {
   };
 }
 
-/** An object with the `required` fields and any of the `optional` ones (absent, never null). */
+/**
+ * A value of a field this version does not know: kept in the merged report, so it must be JSON
+ * that can be written back (a number beyond a double, `1e400`, parses to Infinity, which cannot).
+ * Iterative: the parser bounds the depth, this walk does not rely on it.
+ */
+const unknownField: Check = (v, p) => {
+  const stack: [unknown, ReportPath][] = [[v, p]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [value, at] = top;
+    if (typeof value === 'number' && !Number.isFinite(value)) return breach(at, 'a finite number');
+    if (value !== null && typeof value === 'object') {
+      const array = Array.isArray(value);
+      for (const key of Object.keys(value)) {
+        stack.push([(value as Record<string, unknown>)[key], [...at, array ? Number(key) : key]]);
+      }
+    }
+  }
+  return null;
+};
+
+/**
+ * An object with the `required` fields and any of the `optional` ones (absent, never null); other
+ * fields are kept as they are (unknownField).
+ */
 function shape(required: Record<string, Check>, optional: Record<string, Check> = {}): Check {
+  const known = new Set([...Object.keys(required), ...Object.keys(optional)]);
   return (v, p) => {
     if (!isRecord(v)) return breach(p, 'an object');
     for (const [key, check] of Object.entries(required)) {
@@ -113,8 +137,9 @@ function shape(required: Record<string, Check>, optional: Record<string, Check> 
       const bad = check(v[key], [...p, key]);
       if (bad) return bad;
     }
-    for (const [key, check] of Object.entries(optional)) {
-      if (!Object.hasOwn(v, key)) continue;
+    for (const key of Object.keys(v)) {
+      const check = known.has(key) ? optional[key] : unknownField;
+      if (check === undefined) continue;
       const bad = check(v[key], [...p, key]);
       if (bad) return bad;
     }
