@@ -2,6 +2,7 @@
 // item lists, response objects) and the Codex rollout reader (whose `response_item` payloads are
 // the same items). Each reader walks its own records; this file reads one item's content, call or
 // output, and assembles consecutive model items into assistant turns.
+import { parseJsonText } from '../json/text.js';
 import type { Artifact, Content, ContentPart, SourcePos, ToolCall } from '../types.js';
 import { makeArtifact } from './artifact-builder.js';
 import type { ReadContext } from './context.js';
@@ -161,7 +162,7 @@ export function readItemCall(item: JsonObject, site: ItemSite): ToolCall | null 
 function exitCodeOf(output: string): number | undefined {
   if (!output.startsWith('{') || !output.includes('exit_code')) return undefined;
   try {
-    const parsed: unknown = JSON.parse(output);
+    const parsed: unknown = parseJsonText(output);
     const code =
       isObject(parsed) && isObject(parsed['metadata']) ? parsed['metadata']['exit_code'] : undefined;
     return typeof code === 'number' && Number.isInteger(code) ? code : undefined;

@@ -1,0 +1,41 @@
+// Issue 34 item 6: a message of 40 MiB of `[` (two records, under both caps) needed 3.95 GB and
+// aborted the run. Every place that looks for JSON inside a transcript's text kept a frame per
+// open bracket: the PII masker's literal scanner (json-literals.ts) and JSON.parse in the stages
+// (V8 keeps its frames outside the heap, so a heap limit does not catch it). Measured in a child
+// process (deep-text-memory.child.ts): the peak RSS those calls add, against the text's size.
+// Before the bound, 4 MiB added 678 MB (162 bytes per byte) and took 56 s.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const CHILD = fileURLToPath(new URL('./deep-text-memory.child.ts', import.meta.url));
+
+interface Measure {
+  bytes: number;
+  added: number;
+  calls: number;
+}
+
+function measure(mib: number): Promise<Measure> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', CHILD, String(mib)],
+      { cwd: REPO, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`child failed: ${stderr}`));
+        else resolve(JSON.parse(stdout) as Measure);
+      },
+    );
+  });
+}
+
+describe('JSON inside a text nested deeper than the readers allow', () => {
+  it('is read as plain text without memory growing with its brackets', async () => {
+    const m = await measure(4);
+    expect(m.calls).toBe(7);
+    // A pass that copies the text once would add its size; a frame per bracket adds 40+ times it.
+    expect(m.added).toBeLessThan(2 * m.bytes);
+  }, 60_000);
+});
