@@ -24,7 +24,8 @@ Combines the --report files of every shard of one sharded 'check' run into one r
 same report, byte for byte, that an unsharded run over the same transcripts writes. Only the
 merged report lists obsolete goldens. Refuses reports of different runs (other policy,
 tokenizer, golden folder, tool version or shard count), a shard given twice, and a missing
-shard.
+shard. Report files may come from other jobs (a fork's artifact): each is held to the report
+contract first, and a file that breaks it is one error at the bad value (exit 2).
 
 Options:
   --report FILE           write the merged machine report (JSON) to FILE
