@@ -1,7 +1,8 @@
 // The semantic diff of two goldens (DESIGN §6): which artifacts changed fate and why, the token
 // and status deltas, checks that changed, and what caused it (policy or tokenizer). Shown before
 // the unified diff because it answers "what does this change do" in a few lines.
-import { createTwoFilesPatch } from 'diff';
+import { createTwoFilesPatch, formatPatch } from 'diff';
+import type { StructuredPatchHunk } from 'diff';
 import type { ContextItem, LedgerEntry } from '../stabilize/types.js';
 import type { CheckResult } from '../validate/types.js';
 import type { Golden } from './golden.js';
@@ -232,8 +233,111 @@ function checkChanges(before: readonly CheckResult[], after: readonly CheckResul
  */
 export function unifiedGoldenDiff(path: string, expectedText: string, actualText: string, context = 3): string {
   if (expectedText === actualText) return '';
-  return createTwoFilesPatch(`a/${path}`, `b/${path}`, expectedText, actualText, 'golden', 'actual', {
+  const headerOptions = { includeIndex: false, includeUnderline: false, includeFileHeaders: true };
+  const names = [`a/${path}`, `b/${path}`] as const;
+  // Myers' diff costs (lines × edits): a golden changed on every line (a policy edit that moves
+  // every token count) took minutes. Past MAX_EDITS it gives up and the diff is made in one pass.
+  const minimal = createTwoFilesPatch(names[0], names[1], expectedText, actualText, 'golden', 'actual', {
     context,
-    headerOptions: { includeIndex: false, includeUnderline: false, includeFileHeaders: true },
+    headerOptions,
+    maxEditLength: MAX_EDITS,
   });
+  if (minimal !== undefined) return minimal;
+  return formatPatch(
+    {
+      oldFileName: names[0],
+      newFileName: names[1],
+      oldHeader: 'golden',
+      newHeader: 'actual',
+      hunks: linearHunks(linesOf(expectedText), linesOf(actualText), context),
+    },
+    headerOptions,
+  );
+}
+
+/** Line edits the minimal diff may take; more, and the linear diff is used. */
+export const MAX_EDITS = 256;
+
+/** Lines with their line end, so that a last line without one differs from the same with one. */
+function linesOf(text: string): string[] {
+  const lines = text.split('\n').map((l) => `${l}\n`);
+  const last = lines.pop() as string;
+  if (last !== '\n') lines.push(last.slice(0, -1));
+  return lines;
+}
+
+type Op = { kind: ' ' | '-' | '+'; line: string };
+
+/**
+ * The edits of a linear diff: the common first and last lines kept, and the lines between
+ * compared by position when both sides have as many (a value changed on many lines, as token
+ * counts do), else removed and added whole. Not minimal, always correct.
+ */
+function linearOps(a: readonly string[], b: readonly string[]): Op[] {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const ops: Op[] = a.slice(0, head).map((line) => ({ kind: ' ', line }));
+  const oldMid = a.slice(head, a.length - tail);
+  const newMid = b.slice(head, b.length - tail);
+  if (oldMid.length === newMid.length) {
+    for (let i = 0; i < oldMid.length; ) {
+      if (oldMid[i] === newMid[i]) {
+        ops.push({ kind: ' ', line: oldMid[i] as string });
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < oldMid.length && oldMid[j] !== newMid[j]) j++;
+      for (const line of oldMid.slice(i, j)) ops.push({ kind: '-', line });
+      for (const line of newMid.slice(i, j)) ops.push({ kind: '+', line });
+      i = j;
+    }
+  } else {
+    for (const line of oldMid) ops.push({ kind: '-', line });
+    for (const line of newMid) ops.push({ kind: '+', line });
+  }
+  for (const line of a.slice(a.length - tail)) ops.push({ kind: ' ', line });
+  return ops;
+}
+
+/** Hunks of `context` lines around each run of edits, as jsdiff's structuredPatch makes them. */
+function linearHunks(a: readonly string[], b: readonly string[], context: number): StructuredPatchHunk[] {
+  const ops = linearOps(a, b);
+  const hunks: StructuredPatchHunk[] = [];
+  let current: StructuredPatchHunk | null = null;
+  let oldLine = 1;
+  let newLine = 1;
+  let lastEdit = -Infinity;
+  for (let k = 0; k < ops.length; k++) {
+    const op = ops[k] as Op;
+    if (op.kind !== ' ') {
+      if (current === null || k - lastEdit > 2 * context + 1) {
+        // The last hunk ends `context` lines after its last edit; a new one opens `context` lines
+        // before this edit (fewer at the top of the file).
+        if (current !== null) for (const c of ops.slice(lastEdit + 1, lastEdit + 1 + context)) push(current, c);
+        const back = Math.min(context, k);
+        current = { oldStart: oldLine - back, oldLines: 0, newStart: newLine - back, newLines: 0, lines: [] };
+        for (const c of ops.slice(k - back, k)) push(current, c);
+        hunks.push(current);
+      } else {
+        for (const c of ops.slice(lastEdit + 1, k)) push(current, c);
+      }
+      push(current, op);
+      lastEdit = k;
+    }
+    if (op.kind !== '+') oldLine++;
+    if (op.kind !== '-') newLine++;
+  }
+  if (current !== null) for (const c of ops.slice(lastEdit + 1, lastEdit + 1 + context)) push(current, c);
+  return hunks;
+}
+
+function push(hunk: StructuredPatchHunk, op: Op): void {
+  const ended = op.line.endsWith('\n');
+  hunk.lines.push(`${op.kind}${ended ? op.line.slice(0, -1) : op.line}`);
+  if (!ended) hunk.lines.push('\\ No newline at end of file');
+  if (op.kind !== '+') hunk.oldLines++;
+  if (op.kind !== '-') hunk.newLines++;
 }
