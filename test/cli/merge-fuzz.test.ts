@@ -105,6 +105,7 @@ const ENUM_KEYS = new Set([
   'format',
   'drift_severity',
   'code',
+  'session_label',
 ]);
 const WORDS = ['bogus', 'ERROR', 'Pass', 'pass', 'warning', 'off', 'kept', 'escalated', 'openai', 'user', ''];
 interface Mutation {

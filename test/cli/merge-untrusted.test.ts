@@ -115,6 +115,11 @@ describe('merge refuses a report that breaks the contract, at the bad value', ()
     ],
     ['a summary without its counts', (r) => (r['summary'] = {}), /\$\.summary\.checked must be present/],
     [
+      'a session label that is not a plain identifier',
+      (r) => (transcript(r, 1)['session_label'] = `\u00a0::add-mask::${PLANTED}`),
+      /\$\.transcripts\[1\]\.session_label must be a plain identifier/,
+    ],
+    [
       'a by-kind key that is no artifact kind',
       (r) => ((transcript(r, 1)['picture'] as Json)['by_kind'] = { [PLANTED]: 3 }),
       /picture\.by_kind\[…\] must be one of system/,

@@ -225,10 +225,14 @@ const retention = shape(
   { summary_findings: count },
 );
 
+/** The run a session stands for, as `check` writes it (golden-run.ts shownLabel): a plain identifier. */
+const sessionLabel: Check = (v, p) =>
+  typeof v === 'string' && /^[A-Za-z0-9][\w.\-/: #]{0,119}$/.test(v) ? null : breach(p, 'a plain identifier');
+
 const outcome = shape(
   { transcript: name, golden: name, outcome: oneOf(['pass', 'drift', 'new', 'violations', 'error']), violations: list(violation) },
   {
-    session_label: name,
+    session_label: sessionLabel,
     drift_severity: SEVERITY,
     status: STATUS,
     budget: shape({ limit: count, used: count }),
