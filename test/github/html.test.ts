@@ -26,6 +26,10 @@ describe('escapeText', () => {
     expect(escapeText('1. notes')).toBe('&#49;. notes');
     expect(escapeText('  - x')).toBe('&#32; - x');
     expect(escapeText('a # b')).toBe('a # b');
+    // Only a marker that opens a block is escaped: names read as they are otherwise.
+    expect(escapeText('2024.jsonl')).toBe('2024.jsonl');
+    expect(escapeText('#1-notes.jsonl')).toBe('#1-notes.jsonl');
+    expect(escapeText('---')).toBe('&#45;--');
   });
 
   it('escapes an entity as text rather than decoding it', () => {

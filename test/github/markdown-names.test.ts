@@ -71,6 +71,11 @@ function structure(md: string): Record<string, number> {
 }
 
 const BLOCK_NAMES = [
+  '#',
+  '-',
+  '1.',
+  '- - -',
+  '===',
   '# notes',
   '## notes',
   '> notes',

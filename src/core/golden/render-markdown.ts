@@ -27,12 +27,12 @@ const ENTITIES: Record<string, string> = {
 
 /**
  * A start that would open a block where the text begins a line (a list item's text, a paragraph):
- * `#` heading, `-`/`+` list or rule, `=` setext underline, `1.`/`1)` ordered list, leading blanks
- * (indented code). Its first character becomes an entity: block syntax is read before entities are
+ * `# ` heading, `- `/`+ ` list, `---`/`===` rule or setext underline, `1. `/`1) ` ordered list,
+ * leading blanks (indented code). Its first character becomes an entity: block syntax is read before entities are
  * decoded, so the text renders as written and opens nothing. The other markers (`>`, `|`, `` ` ``,
  * `~`, `*`, `<`) are entities wherever they stand.
  */
-const BLOCK_START = /^(?:[#+\-=\s]|\d{1,9}[.)])/;
+const BLOCK_START = /^(?:\s|#{1,6}(?:\s|$)|[-+](?:\s|$)|\d{1,9}[.)](?:\s|$)|[-=][-=\s]*$)/;
 
 /** Text safe in a table cell, list item or `<summary>`: markup characters as entities, one line. */
 export function escapeMarkdown(text: string): string {
