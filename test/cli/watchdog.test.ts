@@ -4,7 +4,7 @@
 // spins, synchronously, on any transcript named `stuck…` (the way a quadratic or a catastrophic
 // regex holds the thread).
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TranscriptOutcome } from '../../src/core/golden/check-report.js';
 import type * as EvaluateModule from '../../src/cli/check/evaluate.js';
 import { Deadline, TranscriptTimeout } from '../../src/cli/check/watchdog.js';
@@ -68,6 +68,15 @@ describe('Deadline', () => {
 });
 
 describe('check with a stuck transcript', () => {
+  // The limit is elapsed time: the first run of a process also builds lazy tables (phone plans,
+  // JIT), which on a busy machine can take a second. Paid here, without a limit.
+  beforeAll(async () => {
+    const warm = new TempRepo();
+    warm.write('unlimited.yml', 'watchdog: { max_seconds: 0 }\n');
+    await warm.cli(['check', '--ci', '--policy', 'unlimited.yml', 'transcripts']);
+    warm.remove();
+  });
+
   let repo: TempRepo;
   beforeEach(() => {
     repo = new TempRepo();
