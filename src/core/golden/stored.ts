@@ -75,17 +75,31 @@ function collectStrings(value: unknown, out: Set<string>): void {
   }
 }
 
+/**
+ * The key a member's value is judged by: a `data` that is the text of a plain-text document
+ * (`type: text`, as visible-texts.ts reads it) is text, not an encoding.
+ */
+function keyOf(owner: Record<string, unknown>, key: string): string {
+  return key === 'data' && owner['type'] === 'text' ? 'text' : key;
+}
+
+/** Whether a string under `key` is searched: not an encoding (opaque member, `data:` URL). */
+function searched(s: string, key: string | undefined): boolean {
+  return (key === undefined || !OPAQUE_KEYS.has(key)) && !s.startsWith('data:');
+}
+
 /** The strings Masker.value searches in `value`: member names, strings and numbers outside counts. */
 function searchedStrings(value: unknown, key?: string, out = new Set<string>()): Set<string> {
   if (typeof value === 'string') {
-    if (key === undefined || !OPAQUE_KEYS.has(key)) out.add(value);
+    if (searched(value, key)) out.add(value);
   } else if (typeof value === 'number') {
     if (key === undefined || !COUNT_KEYS.has(key)) out.add(String(value));
   } else if (Array.isArray(value)) for (const v of value) searchedStrings(v, key, out);
   else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
+    const owner = value as Record<string, unknown>;
+    for (const [k, v] of Object.entries(owner)) {
       out.add(k);
-      searchedStrings(v, k, out);
+      searchedStrings(v, keyOf(owner, k), out);
     }
   }
   return out;
@@ -148,7 +162,7 @@ class Masker {
 
   /** `value` with every searched string masked (member names too). */
   value(value: unknown, key?: string): unknown {
-    if (typeof value === 'string') return key !== undefined && OPAQUE_KEYS.has(key) ? value : this.text(value);
+    if (typeof value === 'string') return searched(value, key) ? this.text(value) : value;
     if (typeof value === 'number') {
       if (key !== undefined && COUNT_KEYS.has(key)) return value;
       const s = String(value);
@@ -158,7 +172,8 @@ class Masker {
     if (Array.isArray(value)) return value.map((v) => this.value(v, key));
     if (value !== null && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[this.text(k)] = this.value(v, k);
+      const owner = value as Record<string, unknown>;
+      for (const [k, v] of Object.entries(owner)) out[this.text(k)] = this.value(v, keyOf(owner, k));
       return out;
     }
     return value;

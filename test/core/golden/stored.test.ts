@@ -103,6 +103,22 @@ describe('compareStored', () => {
     expect(r.leak?.message).toMatch(/\(credit_card, email\)/);
   });
 
+  it('searches a plain-text document but not an encoding', () => {
+    const head = headOf();
+    const text = storedFrom(head.golden, (g) => {
+      const parts = [
+        { type: 'document', source: { type: 'text', data: `call ${EMAIL}` } },
+        { type: 'image', source: { type: 'base64', data: 'QUJD4155552671' } },
+      ];
+      (g.context[0] as { content: unknown }).content = parts;
+    });
+    const r = compare(text, head);
+    const shown = JSON.stringify(r.shown.context[0]?.content);
+    expect(shown).not.toContain(EMAIL);
+    expect(shown).toContain('QUJD4155552671');
+    expect(r.leak?.message).toContain('(email)');
+  });
+
   it('reports an unreadable golden as parseGolden does', () => {
     const r = compareStored('{"schema": 1', FILE, headOf(), piiSearchOf(policy()));
     expect(r.ok).toBe(false);
