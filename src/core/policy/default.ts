@@ -84,5 +84,5 @@ part_tokens:                 # declared token cost of each non-text content part
   other: 256                 # any other part type
 # Seconds one transcript may take in check, update and view; a slower one is reported as
 # error[timeout] (exit 2) and the others are still checked. 0 = no limit. Set, it changes the hash.
-# watchdog: { max_seconds: 60 }
+# watchdog: { max_seconds: 300 }
 `;

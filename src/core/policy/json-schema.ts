@@ -108,7 +108,7 @@ export const POLICY_FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   retention: 'Settings of the retention check.',
   'retention.max_calls':
     'Most tool-calling model calls replayed per transcript (the newest 8 always); each costs one stabilization.',
-  watchdog: 'A limit on the time one transcript may take in check, update and view (60 seconds unless set).',
+  watchdog: 'A limit on the time one transcript may take in check, update and view (300 seconds unless set).',
   'watchdog.max_seconds':
     'Seconds one transcript (reading and checking it) may take; a slower one is reported as error[timeout] (exit 2) and the run goes on. 0: no limit.',
   stable_prefix:

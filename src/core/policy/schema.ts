@@ -125,7 +125,9 @@ export const POLICY_LIMITS = {
 } as const;
 
 /** Seconds one transcript may take when the policy sets no `watchdog` (0 turns the watchdog off). */
-export const WATCHDOG_DEFAULT_SECONDS = 60;
+// Elapsed time, not CPU: a 44 MB transcript at the record cap took 8 s of CPU and 67 s on a 2-core
+// machine shared with a dozen other processes. Five minutes stops a hang without failing a slow runner.
+export const WATCHDOG_DEFAULT_SECONDS = 300;
 
 /** The policy's limit on one transcript, in seconds; 0: no limit. */
 export function watchdogSeconds(policy: {
@@ -527,7 +529,7 @@ export const PolicySchema = mapping(
     // Absent, a transcript may take WATCHDOG_DEFAULT_SECONDS (watchdogSeconds): a policy that does not
     // set it keeps its hash and goldens.
     watchdog: mapping(
-      { max_seconds: integer(0, L.maxWatchdogSeconds).default(60) },
+      { max_seconds: integer(0, L.maxWatchdogSeconds).default(WATCHDOG_DEFAULT_SECONDS) },
       'max_seconds',
     ).optional(),
     // Issue 27: on by default (prefault), so every policy keeps a stable prefix out of the box.

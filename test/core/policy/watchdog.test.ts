@@ -1,5 +1,5 @@
 // The watchdog's limit (issue 34): optional, so a policy without it keeps its hash and goldens;
-// 60 seconds when absent, 0 turns it off, and a bad value is reported at its line.
+// 300 seconds when absent, 0 turns it off, and a bad value is reported at its line.
 import { describe, expect, it } from 'vitest';
 import { policyHash } from '../../../src/core/golden/golden.js';
 import { DEFAULT_POLICY, parsePolicy, watchdogSeconds } from '../../../src/core/policy/index.js';
@@ -11,8 +11,8 @@ function parsed(text: string) {
 }
 
 describe('watchdog.max_seconds', () => {
-  it('is 60 seconds when the policy does not set it, and the default policy keeps its hash', () => {
-    expect(watchdogSeconds(DEFAULT_POLICY)).toBe(60);
+  it('is 300 seconds when the policy does not set it, and the default policy keeps its hash', () => {
+    expect(watchdogSeconds(DEFAULT_POLICY)).toBe(300);
     expect(DEFAULT_POLICY).not.toHaveProperty('watchdog');
     expect(policyHash(parsed('budget: 8000\n'))).toBe(policyHash(DEFAULT_POLICY));
   });
@@ -20,7 +20,7 @@ describe('watchdog.max_seconds', () => {
   it('takes a number of seconds, and 0 for no limit', () => {
     expect(watchdogSeconds(parsed('watchdog: { max_seconds: 5 }\n'))).toBe(5);
     expect(watchdogSeconds(parsed('watchdog: { max_seconds: 0 }\n'))).toBe(0);
-    expect(watchdogSeconds(parsed('watchdog: {}\n'))).toBe(60);
+    expect(watchdogSeconds(parsed('watchdog: {}\n'))).toBe(300);
   });
 
   it.each(['-1', '1.5', '86401', 'soon'])('refuses %s at its line', (value) => {
