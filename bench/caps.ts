@@ -1,7 +1,8 @@
 // Peak memory at the input caps (issue 12): what `check --ci` costs on the largest inputs the caps
 // let through, and on 50 MiB of tiny records, which the record cap refuses. Each file is checked
 // in its own process (the check pipeline itself: read, stabilize, validate, compare with a missing
-// golden), which reports its peak RSS; a process that only loads the modules is the baseline.
+// golden), which reports its peak RSS; a process that only loads the modules is the baseline. Then
+// 40 MiB of `[` in one message, and every format at the caps (caps-formats.ts; issue 34).
 //   node --import tsx bench/caps.ts [--out FILE.json]         generate the inputs, measure each
 //   node --import tsx bench/caps.ts --one FILE|- [--max-records N]  measure one file ('-': baseline)
 import { spawnSync } from 'node:child_process';
@@ -11,10 +12,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runGoldens } from '../src/cli/check/golden-run.js';
 import { loadHeadPolicy } from '../src/cli/check/policies.js';
+import { CAP_FORMATS, capsFileName, capsInput, prose } from './caps-formats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIR = path.join(ROOT, '.bench', 'caps');
 const MIB = 1024 * 1024;
+/** The documented bound within the caps (docs/cli.md, "Bad input is normal input"). */
+export const GOAL_MB = 1000;
 
 export interface CapsRow {
   label: string;
@@ -34,25 +38,6 @@ interface Input {
   maxRecords?: number;
   /** The text, written once; deterministic. */
   make: () => string;
-}
-
-const WORDS = (
-  'agent ran tests read log changed parser fixed bug added flag build failed passed retry commit ' +
-  'branch review diff file line column token budget policy golden check drift error warning user'
-).split(' ');
-
-/** About `chars` characters of seeded words: distinct texts, as a session's messages are. */
-function prose(i: number, chars: number): string {
-  let seed = (i * 2654435761) >>> 0;
-  const out: string[] = [];
-  let length = 0;
-  while (length < chars) {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    const word = WORDS[(seed >>> 16) % WORDS.length] as string;
-    out.push(word);
-    length += word.length + 1;
-  }
-  return out.join(' ');
 }
 
 function lines(n: number, record: (i: number) => string): string {
@@ -106,6 +91,24 @@ const INPUTS: Input[] = [
       return `[${Array.from({ length: Math.floor((50 * MIB) / (inner.length + 1)) }, () => inner).join(',')}]`;
     },
   },
+  {
+    // Issue 34: a frame per bracket where the stages look for JSON inside a text; 3.95 GB before.
+    label: 'OpenAI document whose user message is 40 MiB of `[`',
+    file: 'brackets-40mib.json',
+    records: 2,
+    make: () =>
+      JSON.stringify([
+        { role: 'system', content: 'You are a careful coding agent.' },
+        { role: 'user', content: '['.repeat(40 * MIB) },
+      ]),
+  },
+  // Every format at the caps (issue 34): 50,000 records of about 1 KB, under 50 MiB.
+  ...CAP_FORMATS.map((format): Input => ({
+    label: `${format}: 50,000 records of ~1 KB (at the caps)`,
+    file: capsFileName(format),
+    records: 50_000,
+    make: () => capsInput(format),
+  })),
 ];
 
 function openAi(n: number, chars: number): string {
@@ -169,12 +172,13 @@ export async function capsRows(): Promise<CapsRow[]> {
 
 export function capsTable(rows: readonly CapsRow[]): string {
   const out = [
-    '| Input (check --ci, default caps) | MB | Outcome | Seconds | Peak RSS MB |',
-    '| --- | ---: | --- | ---: | ---: |',
+    `| Input (check --ci, default caps) | MB | Outcome | Seconds | Peak RSS MB | Goal < ${GOAL_MB} MB |`,
+    '| --- | ---: | --- | ---: | ---: | --- |',
   ];
   for (const r of rows) {
+    const verdict = r.outcome === 'baseline' ? '' : r.peakRssMb < GOAL_MB ? 'ok' : 'OVER';
     out.push(
-      `| ${r.label} | ${(r.bytes / MIB).toFixed(1)} | ${r.outcome} | ${r.seconds.toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`,
+      `| ${r.label} | ${(r.bytes / MIB).toFixed(1)} | ${r.outcome} | ${r.seconds.toFixed(2)} | ${r.peakRssMb.toFixed(0)} | ${verdict} |`,
     );
   }
   return out.join('\n');
