@@ -1,8 +1,8 @@
 // The watchdog (issue 34): a transcript whose check never ends is stopped at the policy's
 // `watchdog.max_seconds`, reported as error[timeout] (exit 2), and every other transcript is
 // checked as it would be without it. A stage that never ends is simulated: evaluateTranscript
-// spins, synchronously, on any transcript named `stuck…` (the way a quadratic or a catastrophic
-// regex holds the thread).
+// spins, synchronously, on any transcript named `stuck…` but a first session (the way a quadratic
+// or a catastrophic regex holds the thread).
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TranscriptOutcome } from '../../src/core/golden/check-report.js';
@@ -15,7 +15,8 @@ vi.mock('../../src/cli/check/evaluate.js', async (importOriginal) => {
   return {
     ...real,
     evaluateTranscript: (...args: Parameters<typeof real.evaluateTranscript>) => {
-      if (args[1].includes('stuck')) spin();
+      // In an aider history, only its second session is stuck.
+      if (args[1].includes('stuck') && !args[1].endsWith('#1')) spin();
       return real.evaluateTranscript(...args);
     },
   };
@@ -144,6 +145,20 @@ describe('check with a stuck transcript', () => {
     const text = run.stdout + run.stderr;
     expect(text).toMatch(/transcripts\/stuck\.jsonl:1:1: error\[timeout\]: .*limit of 1 s/);
     for (const value of PII) expect(text).not.toContain(value);
+  });
+
+  it('times each session of an aider history on its own: only the stuck session is stopped', async () => {
+    const aider = readFileSync(
+      new URL('../fixtures/readers/aider/two-sessions.aider.chat.history.md', import.meta.url),
+      'utf8',
+    );
+    repo.write('chats/stuck-history.md', aider);
+    const { run, report } = await repo.checkJson(['--policy', 'watchdog.yml', 'chats']);
+    expect(run.code).toBe(2);
+    const outcomes = byName(report.transcripts);
+    expect(Object.keys(outcomes)).toEqual(['chats/stuck-history.md#1', 'chats/stuck-history.md#2']);
+    expect(outcomes['chats/stuck-history.md#1']!.outcome).toBe('new');
+    expect(outcomes['chats/stuck-history.md#2']!.diagnostics?.map((d) => d.code)).toEqual(['timeout']);
   });
 
   it('update writes every golden but the stuck one', async () => {
