@@ -75,6 +75,17 @@ export class JsonErrors {
     return new JsonFailure(tooManyRecords({ file: this.file, line, column }, max, 'elements'));
   }
 
+  /** An object with more members than the record cap: as much memory as that many records. */
+  tooManyMembers(offset: number, max: number): JsonFailure {
+    return this.at(
+      'too-many-records',
+      offset,
+      `This object holds more than ${max} members; this member is the first one over the limit. ` +
+        'The transcript is not read: part of it would be a context the agent never had.',
+      'Raise the limit with --max-records (the Action input max-records), or split the transcript into smaller files.',
+    );
+  }
+
   tooManyContainers(offset: number, max: number): JsonFailure {
     const { line, column } = this.position(offset);
     return new JsonFailure(tooManyRecords({ file: this.file, line, column }, max, 'containers'));

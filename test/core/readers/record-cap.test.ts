@@ -52,6 +52,20 @@ describe('record cap', () => {
     );
   });
 
+  it('refuses an object with more members than the cap, at the first member over it (issue 34)', () => {
+    // One object of many keys costs as much as that many records (1M keys: 71 MB of heap).
+    const meta = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`secret-${i}`, i]));
+    const text = JSON.stringify([{ role: 'user', content: 'hi', meta }]);
+    const diagnostics = failure(text, { file: 'chat.json', maxRecords: 5 });
+    expect(where(diagnostics)).toEqual([`1:${text.indexOf('"secret-5"') + 1} error too-many-records`]);
+    expect(diagnostics[0]?.message).toContain('more than 5 members');
+    expect(diagnostics[0]?.hint).toContain('--max-records');
+    expectNoQuote(diagnostics, ['secret-']);
+    // An object with exactly the cap of members is read.
+    const five = JSON.stringify([{ role: 'user', content: 'hi', meta: { a: 1, b: 2, c: 3, d: 4, e: 5 } }]);
+    expect(load(five, { file: 'chat.json', maxRecords: 5 }).artifacts).toHaveLength(1);
+  });
+
   it(`refuses a file of many small arrays once it holds ${CONTAINERS_PER_RECORD} objects and arrays per record of the cap`, () => {
     // Every array is within the cap of 20 elements; together they hold 506 (cap: 320).
     const inner = JSON.stringify(
