@@ -24,6 +24,11 @@ export interface LoadTranscriptOptions {
    * session unless this names one.
    */
   session?: number | 'last';
+  /**
+   * Runs the parse, the synchronous part that grows with the content: a golden run passes its
+   * watchdog's deadline (src/cli/check/watchdog.ts) so that a stuck reader is stopped.
+   */
+  within?: <T>(parse: () => T) => T;
 }
 
 export type LoadTranscriptResult =
@@ -52,13 +57,14 @@ export async function loadTranscripts(
     ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
   });
   if (!input.ok) return [{ name: file, result: { ok: false, diagnostics: [input.error] } }];
-  const { sessions } = readSessions(input.text, {
-    file,
-    format: opts.format ?? 'auto',
-    ...(opts.session !== undefined ? { session: opts.session } : {}),
-    ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
-  });
-  return sessions;
+  const parse = (): LoadedSession[] =>
+    readSessions(input.text, {
+      file,
+      format: opts.format ?? 'auto',
+      ...(opts.session !== undefined ? { session: opts.session } : {}),
+      ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}),
+    }).sessions;
+  return opts.within ? opts.within(parse) : parse();
 }
 
 /**

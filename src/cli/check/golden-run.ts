@@ -38,6 +38,8 @@ import type { LaneOptions, WorkerScript } from './golden-jobs.js';
 import { transferOf } from './policies.js';
 import { boundHeapGrowth } from './heap.js';
 import { GoldenSpill } from './golden-spill.js';
+import { Deadline, TranscriptTimeout, timeoutDiagnostic } from './watchdog.js';
+import { watchdogSeconds } from '../../core/policy/index.js';
 import { OutcomeSpill } from './outcome-spill.js';
 import { absentArtifacts } from '../../core/view/absent.js';
 import type { AbsentArtifact } from '../../core/view/absent.js';
@@ -143,10 +145,16 @@ export interface Step {
 export interface Context {
   opts: GoldenRunOptions;
   store: GoldenStoreOptions;
+  /** The head policy's `watchdog.max_seconds` (watchdog.ts); 0: no limit. */
+  watchdog: number;
 }
 
 export function contextOf(opts: GoldenRunOptions): Context {
-  return { opts, store: { cwd: opts.cwd, goldenDir: opts.goldenDir } };
+  return {
+    opts,
+    store: { cwd: opts.cwd, goldenDir: opts.goldenDir },
+    watchdog: watchdogSeconds(opts.head.policy),
+  };
 }
 
 function errorStep(
@@ -199,11 +207,20 @@ async function written(ctx: Context, head: Evaluation, base: Step, reason: Write
 export async function runFile(item: PlannedTranscript, ctx: Context): Promise<Step[]> {
   const { opts } = ctx;
   if (item.problem) return [errorStep(item, [item.problem])];
-  const sessions = await loadTranscripts(item.transcript, {
-    cwd: opts.cwd,
-    ...opts.limits,
-    ...(opts.session !== undefined ? { session: opts.session } : {}),
-  });
+  // The watchdog times reading the file, then each of its transcripts, on its own.
+  const reading = new Deadline(ctx.watchdog);
+  let sessions;
+  try {
+    sessions = await loadTranscripts(item.transcript, {
+      cwd: opts.cwd,
+      ...opts.limits,
+      ...(opts.session !== undefined ? { session: opts.session } : {}),
+      within: reading.within,
+    });
+  } catch (error) {
+    if (!(error instanceof TranscriptTimeout)) throw error;
+    return [errorStep(item, [timeoutDiagnostic(item.transcript, error.seconds)])];
+  }
   const steps: Step[] = [];
   for (const { name, result } of sessions) {
     if (name === item.transcript) {
@@ -239,8 +256,16 @@ async function runOne(
   loaded: LoadTranscriptResult,
   ctx: Context,
 ): Promise<Step> {
-  const seen: TranscriptGoldens = { head: null, stored: null };
-  const step = await compareOne(item, loaded, ctx, seen);
+  let seen: TranscriptGoldens = { head: null, stored: null };
+  let step: Step;
+  try {
+    step = await compareOne(item, loaded, ctx, seen, new Deadline(ctx.watchdog));
+  } catch (error) {
+    if (!(error instanceof TranscriptTimeout)) throw error;
+    // Stopped before anything was written: one error, as a transcript that could not be stabilized.
+    step = errorStep(item, [timeoutDiagnostic(item.transcript, error.seconds)]);
+    seen = { head: null, stored: null };
+  }
   return ctx.opts.keepGoldens ? { ...step, goldens: seen } : step;
 }
 
@@ -249,6 +274,7 @@ async function compareOne(
   loaded: LoadTranscriptResult,
   ctx: Context,
   seen: TranscriptGoldens,
+  deadline: Deadline,
 ): Promise<Step> {
   const { opts } = ctx;
   if (!loaded.ok) return errorStep(item, loaded.diagnostics);
@@ -266,9 +292,13 @@ async function compareOne(
       opts.cacheReport === true ||
       cachePrefixSeverity(opts.head.policy) !== undefined ||
       (opts.base !== null && cachePrefixSeverity(opts.base.policy) !== undefined);
-    head = evaluateTranscript(transcript, item.transcript, opts.head, caches, cache);
-    base = opts.base ? evaluateTranscript(transcript, item.transcript, opts.base, caches, cache) : null;
+    head = deadline.run(() => evaluateTranscript(transcript, item.transcript, opts.head, caches, cache));
+    const basePolicy = opts.base;
+    base = basePolicy
+      ? deadline.run(() => evaluateTranscript(transcript, item.transcript, basePolicy, caches, cache))
+      : null;
   } catch (error) {
+    if (error instanceof TranscriptTimeout) throw error;
     return errorStep(item, [...transcript.diagnostics, internalError(item.transcript, error)]);
   }
   seen.head = head.golden;
@@ -289,7 +319,7 @@ async function compareOne(
   };
   // Some records were unreadable: the rest is reported, but a golden of part of a file is not written.
   if (hasErrors(transcript.diagnostics)) return { outcome: { ...common, outcome: 'error' } };
-  const leaks = unmaskedPii(head.golden, opts.head.policy);
+  const leaks = deadline.run(() => unmaskedPii(head.golden, opts.head.policy));
   if (leaks.length > 0) {
     return {
       outcome: { ...common, outcome: 'violations', violations: [...common.violations, ...leaks] },
@@ -321,7 +351,7 @@ async function compareOne(
   }
   // Everything shown of the stored golden comes masked from compareStored (core/golden/stored.ts).
   const search = piiSearchOf(opts.head.policy, opts.head.rules);
-  const parsed = compareStored(storedText, item.golden, head, search);
+  const parsed = deadline.run(() => compareStored(storedText, item.golden, head, search));
   if (!parsed.ok) {
     if (opts.mode === 'check')
       return errorStep(item, [...(common.diagnostics ?? []), parsed.diagnostic], common);
@@ -336,11 +366,11 @@ async function compareOne(
   // the context drifted from it is still told.
   if (parsed.leak && opts.mode === 'check') {
     const diagnostics = [...(common.diagnostics ?? []), parsed.leak];
-    const drift = compared ? { diff, unified: parsed.unified() } : {};
+    const drift = compared ? { diff, unified: deadline.run(() => parsed.unified()) } : {};
     return { outcome: { ...common, ...drift, outcome: 'error', diagnostics } };
   }
   if (compared) {
-    const unified = parsed.unified();
+    const unified = deadline.run(() => parsed.unified());
     const severity = driftSeverity === 'warning' ? 'warning' : 'error';
     const step: Step = { outcome: { ...common, outcome: 'drift', drift_severity: severity, diff, unified } };
     return opts.mode === 'update' ? written(ctx, head, step, 'drift') : step;

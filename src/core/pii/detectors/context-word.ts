@@ -101,8 +101,11 @@ let lastAnswer = false;
 /** Whether `text` may hold a numeric national id at all (a cheap, shared pre-check). */
 export function mayHoldIdNumber(text: string): boolean {
   if (text !== lastText) {
+    // Answer first: a scan stopped by the watchdog (src/cli/check/watchdog.ts) must not leave
+    // the text recorded with another text's answer.
+    const answer = SIX_DIGITS.test(text);
     lastText = text;
-    lastAnswer = SIX_DIGITS.test(text);
+    lastAnswer = answer;
   }
   return lastAnswer;
 }
