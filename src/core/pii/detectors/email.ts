@@ -89,18 +89,27 @@ function isUserinfoPassword(text: string, start: number): boolean {
   return false;
 }
 
-/** The next `@` or URL-encoded `%40` from `from`: its index and length, or undefined. */
-function nextAt(text: string, from: number): [number, number] | undefined {
-  const plain = text.indexOf('@', from);
-  const encoded = text.indexOf('%40', from);
-  if (encoded !== -1 && (plain === -1 || encoded < plain)) return [encoded, 3];
-  return plain === -1 ? undefined : [plain, 1];
+/**
+ * The `@` and URL-encoded `%40` of `text` in order: called with a growing `from`, it returns the
+ * next one's index and length, or undefined. Each search resumes where it stopped (issue 34: a
+ * fresh `indexOf('%40')` per `@` scanned the rest of a text of many `@` and no `%40` each time).
+ */
+function separators(text: string): (from: number) => [number, number] | undefined {
+  let plain = -2; // the next `@` at or after the last `from`; -1: none left
+  let encoded = -2;
+  return (from) => {
+    if (plain !== -1 && plain < from) plain = text.indexOf('@', from);
+    if (encoded !== -1 && encoded < from) encoded = text.indexOf('%40', from);
+    if (encoded !== -1 && (plain === -1 || encoded < plain)) return [encoded, 3];
+    return plain === -1 ? undefined : [plain, 1];
+  };
 }
 
 export function findEmails(text: string): PiiMatch[] {
   const out: PiiMatch[] = [];
   let floor = 0; // never extend a local part back into the previous match
-  for (let next = nextAt(text, 0); next !== undefined; next = nextAt(text, next[0] + 1)) {
+  const nextAt = separators(text);
+  for (let next = nextAt(0); next !== undefined; next = nextAt(next[0] + 1)) {
     const [at, sepLength] = next;
     const domainStart = at + sepLength;
     let start = at;
