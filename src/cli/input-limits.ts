@@ -14,7 +14,7 @@ const MIB = 1024 * 1024;
 /** Help lines for LIMIT_OPTIONS, aligned with the other commands' help. */
 export const LIMIT_HELP = `  --max-file-size BYTES   refuse larger transcripts (e.g. 52428800 or 50M; default ${DEFAULT_MAX_FILE_BYTES / MIB}M)
   --max-records N         refuse transcripts with more records: JSONL lines, or elements of
-                          one JSON array (default ${DEFAULT_MAX_RECORDS})`;
+                          one JSON array or members of one object (default ${DEFAULT_MAX_RECORDS})`;
 
 /** What loadTranscript takes; a cap left out keeps its default. */
 export interface InputLimits {

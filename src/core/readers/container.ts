@@ -33,7 +33,10 @@ export function extensionOf(file: string): string {
 export interface ContainerLimits {
   /** Maximum JSON nesting (see parseJson). */
   maxDepth?: number | undefined;
-  /** Records per file: JSONL lines, or elements of any one JSON array. Default DEFAULT_MAX_RECORDS. */
+  /**
+   * Records per file: JSONL lines, or elements of any one JSON array (members of any one object).
+   * Default DEFAULT_MAX_RECORDS.
+   */
   maxRecords?: number | undefined;
 }
 
