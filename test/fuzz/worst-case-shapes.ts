@@ -6,6 +6,7 @@
 // outputs (dedup and similarity), failed retries of one command (collapse), many phases and
 // summaries (scope, summaries), one huge message.
 import { DEFAULT_MAX_DEPTH } from '../../src/core/json/parse.js';
+import { MAX_RECORD_CHARS } from '../../src/core/text/jsonl.js';
 
 type Rec = Record<string, unknown>;
 
@@ -45,9 +46,10 @@ function fill(bytes: number, make: (n: number) => Rec[], tail: Rec[] = []): stri
 
 const ASK: Rec = { id: 'u-last', kind: 'user', content: 'Go on.' };
 
-/** One tool output of a single repeated character. */
+/** One tool output of a single repeated character, its record at most the reader's record cap. */
 function longRun(bytes: number): string {
-  return jsonl([...HEAD, ...call(1, 'bash', { command: 'cat big.log' }, 'a'.repeat(bytes)), ASK]);
+  const run = 'a'.repeat(Math.min(bytes, MAX_RECORD_CHARS - 200));
+  return jsonl([...HEAD, ...call(1, 'bash', { command: 'cat big.log' }, run), ASK]);
 }
 
 /** Every word an e-mail address, in one JSON string of a tool output (issue 34 item 1's shape). */
@@ -137,8 +139,9 @@ function phasesAndSummaries(bytes: number): string {
   ]);
 }
 
-/** One user message of ordinary prose, the whole size. */
-function hugeMessage(bytes: number): string {
+/** One user message of ordinary prose, the whole size (at most the reader's record cap). */
+function hugeMessage(wanted: number): string {
+  const bytes = Math.min(wanted, MAX_RECORD_CHARS - 200);
   const words = ['build', 'the', 'module', 'fails', 'when', 'config', 'is', 'missing', 'retry', 'after'];
   const parts: string[] = [];
   let size = 0;
