@@ -9,8 +9,8 @@
 //   batch…) within PART_WINDOW characters, or a generic one (id, #, no., nr, number) that labels
 //   the number: right before it, with only spaces, `:`, `=`, quotes or an opening bracket
 //   between. `ddd-dd-dddd` part and catalogue numbers are common, SSNs written without any label
-//   rare; but a generic word further away (`card number back. 187-24-2083`), glued on with a
-//   hyphen (`id-296-44-2192`, an id holding an SSN) or a heading's `####` labels nothing (issue 34).
+//   rare; but a generic word further away (`card number back. ddd-dd-dddd`), glued on with a
+//   hyphen (`id-ddd-dd-dddd`, an id holding an SSN) or a heading's `####` labels nothing (issue 34).
 // Bare nine-digit runs without context are deliberately NOT matched: zip+4 codes, order numbers,
 // ids and timestamps produce far too many of them (enable `digit_run` to mask every long digit
 // run instead).
