@@ -4,6 +4,7 @@
 // turns of one role are merged. Parts of other formats are converted or left out by parts.ts;
 // thinking without its signature is left out wherever the API ignores it. A request that would
 // start with an assistant turn gets a placeholder user turn first (repair.ts: the API requires one).
+import { parseJsonText } from '../json/text.js';
 import { answersOf, resultIds } from './answers.js';
 import { isStandaloneOutput } from './standalone.js';
 import type { ContextItem } from '../stabilize/types.js';
@@ -41,7 +42,7 @@ function blocks(item: ContextItem, slot: Slot, log: PartLog): AnthropicBlock[] {
 
 function toolInput(args: string): unknown {
   try {
-    const v: unknown = JSON.parse(args);
+    const v: unknown = parseJsonText(args);
     return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : { input: v };
   } catch {
     // tool_use input must be an object; text that is not JSON is carried as-is under one key.

@@ -12,6 +12,7 @@
 //   function call and output, so the pair stays valid.
 // Parts the Responses API has no place for (Anthropic thinking and server tool blocks, audio,
 // provider-specific parts…) are left out (parts.ts); responsesNotes says which, for the ledger.
+import { parseJsonText } from '../json/text.js';
 import { BUILTIN_NAMES, OUTPUT_CALL } from '../readers/responses-items.js';
 import type { ContextItem } from '../stabilize/types.js';
 import type { Content, ContentPart, ToolCall } from '../types.js';
@@ -96,7 +97,7 @@ function functionOutput(item: ContextItem, log: PartLog): string | unknown[] {
 
 function parsedJson(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonText(text) as unknown;
   } catch {
     return undefined;
   }

@@ -2,6 +2,7 @@
 // state, which calls were checkpoints, which artifacts were fresh summaries. Recordings carry no
 // explicit "this mutated state" flag, so names and shell commands are matched; the tags
 // `state_change`, `checkpoint` and `summary` let a host say it exactly.
+import { parseJsonText } from '../json/text.js';
 import type { Artifact, ToolCall } from '../types.js';
 import { STATUS_HALT_CONTEXT_LIMIT } from './signals.js';
 
@@ -71,7 +72,7 @@ const READ_ONLY_EDITOR_COMMANDS: ReadonlySet<string> = new Set(['view', 'read', 
 
 function parsedArguments(call: ToolCall): Record<string, unknown> | undefined {
   try {
-    const value: unknown = JSON.parse(call.arguments);
+    const value: unknown = parseJsonText(call.arguments);
     return value !== null && typeof value === 'object' && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : undefined;

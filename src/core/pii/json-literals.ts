@@ -3,6 +3,8 @@
 // masked value stays as it was: large integers keep their digits, `1.0` stays `1.0`, duplicate
 // keys and a `"__proto__"` key survive (a parse-and-stringify round trip loses all four).
 
+import { DEFAULT_MAX_DEPTH } from '../json/parse.js';
+
 export interface JsonLiteral {
   kind: 'key' | 'string' | 'number';
   /** Raw offsets of the literal, quotes included for strings; `end` exclusive. */
@@ -144,6 +146,9 @@ export function jsonLiterals(text: string): JsonLiteral[] | null {
     // expect === 'value'
     const owner = frame ? (frame.object ? frame.member : frame.key) : undefined;
     if (c === 123 || c === 91) {
+      // Deeper than a transcript may nest (the readers' cap): plain text. Without the bound a text
+      // of 40 MiB of `[` held a frame per character (1.6 GB).
+      if (stack.length >= DEFAULT_MAX_DEPTH) return null;
       stack.push({ object: c === 123, key: owner, member: undefined });
       i++;
       expect = c === 123 ? 'key' : 'value';

@@ -2,6 +2,7 @@
 // calls. From each call's JSON arguments, the leaf strings and numbers of at least MIN_LENGTH
 // characters; for a shell command, also its whitespace-separated words of that length. One
 // definition for the `retention` check and the decisions bench, so that both count the same facts.
+import { parseJsonText } from '../json/text.js';
 import type { RE2JS } from 're2js';
 import { checkDetectors, detectorConfig } from '../pii/registry.js';
 import { labelTemplate, renderTemplate } from '../pii/template.js';
@@ -39,7 +40,7 @@ const SHELL_KEY = /^(command|cmd|script|commands?)$/i;
 
 function parse(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonText(text) as unknown;
   } catch {
     return undefined;
   }

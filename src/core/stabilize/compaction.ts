@@ -4,6 +4,7 @@
 // summary already in the transcript (tag `compaction`, e.g. a host's model summary recorded into the
 // history) stands for what it covers; when more turns must go, it is refreshed with their delta.
 // Pure: the same work set gives the same text. Rules and format: docs/compaction.md.
+import { parseJsonText } from '../json/text.js';
 import { firstErrorLine } from './collapse.js';
 import type { CommandKeys } from './families.js';
 import type { Masker } from './finalize.js';
@@ -168,7 +169,7 @@ function parseArgs(args: string): Record<string, unknown> | undefined {
   const t = args.trim();
   if (!t.startsWith('{')) return undefined;
   try {
-    const v: unknown = JSON.parse(t);
+    const v: unknown = parseJsonText(t);
     return v !== null && typeof v === 'object' && !Array.isArray(v)
       ? (v as Record<string, unknown>)
       : undefined;

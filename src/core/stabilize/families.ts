@@ -2,6 +2,7 @@
 // command, or tool + path) groups failed retries into one run and names the latest outcome to
 // protect. An invocation (stage 6: same tool, same normalized arguments) is what makes an earlier
 // result stale: only the identical invocation supersedes.
+import { parseJsonText } from '../json/text.js';
 import type { ToolCall } from '../types.js';
 import { literalWord, normalizeCommand } from './shell-words.js';
 
@@ -84,7 +85,7 @@ function parseArgs(args: string): Record<string, unknown> | null {
   const t = args.trim();
   if (!t.startsWith('{')) return null;
   try {
-    const v: unknown = JSON.parse(t);
+    const v: unknown = parseJsonText(t);
     return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
   } catch {
     return null;

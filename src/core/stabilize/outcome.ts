@@ -31,6 +31,7 @@
 // Everything else is contents: a file, a document excerpt, a search listing, a table an MCP tool
 // returned. The patterns are anchored (whole first or last lines, counts followed by the end of the
 // line or a separator) so that prose mentioning an error or a count is not taken for a status.
+import { parseJsonText } from '../json/text.js';
 import type { Artifact, ToolCall } from '../types.js';
 import { isExcerpt } from './excerpt.js';
 import { shellCommandOf } from './families.js';
@@ -217,7 +218,7 @@ function jsonStatus(text: string): boolean {
   if (!t.endsWith('}')) return false;
   let v: unknown;
   try {
-    v = JSON.parse(t);
+    v = parseJsonText(t);
   } catch {
     return false;
   }

@@ -1,6 +1,7 @@
 // Stage 5 (tool output): JSON outputs of unprotected tools are masked down to `keep_fields`
 // (seed 000: "keep result/status/error only"), and unprotected outputs still over `max_tokens` leave
 // the context (seed 001, scenario 3) without orphaning their call.
+import { parseJsonText } from '../json/text.js';
 import type { Final } from './finalize.js';
 import { isExcerpt } from './excerpt.js';
 import { cutTo } from './fit.js';
@@ -72,7 +73,7 @@ export function maskFields(
   if (!(t.startsWith('{') || t.startsWith('['))) return null;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(t);
+    parsed = parseJsonText(t);
   } catch {
     return null;
   }
