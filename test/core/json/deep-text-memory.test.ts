@@ -3,7 +3,9 @@
 // open bracket: the PII masker's literal scanner (json-literals.ts) and JSON.parse in the stages
 // (V8 keeps its frames outside the heap, so a heap limit does not catch it). Measured in a child
 // process (deep-text-memory.child.ts): the peak RSS those calls add, against the text's size.
-// Before the bound, 4 MiB added 678 MB (162 bytes per byte) and took 56 s.
+// Before the bound, 4 MiB added 678 MB (162 bytes per byte) and took 56 s. A shell tool's
+// arguments that are not JSON were split into words a character at a time (a string piece per
+// character: 4 MiB added 750 MB); words are built a run at a time now.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -17,11 +19,11 @@ interface Measure {
   calls: number;
 }
 
-function measure(mib: number): Promise<Measure> {
+function measure(mib: number, shell = false): Promise<Measure> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', CHILD, String(mib)],
+      ['--import', 'tsx', CHILD, String(mib), ...(shell ? ['shell'] : [])],
       { cwd: REPO, timeout: 60_000 },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`child failed: ${stderr}`));
@@ -37,5 +39,12 @@ describe('JSON inside a text nested deeper than the readers allow', () => {
     expect(m.calls).toBe(7);
     // A pass that copies the text once would add its size; a frame per bracket adds 40+ times it.
     expect(m.added).toBeLessThan(2 * m.bytes);
+  }, 60_000);
+
+  it('a shell tool’s arguments of 4 MiB are split into words without a piece per character', async () => {
+    const m = await measure(4, true);
+    expect(m.calls).toBe(2);
+    // The canonical form of `'[[[…'` is `\[\[\[…`, twice the text (about 12x in all, with the words and the joined form); a piece per character was 130x.
+    expect(m.added).toBeLessThan(20 * m.bytes);
   }, 60_000);
 });
