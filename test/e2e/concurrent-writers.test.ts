@@ -194,9 +194,9 @@ describe('update: one writer per golden folder', () => {
     const local = await cli(['check', 't'], { CONTEXT_STABILITY_LOCK_WAIT_MS: '300' });
     expect(local.code).toBe(2);
     expect(local.stderr).toContain('error[lock-busy]');
-    // In this process the held lock names this very process, which is never stale: a check that
-    // took the lock would wait out the default wait (CONTEXT_STABILITY_LOCK_WAIT_MS is read from
-    // process.env, not the CLI's env) and fail with lock-busy all the same.
+    // In this process the held lock names this very process, a live holder, never stale: a check
+    // that took the lock would wait out the default wait (no CONTEXT_STABILITY_LOCK_WAIT_MS is
+    // given here) and fail with lock-busy all the same.
     const ci = await cliHere(['check', '--ci', 't']);
     expect(ci.code).toBe(1);
     expect(ci.stderr).not.toContain('lock-busy');
