@@ -9,6 +9,7 @@ export const ISOLATED = [
   'test/runtime/incremental-responses.test.ts',
   'test/support/generate.test.ts',
   'test/cli/check-base-policy.test.ts',
+  'test/cli/watchdog.test.ts',
 ];
 
 /** What makes a file need isolation; test/scripts/isolation.test.ts looks for it in every other file. */
