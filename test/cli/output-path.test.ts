@@ -39,6 +39,15 @@ describe('check --report / --html through a link to outside', () => {
     });
   }
 
+  it('merge --report out/m.json: refused the same way', async () => {
+    expect((await check('--shard', '1/1', '--report', 'shard.json')).code).not.toBe(2);
+    const io = fakeIO(repo.dir, {});
+    const code = await main(['merge', 'shard.json', '--report', 'out/m.json'], io);
+    expect(io.err()).toContain('error[output-outside-workspace]: The --report path');
+    expect(code).toBe(2);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
   it('a path written outside the working directory is the user’s choice', async () => {
     const run = await check('--report', '../outside/r.json');
     expect(run.err).not.toContain('output-outside-workspace');

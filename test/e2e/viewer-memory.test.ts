@@ -4,14 +4,13 @@
 // transcripts. Written in parts it stays about the same (one batch and one section at a time,
 // plus a small line per transcript); a page built whole grows with it (the child's `whole`
 // mode, run by hand, fails both bounds). bench/viewer-page.ts measures 2,000 and 3,000.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { measureChild } from '../support/measure-child.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./viewer-memory.child.ts', import.meta.url));
 
 interface Measure {
@@ -29,12 +28,9 @@ afterAll(() => {
 function measure(n: number): Promise<Measure> {
   const dir = mkdtempSync(path.join(tmpdir(), 'cs-view-mem-'));
   dirs.push(dir);
-  const args = ['--expose-gc', '--import', 'tsx', CHILD, String(n), dir, 'parts'];
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { cwd: REPO, timeout: 120_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`child failed: ${stderr}`));
-      else resolve(JSON.parse(stdout) as Measure);
-    });
+  return measureChild<Measure>(CHILD, [String(n), dir, 'parts'], {
+    nodeFlags: ['--expose-gc'],
+    timeout: 120_000,
   });
 }
 

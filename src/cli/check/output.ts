@@ -10,6 +10,7 @@ import { renderMarkdownReport } from '../../github/summary.js';
 import { stableStringify } from '../../core/golden/stable-json.js';
 import type { Diagnostic } from '../../core/types.js';
 import { writeFileAtomic } from '../../io/atomic-write.js';
+import { refusedCliOutput } from '../../io/output-path.js';
 import { EXIT_OK } from '../command.js';
 import type { CliIO } from '../command.js';
 import { styleCheckText, styleFor } from '../style.js';
@@ -62,6 +63,18 @@ export function printReport(
   if (format === 'text')
     io.stdout(styleCheckText(text, styleFor(io, 'stdout'), exitCodeFor(report) === EXIT_OK));
   else io.stdout(text);
+}
+
+/**
+ * `--report FILE` of `check` and `merge`: written as writeReportFile does, but never through a
+ * symbolic link that leads out of the working directory when FILE is written inside it.
+ */
+export async function writeCliReport(
+  file: string,
+  report: CheckReport,
+  cwd: string,
+): Promise<Diagnostic | null> {
+  return (await refusedCliOutput('--report', file, cwd)) ?? writeReportFile(file, report, cwd);
 }
 
 /** Writes the machine report; a failure is a diagnostic (exit 2), the run's results are still printed. */

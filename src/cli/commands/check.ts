@@ -24,7 +24,7 @@ import {
   VERBOSE_HELP,
   VERBOSE_OPTION,
 } from '../check/options.js';
-import { printDiagnostics, printReport, writeReportFile } from '../check/output.js';
+import { printDiagnostics, printReport, writeCliReport } from '../check/output.js';
 import { loadBasePolicy, loadHeadPolicy } from '../check/policies.js';
 import { piiKeyFrom } from '../pii-key.js';
 import type { PolicySetup } from '../check/policies.js';
@@ -191,9 +191,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     }
     let code: number = exitCodeFor(report);
     if (values.report !== undefined) {
-      const failure =
-        (await refusedCliOutput('--report', values.report, io.cwd)) ??
-        (await writeReportFile(values.report, report, io.cwd));
+      const failure = await writeCliReport(values.report, report, io.cwd);
       if (failure) {
         printDiagnostics(io, [failure]);
         code = EXIT_INPUT;

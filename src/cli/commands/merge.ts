@@ -7,7 +7,7 @@ import { PROGRAM, UsageError, parseOptions } from '../args.js';
 import { EXIT_INPUT } from '../command.js';
 import type { CliIO, Command } from '../command.js';
 import { OUTPUT_FORMATS, VERBOSE_HELP, VERBOSE_OPTION, formatOption } from '../check/options.js';
-import { printDiagnostics, printReport, writeReportFile } from '../check/output.js';
+import { printDiagnostics, printReport, writeCliReport } from '../check/output.js';
 import { readCheckReport } from '../check/read-report.js';
 import { shownName } from '../../core/text/shown-name.js';
 import { guardOutput } from '../workflow-output.js';
@@ -78,7 +78,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
   let code: number = exitCodeFor(merged.report);
   if (values.report !== undefined) {
-    const failure = await writeReportFile(values.report, merged.report, io.cwd);
+    const failure = await writeCliReport(values.report, merged.report, io.cwd);
     if (failure) {
       printDiagnostics(io, [failure]);
       code = EXIT_INPUT;

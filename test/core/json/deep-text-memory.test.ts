@@ -6,11 +6,10 @@
 // Before the bound, 4 MiB added 678 MB (162 bytes per byte) and took 56 s. A shell tool's
 // arguments that are not JSON were split into words a character at a time (a string piece per
 // character: 4 MiB added 750 MB); words are built a run at a time now.
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { measureChild } from '../../support/measure-child.js';
 
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./deep-text-memory.child.ts', import.meta.url));
 
 interface Measure {
@@ -20,17 +19,7 @@ interface Measure {
 }
 
 function measure(mib: number, shell = false): Promise<Measure> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', CHILD, String(mib), ...(shell ? ['shell'] : [])],
-      { cwd: REPO, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`child failed: ${stderr}`));
-        else resolve(JSON.parse(stdout) as Measure);
-      },
-    );
-  });
+  return measureChild<Measure>(CHILD, [String(mib), ...(shell ? ['shell'] : [])]);
 }
 
 describe('JSON inside a text nested deeper than the readers allow', () => {
