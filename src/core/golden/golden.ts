@@ -39,9 +39,14 @@ export interface GoldenMeta {
   tokenizer: { name: string; version: string };
 }
 
-/** Fingerprint of the normalized (defaults filled) policy: any effective edit changes it. */
+/**
+ * Fingerprint of the normalized (defaults filled) policy: any edit that can change the output
+ * changes it. The watchdog's limit is left out: it bounds how long a run may take, not what it
+ * writes, so raising it must not turn every golden into a "policy changed" note.
+ */
 export function policyHash(policy: Policy): string {
-  return hash64Hex(stableStringify(policy));
+  const { watchdog: _limit, ...effective } = policy;
+  return hash64Hex(stableStringify(effective));
 }
 
 export function buildGolden(report: TranscriptReport, meta: GoldenMeta): Golden {

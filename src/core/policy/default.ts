@@ -83,6 +83,6 @@ part_tokens:                 # declared token cost of each non-text content part
   file: 1000
   other: 256                 # any other part type
 # Seconds one transcript may take in check, update and view; a slower one is reported as
-# error[timeout] (exit 2) and the others are still checked. 0 = no limit. Set, it changes the hash.
+# error[timeout] (exit 2) and the others are still checked. 0 = no limit. Not part of the hash.
 # watchdog: { max_seconds: 300 }
 `;

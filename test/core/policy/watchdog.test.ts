@@ -1,4 +1,4 @@
-// The watchdog's limit (issue 34): optional, so a policy without it keeps its hash and goldens;
+// The watchdog's limit (issue 34): optional and out of the policy hash, so goldens never change with it;
 // 300 seconds when absent, 0 turns it off, and a bad value is reported at its line.
 import { describe, expect, it } from 'vitest';
 import { policyHash } from '../../../src/core/golden/golden.js';
@@ -15,6 +15,13 @@ describe('watchdog.max_seconds', () => {
     expect(watchdogSeconds(DEFAULT_POLICY)).toBe(300);
     expect(DEFAULT_POLICY).not.toHaveProperty('watchdog');
     expect(policyHash(parsed('budget: 8000\n'))).toBe(policyHash(DEFAULT_POLICY));
+  });
+
+  it('is left out of the policy hash: a limit changes how long a run may take, not its output', () => {
+    const hash = policyHash(parsed('budget: 8000\n'));
+    expect(policyHash(parsed('budget: 8000\nwatchdog: { max_seconds: 5 }\n'))).toBe(hash);
+    expect(policyHash(parsed('budget: 8000\nwatchdog: { max_seconds: 0 }\n'))).toBe(hash);
+    expect(policyHash(parsed('budget: 7000\nwatchdog: { max_seconds: 5 }\n'))).not.toBe(hash);
   });
 
   it('takes a number of seconds, and 0 for no limit', () => {
