@@ -4,6 +4,7 @@
 // turns the golden into the actual text.
 import { applyPatch } from 'diff';
 import fc from 'fast-check';
+import { fastestRun } from '../../support/timing.js';
 import { describe, expect, it } from 'vitest';
 import { MAX_EDITS, unifiedGoldenDiff } from '../../../src/core/golden/diff.js';
 import { fcOptions } from '../../support/fc.js';
@@ -12,16 +13,6 @@ import { fcOptions } from '../../support/fc.js';
 function goldenText(n: number, tokens: number): string {
   const context = Array.from({ length: n }, (_, i) => ({ id: `m${i}`, content: `message ${i}`, tokens: tokens + i }));
   return `${JSON.stringify({ context }, null, 2)}\n`;
-}
-
-function bestOf(runs: number, fn: () => void): number {
-  let best = Infinity;
-  for (let r = 0; r < runs; r++) {
-    const start = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - start);
-  }
-  return best;
 }
 
 describe('unifiedGoldenDiff past MAX_EDITS', () => {
@@ -33,7 +24,8 @@ describe('unifiedGoldenDiff past MAX_EDITS', () => {
     // One hunk per run of changed lines, each token line as -/+ in place.
     expect(patch).toContain('-      "tokens": 10\n+      "tokens": 11\n');
     // 4x the lines: a linear diff takes about 4x as long, the quadratic one took 38x.
-    const ratio = bestOf(2, () => unifiedGoldenDiff('g.json', ...large)) / bestOf(2, () => unifiedGoldenDiff('g.json', ...small));
+    const ratio = fastestRun(() => unifiedGoldenDiff('g.json', ...large), 2) /
+      fastestRun(() => unifiedGoldenDiff('g.json', ...small), 2);
     expect(ratio).toBeLessThan(12);
   });
 

@@ -2,6 +2,7 @@
 // item 3: 10,000 sessions, 780 KB, took 215 s when each session read the whole file again). Each
 // session becomes a transcript `FILE#N` with a golden path of its own; reading a file of many
 // sessions and naming their goldens is compared with reading the same bytes as one session.
+import { fastestRun } from '../../support/timing.js';
 import { describe, expect, it } from 'vitest';
 import { goldenPathFor } from '../../../src/core/golden/paths.js';
 import { readSessions } from '../../../src/core/readers/index.js';
@@ -29,17 +30,6 @@ function readAll(text: string): number {
   return named;
 }
 
-/** The fastest of a few runs: the least disturbed by whatever else the machine is doing. */
-function fastest(run: () => unknown, times = 5): number {
-  let best = Infinity;
-  for (let i = 0; i < times; i++) {
-    const start = performance.now();
-    run();
-    best = Math.min(best, performance.now() - start);
-  }
-  return best;
-}
-
 describe('aider sessions are read in time linear in the file', () => {
   it('1,500 sessions cost about what the same bytes cost as one session', () => {
     const many = history(1500, false);
@@ -49,7 +39,7 @@ describe('aider sessions are read in time linear in the file', () => {
     expect(readAll(one)).toBe(1);
     // Measured 0.6-2.6 on a busy 2-core machine; reading the whole file again for each session
     // (the defect) made it over 150 at 1,000 sessions, and it grows with their number.
-    const ratio = fastest(() => readAll(many)) / fastest(() => readAll(one));
+    const ratio = fastestRun(() => readAll(many)) / fastestRun(() => readAll(one));
     expect(ratio).toBeLessThan(15);
   });
 });
