@@ -12,6 +12,7 @@ import type { CheckReport, Outcome, TranscriptOutcome } from '../../core/golden/
 import type { Golden } from '../../core/golden/golden.js';
 import { compareStored } from '../../core/golden/stored.js';
 import { piiSearchOf } from '../../core/stabilize/stabilize.js';
+import type { PiiSearch } from '../../core/stabilize/verdict.js';
 import { policyImpact } from '../../core/golden/impact.js';
 import { cachePrefixSeverity } from '../../core/cache/prefix.js';
 import { buildPicture } from '../../core/golden/picture.js';
@@ -147,6 +148,8 @@ export interface Context {
   store: GoldenStoreOptions;
   /** The head policy's `watchdog.max_seconds` (watchdog.ts); 0: no limit. */
   watchdog: number;
+  /** What a stored golden is searched and masked with (compareStored): the head policy's `pii` check. */
+  search: PiiSearch;
 }
 
 export function contextOf(opts: GoldenRunOptions): Context {
@@ -154,6 +157,7 @@ export function contextOf(opts: GoldenRunOptions): Context {
     opts,
     store: { cwd: opts.cwd, goldenDir: opts.goldenDir },
     watchdog: watchdogSeconds(opts.head.policy),
+    search: piiSearchOf(opts.head.policy, opts.head.rules),
   };
 }
 
@@ -350,8 +354,7 @@ async function compareOne(
     return step;
   }
   // Everything shown of the stored golden comes masked from compareStored (core/golden/stored.ts).
-  const search = piiSearchOf(opts.head.policy, opts.head.rules);
-  const parsed = deadline.run(() => compareStored(storedText, item.golden, head, search));
+  const parsed = deadline.run(() => compareStored(storedText, item.golden, head, ctx.search));
   if (!parsed.ok) {
     if (opts.mode === 'check')
       return errorStep(item, [...(common.diagnostics ?? []), parsed.diagnostic], common);
